@@ -1,0 +1,160 @@
+import { sql } from 'drizzle-orm'
+import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+
+/**
+ * The one place that says what is stored. Times are Unix milliseconds (integers); booleans are
+ * SQLite integers through drizzle's `mode: 'boolean'`. Secrets that must be looked up (session ids,
+ * reset, invite and refresh tokens) are stored as SHA-256 hashes, never as they were issued.
+ */
+
+const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`
+
+export const statusOnWork = sqliteTable('status_on_work', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	code: text('code').notNull().unique(),
+	name: text('name').notNull(),
+	allowsWork: integer('allows_work', { mode: 'boolean' }).notNull(),
+})
+
+export const company = sqliteTable('company', {
+	id: integer('id').primaryKey({ autoIncrement: true }),
+	name: text('name').notNull(),
+	ownerId: integer('owner_id').references((): AnySQLiteColumn => userProfile.id, { onDelete: 'set null' }),
+	active: integer('active', { mode: 'boolean' }).notNull().default(true),
+	createdAt: integer('created_at').notNull().default(now),
+})
+
+export const userProfile = sqliteTable(
+	'user_profile',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		/** Stored lower-cased: one account per address whatever its case. */
+		email: text('email').notNull(),
+		passwordHash: text('password_hash').notNull(),
+		firstName: text('first_name').notNull().default(''),
+		lastName: text('last_name').notNull().default(''),
+		statusId: integer('status_id')
+			.notNull()
+			.references(() => statusOnWork.id),
+		companyId: integer('company_id').references((): AnySQLiteColumn => company.id, { onDelete: 'set null' }),
+		isOwner: integer('is_owner', { mode: 'boolean' }).notNull().default(false),
+		active: integer('active', { mode: 'boolean' }).notNull().default(true),
+		/** Family B: the id of this user on the main server. */
+		mainServerId: integer('main_server_id'),
+		createdAt: integer('created_at').notNull().default(now),
+		updatedAt: integer('updated_at').notNull().default(now),
+	},
+	(t) => [uniqueIndex('user_profile_email_unique').on(t.email), index('user_profile_main_server_id').on(t.mainServerId)],
+)
+
+export const invite = sqliteTable(
+	'invite',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		companyId: integer('company_id')
+			.notNull()
+			.references(() => company.id, { onDelete: 'cascade' }),
+		email: text('email'),
+		tokenHash: text('token_hash').notNull(),
+		invitedBy: integer('invited_by').references(() => userProfile.id, { onDelete: 'set null' }),
+		/** pending | accepted | revoked | expired */
+		state: text('state', { enum: ['pending', 'accepted', 'revoked', 'expired'] })
+			.notNull()
+			.default('pending'),
+		acceptedBy: integer('accepted_by').references(() => userProfile.id, { onDelete: 'set null' }),
+		expiresAt: integer('expires_at').notNull(),
+		createdAt: integer('created_at').notNull().default(now),
+	},
+	(t) => [uniqueIndex('invite_token_hash_unique').on(t.tokenHash), index('invite_company').on(t.companyId)],
+)
+
+/** Server-side web sessions. The JWT pair lives here, never in the browser (rest-auth §5). */
+export const session = sqliteTable(
+	'session',
+	{
+		/** SHA-256 of the `sessionid` cookie value. */
+		idHash: text('id_hash').primaryKey(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => userProfile.id, { onDelete: 'cascade' }),
+		csrfToken: text('csrf_token').notNull(),
+		accessToken: text('access_token').notNull(),
+		refreshToken: text('refresh_token').notNull(),
+		/** Family B: tokens of the main server, cached for logout (blacklist) and refresh. */
+		mainAccessToken: text('main_access_token'),
+		mainRefreshToken: text('main_refresh_token'),
+		createdAt: integer('created_at').notNull().default(now),
+		expiresAt: integer('expires_at').notNull(),
+	},
+	(t) => [index('session_user').on(t.userId)],
+)
+
+/** Refresh tokens (simplejwt's outstanding + blacklisted tokens), grouped in rotation families. */
+export const refreshToken = sqliteTable(
+	'refresh_token',
+	{
+		jti: text('jti').primaryKey(),
+		familyId: text('family_id').notNull(),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => userProfile.id, { onDelete: 'cascade' }),
+		/** active | rotated (used once, replaced) | blacklisted (logout) | revoked (reuse, reset) */
+		state: text('state', { enum: ['active', 'rotated', 'blacklisted', 'revoked'] })
+			.notNull()
+			.default('active'),
+		expiresAt: integer('expires_at').notNull(),
+		createdAt: integer('created_at').notNull().default(now),
+	},
+	(t) => [index('refresh_token_family').on(t.familyId), index('refresh_token_user').on(t.userId)],
+)
+
+export const resetToken = sqliteTable(
+	'reset_token',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		userId: integer('user_id')
+			.notNull()
+			.references(() => userProfile.id, { onDelete: 'cascade' }),
+		tokenHash: text('token_hash').notNull(),
+		expiresAt: integer('expires_at').notNull(),
+		usedAt: integer('used_at'),
+		createdAt: integer('created_at').notNull().default(now),
+	},
+	(t) => [uniqueIndex('reset_token_hash_unique').on(t.tokenHash), index('reset_token_user').on(t.userId)],
+)
+
+/** Fixed-window counters: one row per key (`login:<email>:<ip>`, `reset-ip:<ip>`, ...). */
+export const rateLimit = sqliteTable('rate_limit', {
+	key: text('key').primaryKey(),
+	count: integer('count').notNull(),
+	windowStart: integer('window_start').notNull(),
+})
+
+/** One Telegram account run by the service. Deleted userbots keep their row (audit): `deletedAt`. */
+export const userbot = sqliteTable(
+	'userbot',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		companyId: integer('company_id')
+			.notNull()
+			.references(() => company.id, { onDelete: 'cascade' }),
+		name: text('name').notNull().default(''),
+		phoneNumber: text('phone_number'),
+		/** TDLib's type name of the last authorization state seen. */
+		authorizationState: text('authorization_state').notNull().default('authorizationStateWaitTdlibParameters'),
+		/** The TDLib database key, encrypted with the server's data key (AES-GCM), base64. */
+		encryptionKey: text('encryption_key').notNull(),
+		createdBy: integer('created_by').references(() => userProfile.id, { onDelete: 'set null' }),
+		createdAt: integer('created_at').notNull().default(now),
+		deletedAt: integer('deleted_at'),
+		deletedBy: integer('deleted_by').references(() => userProfile.id, { onDelete: 'set null' }),
+	},
+	(t) => [index('userbot_company').on(t.companyId)],
+)
+
+/** The work statuses every deployment starts with (contract §5). */
+export const SEED_STATUSES = [
+	{ code: 'active', name: 'Active', allowsWork: true },
+	{ code: 'on_leave', name: 'On Leave', allowsWork: false },
+	{ code: 'dismissed', name: 'Dismissed', allowsWork: false },
+] as const

@@ -1,0 +1,126 @@
+import { Elysia } from 'elysia'
+import { type DatabaseHandle, openDatabase } from '../db/client'
+import { accountsPlugin } from '../plugins/accounts'
+import { messagesPlugin } from '../plugins/commands-messages'
+import { userbotsPlugin } from '../plugins/userbots'
+import { createAuthenticator } from './auth'
+import type { CommandGroup } from './commands/define'
+import type { Config } from './config'
+import type { AppContext, CompanyEvent } from './context'
+import { createGateway } from './gateway'
+import { errorHandler } from './http/errors'
+import { createLogger, type Logger } from './logger'
+import type { PluginDefinition } from './plugin'
+import { createRuntime } from './supervisor'
+import { createUserbotDirectory } from './userbots/directory'
+
+/** Every plugin this build knows, in load order. `PLUGINS` picks among them. */
+export const ALL_PLUGINS: readonly PluginDefinition[] = [accountsPlugin, userbotsPlugin, messagesPlugin]
+
+export class StartupError extends Error {
+	override name = 'StartupError'
+}
+
+export interface App {
+	/** The composed Elysia app: `app.handle(request)` or `app.listen(...)`. */
+	app: Elysia
+	ctx: AppContext
+	handle: DatabaseHandle
+	close(): Promise<void>
+}
+
+export interface CreateAppOptions {
+	logger?: Logger
+	/** Replace the plugin list (tests); default: every known plugin. */
+	plugins?: readonly PluginDefinition[]
+}
+
+/**
+ * Builds one isolated app: its database (migrations applied), Telegram runtime, plugins and
+ * WebSocket gateway. Nothing is shared with another app in the same process.
+ */
+export async function createApp(config: Config, opts: CreateAppOptions = {}): Promise<App> {
+	const log = opts.logger ?? createLogger(config.logLevel)
+	const closers: Array<() => Promise<void> | void> = []
+	const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+	closers.push(() => handle.close())
+
+	const available = opts.plugins ?? ALL_PLUGINS
+	const chosen: PluginDefinition[] = []
+	for (const plugin of available) {
+		if (!config.plugins.includes(plugin.id)) continue
+		const reason = plugin.unavailable?.(config) ?? null
+		if (reason) {
+			if (config.pluginsExplicit) throw new StartupError(`PLUGINS: ${plugin.id} cannot load: ${reason}`)
+			log.info('plugin skipped', { plugin: plugin.id, reason })
+			continue
+		}
+		chosen.push(plugin)
+	}
+
+	const groups: CommandGroup[] = []
+	const subscribers = new Set<(event: CompanyEvent) => void>()
+	let runtime: AppContext['runtime'] = null
+	try {
+		runtime = await createRuntime(config, log)
+	} catch (err) {
+		for (const close of closers.reverse()) await close()
+		throw err
+	}
+	if (runtime) {
+		const rt = runtime
+		closers.push(() => rt.close())
+	}
+
+	const ctx: AppContext = {
+		config,
+		db: handle.db,
+		log,
+		auth: createAuthenticator({ db: handle.db, config, log }),
+		runtime,
+		userbots: createUserbotDirectory(handle.db),
+		registerCommands: (group) => groups.push(group),
+		publish: (event) => {
+			for (const fn of subscribers) fn(event)
+		},
+		onClose: (fn) => closers.push(fn),
+	}
+
+	const app = new Elysia().use(errorHandler(log)).get('/health', async ({ set }) => {
+		let database = 'ok'
+		try {
+			await handle.client.execute('select 1')
+		} catch {
+			database = 'unavailable'
+		}
+		const supervisor = runtime ? (runtime.health().up ? 'ok' : 'restarting') : 'not configured'
+		if (database !== 'ok') set.status = 503
+		return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor }
+	})
+
+	for (const plugin of chosen) {
+		const routes = await plugin.build(ctx)
+		if (routes) app.use(routes)
+	}
+	const gateway = createGateway(ctx, groups)
+	subscribers.add(gateway.publish)
+	app.use(gateway.routes)
+
+	let closed = false
+	return {
+		app,
+		ctx,
+		handle,
+		async close() {
+			if (closed) return
+			closed = true
+			for (const close of closers.reverse()) {
+				try {
+					await close()
+				} catch (err) {
+					log.warn('error while closing', { error: err instanceof Error ? err : String(err) })
+				}
+			}
+		},
+	}
+}

@@ -1,0 +1,205 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import * as v from 'valibot'
+
+/**
+ * Configuration comes from the environment (and `.env`, which Bun loads itself), checked once at
+ * start. A bad value stops the server with one line naming the variable (contract §1).
+ */
+
+const int = (min: number, max: number) =>
+	v.pipe(
+		v.string(),
+		v.regex(/^\d+$/, 'must be a whole number'),
+		v.transform(Number),
+		v.number(),
+		v.minValue(min, `must be at least ${min}`),
+		v.maxValue(max, `must be at most ${max}`),
+	)
+
+const bool = v.pipe(
+	v.picklist(['1', '0', 'true', 'false', 'yes', 'no'], 'must be true or false'),
+	v.transform((s) => s === '1' || s === 'true' || s === 'yes'),
+)
+
+const url = v.pipe(v.string(), v.url('must be a URL'))
+
+const list = v.pipe(
+	v.string(),
+	v.transform((s) =>
+		s
+			.split(',')
+			.map((x) => x.trim())
+			.filter(Boolean),
+	),
+)
+
+// Family B ('api-accounts') and the other four command groups come with their own issues.
+export const KNOWN_PLUGINS = ['accounts', 'userbots', 'commands-messages'] as const
+export type PluginId = (typeof KNOWN_PLUGINS)[number]
+
+const EnvSchema = v.object({
+	PORT: v.optional(int(0, 65535), '8000'),
+	HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
+	DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), './data'),
+	DATABASE_URL: v.optional(
+		v.pipe(
+			v.string(),
+			v.regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/|:memory:$)/, 'must start with file:, libsql://, http(s):// or ws(s)://'),
+		),
+	),
+	DATABASE_AUTH_TOKEN: v.optional(v.string()),
+	PLUGINS: v.optional(list),
+	PUBLIC_URL: v.optional(url),
+	ALLOWED_ORIGINS: v.optional(list, ''),
+	COOKIE_SECURE: v.optional(bool),
+	JWT_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+	SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'must be at least 32 characters'))),
+	ACCESS_TOKEN_LIFETIME: v.optional(int(1, 86_400), '300'),
+	REFRESH_TOKEN_LIFETIME: v.optional(int(60, 365 * 86_400), '86400'),
+	SESSION_LIFETIME: v.optional(int(60, 365 * 86_400), String(14 * 86_400)),
+	LOGIN_RATE_LIMIT: v.optional(int(1, 1_000_000), '5'),
+	LOGIN_RATE_WINDOW: v.optional(int(1, 86_400), '900'),
+	RESET_RATE_LIMIT_EMAIL: v.optional(int(1, 1_000_000), '3'),
+	RESET_RATE_LIMIT_IP: v.optional(int(1, 1_000_000), '20'),
+	RESET_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
+	RESET_TOKEN_LIFETIME: v.optional(int(60, 7 * 86_400), '3600'),
+	INVITE_LIFETIME: v.optional(int(60, 365 * 86_400), String(7 * 86_400)),
+	SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
+	EMAIL_FROM: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@localhost'),
+	MAIN_SERVER_URL: v.optional(url),
+	TELEGRAM_API_ID: v.optional(int(1, 2 ** 31 - 1)),
+	TELEGRAM_API_HASH: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters'))),
+	TDLIB_BACKEND: v.optional(v.picklist(['tdlib', 'emulator'], 'must be tdlib or emulator'), 'tdlib'),
+	COMMAND_TIMEOUT: v.optional(int(1, 3_600_000), '30000'),
+	SUPERVISOR_TRANSPORT: v.optional(v.picklist(['socket', 'ipc'], 'must be socket or ipc'), 'socket'),
+	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
+	LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'), 'info'),
+})
+
+export interface Secrets {
+	jwtSecret: string
+	sessionSecret: string
+	/** Encrypts the per-userbot TDLib database keys at rest. */
+	dataKey: string
+}
+
+export interface Config {
+	port: number
+	host: string
+	dataDir: string
+	databaseUrl: string
+	databaseAuthToken?: string
+	/** Plugins asked for; `pluginsExplicit` is false when PLUGINS was left at its default. */
+	plugins: string[]
+	pluginsExplicit: boolean
+	publicUrl: string
+	allowedOrigins: string[]
+	cookieSecure: boolean
+	secrets: Secrets
+	accessTokenLifetime: number
+	refreshTokenLifetime: number
+	sessionLifetime: number
+	loginRateLimit: number
+	loginRateWindow: number
+	resetRateLimitEmail: number
+	resetRateLimitIp: number
+	resetRateWindow: number
+	resetTokenLifetime: number
+	inviteLifetime: number
+	smtpUrl?: string
+	emailFrom: string
+	mainServerUrl?: string
+	telegram: { apiId?: number; apiHash?: string; backend: 'tdlib' | 'emulator' }
+	commandTimeoutMs: number
+	supervisorTransport: 'socket' | 'ipc'
+	uploadMaxBytes: number
+	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+}
+
+export class ConfigError extends Error {
+	override name = 'ConfigError'
+}
+
+/** Secrets not given in the environment are generated once into the data folder (mode 0600). */
+function loadSecrets(dataDir: string, given: Partial<Secrets>): Secrets {
+	const file = join(dataDir, 'secrets.json')
+	let stored: Partial<Secrets> = {}
+	if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>
+	const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
+	const merged: Secrets = {
+		jwtSecret: given.jwtSecret ?? stored.jwtSecret ?? random(),
+		sessionSecret: given.sessionSecret ?? stored.sessionSecret ?? random(),
+		dataKey: stored.dataKey ?? random(),
+	}
+	const toStore = {
+		jwtSecret: given.jwtSecret ? stored.jwtSecret : merged.jwtSecret,
+		sessionSecret: given.sessionSecret ? stored.sessionSecret : merged.sessionSecret,
+		dataKey: merged.dataKey,
+	}
+	if (JSON.stringify(toStore) !== JSON.stringify(stored)) {
+		mkdirSync(dataDir, { recursive: true })
+		writeFileSync(file, JSON.stringify(toStore), { mode: 0o600 })
+	}
+	return merged
+}
+
+/** Reads and checks the environment. Throws ConfigError with one line naming the bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+	const input: Record<string, string> = {}
+	for (const key of Object.keys(EnvSchema.entries)) {
+		const value = env[key]
+		if (value !== undefined && value !== '') input[key] = value
+	}
+	const parsed = v.safeParse(EnvSchema, input)
+	if (!parsed.success) {
+		const issue = parsed.issues[0]
+		const name = issue.path?.[0]?.key
+		throw new ConfigError(`${String(name ?? 'environment')}: ${issue.message}`)
+	}
+	const e = parsed.output
+	if ((e.TELEGRAM_API_ID === undefined) !== (e.TELEGRAM_API_HASH === undefined)) {
+		throw new ConfigError(
+			`${e.TELEGRAM_API_ID === undefined ? 'TELEGRAM_API_ID' : 'TELEGRAM_API_HASH'}: must be set together with ${e.TELEGRAM_API_ID === undefined ? 'TELEGRAM_API_HASH' : 'TELEGRAM_API_ID'}`,
+		)
+	}
+	const plugins = e.PLUGINS ?? [...KNOWN_PLUGINS]
+	for (const p of plugins) {
+		if (!(KNOWN_PLUGINS as readonly string[]).includes(p)) {
+			throw new ConfigError(`PLUGINS: unknown plugin '${p}' (known: ${KNOWN_PLUGINS.join(', ')})`)
+		}
+	}
+	const dataDir = resolve(e.DATA_DIR)
+	const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/+$/, '')
+	return {
+		port: e.PORT,
+		host: e.HOST,
+		dataDir,
+		databaseUrl: e.DATABASE_URL ?? `file:${join(dataDir, 'app.db')}`,
+		databaseAuthToken: e.DATABASE_AUTH_TOKEN,
+		plugins,
+		pluginsExplicit: e.PLUGINS !== undefined,
+		publicUrl,
+		allowedOrigins: e.ALLOWED_ORIGINS.map((o) => o.replace(/\/+$/, '')),
+		cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
+		secrets: loadSecrets(dataDir, { jwtSecret: e.JWT_SECRET, sessionSecret: e.SESSION_SECRET }),
+		accessTokenLifetime: e.ACCESS_TOKEN_LIFETIME,
+		refreshTokenLifetime: e.REFRESH_TOKEN_LIFETIME,
+		sessionLifetime: e.SESSION_LIFETIME,
+		loginRateLimit: e.LOGIN_RATE_LIMIT,
+		loginRateWindow: e.LOGIN_RATE_WINDOW,
+		resetRateLimitEmail: e.RESET_RATE_LIMIT_EMAIL,
+		resetRateLimitIp: e.RESET_RATE_LIMIT_IP,
+		resetRateWindow: e.RESET_RATE_WINDOW,
+		resetTokenLifetime: e.RESET_TOKEN_LIFETIME,
+		inviteLifetime: e.INVITE_LIFETIME,
+		smtpUrl: e.SMTP_URL,
+		emailFrom: e.EMAIL_FROM,
+		mainServerUrl: e.MAIN_SERVER_URL,
+		telegram: { apiId: e.TELEGRAM_API_ID, apiHash: e.TELEGRAM_API_HASH, backend: e.TDLIB_BACKEND },
+		commandTimeoutMs: e.COMMAND_TIMEOUT,
+		supervisorTransport: e.SUPERVISOR_TRANSPORT,
+		uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+		logLevel: e.LOG_LEVEL,
+	}
+}

@@ -1,0 +1,34 @@
+import type { Database } from '../db/client'
+import type { Authenticator } from './auth/types'
+import type { CommandGroup } from './commands/define'
+import type { Config } from './config'
+import type { Logger } from './logger'
+import type { TelegramRuntime } from './supervisor/types'
+import type { UserbotDirectory } from './userbots/types'
+
+/** A message pushed to every open WebSocket connection of a company (authorization states...). */
+export interface CompanyEvent {
+	companyId: number
+	message: unknown
+}
+
+/**
+ * Everything a plugin may use, built once per app by `createApp`. There is no module-level state:
+ * two apps in one process (as tests build them) share nothing.
+ */
+export interface AppContext {
+	config: Config
+	db: Database
+	log: Logger
+	auth: Authenticator
+	/** The Telegram runtime, or null when no backend is configured (creating a userbot then answers 503). */
+	runtime: TelegramRuntime | null
+	/** Company-scoped, cached userbot lookup (the gateway's hot path). */
+	userbots: UserbotDirectory
+	/** Command groups register here while plugins are built; the gateway serves them. */
+	registerCommands(group: CommandGroup): void
+	/** Pushes a message to the company's open WebSocket connections. */
+	publish(event: CompanyEvent): void
+	/** Resources to release when the app closes, last registered first. */
+	onClose(fn: () => Promise<void> | void): void
+}

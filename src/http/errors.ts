@@ -1,0 +1,52 @@
+import { Elysia } from 'elysia'
+import type { Logger } from '../logger'
+
+/**
+ * Errors in Django REST framework's shape (contract §2): `{"detail": ..., "code"?: ...}`, or field
+ * errors `{"<field>": ["message"]}`. Nothing the client sent is ever echoed back: Elysia's own
+ * validation and parse bodies quote the input, so they are replaced here.
+ */
+export type ErrorBody = { detail: string; code?: string } | Record<string, string[]>
+
+export class HttpError extends Error {
+	override name = 'HttpError'
+	constructor(
+		readonly status: number,
+		readonly body: ErrorBody,
+		readonly headers: Record<string, string> = {},
+	) {
+		super(typeof body.detail === 'string' ? body.detail : 'invalid request')
+	}
+}
+
+export const badRequest = (fields: Record<string, string[]>) => new HttpError(400, fields)
+export const notFound = () => new HttpError(404, { detail: 'Not found.' })
+
+/** Elysia plugin: one error handler for the whole app. */
+export function errorHandler(log: Logger) {
+	return new Elysia({ name: 'error-handler' })
+		.error({ HttpError })
+		.onError({ as: 'global' }, ({ code, error, set }) => {
+			if (code === 'HttpError') {
+				set.status = error.status
+				Object.assign(set.headers, error.headers)
+				return error.body
+			}
+			if (code === 'PARSE') {
+				set.status = 400
+				return { detail: 'JSON parse error - the request body is not valid JSON' }
+			}
+			if (code === 'VALIDATION') {
+				// Elysia's default body lists the submitted value: never send it.
+				set.status = 400
+				return { detail: 'Invalid request.', code: 'invalid' }
+			}
+			if (code === 'NOT_FOUND') {
+				set.status = 404
+				return { detail: 'Not found.' }
+			}
+			log.error('unhandled error', { code: String(code), error: error instanceof Error ? error : String(error) })
+			set.status = 500
+			return { detail: 'Internal server error.' }
+		})
+}

@@ -1,0 +1,43 @@
+import { createApp, StartupError } from './app'
+import { ConfigError, loadConfig } from './config'
+
+/** `npm start`: check the environment, build the app, serve REST and WebSocket on one port. */
+async function main() {
+	let config: ReturnType<typeof loadConfig>
+	try {
+		config = loadConfig()
+	} catch (err) {
+		if (err instanceof ConfigError) {
+			process.stderr.write(`configuration error: ${err.message}\n`)
+			process.exit(2)
+		}
+		throw err
+	}
+	let instance: Awaited<ReturnType<typeof createApp>>
+	try {
+		instance = await createApp(config)
+	} catch (err) {
+		if (err instanceof StartupError) {
+			process.stderr.write(`startup error: ${err.message}\n`)
+			process.exit(2)
+		}
+		throw err
+	}
+	const { app, ctx, close } = instance
+	app.listen({ port: config.port, hostname: config.host })
+	const server = app.server
+	ctx.log.info('listening', { url: `http://${config.host}:${server?.port ?? config.port}`, plugins: config.plugins })
+	let stopping = false
+	const stop = async (signal: string) => {
+		if (stopping) return
+		stopping = true
+		ctx.log.info('stopping', { signal })
+		await app.stop()
+		await close()
+		process.exit(0)
+	}
+	process.on('SIGTERM', () => void stop('SIGTERM'))
+	process.on('SIGINT', () => void stop('SIGINT'))
+}
+
+await main()

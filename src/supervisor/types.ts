@@ -1,0 +1,37 @@
+import type { TdMethod, TdRequest, TdResult } from '../telegram/types'
+
+/** Events the runtime pushes up, beside replies. */
+export type RuntimeEvent =
+	| { type: 'authorization_state'; userbotId: number; state: string; detail?: Record<string, unknown> }
+	| { type: 'runtime_restarted'; restarts: number }
+
+export interface StartClientOptions {
+	/** The TDLib database encryption key, base64. Never logged. */
+	encryptionKey: string
+}
+
+/**
+ * What the HTTP process sees of the supervisor: typed TDLib requests per userbot, client
+ * lifecycle, and a stream of events. Implemented over IPC today; the same shape can ride a
+ * network bus to supervisors on other machines.
+ */
+export interface TelegramRuntime {
+	/**
+	 * One TDLib request in the client of `userbotId`. Rejects with `TdError` (TDLib's own error) or
+	 * `RuntimeError` (deadline, child died, no such client).
+	 */
+	invoke<M extends TdMethod>(
+		userbotId: number,
+		request: TdRequest<M>,
+		opts?: { timeoutMs?: number; signal?: AbortSignal },
+	): Promise<TdResult<M>>
+	/** Starts (or restores from its database) the client of a userbot. Resolves with its auth state. */
+	startClient(userbotId: number, opts: StartClientOptions): Promise<string>
+	/** Closes the client; `logOut` ends the Telegram session first; `removeData` deletes its folders. */
+	stopClient(userbotId: number, opts: { logOut: boolean; removeData: boolean }): Promise<void>
+	/** The last authorization state seen for a userbot's client, if it runs. */
+	authorizationState(userbotId: number): string | undefined
+	onEvent(listener: (event: RuntimeEvent) => void): () => void
+	health(): { up: boolean; restarts: number; clients: number; backend: string }
+	close(): Promise<void>
+}

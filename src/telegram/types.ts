@@ -1,0 +1,35 @@
+import type { $FunctionInputByName, $FunctionName, $FunctionResultByName, Update } from 'tdlib-types'
+
+/** A TDLib request in tdl's shape (`_` discriminator), typed by method name. */
+export type TdMethod = $FunctionName
+export type TdRequest<M extends TdMethod = TdMethod> = { readonly _: M } & $FunctionInputByName[M]
+export type TdResult<M extends TdMethod> = $FunctionResultByName[M]
+export type TdUpdate = Update
+
+/** A typed `invoke`, the only door to TDLib for command code. */
+export type TdInvoke = <M extends TdMethod>(request: TdRequest<M>) => Promise<TdResult<M>>
+
+/** An error TDLib returned (`{_: 'error', code, message}`). Its message is forwarded verbatim. */
+export class TdError extends Error {
+	override name = 'TdError'
+	constructor(
+		readonly code: number,
+		message: string,
+	) {
+		super(message)
+	}
+}
+
+/**
+ * The runtime could not answer: the deadline passed (`timeout`), the supervisor died with the
+ * request pending, the userbot has no running client, and so on. `code` is stable, for the gateway.
+ */
+export class RuntimeError extends Error {
+	override name = 'RuntimeError'
+	constructor(
+		readonly code: 'timeout' | 'runtime_down' | 'no_client' | 'unavailable' | 'bad_request',
+		message: string,
+	) {
+		super(message)
+	}
+}

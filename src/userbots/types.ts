@@ -1,0 +1,15 @@
+/** Where a userbot belongs, as the gateway and the REST routes need to know it on every request. */
+export interface UserbotRecord {
+	id: number
+	companyId: number
+}
+
+/**
+ * Company-scoped lookup of userbots, cached for the command hot path. Whoever deletes a userbot or
+ * moves it must call `invalidate`, so a deleted userbot answers `userbot not found` at once.
+ */
+export interface UserbotDirectory {
+	/** The live (not deleted) userbot, or null. */
+	lookup(userbotId: number): Promise<UserbotRecord | null>
+	invalidate(userbotId: number): void
+}
