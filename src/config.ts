@@ -66,7 +66,7 @@ const EnvSchema = v.object({
 	RESET_TOKEN_LIFETIME: v.optional(int(60, 7 * 86_400), '3600'),
 	INVITE_LIFETIME: v.optional(int(60, 365 * 86_400), String(7 * 86_400)),
 	SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
-	EMAIL_FROM: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@localhost'),
+	EMAIL_FROM: v.optional(v.pipe(v.string(), v.regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address')), 'no-reply@localhost'),
 	MAIN_SERVER_URL: v.optional(url),
 	TELEGRAM_API_ID: v.optional(int(1, 2 ** 31 - 1)),
 	TELEGRAM_API_HASH: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters'))),

@@ -1,4 +1,3 @@
-import { createApp, StartupError } from './app'
 import { ConfigError, loadConfig } from './config'
 
 /** `npm start`: check the environment, build the app, serve REST and WebSocket on one port. */
@@ -13,6 +12,8 @@ async function main() {
 		}
 		throw err
 	}
+	// Loaded after the configuration is known good, so a bad value fails fast with its one line.
+	const { createApp, StartupError } = await import('./app')
 	let instance: Awaited<ReturnType<typeof createApp>>
 	try {
 		instance = await createApp(config)

@@ -26,6 +26,11 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	name: string
 	/** Checks the frame; the first issue's message is the `<command>_error` string (ws-commands §7). */
 	input: S
+	/**
+	 * False for commands that work before the userbot is logged in to Telegram (the log-in steps of
+	 * the userbots plugin). Default true: the gateway answers `userbot is not authorized` first.
+	 */
+	requiresAuthorization?: boolean
 	run(input: v.InferOutput<S>, ctx: CommandContext): Promise<unknown>
 }
 

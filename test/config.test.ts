@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ConfigError, loadConfig } from '../src/config'
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'ubg-config-'))
+
+describe('loadConfig', () => {
+	it('applies the contract defaults', () => {
+		const dir = tempDir()
+		const c = loadConfig({ DATA_DIR: dir })
+		expect(c.port).toBe(8000)
+		expect(c.host).toBe('127.0.0.1')
+		expect(c.databaseUrl).toBe(`file:${join(dir, 'app.db')}`)
+		expect(c.accessTokenLifetime).toBe(300)
+		expect(c.refreshTokenLifetime).toBe(86_400)
+		expect(c.sessionLifetime).toBe(14 * 86_400)
+		expect(c.commandTimeoutMs).toBe(30_000)
+		expect(c.pluginsExplicit).toBe(false)
+		expect(c.telegram.backend).toBe('tdlib')
+		rmSync(dir, { recursive: true })
+	})
+
+	it.each([
+		['PORT', 'eighty', /^PORT: /],
+		['PORT', '70000', /^PORT: must be at most 65535/],
+		['DATABASE_URL', 'postgres://x', /^DATABASE_URL: /],
+		['TDLIB_BACKEND', 'mtproto', /^TDLIB_BACKEND: must be tdlib or emulator/],
+		['JWT_SECRET', 'short', /^JWT_SECRET: must be at least 32 characters/],
+		['PLUGINS', 'accounts,nope', /^PLUGINS: unknown plugin 'nope'/],
+		['TELEGRAM_API_ID', '123', /^TELEGRAM_API_HASH: must be set together with TELEGRAM_API_ID/],
+	])('rejects %s=%s with one line naming it', (name, value, pattern) => {
+		const dir = tempDir()
+		let error: unknown
+		try {
+			loadConfig({ DATA_DIR: dir, [name]: value })
+		} catch (err) {
+			error = err
+		}
+		expect(error).toBeInstanceOf(ConfigError)
+		const message = (error as Error).message
+		expect(message).toMatch(pattern)
+		expect(message).not.toContain('\n')
+		rmSync(dir, { recursive: true })
+	})
+
+	it('never puts a secret value in its error line', () => {
+		const dir = tempDir()
+		expect(() => loadConfig({ DATA_DIR: dir, SESSION_SECRET: 'tooshort-secret' })).toThrow(
+			/^SESSION_SECRET: must be at least 32 characters$/,
+		)
+		rmSync(dir, { recursive: true })
+	})
+
+	it('generates secrets into the data folder once and reuses them', () => {
+		const dir = tempDir()
+		const first = loadConfig({ DATA_DIR: dir })
+		const second = loadConfig({ DATA_DIR: dir })
+		expect(first.secrets.jwtSecret.length).toBeGreaterThanOrEqual(43)
+		expect(second.secrets).toEqual(first.secrets)
+		const file = join(dir, 'secrets.json')
+		expect(statSync(file).mode & 0o777).toBe(0o600)
+		expect(JSON.parse(readFileSync(file, 'utf8')).jwtSecret).toBe(first.secrets.jwtSecret)
+		rmSync(dir, { recursive: true })
+	})
+
+	it('prefers secrets from the environment and does not write them to disk', () => {
+		const dir = tempDir()
+		const secret = 'x'.repeat(40)
+		const c = loadConfig({ DATA_DIR: dir, JWT_SECRET: secret })
+		expect(c.secrets.jwtSecret).toBe(secret)
+		expect(readFileSync(join(dir, 'secrets.json'), 'utf8')).not.toContain(secret)
+		rmSync(dir, { recursive: true })
+	})
+})
+
+describe('npm start with a bad value', () => {
+	it('exits non-zero with one line naming the variable', async () => {
+		const dir = tempDir()
+		const proc = Bun.spawn([process.execPath, 'src/main.ts'], {
+			env: { ...process.env, DATA_DIR: dir, PORT: 'not-a-port' },
+			stdout: 'pipe',
+			stderr: 'pipe',
+		})
+		const code = await proc.exited
+		const stderr = (await new Response(proc.stderr).text()).trim()
+		expect(code).not.toBe(0)
+		expect(stderr.split('\n')).toHaveLength(1)
+		expect(stderr).toContain('PORT: must be a whole number')
+		rmSync(dir, { recursive: true })
+	})
+})
