@@ -1,0 +1,40 @@
+/**
+ * Family A of the account REST interface (rest-auth §4, contract §3): registration with optional
+ * company invites, login and logout into server-side sessions that keep the JWT pair, password
+ * reset by email, simplejwt-style token views for callers without sessions, and `me/`. The
+ * security machinery (hashing, sessions, CSRF, token families, rate limits, mail) lives in
+ * `src/auth`; this plugin is only its HTTP face.
+ */
+import { Elysia } from 'elysia'
+import { authCoreOf } from '../../src/auth'
+import { definePlugin } from '../../src/plugin'
+import { checkPasswordRoute } from './routes/check-password'
+import { inviteRoutes } from './routes/invites'
+import { loginRoute } from './routes/login'
+import { logoutRoute } from './routes/logout'
+import { meRoute } from './routes/me'
+import { registerRoute } from './routes/register'
+import { resetRoutes } from './routes/reset'
+import { tokenRoutes } from './routes/tokens'
+
+export const accountsPlugin = definePlugin({
+	id: 'accounts',
+	build(ctx) {
+		const core = authCoreOf(ctx.auth)
+		// Typed as the plain instance the plugin contract returns; `use` registers in place.
+		const app: Elysia = new Elysia({ name: 'accounts' })
+		for (const routes of [
+			meRoute(core),
+			registerRoute(core),
+			checkPasswordRoute(core),
+			loginRoute(core),
+			logoutRoute(core),
+			resetRoutes(core),
+			tokenRoutes(core),
+			inviteRoutes(core),
+		]) {
+			app.use(routes)
+		}
+		return app
+	},
+})

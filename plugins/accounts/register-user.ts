@@ -1,0 +1,111 @@
+import { and, eq, gt } from 'drizzle-orm'
+import { company, invite, statusOnWork, userProfile } from '../../db/schema'
+import type { AuthCore } from '../../src/auth'
+import { sha256 } from '../../src/auth/crypto'
+import { MESSAGES } from '../../src/auth/errors'
+import { validatePassword } from '../../src/auth/password-policy'
+import { badRequest, HttpError } from '../../src/http/errors'
+
+/**
+ * Creates an account. With an invite token the user joins the inviting company (not owner) and
+ * the invite is accepted; without, the user owns a new company of their own. Status Active.
+ * Everything in one transaction: a failure leaves no half-made account behind.
+ */
+export interface Registration {
+	email: string
+	password: string
+	first_name: string
+	last_name: string
+	invite?: string
+}
+
+export async function emailTaken(core: AuthCore, email: string): Promise<boolean> {
+	const [row] = await core.db
+		.select({ id: userProfile.id })
+		.from(userProfile)
+		.where(eq(userProfile.email, email))
+	return row !== undefined
+}
+
+export async function registerUser(core: AuthCore, input: Registration) {
+	const email = input.email.trim().toLowerCase()
+	const errors: Record<string, string[]> = {}
+	if (await emailTaken(core, email)) errors.email = [MESSAGES.emailTaken]
+	const problems = validatePassword(input.password, {
+		email,
+		first_name: input.first_name,
+		last_name: input.last_name,
+	})
+	if (problems.length > 0) errors.password = problems
+	if (Object.keys(errors).length > 0) throw badRequest(errors)
+
+	const passwordHash = await core.hasher.hash(input.password)
+	const [active] = await core.db
+		.select({ id: statusOnWork.id })
+		.from(statusOnWork)
+		.where(eq(statusOnWork.code, 'active'))
+	if (!active) throw new Error('work status "active" is not seeded')
+	const invalidInvite = () => badRequest({ invite: [MESSAGES.invalidInvite] })
+
+	try {
+		return await core.db.transaction(async (tx) => {
+			let companyId: number | null = null
+			let inviteId: number | null = null
+			if (input.invite !== undefined) {
+				const [found] = await tx
+					.select()
+					.from(invite)
+					.where(
+						and(
+							eq(invite.tokenHash, sha256(input.invite)),
+							eq(invite.state, 'pending'),
+							gt(invite.expiresAt, Date.now()),
+						),
+					)
+				if (!found || (found.email !== null && found.email !== email)) throw invalidInvite()
+				companyId = found.companyId
+				inviteId = found.id
+			}
+			const [user] = await tx
+				.insert(userProfile)
+				.values({
+					email,
+					passwordHash,
+					firstName: input.first_name,
+					lastName: input.last_name,
+					statusId: active.id,
+					companyId,
+					isOwner: false,
+				})
+				.returning({ id: userProfile.id })
+			if (!user) throw new Error('insert returned no row')
+			if (inviteId !== null) {
+				const accepted = await tx
+					.update(invite)
+					.set({ state: 'accepted', acceptedBy: user.id })
+					.where(and(eq(invite.id, inviteId), eq(invite.state, 'pending')))
+					.returning({ id: invite.id })
+				if (accepted.length === 0) throw invalidInvite()
+			} else {
+				const name = input.first_name.trim() ? `${input.first_name.trim()}'s company` : email
+				const [own] = await tx
+					.insert(company)
+					.values({ name, ownerId: user.id })
+					.returning({ id: company.id })
+				if (!own) throw new Error('insert returned no row')
+				await tx
+					.update(userProfile)
+					.set({ companyId: own.id, isOwner: true })
+					.where(eq(userProfile.id, user.id))
+			}
+			return { id: user.id, email, first_name: input.first_name, last_name: input.last_name }
+		})
+	} catch (err) {
+		if (err instanceof HttpError) throw err
+		// Two registrations of one address at once: the unique index decides.
+		if (err instanceof Error && /UNIQUE/i.test(`${err.message} ${String(err.cause ?? '')}`)) {
+			throw badRequest({ email: [MESSAGES.emailTaken] })
+		}
+		throw err
+	}
+}

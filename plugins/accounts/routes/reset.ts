@@ -1,0 +1,105 @@
+import { eq } from 'drizzle-orm'
+import { Elysia } from 'elysia'
+import { userProfile } from '../../../db/schema'
+import type { AuthCore } from '../../../src/auth'
+import { MESSAGES, throttled } from '../../../src/auth/errors'
+import { validatePassword } from '../../../src/auth/password-policy'
+import { badRequest } from '../../../src/http/errors'
+import { readJsonObject } from '../body'
+import { FIELDS, parseFields } from '../fields'
+import { clientIp, json } from '../respond'
+
+/**
+ * Password recovery. request-reset/ answers the same whether or not the email exists and mails a
+ * link built from PUBLIC_URL (never the Host header); with `token` it only says whether the token
+ * is live. reset-password/ consumes the token, sets the password and revokes every session and
+ * refresh family of the user.
+ */
+const SENT = { detail: 'If an account exists for this email, a password reset link has been sent.' }
+
+export const resetRoutes = (core: AuthCore) =>
+	new Elysia()
+		.post(
+			'/accounts/request-reset/',
+			async ({ request, server }) => {
+				const body = await readJsonObject(request)
+				if (body.token !== undefined) {
+					const { email, token } = parseFields(body, { email: FIELDS.email, token: FIELDS.token })
+					if (!(await core.resetTokens.find(email, token)))
+						throw badRequest({ token: [MESSAGES.invalidResetToken] })
+					return json({ valid: true })
+				}
+				const { email: raw } = parseFields(body, { email: FIELDS.email })
+				const email = raw.trim().toLowerCase()
+				const { config } = core
+				const byEmail = await core.limiter.hit(
+					`reset-email:${email}`,
+					config.resetRateLimitEmail,
+					config.resetRateWindow,
+				)
+				const ip = clientIp(server, request)
+				const byIp = await core.limiter.hit(`reset-ip:${ip}`, config.resetRateLimitIp, config.resetRateWindow)
+				if (byEmail || byIp) throw throttled(Math.max(byEmail, byIp))
+				const [user] = await core.db
+					.select({ id: userProfile.id, active: userProfile.active })
+					.from(userProfile)
+					.where(eq(userProfile.email, email))
+				if (user?.active) {
+					const token = await core.resetTokens.issue(user.id)
+					const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`
+					// Not awaited: the answer must not take longer when the account exists.
+					core.mailer
+						.send({
+							to: email,
+							subject: 'Password reset',
+							text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenLifetime / 60)} minutes. If you did not ask for this, ignore this email.\n`,
+						})
+						.catch((err) =>
+							core.log.error('reset email failed', { error: err instanceof Error ? err : String(err) }),
+						)
+				}
+				return json(SENT)
+			},
+			{ parse: 'none' },
+		)
+		.post(
+			'/accounts/reset-password/',
+			async ({ request }) => {
+				const body = await readJsonObject(request)
+				const fields = parseFields(body, {
+					email: FIELDS.email,
+					token: FIELDS.token,
+					new_password: FIELDS.new_password,
+				})
+				const found = await core.resetTokens.find(fields.email, fields.token)
+				if (!found) throw badRequest({ token: [MESSAGES.invalidResetToken] })
+				const [user] = await core.db
+					.select({
+						email: userProfile.email,
+						firstName: userProfile.firstName,
+						lastName: userProfile.lastName,
+					})
+					.from(userProfile)
+					.where(eq(userProfile.id, found.userId))
+				const problems = validatePassword(fields.new_password, {
+					email: user?.email,
+					first_name: user?.firstName,
+					last_name: user?.lastName,
+				})
+				if (problems.length > 0) throw badRequest({ new_password: problems })
+				const hash = await core.hasher.hash(fields.new_password)
+				const done = await core.db.transaction(async (tx) => {
+					if (!(await core.resetTokens.consume(found.id, tx))) return false
+					await tx
+						.update(userProfile)
+						.set({ passwordHash: hash, updatedAt: Date.now() })
+						.where(eq(userProfile.id, found.userId))
+					await core.revokeUser(found.userId, tx)
+					return true
+				})
+				if (!done) throw badRequest({ token: [MESSAGES.invalidResetToken] })
+				core.invalidateUser(found.userId, true)
+				return json({ detail: 'Password has been reset with the new password.' })
+			},
+			{ parse: 'none' },
+		)

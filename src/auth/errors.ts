@@ -1,0 +1,35 @@
+import { HttpError } from '../http/errors'
+
+/** Wire strings of the auth core (contract §2, §3), word for word, in one place. */
+export const MESSAGES = {
+	badCredentials: 'No active account found with the given credentials',
+	notAuthenticated: 'Authentication credentials were not provided.',
+	tokenNotValid: 'Token is invalid or expired',
+	sessionEnded: 'Session has expired, please log in again.',
+	csrfCrossSite: 'CSRF Failed: Cross-site request refused.',
+	csrfOrigin: 'CSRF Failed: Origin checking failed - the origin is not trusted.',
+	csrfMissing: 'CSRF Failed: CSRF token missing or incorrect.',
+	permissionDenied: 'You do not have permission to perform this action.',
+	throttled: (seconds: number) => `Request was throttled. Expected available in ${seconds} seconds.`,
+	required: 'This field is required.',
+	notString: 'Not a valid string.',
+	blank: 'This field may not be blank.',
+	maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
+	invalidEmail: 'Enter a valid email address.',
+	emailTaken: 'A user with that email already exists.',
+	invalidResetToken: 'Invalid or expired token.',
+	invalidInvite: 'Invalid or expired invite.',
+} as const
+
+export const unauthorized = (detail: string = MESSAGES.notAuthenticated, code = 'not_authenticated') =>
+	new HttpError(401, { detail, code })
+
+export const tokenNotValid = () =>
+	new HttpError(401, { detail: MESSAGES.tokenNotValid, code: 'token_not_valid' })
+
+export const throttled = (retryAfter: number) =>
+	new HttpError(
+		429,
+		{ detail: MESSAGES.throttled(retryAfter), code: 'throttled' },
+		{ 'Retry-After': String(retryAfter) },
+	)

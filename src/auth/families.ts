@@ -1,0 +1,134 @@
+import { and, eq, gt, inArray, sql } from 'drizzle-orm'
+import type { Database } from '../../db/client'
+import { refreshToken } from '../../db/schema'
+import type { Config } from '../config'
+import type { AuthCache } from './cache'
+import { randomToken } from './crypto'
+import type { Executor } from './db-types'
+import type { TokenSigner } from './tokens'
+
+/**
+ * Refresh-token families (simplejwt's rotation + blacklist apps): every pair issued by a refresh
+ * descends from one login. A dead refresh presented again revokes the whole family, and with it
+ * the family's access tokens, which bearer checks look up here.
+ */
+export interface TokenPair {
+	access: string
+	refresh: string
+	/** Unix ms. */
+	accessExpiresAt: number
+	family: string
+	userId: number
+}
+
+export interface Families {
+	issue(userId: number, tx?: Executor, family?: string): Promise<TokenPair>
+	/** A new pair for a live refresh token; null when it is invalid, or dead (then the family dies). */
+	rotate(refresh: string): Promise<TokenPair | null>
+	/** Marks a live refresh token blacklisted; false when it was not live. */
+	blacklist(refresh: string): Promise<boolean>
+	revokeFamily(family: string): Promise<void>
+	/** Revokes every family of the user; the caller drops the user's cache entries. */
+	revokeUser(userId: number, tx?: Executor): Promise<void>
+	isAlive(family: string, userId: number): Promise<boolean>
+}
+
+export function createFamilies(
+	db: Database,
+	config: Config,
+	signer: TokenSigner,
+	cache: AuthCache,
+): Families {
+	const liveRow = db
+		.select({ jti: refreshToken.jti })
+		.from(refreshToken)
+		.where(
+			and(
+				eq(refreshToken.familyId, sql.placeholder('family')),
+				eq(refreshToken.state, 'active'),
+				gt(refreshToken.expiresAt, sql.placeholder('now')),
+			),
+		)
+		.limit(1)
+		.prepare()
+
+	const issue = async (userId: number, tx: Executor = db, family = randomToken(16)): Promise<TokenPair> => {
+		const now = Date.now()
+		const access = signer.sign('access', userId, family, config.accessTokenLifetime, now)
+		const refresh = signer.sign('refresh', userId, family, config.refreshTokenLifetime, now)
+		await tx.insert(refreshToken).values({
+			jti: refresh.claims.jti,
+			familyId: family,
+			userId,
+			state: 'active',
+			expiresAt: refresh.claims.exp * 1000,
+		})
+		cache.putFamily(family, true, userId)
+		return {
+			access: access.token,
+			refresh: refresh.token,
+			accessExpiresAt: access.claims.exp * 1000,
+			family,
+			userId,
+		}
+	}
+
+	const revokeFamily = async (family: string) => {
+		await db
+			.update(refreshToken)
+			.set({ state: 'revoked' })
+			.where(and(eq(refreshToken.familyId, family), inArray(refreshToken.state, ['active', 'rotated'])))
+		cache.dropFamily(family)
+	}
+
+	return {
+		issue,
+		revokeFamily,
+		async rotate(token) {
+			const claims = signer.verify(token, 'refresh')
+			if (!claims) return null
+			const pair = await db.transaction(async (tx) => {
+				const used = await tx
+					.update(refreshToken)
+					.set({ state: 'rotated' })
+					.where(and(eq(refreshToken.jti, claims.jti), eq(refreshToken.state, 'active')))
+					.returning({ userId: refreshToken.userId, family: refreshToken.familyId })
+				const row = used[0]
+				if (!row) return null
+				return issue(row.userId, tx, row.family)
+			})
+			if (pair) return pair
+			// Not live: unknown (nothing to do) or presented again after rotation or blacklisting.
+			const [row] = await db.select().from(refreshToken).where(eq(refreshToken.jti, claims.jti))
+			if (row) await revokeFamily(row.familyId)
+			return null
+		},
+		async blacklist(token) {
+			const claims = signer.verify(token, 'refresh')
+			if (!claims) return false
+			const done = await db
+				.update(refreshToken)
+				.set({ state: 'blacklisted' })
+				.where(and(eq(refreshToken.jti, claims.jti), eq(refreshToken.state, 'active')))
+				.returning({ family: refreshToken.familyId })
+			const row = done[0]
+			if (!row) return false
+			cache.dropFamily(row.family)
+			return true
+		},
+		async revokeUser(userId, tx = db) {
+			await tx
+				.update(refreshToken)
+				.set({ state: 'revoked' })
+				.where(and(eq(refreshToken.userId, userId), inArray(refreshToken.state, ['active', 'rotated'])))
+		},
+		async isAlive(family, userId) {
+			const known = cache.families.get(family)
+			if (known) return known.alive
+			const rows = await liveRow.execute({ family, now: Date.now() })
+			const alive = rows.length > 0
+			cache.putFamily(family, alive, userId)
+			return alive
+		},
+	}
+}

@@ -1,0 +1,102 @@
+import type { Database } from '../../db/client'
+import type { Config } from '../config'
+import type { Logger } from '../logger'
+import { type CallerResolver, createCallerResolver } from './authenticator'
+import { type AuthCache, createAuthCache } from './cache'
+import { type CredentialCheck, createCredentialCheck } from './credentials'
+import type { Executor } from './db-types'
+import { createFamilies, type Families } from './families'
+import { createMailer, type Mailer } from './mailer'
+import { createPasswordHasher, type PasswordHasher } from './passwords'
+import { createProfiles, type Profiles } from './profiles'
+import { createRateLimiter, type RateLimiter } from './rate-limit'
+import { createResetTokens, type ResetTokens } from './reset-tokens'
+import { createSessions, type Sessions } from './sessions'
+import { createTokenSigner, type TokenSigner } from './tokens'
+import type { Authenticator } from './types'
+
+/**
+ * The auth core of one app: password hashing, JWT families, server-side sessions, CSRF, rate
+ * limits, reset tokens and mail. `createAuthenticator` builds it; plugins see it as the
+ * `Authenticator` of `ctx.auth`, and the accounts plugins reach the rest through `authCoreOf`.
+ */
+export interface AuthDeps {
+	db: Database
+	config: Config
+	log: Logger
+	/** Tests count hashing work through it (no timing in tests). */
+	hasher?: PasswordHasher
+	mailer?: Mailer
+}
+
+export interface AuthCore extends CallerResolver {
+	readonly config: Config
+	readonly db: Database
+	readonly log: Logger
+	readonly hasher: PasswordHasher
+	readonly signer: TokenSigner
+	readonly cache: AuthCache
+	readonly families: Families
+	readonly sessions: Sessions
+	readonly profiles: Profiles
+	readonly limiter: RateLimiter
+	readonly resetTokens: ResetTokens
+	readonly mailer: Mailer
+	readonly checkCredentials: CredentialCheck
+	/** Deletes every session and revokes every refresh family of the user (inside `tx` if given). */
+	revokeUser(userId: number, tx?: Executor): Promise<void>
+	/**
+	 * Forgets the cached profile (and, with `revoked`, sessions and families) of a user. Call it
+	 * after any write to the user's profile, company or tokens has committed.
+	 */
+	invalidateUser(userId: number, revoked?: boolean): void
+}
+
+const CORES = new WeakMap<Authenticator, AuthCore>()
+
+export function createAuthenticator(deps: AuthDeps): AuthCore {
+	const { db, config, log } = deps
+	const hasher = deps.hasher ?? createPasswordHasher()
+	const mailer = deps.mailer ?? createMailer(config, log)
+	const signer = createTokenSigner(config.secrets.jwtSecret)
+	const cache = createAuthCache()
+	const families = createFamilies(db, config, signer, cache)
+	const sessions = createSessions(db, config, families, cache)
+	const profiles = createProfiles(db, cache)
+	const limiter = createRateLimiter(db)
+	const resolver = createCallerResolver(config, signer, sessions, profiles, families)
+	const core: AuthCore = {
+		...resolver,
+		config,
+		db,
+		log,
+		hasher,
+		signer,
+		cache,
+		families,
+		sessions,
+		profiles,
+		limiter,
+		resetTokens: createResetTokens(db, config),
+		mailer,
+		checkCredentials: createCredentialCheck(db, config, hasher, limiter),
+		async revokeUser(userId, tx = db) {
+			await sessions.destroyUser(userId, tx)
+			await families.revokeUser(userId, tx)
+		},
+		invalidateUser: (userId, revoked = false) => cache.dropUser(userId, revoked),
+	}
+	CORES.set(core, core)
+	return core
+}
+
+/** The full core behind an `Authenticator` built here; throws a sentence if it is something else. */
+export function authCoreOf(auth: Authenticator): AuthCore {
+	const core = CORES.get(auth)
+	if (!core) throw new Error('accounts: ctx.auth was not built by createAuthenticator from src/auth')
+	return core
+}
+
+export type { Mail, Mailer } from './mailer'
+export type { PasswordHasher } from './passwords'
+export type { Authenticator, AuthOutcome, Principal } from './types'

@@ -1,0 +1,72 @@
+import { eq, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
+import type { Database } from '../../db/client'
+import { company, statusOnWork, userProfile } from '../../db/schema'
+import type { AuthCache } from './cache'
+
+/**
+ * The caller's profile as `GET /accounts/me/` shows it, kept serialized in the cache: the hot path
+ * answers from memory. Anything that changes a profile must call `AuthCache.dropUser`.
+ */
+export interface Profile {
+	id: number
+	email: string
+	companyId: number | null
+	isOwner: boolean
+	active: boolean
+	/** The `me/` body, serialized once. */
+	json: string
+}
+
+export interface Profiles {
+	get(userId: number): Promise<Profile | null>
+}
+
+export function createProfiles(db: Database, cache: AuthCache): Profiles {
+	const c = alias(company, 'c')
+	const byId = db
+		.select({
+			id: userProfile.id,
+			email: userProfile.email,
+			firstName: userProfile.firstName,
+			lastName: userProfile.lastName,
+			isOwner: userProfile.isOwner,
+			active: userProfile.active,
+			statusCode: statusOnWork.code,
+			statusName: statusOnWork.name,
+			companyId: c.id,
+			companyName: c.name,
+		})
+		.from(userProfile)
+		.innerJoin(statusOnWork, eq(statusOnWork.id, userProfile.statusId))
+		.leftJoin(c, eq(c.id, userProfile.companyId))
+		.where(eq(userProfile.id, sql.placeholder('id')))
+		.prepare()
+
+	return {
+		async get(userId) {
+			const cached = cache.profiles.get(userId)
+			if (cached) return cached
+			const [row] = await byId.execute({ id: userId })
+			if (!row) return null
+			const profile: Profile = {
+				id: row.id,
+				email: row.email,
+				companyId: row.companyId,
+				isOwner: row.isOwner,
+				active: row.active,
+				json: JSON.stringify({
+					id: row.id,
+					email: row.email,
+					first_name: row.firstName,
+					last_name: row.lastName,
+					status: { code: row.statusCode, name: row.statusName },
+					company: row.companyId === null ? null : { id: row.companyId, name: row.companyName },
+					is_owner: row.isOwner,
+				}),
+			}
+			cache.putProfile(profile)
+			return profile
+		},
+	}
+}

@@ -1,0 +1,48 @@
+import { eq, sql } from 'drizzle-orm'
+import type { Database } from '../../db/client'
+import { rateLimit } from '../../db/schema'
+
+/**
+ * Fixed-window counters in the `rate_limit` table (`login:<email>:<ip>`, `reset-ip:<ip>`, ...).
+ * One upsert per hit, so concurrent requests cannot both slip under the limit.
+ */
+export interface RateLimiter {
+	/** Seconds until the window ends when `key` is at or over `limit`, else 0. Counts nothing. */
+	blocked(key: string, limit: number, windowSeconds: number): Promise<number>
+	/** Counts one hit; returns seconds to wait when this hit went over `limit`, else 0. */
+	hit(key: string, limit: number, windowSeconds: number): Promise<number>
+	reset(key: string): Promise<void>
+}
+
+export function createRateLimiter(db: Database, clock: () => number = Date.now): RateLimiter {
+	const retryAfter = (windowStart: number, windowSeconds: number, now: number) =>
+		Math.max(1, Math.ceil((windowStart + windowSeconds * 1000 - now) / 1000))
+	return {
+		async blocked(key, limit, windowSeconds) {
+			const now = clock()
+			const [row] = await db.select().from(rateLimit).where(eq(rateLimit.key, key))
+			if (!row || row.windowStart + windowSeconds * 1000 <= now || row.count < limit) return 0
+			return retryAfter(row.windowStart, windowSeconds, now)
+		},
+		async hit(key, limit, windowSeconds) {
+			const now = clock()
+			const stale = now - windowSeconds * 1000
+			const [row] = await db
+				.insert(rateLimit)
+				.values({ key, count: 1, windowStart: now })
+				.onConflictDoUpdate({
+					target: rateLimit.key,
+					set: {
+						count: sql`case when ${rateLimit.windowStart} <= ${stale} then 1 else ${rateLimit.count} + 1 end`,
+						windowStart: sql`case when ${rateLimit.windowStart} <= ${stale} then ${now} else ${rateLimit.windowStart} end`,
+					},
+				})
+				.returning()
+			if (!row || row.count <= limit) return 0
+			return retryAfter(row.windowStart, windowSeconds, now)
+		},
+		async reset(key) {
+			await db.delete(rateLimit).where(eq(rateLimit.key, key))
+		},
+	}
+}

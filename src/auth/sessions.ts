@@ -1,0 +1,140 @@
+import { eq, sql } from 'drizzle-orm'
+import type { Database } from '../../db/client'
+import { session } from '../../db/schema'
+import type { Config } from '../config'
+import type { AuthCache, SessionEntry } from './cache'
+import { randomToken, sha256 } from './crypto'
+import type { Executor } from './db-types'
+import type { Families, TokenPair } from './families'
+import { readClaims } from './tokens'
+
+/**
+ * Server-side web sessions (rest-auth §5): the cookie carries 32 random bytes, the table their
+ * SHA-256, the CSRF token and the JWT pair. An expired access token is rotated from the stored
+ * refresh token without the client noticing; concurrent requests of one session share one rotation.
+ */
+export interface CreatedSession {
+	id: string
+	csrfToken: string
+	entry: SessionEntry
+}
+
+export interface Sessions {
+	create(userId: number): Promise<CreatedSession>
+	/** The live session of a cookie value (access token fresh), or null. */
+	resolve(id: string): Promise<SessionEntry | null>
+	destroy(id: string): Promise<SessionEntry | null>
+	destroyUser(userId: number, tx?: Executor): Promise<void>
+}
+
+export function createSessions(db: Database, config: Config, families: Families, cache: AuthCache): Sessions {
+	const byHash = db
+		.select()
+		.from(session)
+		.where(eq(session.idHash, sql.placeholder('hash')))
+		.prepare()
+	const refreshing = new Map<string, Promise<SessionEntry | null>>()
+
+	const toEntry = (
+		hash: string,
+		userId: number,
+		csrfToken: string,
+		pair: Pick<TokenPair, 'access' | 'refresh'>,
+		expiresAt: number,
+	) => {
+		const claims = readClaims(pair.access)
+		return {
+			hash,
+			userId,
+			csrfToken,
+			accessToken: pair.access,
+			refreshToken: pair.refresh,
+			accessExpiresAt: claims ? claims.exp * 1000 : 0,
+			expiresAt,
+			family: claims?.fam ?? '',
+		}
+	}
+
+	const end = async (hash: string) => {
+		cache.dropSession(hash)
+		await db.delete(session).where(eq(session.idHash, hash))
+	}
+
+	const refresh = async (entry: SessionEntry): Promise<SessionEntry | null> => {
+		const pair = await families.rotate(entry.refreshToken)
+		if (!pair) {
+			await end(entry.hash)
+			return null
+		}
+		await db
+			.update(session)
+			.set({ accessToken: pair.access, refreshToken: pair.refresh })
+			.where(eq(session.idHash, entry.hash))
+		const next = toEntry(entry.hash, entry.userId, entry.csrfToken, pair, entry.expiresAt)
+		cache.putSession(next)
+		return next
+	}
+
+	const load = async (hash: string): Promise<SessionEntry | null> => {
+		const [row] = await byHash.execute({ hash })
+		if (!row) return null
+		const entry = toEntry(
+			hash,
+			row.userId,
+			row.csrfToken,
+			{ access: row.accessToken, refresh: row.refreshToken },
+			row.expiresAt,
+		)
+		cache.putSession(entry)
+		return entry
+	}
+
+	return {
+		async create(userId) {
+			const id = randomToken(32)
+			const csrfToken = randomToken(32)
+			const hash = sha256(id)
+			const expiresAt = Date.now() + config.sessionLifetime * 1000
+			const pair = await families.issue(userId)
+			await db.insert(session).values({
+				idHash: hash,
+				userId,
+				csrfToken,
+				accessToken: pair.access,
+				refreshToken: pair.refresh,
+				expiresAt,
+			})
+			const entry = toEntry(hash, userId, csrfToken, pair, expiresAt)
+			cache.putSession(entry)
+			return { id, csrfToken, entry }
+		},
+		async resolve(id) {
+			if (id.length > 256) return null
+			const hash = sha256(id)
+			const entry = cache.sessions.get(hash) ?? (await load(hash))
+			if (!entry) return null
+			const now = Date.now()
+			if (entry.expiresAt <= now) {
+				await end(hash)
+				return null
+			}
+			if (entry.accessExpiresAt > now) return entry
+			let pending = refreshing.get(hash)
+			if (!pending) {
+				pending = refresh(entry).finally(() => refreshing.delete(hash))
+				refreshing.set(hash, pending)
+			}
+			return pending
+		},
+		async destroy(id) {
+			const hash = sha256(id)
+			const entry = cache.sessions.get(hash) ?? (await load(hash))
+			await end(hash)
+			if (entry) await families.blacklist(entry.refreshToken)
+			return entry
+		},
+		async destroyUser(userId, tx = db) {
+			await tx.delete(session).where(eq(session.userId, userId))
+		},
+	}
+}

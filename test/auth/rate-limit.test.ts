@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type DatabaseHandle, openDatabase } from '../../db/client'
+import { createRateLimiter } from '../../src/auth/rate-limit'
+
+let dir: string
+let handle: DatabaseHandle
+beforeAll(async () => {
+	dir = mkdtempSync(join(tmpdir(), 'ubg-rl-'))
+	handle = await openDatabase(`file:${join(dir, 'app.db')}`)
+})
+afterAll(() => {
+	handle.close()
+	rmSync(dir, { recursive: true, force: true })
+})
+
+describe('createRateLimiter', () => {
+	it('counts hits in a fixed window and opens again when it ends', async () => {
+		let now = 1_000_000
+		const limiter = createRateLimiter(handle.db, () => now)
+		expect(await limiter.hit('k', 2, 60)).toBe(0)
+		expect(await limiter.hit('k', 2, 60)).toBe(0)
+		expect(await limiter.blocked('k', 2, 60)).toBe(60)
+		now += 30_000
+		expect(await limiter.hit('k', 2, 60)).toBe(30)
+		now += 30_000
+		expect(await limiter.blocked('k', 2, 60)).toBe(0)
+		expect(await limiter.hit('k', 2, 60)).toBe(0)
+		await limiter.reset('k')
+		expect(await limiter.blocked('k', 1, 60)).toBe(0)
+	})
+})

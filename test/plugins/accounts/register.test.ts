@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { type AccountsApp, login, PASSWORD, registerAccount, startAccounts, uniqueEmail } from './support'
+
+let app: AccountsApp
+beforeAll(async () => {
+	app = await startAccounts()
+})
+afterAll(() => app.stop())
+
+describe('POST /accounts/register/', () => {
+	it('creates the user as owner of a new company, status Active', async () => {
+		const email = uniqueEmail('Grace')
+		const res = await app.post('/accounts/register/', {
+			email,
+			password: PASSWORD,
+			first_name: 'Grace',
+			last_name: 'Hopper',
+		})
+		expect(res.status).toBe(201)
+		const user = (await res.json()) as Record<string, unknown> & { id: number }
+		expect(user).toEqual({
+			id: user.id,
+			email: email.toLowerCase(),
+			first_name: 'Grace',
+			last_name: 'Hopper',
+		})
+		const s = await login(app, email)
+		const profile = (await (await app.get('/accounts/me/', { cookie: s.cookie })).json()) as Record<
+			string,
+			unknown
+		>
+		expect(profile).toEqual({
+			id: user.id,
+			email: email.toLowerCase(),
+			first_name: 'Grace',
+			last_name: 'Hopper',
+			status: { code: 'active', name: 'Active' },
+			company: { id: (profile.company as { id: number }).id, name: "Grace's company" },
+			is_owner: true,
+		})
+	})
+
+	it('refuses a duplicate email, whatever its case', async () => {
+		const user = await registerAccount(app)
+		const res = await app.post('/accounts/register/', { email: user.email.toUpperCase(), password: PASSWORD })
+		expect(res.status).toBe(400)
+		expect(await res.json()).toEqual({ email: ['A user with that email already exists.'] })
+	})
+
+	it('applies the password policy', async () => {
+		const cases: Array<[string, string]> = [
+			['password123', 'This password is too common.'],
+			['83749265019', 'This password is entirely numeric.'],
+			['Xy7#a', 'This password is too short. It must contain at least 8 characters.'],
+		]
+		for (const [password, message] of cases) {
+			const res = await app.post('/accounts/register/', { email: uniqueEmail(), password })
+			expect(res.status).toBe(400)
+			const body = (await res.json()) as { password: string[] }
+			expect(body.password).toContain(message)
+		}
+		const similar = await app.post('/accounts/register/', {
+			email: 'johnathan.doe@example.com',
+			password: 'johnathandoe',
+		})
+		expect(similar.status).toBe(400)
+		expect(((await similar.json()) as { password: string[] }).password).toContain(
+			'The password is too similar to the email address.',
+		)
+		const byName = await app.post('/accounts/register/', {
+			email: uniqueEmail(),
+			password: 'Montgomery1',
+			first_name: 'Montgomery',
+		})
+		expect(((await byName.json()) as { password: string[] }).password).toContain(
+			'The password is too similar to the first name.',
+		)
+	})
+
+	it('refuses an invalid email and over-long names on their fields', async () => {
+		const res = await app.post('/accounts/register/', {
+			email: 'not-an-email',
+			password: PASSWORD,
+			first_name: 'x'.repeat(151),
+		})
+		expect(res.status).toBe(400)
+		expect(await res.json()).toEqual({
+			email: ['Enter a valid email address.'],
+			first_name: ['Ensure this field has no more than 150 characters.'],
+		})
+	})
+})
+
+describe('POST /accounts/check-password/', () => {
+	it('answers 200 with empty lists when email and password are fine, creating nothing', async () => {
+		const email = uniqueEmail()
+		const res = await app.post('/accounts/check-password/', { email, password: PASSWORD })
+		expect(res.status).toBe(200)
+		expect(await res.json()).toEqual({ email: [], password: [] })
+		expect((await app.post('/accounts/login/', { email, password: PASSWORD })).status).toBe(401)
+	})
+
+	it('lists the problems of both fields with 400', async () => {
+		const user = await registerAccount(app)
+		const res = await app.post('/accounts/check-password/', { email: user.email, password: '12345678' })
+		expect(res.status).toBe(400)
+		const body = (await res.json()) as { email: string[]; password: string[] }
+		expect(body.email).toEqual(['A user with that email already exists.'])
+		expect(body.password).toContain('This password is too common.')
+		expect(body.password).toContain('This password is entirely numeric.')
+		const invalid = await app.post('/accounts/check-password/', { email: 'nope', password: PASSWORD })
+		expect(invalid.status).toBe(400)
+		expect(await invalid.json()).toEqual({ email: ['Enter a valid email address.'], password: [] })
+	})
+})

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { refreshToken, session } from '../../../db/schema'
+import { sha256 } from '../../../src/auth/crypto'
+import { type AccountsApp, login, registerAccount, startAccounts } from './support'
+
+let app: AccountsApp
+beforeAll(async () => {
+	app = await startAccounts({ ACCESS_TOKEN_LIFETIME: '1' })
+})
+afterAll(() => app.stop())
+
+const stored = async (sessionId: string) => {
+	const [row] = await app.ctx.db
+		.select()
+		.from(session)
+		.where(eq(session.idHash, sha256(sessionId)))
+	return row
+}
+
+describe('session with an expired access token', () => {
+	it('is refreshed from the stored refresh token without the client noticing', async () => {
+		const user = await registerAccount(app)
+		const s = await login(app, user.email)
+		const before = await stored(s.sessionId)
+		expect(before).toBeDefined()
+		await Bun.sleep(2100)
+		const res = await app.get('/accounts/me/', { cookie: s.cookie })
+		expect(res.status).toBe(200)
+		const after = await stored(s.sessionId)
+		expect(after?.accessToken).not.toBe(before?.accessToken)
+		expect(after?.refreshToken).not.toBe(before?.refreshToken)
+	})
+
+	it('ends with 401 when the stored refresh token is dead', async () => {
+		const user = await registerAccount(app)
+		const s = await login(app, user.email)
+		await app.ctx.db.update(refreshToken).set({ state: 'revoked' }).where(eq(refreshToken.userId, user.id))
+		await Bun.sleep(2100)
+		expect((await app.get('/accounts/me/', { cookie: s.cookie })).status).toBe(401)
+		expect(await stored(s.sessionId)).toBeUndefined()
+	})
+})

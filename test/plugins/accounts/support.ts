@@ -1,0 +1,88 @@
+import { accountsPlugin } from '../../../plugins/accounts'
+import { type AuthCore, authCoreOf } from '../../../src/auth'
+import { getTestInstance, type TestInstance } from '../../helpers'
+
+/** Shared steps of the accounts tests: an app with only this plugin, accounts, logins. */
+export interface AccountsApp extends TestInstance {
+	core: AuthCore
+	post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>
+	get(path: string, headers?: Record<string, string>): Promise<Response>
+}
+
+export async function startAccounts(env: Record<string, string> = {}): Promise<AccountsApp> {
+	const instance = await getTestInstance(env, { plugins: [accountsPlugin] })
+	const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+		fetch(instance.url + path, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body: typeof body === 'string' ? body : JSON.stringify(body),
+		})
+	const get = (path: string, headers: Record<string, string> = {}) => fetch(instance.url + path, { headers })
+	return { ...instance, core: authCoreOf(instance.ctx.auth), post, get }
+}
+
+export const PASSWORD = 'Vq7#pLm2!xZr9wTb'
+
+let counter = 0
+/** A fresh address per call: rate limits count per email, so tests do not collide. */
+export const uniqueEmail = (tag = 'user') =>
+	`${tag}.${Date.now().toString(36)}${(counter++).toString(36)}@example.com`
+
+export interface Account {
+	id: number
+	email: string
+}
+
+export async function registerAccount(
+	app: AccountsApp,
+	fields: { email?: string; first_name?: string; last_name?: string; invite?: string } = {},
+): Promise<Account> {
+	const email = fields.email ?? uniqueEmail()
+	const res = await app.post('/accounts/register/', {
+		password: PASSWORD,
+		first_name: 'Ada',
+		last_name: 'Lovelace',
+		...fields,
+		email,
+	})
+	if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`)
+	return (await res.json()) as Account
+}
+
+export interface LoggedIn {
+	sessionId: string
+	csrfToken: string
+	/** `Cookie` header value carrying both cookies. */
+	cookie: string
+	setCookies: string[]
+}
+
+export async function login(
+	app: AccountsApp,
+	email: string,
+	password = PASSWORD,
+	headers: Record<string, string> = {},
+) {
+	const res = await app.post('/accounts/login/', { email, password }, headers)
+	if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`)
+	const setCookies = res.headers.getSetCookie()
+	const value = (name: string) =>
+		setCookies
+			.find((c) => c.startsWith(`${name}=`))
+			?.split(';')[0]
+			?.slice(name.length + 1) ?? ''
+	const sessionId = value('sessionid')
+	const csrfToken = value('csrftoken')
+	return {
+		sessionId,
+		csrfToken,
+		cookie: `sessionid=${sessionId}; csrftoken=${csrfToken}`,
+		setCookies,
+	} satisfies LoggedIn
+}
+
+export async function tokenPair(app: AccountsApp, email: string, password = PASSWORD) {
+	const res = await app.post('/accounts/token/', { email, password })
+	if (res.status !== 200) throw new Error(`token failed: ${res.status}`)
+	return (await res.json()) as { access: string; refresh: string }
+}
