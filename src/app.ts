@@ -1,4 +1,4 @@
-import { Elysia } from 'elysia'
+import { type AnyElysia, Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
 import { accountsPlugin } from '../plugins/accounts'
 import { messagesPlugin } from '../plugins/commands-messages'
@@ -23,7 +23,7 @@ export class StartupError extends Error {
 
 export interface App {
 	/** The composed Elysia app: `app.handle(request)` or `app.listen(...)`. */
-	app: Elysia
+	app: AnyElysia
 	ctx: AppContext
 	handle: DatabaseHandle
 	close(): Promise<void>

@@ -1,4 +1,4 @@
-import type Elysia from 'elysia'
+import type { AnyElysia } from 'elysia'
 import type { Config } from './config'
 import type { AppContext } from './context'
 
@@ -11,7 +11,7 @@ export interface PluginDefinition {
 	id: string
 	/** A sentence saying why this plugin cannot load with this config, or null when it can. */
 	unavailable?(config: Config): string | null
-	build(ctx: AppContext): Elysia | null | Promise<Elysia | null>
+	build(ctx: AppContext): AnyElysia | null | Promise<AnyElysia | null>
 }
 
 export function definePlugin(def: PluginDefinition): PluginDefinition {

@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url'
+import type { Subprocess } from 'bun'
+import type { Logger } from '../logger'
+import type { Transport } from './transport'
+import { createIpcParentTransport } from './transport-ipc'
+
+const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url))
+
+/** Only what the child needs: the server's own secrets stay in the parent. */
+const PASSED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'TDLIB_OFFLINE']
+
+export interface SpawnOptions {
+	transport: 'socket' | 'ipc'
+	env: Record<string, string>
+	log: Logger
+}
+
+export interface Spawned {
+	proc: Subprocess
+	/** Set for the `ipc` transport; the socket transport arrives through the listener. */
+	ipc?: Transport
+}
+
+async function forwardLines(stream: ReadableStream<Uint8Array>, write: (line: string) => void) {
+	const decoder = new TextDecoder()
+	let rest = ''
+	for await (const chunk of stream) {
+		const lines = (rest + decoder.decode(chunk, { stream: true })).split('\n')
+		rest = lines.pop() ?? ''
+		for (const line of lines) if (line.trim()) write(line)
+	}
+	if (rest.trim()) write(rest)
+}
+
+/** Starts one supervisor child; its stdout and stderr go to the log line by line. */
+export function spawnChild(opts: SpawnOptions): Spawned {
+	const env: Record<string, string> = {}
+	for (const key of PASSED_ENV) {
+		const value = process.env[key]
+		if (value !== undefined) env[key] = value
+	}
+	Object.assign(env, opts.env, { SUPERVISOR_TRANSPORT: opts.transport })
+	const ipc = opts.transport === 'ipc' ? createIpcParentTransport() : undefined
+	const proc = Bun.spawn([process.execPath, CHILD_ENTRY], {
+		env,
+		stdin: 'ignore',
+		stdout: 'pipe',
+		stderr: 'pipe',
+		...(ipc ? { ipc: ipc.ipc, serialization: 'json' as const } : {}),
+	})
+	ipc?.attach(proc)
+	const log = opts.log.child({ supervisorPid: proc.pid })
+	void forwardLines(proc.stdout, (line) => log.info('supervisor stdout', { line })).catch(() => undefined)
+	void forwardLines(proc.stderr, (line) => log.warn('supervisor stderr', { line })).catch(() => undefined)
+	return { proc, ipc: ipc?.transport }
+}

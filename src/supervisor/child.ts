@@ -1,0 +1,59 @@
+import * as v from 'valibot'
+import { createBackend } from '../telegram/backend'
+import { createChildHost } from './child-host'
+import type { ChildMessage } from './protocol'
+import type { Transport } from './transport'
+import { createIpcChildTransport } from './transport-ipc'
+import { connectSocket } from './transport-socket'
+
+/**
+ * Supervisor child entry: `bun src/supervisor/child.ts`, spawned by `client.ts` with its settings
+ * in the environment. Hosts the TDLib (or emulator) clients; TDLib is only ever touched here.
+ */
+const EnvSchema = v.object({
+	TDLIB_BACKEND: v.picklist(['tdlib', 'emulator']),
+	DATA_DIR: v.pipe(v.string(), v.minLength(1)),
+	SUPERVISOR_TRANSPORT: v.picklist(['socket', 'ipc']),
+	SUPERVISOR_SOCKET: v.optional(v.string()),
+	SUPERVISOR_TOKEN: v.optional(v.string()),
+	TELEGRAM_API_ID: v.optional(v.pipe(v.string(), v.transform(Number), v.integer())),
+	TELEGRAM_API_HASH: v.optional(v.string()),
+	TDLIB_OFFLINE: v.optional(v.string()),
+})
+
+async function main() {
+	const env = v.parse(EnvSchema, process.env)
+	let transport: Transport
+	if (env.SUPERVISOR_TRANSPORT === 'socket') {
+		if (!env.SUPERVISOR_SOCKET) throw new Error('SUPERVISOR_SOCKET is not set')
+		transport = await connectSocket(env.SUPERVISOR_SOCKET, (line) =>
+			process.stderr.write(`invalid line from parent dropped (${line.length} chars)\n`),
+		)
+	} else {
+		transport = createIpcChildTransport()
+	}
+	const send = (m: ChildMessage) => transport.send(m)
+	const backend = await createBackend({
+		backend: env.TDLIB_BACKEND,
+		apiId: env.TELEGRAM_API_ID,
+		apiHash: env.TELEGRAM_API_HASH,
+		offline: env.TDLIB_OFFLINE === '1' || env.TDLIB_OFFLINE === 'true',
+	})
+	const host = createChildHost({ backend, dataDir: env.DATA_DIR, send })
+	const exit = () => {
+		transport.close()
+		// Let the last batched write leave before the process goes.
+		setTimeout(() => process.exit(0), 20)
+	}
+	transport.onMessage((m) => host.handle(m, exit))
+	// The parent is gone: nobody is left to answer; close the clients and leave.
+	transport.onClose(() => void host.closeAll().finally(() => process.exit(0)))
+	send({ type: 'ready', pid: process.pid, token: env.SUPERVISOR_TOKEN })
+}
+
+main().catch((err) => {
+	process.stderr.write(
+		`supervisor child failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+	)
+	process.exit(1)
+})

@@ -1,0 +1,328 @@
+import type { Subprocess } from 'bun'
+import type { Logger } from '../logger'
+import { RuntimeError, TdError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
+import { spawnChild } from './child-process'
+import { PendingRequests } from './pending'
+import { type ChildMessage, type ParentMessage, parseChildMessage, type WireError } from './protocol'
+import type { Transport } from './transport'
+import { listenSocket, socketPath } from './transport-socket'
+import type { RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
+
+/**
+ * The parent side of the supervisor: spawns the child, sends it protocol messages and matches
+ * the replies. When the child dies every request in flight fails at once with `runtime_down`, a
+ * new child starts after a growing pause, and every client that was started is started again.
+ */
+export interface SupervisorOptions {
+	backend: 'tdlib' | 'emulator'
+	dataDir: string
+	transport: 'socket' | 'ipc'
+	commandTimeoutMs: number
+	log: Logger
+	/** Extra environment for the child (API credentials, TDLIB_OFFLINE). */
+	env?: Record<string, string>
+	restartMinMs?: number
+	restartMaxMs?: number
+	/** A child that stayed up this long gets the short pause again when it dies. */
+	restartResetMs?: number
+	readyTimeoutMs?: number
+	closeTimeoutMs?: number
+}
+
+type Outgoing = ParentMessage extends infer M ? (M extends { id?: number } ? Omit<M, 'id'> : never) : never
+
+interface Generation {
+	proc: Subprocess
+	token: string
+	transport?: Transport
+	readyAt: number
+	down: boolean
+	readyTimer?: ReturnType<typeof setTimeout>
+}
+
+const RUNTIME_CODES = new Set(['timeout', 'runtime_down', 'no_client', 'unavailable', 'bad_request'])
+
+function toError(e: WireError): Error {
+	if (typeof e.code === 'number') return new TdError(e.code, e.message)
+	const code = RUNTIME_CODES.has(e.code) ? (e.code as RuntimeError['code']) : 'unavailable'
+	return new RuntimeError(code, e.message)
+}
+
+export class SupervisorClient implements TelegramRuntime {
+	private readonly pending = new PendingRequests()
+	private readonly listeners = new Set<(e: RuntimeEvent) => void>()
+	private readonly started = new Map<number, StartClientOptions>()
+	private readonly states = new Map<number, string>()
+	/** Requests made while no child is connected; sent once one is. */
+	private queue: ParentMessage[] = []
+	private gen: Generation | null = null
+	private failures = 0
+	private restarts = 0
+	private closing = false
+	private restartTimer?: ReturnType<typeof setTimeout>
+	private firstReady?: { resolve: () => void; reject: (e: Error) => void }
+	private socket?: { stop: () => void; path: string; cleanup: () => void }
+	private readonly log: Logger
+
+	constructor(private readonly opts: SupervisorOptions) {
+		this.log = opts.log.child({ component: 'supervisor' })
+	}
+
+	/** Spawns the first child and waits until it is ready. */
+	async start(): Promise<void> {
+		if (this.opts.transport === 'socket') {
+			const { path, cleanup } = socketPath(this.opts.dataDir, `supervisor-${process.pid}`)
+			const server = listenSocket(
+				path,
+				(t) => this.onConnection(t),
+				() => this.log.warn('invalid line from supervisor dropped'),
+			)
+			this.socket = { stop: server.stop, path, cleanup }
+		}
+		const ready = new Promise<void>((resolve, reject) => {
+			this.firstReady = { resolve, reject }
+		})
+		this.spawn()
+		try {
+			await ready
+		} catch (err) {
+			await this.close()
+			throw err
+		}
+	}
+
+	/** The child's process id (tests kill it to check the restart path). */
+	get pid(): number | undefined {
+		return this.gen && !this.gen.down ? this.gen.proc.pid : undefined
+	}
+
+	private spawn() {
+		const token = crypto.randomUUID()
+		const env: Record<string, string> = {
+			...this.opts.env,
+			TDLIB_BACKEND: this.opts.backend,
+			DATA_DIR: this.opts.dataDir,
+			SUPERVISOR_TOKEN: token,
+		}
+		if (this.socket) env.SUPERVISOR_SOCKET = this.socket.path
+		const { proc, ipc } = spawnChild({ transport: this.opts.transport, env, log: this.log })
+		const gen: Generation = { proc, token, readyAt: 0, down: false }
+		this.gen = gen
+		void proc.exited.then((code) => this.onDown(gen, `exited with ${code}`))
+		gen.readyTimer = setTimeout(
+			() => this.onDown(gen, 'not ready in time'),
+			this.opts.readyTimeoutMs ?? 15_000,
+		)
+		if (ipc) this.onConnection(ipc)
+	}
+
+	/** A connection counts once its first message is `ready` with the current child's token. */
+	private onConnection(t: Transport) {
+		let accepted: Generation | null = null
+		t.onMessage((raw) => {
+			if (accepted) return this.onMessage(accepted, raw)
+			const parsed = parseChildMessage(raw)
+			const gen = this.gen
+			if (
+				!parsed.ok ||
+				parsed.message.type !== 'ready' ||
+				!gen ||
+				parsed.message.token !== gen.token ||
+				gen.down
+			) {
+				this.log.warn('supervisor connection refused')
+				return t.close()
+			}
+			accepted = gen
+			this.onReady(gen, t)
+		})
+	}
+
+	private onReady(gen: Generation, t: Transport) {
+		clearTimeout(gen.readyTimer)
+		gen.transport = t
+		gen.readyAt = Date.now()
+		t.onClose(() => this.onDown(gen, 'connection closed'))
+		const restored = [...this.started].map(([userbotId, o]) =>
+			this.request({ type: 'start', userbotId, encryptionKey: o.encryptionKey }).then(
+				(state) => this.states.set(userbotId, String(state)),
+				(err: Error) => {
+					this.log.warn('client not restored', { userbotId, error: err })
+					if (!(err instanceof RuntimeError && err.code === 'runtime_down')) this.started.delete(userbotId)
+				},
+			),
+		)
+		const queued = this.queue
+		this.queue = []
+		for (const m of queued) if (this.pending.has(m.id ?? -1)) t.send(m)
+		this.log.info('supervisor ready', { pid: gen.proc.pid, restored: restored.length })
+		if (this.firstReady) {
+			this.firstReady.resolve()
+			this.firstReady = undefined
+			return
+		}
+		void Promise.all(restored).then(() => {
+			if (gen !== this.gen || gen.down) return
+			this.restarts++
+			this.emit({ type: 'runtime_restarted', restarts: this.restarts })
+		})
+	}
+
+	private onMessage(gen: Generation, raw: unknown) {
+		const parsed = parseChildMessage(raw)
+		if (!parsed.ok) {
+			this.log.warn('invalid message from supervisor dropped', { error: parsed.error })
+			if (parsed.id !== undefined)
+				this.pending.reject(parsed.id, new RuntimeError('unavailable', 'invalid reply'))
+			return
+		}
+		const m: ChildMessage = parsed.message
+		switch (m.type) {
+			case 'result':
+				if (m.ok) this.pending.resolve(m.id, m.value)
+				else this.pending.reject(m.id, toError(m.error))
+				return
+			case 'authorization_state':
+				if (gen !== this.gen) return
+				if (m.state === 'authorizationStateClosed') {
+					this.started.delete(m.userbotId)
+					this.states.delete(m.userbotId)
+				} else if (this.started.has(m.userbotId)) {
+					this.states.set(m.userbotId, m.state)
+				}
+				return this.emit(
+					m.detail
+						? { type: 'authorization_state', userbotId: m.userbotId, state: m.state, detail: m.detail }
+						: { type: 'authorization_state', userbotId: m.userbotId, state: m.state },
+				)
+			case 'log':
+				return this.log[m.level](`supervisor: ${m.msg}`, m.fields)
+			case 'ready':
+				return
+		}
+	}
+
+	private onDown(gen: Generation, reason: string) {
+		if (gen.down) return
+		gen.down = true
+		clearTimeout(gen.readyTimer)
+		if (gen.proc.exitCode === null && !gen.proc.killed) gen.proc.kill('SIGKILL')
+		gen.transport?.close()
+		if (gen !== this.gen) return
+		const err = new RuntimeError('runtime_down', `the supervisor stopped (${reason})`)
+		const failed = this.pending.rejectAll(err)
+		this.queue = []
+		if (this.closing) return
+		this.log.warn('supervisor down', { reason, failed })
+		if (this.firstReady) {
+			this.firstReady.reject(new Error(`the supervisor did not start: ${reason}`))
+			this.firstReady = undefined
+			return
+		}
+		if (gen.readyAt && Date.now() - gen.readyAt > (this.opts.restartResetMs ?? 30_000)) this.failures = 0
+		const delay = Math.min(
+			(this.opts.restartMinMs ?? 100) * 2 ** this.failures,
+			this.opts.restartMaxMs ?? 10_000,
+		)
+		this.failures++
+		this.restartTimer = setTimeout(() => {
+			if (!this.closing) this.spawn()
+		}, delay)
+	}
+
+	private emit(event: RuntimeEvent) {
+		for (const l of this.listeners) {
+			try {
+				l(event)
+			} catch (err) {
+				this.log.error('runtime event listener failed', { error: err instanceof Error ? err : String(err) })
+			}
+		}
+	}
+
+	private request(msg: Outgoing, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<unknown> {
+		if (this.closing) return Promise.reject(new RuntimeError('runtime_down', 'the runtime is closed'))
+		const { id, promise } = this.pending.add(opts.timeoutMs ?? this.opts.commandTimeoutMs, opts.signal)
+		const full = { ...msg, id } as ParentMessage
+		const t = this.gen?.transport
+		if (t && !this.gen?.down) t.send(full)
+		else this.queue.push(full)
+		return promise
+	}
+
+	invoke<M extends TdMethod>(
+		userbotId: number,
+		request: TdRequest<M>,
+		opts?: { timeoutMs?: number; signal?: AbortSignal },
+	): Promise<TdResult<M>> {
+		if (!this.started.has(userbotId)) {
+			return Promise.reject(new RuntimeError('no_client', `no client for userbot ${userbotId}`))
+		}
+		return this.request({ type: 'invoke', userbotId, request }, opts) as Promise<TdResult<M>>
+	}
+
+	async startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
+		this.started.set(userbotId, { encryptionKey: opts.encryptionKey })
+		try {
+			const state = String(
+				await this.request({ type: 'start', userbotId, encryptionKey: opts.encryptionKey }),
+			)
+			this.states.set(userbotId, state)
+			return state
+		} catch (err) {
+			if (!(err instanceof RuntimeError && err.code === 'runtime_down')) this.started.delete(userbotId)
+			throw err
+		}
+	}
+
+	async stopClient(userbotId: number, opts: { logOut: boolean; removeData: boolean }): Promise<void> {
+		this.started.delete(userbotId)
+		this.states.delete(userbotId)
+		await this.request(
+			{ type: 'stop', userbotId, logOut: opts.logOut, removeData: opts.removeData },
+			{ timeoutMs: this.opts.commandTimeoutMs + (opts.logOut ? 15_000 : 5_000) },
+		)
+	}
+
+	authorizationState(userbotId: number): string | undefined {
+		return this.states.get(userbotId)
+	}
+
+	onEvent(listener: (event: RuntimeEvent) => void): () => void {
+		this.listeners.add(listener)
+		return () => this.listeners.delete(listener)
+	}
+
+	health() {
+		const up = !!this.gen?.transport && !this.gen.down && !this.closing
+		return { up, restarts: this.restarts, clients: this.started.size, backend: this.opts.backend }
+	}
+
+	/** Closes every client, lets the child exit, and kills it if it does not in time. */
+	async close(): Promise<void> {
+		if (this.closing) return
+		this.closing = true
+		clearTimeout(this.restartTimer)
+		const gen = this.gen
+		const timeoutMs = this.opts.closeTimeoutMs ?? 10_000
+		if (gen && !gen.down && gen.transport) {
+			const { id, promise } = this.pending.add(timeoutMs)
+			gen.transport.send({ type: 'shutdown', id })
+			await promise.catch(() => undefined)
+		}
+		if (gen) {
+			const exited = await Promise.race([
+				gen.proc.exited.then(() => true),
+				Bun.sleep(timeoutMs).then(() => false),
+			])
+			if (!exited) {
+				gen.proc.kill('SIGKILL')
+				await gen.proc.exited
+			}
+			this.onDown(gen, 'closed')
+		}
+		this.pending.rejectAll(new RuntimeError('runtime_down', 'the runtime is closed'))
+		this.socket?.stop()
+		this.socket?.cleanup()
+	}
+}

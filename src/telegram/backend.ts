@@ -1,0 +1,44 @@
+import type { TdRequest, TdUpdate } from './types'
+
+/**
+ * What the supervisor child needs of a Telegram backend: real TDLib (`tdlib.ts`) or the emulator
+ * (`emulator/`). One backend per child process, one client per userbot.
+ */
+export interface ClientOptions {
+	databaseDirectory: string
+	filesDirectory: string
+	/** base64; never logged */
+	encryptionKey: string
+}
+
+export interface BackendClient {
+	/** Resolves with TDLib's answer, rejects with `TdError` (code and message verbatim). */
+	invoke(request: TdRequest): Promise<unknown>
+	onUpdate(listener: (update: TdUpdate) => void): void
+	close(): Promise<void>
+}
+
+export interface Backend {
+	readonly name: 'tdlib' | 'emulator'
+	createClient(userbotId: number, opts: ClientOptions): BackendClient
+}
+
+export interface BackendOptions {
+	backend: 'tdlib' | 'emulator'
+	apiId?: number
+	apiHash?: string
+	/** Sends `setNetworkType(networkTypeNone)` first in every real client: no traffic leaves the machine. */
+	offline: boolean
+}
+
+export async function createBackend(opts: BackendOptions): Promise<Backend> {
+	if (opts.backend === 'emulator') {
+		const { createEmulatorBackend } = await import('./emulator')
+		return createEmulatorBackend()
+	}
+	const { createTdlibBackend } = await import('./tdlib')
+	if (opts.apiId === undefined || opts.apiHash === undefined) {
+		throw new Error('TELEGRAM_API_ID and TELEGRAM_API_HASH must be set for the tdlib backend')
+	}
+	return createTdlibBackend({ apiId: opts.apiId, apiHash: opts.apiHash, offline: opts.offline })
+}

@@ -1,0 +1,160 @@
+import type * as Td from 'tdlib-types'
+import { formattedText } from './objects'
+import { fail, type Handlers, OK, type Session } from './session'
+
+/**
+ * The TDLib authorization state machine. Phones follow the test-DC convention `99966XYYYY`: X is
+ * the DC (1-3), the code is X five times. A seeded account with a password asks for it next; an
+ * unknown test phone registers a new account.
+ */
+const TEST_PHONE = /^99966([1-3])\d{4}$/
+
+const expect = (s: Session, method: string, ...states: Array<Td.AuthorizationState['_']>) => {
+	if (!states.includes(s.state._)) fail(`Call to ${method} unexpected`)
+}
+
+export function becomeReady(s: Session, userId: number, phone: string) {
+	s.userId = userId
+	s.login = undefined
+	s.persist({ userId, phone })
+	s.options.set('my_id', { _: 'optionValueInteger', value: String(userId) })
+	s.setState({ _: 'authorizationStateReady' })
+}
+
+function afterCode(s: Session) {
+	const login = s.login!
+	const user = login.userId !== undefined ? s.world.users.get(login.userId) : undefined
+	if (!user) {
+		return s.setState({
+			_: 'authorizationStateWaitRegistration',
+			terms_of_service: {
+				_: 'termsOfService',
+				text: formattedText('Terms of service of the emulated Telegram cloud.'),
+				min_user_age: 0,
+				show_popup: false,
+			},
+		})
+	}
+	if (user.password) {
+		return s.setState({
+			_: 'authorizationStateWaitPassword',
+			password_hint: user.password.hint,
+			has_recovery_email_address: false,
+			has_passport_data: false,
+			recovery_email_address_pattern: '',
+		})
+	}
+	becomeReady(s, user.id, login.phone)
+}
+
+export const authHandlers: Handlers = {
+	getAuthorizationState: (s) => s.state,
+	setAuthenticationPhoneNumber(s, req) {
+		const method = 'setAuthenticationPhoneNumber'
+		expect(s, method, 'authorizationStateWaitPhoneNumber', 'authorizationStateWaitOtherDeviceConfirmation')
+		const phone = (req.phone_number ?? '').replace(/[\s+()-]/g, '')
+		const match = TEST_PHONE.exec(phone)
+		if (!match) return fail('PHONE_NUMBER_INVALID')
+		const dc = Number(match[1])
+		s.login = { phone, dc, userId: s.world.userByPhone(phone)?.id }
+		s.setState({
+			_: 'authorizationStateWaitCode',
+			code_info: {
+				_: 'authenticationCodeInfo',
+				phone_number: `+${phone}`,
+				type: { _: 'authenticationCodeTypeTelegramMessage', length: 5 },
+				timeout: 0,
+			},
+		})
+		return OK
+	},
+	checkAuthenticationCode(s, req) {
+		expect(s, 'checkAuthenticationCode', 'authorizationStateWaitCode')
+		if (req.code !== String(s.login!.dc).repeat(5)) return fail('PHONE_CODE_INVALID')
+		afterCode(s)
+		return OK
+	},
+	checkAuthenticationPassword(s, req) {
+		expect(s, 'checkAuthenticationPassword', 'authorizationStateWaitPassword')
+		const login = s.login!
+		const user = s.world.users.get(login.userId ?? 0)
+		if (!user?.password || req.password !== user.password.value) return fail('PASSWORD_HASH_INVALID')
+		becomeReady(s, user.id, login.phone)
+		return OK
+	},
+	registerUser(s, req) {
+		expect(s, 'registerUser', 'authorizationStateWaitRegistration')
+		const firstName = (req.first_name ?? '').trim()
+		if (!firstName) return fail('FIRSTNAME_INVALID')
+		const login = s.login!
+		const id = s.world.nextUserId++
+		s.world.users.set(id, {
+			id,
+			firstName,
+			lastName: (req.last_name ?? '').trim(),
+			phone: login.phone,
+			defaultAutoDeleteTime: 0,
+		})
+		becomeReady(s, id, login.phone)
+		return OK
+	},
+	requestQrCodeAuthentication(s) {
+		expect(
+			s,
+			'requestQrCodeAuthentication',
+			'authorizationStateWaitPhoneNumber',
+			'authorizationStateWaitOtherDeviceConfirmation',
+		)
+		const token = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
+		s.setState({ _: 'authorizationStateWaitOtherDeviceConfirmation', link: `tg://login?token=${token}` })
+		return OK
+	},
+	logOut(s) {
+		if (
+			['authorizationStateLoggingOut', 'authorizationStateClosing', 'authorizationStateClosed'].includes(
+				s.state._,
+			)
+		) {
+			return fail('Call to logOut unexpected')
+		}
+		s.persist(null)
+		s.userId = 0
+		s.setState({ _: 'authorizationStateLoggingOut' })
+		queueMicrotask(() => {
+			s.setState({ _: 'authorizationStateClosing' })
+			s.setState({ _: 'authorizationStateClosed' })
+		})
+		return OK
+	},
+	close(s) {
+		if (s.state._ === 'authorizationStateClosed') return OK
+		s.setState({ _: 'authorizationStateClosing' })
+		queueMicrotask(() => s.setState({ _: 'authorizationStateClosed' }))
+		return OK
+	},
+}
+
+/** Emulator-only: another device scanned the QR code of this client and confirmed as `phone`. */
+export function confirmQrCode(s: Session, phone: string) {
+	if (s.state._ !== 'authorizationStateWaitOtherDeviceConfirmation')
+		return fail('Call to confirmQrCode unexpected')
+	const user = s.world.userByPhone(phone)
+	if (!user) return fail('PHONE_NUMBER_UNOCCUPIED')
+	s.login = { phone, dc: 1, userId: user.id }
+	if (user.password) afterCode(s)
+	else becomeReady(s, user.id, phone)
+	return OK
+}
+
+/** Methods that answer in any authorization state (TDLib's offline methods). */
+export const ANY_STATE = new Set<string>([
+	...Object.keys(authHandlers),
+	'getOption',
+	'setOption',
+	'setNetworkType',
+	'setLogVerbosityLevel',
+	'testCallEmpty',
+	'testCallString',
+	'testSquareInt',
+	'testReturnError',
+])

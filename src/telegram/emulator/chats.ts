@@ -1,0 +1,67 @@
+import type * as Td from 'tdlib-types'
+import { requireChat } from './messages'
+import { chatObject, lastMessage, userObject } from './objects'
+import { fail, type Handlers, OK } from './session'
+
+/** Users, chats and the chat list; options; TDLib's test methods. */
+
+const VERSION: Td.optionValueString = { _: 'optionValueString', value: '1.8.65' }
+
+export const chatHandlers: Handlers = {
+	getMe(s) {
+		return userObject(s.world.users.get(s.userId)!, s.userId)
+	},
+	getUser(s, req) {
+		const user = s.world.users.get(req.user_id ?? 0) ?? fail('User not found')
+		return userObject(user, s.userId)
+	},
+	getChat(s, req) {
+		return chatObject(s.world, requireChat(s, req.chat_id), s.userId)
+	},
+	getChats(s, req) {
+		const limit = req.limit ?? 0
+		if (limit <= 0) fail('Parameter limit must be positive')
+		const chats = s.world
+			.chatsOf(s.userId)
+			.map((c) => ({ id: s.world.chatIdFor(s.userId, c), date: lastMessage(c)?.date ?? 0 }))
+			.sort((a, b) => b.date - a.date || b.id - a.id)
+		return { _: 'chats', total_count: chats.length, chat_ids: chats.slice(0, limit).map((c) => c.id) }
+	},
+	loadChats(s, req) {
+		if ((req.limit ?? 0) <= 0) fail('Parameter limit must be positive')
+		// TDLib answers 404 once the whole list is loaded.
+		if (s.chatsLoaded) return fail('Not Found', 404)
+		s.chatsLoaded = true
+		return OK
+	},
+	createPrivateChat(s, req) {
+		const userId = req.user_id ?? 0
+		if (!s.world.users.has(userId)) fail('User not found')
+		const chat = s.world.privateChat(s.userId, userId, true)!
+		return chatObject(s.world, chat, s.userId)
+	},
+	getOption(s, req) {
+		const name = req.name ?? ''
+		if (name === 'version') return VERSION
+		return s.options.get(name) ?? { _: 'optionValueEmpty' }
+	},
+	setOption(s, req) {
+		const name = req.name ?? ''
+		if (!/^[a-z_][a-z0-9_]*$/.test(name)) fail('Option name is invalid')
+		if (name === 'version' || name === 'my_id') fail("Option can't be set")
+		const value = req.value
+		if (!value || value._ === 'optionValueEmpty') s.options.delete(name)
+		else if (value._ === 'optionValueBoolean')
+			s.options.set(name, { _: 'optionValueBoolean', value: !!value.value })
+		else if (value._ === 'optionValueInteger')
+			s.options.set(name, { _: 'optionValueInteger', value: String(value.value ?? 0) })
+		else s.options.set(name, { _: 'optionValueString', value: value.value ?? '' })
+		return OK
+	},
+	setNetworkType: () => OK,
+	setLogVerbosityLevel: () => OK,
+	testCallEmpty: () => OK,
+	testCallString: (_s, req) => ({ _: 'testString', value: req.x ?? '' }),
+	testSquareInt: (_s, req) => ({ _: 'testInt', value: (req.x ?? 0) ** 2 }),
+	testReturnError: (_s, req) => fail(req.error?.message ?? '', req.error?.code ?? 0),
+}

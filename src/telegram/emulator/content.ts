@@ -1,0 +1,231 @@
+import { existsSync, statSync } from 'node:fs'
+import { basename } from 'node:path'
+import type * as Td from 'tdlib-types'
+import { formattedText } from './objects'
+import { fail } from './session'
+import type { World } from './world'
+
+/** Turns `InputMessageContent` into the `MessageContent` the cloud stores. */
+
+const REMOTE_ID = /^[A-Za-z0-9_-]{16,}$/
+
+function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
+	const id = world.nextFileId++
+	let remoteId = ''
+	let path = ''
+	let size = 0
+	switch (input?._) {
+		case 'inputFileRemote': {
+			const rid = input.id ?? ''
+			if (/^https?:\/\//.test(rid)) {
+				if (!URL.canParse(rid)) fail(`Invalid file HTTP URL specified: ${rid}`)
+			} else if (!REMOTE_ID.test(rid)) {
+				fail(`Wrong remote file identifier specified: can't unserialize it. Wrong last symbol`)
+			}
+			remoteId = rid
+			break
+		}
+		case 'inputFileId':
+			if (!input.id || input.id <= 0 || input.id >= world.nextFileId) fail('Invalid file identifier')
+			remoteId = `emulated-file-${input.id}`
+			break
+		case 'inputFileLocal':
+			path = input.path ?? ''
+			if (!path || !existsSync(path)) fail('File not found')
+			size = statSync(path).size
+			remoteId = `emulated-file-${id}`
+			break
+		default:
+			fail('Unsupported input file type')
+	}
+	return {
+		_: 'file',
+		id,
+		size,
+		expected_size: size,
+		local: {
+			_: 'localFile',
+			path,
+			can_be_downloaded: true,
+			can_be_deleted: path !== '',
+			is_downloading_active: false,
+			is_downloading_completed: path !== '',
+			download_offset: 0,
+			downloaded_prefix_size: size,
+			downloaded_size: size,
+		},
+		remote: {
+			_: 'remoteFile',
+			id: remoteId,
+			unique_id: `u${id}`,
+			is_uploading_active: false,
+			is_uploading_completed: true,
+			uploaded_size: size,
+		},
+	}
+}
+
+const caption = (c: Td.formattedText$Input | undefined): Td.formattedText => formattedText(c?.text ?? '')
+const nameOf = (f: Td.file, fallback: string) => (f.local.path ? basename(f.local.path) : fallback)
+
+/** Which `InputMessageContent` kinds an album may hold. */
+export const ALBUM_KINDS = new Set([
+	'inputMessagePhoto',
+	'inputMessageVideo',
+	'inputMessageDocument',
+	'inputMessageAudio',
+])
+
+export function messageContent(
+	world: World,
+	input: Td.InputMessageContent$Input | undefined,
+): Td.MessageContent {
+	switch (input?._) {
+		case 'inputMessageText': {
+			const text = input.text?.text ?? ''
+			if (!text.trim()) fail('Text must be non-empty')
+			return { _: 'messageText', text: { _: 'formattedText', text, entities: [] } }
+		}
+		case 'inputMessagePhoto': {
+			const f = file(world, input.photo?.photo)
+			const w = input.photo?.width ?? 0
+			const h = input.photo?.height ?? 0
+			return {
+				_: 'messagePhoto',
+				photo: {
+					_: 'photo',
+					has_stickers: false,
+					sizes: [{ _: 'photoSize', type: 'x', photo: f, width: w, height: h, progressive_sizes: [] }],
+				},
+				caption: caption(input.caption),
+				show_caption_above_media: input.show_caption_above_media ?? false,
+				has_spoiler: input.has_spoiler ?? false,
+				is_secret: false,
+			}
+		}
+		case 'inputMessageVideo': {
+			const v = input.video
+			const f = file(world, v?.video)
+			return {
+				_: 'messageVideo',
+				video: {
+					_: 'video',
+					duration: v?.duration ?? 0,
+					width: v?.width ?? 0,
+					height: v?.height ?? 0,
+					file_name: nameOf(f, 'video.mp4'),
+					mime_type: 'video/mp4',
+					has_stickers: false,
+					supports_streaming: v?.supports_streaming ?? false,
+					video: f,
+				},
+				alternative_videos: [],
+				storyboards: [],
+				start_timestamp: 0,
+				caption: caption(input.caption),
+				show_caption_above_media: input.show_caption_above_media ?? false,
+				has_spoiler: input.has_spoiler ?? false,
+				is_secret: false,
+			}
+		}
+		case 'inputMessageDocument': {
+			const f = file(world, input.document?.document)
+			const d: Td.document = {
+				_: 'document',
+				file_name: nameOf(f, 'document'),
+				mime_type: 'application/octet-stream',
+				document: f,
+			}
+			return { _: 'messageDocument', document: d, caption: caption(input.caption) }
+		}
+		case 'inputMessageAudio': {
+			const a = input.audio
+			const f = file(world, a?.audio)
+			return {
+				_: 'messageAudio',
+				audio: {
+					_: 'audio',
+					duration: a?.duration ?? 0,
+					title: a?.title ?? '',
+					performer: a?.performer ?? '',
+					file_name: nameOf(f, 'audio.mp3'),
+					mime_type: 'audio/mpeg',
+					external_album_covers: [],
+					audio: f,
+				},
+				caption: caption(input.caption),
+			}
+		}
+		case 'inputMessageAnimation': {
+			const a = input.animation
+			const f = file(world, a?.animation)
+			return {
+				_: 'messageAnimation',
+				animation: {
+					_: 'animation',
+					duration: a?.duration ?? 0,
+					width: a?.width ?? 0,
+					height: a?.height ?? 0,
+					file_name: nameOf(f, 'animation.mp4'),
+					mime_type: 'video/mp4',
+					has_stickers: false,
+					animation: f,
+				},
+				caption: caption(input.caption),
+				show_caption_above_media: input.show_caption_above_media ?? false,
+				has_spoiler: input.has_spoiler ?? false,
+				is_secret: false,
+			}
+		}
+		case 'inputMessageVoiceNote': {
+			const f = file(world, input.voice_note)
+			return {
+				_: 'messageVoiceNote',
+				voice_note: {
+					_: 'voiceNote',
+					duration: input.duration ?? 0,
+					waveform: input.waveform ?? '',
+					mime_type: 'audio/ogg',
+					voice: f,
+				},
+				caption: caption(input.caption),
+				is_listened: false,
+			}
+		}
+		case 'inputMessageVideoNote': {
+			const f = file(world, input.video_note)
+			return {
+				_: 'messageVideoNote',
+				video_note: {
+					_: 'videoNote',
+					duration: input.duration ?? 0,
+					waveform: '',
+					length: input.length ?? 0,
+					video: f,
+				},
+				is_viewed: false,
+				is_secret: false,
+			}
+		}
+		case 'inputMessageSticker': {
+			const f = file(world, input.sticker)
+			return {
+				_: 'messageSticker',
+				sticker: {
+					_: 'sticker',
+					id: String(f.id),
+					set_id: '0',
+					width: input.width ?? 512,
+					height: input.height ?? 512,
+					emoji: input.emoji ?? '',
+					format: { _: 'stickerFormatWebp' },
+					full_type: { _: 'stickerFullTypeRegular' },
+					sticker: f,
+				},
+				is_premium: false,
+			}
+		}
+		default:
+			return fail('Invalid message content type')
+	}
+}

@@ -1,0 +1,109 @@
+import type * as Td from 'tdlib-types'
+import type { Backend, BackendClient, ClientOptions } from '../backend'
+import type { TdRequest, TdUpdate } from '../types'
+import { ANY_STATE, authHandlers, confirmQrCode } from './auth'
+import { chatHandlers } from './chats'
+import { messageHandlers } from './messages'
+import { createSeededWorld } from './seed'
+import { fail, type Handler, type Handlers, readAuth, type Session, writeAuth } from './session'
+import type { World } from './world'
+
+/**
+ * The emulator backend: an in-process stand-in for the Telegram cloud that answers TDLib's JSON
+ * API with TDLib-shaped objects and TDLib-worded errors. One seeded world per backend (per child
+ * process); one session per client. To grow it, add handlers to a group file or a new group.
+ */
+export { SEED_CHATS, SEED_USERS } from './seed'
+
+const HANDLERS: Handlers = { ...authHandlers, ...chatHandlers, ...messageHandlers }
+
+/**
+ * Emulator-only requests, not part of TDLib: `emulatorDelay {ms}` answers after a pause (tests of
+ * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code.
+ */
+export type EmulatorRequest =
+	| { _: 'emulatorDelay'; ms: number }
+	| { _: 'emulatorConfirmQrCode'; phone_number: string }
+
+/** Types an emulator-only request as a TDLib one, for `runtime.invoke` in tests. */
+export const emulatorRequest = (r: EmulatorRequest) => r as unknown as TdRequest<'testCallEmpty'>
+
+function createSession(world: World, opts: ClientOptions) {
+	const listeners: Array<(u: TdUpdate) => void> = []
+	const session: Session = {
+		world,
+		userId: 0,
+		state: { _: 'authorizationStateWaitTdlibParameters' },
+		options: new Map(),
+		chatsLoaded: false,
+		setState(state: Td.AuthorizationState) {
+			session.state = state
+			session.emit({ _: 'updateAuthorizationState', authorization_state: state })
+		},
+		emit(update: TdUpdate) {
+			for (const l of listeners) l(update)
+		},
+		persist: (auth) => writeAuth(opts.databaseDirectory, auth),
+	}
+	return { session, listeners }
+}
+
+function createEmulatorClient(world: World, opts: ClientOptions): BackendClient {
+	const { session, listeners } = createSession(world, opts)
+	// As with tdl: the parameters are sent for the caller, then the stored session is restored.
+	let initialized = false
+	const init = Promise.resolve().then(() => {
+		initialized = true
+		session.setState({ _: 'authorizationStateWaitTdlibParameters' })
+		const auth = readAuth(opts.databaseDirectory)
+		const user = auth ? world.users.get(auth.userId) : undefined
+		if (auth && user) {
+			session.userId = user.id
+			session.options.set('my_id', { _: 'optionValueInteger', value: String(user.id) })
+			session.setState({ _: 'authorizationStateReady' })
+		} else {
+			session.setState({ _: 'authorizationStateWaitPhoneNumber' })
+		}
+	})
+
+	async function run(request: TdRequest): Promise<unknown> {
+		// TDLib holds requests until its parameters are set; so does the emulator.
+		if (!initialized) await init
+		if (session.state._ === 'authorizationStateClosed') fail('Request aborted', 500)
+		const raw = request as unknown as { _: string; ms?: number; phone_number?: string }
+		if (raw._ === 'emulatorDelay') {
+			await Bun.sleep(Math.max(0, Number(raw.ms) || 0))
+			return { _: 'ok' }
+		}
+		if (raw._ === 'emulatorConfirmQrCode') return confirmQrCode(session, String(raw.phone_number ?? ''))
+		const handler = HANDLERS[request._] as Handler<typeof request._> | undefined
+		if (!handler) return fail(`Method not supported by the emulator: ${request._}`)
+		if (!ANY_STATE.has(request._) && session.state._ !== 'authorizationStateReady') fail('Unauthorized', 401)
+		return handler(session, request)
+	}
+
+	return {
+		invoke: run,
+		onUpdate(listener) {
+			listeners.push(listener)
+		},
+		async close() {
+			if (session.state._ === 'authorizationStateClosed') return
+			const closed = new Promise<void>((resolve) =>
+				listeners.push((u) => {
+					if (u._ === 'updateAuthorizationState' && u.authorization_state._ === 'authorizationStateClosed')
+						resolve()
+				}),
+			)
+			await run({ _: 'close' })
+			await closed
+		},
+	}
+}
+
+export function createEmulatorBackend(world: World = createSeededWorld()): Backend {
+	return {
+		name: 'emulator',
+		createClient: (_userbotId, opts) => createEmulatorClient(world, opts),
+	}
+}

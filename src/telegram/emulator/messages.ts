@@ -1,0 +1,211 @@
+import type * as Td from 'tdlib-types'
+import type { TdUpdate } from '../types'
+import { ALBUM_KINDS, messageContent } from './content'
+import { messageObject } from './objects'
+import { fail, type Handlers, OK, type Session } from './session'
+import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord } from './world'
+
+/** The messages group: sending, forwarding, editing, pinning, reactions, auto-delete timers. */
+
+const roleOf = (chat: ChatRecord, userId: number) => chat.members.get(userId)
+const isAdmin = (chat: ChatRecord, userId: number) =>
+	chat.kind === 'private' || ['creator', 'administrator'].includes(roleOf(chat, userId) ?? '')
+const canWrite = (chat: ChatRecord, userId: number) => chat.kind !== 'channel' || isAdmin(chat, userId)
+
+export function requireChat(s: Session, chatId: number | undefined, notFound = 'Chat not found'): ChatRecord {
+	return s.world.chatFor(s.userId, chatId ?? 0) ?? fail(notFound)
+}
+
+function requireMessage(s: Session, chat: ChatRecord, messageId: number | undefined): MessageRecord {
+	return s.world.message(chat, messageId ?? 0) ?? fail('Message not found')
+}
+
+function writable(s: Session, chatId: number | undefined): ChatRecord {
+	const chat = requireChat(s, chatId)
+	if (!canWrite(chat, s.userId)) fail('Have no write access to the chat')
+	return chat
+}
+
+function checkTopic(chat: ChatRecord, topic: Td.MessageTopic$Input | undefined) {
+	if (topic?._ === 'messageTopicThread' && chat.kind !== 'supergroup') fail("Chat doesn't have threads")
+	if (topic?._ === 'messageTopicForum') fail('Chat is not a forum')
+}
+
+function replyTo(
+	s: Session,
+	chat: ChatRecord,
+	reply: Td.InputMessageReplyTo$Input | undefined,
+): number | undefined {
+	if (reply?._ !== 'inputMessageReplyToMessage') return undefined
+	// TDLib sends without the reply when the replied message is gone.
+	return s.world.message(chat, reply.message_id ?? 0)?.serverId
+}
+
+/**
+ * Stores the message and answers with TDLib's temporary copy (pending, id one above the final
+ * one); `updateMessageSendSucceeded` with the final message follows on the next turn.
+ */
+function send(
+	s: Session,
+	chat: ChatRecord,
+	content: Td.MessageContent,
+	extra: Partial<MessageRecord>,
+): Td.message {
+	const record = s.world.addMessage(chat, s.userId, content, extra)
+	const tempId = record.serverId * MESSAGE_ID_SHIFT + 1
+	const temp: Td.message = {
+		...messageObject(s.world, chat, record, s.userId, tempId),
+		sending_state: { _: 'messageSendingStatePending', sending_id: 0 },
+	}
+	s.emit({ _: 'updateNewMessage', message: temp })
+	setTimeout(() => {
+		const update: TdUpdate = {
+			_: 'updateMessageSendSucceeded',
+			message: messageObject(s.world, chat, record, s.userId),
+			old_message_id: tempId,
+		}
+		s.emit(update)
+	}, 0)
+	return temp
+}
+
+const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
+
+export const messageHandlers: Handlers = {
+	getMessage(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		return messageObject(s.world, chat, requireMessage(s, chat, req.message_id), s.userId)
+	},
+	sendMessage(s, req) {
+		const chat = writable(s, req.chat_id)
+		checkTopic(chat, req.topic_id)
+		const content = messageContent(s.world, req.input_message_content)
+		return send(s, chat, content, { replyTo: replyTo(s, chat, req.reply_to) })
+	},
+	sendMessageAlbum(s, req) {
+		const chat = writable(s, req.chat_id)
+		checkTopic(chat, req.topic_id)
+		const inputs = req.input_message_contents ?? []
+		if (inputs.length === 0) fail('There are no messages to send')
+		if (inputs.length > 10) fail('Too many messages to send as an album')
+		for (const i of inputs) if (!ALBUM_KINDS.has(i._)) fail('Invalid message content type')
+		const contents = inputs.map((i) => messageContent(s.world, i))
+		const albumId = String(s.world.now())
+		const reply = replyTo(s, chat, req.reply_to)
+		const messages = contents.map((c) => send(s, chat, c, { albumId, replyTo: reply }))
+		return { _: 'messages', total_count: messages.length, messages }
+	},
+	deleteMessages(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const ids = req.message_ids ?? []
+		for (const id of ids) if (!Number.isInteger(id) || id <= 0) fail('Invalid message identifier')
+		const found = ids.map((id) => s.world.message(chat, id)).filter((m) => m !== undefined)
+		for (const m of found) {
+			if (m.senderId !== s.userId && !isAdmin(chat, s.userId)) fail("Message can't be deleted")
+		}
+		for (const m of found) chat.messages.delete(m.serverId)
+		if (found.length) {
+			const chatId = s.world.chatIdFor(s.userId, chat)
+			const message_ids = found.map((m) => m.serverId * MESSAGE_ID_SHIFT)
+			s.emit({
+				_: 'updateDeleteMessages',
+				chat_id: chatId,
+				message_ids,
+				is_permanent: true,
+				from_cache: false,
+			})
+		}
+		return OK
+	},
+	forwardMessages(s, req) {
+		const from = requireChat(s, req.from_chat_id, 'Chat to forward messages from not found')
+		const to = writable(s, req.chat_id)
+		const ids = req.message_ids ?? []
+		if (ids.length === 0) fail('There are no messages to forward')
+		if (ids.length > 100) fail('Too many messages to forward')
+		for (let i = 1; i < ids.length; i++) {
+			if (ids[i]! <= ids[i - 1]!) fail('Message identifiers must be in a strictly increasing order')
+		}
+		if (req.topic_id) fail("Can't forward messages to a specific message thread")
+		const messages = ids.map((id) => {
+			const m = s.world.message(from, id)
+			if (!m) return null
+			const forwardedFrom = req.send_copy ? undefined : m.senderId
+			return send(s, to, m.content, { forwardedFrom })
+		})
+		return { _: 'messages', total_count: messages.length, messages }
+	},
+	editMessageText(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		if (req.input_message_content?._ !== 'inputMessageText') fail('Invalid message content type')
+		if (m.senderId !== s.userId) fail("Message can't be edited")
+		if (m.content._ !== 'messageText') fail('There is no text in the message to edit')
+		const content = messageContent(s.world, req.input_message_content)
+		if (
+			content._ === 'messageText' &&
+			m.content._ === 'messageText' &&
+			content.text.text === m.content.text.text
+		) {
+			fail('MESSAGE_NOT_MODIFIED')
+		}
+		m.content = content
+		m.editDate = s.world.now()
+		return messageObject(s.world, chat, m, s.userId)
+	},
+	pinChatMessage(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		if (req.only_for_self && chat.kind !== 'private')
+			fail("Messages can't be pinned only for self in the chat")
+		const m = requireMessage(s, chat, req.message_id)
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
+		m.pinned = true
+		return OK
+	},
+	unpinChatMessage(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
+		m.pinned = false
+		return OK
+	},
+	addMessageReaction(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		const type = req.reaction_type
+		if (type?._ === 'reactionTypePaid')
+			fail('Use addPendingPaidMessageReaction instead to add the paid reaction')
+		const emoji = type?._ === 'reactionTypeEmoji' ? (type.emoji ?? '') : ''
+		if (!s.world.reactions.includes(emoji)) fail("The reaction isn't available for the message")
+		// Without Premium an account holds one reaction: the new one displaces the old.
+		for (const users of m.reactions.values()) users.delete(s.userId)
+		const users = m.reactions.get(emoji) ?? new Set<number>()
+		users.add(s.userId)
+		m.reactions.set(emoji, users)
+		return OK
+	},
+	getDefaultMessageAutoDeleteTime(s) {
+		const time = s.world.users.get(s.userId)?.defaultAutoDeleteTime ?? 0
+		return { _: 'messageAutoDeleteTime', time }
+	},
+	setDefaultMessageAutoDeleteTime(s, req) {
+		const value = req.message_auto_delete_time
+		if (!value) return fail('New default message auto-delete time must be non-empty')
+		const time = value.time ?? 0
+		if (!ttlValid(time)) fail('TTL_PERIOD_INVALID')
+		const user = s.world.users.get(s.userId)
+		if (user) user.defaultAutoDeleteTime = time
+		return OK
+	},
+	setChatMessageAutoDeleteTime(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const time = req.message_auto_delete_time ?? 0
+		if (time < 0) fail("Message auto-delete time can't be negative")
+		if (chat.kind === 'private' && chat.members.has(777000)) {
+			fail("Message auto-delete time in the chat can't be changed")
+		}
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to change message auto-delete time in the chat')
+		chat.autoDeleteTime = time
+		return OK
+	},
+}

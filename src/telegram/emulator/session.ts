@@ -1,0 +1,59 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type * as Td from 'tdlib-types'
+import { TdError, type TdMethod, type TdRequest, type TdResult, type TdUpdate } from '../types'
+import type { World } from './world'
+
+/** One emulated TDLib client: its authorization, options and update stream. */
+export interface Session {
+	readonly world: World
+	/** The logged-in user, 0 before `authorizationStateReady`. */
+	userId: number
+	state: Td.AuthorizationState
+	/** Login in progress: the phone and the account (if any) it belongs to. */
+	login?: { phone: string; dc: number; userId?: number }
+	readonly options: Map<string, Td.OptionValue>
+	chatsLoaded: boolean
+	setState(state: Td.AuthorizationState): void
+	emit(update: TdUpdate): void
+	/** Writes (or with `null` removes) the persisted authorization in the database folder. */
+	persist(auth: PersistedAuth | null): void
+}
+
+export interface PersistedAuth {
+	userId: number
+	phone: string
+}
+
+export type Handler<M extends TdMethod> = (
+	s: Session,
+	req: TdRequest<M>,
+) => TdResult<M> | Promise<TdResult<M>>
+export type Handlers = { [M in TdMethod]?: Handler<M> }
+
+export const fail = (message: string, code = 400): never => {
+	throw new TdError(code, message)
+}
+
+export const OK: Td.ok = { _: 'ok' }
+
+const AUTH_FILE = 'emulator-auth.json'
+
+export function readAuth(databaseDirectory: string): PersistedAuth | null {
+	const file = join(databaseDirectory, AUTH_FILE)
+	if (!existsSync(file)) return null
+	try {
+		const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<PersistedAuth>
+		return typeof data.userId === 'number' && typeof data.phone === 'string'
+			? { userId: data.userId, phone: data.phone }
+			: null
+	} catch {
+		return null
+	}
+}
+
+export function writeAuth(databaseDirectory: string, auth: PersistedAuth | null) {
+	const file = join(databaseDirectory, AUTH_FILE)
+	if (auth) writeFileSync(file, JSON.stringify(auth), { mode: 0o600 })
+	else rmSync(file, { force: true })
+}

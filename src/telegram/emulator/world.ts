@@ -1,0 +1,141 @@
+import type * as Td from 'tdlib-types'
+
+/**
+ * The emulated Telegram cloud: plain records, shared by every client of one child process.
+ * TDLib-shaped objects are built from these per viewer (`objects.ts`).
+ */
+export type Role = 'creator' | 'administrator' | 'member'
+export type ChatKind = 'private' | 'basicGroup' | 'supergroup' | 'channel'
+
+export interface UserRecord {
+	id: number
+	firstName: string
+	lastName: string
+	username?: string
+	/** Digits only; set for accounts that can log in. */
+	phone?: string
+	password?: { value: string; hint: string }
+	defaultAutoDeleteTime: number
+}
+
+export interface MessageRecord {
+	serverId: number
+	senderId: number
+	date: number
+	editDate: number
+	content: Td.MessageContent
+	pinned: boolean
+	albumId?: string
+	forwardedFrom?: number
+	/** server id of the message replied to, in the same chat */
+	replyTo?: number
+	/** emoji → user ids */
+	reactions: Map<string, Set<number>>
+}
+
+export interface ChatRecord {
+	kind: ChatKind
+	/** Group chats: their TDLib chat id. Private chats: 0 (the id depends on the viewer). */
+	id: number
+	/** basic group or supergroup id */
+	groupId: number
+	title: string
+	/** Private chats: the two user ids. Groups: members and their roles. */
+	members: Map<number, Role>
+	messages: Map<number, MessageRecord>
+	lastServerId: number
+	autoDeleteTime: number
+}
+
+export const MESSAGE_ID_SHIFT = 2 ** 20
+
+export class World {
+	readonly users = new Map<number, UserRecord>()
+	/** Group chats by TDLib chat id. */
+	readonly groups = new Map<number, ChatRecord>()
+	/** Private chats by `min:max` of the two user ids. */
+	readonly privates = new Map<string, ChatRecord>()
+	readonly reactions: readonly string[] = ['👍', '👎', '❤', '🔥', '🎉', '😁', '🤔', '😢']
+	nextUserId = 5000
+	nextFileId = 1
+	clock = 1_700_000_000
+
+	now(): number {
+		// Deterministic and increasing: every call is one second later.
+		return ++this.clock
+	}
+
+	userByPhone(phone: string): UserRecord | undefined {
+		for (const u of this.users.values()) if (u.phone === phone) return u
+		return undefined
+	}
+
+	privateChat(a: number, b: number, create = false): ChatRecord | undefined {
+		const key = a < b ? `${a}:${b}` : `${b}:${a}`
+		let chat = this.privates.get(key)
+		if (!chat && create) {
+			chat = {
+				kind: 'private',
+				id: 0,
+				groupId: 0,
+				title: '',
+				members: new Map([
+					[a, 'member'],
+					[b, 'member'],
+				]),
+				messages: new Map(),
+				lastServerId: 0,
+				autoDeleteTime: 0,
+			}
+			this.privates.set(key, chat)
+		}
+		return chat
+	}
+
+	/** The chat `chatId` as `viewerId` sees it, if the viewer knows it. */
+	chatFor(viewerId: number, chatId: number): ChatRecord | undefined {
+		if (chatId > 0) return this.users.has(chatId) ? this.privateChat(viewerId, chatId) : undefined
+		const chat = this.groups.get(chatId)
+		return chat?.members.has(viewerId) ? chat : undefined
+	}
+
+	/** The TDLib chat id of `chat` for `viewerId`. */
+	chatIdFor(viewerId: number, chat: ChatRecord): number {
+		if (chat.kind !== 'private') return chat.id
+		for (const id of chat.members.keys()) if (id !== viewerId) return id
+		return viewerId
+	}
+
+	chatsOf(viewerId: number): ChatRecord[] {
+		const out: ChatRecord[] = []
+		for (const c of this.privates.values()) if (c.members.has(viewerId)) out.push(c)
+		for (const c of this.groups.values()) if (c.members.has(viewerId)) out.push(c)
+		return out
+	}
+
+	addMessage(
+		chat: ChatRecord,
+		senderId: number,
+		content: Td.MessageContent,
+		extra: Partial<MessageRecord> = {},
+	) {
+		const serverId = ++chat.lastServerId
+		const record: MessageRecord = {
+			serverId,
+			senderId,
+			date: this.now(),
+			editDate: 0,
+			content,
+			pinned: false,
+			reactions: new Map(),
+			...extra,
+		}
+		chat.messages.set(serverId, record)
+		return record
+	}
+
+	message(chat: ChatRecord, messageId: number): MessageRecord | undefined {
+		if (messageId <= 0 || messageId % MESSAGE_ID_SHIFT !== 0) return undefined
+		return chat.messages.get(messageId / MESSAGE_ID_SHIFT)
+	}
+}
