@@ -1,0 +1,12 @@
+import { defineCommand } from '../../../src/commands/define'
+import type { UserbotService } from '../../../src/userbots/service'
+import { wire, ws } from './wire'
+
+/** `userbot_submit_password {password}` → `{authorization_state}` (`...Ready`). */
+export const userbotSubmitPassword = (service: UserbotService) =>
+	defineCommand({
+		name: 'userbot_submit_password',
+		input: ws.password,
+		requiresAuthorization: false,
+		run: (input, ctx) => wire(() => service.submitPassword(ctx.principal, ctx.userbotId, input.password)),
+	})

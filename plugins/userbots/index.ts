@@ -1,0 +1,44 @@
+/**
+ * The userbot lifecycle: a company's members add Telegram accounts, log them in step by step
+ * (phone, code, 2FA password, or a QR link) over REST or as WebSocket commands, follow every
+ * authorization state live as `chat_update` events, and delete them again (logged out, folders
+ * removed, an audit row kept). At start it brings every live userbot's client back from its
+ * TDLib database, so a restart needs no new log-in; each database key is sealed at rest.
+ */
+import { definePlugin } from '../../src/plugin'
+import { within } from '../../src/userbots/runtime-calls'
+import { UserbotService } from '../../src/userbots/service'
+import { userbotCommands } from './commands'
+import { userbotRoutes } from './routes'
+
+/** How long the start waits for restored clients before serving anyway (the rest go on behind). */
+const RESTORE_WAIT_MS = 5_000
+
+export const userbotsPlugin = definePlugin({
+	id: 'userbots',
+	async build(ctx) {
+		const service = new UserbotService(ctx)
+		const runtime = ctx.runtime
+		if (runtime) {
+			const restore = () =>
+				service.restore().catch((err: unknown) => {
+					ctx.log.error('restoring userbots failed', { error: err instanceof Error ? err : String(err) })
+				})
+			const unsubscribe = runtime.onEvent((event) => {
+				if (event.type === 'runtime_restarted') {
+					service.forgetClients()
+					void restore()
+				} else {
+					service.tracker.handle(event)
+				}
+			})
+			ctx.onClose(async () => {
+				unsubscribe()
+				await service.tracker.drain()
+			})
+			await within(restore(), RESTORE_WAIT_MS, undefined)
+		}
+		ctx.registerCommands(userbotCommands(service))
+		return userbotRoutes(ctx, service)
+	},
+})

@@ -1,0 +1,179 @@
+import { Elysia } from 'elysia'
+import type * as v from 'valibot'
+import * as valibot from 'valibot'
+import type { Principal } from '../../src/auth/types'
+import type { AppContext } from '../../src/context'
+import { badRequest, HttpError, notFound } from '../../src/http/errors'
+import { UserbotError } from '../../src/userbots/errors'
+import type { UserbotService } from '../../src/userbots/service'
+import { tooLarge } from '../../src/userbots/uploads'
+import { bodies } from './bodies'
+
+const rest = bodies('rest')
+const BASE = '/api/userbots'
+/** Multipart framing around the file: boundaries and part headers. */
+const MULTIPART_OVERHEAD = 64 * 1024
+
+async function readJson(request: Request): Promise<unknown> {
+	const text = await request.text()
+	if (text.trim() === '') return {}
+	try {
+		return JSON.parse(text)
+	} catch {
+		throw new HttpError(400, { detail: 'JSON parse error - the request body is not valid JSON' })
+	}
+}
+
+/** Checks a body as Django REST framework would, answering 400 with its field-error shape. */
+function check<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+		const kind = Array.isArray(input) ? 'list' : input === null ? 'null' : typeof input
+		throw badRequest({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${kind}.`] })
+	}
+	const parsed = valibot.safeParse(schema, input)
+	if (parsed.success) return parsed.output
+	const fields: Record<string, string[]> = {}
+	for (const issue of parsed.issues) {
+		const key = issue.path?.[0]?.key
+		const field = typeof key === 'string' ? key : 'non_field_errors'
+		fields[field] = [...(fields[field] ?? []), issue.message]
+	}
+	throw badRequest(fields)
+}
+
+function toHttp(err: unknown): unknown {
+	if (err instanceof UserbotError) {
+		return new HttpError(
+			err.status,
+			err.code ? { detail: err.detail, code: err.code } : { detail: err.detail },
+		)
+	}
+	return err
+}
+
+/** The REST face of the lifecycle (contract §5): session or bearer, scoped to the caller's company. */
+export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia {
+	const principalOf = async (request: Request): Promise<Principal> => {
+		const outcome = await ctx.auth.authenticate(request)
+		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
+		return outcome.principal
+	}
+	const idOf = (raw: string): number => {
+		if (!/^\d{1,15}$/.test(raw)) throw notFound()
+		return Number(raw)
+	}
+	/** Authenticates, then runs `fn` with the lifecycle's errors turned into HTTP answers. */
+	const guarded =
+		<T>(fn: (principal: Principal, request: Request, id: string) => Promise<T>) =>
+		async ({ request, params }: { request: Request; params?: Record<string, string> }) => {
+			const principal = await principalOf(request)
+			try {
+				return await fn(principal, request, params?.id ?? '')
+			} catch (err) {
+				throw toHttp(err)
+			}
+		}
+	const created = (body: unknown) => Response.json(body, { status: 201 })
+	const none = { parse: 'none' } as const
+
+	// Typed as the plain instance the plugin contract returns; Elysia's methods register in place.
+	const app: Elysia = new Elysia({ name: 'userbots-routes' })
+	app.get(
+		`${BASE}/`,
+		guarded((p) => service.list(p)),
+	)
+	app.post(
+		`${BASE}/`,
+		guarded(async (p, request) => {
+			const { name } = check(rest.create, await readJson(request))
+			return created(await service.create(p, name))
+		}),
+		none,
+	)
+	app.get(
+		`${BASE}/:id/`,
+		guarded((p, _r, id) => service.get(p, idOf(id))),
+	)
+	app.delete(
+		`${BASE}/:id/`,
+		guarded(async (p, _r, id) => {
+			await service.remove(p, idOf(id))
+			return new Response(null, { status: 204 })
+		}),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/phone/`,
+		guarded(async (p, request, id) => {
+			const body = check(rest.phone, await readJson(request))
+			return service.submitPhone(p, idOf(id), body.phone_number)
+		}),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/code/`,
+		guarded(async (p, request, id) => {
+			const body = check(rest.code, await readJson(request))
+			return service.submitCode(p, idOf(id), body.code)
+		}),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/password/`,
+		guarded(async (p, request, id) => {
+			const body = check(rest.password, await readJson(request))
+			return service.submitPassword(p, idOf(id), body.password)
+		}),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/register/`,
+		guarded(async (p, request, id) => {
+			const body = check(rest.registration, await readJson(request))
+			return service.submitRegistration(p, idOf(id), body.first_name, body.last_name)
+		}),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/qr/`,
+		guarded((p, _r, id) => service.requestQr(p, idOf(id))),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/files/`,
+		guarded(async (p, request, id) => {
+			const userbotId = idOf(id)
+			await service.get(p, userbotId)
+			const type = request.headers.get('content-type') ?? ''
+			if (!type.toLowerCase().startsWith('multipart/form-data')) {
+				throw new HttpError(415, {
+					detail: `Unsupported media type "${type.split(';')[0]}" in request.`.slice(0, 200),
+				})
+			}
+			const max = ctx.config.uploadMaxBytes
+			const length = Number(request.headers.get('content-length') ?? '0')
+			if (length > max + MULTIPART_OVERHEAD) throw tooLarge(max)
+			let form: Awaited<ReturnType<Request['formData']>>
+			try {
+				form = await request.formData()
+			} catch {
+				throw badRequest({
+					file: ['The submitted data was not a file. Check the encoding type on the form.'],
+				})
+			}
+			const file = form.get('file')
+			if (!(file instanceof File)) throw badRequest({ file: ['No file was submitted.'] })
+			return created(await service.upload(p, userbotId, file))
+		}),
+		none,
+	)
+	// Django REST framework answers a known path with an unknown method by 405, after authentication.
+	const notAllowed = guarded(async (_p, request) => {
+		throw new HttpError(405, { detail: `Method "${request.method}" not allowed.` })
+	})
+	for (const path of [`${BASE}/`, `${BASE}/:id/`]) {
+		app.put(path, notAllowed, none)
+		app.patch(path, notAllowed, none)
+	}
+	return app
+}

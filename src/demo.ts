@@ -1,0 +1,123 @@
+import { join, resolve } from 'node:path'
+import { createApp } from './app'
+import { ConfigError, loadConfig } from './config'
+
+/**
+ * `npm run demo`: the quickest way to try the command channel. Starts the server on the Telegram
+ * emulator, then seeds it through its own public API (as a newcomer would): a company and its
+ * owner, and a userbot logged in to an emulated account. Prints how to log in and a first command.
+ * The data stays in `DATA_DIR` (default `./data/demo`), so a second run finds it all again.
+ */
+const EMAIL = process.env.DEMO_EMAIL ?? 'demo@example.com'
+const PASSWORD = process.env.DEMO_PASSWORD ?? 'Lamp-Orbit-4821'
+// Bob Baker, a seeded emulator account: test-DC phone 99966 2 1234, code 22222.
+const PHONE = '9996621234'
+const CODE = '22222'
+const TEAM_CHAT = -2001
+
+async function main() {
+	let config: ReturnType<typeof loadConfig>
+	try {
+		config = loadConfig({
+			...process.env,
+			DATA_DIR: process.env.DATA_DIR ?? join('data', 'demo'),
+			TDLIB_BACKEND: 'emulator',
+		})
+	} catch (err) {
+		if (err instanceof ConfigError) {
+			process.stderr.write(`configuration error: ${err.message}\n`)
+			process.exit(2)
+		}
+		throw err
+	}
+	const instance = await createApp(config)
+	instance.app.listen({ port: config.port, hostname: config.host })
+	const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${instance.app.server?.port}`
+
+	const call = async (method: string, path: string, body?: unknown, access?: string) => {
+		const res = await fetch(url + path, {
+			method,
+			headers: {
+				'content-type': 'application/json',
+				...(access ? { authorization: `Bearer ${access}` } : {}),
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+		})
+		const text = await res.text()
+		return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null }
+	}
+	const fail = (step: string, res: { status: number; body: unknown }): never => {
+		throw new Error(`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.body)}`)
+	}
+
+	const registered = await call('POST', '/accounts/register/', {
+		email: EMAIL,
+		password: PASSWORD,
+		first_name: 'Demo',
+		last_name: 'Owner',
+	})
+	if (registered.status !== 201 && registered.status !== 400) fail('register', registered)
+	const token = await call('POST', '/accounts/token/', { email: EMAIL, password: PASSWORD })
+	if (token.status !== 200) fail('token (is DEMO_PASSWORD the one of the first run?)', token)
+	const access = String(token.body?.access)
+
+	const list = await call('GET', '/api/userbots/', undefined, access)
+	const existing = (list.body as unknown as Array<{ id: number; authorization_state: string }> | null) ?? []
+	let bot = existing.find((b) => b.authorization_state === 'authorizationStateReady') ?? existing[0]
+	if (!bot) {
+		const created = await call('POST', '/api/userbots/', { name: 'Demo userbot' }, access)
+		if (created.status !== 201) fail('create userbot', created)
+		bot = created.body as unknown as { id: number; authorization_state: string }
+	}
+	if (bot.authorization_state !== 'authorizationStateReady') {
+		const phone = await call('POST', `/api/userbots/${bot.id}/phone/`, { phone_number: PHONE }, access)
+		if (phone.status !== 200) fail('phone', phone)
+		const code = await call('POST', `/api/userbots/${bot.id}/code/`, { code: CODE }, access)
+		if (code.status !== 200) fail('code', code)
+	}
+
+	const wsUrl = `${url.replace(/^http/, 'ws')}/ws`
+	const example = JSON.stringify({
+		action: 'send_message',
+		userbot_id: bot.id,
+		chat_id: TEAM_CHAT,
+		text: 'Hello!',
+	})
+	const lines = [
+		'',
+		`Demo server on the Telegram emulator: ${url}  (data in ${resolve(config.dataDir)})`,
+		'',
+		`  user     ${EMAIL}`,
+		`  password ${PASSWORD}`,
+		`  userbot  #${bot.id}, logged in as +${PHONE} (emulated account "Bob Baker")`,
+		'',
+		'Take a bearer token:',
+		`  curl -s -X POST ${url}/accounts/token/ -H 'content-type: application/json' \\`,
+		`    -d '{"email":"${EMAIL}","password":"${PASSWORD}"}'`,
+		'or log in with a session cookie at POST /accounts/login/ (same body).',
+		'',
+		`Open the command channel (${wsUrl}) with the access token, e.g.:`,
+		`  bunx wscat -c ${wsUrl} -H "Authorization: Bearer <access>"`,
+		'and send a command (it posts to the seeded "Team Chat"):',
+		`  ${example}`,
+		'',
+		'Add your own userbot: POST /api/userbots/, then /phone/ and /code/. Emulated accounts use',
+		"Telegram's test-DC numbers 99966XYYYY with code XXXXX (X five times); 9996631111 (code 33333)",
+		'also asks for the 2FA password "secret-2fa". Press Ctrl-C to stop.',
+		'',
+	]
+	process.stdout.write(`${lines.join('\n')}\n`)
+
+	let stopping = false
+	const stop = async () => {
+		if (stopping) return
+		stopping = true
+		await instance.app.stop()
+		await instance.close()
+		process.exit(0)
+	}
+	process.on('SIGINT', () => void stop())
+	process.on('SIGTERM', () => void stop())
+}
+
+await main()

@@ -1,0 +1,51 @@
+/**
+ * What the userbot lifecycle can refuse, said once for both faces: REST turns a `UserbotError`
+ * into `{detail, code}` with its status, the WebSocket command into `<command>_error` with `wire`.
+ */
+export class UserbotError extends Error {
+	override name = 'UserbotError'
+	constructor(
+		readonly status: number,
+		readonly detail: string,
+		readonly code?: string,
+		/** The WebSocket error string, when it differs from `detail`. */
+		readonly wire: string = detail,
+	) {
+		super(detail)
+	}
+}
+
+export const TELEGRAM_NOT_CONFIGURED =
+	'Telegram is not configured: set TELEGRAM_API_ID and TELEGRAM_API_HASH (get them at https://my.telegram.org), ' +
+	'or TDLIB_BACKEND=emulator to try the service without Telegram'
+
+export const userbotErrors = {
+	notFound: () => new UserbotError(404, 'Not found.', undefined, 'userbot not found'),
+	notConfigured: () => new UserbotError(503, TELEGRAM_NOT_CONFIGURED, 'telegram_not_configured'),
+	noCompany: () => new UserbotError(403, 'Permission denied', 'no_company'),
+	timeout: () =>
+		new UserbotError(
+			504,
+			'Telegram did not answer in time; check that the server can reach the network, then try again',
+			'timeout',
+			'timeout',
+		),
+	unavailable: () =>
+		new UserbotError(
+			503,
+			'The Telegram runtime is restarting; try again shortly',
+			'unavailable',
+			'runtime unavailable',
+		),
+	/** TDLib refused: its own message, verbatim (contract §5). */
+	telegram: (message: string) => new UserbotError(400, message, 'telegram_error'),
+	wrongState: (waitingFor: string, state: string) =>
+		new UserbotError(400, `userbot is not waiting for ${waitingFor} (state: ${state})`, 'wrong_state'),
+	unsupported: (what: string, state: string) =>
+		new UserbotError(
+			400,
+			`userbot is waiting for ${what} (${state}), which this service does not support: ` +
+				'finish this step in an official Telegram app, or delete the userbot and log in again',
+			'unsupported_state',
+		),
+}

@@ -1,0 +1,281 @@
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
+import { userbot } from '../../db/schema'
+import type { Principal } from '../auth/types'
+import type { AppContext } from '../context'
+import type { TdMethod, TdRequest } from '../telegram/types'
+import { assertStepAllowed, STATES, type Step } from './auth-states'
+import { UserbotError, userbotErrors } from './errors'
+import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from './key-crypto'
+import { callTelegram, mapRuntimeError, within } from './runtime-calls'
+import { StateTracker } from './state-tracker'
+import { removeUserbotFolders, saveUpload } from './uploads'
+
+export interface UserbotView {
+	id: number
+	name: string
+	phone_number: string | null
+	authorization_state: string
+}
+
+type Row = typeof userbot.$inferSelect
+
+/** A log-in step's request takes a few seconds online; offline it never resolves (ARCHITECTURE). */
+const STEP_DEADLINE_MS = 20_000
+/** How long a step waits, after TDLib said Ok, for the state change it caused. */
+const SETTLE_MS = 3_000
+const RESTORE_CONCURRENCY = 64
+
+/**
+ * The userbot lifecycle, one implementation behind two faces (REST routes and WebSocket
+ * commands): create, the log-in steps, delete, uploads, and restoring the clients at start.
+ * Every method is scoped to the caller's company; another company's userbot does not exist.
+ */
+export class UserbotService {
+	readonly tracker: StateTracker
+	private readonly starting = new Map<number, Promise<string>>()
+	private readonly stepDeadline: number
+
+	constructor(private readonly ctx: AppContext) {
+		this.tracker = new StateTracker(ctx)
+		this.stepDeadline = Math.min(ctx.config.commandTimeoutMs, STEP_DEADLINE_MS)
+	}
+
+	async list(principal: Principal): Promise<UserbotView[]> {
+		if (principal.companyId === null) return []
+		const rows = await this.ctx.db
+			.select()
+			.from(userbot)
+			.where(and(eq(userbot.companyId, principal.companyId), isNull(userbot.deletedAt)))
+			.orderBy(asc(userbot.id))
+		return rows.map((row) => this.view(row))
+	}
+
+	async get(principal: Principal, userbotId: number): Promise<UserbotView> {
+		return this.view(await this.find(principal, userbotId))
+	}
+
+	async create(principal: Principal, name: string): Promise<{ id: number; authorization_state: string }> {
+		const companyId = principal.companyId
+		if (companyId === null) throw userbotErrors.noCompany()
+		this.requireRuntime()
+		const key = generateDatabaseKey()
+		const dataKey = this.ctx.config.secrets.dataKey
+		const id = await this.ctx.db.transaction(async (tx) => {
+			const [row] = await tx
+				.insert(userbot)
+				.values({ companyId, name, encryptionKey: '', createdBy: principal.userId })
+				.returning({ id: userbot.id })
+			if (!row) throw new Error('insert returned no row')
+			const sealed = await sealDatabaseKey(dataKey, row.id, key)
+			await tx.update(userbot).set({ encryptionKey: sealed }).where(eq(userbot.id, row.id))
+			return row.id
+		})
+		this.tracker.remember(id, companyId)
+		try {
+			await this.start(id, key)
+		} catch (err) {
+			// Nothing ran: leave no row and no folder behind.
+			await this.ctx.db.delete(userbot).where(eq(userbot.id, id))
+			await removeUserbotFolders(this.ctx.config.dataDir, id)
+			this.tracker.forget(id)
+			throw err
+		}
+		const state = this.currentState(id, STATES.parameters)
+		await this.ctx.db.update(userbot).set({ authorizationState: state }).where(eq(userbot.id, id))
+		this.ctx.log.info('userbot created', { userbotId: id, companyId, by: principal.userId })
+		return { id, authorization_state: state }
+	}
+
+	submitPhone(principal: Principal, userbotId: number, phone: string) {
+		return this.step(principal, userbotId, 'phone', {
+			_: 'setAuthenticationPhoneNumber',
+			phone_number: phone,
+		}).then(async (answer) => {
+			await this.ctx.db.update(userbot).set({ phoneNumber: phone }).where(eq(userbot.id, userbotId))
+			return answer
+		})
+	}
+
+	submitCode(principal: Principal, userbotId: number, code: string) {
+		return this.step(principal, userbotId, 'code', { _: 'checkAuthenticationCode', code })
+	}
+
+	submitPassword(principal: Principal, userbotId: number, password: string) {
+		return this.step(principal, userbotId, 'password', { _: 'checkAuthenticationPassword', password })
+	}
+
+	/** Names the new Telegram account an unknown phone number creates (`registerUser`). */
+	submitRegistration(principal: Principal, userbotId: number, firstName: string, lastName: string) {
+		return this.step(principal, userbotId, 'registration', {
+			_: 'registerUser',
+			first_name: firstName,
+			last_name: lastName,
+			disable_notification: false,
+		})
+	}
+
+	async requestQr(principal: Principal, userbotId: number): Promise<{ link: string }> {
+		const shown = (): string | null => {
+			const link = this.tracker.detail(userbotId)?.link
+			return this.tracker.state(userbotId) === STATES.otherDevice && typeof link === 'string' ? link : null
+		}
+		const existing = shown()
+		if (existing) {
+			await this.find(principal, userbotId)
+			return { link: existing }
+		}
+		await this.step(principal, userbotId, 'qr', { _: 'requestQrCodeAuthentication', other_user_ids: [] })
+		const link = shown()
+		if (!link) throw new UserbotError(502, 'Telegram sent no log-in link; try again', 'no_link')
+		return { link }
+	}
+
+	async getState(principal: Principal, userbotId: number): Promise<{ authorization_state: string }> {
+		const row = await this.find(principal, userbotId)
+		return { authorization_state: this.currentState(userbotId, row.authorizationState) }
+	}
+
+	/** Logs out of Telegram (when logged in), closes the client, removes its folders; the row stays. */
+	async remove(principal: Principal, userbotId: number): Promise<void> {
+		const row = await this.find(principal, userbotId)
+		await this.ctx.db
+			.update(userbot)
+			.set({ deletedAt: Date.now(), deletedBy: principal.userId })
+			.where(eq(userbot.id, userbotId))
+		this.ctx.userbots.invalidate(userbotId)
+		const runtime = this.ctx.runtime
+		if (runtime) {
+			const authorized = this.currentState(userbotId, row.authorizationState) === STATES.ready
+			if (authorized)
+				await within(
+					this.ensureClient(row).catch(() => ''),
+					this.stepDeadline,
+					'',
+				)
+			const stop = (logOut: boolean) =>
+				within(
+					runtime.stopClient(userbotId, { logOut, removeData: true }).then(() => true),
+					this.stepDeadline,
+					false,
+				).catch((err: unknown) => {
+					this.ctx.log.warn('stopping a deleted userbot failed', { userbotId, logOut, error: String(err) })
+					return false
+				})
+			if (!(await stop(authorized)) && authorized) await stop(false)
+		}
+		await removeUserbotFolders(this.ctx.config.dataDir, userbotId)
+		this.tracker.forget(userbotId)
+		this.ctx.log.info('userbot deleted', { userbotId, by: principal.userId })
+	}
+
+	async upload(principal: Principal, userbotId: number, file: File) {
+		await this.find(principal, userbotId)
+		return saveUpload(this.ctx.config.dataDir, userbotId, file, this.ctx.config.uploadMaxBytes)
+	}
+
+	/**
+	 * Starts the client of every live userbot from its TDLib database (logged-in ones first), so
+	 * after a restart they run again without a new log-in. Failures are logged, never thrown.
+	 */
+	async restore(): Promise<void> {
+		if (!this.ctx.runtime) return
+		const started = Date.now()
+		const rows = await this.ctx.db
+			.select()
+			.from(userbot)
+			.where(isNull(userbot.deletedAt))
+			.orderBy(desc(sql`${userbot.authorizationState} = ${STATES.ready}`), asc(userbot.id))
+		let failed = 0
+		let next = 0
+		const worker = async () => {
+			for (let row = rows[next++]; row; row = rows[next++]) {
+				this.tracker.remember(row.id, row.companyId)
+				try {
+					await this.ensureClient(row)
+				} catch (err) {
+					failed++
+					this.ctx.log.warn('could not restore a userbot', { userbotId: row.id, error: String(err) })
+				}
+			}
+		}
+		await Promise.all(Array.from({ length: RESTORE_CONCURRENCY }, worker))
+		this.ctx.log.info('userbots restored', { count: rows.length, failed, ms: Date.now() - started })
+	}
+
+	/** The runtime restarted: what it knew of every client is gone. */
+	forgetClients(): void {
+		this.tracker.reset()
+	}
+
+	private async step(principal: Principal, userbotId: number, step: Step, request: TdRequest<TdMethod>) {
+		const runtime = this.requireRuntime()
+		const row = await this.find(principal, userbotId)
+		await this.ensureClient(row)
+		assertStepAllowed(step, this.currentState(userbotId, row.authorizationState))
+		const seq = this.tracker.seq(userbotId)
+		await callTelegram(runtime, userbotId, request, this.stepDeadline)
+		await this.tracker.next(userbotId, seq, SETTLE_MS)
+		return { authorization_state: this.currentState(userbotId, row.authorizationState) }
+	}
+
+	private async ensureClient(row: Row): Promise<void> {
+		const runtime = this.requireRuntime()
+		const known = runtime.authorizationState(row.id)
+		if (known !== undefined && known !== STATES.closed) return
+		let key: string
+		try {
+			key = await openDatabaseKey(this.ctx.config.secrets.dataKey, row.id, row.encryptionKey)
+		} catch {
+			throw new UserbotError(500, 'The database key of this userbot cannot be read.', 'key_unreadable')
+		}
+		await this.start(row.id, key)
+	}
+
+	private start(userbotId: number, encryptionKey: string): Promise<string> {
+		const runtime = this.requireRuntime()
+		const pending = this.starting.get(userbotId)
+		if (pending) return pending
+		const started = runtime
+			.startClient(userbotId, { encryptionKey })
+			.then((state) => {
+				this.tracker.note(userbotId, state)
+				return state
+			})
+			.catch((err: unknown) => {
+				throw mapRuntimeError(err)
+			})
+			.finally(() => this.starting.delete(userbotId))
+		this.starting.set(userbotId, started)
+		return started
+	}
+
+	private requireRuntime() {
+		if (!this.ctx.runtime) throw userbotErrors.notConfigured()
+		return this.ctx.runtime
+	}
+
+	private async find(principal: Principal, userbotId: number): Promise<Row> {
+		if (principal.companyId === null || !Number.isSafeInteger(userbotId)) throw userbotErrors.notFound()
+		const [row] = await this.ctx.db
+			.select()
+			.from(userbot)
+			.where(
+				and(eq(userbot.id, userbotId), eq(userbot.companyId, principal.companyId), isNull(userbot.deletedAt)),
+			)
+		if (!row) throw userbotErrors.notFound()
+		return row
+	}
+
+	private currentState(userbotId: number, stored: string): string {
+		return this.tracker.state(userbotId) ?? this.ctx.runtime?.authorizationState(userbotId) ?? stored
+	}
+
+	private view(row: Row): UserbotView {
+		return {
+			id: row.id,
+			name: row.name,
+			phone_number: row.phoneNumber,
+			authorization_state: this.currentState(row.id, row.authorizationState),
+		}
+	}
+}

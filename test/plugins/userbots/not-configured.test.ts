@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { type Member, removeDir, type Server, serve, signUp, tempDir } from './support'
+
+let server: Server
+let dataDir: string
+let owner: Member
+
+beforeAll(async () => {
+	dataDir = tempDir()
+	server = await serve(dataDir, { TDLIB_BACKEND: 'tdlib' })
+	owner = await signUp(server.url)
+})
+
+afterAll(async () => {
+	await server.halt()
+	removeDir(dataDir)
+})
+
+describe('userbots without Telegram credentials', () => {
+	it('answer 503 on create, naming what to set and where to get it', async () => {
+		const res = await owner.call('POST', '/api/userbots/', { name: 'x' })
+		expect(res.status).toBe(503)
+		const body = (await res.json()) as { detail: string; code: string }
+		expect(body.detail).toContain('TELEGRAM_API_ID')
+		expect(body.detail).toContain('TELEGRAM_API_HASH')
+		expect(body.detail).toContain('my.telegram.org')
+		expect(body.code).toBe('telegram_not_configured')
+	})
+
+	it('still list (nothing) and serve the rest', async () => {
+		expect(await (await owner.call('GET', '/api/userbots/')).json()).toEqual([])
+		expect((await owner.call('GET', '/api/userbots/1/')).status).toBe(404)
+		expect((await fetch(`${server.url}/health`)).status).toBe(200)
+	})
+})

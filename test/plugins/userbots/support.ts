@@ -1,0 +1,187 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type App, createApp } from '../../../src/app'
+import { type Config, loadConfig } from '../../../src/config'
+import { createLogger } from '../../../src/logger'
+
+/** Shared steps of the userbot tests: apps that survive a restart, accounts, REST and WebSocket. */
+export interface Server extends App {
+	config: Config
+	url: string
+	/** Stops serving and closes the app; the data folder stays (for a restart). */
+	halt(): Promise<void>
+}
+
+export const PASSWORD = 'Vq7#pLm2!xZr9wTb'
+export const SECOND_FACTOR = { phone: '9996631111', code: '33333', password: 'secret-2fa' }
+export const PLAIN_ACCOUNT = { phone: '9996621234', code: '22222' }
+
+export const tempDir = () => mkdtempSync(join(tmpdir(), 'ubg-userbots-'))
+export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true })
+
+/** A real app on `dataDir` served on port 0 (the emulator unless `env` says otherwise). */
+export async function serve(
+	dataDir: string,
+	env: Record<string, string> = {},
+	/** Collects every log line instead of discarding them. */
+	logLines?: string[],
+): Promise<Server> {
+	const config = loadConfig({
+		DATA_DIR: dataDir,
+		LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+		TDLIB_BACKEND: 'emulator',
+		PORT: '0',
+		...env,
+	})
+	const logger = logLines
+		? createLogger('debug', {}, (line) => logLines.push(line))
+		: createLogger(config.logLevel)
+	const app = await createApp(config, { logger })
+	app.app.listen({ port: 0, hostname: '127.0.0.1' })
+	const url = `http://127.0.0.1:${app.app.server?.port}`
+	config.publicUrl = url
+	let halted = false
+	return {
+		...app,
+		config,
+		url,
+		async halt() {
+			if (halted) return
+			halted = true
+			await app.app.stop(true)
+			await app.close()
+		},
+	}
+}
+
+let counter = 0
+
+export interface Member {
+	email: string
+	access: string
+	/** `fetch` against the server with this member's bearer token. */
+	call(method: string, path: string, body?: unknown): Promise<Response>
+}
+
+/** Registers a new owner (of a new company) and takes a bearer token. */
+export async function signUp(url: string, tag = 'owner'): Promise<Member> {
+	const email = `${tag}.${Date.now().toString(36)}${(counter++).toString(36)}@example.com`
+	const post = (path: string, body: unknown) =>
+		fetch(url + path, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		})
+	const reg = await post('/accounts/register/', {
+		email,
+		password: PASSWORD,
+		first_name: 'Ada',
+		last_name: 'Byron',
+	})
+	if (reg.status !== 201) throw new Error(`register failed: ${reg.status} ${await reg.text()}`)
+	return memberFor(url, email)
+}
+
+export async function memberFor(url: string, email: string, password = PASSWORD): Promise<Member> {
+	const tok = await fetch(`${url}/accounts/token/`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email, password }),
+	})
+	if (tok.status !== 200) throw new Error(`token failed: ${tok.status} ${await tok.text()}`)
+	const { access } = (await tok.json()) as { access: string }
+	return {
+		email,
+		access,
+		call: (method, path, body) =>
+			fetch(url + path, {
+				method,
+				headers: {
+					authorization: `Bearer ${access}`,
+					...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				},
+				body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+			}),
+	}
+}
+
+export interface Update {
+	type: string
+	userbot_id: number | null
+	payload: {
+		userbot_id: number | null
+		type: string
+		result?: Record<string, unknown>
+		error?: string
+		request_id?: unknown
+	}
+}
+
+/** A WebSocket client that keeps every frame it received, to wait for the ones a test expects. */
+export interface Socket {
+	received: Update[]
+	next(match: (u: Update) => boolean, timeoutMs?: number): Promise<Update>
+	/** Sends a command with a fresh request_id and resolves with its reply. */
+	command(action: string, userbotId: number, fields?: Record<string, unknown>): Promise<Update['payload']>
+	close(): void
+}
+
+let requestIds = 0
+
+export async function openSocket(url: string, access: string): Promise<Socket> {
+	const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, {
+		headers: { authorization: `Bearer ${access}` },
+	})
+	const received: Update[] = []
+	const watchers = new Set<() => void>()
+	ws.addEventListener('message', (e) => {
+		received.push(JSON.parse(String(e.data)) as Update)
+		for (const w of [...watchers]) w()
+	})
+	await new Promise<void>((resolve, reject) => {
+		ws.addEventListener('open', () => resolve())
+		ws.addEventListener('error', () => reject(new Error('websocket did not open')))
+	})
+	const next = (match: (u: Update) => boolean, timeoutMs = 10_000) =>
+		new Promise<Update>((resolve, reject) => {
+			let seen = 0
+			const check = () => {
+				for (; seen < received.length; seen++) {
+					const u = received[seen]
+					if (u && match(u)) {
+						clearTimeout(timer)
+						watchers.delete(check)
+						received.splice(seen, 1)
+						return resolve(u)
+					}
+				}
+			}
+			const timer = setTimeout(() => {
+				watchers.delete(check)
+				reject(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(received)}`))
+			}, timeoutMs)
+			watchers.add(check)
+			check()
+		})
+	return {
+		received,
+		next,
+		async command(action, userbotId, fields = {}) {
+			const requestId = `r${++requestIds}`
+			ws.send(JSON.stringify({ action, userbot_id: userbotId, request_id: requestId, ...fields }))
+			const reply = await next((u) => u.payload.request_id === requestId, 30_000)
+			return reply.payload
+		},
+		close: () => ws.close(),
+	}
+}
+
+/** Waits until `fn` returns true (polling), or fails after `timeoutMs`. */
+export async function until(fn: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+	const end = Date.now() + timeoutMs
+	while (!(await fn())) {
+		if (Date.now() > end) throw new Error('condition not met in time')
+		await Bun.sleep(25)
+	}
+}

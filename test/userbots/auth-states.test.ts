@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'bun:test'
+import { assertStepAllowed, publicDetail, STATES } from '../../src/userbots/auth-states'
+import { UserbotError } from '../../src/userbots/errors'
+
+const refusal = (fn: () => void): UserbotError => {
+	try {
+		fn()
+	} catch (err) {
+		if (err instanceof UserbotError) return err
+		throw err
+	}
+	throw new Error('no refusal')
+}
+
+describe('authorization steps', () => {
+	it('takes each step in its own state', () => {
+		assertStepAllowed('phone', STATES.phone)
+		assertStepAllowed('qr', STATES.phone)
+		assertStepAllowed('code', STATES.code)
+		assertStepAllowed('password', STATES.password)
+		assertStepAllowed('registration', STATES.registration)
+	})
+
+	it('refuses a step in another state, naming what it waits for', () => {
+		const e = refusal(() => assertStepAllowed('code', STATES.ready))
+		expect(e.status).toBe(400)
+		expect(e.code).toBe('wrong_state')
+		expect(e.detail).toBe('userbot is not waiting for a code (state: authorizationStateReady)')
+		expect(refusal(() => assertStepAllowed('phone', STATES.ready)).detail).toContain(
+			'not waiting for a phone number',
+		)
+	})
+
+	it('says clearly which states are not supported', () => {
+		const e = refusal(() => assertStepAllowed('code', STATES.emailCode))
+		expect(e.code).toBe('unsupported_state')
+		expect(e.detail).toContain('a code sent by email')
+		expect(e.detail).toContain('not support')
+		expect(refusal(() => assertStepAllowed('password', STATES.emailAddress)).code).toBe('unsupported_state')
+	})
+
+	it('shows only the safe parts of a state', () => {
+		expect(publicDetail(STATES.otherDevice, { link: 'tg://login?token=abc' })).toEqual({
+			link: 'tg://login?token=abc',
+		})
+		expect(
+			publicDetail(STATES.code, {
+				code_info: {
+					phone_number: '+9996621234',
+					type: { _: 'authenticationCodeTypeSms', length: 5 },
+					timeout: 60,
+				},
+			}),
+		).toEqual({
+			phone_number: '+9996621234',
+			code_type: 'authenticationCodeTypeSms',
+			code_length: 5,
+			timeout: 60,
+		})
+		expect(
+			publicDetail(STATES.code, { code_type: 'authenticationCodeTypeTelegramMessage', code_length: 5 }),
+		).toEqual({
+			code_type: 'authenticationCodeTypeTelegramMessage',
+			code_length: 5,
+		})
+		expect(
+			publicDetail(STATES.password, { password_hint: 'hint', recovery_email_address_pattern: 'a***@b' }),
+		).toEqual({
+			password_hint: 'hint',
+		})
+		expect(publicDetail(STATES.ready, { anything: 'secret' })).toEqual({})
+	})
+})
