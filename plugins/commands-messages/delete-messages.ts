@@ -1,0 +1,19 @@
+import { defineCommand, fields, optionalBool, requiredInt, requiredIntList } from './deps'
+import { MessagesErrors as E } from './errors'
+
+/** `delete_messages` → `deleteMessages`; result `{_: 'ok'}`. An empty list is TDLib's no-op. */
+export const deleteMessages = defineCommand({
+	name: 'delete_messages',
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		message_ids: requiredIntList('message_ids', undefined, E.MESSAGE_IDS_REQUIRED),
+		revoke: optionalBool('revoke'),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'deleteMessages',
+			chat_id: input.chat_id,
+			message_ids: input.message_ids,
+			revoke: input.revoke ?? false,
+		}),
+})

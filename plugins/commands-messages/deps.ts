@@ -1,0 +1,14 @@
+/** What every command file of this group imports from the core, in one line. */
+export { CommandError, defineCommand } from '../../src/commands/define'
+export {
+	fields,
+	optionalArray,
+	optionalBool,
+	optionalInt,
+	optionalObject,
+	optionalString,
+	requiredInt,
+	requiredIntList,
+	requiredValue,
+} from '../../src/commands/fields'
+export { formattedText, toTd, typeOf } from '../../src/commands/td-objects'

@@ -1,0 +1,24 @@
+import * as v from 'valibot'
+import { defineCommand, fields, formattedText, requiredInt } from './deps'
+import { MessagesErrors as E } from './errors'
+
+/**
+ * `edit_message` → `editMessageText`. The edit replaces text and entities, so `entities` is accepted
+ * too (plain `text` alone clears the formatting). Result: TDLib's raw edited message.
+ */
+export const editMessage = defineCommand({
+	name: 'edit_message',
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),
+		text: v.optional(v.unknown()),
+		entities: v.optional(v.unknown()),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'editMessageText',
+			chat_id: input.chat_id,
+			message_id: input.message_id,
+			input_message_content: { _: 'inputMessageText', text: formattedText(input.text, input.entities) },
+		}),
+})

@@ -1,0 +1,29 @@
+/**
+ * The messages group's wire strings. The first block is ws-commands §7 word for word; the second
+ * fills the gaps §7 leaves (tdlib-mapping §1 recommends `chat_id is required` and the like for the
+ * commands where §7 is silent) and the media rules of contract §6.
+ */
+export const MessagesErrors = {
+	// ws-commands §7
+	CHAT_ID_REQUIRED: 'chat_id is required',
+	MEDIA_MUST_BE_OBJECT: 'media must be an object',
+	TO_CHAT_IDS_REQUIRED: 'to_chat_ids is required',
+	MESSAGE_IDS_REQUIRED: 'message_ids is required',
+	TO_CHAT_IDS_EMPTY: 'to_chat_ids must contain at least one chat id',
+	MESSAGE_IDS_EMPTY: 'message_ids must contain at least one message id',
+	FROM_CHAT_ID_REQUIRED: 'from_chat_id is required',
+	CHAT_AND_MESSAGE_ID_REQUIRED: 'chat_id and message_id are required',
+	REACTION_REQUIRED: 'reaction is required',
+	NO_VALID_REACTION: 'reaction must contain at least one valid reaction item',
+
+	// Where §7 is silent
+	MESSAGE_ID_REQUIRED: 'message_id is required',
+	/** Contract §6: never a path on the server's disk. */
+	MEDIA_SOURCE: 'media must be a URL, a remote file id or an uploaded file',
+	MEDIA_FILE_REQUIRED: 'media file is required',
+	UPLOAD_NOT_FOUND: 'uploaded file not found',
+	MEDIA_TYPE_UNSUPPORTED:
+		'media_type must be one of: photo, video, document, audio, animation, voice, voice_note, video_note, sticker',
+	ALBUM_TOO_LARGE: 'media must contain at most 10 items',
+	ALBUM_MEDIA_TYPE: 'an album may contain only photo, video, document and audio',
+} as const

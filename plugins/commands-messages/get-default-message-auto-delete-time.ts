@@ -1,0 +1,8 @@
+import { defineCommand, fields } from './deps'
+
+/** `get_default_message_auto_delete_time` → `getDefaultMessageAutoDeleteTime`; raw `{time}`. */
+export const getDefaultMessageAutoDeleteTime = defineCommand({
+	name: 'get_default_message_auto_delete_time',
+	input: fields({}),
+	run: (_input, ctx) => ctx.invoke({ _: 'getDefaultMessageAutoDeleteTime' }),
+})

@@ -1,0 +1,45 @@
+/**
+ * The messages command group: sending, replying, editing, forwarding, deleting and pinning messages,
+ * reactions, and auto-delete timers, as the 11 commands of ws-commands §4.1 mapped onto TDLib 1.8.65
+ * (tdlib-mapping §1). It adds no route: it registers its commands with the WebSocket gateway, which
+ * checks the envelope, the caller's company and the deadline, and sends every reply. Each command is
+ * one file; the wire error strings are data in `errors.ts`.
+ */
+import { defineCommandGroup } from '../../src/commands/define'
+import { definePlugin } from '../../src/plugin'
+import { deleteMessages } from './delete-messages'
+import { editMessage } from './edit-message'
+import { forwardMessage } from './forward-message'
+import { getDefaultMessageAutoDeleteTime } from './get-default-message-auto-delete-time'
+import { pinMessage } from './pin-message'
+import { replyMessage } from './reply-message'
+import { sendMessage } from './send-message'
+import { setChatMessageAutoDeleteTime } from './set-chat-message-auto-delete-time'
+import { setDefaultMessageAutoDeleteTime } from './set-default-message-auto-delete-time'
+import { setReaction } from './set-reaction'
+import { unpinMessage } from './unpin-message'
+
+export const messagesCommands = defineCommandGroup({
+	id: 'commands-messages',
+	commands: [
+		sendMessage,
+		deleteMessages,
+		forwardMessage,
+		replyMessage,
+		editMessage,
+		pinMessage,
+		unpinMessage,
+		setReaction,
+		getDefaultMessageAutoDeleteTime,
+		setDefaultMessageAutoDeleteTime,
+		setChatMessageAutoDeleteTime,
+	],
+})
+
+export const messagesPlugin = definePlugin({
+	id: 'commands-messages',
+	build(ctx) {
+		ctx.registerCommands(messagesCommands)
+		return null
+	},
+})

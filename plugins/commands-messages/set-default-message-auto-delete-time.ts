@@ -1,0 +1,19 @@
+import { defineCommand, fields, optionalInt } from './deps'
+
+/**
+ * `set_default_message_auto_delete_time` → `setDefaultMessageAutoDeleteTime`. TDLib wants an object
+ * (null is refused), the protocol an integer; a missing value means 0 (off), and the echoed result
+ * is the value actually applied.
+ */
+export const setDefaultMessageAutoDeleteTime = defineCommand({
+	name: 'set_default_message_auto_delete_time',
+	input: fields({ message_auto_delete_time: optionalInt('message_auto_delete_time') }),
+	async run(input, ctx) {
+		const time = input.message_auto_delete_time ?? 0
+		await ctx.invoke({
+			_: 'setDefaultMessageAutoDeleteTime',
+			message_auto_delete_time: { _: 'messageAutoDeleteTime', time },
+		})
+		return time
+	},
+})

@@ -1,0 +1,62 @@
+import type { ReactionType$Input } from 'tdlib-types'
+import * as v from 'valibot'
+import { defineCommand, fields, optionalBool, requiredInt, requiredValue, typeOf } from './deps'
+import { MessagesErrors as E } from './errors'
+
+/** A protocol reaction item as TDLib's `ReactionType`, or null when it is not a valid item. */
+function reactionType(item: unknown): ReactionType$Input | null {
+	if (typeof item !== 'object' || item === null || Array.isArray(item)) return null
+	const fields = item as Record<string, unknown>
+	const type = typeOf(item)
+	if (type === 'reactionTypeEmoji' && typeof fields.emoji === 'string' && fields.emoji !== '') {
+		return { _: 'reactionTypeEmoji', emoji: fields.emoji }
+	}
+	const id = fields.custom_emoji_id
+	if (
+		type === 'reactionTypeCustomEmoji' &&
+		((typeof id === 'number' && Number.isSafeInteger(id)) ||
+			(typeof id === 'string' && /^-?\d{1,19}$/.test(id)))
+	) {
+		// int64: TDLib's JSON form is a string.
+		return { _: 'reactionTypeCustomEmoji', custom_emoji_id: String(id) }
+	}
+	// Paid reactions need addPendingPaidMessageReaction; anything else is no reaction at all.
+	return null
+}
+
+const reactions = v.pipe(
+	requiredValue(E.REACTION_REQUIRED),
+	v.transform((x) => (Array.isArray(x) ? x : [x]).map(reactionType).filter((r) => r !== null)),
+	v.check((list) => list.length > 0, E.NO_VALID_REACTION),
+)
+
+/**
+ * `set_reaction`: one `addMessageReaction` per valid item, in order. Additive, as TDLib's user API is
+ * (`setMessageReactions` is for bots only): a user's oldest reaction may drop out past their limit.
+ * Result `{_: 'ok'}`.
+ */
+export const setReaction = defineCommand({
+	name: 'set_reaction',
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),
+		message_id: requiredInt('message_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),
+		reaction: reactions,
+		is_big: optionalBool('is_big'),
+		add_to_recent: optionalBool('add_to_recent'),
+	}),
+	async run(input, ctx) {
+		let last: unknown = { _: 'ok' }
+		for (const reaction_type of input.reaction) {
+			last = await ctx.invoke({
+				_: 'addMessageReaction',
+				chat_id: input.chat_id,
+				message_id: input.message_id,
+				reaction_type,
+				is_big: input.is_big ?? false,
+				// The protocol's add_to_recent is TDLib's update_recent_reactions.
+				update_recent_reactions: input.add_to_recent ?? true,
+			})
+		}
+		return last
+	},
+})

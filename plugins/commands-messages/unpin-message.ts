@@ -1,0 +1,13 @@
+import { defineCommand, fields, requiredInt } from './deps'
+import { MessagesErrors as E } from './errors'
+
+/** `unpin_message` → `unpinChatMessage`; result `{_: 'ok'}`. */
+export const unpinMessage = defineCommand({
+	name: 'unpin_message',
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({ _: 'unpinChatMessage', chat_id: input.chat_id, message_id: input.message_id }),
+})

@@ -1,0 +1,38 @@
+import type { CommandDefinition, CommandGroup } from './define'
+
+export interface RegisteredCommand {
+	command: CommandDefinition
+	groupId: string
+}
+
+/** Two groups claimed one wire name, or a group is malformed: the app must not start. */
+export class CommandRegistryError extends Error {
+	override name = 'CommandRegistryError'
+}
+
+/**
+ * The gateway's table of commands, by exact wire name. Registering one name twice fails at start
+ * and names both groups (better-auth's conflict check), so a plugin can never shadow another's command.
+ */
+export function createCommandRegistry(
+	groups: readonly CommandGroup[],
+): ReadonlyMap<string, RegisteredCommand> {
+	const byName = new Map<string, RegisteredCommand>()
+	for (const group of groups) {
+		for (const command of group.commands) {
+			if (!/^[a-z][a-z0-9_]*$/.test(command.name)) {
+				throw new CommandRegistryError(`command group '${group.id}': invalid command name '${command.name}'`)
+			}
+			const existing = byName.get(command.name)
+			if (existing) {
+				const where =
+					existing.groupId === group.id
+						? `twice in command group '${group.id}'`
+						: `by both command groups '${existing.groupId}' and '${group.id}'`
+				throw new CommandRegistryError(`command '${command.name}' is registered ${where}`)
+			}
+			byName.set(command.name, { command, groupId: group.id })
+		}
+	}
+	return byName
+}

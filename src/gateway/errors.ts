@@ -1,0 +1,26 @@
+/**
+ * The gateway's own wire strings (contract §6, frame table), word for word. Command groups keep
+ * theirs in their own `errors.ts`.
+ */
+export const GatewayErrors = {
+	INVALID_JSON: 'invalid JSON',
+	NOT_AN_OBJECT: 'command must be a JSON object',
+	ACTION_REQUIRED: 'action is required',
+	UNKNOWN_ACTION: 'unknown action',
+	USERBOT_ID_REQUIRED: 'userbot_id is required',
+	USERBOT_ID_NOT_INTEGER: 'userbot_id must be an integer',
+	USERBOT_NOT_FOUND: 'userbot not found',
+	USERBOT_NOT_AUTHORIZED: 'userbot is not authorized',
+	TIMEOUT: 'timeout',
+	/** The supervisor died with the command pending; it restarts by itself. */
+	RUNTIME_RESTARTED: 'userbot runtime restarted, try again',
+	/** No Telegram backend is configured, or the supervisor cannot be reached. */
+	RUNTIME_UNAVAILABLE: 'userbot runtime unavailable',
+	/** Anything unexpected: the details go to the log, never to the client. */
+	INTERNAL: 'internal error',
+	/** TDLib code 406: its message "must not be displayed" (tdlib-mapping §0). */
+	HIDDEN_TDLIB_ERROR: 'request failed',
+} as const
+
+/** `payload.type` of a frame that names no command. */
+export const FRAME_ERROR_TYPE = 'error'

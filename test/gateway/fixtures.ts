@@ -1,0 +1,58 @@
+import * as v from 'valibot'
+import { accountsPlugin } from '../../plugins/accounts'
+import { messagesCommands } from '../../plugins/commands-messages'
+import { userbotsPlugin } from '../../plugins/userbots'
+import { CommandError, type CommandGroup, defineCommand, defineCommandGroup } from '../../src/commands/define'
+import { definePlugin, type PluginDefinition } from '../../src/plugin'
+import { emulatorRequest } from '../../src/telegram/emulator'
+
+/** Commands that exist only in tests: a slow one (deadlines), one that crashes, one with a partial result. */
+export const testCommands = defineCommandGroup({
+	id: 'test-commands',
+	commands: [
+		defineCommand({
+			name: 'test_sleep',
+			input: v.looseObject({ ms: v.optional(v.number(), 0) }),
+			run: (input, ctx) => ctx.invoke(emulatorRequest({ _: 'emulatorDelay', ms: input.ms })),
+		}),
+		defineCommand({
+			name: 'test_crash',
+			input: v.looseObject({}),
+			run: async () => {
+				throw new Error('secret internal detail /etc/shadow')
+			},
+		}),
+		defineCommand({
+			name: 'test_partial',
+			input: v.looseObject({}),
+			run: async () => {
+				throw new CommandError('half done', { done: 1 })
+			},
+		}),
+		defineCommand({
+			name: 'test_no_auth',
+			input: v.looseObject({}),
+			requiresAuthorization: false,
+			run: async (_input, ctx) => ({ userbot: ctx.userbotId }),
+		}),
+	],
+})
+
+/**
+ * The plugin list with extra groups registered under the messages plugin's id (PLUGINS only knows
+ * the real plugin ids).
+ */
+export function pluginsWith(...groups: CommandGroup[]): PluginDefinition[] {
+	return [
+		accountsPlugin,
+		userbotsPlugin,
+		definePlugin({
+			id: 'commands-messages',
+			build(ctx) {
+				ctx.registerCommands(messagesCommands)
+				for (const g of groups) ctx.registerCommands(g)
+				return null
+			},
+		}),
+	]
+}

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { createMessagingFixture, type MessagingFixture, type WsClient } from '../helpers-ws'
+import { pluginsWith, testCommands } from './fixtures'
+
+let f: MessagingFixture
+let c: WsClient
+
+beforeAll(async () => {
+	f = await createMessagingFixture({ COMMAND_TIMEOUT: '300' }, { plugins: pluginsWith(testCommands) })
+	c = await f.connect()
+})
+afterAll(() => f.stop())
+
+const GET = 'get_default_message_auto_delete_time'
+
+describe('gateway frame table (contract §6)', () => {
+	it('answers a frame that is not JSON with invalid JSON', async () => {
+		c.send('{not json')
+		expect(await c.next()).toEqual({
+			type: 'chat_update',
+			userbot_id: null,
+			payload: { userbot_id: null, type: 'error', error: 'invalid JSON' },
+		})
+	})
+
+	it('treats a JSON string frame as JSON that is no object', async () => {
+		for (const frame of ['"{}"', '[1,2]', '42', 'null', 'true']) {
+			c.send(frame)
+			const reply = await c.next()
+			expect(reply.payload).toEqual({
+				userbot_id: null,
+				type: 'error',
+				error: 'command must be a JSON object',
+			})
+		}
+	})
+
+	it('answers a frame without a string action with action is required', async () => {
+		for (const frame of [{}, { action: 5, request_id: 'a1' }, { action: '', userbot_id: f.userbotId }]) {
+			c.send(frame)
+			const reply = await c.next()
+			expect(reply.payload.type).toBe('error')
+			expect(reply.payload.error).toBe('action is required')
+		}
+	})
+
+	it('answers an unknown action with <action>_error', async () => {
+		const reply = await c.command({ action: 'launch_rockets', userbot_id: f.userbotId })
+		expect(reply.payload.type).toBe('launch_rockets_error')
+		expect(reply.payload.error).toBe('unknown action')
+	})
+
+	it('requires userbot_id', async () => {
+		const reply = await c.command({ action: GET })
+		expect(reply).toMatchObject({
+			userbot_id: null,
+			payload: { userbot_id: null, type: `${GET}_error`, error: 'userbot_id is required' },
+		})
+	})
+
+	it('requires userbot_id to be an integer', async () => {
+		for (const bad of ['abc', 1.5, true, { id: 1 }, [1]]) {
+			const reply = await c.command({ action: GET, userbot_id: bad })
+			expect(reply.payload).toMatchObject({ type: `${GET}_error`, error: 'userbot_id must be an integer' })
+		}
+	})
+
+	it('answers a userbot that does not exist with userbot not found', async () => {
+		const reply = await c.command({ action: GET, userbot_id: 999_999 })
+		expect(reply.payload).toMatchObject({
+			userbot_id: 999_999,
+			type: `${GET}_error`,
+			error: 'userbot not found',
+		})
+	})
+
+	it("answers another company's userbot with userbot not found", async () => {
+		const other = await f.connect(f.mallory)
+		const reply = await other.command({ action: GET, userbot_id: f.userbotId })
+		expect(reply.payload.error).toBe('userbot not found')
+		other.close()
+	})
+
+	it('answers a userbot that is not logged in with userbot is not authorized', async () => {
+		const { userbot } = await import('../../db/schema')
+		const [row] = await f.t.ctx.db
+			.insert(userbot)
+			.values({ companyId: f.alice.companyId, encryptionKey: 'a2V5' })
+			.returning({ id: userbot.id })
+		const reply = await c.command({ action: GET, userbot_id: row!.id })
+		expect(reply.payload).toMatchObject({ type: `${GET}_error`, error: 'userbot is not authorized' })
+		// A command that works before log-in skips the check.
+		const ok = await c.command({ action: 'test_no_auth', userbot_id: row!.id })
+		expect(ok.payload).toMatchObject({ type: 'test_no_auth', result: { userbot: row!.id } })
+	})
+
+	it('answers a command that outlives its deadline with timeout, once', async () => {
+		const reply = await c.command({ action: 'test_sleep', userbot_id: f.userbotId, ms: 1000 })
+		expect(reply.payload).toMatchObject({ type: 'test_sleep_error', error: 'timeout' })
+		const before = c.received.length
+		await Bun.sleep(900)
+		expect(c.received.length).toBe(before)
+	})
+
+	it('echoes request_id, string or integer', async () => {
+		const a = await c.command({ action: GET, userbot_id: f.userbotId, request_id: 'abc' })
+		expect(a.payload.request_id).toBe('abc')
+		const b = await c.command({ action: GET, userbot_id: f.userbotId, request_id: 77 })
+		expect(b.payload.request_id).toBe(77)
+		expect(b).toEqual({
+			type: 'chat_update',
+			userbot_id: f.userbotId,
+			payload: {
+				userbot_id: f.userbotId,
+				type: GET,
+				result: { _: 'messageAutoDeleteTime', time: 0 },
+				request_id: 77,
+			},
+		})
+	})
+
+	it('accepts userbot_id as a digit string', async () => {
+		const reply = await c.command({ action: GET, userbot_id: String(f.userbotId) })
+		expect(reply.payload.type).toBe(GET)
+	})
+
+	it('hides unexpected exceptions behind internal error', async () => {
+		const reply = await c.command({ action: 'test_crash', userbot_id: f.userbotId })
+		expect(reply.payload).toMatchObject({ type: 'test_crash_error', error: 'internal error' })
+		expect(JSON.stringify(reply)).not.toContain('shadow')
+	})
+
+	it('sends a CommandError with its partial result', async () => {
+		const reply = await c.command({ action: 'test_partial', userbot_id: f.userbotId })
+		expect(reply.payload).toMatchObject({
+			type: 'test_partial_error',
+			error: 'half done',
+			result: { done: 1 },
+		})
+	})
+
+	it('reads binary frames as UTF-8 text, and bytes that are not UTF-8 as invalid JSON', async () => {
+		c.send(
+			new TextEncoder().encode(JSON.stringify({ action: GET, userbot_id: f.userbotId, request_id: 'bin' })),
+		)
+		const ok = await c.next()
+		expect(ok.payload).toMatchObject({ type: GET, request_id: 'bin' })
+		c.send(new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]))
+		expect((await c.next()).payload).toMatchObject({ type: 'error', error: 'invalid JSON' })
+	})
+
+	it('keeps the connection open after every bad frame', async () => {
+		const reply = await c.command({ action: GET, userbot_id: f.userbotId })
+		expect(reply.payload.type).toBe(GET)
+		expect(c.ws.readyState).toBe(WebSocket.OPEN)
+	})
+
+	it('matches 100 concurrent replies by request_id', async () => {
+		const before = c.received.length
+		const replies = await Promise.all(
+			Array.from({ length: 100 }, (_, i) =>
+				c.command(
+					i % 2
+						? { action: GET, userbot_id: f.userbotId, request_id: i }
+						: {
+								action: 'set_chat_message_auto_delete_time',
+								userbot_id: f.userbotId,
+								chat_id: 1001,
+								message_auto_delete_time: i,
+								request_id: i,
+							},
+				),
+			),
+		)
+		replies.forEach((reply, i) => {
+			expect(reply.payload.request_id).toBe(i)
+			if (i % 2) expect(reply.payload.type).toBe(GET)
+			else
+				expect(reply.payload).toMatchObject({
+					type: 'set_chat_message_auto_delete_time',
+					result: { chat_id: 1001, message_auto_delete_time: i },
+				})
+		})
+		const ids = c.received
+			.slice(before)
+			.map((m) => m.payload.request_id)
+			.filter((id) => typeof id === 'number')
+		expect(ids.length).toBe(100)
+		expect(new Set(ids).size).toBe(100)
+	})
+})

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'bun:test'
+import * as v from 'valibot'
+import { messagesCommands } from '../../plugins/commands-messages'
+import { defineCommand, defineCommandGroup } from '../../src/commands/define'
+import { createCommandRegistry } from '../../src/commands/registry'
+import { getTestInstance } from '../helpers'
+import { pluginsWith } from './fixtures'
+
+const impostor = defineCommandGroup({
+	id: 'impostor-group',
+	commands: [defineCommand({ name: 'send_message', input: v.looseObject({}), run: async () => null })],
+})
+
+describe('command registry', () => {
+	it('indexes every command of every group by wire name', () => {
+		const registry = createCommandRegistry([messagesCommands])
+		expect(registry.size).toBe(11)
+		expect(registry.get('send_message')?.groupId).toBe('commands-messages')
+	})
+
+	it('refuses one name in two groups, naming both', () => {
+		expect(() => createCommandRegistry([messagesCommands, impostor])).toThrow(
+			"command 'send_message' is registered by both command groups 'commands-messages' and 'impostor-group'",
+		)
+	})
+
+	it('makes the app fail at start when two groups claim one name', async () => {
+		// No Telegram backend configured: nothing to leak when start-up fails.
+		const started = getTestInstance(
+			{ TDLIB_BACKEND: 'tdlib' },
+			{ plugins: pluginsWith(impostor), listen: false },
+		)
+		await expect(started).rejects.toThrow(/send_message.*'commands-messages'.*'impostor-group'/)
+	})
+})

@@ -1,0 +1,205 @@
+import { eq } from 'drizzle-orm'
+import { userbot, userProfile } from '../db/schema'
+import type { CreateAppOptions } from '../src/app'
+import { getTestInstance, type TestInstance } from './helpers'
+
+/** A reply as the gateway sends it (contract §6). */
+export interface ChatUpdate {
+	type: 'chat_update'
+	userbot_id: number | null
+	payload: {
+		userbot_id: number | null
+		type: string
+		result?: unknown
+		error?: string
+		request_id?: string | number
+	}
+}
+
+export type WsAuth = { bearer: string } | { cookie: string; origin?: string } | Record<string, never>
+
+export interface WsClient {
+	ws: WebSocket
+	/** Sends a frame: objects as JSON, strings and bytes as they are. */
+	send(frame: unknown): void
+	/** Sends a command with a fresh `request_id` (unless it has one) and waits for its reply. */
+	command(frame: Record<string, unknown>, timeoutMs?: number): Promise<ChatUpdate>
+	/** The next message that matched no pending command, in arrival order. */
+	next(timeoutMs?: number): Promise<ChatUpdate>
+	/** Every message received so far. */
+	received: ChatUpdate[]
+	closed: Promise<{ code: number; reason: string }>
+	close(): void
+}
+
+let counter = 0
+
+/** Opens `/ws` of a test server with a bearer token, a session cookie (+ Origin), or nothing. */
+export function connectWs(baseUrl: string, auth: WsAuth = {}): Promise<WsClient> {
+	const headers: Record<string, string> = {}
+	if ('bearer' in auth) headers.authorization = `Bearer ${auth.bearer}`
+	if ('cookie' in auth) {
+		headers.cookie = auth.cookie
+		if (auth.origin) headers.origin = auth.origin
+	}
+	const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, { headers } as unknown as string[])
+	const waiting = new Map<string | number, (m: ChatUpdate) => void>()
+	const queue: ChatUpdate[] = []
+	const queueWaiters: Array<(m: ChatUpdate) => void> = []
+	const received: ChatUpdate[] = []
+	let resolveClosed: (v: { code: number; reason: string }) => void = () => {}
+	const closed = new Promise<{ code: number; reason: string }>((r) => {
+		resolveClosed = r
+	})
+	ws.onmessage = (event) => {
+		const message = JSON.parse(String(event.data)) as ChatUpdate
+		received.push(message)
+		const id = message.payload?.request_id
+		const waiter = id === undefined ? undefined : waiting.get(id)
+		if (id !== undefined && waiter) {
+			waiting.delete(id)
+			waiter(message)
+			return
+		}
+		const next = queueWaiters.shift()
+		if (next) next(message)
+		else queue.push(message)
+	}
+	ws.onclose = (event) => resolveClosed({ code: event.code, reason: event.reason })
+	const withTimeout = <T>(p: Promise<T>, ms: number, what: string) =>
+		Promise.race([
+			p,
+			new Promise<never>((_, reject) =>
+				setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms),
+			),
+		])
+	const client: WsClient = {
+		ws,
+		received,
+		closed,
+		send(frame) {
+			ws.send(typeof frame === 'string' || frame instanceof Uint8Array ? frame : JSON.stringify(frame))
+		},
+		command(frame, timeoutMs = 10_000) {
+			const id = (frame.request_id as string | number | undefined) ?? `r${++counter}`
+			const reply = new Promise<ChatUpdate>((resolve) => waiting.set(id, resolve))
+			ws.send(JSON.stringify({ ...frame, request_id: id }))
+			return withTimeout(reply, timeoutMs, `reply to ${String(frame.action)}`)
+		},
+		next(timeoutMs = 10_000) {
+			const queued = queue.shift()
+			if (queued) return Promise.resolve(queued)
+			return withTimeout(new Promise<ChatUpdate>((r) => queueWaiters.push(r)), timeoutMs, 'message')
+		},
+		close: () => ws.close(),
+	}
+	return new Promise((resolve, reject) => {
+		ws.onopen = () => resolve(client)
+		ws.onerror = () => reject(new Error('WebSocket upgrade failed'))
+	})
+}
+
+const json = (body: unknown) => ({
+	method: 'POST',
+	headers: { 'content-type': 'application/json' },
+	body: JSON.stringify(body),
+})
+
+export interface TestUser {
+	email: string
+	password: string
+	userId: number
+	companyId: number
+	access: string
+}
+
+/** Registers a user (a new company of their own) and takes a bearer token, through the REST API. */
+export async function registerUser(t: TestInstance, email: string): Promise<TestUser> {
+	const password = 'Correct-Horse-42'
+	const reg = await fetch(
+		`${t.url}/accounts/register/`,
+		json({ email, password, first_name: 'Test', last_name: 'User' }),
+	)
+	if (reg.status !== 201) throw new Error(`register ${email}: ${reg.status} ${await reg.text()}`)
+	const tok = await fetch(`${t.url}/accounts/token/`, json({ email, password }))
+	if (tok.status !== 200) throw new Error(`token ${email}: ${tok.status} ${await tok.text()}`)
+	const { access } = (await tok.json()) as { access: string }
+	const [row] = await t.ctx.db.select().from(userProfile).where(eq(userProfile.email, email))
+	if (!row?.companyId) throw new Error(`user ${email} has no company`)
+	return { email, password, userId: row.id, companyId: row.companyId, access }
+}
+
+/** Logs in with the session cookie: the `Cookie` header value for the upgrade. */
+export async function sessionCookie(t: TestInstance, user: TestUser): Promise<string> {
+	const res = await fetch(`${t.url}/accounts/login/`, {
+		...json({ email: user.email, password: user.password }),
+		headers: { 'content-type': 'application/json', origin: t.url },
+	})
+	if (res.status !== 200) throw new Error(`login: ${res.status} ${await res.text()}`)
+	return res.headers
+		.getSetCookie()
+		.map((c) => c.split(';')[0])
+		.join('; ')
+}
+
+/** Inserts a userbot of the company, starts its client and logs it in on the emulator. */
+export async function createLoggedInUserbot(
+	t: TestInstance,
+	companyId: number,
+	phone = '9996621234',
+): Promise<number> {
+	const runtime = t.ctx.runtime
+	if (!runtime) throw new Error('no runtime')
+	const [row] = await t.ctx.db
+		.insert(userbot)
+		.values({ companyId, name: 'test', encryptionKey: Buffer.from('test-key-0123456789').toString('base64') })
+		.returning({ id: userbot.id })
+	const id = row!.id
+	await runtime.startClient(id, { encryptionKey: Buffer.from(`key-${id}`).toString('base64') })
+	await runtime.invoke(id, { _: 'setAuthenticationPhoneNumber', phone_number: phone })
+	const code = phone.charAt(5).repeat(5)
+	await runtime.invoke(id, { _: 'checkAuthenticationCode', code })
+	const until = Date.now() + 5000
+	while (runtime.authorizationState(id) !== 'authorizationStateReady') {
+		if (Date.now() > until) throw new Error(`userbot ${id}: ${runtime.authorizationState(id)}`)
+		await Bun.sleep(5)
+	}
+	return id
+}
+
+export interface MessagingFixture {
+	t: TestInstance
+	alice: TestUser
+	mallory: TestUser
+	/** A logged-in userbot of alice's company (emulator account Bob, 9996621234). */
+	userbotId: number
+	connect(user?: TestUser): Promise<WsClient>
+	stop(): Promise<void>
+}
+
+/** The common set-up: an app, two companies, one logged-in userbot of the first. */
+export async function createMessagingFixture(
+	env: Record<string, string> = {},
+	opts: CreateAppOptions = {},
+): Promise<MessagingFixture> {
+	const t = await getTestInstance(env, opts)
+	const alice = await registerUser(t, `alice-${++counter}@example.com`)
+	const mallory = await registerUser(t, `mallory-${++counter}@example.com`)
+	const userbotId = await createLoggedInUserbot(t, alice.companyId)
+	const sockets: WsClient[] = []
+	return {
+		t,
+		alice,
+		mallory,
+		userbotId,
+		async connect(user = alice) {
+			const c = await connectWs(t.url, { bearer: user.access })
+			sockets.push(c)
+			return c
+		},
+		async stop() {
+			for (const s of sockets) s.close()
+			await t.stop()
+		},
+	}
+}
