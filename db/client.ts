@@ -1,9 +1,9 @@
-import { type Client, createClient } from '@libsql/client'
-import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
-import { migrate } from 'drizzle-orm/libsql/migrator'
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { type Client, createClient } from '@libsql/client'
+import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
+import { migrate } from 'drizzle-orm/libsql/migrator'
 import * as schema from './schema'
 
 export type Database = LibSQLDatabase<typeof schema>
@@ -33,6 +33,9 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
 	}
 	const db = drizzle(client, { schema })
 	await migrate(db, { migrationsFolder: MIGRATIONS })
-	await db.insert(schema.statusOnWork).values([...schema.SEED_STATUSES]).onConflictDoNothing()
+	await db
+		.insert(schema.statusOnWork)
+		.values([...schema.SEED_STATUSES])
+		.onConflictDoNothing()
 	return { db, client, close: () => client.close() }
 }

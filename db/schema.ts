@@ -44,7 +44,10 @@ export const userProfile = sqliteTable(
 		createdAt: integer('created_at').notNull().default(now),
 		updatedAt: integer('updated_at').notNull().default(now),
 	},
-	(t) => [uniqueIndex('user_profile_email_unique').on(t.email), index('user_profile_main_server_id').on(t.mainServerId)],
+	(t) => [
+		uniqueIndex('user_profile_email_unique').on(t.email),
+		index('user_profile_main_server_id').on(t.mainServerId),
+	],
 )
 
 export const invite = sqliteTable(
@@ -141,7 +144,9 @@ export const userbot = sqliteTable(
 		name: text('name').notNull().default(''),
 		phoneNumber: text('phone_number'),
 		/** TDLib's type name of the last authorization state seen. */
-		authorizationState: text('authorization_state').notNull().default('authorizationStateWaitTdlibParameters'),
+		authorizationState: text('authorization_state')
+			.notNull()
+			.default('authorizationStateWaitTdlibParameters'),
 		/** The TDLib database key, encrypted with the server's data key (AES-GCM), base64. */
 		encryptionKey: text('encryption_key').notNull(),
 		createdBy: integer('created_by').references(() => userProfile.id, { onDelete: 'set null' }),

@@ -7,7 +7,7 @@ import { createAuthenticator } from './auth'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
 import type { AppContext, CompanyEvent } from './context'
-import { createGateway } from './gateway'
+import { createGateway, MAX_FRAME_BYTES } from './gateway'
 import { errorHandler } from './http/errors'
 import { createLogger, type Logger } from './logger'
 import type { PluginDefinition } from './plugin'
@@ -41,11 +41,47 @@ export interface CreateAppOptions {
  */
 export async function createApp(config: Config, opts: CreateAppOptions = {}): Promise<App> {
 	const log = opts.logger ?? createLogger(config.logLevel)
+	const chosen = choosePlugins(config, opts.plugins ?? ALL_PLUGINS, log)
 	const closers: Array<() => Promise<void> | void> = []
-	const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken)
-	closers.push(() => handle.close())
+	const closeAll = async () => {
+		for (const close of closers.reverse()) {
+			try {
+				await close()
+			} catch (err) {
+				log.warn('error while closing', { error: err instanceof Error ? err : String(err) })
+			}
+		}
+		closers.length = 0
+	}
+	try {
+		const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+		closers.push(() => handle.close())
+		const runtime = await createRuntime(config, log)
+		if (runtime) closers.push(() => runtime.close())
+		const { app, ctx } = await compose(config, log, handle, runtime, chosen, closers)
+		let closed = false
+		return {
+			app,
+			ctx,
+			handle,
+			async close() {
+				if (closed) return
+				closed = true
+				await closeAll()
+			},
+		}
+	} catch (err) {
+		// A failed start (a duplicate command name, a broken plugin) leaves no child or file open.
+		await closeAll()
+		throw err
+	}
+}
 
-	const available = opts.plugins ?? ALL_PLUGINS
+function choosePlugins(
+	config: Config,
+	available: readonly PluginDefinition[],
+	log: Logger,
+): PluginDefinition[] {
 	const chosen: PluginDefinition[] = []
 	for (const plugin of available) {
 		if (!config.plugins.includes(plugin.id)) continue
@@ -57,21 +93,19 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		}
 		chosen.push(plugin)
 	}
+	return chosen
+}
 
+async function compose(
+	config: Config,
+	log: Logger,
+	handle: DatabaseHandle,
+	runtime: AppContext['runtime'],
+	plugins: readonly PluginDefinition[],
+	closers: Array<() => Promise<void> | void>,
+) {
 	const groups: CommandGroup[] = []
 	const subscribers = new Set<(event: CompanyEvent) => void>()
-	let runtime: AppContext['runtime'] = null
-	try {
-		runtime = await createRuntime(config, log)
-	} catch (err) {
-		for (const close of closers.reverse()) await close()
-		throw err
-	}
-	if (runtime) {
-		const rt = runtime
-		closers.push(() => rt.close())
-	}
-
 	const ctx: AppContext = {
 		config,
 		db: handle.db,
@@ -86,41 +120,27 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		onClose: (fn) => closers.push(fn),
 	}
 
-	const app = new Elysia().use(errorHandler(log)).get('/health', async ({ set }) => {
-		let database = 'ok'
-		try {
-			await handle.client.execute('select 1')
-		} catch {
-			database = 'unavailable'
-		}
-		const supervisor = runtime ? (runtime.health().up ? 'ok' : 'restarting') : 'not configured'
-		if (database !== 'ok') set.status = 503
-		return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor }
-	})
+	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (contract §6).
+	const app = new Elysia({ websocket: { maxPayloadLength: MAX_FRAME_BYTES } })
+		.use(errorHandler(log))
+		.get('/health', async ({ set }) => {
+			let database = 'ok'
+			try {
+				await handle.client.execute('select 1')
+			} catch {
+				database = 'unavailable'
+			}
+			const supervisor = runtime ? (runtime.health().up ? 'ok' : 'restarting') : 'not configured'
+			if (database !== 'ok') set.status = 503
+			return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor }
+		})
 
-	for (const plugin of chosen) {
+	for (const plugin of plugins) {
 		const routes = await plugin.build(ctx)
 		if (routes) app.use(routes)
 	}
 	const gateway = createGateway(ctx, groups)
 	subscribers.add(gateway.publish)
 	app.use(gateway.routes)
-
-	let closed = false
-	return {
-		app,
-		ctx,
-		handle,
-		async close() {
-			if (closed) return
-			closed = true
-			for (const close of closers.reverse()) {
-				try {
-					await close()
-				} catch (err) {
-					log.warn('error while closing', { error: err instanceof Error ? err : String(err) })
-				}
-			}
-		},
-	}
+	return { app, ctx }
 }

@@ -45,7 +45,10 @@ const EnvSchema = v.object({
 	DATABASE_URL: v.optional(
 		v.pipe(
 			v.string(),
-			v.regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/|:memory:$)/, 'must start with file:, libsql://, http(s):// or ws(s)://'),
+			v.regex(
+				/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/|:memory:$)/,
+				'must start with file:, libsql://, http(s):// or ws(s)://',
+			),
 		),
 	),
 	DATABASE_AUTH_TOKEN: v.optional(v.string()),
@@ -66,15 +69,23 @@ const EnvSchema = v.object({
 	RESET_TOKEN_LIFETIME: v.optional(int(60, 7 * 86_400), '3600'),
 	INVITE_LIFETIME: v.optional(int(60, 365 * 86_400), String(7 * 86_400)),
 	SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
-	EMAIL_FROM: v.optional(v.pipe(v.string(), v.regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address')), 'no-reply@localhost'),
+	EMAIL_FROM: v.optional(
+		v.pipe(v.string(), v.regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address')),
+		'no-reply@localhost',
+	),
 	MAIN_SERVER_URL: v.optional(url),
 	TELEGRAM_API_ID: v.optional(int(1, 2 ** 31 - 1)),
-	TELEGRAM_API_HASH: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters'))),
+	TELEGRAM_API_HASH: v.optional(
+		v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters')),
+	),
 	TDLIB_BACKEND: v.optional(v.picklist(['tdlib', 'emulator'], 'must be tdlib or emulator'), 'tdlib'),
 	COMMAND_TIMEOUT: v.optional(int(1, 3_600_000), '30000'),
 	SUPERVISOR_TRANSPORT: v.optional(v.picklist(['socket', 'ipc'], 'must be socket or ipc'), 'socket'),
 	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
-	LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'), 'info'),
+	LOG_LEVEL: v.optional(
+		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
+		'info',
+	),
 })
 
 export interface Secrets {
@@ -170,7 +181,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		}
 	}
 	const dataDir = resolve(e.DATA_DIR)
-	const publicUrl = (e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`).replace(/\/+$/, '')
+	const publicUrl = (
+		e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`
+	).replace(/\/+$/, '')
 	return {
 		port: e.PORT,
 		host: e.HOST,

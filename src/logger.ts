@@ -33,7 +33,13 @@ export function createLogger(
 	const min = ORDER[level]
 	const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: LogFields) => {
 		if (ORDER[lvl] < min) return
-		const record = { time: new Date().toISOString(), level: lvl, msg, ...base, ...(redact(fields ?? {}) as LogFields) }
+		const record = {
+			time: new Date().toISOString(),
+			level: lvl,
+			msg,
+			...base,
+			...(redact(fields ?? {}) as LogFields),
+		}
 		write(JSON.stringify(record))
 	}
 	return {

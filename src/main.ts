@@ -27,7 +27,10 @@ async function main() {
 	const { app, ctx, close } = instance
 	app.listen({ port: config.port, hostname: config.host })
 	const server = app.server
-	ctx.log.info('listening', { url: `http://${config.host}:${server?.port ?? config.port}`, plugins: config.plugins })
+	ctx.log.info('listening', {
+		url: `http://${config.host}:${server?.port ?? config.port}`,
+		plugins: config.plugins,
+	})
 	let stopping = false
 	const stop = async (signal: string) => {
 		if (stopping) return

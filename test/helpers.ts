@@ -30,7 +30,13 @@ export async function getTestInstance(
 		PORT: '0',
 		...env,
 	})
-	const instance = await createApp(config, { logger: createLogger(config.logLevel), ...opts })
+	let instance: App
+	try {
+		instance = await createApp(config, { logger: createLogger(config.logLevel), ...opts })
+	} catch (err) {
+		rmSync(dataDir, { recursive: true, force: true })
+		throw err
+	}
 	let url = ''
 	if (opts.listen !== false) {
 		instance.app.listen({ port: 0, hostname: '127.0.0.1' })

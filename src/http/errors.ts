@@ -45,7 +45,10 @@ export function errorHandler(log: Logger) {
 				set.status = 404
 				return { detail: 'Not found.' }
 			}
-			log.error('unhandled error', { code: String(code), error: error instanceof Error ? error : String(error) })
+			log.error('unhandled error', {
+				code: String(code),
+				error: error instanceof Error ? error : String(error),
+			})
 			set.status = 500
 			return { detail: 'Internal server error.' }
 		})
