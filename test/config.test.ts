@@ -90,4 +90,20 @@ describe('npm start with a bad value', () => {
 		expect(stderr).toContain('PORT: must be a whole number')
 		rmSync(dir, { recursive: true })
 	})
+
+	it('reads the variables of a .env file in its working folder', async () => {
+		const dir = tempDir()
+		await Bun.write(join(dir, '.env'), `DATA_DIR=${dir}\nTDLIB_BACKEND=carrier-pigeon\n`)
+		const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'src', 'main.ts')], {
+			cwd: dir,
+			env: { PATH: process.env.PATH ?? '' },
+			stdout: 'pipe',
+			stderr: 'pipe',
+		})
+		expect(await proc.exited).toBe(2)
+		expect((await new Response(proc.stderr).text()).trim()).toBe(
+			'configuration error: TDLIB_BACKEND: must be tdlib or emulator',
+		)
+		rmSync(dir, { recursive: true })
+	})
 })
