@@ -8,6 +8,7 @@
 import { Elysia } from 'elysia'
 import { authCoreOf } from '../../src/auth'
 import { definePlugin } from '../../src/plugin'
+import { answerOtherMethods } from './methods'
 import { checkPasswordRoute } from './routes/check-password'
 import { inviteRoutes } from './routes/invites'
 import { loginRoute } from './routes/login'
@@ -35,6 +36,7 @@ export const accountsPlugin = definePlugin({
 		]) {
 			app.use(routes)
 		}
+		answerOtherMethods(app)
 		return app
 	},
 })

@@ -3,6 +3,10 @@
  * token family is still alive. Every revocation goes through `dropFamily` / `dropUser` right after
  * the database write, so nothing revoked lingers until it expires. Sizes are bounded: past the cap
  * a map is cleared and refilled from the database on demand.
+ *
+ * A read that started before a revocation must not put back what the revocation dropped (a
+ * session row read just before its delete committed, say): every drop advances `epoch`, and a
+ * put that carries the `stamp` taken before its database read is ignored when they differ.
  */
 import type { Profile } from './profiles'
 
@@ -22,9 +26,11 @@ export interface AuthCache {
 	sessions: Map<string, SessionEntry>
 	profiles: Map<number, Profile>
 	families: Map<string, { alive: boolean; userId: number }>
-	putSession(entry: SessionEntry): void
-	putProfile(profile: Profile): void
-	putFamily(family: string, alive: boolean, userId: number): void
+	/** Take it before reading what will be put; pass it to the put. */
+	stamp(): number
+	putSession(entry: SessionEntry, stamp?: number): void
+	putProfile(profile: Profile, stamp?: number): void
+	putFamily(family: string, alive: boolean, userId: number, stamp?: number): void
 	dropSession(hash: string): void
 	dropFamily(family: string): void
 	/** Profile changed or everything of the user revoked: forget all of it. */
@@ -37,34 +43,39 @@ export function createAuthCache(): AuthCache {
 	const sessions = new Map<string, SessionEntry>()
 	const profiles = new Map<number, Profile>()
 	const families = new Map<string, { alive: boolean; userId: number }>()
-	const bounded = <K, V>(map: Map<K, V>) => {
+	let epoch = 0
+	/** False when the put is stale; otherwise makes room in `map`. */
+	const admit = <K, V>(map: Map<K, V>, stamp: number | undefined) => {
+		if (stamp !== undefined && stamp !== epoch) return false
 		if (map.size >= CAP) map.clear()
+		return true
 	}
 	return {
 		sessions,
 		profiles,
 		families,
-		putSession(entry) {
-			bounded(sessions)
-			sessions.set(entry.hash, entry)
+		stamp: () => epoch,
+		putSession(entry, stamp) {
+			if (admit(sessions, stamp)) sessions.set(entry.hash, entry)
 		},
-		putProfile(profile) {
-			bounded(profiles)
-			profiles.set(profile.id, profile)
+		putProfile(profile, stamp) {
+			if (admit(profiles, stamp)) profiles.set(profile.id, profile)
 		},
-		putFamily(family, alive, userId) {
-			bounded(families)
-			families.set(family, { alive, userId })
+		putFamily(family, alive, userId, stamp) {
+			if (admit(families, stamp)) families.set(family, { alive, userId })
 		},
 		dropSession(hash) {
+			epoch++
 			sessions.delete(hash)
 		},
 		dropFamily(family) {
+			epoch++
 			const known = families.get(family)
 			families.set(family, { alive: false, userId: known?.userId ?? 0 })
 			for (const [hash, s] of sessions) if (s.family === family) sessions.delete(hash)
 		},
 		dropUser(userId, revoked) {
+			epoch++
 			profiles.delete(userId)
 			if (!revoked) return
 			for (const [hash, s] of sessions) if (s.userId === userId) sessions.delete(hash)

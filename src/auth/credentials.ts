@@ -9,7 +9,10 @@ import type { RateLimiter } from './rate-limit'
 /**
  * Email + password check shared by login/ and token/. An unknown email is verified against a dummy
  * argon2id hash, so it costs the same work and gets the same 401 as a wrong password (no user
- * enumeration). Failures count per email+IP; past the limit the answer is 429 before any hashing.
+ * enumeration). Failures count per email+IP, login/ and token/ together; past the limit the answer
+ * is 429 with Retry-After, before any hashing. Attempts of one email+IP are checked one after the
+ * other (the service is one process), so concurrent guesses cannot all pass the limit check made
+ * before the first of them failed, and concurrent good logins are delayed, never refused.
  */
 export interface CheckedUser {
 	id: number
@@ -24,9 +27,8 @@ export function createCredentialCheck(
 	hasher: PasswordHasher,
 	limiter: RateLimiter,
 ): CredentialCheck {
-	return async (rawEmail, password, ip) => {
-		const email = rawEmail.trim().toLowerCase()
-		const key = `login:${email}:${ip}`
+	const inTurn = createKeyedQueue()
+	const check = async (email: string, password: string, key: string): Promise<CheckedUser> => {
 		const wait = await limiter.blocked(key, config.loginRateLimit, config.loginRateWindow)
 		if (wait) throw throttled(wait)
 		const [user] = await db
@@ -50,5 +52,27 @@ export function createCredentialCheck(
 				.where(eq(userProfile.id, user.id))
 		}
 		return { id: user.id, email: user.email }
+	}
+	return (rawEmail, password, ip) => {
+		const email = rawEmail.trim().toLowerCase()
+		const key = `login:${email}:${ip}`
+		return inTurn(key, () => check(email, password, key))
+	}
+}
+
+/** Runs the tasks of one key one after another; keys with nothing pending take no memory. */
+function createKeyedQueue() {
+	const tails = new Map<string, Promise<void>>()
+	return <T>(key: string, task: () => Promise<T>): Promise<T> => {
+		const run = (tails.get(key) ?? Promise.resolve()).then(task)
+		const tail = run.then(
+			() => {},
+			() => {},
+		)
+		tails.set(key, tail)
+		void tail.then(() => {
+			if (tails.get(key) === tail) tails.delete(key)
+		})
+		return run
 	}
 }

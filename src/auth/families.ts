@@ -53,6 +53,7 @@ export function createFamilies(
 		.prepare()
 
 	const issue = async (userId: number, tx: Executor = db, family = randomToken(16)): Promise<TokenPair> => {
+		const stamp = cache.stamp()
 		const now = Date.now()
 		const access = signer.sign('access', userId, family, config.accessTokenLifetime, now)
 		const refresh = signer.sign('refresh', userId, family, config.refreshTokenLifetime, now)
@@ -63,7 +64,7 @@ export function createFamilies(
 			state: 'active',
 			expiresAt: refresh.claims.exp * 1000,
 		})
-		cache.putFamily(family, true, userId)
+		cache.putFamily(family, true, userId, stamp)
 		return {
 			access: access.token,
 			refresh: refresh.token,
@@ -125,9 +126,10 @@ export function createFamilies(
 		async isAlive(family, userId) {
 			const known = cache.families.get(family)
 			if (known) return known.alive
+			const stamp = cache.stamp()
 			const rows = await liveRow.execute({ family, now: Date.now() })
 			const alive = rows.length > 0
-			cache.putFamily(family, alive, userId)
+			cache.putFamily(family, alive, userId, stamp)
 			return alive
 		},
 	}

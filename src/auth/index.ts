@@ -63,7 +63,11 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 	const families = createFamilies(db, config, signer, cache)
 	const sessions = createSessions(db, config, families, cache)
 	const profiles = createProfiles(db, cache)
-	const limiter = createRateLimiter(db)
+	const limiter = createRateLimiter(
+		db,
+		Date.now,
+		Math.max(config.loginRateWindow, config.resetRateWindow, 24 * 3600),
+	)
 	const resolver = createCallerResolver(config, signer, sessions, profiles, families)
 	const core: AuthCore = {
 		...resolver,

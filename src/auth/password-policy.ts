@@ -1,8 +1,9 @@
 import { dictionary } from '@zxcvbn-ts/language-common'
 
 /**
- * Django's default password validators, for register, check-password and reset alike: minimum
- * length, user-attribute similarity, common passwords, numeric. Returns every problem found.
+ * Django's default password validators, for register, check-password and reset alike, in Django's
+ * order and words: user-attribute similarity, minimum length, common passwords, numeric. Returns
+ * every problem found.
  */
 export const MIN_PASSWORD_LENGTH = 8
 export const MAX_PASSWORD_LENGTH = 128
@@ -17,19 +18,20 @@ export interface UserAttributes {
 	last_name?: string
 }
 
+/** Django's attribute order and verbose names (`email` is "email address" on Django's user). */
 const LABELS: Record<keyof UserAttributes, string> = {
-	email: 'email address',
 	first_name: 'first name',
 	last_name: 'last name',
+	email: 'email address',
 }
 
 export function validatePassword(password: string, user: UserAttributes = {}): string[] {
 	const problems: string[] = []
+	const similar = similarAttribute(password, user)
+	if (similar) problems.push(`The password is too similar to the ${LABELS[similar]}.`)
 	if (password.length < MIN_PASSWORD_LENGTH) {
 		problems.push(`This password is too short. It must contain at least ${MIN_PASSWORD_LENGTH} characters.`)
 	}
-	const similar = similarAttribute(password, user)
-	if (similar) problems.push(`The password is too similar to the ${LABELS[similar]}.`)
 	if (COMMON.has(password.toLowerCase().trim())) problems.push('This password is too common.')
 	if (/^\d+$/.test(password)) problems.push('This password is entirely numeric.')
 	return problems
@@ -43,11 +45,16 @@ function similarAttribute(password: string, user: UserAttributes): keyof UserAtt
 		const parts = [...value.split(/\W+/), value]
 		for (const part of parts) {
 			const p = part.toLowerCase()
-			if (!p) continue
+			if (!p || exceedsMaximumLengthRatio(pw, p)) continue
 			if (quickRatio(pw, p) >= MAX_SIMILARITY && ratio(pw, p) >= MAX_SIMILARITY) return key
 		}
 	}
 	return null
+}
+
+/** Django's shortcut: a password ten times longer than a short attribute cannot be too similar. */
+function exceedsMaximumLengthRatio(password: string, value: string): boolean {
+	return password.length >= 10 * value.length && value.length < (MAX_SIMILARITY / 2) * password.length
 }
 
 /** difflib's quick_ratio: an upper bound of `ratio` from the shared multiset of characters. */

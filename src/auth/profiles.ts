@@ -20,6 +20,8 @@ export interface Profile {
 
 export interface Profiles {
 	get(userId: number): Promise<Profile | null>
+	/** The cached profile only (the hot path), else undefined. */
+	peek(userId: number): Profile | undefined
 }
 
 export function createProfiles(db: Database, cache: AuthCache): Profiles {
@@ -44,9 +46,11 @@ export function createProfiles(db: Database, cache: AuthCache): Profiles {
 		.prepare()
 
 	return {
+		peek: (userId) => cache.profiles.get(userId),
 		async get(userId) {
 			const cached = cache.profiles.get(userId)
 			if (cached) return cached
+			const stamp = cache.stamp()
 			const [row] = await byId.execute({ id: userId })
 			if (!row) return null
 			const profile: Profile = {
@@ -65,7 +69,7 @@ export function createProfiles(db: Database, cache: AuthCache): Profiles {
 					is_owner: row.isOwner,
 				}),
 			}
-			cache.putProfile(profile)
+			cache.putProfile(profile, stamp)
 			return profile
 		},
 	}

@@ -1,11 +1,14 @@
-import { eq, sql } from 'drizzle-orm'
+import { eq, lt, sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { rateLimit } from '../../db/schema'
 
 /**
  * Fixed-window counters in the `rate_limit` table (`login:<email>:<ip>`, `reset-ip:<ip>`, ...).
- * One upsert per hit, so concurrent requests cannot both slip under the limit.
+ * One upsert per hit, so concurrent requests cannot both slip under the limit. Every SWEEP_EVERY
+ * hits, rows whose window ended more than `retainSeconds` ago are deleted: a flood of made-up
+ * emails cannot grow the table without bound.
  */
+const SWEEP_EVERY = 256
 export interface RateLimiter {
 	/** Seconds until the window ends when `key` is at or over `limit`, else 0. Counts nothing. */
 	blocked(key: string, limit: number, windowSeconds: number): Promise<number>
@@ -14,7 +17,15 @@ export interface RateLimiter {
 	reset(key: string): Promise<void>
 }
 
-export function createRateLimiter(db: Database, clock: () => number = Date.now): RateLimiter {
+export function createRateLimiter(
+	db: Database,
+	clock: () => number = Date.now,
+	retainSeconds = 24 * 3600,
+): RateLimiter {
+	let hits = 0
+	const sweep = async (now: number) => {
+		await db.delete(rateLimit).where(lt(rateLimit.windowStart, now - retainSeconds * 1000))
+	}
 	const retryAfter = (windowStart: number, windowSeconds: number, now: number) =>
 		Math.max(1, Math.ceil((windowStart + windowSeconds * 1000 - now) / 1000))
 	return {
@@ -26,6 +37,7 @@ export function createRateLimiter(db: Database, clock: () => number = Date.now):
 		},
 		async hit(key, limit, windowSeconds) {
 			const now = clock()
+			if (++hits % SWEEP_EVERY === 0) await sweep(now)
 			const stale = now - windowSeconds * 1000
 			const [row] = await db
 				.insert(rateLimit)

@@ -12,6 +12,8 @@ import { readClaims } from './tokens'
  * Server-side web sessions (rest-auth §5): the cookie carries 32 random bytes, the table their
  * SHA-256, the CSRF token and the JWT pair. An expired access token is rotated from the stored
  * refresh token without the client noticing; concurrent requests of one session share one rotation.
+ * A session whose token family was revoked (reset, a stolen refresh token presented twice) ends at
+ * its next request, whatever its access token's remaining lifetime.
  */
 export interface CreatedSession {
 	id: string
@@ -23,6 +25,11 @@ export interface Sessions {
 	create(userId: number): Promise<CreatedSession>
 	/** The live session of a cookie value (access token fresh), or null. */
 	resolve(id: string): Promise<SessionEntry | null>
+	/**
+	 * The hot path: the session when memory alone can vouch for it (cached, unexpired, access token
+	 * fresh, family known alive), else undefined and the caller goes through `resolve`.
+	 */
+	peek(id: string): SessionEntry | undefined
 	destroy(id: string): Promise<SessionEntry | null>
 	destroyUser(userId: number, tx?: Executor): Promise<void>
 }
@@ -61,6 +68,7 @@ export function createSessions(db: Database, config: Config, families: Families,
 	}
 
 	const refresh = async (entry: SessionEntry): Promise<SessionEntry | null> => {
+		const stamp = cache.stamp()
 		const pair = await families.rotate(entry.refreshToken)
 		if (!pair) {
 			await end(entry.hash)
@@ -71,11 +79,12 @@ export function createSessions(db: Database, config: Config, families: Families,
 			.set({ accessToken: pair.access, refreshToken: pair.refresh })
 			.where(eq(session.idHash, entry.hash))
 		const next = toEntry(entry.hash, entry.userId, entry.csrfToken, pair, entry.expiresAt)
-		cache.putSession(next)
+		cache.putSession(next, stamp)
 		return next
 	}
 
 	const load = async (hash: string): Promise<SessionEntry | null> => {
+		const stamp = cache.stamp()
 		const [row] = await byHash.execute({ hash })
 		if (!row) return null
 		const entry = toEntry(
@@ -85,9 +94,12 @@ export function createSessions(db: Database, config: Config, families: Families,
 			{ access: row.accessToken, refresh: row.refreshToken },
 			row.expiresAt,
 		)
-		cache.putSession(entry)
+		cache.putSession(entry, stamp)
 		return entry
 	}
+
+	const fresh = (entry: SessionEntry, now: number) =>
+		entry.expiresAt > now && entry.accessExpiresAt > now && cache.families.get(entry.family)?.alive === true
 
 	return {
 		async create(userId) {
@@ -95,6 +107,7 @@ export function createSessions(db: Database, config: Config, families: Families,
 			const csrfToken = randomToken(32)
 			const hash = sha256(id)
 			const expiresAt = Date.now() + config.sessionLifetime * 1000
+			const stamp = cache.stamp()
 			const pair = await families.issue(userId)
 			await db.insert(session).values({
 				idHash: hash,
@@ -105,8 +118,13 @@ export function createSessions(db: Database, config: Config, families: Families,
 				expiresAt,
 			})
 			const entry = toEntry(hash, userId, csrfToken, pair, expiresAt)
-			cache.putSession(entry)
+			cache.putSession(entry, stamp)
 			return { id, csrfToken, entry }
+		},
+		peek(id) {
+			if (id.length > 256) return undefined
+			const entry = cache.sessions.get(sha256(id))
+			return entry && fresh(entry, Date.now()) ? entry : undefined
 		},
 		async resolve(id) {
 			if (id.length > 256) return null
@@ -114,7 +132,7 @@ export function createSessions(db: Database, config: Config, families: Families,
 			const entry = cache.sessions.get(hash) ?? (await load(hash))
 			if (!entry) return null
 			const now = Date.now()
-			if (entry.expiresAt <= now) {
+			if (entry.expiresAt <= now || !(await families.isAlive(entry.family, entry.userId))) {
 				await end(hash)
 				return null
 			}

@@ -23,4 +23,20 @@ describe('validatePassword', () => {
 			'The password is too similar to the last name.',
 		)
 	})
+
+	it("lists problems in Django's validator order, with Django's words", () => {
+		expect(validatePassword('ada1', { first_name: 'Ada1' })).toEqual([
+			'The password is too similar to the first name.',
+			'This password is too short. It must contain at least 8 characters.',
+		])
+		expect(validatePassword('1234567')).toEqual([
+			'This password is too short. It must contain at least 8 characters.',
+			'This password is too common.',
+			'This password is entirely numeric.',
+		])
+	})
+
+	it('does not call a long password similar to a much shorter attribute', () => {
+		expect(validatePassword('al-Kx9!qW2#zPm7$rT', { first_name: 'Al' })).toEqual([])
+	})
 })

@@ -31,4 +31,16 @@ describe('createRateLimiter', () => {
 		await limiter.reset('k')
 		expect(await limiter.blocked('k', 1, 60)).toBe(0)
 	})
+
+	it('deletes rows whose window ended long ago, keeping live ones', async () => {
+		let now = 5_000_000_000
+		const limiter = createRateLimiter(handle.db, () => now, 3600)
+		await limiter.hit('old', 5, 60)
+		now += 2 * 3600 * 1000
+		await limiter.hit('live', 5, 60)
+		for (let i = 0; i < 300; i++) await limiter.hit('busy', 1000, 60)
+		const keys = (await handle.client.execute('select key from rate_limit')).rows.map((r) => r.key)
+		expect(keys).not.toContain('old')
+		expect(keys).toContain('live')
+	})
 })

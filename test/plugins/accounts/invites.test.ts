@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { invite } from '../../../db/schema'
 import { type AccountsApp, login, PASSWORD, registerAccount, startAccounts, uniqueEmail } from './support'
 
 let app: AccountsApp
@@ -15,6 +17,11 @@ beforeAll(async () => {
 afterAll(() => app.stop())
 
 const asOwner = () => ({ cookie: owner.cookie, origin: app.url })
+
+const registerWith = (invite: string, email = uniqueEmail()) =>
+	app.post('/accounts/register/', { email, password: PASSWORD, invite })
+
+const INVALID_INVITE = { invite: ['Invalid or expired invite.'] }
 
 async function createInvite(body: Record<string, unknown> = {}) {
 	const res = await app.post('/accounts/invites/', body, asOwner())
@@ -45,13 +52,9 @@ describe('invites', () => {
 		expect(profile.is_owner).toBe(false)
 		expect(profile.status.code).toBe('active')
 		// Used once: a second registration with it is refused.
-		const again = await app.post('/accounts/register/', {
-			email: uniqueEmail(),
-			password: PASSWORD,
-			invite: inv.token,
-		})
+		const again = await registerWith(inv.token)
 		expect(again.status).toBe(400)
-		expect(await again.json()).toEqual({ invite: ['Invalid or expired invite.'] })
+		expect(await again.json()).toEqual(INVALID_INVITE)
 		// A member may not invite.
 		const denied = await app.post('/accounts/invites/', {}, { cookie: s.cookie, origin: app.url })
 		expect(denied.status).toBe(403)
@@ -75,28 +78,40 @@ describe('invites', () => {
 		const res = await app.post(`/accounts/invites/${inv.id}/revoke/`, {}, asOwner())
 		expect(res.status).toBe(200)
 		expect(((await res.json()) as { state: string }).state).toBe('revoked')
-		const reg = await app.post('/accounts/register/', {
-			email: uniqueEmail(),
-			password: PASSWORD,
-			invite: inv.token,
-		})
+		const reg = await registerWith(inv.token)
 		expect(reg.status).toBe(400)
-		expect(await reg.json()).toEqual({ invite: ['Invalid or expired invite.'] })
+		expect(await reg.json()).toEqual(INVALID_INVITE)
+	})
+
+	it('shows an invite past its expiry as expired and refuses it', async () => {
+		const inv = await createInvite()
+		await app.ctx.db
+			.update(invite)
+			.set({ expiresAt: Date.now() - 1000 })
+			.where(eq(invite.id, inv.id))
+		const list = (await (await app.get('/accounts/invites/', asOwner())).json()) as Array<{
+			id: number
+			state: string
+		}>
+		expect(list.find((i) => i.id === inv.id)?.state).toBe('expired')
+		const reg = await registerWith(inv.token)
+		expect(reg.status).toBe(400)
+		expect(await reg.json()).toEqual(INVALID_INVITE)
+	})
+
+	it('will not revoke an accepted invite', async () => {
+		const inv = await createInvite()
+		await registerAccount(app, { invite: inv.token })
+		const res = await app.post(`/accounts/invites/${inv.id}/revoke/`, {}, asOwner())
+		expect(res.status).toBe(400)
+		expect(((await res.json()) as { code: string }).code).toBe('invalid_state')
 	})
 
 	it('refuses an invite meant for another address, and an unknown token', async () => {
 		const inv = await createInvite({ email: uniqueEmail('meant') })
-		const reg = await app.post('/accounts/register/', {
-			email: uniqueEmail('other'),
-			password: PASSWORD,
-			invite: inv.token,
-		})
+		const reg = await registerWith(inv.token, uniqueEmail('other'))
 		expect(reg.status).toBe(400)
-		const unknown = await app.post('/accounts/register/', {
-			email: uniqueEmail(),
-			password: PASSWORD,
-			invite: 'nope',
-		})
+		const unknown = await registerWith('nope')
 		expect(unknown.status).toBe(400)
 	})
 

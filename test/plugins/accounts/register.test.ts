@@ -93,11 +93,40 @@ describe('POST /accounts/register/', () => {
 
 describe('POST /accounts/check-password/', () => {
 	it('answers 200 with empty lists when email and password are fine, creating nothing', async () => {
+		const rows = async () => {
+			const counts = []
+			for (const table of ['user_profile', 'company', 'session', 'refresh_token', 'invite']) {
+				const r = await app.handle.client.execute(`select count(*) as n from ${table}`)
+				counts.push(Number(r.rows[0]?.n))
+			}
+			return counts
+		}
+		const before = await rows()
 		const email = uniqueEmail()
-		const res = await app.post('/accounts/check-password/', { email, password: PASSWORD })
+		const res = await app.post('/accounts/check-password/', {
+			email,
+			password: PASSWORD,
+			first_name: 'Ada',
+			last_name: 'Lovelace',
+		})
 		expect(res.status).toBe(200)
 		expect(await res.json()).toEqual({ email: [], password: [] })
+		expect(await rows()).toEqual(before)
 		expect((await app.post('/accounts/login/', { email, password: PASSWORD })).status).toBe(401)
+	})
+
+	it('checks the password against the names it is given', async () => {
+		const res = await app.post('/accounts/check-password/', {
+			email: uniqueEmail(),
+			password: 'lovelace1815',
+			first_name: 'Ada',
+			last_name: 'Lovelace',
+		})
+		expect(res.status).toBe(400)
+		expect(await res.json()).toEqual({
+			email: [],
+			password: ['The password is too similar to the last name.'],
+		})
 	})
 
 	it('lists the problems of both fields with 400', async () => {

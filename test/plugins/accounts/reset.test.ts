@@ -25,6 +25,9 @@ afterAll(async () => {
 
 const NEW_PASSWORD = 'Fresh-Start-2024!x'
 
+const resetPassword = (on: AccountsApp, email: string, token: string, newPassword: string) =>
+	on.post('/accounts/reset-password/', { email, token, new_password: newPassword })
+
 async function requestToken(email: string) {
 	const res = await app.post('/accounts/request-reset/', { email })
 	expect(res.status).toBe(200)
@@ -35,10 +38,16 @@ async function requestToken(email: string) {
 describe('POST /accounts/request-reset/', () => {
 	it('answers the same for a known and an unknown email, and mails a link on PUBLIC_URL', async () => {
 		const user = await registerAccount(app)
+		// Bun's fetch sends the forged Host as given: the server's request.url names evil.example.net.
 		const known = await app.post(
 			'/accounts/request-reset/',
 			{ email: user.email },
-			{ host: 'evil.example.net' },
+			{
+				host: 'evil.example.net',
+				'x-forwarded-host': 'evil.example.net',
+				'x-forwarded-proto': 'https',
+				origin: 'https://evil.example.net',
+			},
 		)
 		const unknown = await app.post('/accounts/request-reset/', { email: uniqueEmail('ghost') })
 		expect(known.status).toBe(200)
@@ -66,10 +75,15 @@ describe('POST /accounts/request-reset/', () => {
 	it('voids older tokens when a new one is requested', async () => {
 		const user = await registerAccount(app)
 		const first = await requestToken(user.email)
-		await requestToken(user.email)
+		const second = await requestToken(user.email)
 		expect(
 			(await app.post('/accounts/request-reset/', { email: user.email, token: first.token })).status,
 		).toBe(400)
+		const old = await resetPassword(app, user.email, first.token, NEW_PASSWORD)
+		expect(old.status).toBe(400)
+		expect(await old.json()).toEqual({ token: ['Invalid or expired token.'] })
+		const current = await resetPassword(app, user.email, second.token, NEW_PASSWORD)
+		expect(current.status).toBe(200)
 	})
 
 	it('answers the 4th request for one email within the hour with 429', async () => {
@@ -78,7 +92,36 @@ describe('POST /accounts/request-reset/', () => {
 			expect((await app.post('/accounts/request-reset/', { email })).status).toBe(200)
 		const res = await app.post('/accounts/request-reset/', { email })
 		expect(res.status).toBe(429)
-		expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0)
+		const wait = Number(res.headers.get('retry-after'))
+		expect(wait).toBeGreaterThan(3500)
+		expect(wait).toBeLessThanOrEqual(3600)
+		expect(((await res.json()) as { code: string }).code).toBe('throttled')
+		// The limit is per email: another address from the same client is still served.
+		expect((await app.post('/accounts/request-reset/', { email: uniqueEmail() })).status).toBe(200)
+	})
+
+	it('counts the email in any case and with spaces as one address', async () => {
+		const email = uniqueEmail('cased')
+		for (const variant of [email, email.toUpperCase(), ` ${email} `])
+			expect((await app.post('/accounts/request-reset/', { email: variant })).status).toBe(200)
+		expect((await app.post('/accounts/request-reset/', { email })).status).toBe(429)
+	})
+})
+
+describe('POST /accounts/request-reset/ per client address', () => {
+	it('answers the 21st request from one address within the hour with 429 and Retry-After', async () => {
+		const fresh = await startAccounts()
+		try {
+			for (let i = 0; i < 20; i++) {
+				const res = await fresh.post('/accounts/request-reset/', { email: uniqueEmail('ip') })
+				expect(res.status).toBe(200)
+			}
+			const res = await fresh.post('/accounts/request-reset/', { email: uniqueEmail('ip') })
+			expect(res.status).toBe(429)
+			expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500)
+		} finally {
+			await fresh.stop()
+		}
 	})
 })
 
@@ -86,27 +129,24 @@ describe('POST /accounts/reset-password/', () => {
 	it('sets the password once, and revokes every session and refresh token of the user', async () => {
 		const user = await registerAccount(app)
 		const session = await login(app, user.email)
+		const other = await login(app, user.email)
 		const pair = await tokenPair(app, user.email)
+		// Both are served (and so held in the cache) before the reset.
+		expect((await app.me(session)).status).toBe(200)
+		expect((await app.me(pair)).status).toBe(200)
 		const { token } = await requestToken(user.email)
-		const res = await app.post('/accounts/reset-password/', {
-			email: user.email,
-			token,
-			new_password: NEW_PASSWORD,
-		})
+		const res = await resetPassword(app, user.email, token, NEW_PASSWORD)
 		expect(res.status).toBe(200)
 		expect(((await res.json()) as { detail: string }).detail).toBeString()
-		expect((await app.get('/accounts/me/', { cookie: session.cookie })).status).toBe(401)
-		expect((await app.get('/accounts/me/', { authorization: `Bearer ${pair.access}` })).status).toBe(401)
+		expect((await app.me(session)).status).toBe(401)
+		expect((await app.me(other)).status).toBe(401)
+		expect((await app.me(pair)).status).toBe(401)
 		expect((await app.post('/accounts/token/refresh/', { refresh: pair.refresh })).status).toBe(401)
 		expect((await app.post('/accounts/login/', { email: user.email, password: PASSWORD })).status).toBe(401)
 		expect((await app.post('/accounts/login/', { email: user.email, password: NEW_PASSWORD })).status).toBe(
 			200,
 		)
-		const again = await app.post('/accounts/reset-password/', {
-			email: user.email,
-			token,
-			new_password: 'Another-one-99!',
-		})
+		const again = await resetPassword(app, user.email, token, 'Another-one-99!')
 		expect(again.status).toBe(400)
 		expect(await again.json()).toEqual({ token: ['Invalid or expired token.'] })
 	})
@@ -118,11 +158,7 @@ describe('POST /accounts/reset-password/', () => {
 			.update(resetToken)
 			.set({ expiresAt: Date.now() - 1000 })
 			.where(eq(resetToken.userId, user.id))
-		const res = await app.post('/accounts/reset-password/', {
-			email: user.email,
-			token,
-			new_password: NEW_PASSWORD,
-		})
+		const res = await resetPassword(app, user.email, token, NEW_PASSWORD)
 		expect(res.status).toBe(400)
 		expect(await res.json()).toEqual({ token: ['Invalid or expired token.'] })
 	})
@@ -130,20 +166,12 @@ describe('POST /accounts/reset-password/', () => {
 	it('applies the password policy on new_password and keeps the token', async () => {
 		const user = await registerAccount(app)
 		const { token } = await requestToken(user.email)
-		const weak = await app.post('/accounts/reset-password/', {
-			email: user.email,
-			token,
-			new_password: 'password123',
-		})
+		const weak = await resetPassword(app, user.email, token, 'password123')
 		expect(weak.status).toBe(400)
 		expect(((await weak.json()) as { new_password: string[] }).new_password).toContain(
 			'This password is too common.',
 		)
-		const ok = await app.post('/accounts/reset-password/', {
-			email: user.email,
-			token,
-			new_password: NEW_PASSWORD,
-		})
+		const ok = await resetPassword(app, user.email, token, NEW_PASSWORD)
 		expect(ok.status).toBe(200)
 	})
 
@@ -151,11 +179,34 @@ describe('POST /accounts/reset-password/', () => {
 		const user = await registerAccount(app)
 		const other = await registerAccount(app)
 		const { token } = await requestToken(user.email)
-		const res = await app.post('/accounts/reset-password/', {
-			email: other.email,
-			token,
-			new_password: NEW_PASSWORD,
-		})
+		const res = await resetPassword(app, other.email, token, NEW_PASSWORD)
 		expect(res.status).toBe(400)
+	})
+})
+
+describe('reset without SMTP_URL', () => {
+	it('writes the message to the log, whose link works, and no other line holds a secret', async () => {
+		const lines: string[] = []
+		const logged = await startAccounts({}, { logLines: lines })
+		try {
+			const user = await registerAccount(logged)
+			await logged.post('/accounts/login/', { email: user.email, password: 'Wrong-password-1' })
+			expect((await logged.post('/accounts/request-reset/', { email: user.email })).status).toBe(200)
+			const mailLines = lines.filter((l) => l.includes('/reset-password?'))
+			expect(mailLines).toHaveLength(1)
+			const record = JSON.parse(mailLines[0] ?? '{}') as { level: string; to: string; mail: string }
+			expect(record.level).toBe('info')
+			expect(record.to).toBe(user.email)
+			const token = resetLinkOf(record.mail).searchParams.get('token') ?? ''
+			const res = await resetPassword(logged, user.email, token, NEW_PASSWORD)
+			expect(res.status).toBe(200)
+			for (const line of lines.filter((l) => l !== mailLines[0])) {
+				for (const secret of [token, PASSWORD, NEW_PASSWORD, 'Wrong-password-1']) {
+					expect(line).not.toContain(secret)
+				}
+			}
+		} finally {
+			await logged.stop()
+		}
 	})
 })

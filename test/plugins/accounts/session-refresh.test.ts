@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { refreshToken, session } from '../../../db/schema'
-import { sha256 } from '../../../src/auth/crypto'
-import { type AccountsApp, login, registerAccount, startAccounts } from './support'
+import { refreshToken } from '../../../db/schema'
+import { type AccountsApp, login, registerAccount, startAccounts, storedSession } from './support'
 
 let app: AccountsApp
 beforeAll(async () => {
@@ -10,13 +9,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const stored = async (sessionId: string) => {
-	const [row] = await app.ctx.db
-		.select()
-		.from(session)
-		.where(eq(session.idHash, sha256(sessionId)))
-	return row
-}
+const stored = (sessionId: string) => storedSession(app, sessionId)
 
 describe('session with an expired access token', () => {
 	it('is refreshed from the stored refresh token without the client noticing', async () => {
@@ -39,5 +32,18 @@ describe('session with an expired access token', () => {
 		await Bun.sleep(2100)
 		expect((await app.get('/accounts/me/', { cookie: s.cookie })).status).toBe(401)
 		expect(await stored(s.sessionId)).toBeUndefined()
+	})
+
+	it('ends, and takes the thief down with it, when a stolen refresh token was rotated first', async () => {
+		const user = await registerAccount(app)
+		const s = await login(app, user.email)
+		const stolen = (await stored(s.sessionId))?.refreshToken ?? ''
+		const thief = await app.post('/accounts/token/refresh/', { refresh: stolen })
+		expect(thief.status).toBe(200)
+		const { access } = (await thief.json()) as { access: string }
+		await Bun.sleep(2100)
+		// The session presents its (now rotated) refresh token: reuse, the family dies.
+		expect((await app.me(s)).status).toBe(401)
+		expect((await app.me({ access })).status).toBe(401)
 	})
 })

@@ -1,16 +1,37 @@
+import { eq } from 'drizzle-orm'
+import { session } from '../../../db/schema'
 import { accountsPlugin } from '../../../plugins/accounts'
 import { type AuthCore, authCoreOf } from '../../../src/auth'
+import { sha256 } from '../../../src/auth/crypto'
+import { createLogger } from '../../../src/logger'
 import { getTestInstance, type TestInstance } from '../../helpers'
 
-/** Shared steps of the accounts tests: an app with only this plugin, accounts, logins. */
+/** Shared steps of the accounts tests (and the accounts benchmark): an app with only this plugin. */
 export interface AccountsApp extends TestInstance {
 	core: AuthCore
+	/** JSON POST; a string body is sent as it is. */
 	post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>
 	get(path: string, headers?: Record<string, string>): Promise<Response>
+	/** GET /accounts/me/ with a session's cookie header or a bearer access token. */
+	me(auth: { cookie: string } | { access: string }): Promise<Response>
 }
 
-export async function startAccounts(env: Record<string, string> = {}): Promise<AccountsApp> {
-	const instance = await getTestInstance(env, { plugins: [accountsPlugin] })
+export interface StartOptions {
+	/** Receives every log line (JSON), at info level and above. */
+	logLines?: string[]
+}
+
+export async function startAccounts(
+	env: Record<string, string> = {},
+	opts: StartOptions = {},
+): Promise<AccountsApp> {
+	const lines = opts.logLines
+	const instance = await getTestInstance(
+		lines ? { LOG_LEVEL: 'info', ...env } : env,
+		lines
+			? { plugins: [accountsPlugin], logger: createLogger('info', {}, (line) => lines.push(line)) }
+			: { plugins: [accountsPlugin] },
+	)
 	const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
 		fetch(instance.url + path, {
 			method: 'POST',
@@ -18,7 +39,12 @@ export async function startAccounts(env: Record<string, string> = {}): Promise<A
 			body: typeof body === 'string' ? body : JSON.stringify(body),
 		})
 	const get = (path: string, headers: Record<string, string> = {}) => fetch(instance.url + path, { headers })
-	return { ...instance, core: authCoreOf(instance.ctx.auth), post, get }
+	const me = (auth: { cookie: string } | { access: string }) =>
+		get(
+			'/accounts/me/',
+			'cookie' in auth ? { cookie: auth.cookie } : { authorization: `Bearer ${auth.access}` },
+		)
+	return { ...instance, core: authCoreOf(instance.ctx.auth), post, get, me }
 }
 
 export const PASSWORD = 'Vq7#pLm2!xZr9wTb'
@@ -85,4 +111,13 @@ export async function tokenPair(app: AccountsApp, email: string, password = PASS
 	const res = await app.post('/accounts/token/', { email, password })
 	if (res.status !== 200) throw new Error(`token failed: ${res.status}`)
 	return (await res.json()) as { access: string; refresh: string }
+}
+
+/** The server-side row of a session (its JWT pair included), or undefined once it is gone. */
+export async function storedSession(app: AccountsApp, sessionId: string) {
+	const [row] = await app.ctx.db
+		.select()
+		.from(session)
+		.where(eq(session.idHash, sha256(sessionId)))
+	return row
 }

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { type AccountsApp, PASSWORD, registerAccount, startAccounts, tokenPair } from './support'
+import { readClaims } from '../../../src/auth/tokens'
+import {
+	type AccountsApp,
+	login,
+	PASSWORD,
+	registerAccount,
+	startAccounts,
+	storedSession,
+	tokenPair,
+} from './support'
 
 let app: AccountsApp
 beforeAll(async () => {
@@ -7,7 +16,7 @@ beforeAll(async () => {
 })
 afterAll(() => app.stop())
 
-const me = (access: string) => app.get('/accounts/me/', { authorization: `Bearer ${access}` })
+const me = (access: string) => app.me({ access })
 const refresh = (token: string) => app.post('/accounts/token/refresh/', { refresh: token })
 
 describe('POST /accounts/token/', () => {
@@ -21,6 +30,19 @@ describe('POST /accounts/token/', () => {
 		const profile = await me(pair.access)
 		expect(profile.status).toBe(200)
 		expect(((await profile.json()) as { id: number }).id).toBe(user.id)
+	})
+
+	it('issues an access token for 5 minutes and a refresh token for a day, of one family', async () => {
+		const user = await registerAccount(app)
+		const pair = await tokenPair(app, user.email)
+		const access = readClaims(pair.access)
+		const refreshClaims = readClaims(pair.refresh)
+		expect(access?.exp && access.exp - access.iat).toBe(5 * 60)
+		expect(refreshClaims?.exp && refreshClaims.exp - refreshClaims.iat).toBe(24 * 3600)
+		expect(access?.typ).toBe('access')
+		expect(refreshClaims?.typ).toBe('refresh')
+		expect(access?.fam).toBe(refreshClaims?.fam ?? '')
+		expect(access?.user_id).toBe(user.id)
 	})
 
 	it('refuses bad credentials with 401', async () => {
@@ -67,6 +89,21 @@ describe('POST /accounts/token/refresh/', () => {
 		// Another family of the same user lives on.
 		const other = await tokenPair(app, user.email)
 		expect((await me(other.access)).status).toBe(200)
+	})
+
+	it('ends at once a session whose family dies because its stolen refresh token came back', async () => {
+		const user = await registerAccount(app)
+		const s = await login(app, user.email)
+		expect((await app.me(s)).status).toBe(200)
+		const stolen = (await storedSession(app, s.sessionId))?.refreshToken ?? ''
+		const thief = await refresh(stolen)
+		expect(thief.status).toBe(200)
+		const thiefPair = (await thief.json()) as { access: string }
+		expect((await refresh(stolen)).status).toBe(401)
+		// The session's access token has minutes left and sits in the cache: refused all the same.
+		expect((await app.me(s)).status).toBe(401)
+		expect(await storedSession(app, s.sessionId)).toBeUndefined()
+		expect((await me(thiefPair.access)).status).toBe(401)
 	})
 
 	it('refuses a forged or missing token', async () => {

@@ -1,0 +1,46 @@
+import type { AnyElysia } from 'elysia'
+import { JSON_HEADERS } from './respond'
+
+/**
+ * DRF's answers for the methods a path does not serve: 405 `{"detail": "Method \"GET\" not
+ * allowed."}` with an `Allow` header, and OPTIONS 200 with the view's metadata. Added after every
+ * route is registered, from the routes themselves, so it cannot drift from them: a path's own
+ * methods always win over the catch-all.
+ */
+export function answerOtherMethods(app: AnyElysia): void {
+	const byPath = new Map<string, Set<string>>()
+	for (const route of app.routes) {
+		const methods = byPath.get(route.path) ?? new Set<string>()
+		methods.add(route.method.toUpperCase())
+		byPath.set(route.path, methods)
+	}
+	for (const [path, methods] of byPath) {
+		if (methods.has('GET')) methods.add('HEAD')
+		methods.add('OPTIONS')
+		const allow = [...methods].join(', ')
+		const metadata = JSON.stringify({
+			name: viewName(path),
+			description: '',
+			renders: ['application/json'],
+			parses: ['application/json'],
+		})
+		app.all(path, ({ request }) => {
+			const headers = { ...JSON_HEADERS, allow }
+			if (request.method === 'OPTIONS') return new Response(metadata, { headers })
+			const detail = `Method "${safeMethod(request.method)}" not allowed.`
+			return new Response(JSON.stringify({ detail }), { status: 405, headers })
+		})
+	}
+}
+
+/** `/accounts/token/refresh/` → `Token Refresh`, as DRF names a view from its class. */
+const viewName = (path: string) =>
+	path
+		.split('/')
+		.filter((s) => s && s !== 'accounts' && !s.startsWith(':'))
+		.join(' ')
+		.replace(/[-_]/g, ' ')
+		.replace(/\b\w/g, (c) => c.toUpperCase())
+
+/** A method name is a token by HTTP's grammar; anything else is not quoted back. */
+const safeMethod = (method: string) => (/^[A-Z]{1,20}$/.test(method) ? method : 'UNKNOWN')
