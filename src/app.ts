@@ -17,6 +17,9 @@ import { createUserbotDirectory } from './userbots/directory'
 /** Every plugin this build knows, in load order. `PLUGINS` picks among them. */
 export const ALL_PLUGINS: readonly PluginDefinition[] = [accountsPlugin, userbotsPlugin, messagesPlugin]
 
+/** Room for multipart boundaries and part headers around an upload. */
+const MULTIPART_ALLOWANCE = 1024 * 1024
+
 export class StartupError extends Error {
 	override name = 'StartupError'
 }
@@ -120,8 +123,12 @@ async function compose(
 		onClose: (fn) => closers.push(fn),
 	}
 
-	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (contract §6).
-	const app = new Elysia({ websocket: { maxPayloadLength: MAX_FRAME_BYTES } })
+	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (contract §6). A body
+	// may be as large as a media upload and its multipart framing, no larger.
+	const app = new Elysia({
+		websocket: { maxPayloadLength: MAX_FRAME_BYTES },
+		serve: { maxRequestBodySize: config.uploadMaxBytes + MULTIPART_ALLOWANCE },
+	})
 		.use(errorHandler(log))
 		.get('/health', async ({ set }) => {
 			let database = 'ok'

@@ -90,6 +90,18 @@ describe('createApp', () => {
 		expect((await fetch(`${instance.url}/health`)).status).toBe(200)
 	})
 
+	it('refuses a request body larger than an upload may be before any route reads it', async () => {
+		instance = await getTestInstance({ UPLOAD_MAX_BYTES: '1000' })
+		const big = new Uint8Array(3 * 1024 * 1024)
+		const res = await fetch(`${instance.url}/api/userbots/1/files/`, { method: 'POST', body: big }).catch(
+			(err: unknown) => err,
+		)
+		// Bun answers 413 and closes, or resets the connection while the body is still arriving.
+		if (res instanceof Response) expect(res.status).toBe(413)
+		else expect(String(res)).toMatch(/ECONNRESET|socket|closed/i)
+		expect((await fetch(`${instance.url}/health`)).status).toBe(200)
+	})
+
 	it('builds two apps side by side that share nothing', async () => {
 		const a = await getTestInstance()
 		const b = await getTestInstance()
