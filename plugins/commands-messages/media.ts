@@ -1,3 +1,4 @@
+import type { InputMessageContent$Input } from 'tdlib-types'
 import { type CommandContext, CommandError } from '../../src/commands/define'
 import { isObject, type JsonObject, toInt } from '../../src/commands/fields'
 import {
@@ -36,6 +37,12 @@ export const MEDIA_TYPES = [
 ] as const
 export type MediaType = (typeof MEDIA_TYPES)[number]
 const ALBUM_TYPES: readonly string[] = ['photo', 'video', 'document', 'audio']
+const ALBUM_CONTENTS: readonly string[] = [
+	'inputMessagePhoto',
+	'inputMessageVideo',
+	'inputMessageDocument',
+	'inputMessageAudio',
+]
 
 export type InputFile =
 	| { _: 'inputFileId'; id: number }
@@ -94,15 +101,18 @@ interface CaptionFallback {
 	entities?: unknown
 }
 
-/** One `InputMessageContent` of a media item; `mediaType` is the command's default. */
+/**
+ * One `InputMessageContent` of a media item; `mediaType` is the command's default. Typed against
+ * TDLib 1.8.65's own input types, so a wrong field name does not compile.
+ */
 export async function buildMediaContent(
 	item: JsonObject,
 	mediaType: string | undefined,
 	ctx: CommandContext,
 	fallback: CaptionFallback = {},
-): Promise<JsonObject> {
+): Promise<InputMessageContent$Input> {
 	const own = typeOf(item)
-	if (own?.startsWith('inputMessage')) return toTd(item) as JsonObject
+	if (own?.startsWith('inputMessage')) return toTd(item) as InputMessageContent$Input
 	const type = (
 		typeof item.media_type === 'string' ? item.media_type : (mediaType ?? 'document')
 	) as MediaType
@@ -201,10 +211,13 @@ export async function buildMediaContent(
 	}
 }
 
-/** Album items: photo, video, document and audio only (tdlib-mapping §1). */
+/** Album items: photo, video, document and audio only (tdlib-mapping §1), ready-made ones too. */
 export function checkAlbumType(item: JsonObject, mediaType: string | undefined): void {
 	const own = typeOf(item)
-	if (own?.startsWith('inputMessage')) return
+	if (own?.startsWith('inputMessage')) {
+		if (ALBUM_CONTENTS.includes(own)) return
+		throw new CommandError(E.ALBUM_MEDIA_TYPE)
+	}
 	const type = typeof item.media_type === 'string' ? item.media_type : (mediaType ?? 'document')
 	if (!ALBUM_TYPES.includes(type)) throw new CommandError(E.ALBUM_MEDIA_TYPE)
 }

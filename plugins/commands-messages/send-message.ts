@@ -1,5 +1,4 @@
 import type {
-	InputMessageContent$Input,
 	InputMessageReplyTo$Input,
 	MessageTopic$Input,
 	messageSendOptions$Input,
@@ -72,25 +71,26 @@ export const sendMessage = defineCommand({
 	input: SendMessageInput,
 	async run(input, ctx) {
 		const envelope = sendEnvelope(input)
+		// Honoured for bots only: TDLib drops it for user accounts (tdlib-mapping §0). Albums have none.
+		const reply_markup =
+			input.reply_markup === undefined ? undefined : (toTd(input.reply_markup) as ReplyMarkup$Input)
 		const media = input.media
 		if (media === undefined) {
 			return ctx.invoke({
 				_: 'sendMessage',
 				...envelope,
-				// Honoured for bots only: TDLib drops it for user accounts (tdlib-mapping §0).
-				reply_markup:
-					input.reply_markup === undefined ? undefined : (toTd(input.reply_markup) as ReplyMarkup$Input),
+				reply_markup,
 				input_message_content: { _: 'inputMessageText', text: formattedText(input.text, input.entities) },
 			})
 		}
 		const items = (Array.isArray(media) ? media : [media]) as JsonObject[]
 		const caption = { text: input.text, entities: input.entities }
 		if (items.length === 1 && isObject(items[0])) {
-			const content = await buildMediaContent(items[0], input.media_type, ctx, caption)
 			return ctx.invoke({
 				_: 'sendMessage',
 				...envelope,
-				input_message_content: content as InputMessageContent$Input,
+				reply_markup,
+				input_message_content: await buildMediaContent(items[0], input.media_type, ctx, caption),
 			})
 		}
 		if (items.length > MAX_ALBUM) throw new CommandError(E.ALBUM_TOO_LARGE)
@@ -101,7 +101,7 @@ export const sendMessage = defineCommand({
 		return ctx.invoke({
 			_: 'sendMessageAlbum',
 			...envelope,
-			input_message_contents: contents as InputMessageContent$Input[],
+			input_message_contents: contents,
 		})
 	},
 })

@@ -4,8 +4,8 @@ import { type CommandContext, CommandError } from '../commands/define'
 import { toInt } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'
 import type { AppContext } from '../context'
+import { createDeadlineQueue, type Deadline } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
-import { createDeadlines, type Deadline } from './deadlines'
 import { GatewayErrors as E, FRAME_ERROR_TYPE } from './errors'
 import { errorReply, type RequestId, requestIdOf, successReply } from './replies'
 import { resolveUploadedFile } from './uploads'
@@ -74,7 +74,8 @@ interface Job {
 export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, RegisteredCommand>) {
 	const { config, log } = ctx
 	const timeoutMs = config.commandTimeoutMs
-	const deadlines = createDeadlines()
+	// Every command gets the same allowance, so deadlines fall in arrival order: one queue, one timer.
+	const deadlines = createDeadlineQueue()
 
 	function describe(err: unknown, action: string, userbotId: number): { error: string; result?: unknown } {
 		if (err instanceof CommandError) return { error: err.message, result: err.result }
@@ -99,9 +100,19 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 		const { entry, frame, userbotId, requestId } = job
 		const { command } = entry
 		const action = command.name
-		const fail = (error: string, result?: unknown) => {
-			conn.send(errorReply(userbotId, `${action}_error`, error, requestId, result))
+		// The deadline runs from the frame's arrival: a slow userbot lookup counts against it too.
+		const running = new Running(received + timeoutMs, conn, () =>
+			errorReply(userbotId, `${action}_error`, E.TIMEOUT, requestId),
+		)
+		deadlines.add(running)
+		const finish = (reply: string) => {
+			if (running.done) return
+			running.done = true
+			deadlines.settle(running)
+			conn.send(reply)
 		}
+		const fail = (error: string, result?: unknown) =>
+			finish(errorReply(userbotId, `${action}_error`, error, requestId, result))
 
 		let record: Awaited<ReturnType<AppContext['userbots']['lookup']>>
 		try {
@@ -120,16 +131,6 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 			return fail(E.USERBOT_NOT_AUTHORIZED)
 		}
 
-		const running = new Running(received + timeoutMs, conn, () =>
-			errorReply(userbotId, `${action}_error`, E.TIMEOUT, requestId),
-		)
-		deadlines.add(running)
-		const finish = (reply: string) => {
-			if (running.done) return
-			running.done = true
-			deadlines.delete(running)
-			conn.send(reply)
-		}
 		const invoke: TdInvoke = (request) => {
 			if (!runtime) return Promise.reject(new RuntimeError('unavailable', 'no Telegram runtime'))
 			const timeoutMs = Math.max(1, Math.ceil(running.at - performance.now()))
@@ -153,7 +154,7 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 		} catch (err) {
 			if (running.done) return
 			const { error, result } = describe(err, action, userbotId)
-			finish(errorReply(userbotId, `${action}_error`, error, requestId, result))
+			fail(error, result)
 		}
 	}
 

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Backend, BackendClient } from '../telegram/backend'
-import { TdError, type TdRequest, type TdUpdate } from '../telegram/types'
+import type { TdRequest, TdUpdate } from '../telegram/types'
 import {
 	type ChildMessage,
 	type InvokeMessage,
@@ -9,6 +9,7 @@ import {
 	parseParentMessage,
 	type StartMessage,
 	type StopMessage,
+	toWireError,
 	type WireError,
 } from './protocol'
 
@@ -55,14 +56,6 @@ export function authorizationDetail(state: Record<string, unknown>): Record<stri
 		default:
 			return undefined
 	}
-}
-
-function wireError(err: unknown): WireError {
-	if (err instanceof TdError) return { code: err.code, message: err.message }
-	const e = err as { code?: unknown; message?: unknown } | null
-	if (e && typeof e.code === 'number' && typeof e.message === 'string')
-		return { code: e.code, message: e.message }
-	return { code: 'unavailable', message: err instanceof Error ? err.message : String(err) }
 }
 
 export function createChildHost(opts: ChildHostOptions) {
@@ -130,7 +123,7 @@ export function createChildHost(opts: ChildHostOptions) {
 		}
 		p.then(
 			(e) => reply(msg.id, e.state),
-			(err) => fail(msg.id, wireError(err)),
+			(err) => fail(msg.id, toWireError(err)),
 		)
 	}
 
@@ -148,7 +141,7 @@ export function createChildHost(opts: ChildHostOptions) {
 				return fail(msg.id, { code: 'no_client', message: `no client for userbot ${msg.userbotId}` })
 			entry.client.invoke(msg.request as TdRequest).then(
 				(value) => reply(msg.id, value),
-				(err) => fail(msg.id, wireError(err)),
+				(err) => fail(msg.id, toWireError(err)),
 			)
 		}
 		if (ready) run(ready)
@@ -195,7 +188,7 @@ export function createChildHost(opts: ChildHostOptions) {
 			case 'stop':
 				return void stop(msg).then(
 					() => reply(msg.id, null),
-					(err) => fail(msg.id, wireError(err)),
+					(err) => fail(msg.id, toWireError(err)),
 				)
 			case 'shutdown':
 				return void closeAll().then(() => {

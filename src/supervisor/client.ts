@@ -1,9 +1,10 @@
 import type { Subprocess } from 'bun'
 import type { Logger } from '../logger'
-import { RuntimeError, TdError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
+import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import { spawnChild } from './child-process'
 import { PendingRequests } from './pending'
-import { type ChildMessage, type ParentMessage, parseChildMessage, type WireError } from './protocol'
+import { type ChildMessage, fromWireError, type ParentMessage, parseChildMessage } from './protocol'
+import { StartedClients, type StartRequest } from './started-clients'
 import type { Transport } from './transport'
 import { listenSocket, socketPath } from './transport-socket'
 import type { RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
@@ -29,8 +30,6 @@ export interface SupervisorOptions {
 	closeTimeoutMs?: number
 }
 
-type Outgoing = ParentMessage extends infer M ? (M extends { id?: number } ? Omit<M, 'id'> : never) : never
-
 interface Generation {
 	proc: Subprocess
 	token: string
@@ -40,19 +39,10 @@ interface Generation {
 	readyTimer?: ReturnType<typeof setTimeout>
 }
 
-const RUNTIME_CODES = new Set(['timeout', 'runtime_down', 'no_client', 'unavailable', 'bad_request'])
-
-function toError(e: WireError): Error {
-	if (typeof e.code === 'number') return new TdError(e.code, e.message)
-	const code = RUNTIME_CODES.has(e.code) ? (e.code as RuntimeError['code']) : 'unavailable'
-	return new RuntimeError(code, e.message)
-}
-
 export class SupervisorClient implements TelegramRuntime {
 	private readonly pending = new PendingRequests()
 	private readonly listeners = new Set<(e: RuntimeEvent) => void>()
-	private readonly started = new Map<number, StartClientOptions>()
-	private readonly states = new Map<number, string>()
+	private readonly clients: StartedClients
 	/** Requests made while no child is connected; sent once one is. */
 	private queue: ParentMessage[] = []
 	private gen: Generation | null = null
@@ -66,6 +56,7 @@ export class SupervisorClient implements TelegramRuntime {
 
 	constructor(private readonly opts: SupervisorOptions) {
 		this.log = opts.log.child({ component: 'supervisor' })
+		this.clients = new StartedClients(this.log)
 	}
 
 	/** Spawns the first child and waits until it is ready. */
@@ -143,25 +134,17 @@ export class SupervisorClient implements TelegramRuntime {
 		gen.transport = t
 		gen.readyAt = Date.now()
 		t.onClose(() => this.onDown(gen, 'connection closed'))
-		const restored = [...this.started].map(([userbotId, o]) =>
-			this.request({ type: 'start', userbotId, encryptionKey: o.encryptionKey }).then(
-				(state) => this.states.set(userbotId, String(state)),
-				(err: Error) => {
-					this.log.warn('client not restored', { userbotId, error: err })
-					if (!(err instanceof RuntimeError && err.code === 'runtime_down')) this.started.delete(userbotId)
-				},
-			),
-		)
+		const restored = this.clients.restore(this.sendStart)
 		const queued = this.queue
 		this.queue = []
 		for (const m of queued) if (this.pending.has(m.id ?? -1)) t.send(m)
-		this.log.info('supervisor ready', { pid: gen.proc.pid, restored: restored.length })
+		this.log.info('supervisor ready', { pid: gen.proc.pid, restored: restored.count })
 		if (this.firstReady) {
 			this.firstReady.resolve()
 			this.firstReady = undefined
 			return
 		}
-		void Promise.all(restored).then(() => {
+		void restored.done.then(() => {
 			if (gen !== this.gen || gen.down) return
 			this.restarts++
 			this.emit({ type: 'runtime_restarted', restarts: this.restarts })
@@ -180,16 +163,11 @@ export class SupervisorClient implements TelegramRuntime {
 		switch (m.type) {
 			case 'result':
 				if (m.ok) this.pending.resolve(m.id, m.value)
-				else this.pending.reject(m.id, toError(m.error))
+				else this.pending.reject(m.id, fromWireError(m.error))
 				return
 			case 'authorization_state':
 				if (gen !== this.gen) return
-				if (m.state === 'authorizationStateClosed') {
-					this.started.delete(m.userbotId)
-					this.states.delete(m.userbotId)
-				} else if (this.started.has(m.userbotId)) {
-					this.states.set(m.userbotId, m.state)
-				}
+				this.clients.onState(m.userbotId, m.state)
 				return this.emit(
 					m.detail
 						? { type: 'authorization_state', userbotId: m.userbotId, state: m.state, detail: m.detail }
@@ -240,13 +218,17 @@ export class SupervisorClient implements TelegramRuntime {
 		}
 	}
 
-	private request(msg: Outgoing, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<unknown> {
+	/** Sends `msg` under a fresh id (its own `id` is a placeholder) and resolves with the reply. */
+	private request(
+		msg: ParentMessage & { id: number },
+		opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+	): Promise<unknown> {
 		if (this.closing) return Promise.reject(new RuntimeError('runtime_down', 'the runtime is closed'))
 		const { id, promise } = this.pending.add(opts.timeoutMs ?? this.opts.commandTimeoutMs, opts.signal)
-		const full = { ...msg, id } as ParentMessage
+		msg.id = id
 		const t = this.gen?.transport
-		if (t && !this.gen?.down) t.send(full)
-		else this.queue.push(full)
+		if (t && !this.gen?.down) t.send(msg)
+		else this.queue.push(msg)
 		return promise
 	}
 
@@ -255,37 +237,29 @@ export class SupervisorClient implements TelegramRuntime {
 		request: TdRequest<M>,
 		opts?: { timeoutMs?: number; signal?: AbortSignal },
 	): Promise<TdResult<M>> {
-		if (!this.started.has(userbotId)) {
+		if (!this.clients.has(userbotId)) {
 			return Promise.reject(new RuntimeError('no_client', `no client for userbot ${userbotId}`))
 		}
-		return this.request({ type: 'invoke', userbotId, request }, opts) as Promise<TdResult<M>>
+		return this.request({ type: 'invoke', id: 0, userbotId, request }, opts) as Promise<TdResult<M>>
 	}
 
-	async startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
-		this.started.set(userbotId, { encryptionKey: opts.encryptionKey })
-		try {
-			const state = String(
-				await this.request({ type: 'start', userbotId, encryptionKey: opts.encryptionKey }),
-			)
-			this.states.set(userbotId, state)
-			return state
-		} catch (err) {
-			if (!(err instanceof RuntimeError && err.code === 'runtime_down')) this.started.delete(userbotId)
-			throw err
-		}
+	private readonly sendStart: StartRequest = (userbotId, o) =>
+		this.request({ type: 'start', id: 0, userbotId, encryptionKey: o.encryptionKey })
+
+	startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
+		return this.clients.start(userbotId, opts, this.sendStart)
 	}
 
 	async stopClient(userbotId: number, opts: { logOut: boolean; removeData: boolean }): Promise<void> {
-		this.started.delete(userbotId)
-		this.states.delete(userbotId)
+		this.clients.forget(userbotId)
 		await this.request(
-			{ type: 'stop', userbotId, logOut: opts.logOut, removeData: opts.removeData },
+			{ type: 'stop', id: 0, userbotId, logOut: opts.logOut, removeData: opts.removeData },
 			{ timeoutMs: this.opts.commandTimeoutMs + (opts.logOut ? 15_000 : 5_000) },
 		)
 	}
 
 	authorizationState(userbotId: number): string | undefined {
-		return this.states.get(userbotId)
+		return this.clients.state(userbotId)
 	}
 
 	onEvent(listener: (event: RuntimeEvent) => void): () => void {
@@ -295,7 +269,7 @@ export class SupervisorClient implements TelegramRuntime {
 
 	health() {
 		const up = !!this.gen?.transport && !this.gen.down && !this.closing
-		return { up, restarts: this.restarts, clients: this.started.size, backend: this.opts.backend }
+		return { up, restarts: this.restarts, clients: this.clients.size, backend: this.opts.backend }
 	}
 
 	/** Closes every client, lets the child exit, and kills it if it does not in time. */

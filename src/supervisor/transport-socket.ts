@@ -19,16 +19,18 @@ function wrap(socket: Socket<SocketState>, onBad: (line: string) => void): Trans
 	const messageListeners: Array<(m: unknown) => void> = []
 	const close = createCloseSignal()
 	let backlog: Buffer | null = null
-	const writeBytes = (buf: Buffer) => {
+	// Strings go to the socket as they are: a Buffer per batch is only made for what did not fit.
+	const write = (chunk: string | Buffer) => {
 		if (close.closed) return
 		if (backlog) {
-			backlog = Buffer.concat([backlog, buf])
+			backlog = Buffer.concat([backlog, typeof chunk === 'string' ? Buffer.from(chunk) : chunk])
 			return
 		}
-		const n = socket.write(buf)
-		if (n < buf.length) backlog = buf.subarray(Math.max(n, 0))
+		const size = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length
+		const n = socket.write(chunk)
+		if (n < size) backlog = (typeof chunk === 'string' ? Buffer.from(chunk) : chunk).subarray(Math.max(n, 0))
 	}
-	const writer = createBatchedWriter((chunk) => writeBytes(Buffer.from(chunk)))
+	const writer = createBatchedWriter(write)
 	socket.data.feed = createLineDecoder((value) => {
 		for (const l of messageListeners) l(value)
 	}, onBad)
@@ -36,7 +38,7 @@ function wrap(socket: Socket<SocketState>, onBad: (line: string) => void): Trans
 		if (!backlog) return
 		const buf = backlog
 		backlog = null
-		writeBytes(buf)
+		write(buf)
 	}
 	socket.data.closed = () => close.fire()
 	const transport: Transport = {

@@ -102,6 +102,18 @@ describe('gateway frame table (contract §6)', () => {
 		expect(c.received.length).toBe(before)
 	})
 
+	it('counts a userbot lookup that hangs against the deadline', async () => {
+		const directory = f.t.ctx.userbots
+		const lookup = directory.lookup
+		directory.lookup = (id) => (id === 31337 ? new Promise(() => {}) : lookup(id))
+		try {
+			const reply = await c.command({ action: GET, userbot_id: 31337 })
+			expect(reply.payload).toMatchObject({ type: `${GET}_error`, error: 'timeout' })
+		} finally {
+			directory.lookup = lookup
+		}
+	})
+
 	it('echoes request_id, string or integer', async () => {
 		const a = await c.command({ action: GET, userbot_id: f.userbotId, request_id: 'abc' })
 		expect(a.payload.request_id).toBe('abc')

@@ -69,3 +69,13 @@ export const isAlive = (pid: number) => {
 		return false
 	}
 }
+
+/** Resolves with what `p` rejects with; fails when it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<unknown> {
+	try {
+		await p
+	} catch (err) {
+		return err
+	}
+	throw new Error('expected a rejection')
+}

@@ -6,16 +6,7 @@ import { createChildHost } from '../../src/supervisor/child-host'
 import type { ChildMessage } from '../../src/supervisor/protocol'
 import { createEmulatorBackend, emulatorRequest } from '../../src/telegram/emulator'
 import { RuntimeError, TdError } from '../../src/telegram/types'
-import { isAlive, login, startRuntime, type TestRuntime } from './helpers'
-
-const rejection = async (p: Promise<unknown>) => {
-	try {
-		await p
-	} catch (err) {
-		return err
-	}
-	throw new Error('expected a rejection')
-}
+import { isAlive, login, rejection, startRuntime, type TestRuntime } from './helpers'
 
 describe.each(['socket', 'ipc'] as const)('supervisor runtime over %s', (transport) => {
 	let t: TestRuntime

@@ -184,6 +184,76 @@ describe('emulator messages', () => {
 		).toBe('Chat to forward messages from not found')
 	})
 
+	it('sends inputMessageForwarded: a forward, or a copy with its caption replaced', async () => {
+		const photo = await invoke(ALICE, {
+			_: 'sendMessage',
+			chat_id: BOB_CHAT,
+			input_message_content: {
+				_: 'inputMessagePhoto',
+				photo: { _: 'inputPhoto', photo: { _: 'inputFileRemote', id: 'https://example.com/p.jpg' } },
+				caption: { _: 'formattedText', text: 'old caption' },
+			},
+		})
+		const photoId = photo.id - 1 // the final id, one below the temporary one
+		const forwarded = await invoke(ALICE, {
+			_: 'sendMessage',
+			chat_id: SEED_CHATS.basicGroup,
+			input_message_content: { _: 'inputMessageForwarded', from_chat_id: BOB_CHAT, message_id: photoId },
+		})
+		expect(forwarded.forward_info?.origin).toEqual({ _: 'messageOriginUser', sender_user_id: 1001 })
+		expect(forwarded.content).toMatchObject({ _: 'messagePhoto', caption: { text: 'old caption' } })
+		const copied = await invoke(ALICE, {
+			_: 'sendMessage',
+			chat_id: SEED_CHATS.basicGroup,
+			input_message_content: {
+				_: 'inputMessageForwarded',
+				from_chat_id: BOB_CHAT,
+				message_id: photoId,
+				copy_options: {
+					_: 'messageCopyOptions',
+					send_copy: true,
+					replace_caption: true,
+					new_caption: { _: 'formattedText', text: 'new caption' },
+					new_show_caption_above_media: true,
+				},
+			},
+		})
+		expect(copied.forward_info).toBeUndefined()
+		expect(copied.content).toMatchObject({
+			_: 'messagePhoto',
+			caption: { text: 'new caption' },
+			show_caption_above_media: true,
+		})
+		// A text message has no caption to replace: the copy keeps its text.
+		const text = await invoke(ALICE, {
+			_: 'sendMessage',
+			chat_id: SEED_CHATS.basicGroup,
+			input_message_content: {
+				_: 'inputMessageForwarded',
+				from_chat_id: BOB_CHAT,
+				message_id: SHIFT,
+				copy_options: { _: 'messageCopyOptions', send_copy: true, replace_caption: true },
+			},
+		})
+		expect(text.content).toMatchObject({ _: 'messageText', text: { text: 'Hi Alice' } })
+		const missing = (copy: boolean, from_chat_id = BOB_CHAT) =>
+			tdError(
+				invoke(ALICE, {
+					_: 'sendMessage',
+					chat_id: SEED_CHATS.basicGroup,
+					input_message_content: {
+						_: 'inputMessageForwarded',
+						from_chat_id,
+						message_id: 999 * SHIFT,
+						copy_options: copy ? { _: 'messageCopyOptions', send_copy: true } : undefined,
+					},
+				}),
+			)
+		expect(await missing(true)).toBe("The message can't be copied")
+		expect(await missing(false)).toBe("The message can't be forwarded")
+		expect(await missing(false, -5)).toBe('Chat to forward messages from not found')
+	})
+
 	it('edits its own text message', async () => {
 		const sent = await invoke(ALICE, {
 			_: 'sendMessage',

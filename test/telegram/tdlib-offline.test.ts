@@ -7,20 +7,11 @@ import { createLogger } from '../../src/logger'
 import { createRuntime } from '../../src/supervisor'
 import { createTdlibBackend } from '../../src/telegram/tdlib'
 import { RuntimeError, TdError, type TdUpdate } from '../../src/telegram/types'
-import { isAlive, startRuntime, type TestRuntime } from '../supervisor/helpers'
+import { isAlive, rejection, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 // Real TDLib with a fake API id, told `networkTypeNone` before anything else: nothing leaves
 // this machine, and everything that needs Telegram's servers never answers.
 const API = { apiId: 1, apiHash: '0123456789abcdef0123456789abcdef' }
-
-const rejection = async (p: Promise<unknown>) => {
-	try {
-		await p
-	} catch (err) {
-		return err
-	}
-	throw new Error('expected a rejection')
-}
 
 describe('real TDLib backend, offline, in process', () => {
 	it('reaches WaitPhoneNumber while the connection waits for the network', async () => {

@@ -68,6 +68,29 @@ function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
 const caption = (c: Td.formattedText$Input | undefined): Td.formattedText => formattedText(c?.text ?? '')
 const nameOf = (f: Td.file, fallback: string) => (f.local.path ? basename(f.local.path) : fallback)
 
+/**
+ * A copy's content with its caption replaced (`messageCopyOptions.replace_caption`). Only media
+ * with a caption take one; any other content is copied as it is, as TDLib does.
+ */
+export function withCaption(
+	content: Td.MessageContent,
+	newCaption: Td.formattedText$Input | undefined,
+	aboveMedia: boolean,
+): Td.MessageContent {
+	switch (content._) {
+		case 'messagePhoto':
+		case 'messageVideo':
+		case 'messageAnimation':
+			return { ...content, caption: caption(newCaption), show_caption_above_media: aboveMedia }
+		case 'messageDocument':
+		case 'messageAudio':
+		case 'messageVoiceNote':
+			return { ...content, caption: caption(newCaption) }
+		default:
+			return content
+	}
+}
+
 /** Which `InputMessageContent` kinds an album may hold. */
 export const ALBUM_KINDS = new Set([
 	'inputMessagePhoto',

@@ -1,6 +1,6 @@
 import type * as Td from 'tdlib-types'
 import type { TdUpdate } from '../types'
-import { ALBUM_KINDS, messageContent } from './content'
+import { ALBUM_KINDS, messageContent, withCaption } from './content'
 import { messageObject } from './objects'
 import { fail, type Handlers, OK, type Session } from './session'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord } from './world'
@@ -69,6 +69,28 @@ function send(
 	return temp
 }
 
+/**
+ * `sendMessage` of an `inputMessageForwarded`: a forward of one message or, with
+ * `copy_options.send_copy`, a copy without its sender whose caption `replace_caption` replaces.
+ */
+function sendForwarded(
+	s: Session,
+	to: ChatRecord,
+	input: Td.inputMessageForwarded$Input,
+	replyTo: number | undefined,
+): Td.message {
+	const from = requireChat(s, input.from_chat_id, 'Chat to forward messages from not found')
+	const copy = input.copy_options
+	const sendCopy = copy?.send_copy ?? false
+	const m = s.world.message(from, input.message_id ?? 0)
+	if (!m) return fail(sendCopy ? "The message can't be copied" : "The message can't be forwarded")
+	const content =
+		sendCopy && copy?.replace_caption
+			? withCaption(m.content, copy.new_caption, copy.new_show_caption_above_media ?? false)
+			: m.content
+	return send(s, to, content, { forwardedFrom: sendCopy ? undefined : m.senderId, replyTo })
+}
+
 const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
 
 export const messageHandlers: Handlers = {
@@ -79,8 +101,10 @@ export const messageHandlers: Handlers = {
 	sendMessage(s, req) {
 		const chat = writable(s, req.chat_id)
 		checkTopic(chat, req.topic_id)
-		const content = messageContent(s.world, req.input_message_content)
-		return send(s, chat, content, { replyTo: replyTo(s, chat, req.reply_to) })
+		const input = req.input_message_content
+		const reply = replyTo(s, chat, req.reply_to)
+		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, reply)
+		return send(s, chat, messageContent(s.world, input), { replyTo: reply })
 	},
 	sendMessageAlbum(s, req) {
 		const chat = writable(s, req.chat_id)

@@ -70,6 +70,45 @@ describe('forward_message', () => {
 		}
 	})
 
+	it('copies with a new caption through inputMessageForwarded', async () => {
+		const photo = await run('send_message', {
+			chat_id: ALICE,
+			media_type: 'photo',
+			media: { file: 'https://example.com/cat.jpg', caption: 'old caption' },
+		})
+		const photoId = (photo.payload.result as Msg).id - 1 // the final id, one below the temporary one
+		const reply = await run('forward_message', {
+			to_chat_ids: [SEED_CHATS.supergroup],
+			from_chat_id: ALICE,
+			message_ids: [photoId, M(1)],
+			new_caption: 'fresh caption',
+			show_caption_above_media: true,
+		})
+		expect(reply.payload.type).toBe('forward_message')
+		const [target] = reply.payload.result as Array<{
+			to_chat_id: number
+			messages: Array<Msg & { content: Record<string, unknown>; forward_info?: unknown }>
+		}>
+		expect(target!.to_chat_id).toBe(SEED_CHATS.supergroup)
+		// Sorted: the seed's text message first (kept as it is), then the photo with its new caption.
+		expect(target!.messages.map((m) => m.content._)).toEqual(['messageText', 'messagePhoto'])
+		expect(target!.messages[1]!.content).toMatchObject({
+			caption: { text: 'fresh caption' },
+			show_caption_above_media: true,
+		})
+		expect(
+			target!.messages.every((m) => m.forward_info === undefined && m.chat_id === target!.to_chat_id),
+		).toBe(true)
+		expect(
+			await errorOf('forward_message', {
+				to_chat_ids: [SEED_CHATS.supergroup],
+				from_chat_id: ALICE,
+				message_ids: [M(999)],
+				new_caption: 'x',
+			}),
+		).toBe("The message can't be copied")
+	})
+
 	it('reports a partial failure with the per-target results', async () => {
 		const reply = await run('forward_message', {
 			to_chat_ids: [SEED_CHATS.supergroup, 424242],

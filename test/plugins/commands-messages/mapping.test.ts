@@ -166,6 +166,96 @@ describe('messages mapping onto TDLib 1.8.65', () => {
 		})
 	})
 
+	it('send_message: media in the 1.8.65 wrappers (inputPhoto, inputVideo, inputDocument, inputAudio, inputAnimation)', async () => {
+		const F = { _: 'inputFileRemote', id: 'https://e.com/f' }
+		const caption = { _: 'formattedText', text: 'c', entities: [] }
+		const content = async (media_type: string, extra: Record<string, unknown> = {}) => {
+			const { requests } = await runCommand('send_message', {
+				chat_id: 1,
+				media_type,
+				media: { file: F.id, caption: 'c', ...extra },
+			})
+			return requests[0]!.input_message_content
+		}
+		expect(await content('photo', { width: 10, height: 20, has_spoiler: true })).toEqual({
+			_: 'inputMessagePhoto',
+			photo: { _: 'inputPhoto', photo: F, width: 10, height: 20 },
+			caption,
+			show_caption_above_media: false,
+			has_spoiler: true,
+		})
+		expect(await content('video', { duration: 3, supports_streaming: true })).toEqual({
+			_: 'inputMessageVideo',
+			video: { _: 'inputVideo', video: F, duration: 3, width: 0, height: 0, supports_streaming: true },
+			caption,
+			show_caption_above_media: false,
+			has_spoiler: false,
+		})
+		expect(await content('document')).toEqual({
+			_: 'inputMessageDocument',
+			document: { _: 'inputDocument', document: F, disable_content_type_detection: false },
+			caption,
+		})
+		expect(await content('audio', { title: 't', performer: 'p', duration: 9 })).toEqual({
+			_: 'inputMessageAudio',
+			audio: { _: 'inputAudio', audio: F, duration: 9, title: 't', performer: 'p' },
+			caption,
+		})
+		expect(await content('animation')).toEqual({
+			_: 'inputMessageAnimation',
+			animation: { _: 'inputAnimation', animation: F, duration: 0, width: 0, height: 0 },
+			caption,
+			show_caption_above_media: false,
+			has_spoiler: false,
+		})
+		expect(await content('voice_note', { duration: 2 })).toEqual({
+			_: 'inputMessageVoiceNote',
+			voice_note: F,
+			duration: 2,
+			waveform: '',
+			caption,
+		})
+	})
+
+	it('send_message: 2 to 10 items as one sendMessageAlbum with the envelope; reply_markup on single media', async () => {
+		const album = await runCommand('send_message', {
+			chat_id: 1,
+			media_type: 'photo',
+			message_thread_id: 7,
+			reply_to_message_id: 9,
+			options: { disable_notification: true },
+			media: [{ file: 'https://e.com/1.jpg' }, { file: 'https://e.com/2.mp4', media_type: 'video' }],
+		})
+		expect(album.requests).toHaveLength(1)
+		expect(album.requests[0]).toMatchObject({
+			_: 'sendMessageAlbum',
+			chat_id: 1,
+			topic_id: { _: 'messageTopicThread', message_thread_id: 7 },
+			reply_to: { _: 'inputMessageReplyToMessage', message_id: 9 },
+			options: { _: 'messageSendOptions', disable_notification: true },
+		})
+		const contents = album.requests[0]!.input_message_contents as Array<{ _: string }>
+		expect(contents.map((c) => c._)).toEqual(['inputMessagePhoto', 'inputMessageVideo'])
+		const markup = { '@type': 'replyMarkupRemoveKeyboard', is_personal: false }
+		const single = await runCommand('send_message', {
+			chat_id: 1,
+			media: { file: 'https://e.com/1.jpg' },
+			reply_markup: markup,
+		})
+		expect(single.requests[0]).toMatchObject({
+			_: 'sendMessage',
+			reply_markup: { _: 'replyMarkupRemoveKeyboard', is_personal: false },
+		})
+		// A ready-made content in an album is held to the album kinds too.
+		const sticker = {
+			'@type': 'inputMessageSticker',
+			sticker: { '@type': 'inputFileRemote', id: 'https://e.com/s' },
+		}
+		await expect(
+			runCommand('send_message', { chat_id: 1, media: [sticker, { file: 'https://e.com/1.jpg' }] }),
+		).rejects.toThrow('an album may contain only photo, video, document and audio')
+	})
+
 	it('set_default_message_auto_delete_time wraps the integer in messageAutoDeleteTime', async () => {
 		const { requests, result } = await runCommand('set_default_message_auto_delete_time', {
 			message_auto_delete_time: 86_400,
