@@ -26,6 +26,8 @@ export interface WsClient {
 	command(frame: Record<string, unknown>, timeoutMs?: number): Promise<ChatUpdate>
 	/** The next message that matched no pending command, in arrival order. */
 	next(timeoutMs?: number): Promise<ChatUpdate>
+	/** The first message received (before or after the call) that matches and was not taken yet. */
+	take(match: (m: ChatUpdate) => boolean, timeoutMs?: number): Promise<ChatUpdate>
 	/** Every message received so far. */
 	received: ChatUpdate[]
 	closed: Promise<{ code: number; reason: string }>
@@ -47,6 +49,8 @@ export function connectWs(baseUrl: string, auth: WsAuth = {}): Promise<WsClient>
 	const queue: ChatUpdate[] = []
 	const queueWaiters: Array<(m: ChatUpdate) => void> = []
 	const received: ChatUpdate[] = []
+	const taken = new Set<ChatUpdate>()
+	const watchers = new Set<() => void>()
 	let resolveClosed: (v: { code: number; reason: string }) => void = () => {}
 	const closed = new Promise<{ code: number; reason: string }>((r) => {
 		resolveClosed = r
@@ -54,6 +58,7 @@ export function connectWs(baseUrl: string, auth: WsAuth = {}): Promise<WsClient>
 	ws.onmessage = (event) => {
 		const message = JSON.parse(String(event.data)) as ChatUpdate
 		received.push(message)
+		for (const w of [...watchers]) w()
 		const id = message.payload?.request_id
 		const waiter = id === undefined ? undefined : waiting.get(id)
 		if (id !== undefined && waiter) {
@@ -66,13 +71,13 @@ export function connectWs(baseUrl: string, auth: WsAuth = {}): Promise<WsClient>
 		else queue.push(message)
 	}
 	ws.onclose = (event) => resolveClosed({ code: event.code, reason: event.reason })
-	const withTimeout = <T>(p: Promise<T>, ms: number, what: string) =>
-		Promise.race([
-			p,
-			new Promise<never>((_, reject) =>
-				setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms),
-			),
-		])
+	const withTimeout = <T>(p: Promise<T>, ms: number, what: string) => {
+		let timer: ReturnType<typeof setTimeout> | undefined
+		const expired = new Promise<never>((_, reject) => {
+			timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms)
+		})
+		return Promise.race([p, expired]).finally(() => clearTimeout(timer))
+	}
 	const client: WsClient = {
 		ws,
 		received,
@@ -90,6 +95,24 @@ export function connectWs(baseUrl: string, auth: WsAuth = {}): Promise<WsClient>
 			const queued = queue.shift()
 			if (queued) return Promise.resolve(queued)
 			return withTimeout(new Promise<ChatUpdate>((r) => queueWaiters.push(r)), timeoutMs, 'message')
+		},
+		take(match, timeoutMs = 10_000) {
+			let check = () => {}
+			const found = new Promise<ChatUpdate>((resolve) => {
+				check = () => {
+					const m = received.find((u) => !taken.has(u) && match(u))
+					if (!m) return
+					taken.add(m)
+					watchers.delete(check)
+					resolve(m)
+				}
+				watchers.add(check)
+				check()
+			})
+			return withTimeout(found, timeoutMs, 'matching message').catch((err: Error) => {
+				watchers.delete(check)
+				throw new Error(`${err.message}; got ${JSON.stringify(received)}`)
+			})
 		},
 		close: () => ws.close(),
 	}

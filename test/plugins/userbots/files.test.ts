@@ -3,18 +3,16 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SEED_CHATS } from '../../../src/telegram/emulator/seed'
 import {
+	createUserbot,
+	type FreshServer,
+	logInOverRest,
 	type Member,
 	openSocket,
-	PLAIN_ACCOUNT,
-	removeDir,
-	type Server,
-	serve,
+	serveFresh,
 	signUp,
-	tempDir,
 } from './support'
 
-let server: Server
-let dataDir: string
+let server: FreshServer
 let owner: Member
 let id: number
 
@@ -29,18 +27,13 @@ const upload = (file: File | string, fieldName = 'file') => {
 }
 
 beforeAll(async () => {
-	dataDir = tempDir()
-	server = await serve(dataDir, { UPLOAD_MAX_BYTES: '1024' })
+	server = await serveFresh({ UPLOAD_MAX_BYTES: '1024' })
 	owner = await signUp(server.url)
-	id = ((await (await owner.call('POST', '/api/userbots/', {})).json()) as { id: number }).id
-	await owner.call('POST', `/api/userbots/${id}/phone/`, { phone_number: PLAIN_ACCOUNT.phone })
-	await owner.call('POST', `/api/userbots/${id}/code/`, { code: PLAIN_ACCOUNT.code })
+	id = await createUserbot(owner)
+	await logInOverRest(owner, id)
 })
 
-afterAll(async () => {
-	await server.halt()
-	removeDir(dataDir)
-})
+afterAll(() => server.dispose())
 
 describe('POST /api/userbots/{id}/files/', () => {
 	it('stores the file under a random name in the userbot folder', async () => {
@@ -49,18 +42,18 @@ describe('POST /api/userbots/{id}/files/', () => {
 		const body = (await res.json()) as { file: string; size: number }
 		expect(body.size).toBe(12)
 		expect(body.file).toMatch(/^[0-9a-f]{32}\.pdf$/)
-		const stored = join(dataDir, 'tdlib', String(id), 'uploads', body.file)
+		const stored = join(server.dataDir, 'tdlib', String(id), 'uploads', body.file)
 		expect(readFileSync(stored, 'utf8')).toBe('hello, world')
 	})
 
 	it('refuses a file over the size limit with 413 and keeps nothing', async () => {
-		const before = readdirSync(join(dataDir, 'tdlib', String(id), 'uploads')).length
+		const before = readdirSync(join(server.dataDir, 'tdlib', String(id), 'uploads')).length
 		const res = await upload(new File([new Uint8Array(1025)], 'big.bin'))
 		expect(res.status).toBe(413)
 		expect(((await res.json()) as { code: string }).code).toBe('file_too_large')
 		const huge = await upload(new File([new Uint8Array(200_000)], 'huge.bin'))
 		expect(huge.status).toBe(413)
-		expect(readdirSync(join(dataDir, 'tdlib', String(id), 'uploads')).length).toBe(before)
+		expect(readdirSync(join(server.dataDir, 'tdlib', String(id), 'uploads')).length).toBe(before)
 	})
 
 	it('wants a multipart body with a file field', async () => {
@@ -87,6 +80,6 @@ describe('POST /api/userbots/{id}/files/', () => {
 
 	it('goes away with the userbot', async () => {
 		expect((await owner.call('DELETE', `/api/userbots/${id}/`)).status).toBe(204)
-		expect(existsSync(join(dataDir, 'tdlib', String(id)))).toBe(false)
+		expect(existsSync(join(server.dataDir, 'tdlib', String(id)))).toBe(false)
 	})
 })

@@ -1,20 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { type Member, removeDir, type Server, serve, signUp, tempDir } from './support'
+import { type FreshServer, type Member, serveFresh, signUp } from './support'
 
-let server: Server
-let dataDir: string
+let server: FreshServer
 let owner: Member
 
 beforeAll(async () => {
-	dataDir = tempDir()
-	server = await serve(dataDir, { TDLIB_BACKEND: 'tdlib' })
+	server = await serveFresh({ TDLIB_BACKEND: 'tdlib' })
 	owner = await signUp(server.url)
 })
 
-afterAll(async () => {
-	await server.halt()
-	removeDir(dataDir)
-})
+afterAll(() => server.dispose())
 
 describe('userbots without Telegram credentials', () => {
 	it('answer 503 on create, naming what to set and where to get it', async () => {

@@ -1,34 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import {
+	createUserbot,
+	type FreshServer,
 	type Member,
 	openSocket,
 	PLAIN_ACCOUNT,
-	removeDir,
-	type Server,
-	serve,
+	serveFresh,
 	signUp,
-	tempDir,
 } from './support'
 
-let server: Server
-let dataDir: string
+let server: FreshServer
 let owner: Member
 let stranger: Member
 let id: number
 
 beforeAll(async () => {
-	dataDir = tempDir()
-	server = await serve(dataDir)
+	server = await serveFresh()
 	owner = await signUp(server.url, 'owner')
 	stranger = await signUp(server.url, 'stranger')
-	const res = await owner.call('POST', '/api/userbots/', {})
-	id = ((await res.json()) as { id: number }).id
+	id = await createUserbot(owner)
 })
 
-afterAll(async () => {
-	await server.halt()
-	removeDir(dataDir)
-})
+afterAll(() => server.dispose())
 
 describe('userbots of another company', () => {
 	it('are invisible over REST', async () => {

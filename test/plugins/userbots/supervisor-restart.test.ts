@@ -1,35 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import {
+	createUserbot,
+	type FreshServer,
+	logInOverRest,
 	type Member,
 	openSocket,
 	PASSWORD,
-	PLAIN_ACCOUNT,
-	removeDir,
-	type Server,
-	serve,
+	serveFresh,
 	signUp,
-	tempDir,
 	until,
 } from './support'
 
-let server: Server
-let dataDir: string
+let server: FreshServer
 let owner: Member
 let id: number
 
 beforeAll(async () => {
-	dataDir = tempDir()
-	server = await serve(dataDir)
+	server = await serveFresh()
 	owner = await signUp(server.url)
-	id = ((await (await owner.call('POST', '/api/userbots/', {})).json()) as { id: number }).id
-	await owner.call('POST', `/api/userbots/${id}/phone/`, { phone_number: PLAIN_ACCOUNT.phone })
-	await owner.call('POST', `/api/userbots/${id}/code/`, { code: PLAIN_ACCOUNT.code })
+	id = await createUserbot(owner)
+	await logInOverRest(owner, id)
 })
 
-afterAll(async () => {
-	await server.halt()
-	removeDir(dataDir)
-})
+afterAll(() => server.dispose())
 
 describe('a logged-in userbot', () => {
 	it('runs again after the supervisor process dies, without a new log-in', async () => {

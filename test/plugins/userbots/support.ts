@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { type App, createApp } from '../../../src/app'
 import { type Config, loadConfig } from '../../../src/config'
 import { createLogger } from '../../../src/logger'
+import { type ChatUpdate, connectWs } from '../../helpers-ws'
 
 /** Shared steps of the userbot tests: apps that survive a restart, accounts, REST and WebSocket. */
 export interface Server extends App {
@@ -51,6 +52,22 @@ export async function serve(
 			halted = true
 			await app.app.stop(true)
 			await app.close()
+		},
+	}
+}
+
+export type FreshServer = Server & { dataDir: string; dispose(): Promise<void> }
+
+/** A server on a new data folder of its own; `dispose` stops it and deletes the folder. */
+export async function serveFresh(env: Record<string, string> = {}): Promise<FreshServer> {
+	const dataDir = tempDir()
+	const server = await serve(dataDir, env)
+	return {
+		...server,
+		dataDir,
+		async dispose() {
+			await server.halt()
+			removeDir(dataDir)
 		},
 	}
 }
@@ -106,72 +123,38 @@ export async function memberFor(url: string, email: string, password = PASSWORD)
 	}
 }
 
-export interface Update {
-	type: string
-	userbot_id: number | null
-	payload: {
-		userbot_id: number | null
-		type: string
-		result?: Record<string, unknown>
-		error?: string
-		request_id?: unknown
-	}
+/** Creates a userbot of `owner` over REST; resolves with its id. */
+export async function createUserbot(owner: Member): Promise<number> {
+	return ((await (await owner.call('POST', '/api/userbots/', {})).json()) as { id: number }).id
 }
 
-/** A WebSocket client that keeps every frame it received, to wait for the ones a test expects. */
+/** Logs a userbot in over REST with an emulator test account: phone, then code. */
+export async function logInOverRest(owner: Member, id: number, account = PLAIN_ACCOUNT): Promise<void> {
+	await owner.call('POST', `/api/userbots/${id}/phone/`, { phone_number: account.phone })
+	await owner.call('POST', `/api/userbots/${id}/code/`, { code: account.code })
+}
+
+/** A reply or event; `result` typed loosely enough to read its fields in assertions. */
+export type Update = ChatUpdate & { payload: { result?: Record<string, unknown> } }
+
+/** The shared WebSocket client (`test/helpers-ws.ts`), with the calls these tests make. */
 export interface Socket {
 	received: Update[]
+	/** The first frame (already received or to come) that matches and was not taken yet. */
 	next(match: (u: Update) => boolean, timeoutMs?: number): Promise<Update>
-	/** Sends a command with a fresh request_id and resolves with its reply. */
+	/** Sends a command with a fresh request_id and resolves with its reply's payload. */
 	command(action: string, userbotId: number, fields?: Record<string, unknown>): Promise<Update['payload']>
 	close(): void
 }
 
-let requestIds = 0
-
 export async function openSocket(url: string, access: string): Promise<Socket> {
-	const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, {
-		headers: { authorization: `Bearer ${access}` },
-	})
-	const received: Update[] = []
-	const watchers = new Set<() => void>()
-	ws.addEventListener('message', (e) => {
-		received.push(JSON.parse(String(e.data)) as Update)
-		for (const w of [...watchers]) w()
-	})
-	await new Promise<void>((resolve, reject) => {
-		ws.addEventListener('open', () => resolve())
-		ws.addEventListener('error', () => reject(new Error('websocket did not open')))
-	})
-	const next = (match: (u: Update) => boolean, timeoutMs = 10_000) =>
-		new Promise<Update>((resolve, reject) => {
-			let seen = 0
-			const check = () => {
-				for (; seen < received.length; seen++) {
-					const u = received[seen]
-					if (u && match(u)) {
-						clearTimeout(timer)
-						watchers.delete(check)
-						received.splice(seen, 1)
-						return resolve(u)
-					}
-				}
-			}
-			const timer = setTimeout(() => {
-				watchers.delete(check)
-				reject(new Error(`no matching frame in ${timeoutMs} ms; got ${JSON.stringify(received)}`))
-			}, timeoutMs)
-			watchers.add(check)
-			check()
-		})
+	const ws = await connectWs(url, { bearer: access })
 	return {
-		received,
-		next,
+		received: ws.received as Update[],
+		next: (match, timeoutMs) => ws.take((u) => match(u as Update), timeoutMs) as Promise<Update>,
 		async command(action, userbotId, fields = {}) {
-			const requestId = `r${++requestIds}`
-			ws.send(JSON.stringify({ action, userbot_id: userbotId, request_id: requestId, ...fields }))
-			const reply = await next((u) => u.payload.request_id === requestId, 30_000)
-			return reply.payload
+			const reply = await ws.command({ action, userbot_id: userbotId, ...fields }, 30_000)
+			return (reply as Update).payload
 		},
 		close: () => ws.close(),
 	}

@@ -1,36 +1,31 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import {
+	createUserbot,
+	type FreshServer,
 	type Member,
 	openSocket,
 	PLAIN_ACCOUNT,
-	removeDir,
-	type Server,
 	type Socket,
-	serve,
+	serveFresh,
 	signUp,
-	tempDir,
 } from './support'
 
-let server: Server
-let dataDir: string
+let server: FreshServer
 let owner: Member
 let ws: Socket
 
 beforeAll(async () => {
-	dataDir = tempDir()
-	server = await serve(dataDir)
+	server = await serveFresh()
 	owner = await signUp(server.url)
 	ws = await openSocket(server.url, owner.access)
 })
 
 afterAll(async () => {
 	ws.close()
-	await server.halt()
-	removeDir(dataDir)
+	await server.dispose()
 })
 
-const create = async () =>
-	((await (await owner.call('POST', '/api/userbots/', {})).json()) as { id: number }).id
+const create = () => createUserbot(owner)
 
 describe('log-in steps as WebSocket commands', () => {
 	it('logs in with phone and code, and a command works before and after', async () => {
