@@ -1,8 +1,7 @@
 import { Elysia } from 'elysia'
-import type * as v from 'valibot'
-import * as valibot from 'valibot'
 import type { Principal } from '../../src/auth/types'
 import type { AppContext } from '../../src/context'
+import { checkBody, readJsonObject } from '../../src/http/body'
 import { badRequest, HttpError, notFound } from '../../src/http/errors'
 import { UserbotError } from '../../src/userbots/errors'
 import type { UserbotService } from '../../src/userbots/service'
@@ -13,33 +12,6 @@ const rest = bodies('rest')
 const BASE = '/api/userbots'
 /** Multipart framing around the file: boundaries and part headers. */
 const MULTIPART_OVERHEAD = 64 * 1024
-
-async function readJson(request: Request): Promise<unknown> {
-	const text = await request.text()
-	if (text.trim() === '') return {}
-	try {
-		return JSON.parse(text)
-	} catch {
-		throw new HttpError(400, { detail: 'JSON parse error - the request body is not valid JSON' })
-	}
-}
-
-/** Checks a body as Django REST framework would, answering 400 with its field-error shape. */
-function check<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
-	if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-		const kind = Array.isArray(input) ? 'list' : input === null ? 'null' : typeof input
-		throw badRequest({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${kind}.`] })
-	}
-	const parsed = valibot.safeParse(schema, input)
-	if (parsed.success) return parsed.output
-	const fields: Record<string, string[]> = {}
-	for (const issue of parsed.issues) {
-		const key = issue.path?.[0]?.key
-		const field = typeof key === 'string' ? key : 'non_field_errors'
-		fields[field] = [...(fields[field] ?? []), issue.message]
-	}
-	throw badRequest(fields)
-}
 
 function toHttp(err: unknown): unknown {
 	if (err instanceof UserbotError) {
@@ -85,7 +57,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	app.post(
 		`${BASE}/`,
 		guarded(async (p, request) => {
-			const { name } = check(rest.create, await readJson(request))
+			const { name } = checkBody(rest.create, await readJsonObject(request))
 			return created(await service.create(p, name))
 		}),
 		none,
@@ -105,7 +77,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	app.post(
 		`${BASE}/:id/phone/`,
 		guarded(async (p, request, id) => {
-			const body = check(rest.phone, await readJson(request))
+			const body = checkBody(rest.phone, await readJsonObject(request))
 			return service.submitPhone(p, idOf(id), body.phone_number)
 		}),
 		none,
@@ -113,7 +85,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	app.post(
 		`${BASE}/:id/code/`,
 		guarded(async (p, request, id) => {
-			const body = check(rest.code, await readJson(request))
+			const body = checkBody(rest.code, await readJsonObject(request))
 			return service.submitCode(p, idOf(id), body.code)
 		}),
 		none,
@@ -121,7 +93,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	app.post(
 		`${BASE}/:id/password/`,
 		guarded(async (p, request, id) => {
-			const body = check(rest.password, await readJson(request))
+			const body = checkBody(rest.password, await readJsonObject(request))
 			return service.submitPassword(p, idOf(id), body.password)
 		}),
 		none,
@@ -129,7 +101,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	app.post(
 		`${BASE}/:id/register/`,
 		guarded(async (p, request, id) => {
-			const body = check(rest.registration, await readJson(request))
+			const body = checkBody(rest.registration, await readJsonObject(request))
 			return service.submitRegistration(p, idOf(id), body.first_name, body.last_name)
 		}),
 		none,

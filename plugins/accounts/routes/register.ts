@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
-import { readJsonObject } from '../body'
+import { readJsonObject } from '../../../src/http/body'
 import { FIELDS, parseFields } from '../fields'
 import { registerUser } from '../register-user'
 import { json } from '../respond'

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import { tokenNotValid } from '../../../src/auth/errors'
-import { readJsonObject } from '../body'
+import { readJsonObject } from '../../../src/http/body'
 import { FIELDS, parseFields } from '../fields'
 import { clientIp, json } from '../respond'
 

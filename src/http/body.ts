@@ -1,4 +1,5 @@
-import { HttpError } from '../../src/http/errors'
+import * as v from 'valibot'
+import { badRequest, HttpError } from './errors'
 
 /**
  * Reads a request body as a JSON object ourselves (routes use `parse: 'none'`), answering as DRF
@@ -68,4 +69,23 @@ function pythonTypeOf(value: unknown, text: string): string {
 	if (typeof value === 'string') return 'str'
 	if (typeof value === 'boolean') return 'bool'
 	return /^\s*-?\d+\s*$/.test(text) ? 'int' : 'float'
+}
+
+/**
+ * Checks a parsed body against a valibot schema, answering 400 in DRF's field-error shape
+ * (`{"<field>": ["message"]}`) with the schema's own messages, which never quote the input.
+ */
+export function checkBody<S extends v.GenericSchema>(
+	schema: S,
+	input: Record<string, unknown>,
+): v.InferOutput<S> {
+	const parsed = v.safeParse(schema, input)
+	if (parsed.success) return parsed.output
+	const fields: Record<string, string[]> = {}
+	for (const issue of parsed.issues) {
+		const key = issue.path?.[0]?.key
+		const field = typeof key === 'string' ? key : 'non_field_errors'
+		fields[field] = [...(fields[field] ?? []), issue.message]
+	}
+	throw badRequest(fields)
 }
