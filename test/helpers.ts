@@ -10,8 +10,18 @@ export interface TestInstance extends App {
 	dataDir: string
 	/** Base URL of the real HTTP server on 127.0.0.1 (port chosen by the OS). */
 	url: string
-	/** Stops the server, closes the app and deletes its data folder. */
+	/** Stops serving and closes the app; the data folder stays (a restart can reopen it). */
+	halt(): Promise<void>
+	/** Halts, then deletes the data folder unless the caller supplied it. */
 	stop(): Promise<void>
+}
+
+export interface TestInstanceOptions extends CreateAppOptions {
+	listen?: boolean
+	/** Reuse this data folder (a restart); the caller owns it and `stop` leaves it. */
+	dataDir?: string
+	/** Collects every log line (debug and up) instead of discarding them. */
+	logLines?: string[]
 }
 
 /**
@@ -20,9 +30,13 @@ export interface TestInstance extends App {
  */
 export async function getTestInstance(
 	env: Record<string, string> = {},
-	opts: CreateAppOptions & { listen?: boolean } = {},
+	opts: TestInstanceOptions = {},
 ): Promise<TestInstance> {
-	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-test-'))
+	const ownsData = opts.dataDir === undefined
+	const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'ubg-test-'))
+	const removeData = () => {
+		if (ownsData) rmSync(dataDir, { recursive: true, force: true })
+	}
 	const config = loadConfig({
 		DATA_DIR: dataDir,
 		LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -30,11 +44,15 @@ export async function getTestInstance(
 		PORT: '0',
 		...env,
 	})
+	const logLines = opts.logLines
+	const logger =
+		opts.logger ??
+		(logLines ? createLogger('debug', {}, (line) => logLines.push(line)) : createLogger(config.logLevel))
 	let instance: App
 	try {
-		instance = await createApp(config, { logger: createLogger(config.logLevel), ...opts })
+		instance = await createApp(config, { ...opts, logger })
 	} catch (err) {
-		rmSync(dataDir, { recursive: true, force: true })
+		removeData()
 		throw err
 	}
 	let url = ''
@@ -44,15 +62,22 @@ export async function getTestInstance(
 		// The server's own origin is what the CSRF check trusts.
 		config.publicUrl = url
 	}
+	let halted = false
+	const halt = async () => {
+		if (halted) return
+		halted = true
+		if (opts.listen !== false) await instance.app.stop(true)
+		await instance.close()
+	}
 	return {
 		...instance,
 		config,
 		dataDir,
 		url,
+		halt,
 		async stop() {
-			await instance.app.stop(true)
-			await instance.close()
-			rmSync(dataDir, { recursive: true, force: true })
+			await halt()
+			removeData()
 		},
 	}
 }

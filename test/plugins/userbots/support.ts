@@ -1,18 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type App, createApp } from '../../../src/app'
-import { type Config, loadConfig } from '../../../src/config'
-import { createLogger } from '../../../src/logger'
+import { getTestInstance, type TestInstance } from '../../helpers'
 import { type ChatUpdate, connectWs } from '../../helpers-ws'
 
 /** Shared steps of the userbot tests: apps that survive a restart, accounts, REST and WebSocket. */
-export interface Server extends App {
-	config: Config
-	url: string
-	/** Stops serving and closes the app; the data folder stays (for a restart). */
-	halt(): Promise<void>
-}
+export type Server = TestInstance
 
 export const PASSWORD = 'Vq7#pLm2!xZr9wTb'
 export const SECOND_FACTOR = { phone: '9996631111', code: '33333', password: 'secret-2fa' }
@@ -21,55 +14,19 @@ export const PLAIN_ACCOUNT = { phone: '9996621234', code: '22222' }
 export const tempDir = () => mkdtempSync(join(tmpdir(), 'ubg-userbots-'))
 export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true })
 
-/** A real app on `dataDir` served on port 0 (the emulator unless `env` says otherwise). */
-export async function serve(
+/** A real app on `dataDir` (kept by `halt` and `stop`, for a restart), served on port 0. */
+export const serve = (
 	dataDir: string,
 	env: Record<string, string> = {},
-	/** Collects every log line instead of discarding them. */
 	logLines?: string[],
-): Promise<Server> {
-	const config = loadConfig({
-		DATA_DIR: dataDir,
-		LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-		TDLIB_BACKEND: 'emulator',
-		PORT: '0',
-		...env,
-	})
-	const logger = logLines
-		? createLogger('debug', {}, (line) => logLines.push(line))
-		: createLogger(config.logLevel)
-	const app = await createApp(config, { logger })
-	app.app.listen({ port: 0, hostname: '127.0.0.1' })
-	const url = `http://127.0.0.1:${app.app.server?.port}`
-	config.publicUrl = url
-	let halted = false
-	return {
-		...app,
-		config,
-		url,
-		async halt() {
-			if (halted) return
-			halted = true
-			await app.app.stop(true)
-			await app.close()
-		},
-	}
-}
+): Promise<Server> => getTestInstance(env, { dataDir, logLines })
 
-export type FreshServer = Server & { dataDir: string; dispose(): Promise<void> }
+export type FreshServer = Server & { dispose(): Promise<void> }
 
 /** A server on a new data folder of its own; `dispose` stops it and deletes the folder. */
 export async function serveFresh(env: Record<string, string> = {}): Promise<FreshServer> {
-	const dataDir = tempDir()
-	const server = await serve(dataDir, env)
-	return {
-		...server,
-		dataDir,
-		async dispose() {
-			await server.halt()
-			removeDir(dataDir)
-		},
-	}
+	const server = await getTestInstance(env)
+	return { ...server, dispose: () => server.stop() }
 }
 
 let counter = 0
