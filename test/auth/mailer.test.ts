@@ -13,7 +13,7 @@ describe('createMailer without SMTP_URL', () => {
 			const lines: string[] = []
 			const log = createLogger('info', {}, (line) => lines.push(line))
 			const mailer = createMailer(loadConfig({ DATA_DIR: dir }), log)
-			const text = 'Open http://127.0.0.1:8000/reset-password?token=abc123XYZ&email=a%40b.c'
+			const text = 'Open http://127.0.0.1:8000/reset-password#token=abc123XYZ&email=a%40b.c'
 			await mailer.send({ to: 'a@b.c', subject: 'Password reset', text })
 			expect(lines).toHaveLength(1)
 			const record = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>

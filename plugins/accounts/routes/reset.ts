@@ -46,7 +46,9 @@ export const resetRoutes = (core: AuthCore) =>
 					.where(eq(userProfile.email, email))
 				if (user?.active) {
 					const token = await core.resetTokens.issue(user.id)
-					const link = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`
+					// The token rides in the fragment: browsers never send it to a server, so it stays out
+					// of access logs and Referer headers; the page reads it and posts it to reset-password/.
+					const link = `${config.publicUrl}/reset-password#token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`
 					// Not awaited: the answer must not take longer when the account exists.
 					core.mailer
 						.send({

@@ -46,8 +46,10 @@ export async function startInbox(): Promise<Inbox> {
 	}
 }
 
-export function resetLinkOf(text: string): URL {
-	const match = /https?:\/\/\S+\/reset-password\?\S+/.exec(text)
+/** The reset link of a message: its address, and the fields its fragment carries. */
+export function resetLinkOf(text: string): { url: URL; params: URLSearchParams } {
+	const match = /https?:\/\/\S+\/reset-password[?#]\S+/.exec(text)
 	if (!match) throw new Error('no reset link in the message')
-	return new URL(match[0])
+	const url = new URL(match[0])
+	return { url, params: new URLSearchParams(url.hash.slice(1)) }
 }
