@@ -82,6 +82,7 @@ const EnvSchema = v.object({
 	COMMAND_TIMEOUT: v.optional(int(1, 3_600_000), '30000'),
 	SUPERVISOR_TRANSPORT: v.optional(v.picklist(['socket', 'ipc'], 'must be socket or ipc'), 'socket'),
 	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
+	UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(1024 ** 3)),
 	LOG_LEVEL: v.optional(
 		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
 		'info',
@@ -125,6 +126,8 @@ export interface Config {
 	commandTimeoutMs: number
 	supervisorTransport: 'socket' | 'ipc'
 	uploadMaxBytes: number
+	/** What all the uploads of one userbot may take together. */
+	uploadQuotaBytes: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }
 
@@ -149,7 +152,7 @@ function loadSecrets(dataDir: string, given: Partial<Secrets>): Secrets {
 		dataKey: merged.dataKey,
 	}
 	if (JSON.stringify(toStore) !== JSON.stringify(stored)) {
-		mkdirSync(dataDir, { recursive: true })
+		mkdirSync(dataDir, { recursive: true, mode: 0o700 })
 		writeFileSync(file, JSON.stringify(toStore), { mode: 0o600 })
 	}
 	return merged
@@ -213,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		commandTimeoutMs: e.COMMAND_TIMEOUT,
 		supervisorTransport: e.SUPERVISOR_TRANSPORT,
 		uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+		uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,
 		logLevel: e.LOG_LEVEL,
 	}
 }

@@ -1,7 +1,11 @@
+import { chmodSync } from 'node:fs'
 import { ConfigError, loadConfig } from './config'
 
 /** `npm start`: check the environment, build the app, serve REST and WebSocket on one port. */
 async function main() {
+	// Everything the server writes (database, secrets, TDLib folders, uploads) is for its own user:
+	// sessions and tokens in the database must not be readable by other local accounts.
+	process.umask(0o077)
 	let config: ReturnType<typeof loadConfig>
 	try {
 		config = loadConfig()
@@ -25,6 +29,7 @@ async function main() {
 		throw err
 	}
 	const { app, ctx, close } = instance
+	chmodSync(config.dataDir, 0o700)
 	app.listen({ port: config.port, hostname: config.host })
 	const server = app.server
 	ctx.log.info('listening', {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../src/config'
@@ -89,6 +89,34 @@ describe('npm start with a bad value', () => {
 		expect(stderr.split('\n')).toHaveLength(1)
 		expect(stderr).toContain('PORT: must be a whole number')
 		rmSync(dir, { recursive: true })
+	})
+
+	it('keeps what it writes to its own user', async () => {
+		const dir = tempDir()
+		// A data folder someone made readable for all is closed at start.
+		chmodSync(dir, 0o755)
+		const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'src', 'main.ts')], {
+			env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' },
+			stdout: 'pipe',
+			stderr: 'pipe',
+		})
+		try {
+			// Wait for the line that says it listens: by then the database is open and migrated.
+			const reader = proc.stderr.getReader()
+			let seen = ''
+			while (!seen.includes('"listening"')) {
+				const { done, value } = await reader.read()
+				if (done) break
+				seen += new TextDecoder().decode(value)
+			}
+			expect(seen).toContain('"listening"')
+			expect(statSync(dir).mode & 0o777).toBe(0o700)
+			for (const file of ['app.db', 'secrets.json']) expect(statSync(join(dir, file)).mode & 0o077).toBe(0)
+		} finally {
+			proc.kill('SIGTERM')
+			await proc.exited
+			rmSync(dir, { recursive: true, force: true })
+		}
 	})
 
 	it('reads the variables of a .env file in its working folder', async () => {

@@ -7,8 +7,8 @@
  */
 import { Elysia } from 'elysia'
 import { authCoreOf } from '../../src/auth'
+import { answerOtherMethods } from '../../src/http/methods'
 import { definePlugin } from '../../src/plugin'
-import { answerOtherMethods } from './methods'
 import { checkPasswordRoute } from './routes/check-password'
 import { inviteRoutes } from './routes/invites'
 import { loginRoute } from './routes/login'

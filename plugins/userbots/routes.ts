@@ -3,6 +3,7 @@ import type { Principal } from '../../src/auth/types'
 import type { AppContext } from '../../src/context'
 import { checkBody, readJsonObject } from '../../src/http/body'
 import { badRequest, HttpError, notFound } from '../../src/http/errors'
+import { answerOtherMethods } from '../../src/http/methods'
 import { UserbotError } from '../../src/userbots/errors'
 import type { UserbotService } from '../../src/userbots/service'
 import { tooLarge } from '../../src/userbots/uploads'
@@ -118,9 +119,8 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 			await service.get(p, userbotId)
 			const type = request.headers.get('content-type') ?? ''
 			if (!type.toLowerCase().startsWith('multipart/form-data')) {
-				throw new HttpError(415, {
-					detail: `Unsupported media type "${type.split(';')[0]}" in request.`.slice(0, 200),
-				})
+				// DRF quotes the client's Content-Type here; nothing a client sent is echoed back.
+				throw new HttpError(415, { detail: 'Unsupported media type: send multipart/form-data.' })
 			}
 			const max = ctx.config.uploadMaxBytes
 			const length = Number(request.headers.get('content-length') ?? '0')
@@ -139,13 +139,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		}),
 		none,
 	)
-	// Django REST framework answers a known path with an unknown method by 405, after authentication.
-	const notAllowed = guarded(async (_p, request) => {
-		throw new HttpError(405, { detail: `Method "${request.method}" not allowed.` })
-	})
-	for (const path of [`${BASE}/`, `${BASE}/:id/`]) {
-		app.put(path, notAllowed, none)
-		app.patch(path, notAllowed, none)
-	}
+	// A known path with a method it does not take: 405 with Allow, as Django REST framework answers.
+	answerOtherMethods(app)
 	return app
 }

@@ -8,6 +8,11 @@ const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url))
 
 /** Only what the child needs: the server's own secrets stay in the parent. */
 const PASSED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'TDLIB_OFFLINE']
+/**
+ * Bun loads the working folder's `.env` into every process it starts, secrets and all; the child
+ * needs none of them, so it is told not to.
+ */
+export const CHILD_BUN_FLAGS = ['--no-env-file'] as const
 
 export interface SpawnOptions {
 	transport: 'socket' | 'ipc'
@@ -41,7 +46,7 @@ export function spawnChild(opts: SpawnOptions): Spawned {
 	}
 	Object.assign(env, opts.env, { SUPERVISOR_TRANSPORT: opts.transport })
 	const ipc = opts.transport === 'ipc' ? createIpcParentTransport() : undefined
-	const proc = Bun.spawn([process.execPath, CHILD_ENTRY], {
+	const proc = Bun.spawn([process.execPath, ...CHILD_BUN_FLAGS, CHILD_ENTRY], {
 		env,
 		stdin: 'ignore',
 		stdout: 'pipe',

@@ -170,7 +170,8 @@ export class UserbotService {
 
 	async upload(principal: Principal, userbotId: number, file: File) {
 		await this.find(principal, userbotId)
-		return saveUpload(this.ctx.config.dataDir, userbotId, file, this.ctx.config.uploadMaxBytes)
+		const { dataDir, uploadMaxBytes, uploadQuotaBytes } = this.ctx.config
+		return saveUpload(dataDir, userbotId, file, { maxBytes: uploadMaxBytes, quotaBytes: uploadQuotaBytes })
 	}
 
 	/**
@@ -208,8 +209,9 @@ export class UserbotService {
 	}
 
 	private async step(principal: Principal, userbotId: number, step: Step, request: TdRequest<TdMethod>) {
-		const runtime = this.requireRuntime()
+		// Another company's (or no) userbot is 404 before anything says Telegram is not configured.
 		const row = await this.find(principal, userbotId)
+		const runtime = this.requireRuntime()
 		await this.ensureClient(row)
 		assertStepAllowed(step, this.currentState(userbotId, row.authorizationState))
 		const seq = this.tracker.seq(userbotId)

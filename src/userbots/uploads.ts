@@ -1,4 +1,4 @@
-import { mkdir, rm } from 'node:fs/promises'
+import { mkdir, readdir, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { UserbotError } from './errors'
 
@@ -23,14 +23,36 @@ export function storedName(clientName: string): string {
 export const tooLarge = (maxBytes: number) =>
 	new UserbotError(413, `File too large: the limit is ${maxBytes} bytes.`, 'file_too_large')
 
+export const overQuota = (quotaBytes: number) =>
+	new UserbotError(
+		413,
+		`Upload quota exceeded: a userbot's uploads may take ${quotaBytes} bytes in all; delete the userbot's old media or raise UPLOAD_QUOTA_BYTES.`,
+		'quota_exceeded',
+	)
+
+/** Bytes the userbot's uploads folder holds now (0 when it has none). */
+async function folderBytes(dir: string): Promise<number> {
+	const names = await readdir(dir).catch(() => [] as string[])
+	const sizes = await Promise.all(
+		names.map((n) =>
+			stat(join(dir, n)).then(
+				(s) => s.size,
+				() => 0,
+			),
+		),
+	)
+	return sizes.reduce((a, b) => a + b, 0)
+}
+
 export async function saveUpload(
 	dataDir: string,
 	userbotId: number,
 	file: File,
-	maxBytes: number,
+	limits: { maxBytes: number; quotaBytes: number },
 ): Promise<{ file: string; size: number }> {
-	if (file.size > maxBytes) throw tooLarge(maxBytes)
+	if (file.size > limits.maxBytes) throw tooLarge(limits.maxBytes)
 	const dir = uploadsDir(dataDir, userbotId)
+	if ((await folderBytes(dir)) + file.size > limits.quotaBytes) throw overQuota(limits.quotaBytes)
 	await mkdir(dir, { recursive: true, mode: 0o700 })
 	const name = storedName(file.name)
 	await Bun.write(join(dir, name), file)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { SEED_CHATS } from '../../../src/telegram/emulator/seed'
 import {
@@ -27,7 +27,7 @@ const upload = (file: File | string, fieldName = 'file') => {
 }
 
 beforeAll(async () => {
-	server = await serveFresh({ UPLOAD_MAX_BYTES: '1024' })
+	server = await serveFresh({ UPLOAD_MAX_BYTES: '1024', UPLOAD_QUOTA_BYTES: '8192' })
 	owner = await signUp(server.url)
 	id = await createUserbot(owner)
 	await logInOverRest(owner, id)
@@ -63,6 +63,14 @@ describe('POST /api/userbots/{id}/files/', () => {
 		})
 		const json = await owner.call('POST', `/api/userbots/${id}/files/`, { file: 'x' })
 		expect(json.status).toBe(415)
+		// The client's own Content-Type is not quoted back.
+		const odd = await fetch(`${server.url}/api/userbots/${id}/files/`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${owner.access}`, 'content-type': 'text/x-echo-me' },
+			body: 'x',
+		})
+		expect(odd.status).toBe(415)
+		expect(await odd.text()).not.toContain('echo-me')
 	})
 
 	it('is usable as media in a command', async () => {
@@ -76,6 +84,24 @@ describe('POST /api/userbots/{id}/files/', () => {
 		ws.close()
 		expect(sent.error).toBeUndefined()
 		expect(sent.type).toBe('send_message')
+	})
+
+	it("refuses an upload past the userbot's quota with 413 and keeps nothing", async () => {
+		const dir = join(server.dataDir, 'tdlib', String(id), 'uploads')
+		const used = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0)
+		const quota = server.config.uploadQuotaBytes
+		// Fill the folder up to the quota (each upload under the per-file limit), then one byte more.
+		let left = quota - used
+		while (left > 0) {
+			const size = Math.min(left, server.config.uploadMaxBytes)
+			expect((await upload(new File([new Uint8Array(size)], 'fill.bin'))).status).toBe(201)
+			left -= size
+		}
+		const before = readdirSync(dir).length
+		const over = await upload(new File(['x'], 'one-more.txt'))
+		expect(over.status).toBe(413)
+		expect(((await over.json()) as { code: string }).code).toBe('quota_exceeded')
+		expect(readdirSync(dir).length).toBe(before)
 	})
 
 	it('goes away with the userbot', async () => {

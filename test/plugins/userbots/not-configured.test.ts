@@ -27,4 +27,18 @@ describe('userbots without Telegram credentials', () => {
 		expect((await owner.call('GET', '/api/userbots/1/')).status).toBe(404)
 		expect((await fetch(`${server.url}/health`)).status).toBe(200)
 	})
+
+	it("answer 404 for a userbot that is not the caller's before saying Telegram is not configured", async () => {
+		const steps: Array<[string, Record<string, string>]> = [
+			['phone', { phone_number: '9996621234' }],
+			['code', { code: '22222' }],
+			['password', { password: 'secret-2fa' }],
+			['qr', {}],
+		]
+		for (const [step, body] of steps) {
+			const res = await owner.call('POST', `/api/userbots/9999/${step}/`, body)
+			expect(res.status).toBe(404)
+			expect(await res.json()).toEqual({ detail: 'Not found.' })
+		}
+	})
 })

@@ -74,10 +74,25 @@ describe('userbots of another company', () => {
 		ws.close()
 	})
 
-	it('answers 405 to a method the path does not take', async () => {
+	it('answers 405 with Allow to a method a path does not take, on every path', async () => {
 		const res = await owner.call('PUT', `/api/userbots/${id}/`, {})
 		expect(res.status).toBe(405)
 		expect(await res.json()).toEqual({ detail: 'Method "PUT" not allowed.' })
+		const cases: Array<[string, string, string]> = [
+			['DELETE', '/api/userbots/', 'GET, POST'],
+			['POST', `/api/userbots/${id}/`, 'GET, DELETE'],
+			['GET', `/api/userbots/${id}/phone/`, 'POST'],
+			['GET', `/api/userbots/${id}/code/`, 'POST'],
+			['GET', `/api/userbots/${id}/password/`, 'POST'],
+			['GET', `/api/userbots/${id}/qr/`, 'POST'],
+			['GET', `/api/userbots/${id}/files/`, 'POST'],
+		]
+		for (const [method, path, allowed] of cases) {
+			const answer = await owner.call(method, path, method === 'GET' || method === 'DELETE' ? undefined : {})
+			expect(answer.status).toBe(405)
+			expect(await answer.json()).toEqual({ detail: `Method "${method}" not allowed.` })
+			for (const m of allowed.split(', ')) expect(answer.headers.get('allow')).toContain(m)
+		}
 	})
 
 	it('refuses anonymous callers', async () => {

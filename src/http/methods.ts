@@ -1,5 +1,6 @@
 import type { AnyElysia } from 'elysia'
-import { JSON_HEADERS } from './respond'
+
+const JSON_HEADERS = { 'content-type': 'application/json;charset=utf-8' } as const
 
 /**
  * DRF's answers for the methods a path does not serve: 405 `{"detail": "Method \"GET\" not
@@ -33,11 +34,11 @@ export function answerOtherMethods(app: AnyElysia): void {
 	}
 }
 
-/** `/accounts/token/refresh/` → `Token Refresh`, as DRF names a view from its class. */
+/** `/accounts/token/refresh/` → `Token Refresh`, `/api/userbots/:id/qr/` → `Userbots Qr`, as DRF names a view. */
 const viewName = (path: string) =>
 	path
 		.split('/')
-		.filter((s) => s && s !== 'accounts' && !s.startsWith(':'))
+		.filter((s) => s && s !== 'accounts' && s !== 'api' && !s.startsWith(':'))
 		.join(' ')
 		.replace(/[-_]/g, ' ')
 		.replace(/\b\w/g, (c) => c.toUpperCase())
