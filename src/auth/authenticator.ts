@@ -1,4 +1,5 @@
 import type { Config } from '../config'
+import type { AuthCache, SessionEntry } from './cache'
 import { readCookie, SESSION_COOKIE } from './cookies'
 import { createCsrfCheck, UNSAFE_METHODS } from './csrf'
 import { MESSAGES } from './errors'
@@ -6,7 +7,7 @@ import type { Families } from './families'
 import type { Profile, Profiles } from './profiles'
 import type { Sessions } from './sessions'
 import type { TokenSigner } from './tokens'
-import type { Authenticator, AuthOutcome, Principal } from './types'
+import type { Authenticator, AuthOutcome, Credential, Principal, UpgradeOutcome } from './types'
 
 /**
  * Resolves the caller: `Authorization: Bearer <access>` first (signature, type, expiry, and its
@@ -14,12 +15,16 @@ import type { Authenticator, AuthOutcome, Principal } from './types'
  * that memory alone can vouch for (cached, access token fresh, family alive, profile cached) is
  * answered synchronously: one SHA-256 and four map lookups, no promise. Everything revoked is
  * dropped from that memory at once (see cache.ts), so the fast path never outlives a revocation.
+ *
+ * A WebSocket outlives its upgrade: it keeps the `Credential` and asks `credentialAlive` before each
+ * command and push, and hears every revocation through `onRevoked` (contract §6).
  */
 export interface AuthenticatedCaller {
 	principal: Principal
 	profile: Profile
 	/** The session's cookie value when the caller came by session. */
 	sessionId: string | null
+	credential: Credential
 }
 
 export type CallerOutcome = { ok: true; caller: AuthenticatedCaller } | Extract<AuthOutcome, { ok: false }>
@@ -54,6 +59,7 @@ export function createCallerResolver(
 	sessions: Sessions,
 	profiles: Profiles,
 	families: Families,
+	cache: AuthCache,
 ): CallerResolver {
 	const checkCsrf = createCsrfCheck(config)
 
@@ -65,10 +71,28 @@ export function createCallerResolver(
 		via,
 	})
 
+	/** A cookie upgrade whose Origin fails is refused like any unauthenticated upgrade: 401 (contract §6). */
 	const csrfRefusal = (request: Request, upgrade: boolean, csrfToken: string): CallerOutcome | null => {
 		if (!upgrade && !UNSAFE_METHODS.has(request.method)) return null
 		const refused = checkCsrf(request, csrfToken)
-		return refused ? { ok: false, status: 403, body: { detail: refused, code: 'csrf_failed' } } : null
+		if (!refused) return null
+		return { ok: false, status: upgrade ? 401 : 403, body: { detail: refused, code: 'csrf_failed' } }
+	}
+
+	const sessionCaller = (profile: Profile, sessionId: string, entry: SessionEntry): AuthenticatedCaller => {
+		const principal = principalOf(profile, 'session')
+		return {
+			principal,
+			profile,
+			sessionId,
+			credential: {
+				principal,
+				family: entry.family,
+				sessionHash: entry.hash,
+				sessionId,
+				expiresAt: entry.expiresAt,
+			},
+		}
 	}
 
 	/** The session caller from memory alone, or undefined when the database must be asked. */
@@ -84,7 +108,7 @@ export function createCallerResolver(
 		return (
 			csrfRefusal(request, upgrade, entry.csrfToken) ?? {
 				ok: true,
-				caller: { principal: principalOf(profile, 'session'), profile, sessionId },
+				caller: sessionCaller(profile, sessionId, entry),
 			}
 		)
 	}
@@ -98,7 +122,15 @@ export function createCallerResolver(
 			if (!claims || !(await families.isAlive(claims.fam, claims.user_id))) return tokenInvalid
 			const profile = await profiles.get(claims.user_id)
 			if (!profile?.active) return tokenInvalid
-			return { ok: true, caller: { principal: principalOf(profile, 'bearer'), profile, sessionId: null } }
+			const principal = principalOf(profile, 'bearer')
+			const credential: Credential = {
+				principal,
+				family: claims.fam,
+				sessionHash: null,
+				sessionId: null,
+				expiresAt: claims.exp * 1000,
+			}
+			return { ok: true, caller: { principal, profile, sessionId: null, credential } }
 		}
 		const sessionId = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
 		if (!sessionId) return notAuthenticated
@@ -108,7 +140,7 @@ export function createCallerResolver(
 		if (refused) return refused
 		const profile = await profiles.get(entry.userId)
 		if (!profile?.active) return sessionEnded
-		return { ok: true, caller: { principal: principalOf(profile, 'session'), profile, sessionId } }
+		return { ok: true, caller: sessionCaller(profile, sessionId, entry) }
 	}
 
 	const resolve = (request: Request, upgrade = false) =>
@@ -117,9 +149,46 @@ export function createCallerResolver(
 	const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
 		outcome.ok ? { ok: true, principal: outcome.caller.principal } : outcome
 
+	/** The user may still act as the principal the credential was issued for. */
+	const stillHolds = (profile: Profile, principal: Principal) =>
+		profile.active && profile.companyId === principal.companyId && profile.isOwner === principal.isOwner
+
+	const aliveFromDatabase = async (credential: Credential): Promise<boolean> => {
+		const { principal, family, sessionId } = credential
+		if (!(await families.isAlive(family, principal.userId))) return false
+		if (sessionId !== null) {
+			// Refreshes the session's access token if it is due: a session socket lives as its session.
+			const entry = await sessions.resolve(sessionId)
+			if (!entry || entry.family !== family) return false
+		}
+		const profile = await profiles.get(principal.userId)
+		return profile !== null && stillHolds(profile, principal) && credential.expiresAt > Date.now()
+	}
+
+	const credentialAlive = (credential: Credential): boolean | Promise<boolean> => {
+		const now = Date.now()
+		if (credential.expiresAt <= now) return false
+		const family = cache.families.get(credential.family)
+		if (family && !family.alive) return false
+		const profile = profiles.peek(credential.principal.userId)
+		if (profile && !stillHolds(profile, credential.principal)) return false
+		const hash = credential.sessionHash
+		const session = hash === null ? undefined : cache.sessions.get(hash)
+		if (session && (session.expiresAt <= now || session.family !== credential.family)) return false
+		if (family && profile && (hash === null || session)) return true
+		return aliveFromDatabase(credential)
+	}
+
 	return {
 		resolve,
 		authenticate: async (request) => toOutcome(await resolve(request)),
-		authenticateUpgrade: async (request) => toOutcome(await resolve(request, true)),
+		authenticateUpgrade: async (request): Promise<UpgradeOutcome> => {
+			const outcome = await resolve(request, true)
+			if (!outcome.ok) return outcome
+			const { principal, credential } = outcome.caller
+			return { ok: true, principal, credential }
+		},
+		credentialAlive,
+		onRevoked: (listener) => cache.onRevoked(listener),
 	}
 }

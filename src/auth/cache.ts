@@ -7,8 +7,12 @@
  * A read that started before a revocation must not put back what the revocation dropped (a
  * session row read just before its delete committed, say): every drop advances `epoch`, and a
  * put that carries the `stamp` taken before its database read is ignored when they differ.
+ *
+ * Every drop is also announced to the `onRevoked` listeners (the WebSocket gateway closes the
+ * sockets opened with what was dropped), synchronously, after memory has forgotten it.
  */
 import type { Profile } from './profiles'
+import type { Revocation } from './types'
 
 export interface SessionEntry {
 	hash: string
@@ -35,11 +39,24 @@ export interface AuthCache {
 	dropFamily(family: string): void
 	/** Profile changed or everything of the user revoked: forget all of it. */
 	dropUser(userId: number, revoked: boolean): void
+	/** Hears every drop, after it; returns the unsubscribe. */
+	onRevoked(listener: (revocation: Revocation) => void): () => void
 }
 
 const CAP = 100_000
 
-export function createAuthCache(): AuthCache {
+/** `reportError` hears a listener that threw: a revocation itself never fails because of one. */
+export function createAuthCache(reportError: (err: unknown) => void = () => {}): AuthCache {
+	const listeners = new Set<(revocation: Revocation) => void>()
+	const announce = (revocation: Revocation) => {
+		for (const listener of listeners) {
+			try {
+				listener(revocation)
+			} catch (err) {
+				reportError(err)
+			}
+		}
+	}
 	const sessions = new Map<string, SessionEntry>()
 	const profiles = new Map<number, Profile>()
 	const families = new Map<string, { alive: boolean; userId: number }>()
@@ -67,19 +84,26 @@ export function createAuthCache(): AuthCache {
 		dropSession(hash) {
 			epoch++
 			sessions.delete(hash)
+			announce({ sessionHash: hash })
 		},
 		dropFamily(family) {
 			epoch++
 			const known = families.get(family)
 			families.set(family, { alive: false, userId: known?.userId ?? 0 })
 			for (const [hash, s] of sessions) if (s.family === family) sessions.delete(hash)
+			announce({ family })
 		},
 		dropUser(userId, revoked) {
 			epoch++
 			profiles.delete(userId)
-			if (!revoked) return
+			if (!revoked) return announce({ userId, changed: true })
 			for (const [hash, s] of sessions) if (s.userId === userId) sessions.delete(hash)
 			for (const f of families.values()) if (f.userId === userId) f.alive = false
+			announce({ userId, revoked: true })
+		},
+		onRevoked(listener) {
+			listeners.add(listener)
+			return () => listeners.delete(listener)
 		},
 	}
 }

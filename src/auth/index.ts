@@ -59,7 +59,9 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 	const hasher = deps.hasher ?? createPasswordHasher()
 	const mailer = deps.mailer ?? createMailer(config, log)
 	const signer = createTokenSigner(config.secrets.jwtSecret)
-	const cache = createAuthCache()
+	const cache = createAuthCache((err) =>
+		log.error('revocation listener failed', { error: err instanceof Error ? err : String(err) }),
+	)
 	const families = createFamilies(db, config, signer, cache)
 	const sessions = createSessions(db, config, families, cache)
 	const profiles = createProfiles(db, cache)
@@ -68,7 +70,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		Date.now,
 		Math.max(config.loginRateWindow, config.resetRateWindow, 24 * 3600),
 	)
-	const resolver = createCallerResolver(config, signer, sessions, profiles, families)
+	const resolver = createCallerResolver(config, signer, sessions, profiles, families, cache)
 	const core: AuthCore = {
 		...resolver,
 		config,
@@ -103,4 +105,11 @@ export function authCoreOf(auth: Authenticator): AuthCore {
 
 export type { Mail, Mailer } from './mailer'
 export type { PasswordHasher } from './passwords'
-export type { Authenticator, AuthOutcome, Principal } from './types'
+export type {
+	Authenticator,
+	AuthOutcome,
+	Credential,
+	Principal,
+	Revocation,
+	UpgradeOutcome,
+} from './types'

@@ -12,6 +12,38 @@ export type AuthOutcome =
 	| { ok: false; status: 401 | 403; body: { detail: string; code?: string } }
 
 /**
+ * What a long-lived connection (a WebSocket) keeps of the credential it was opened with, to learn
+ * later whether that credential still holds.
+ */
+export interface Credential {
+	principal: Principal
+	/** The refresh-token family the bearer token, or the session's token pair, descends from. */
+	family: string
+	/** SHA-256 of the session cookie (a session caller), else null. */
+	sessionHash: string | null
+	/** The session cookie itself, kept in memory only to re-read a session the cache forgot. */
+	sessionId: string | null
+	/** Unix ms: the bearer access token's `exp`, or the end of the session's lifetime. */
+	expiresAt: number
+}
+
+export type UpgradeOutcome =
+	| { ok: true; principal: Principal; credential: Credential }
+	| Extract<AuthOutcome, { ok: false }>
+
+/**
+ * What a revocation ended, announced right after its database write: one token family (blacklist,
+ * refresh-token reuse, bearer logout), one session (logout, expiry), or everything of a user
+ * (password reset). `changed` announces a profile change: the user's credentials may still hold,
+ * but whoever acts on them should check again (deactivation, another company).
+ */
+export type Revocation =
+	| { family: string }
+	| { sessionHash: string }
+	| { userId: number; revoked: true }
+	| { userId: number; changed: true }
+
+/**
  * The one way every plugin (accounts, userbots, the WebSocket gateway) learns who is calling.
  * Built by `src/auth` from the database and the config; family A and family B both create the
  * sessions it reads.
@@ -23,6 +55,18 @@ export interface Authenticator {
 	 * An expired access token inside a session is refreshed from the stored refresh token.
 	 */
 	authenticate(request: Request): Promise<AuthOutcome>
-	/** WebSocket upgrade: bearer, or the session cookie with an allowed `Origin` (contract §6). */
-	authenticateUpgrade(request: Request): Promise<AuthOutcome>
+	/**
+	 * WebSocket upgrade: bearer, or the session cookie with an allowed `Origin` (contract §6). Every
+	 * refusal, a failed Origin check included, is a 401. The credential lets the connection check
+	 * later that it still holds.
+	 */
+	authenticateUpgrade(request: Request): Promise<UpgradeOutcome>
+	/**
+	 * Whether `credential` still holds: unexpired, its family alive, its session (if any) not ended,
+	 * its user active and still of the same company. A plain value when memory alone can tell, else
+	 * a promise (the database is asked, and memory refilled).
+	 */
+	credentialAlive(credential: Credential): boolean | Promise<boolean>
+	/** Calls `listener` synchronously after every revocation; returns the unsubscribe. */
+	onRevoked(listener: (revocation: Revocation) => void): () => void
 }

@@ -17,7 +17,22 @@ export interface Connection {
 	signal: AbortSignal
 	/** Sends one serialized reply; a no-op once the socket is closed. */
 	send(reply: string): void
+	/**
+	 * Whether the credential the socket was opened with still holds: from memory when it can tell,
+	 * else a promise. False closes the socket (1008); the command then gets no reply.
+	 */
+	admit(): boolean | Promise<boolean>
+	/** Commands accepted and not yet settled; the dispatcher keeps it. */
+	inFlight: number
 }
+
+/** Commands one connection may have running at once; one more is refused at once. */
+export const MAX_IN_FLIGHT = 256
+
+/** A JSON number that is an integer, however large, or a digit string (ids beyond 2^53 in some clients). */
+const isIntegral = (value: unknown) =>
+	(typeof value === 'number' && Number.isInteger(value)) ||
+	(typeof value === 'string' && /^-?\d+$/.test(value))
 
 const READY = 'authorizationStateReady'
 
@@ -114,6 +129,22 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 		const fail = (error: string, result?: unknown) =>
 			finish(errorReply(userbotId, `${action}_error`, error, requestId, result))
 
+		// The socket may have outlived its credential (logout, revocation, expiry) since its upgrade.
+		let admitted: boolean
+		try {
+			const check = conn.admit()
+			admitted = check === true || check === false ? check : await check
+		} catch (err) {
+			log.error('credential check failed', { error: err instanceof Error ? err : String(err) })
+			return fail(E.INTERNAL)
+		}
+		if (!admitted) {
+			// The socket is closing for it: nobody to answer.
+			running.done = true
+			deadlines.settle(running)
+			return
+		}
+
 		let record: Awaited<ReturnType<AppContext['userbots']['lookup']>>
 		try {
 			record = await ctx.userbots.lookup(userbotId)
@@ -182,7 +213,11 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 		if (!entry) return errorReply(userbotId, errorType, E.UNKNOWN_ACTION, requestId)
 		if (rawId === undefined || rawId === null)
 			return errorReply(null, errorType, E.USERBOT_ID_REQUIRED, requestId)
-		if (userbotId === null) return errorReply(null, errorType, E.USERBOT_ID_NOT_INTEGER, requestId)
+		if (userbotId === null) {
+			// An integer beyond 2^53 is an integer: no userbot has such an id.
+			if (isIntegral(rawId)) return errorReply(null, errorType, E.USERBOT_NOT_FOUND, requestId)
+			return errorReply(null, errorType, E.USERBOT_ID_NOT_INTEGER, requestId)
+		}
 		return { entry, frame: fields, userbotId, requestId }
 	}
 
@@ -194,10 +229,22 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 			conn.send(checked)
 			return
 		}
-		execute(conn, checked, received).catch((err) => {
-			// execute answers every outcome itself; reaching here is a bug in the gateway.
-			log.error('gateway dispatch failed', { error: err instanceof Error ? err : String(err) })
-		})
+		if (conn.inFlight >= MAX_IN_FLIGHT) {
+			const { userbotId, requestId } = checked
+			conn.send(errorReply(userbotId, `${checked.entry.command.name}_error`, E.TOO_MANY_IN_FLIGHT, requestId))
+			return
+		}
+		conn.inFlight++
+		execute(conn, checked, received).then(
+			() => {
+				conn.inFlight--
+			},
+			(err) => {
+				conn.inFlight--
+				// execute answers every outcome itself; reaching here is a bug in the gateway.
+				log.error('gateway dispatch failed', { error: err instanceof Error ? err : String(err) })
+			},
+		)
 	}
 
 	return { handle }

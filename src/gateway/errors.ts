@@ -11,6 +11,8 @@ export const GatewayErrors = {
 	USERBOT_ID_NOT_INTEGER: 'userbot_id must be an integer',
 	USERBOT_NOT_FOUND: 'userbot not found',
 	USERBOT_NOT_AUTHORIZED: 'userbot is not authorized',
+	/** More than MAX_IN_FLIGHT commands of one connection unanswered: this one is refused at once. */
+	TOO_MANY_IN_FLIGHT: 'too many commands in flight',
 	TIMEOUT: 'timeout',
 	/** The supervisor died with the command pending; it restarts by itself. */
 	RUNTIME_RESTARTED: 'userbot runtime restarted, try again',

@@ -5,10 +5,13 @@
 
 export type RequestId = string | number
 
-/** `request_id` is echoed when it is a string or an integer; anything else is ignored. */
+/**
+ * `request_id` is echoed when it is a string or a JSON number that is an integer (beyond 2^53 too:
+ * it goes back as JSON.parse read it); anything else is ignored.
+ */
 export function requestIdOf(frame: Record<string, unknown>): RequestId | undefined {
 	const id = frame.request_id
-	if (typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id))) return id
+	if (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id))) return id
 	return undefined
 }
 

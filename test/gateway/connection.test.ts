@@ -45,11 +45,24 @@ describe('gateway connection', () => {
 		c.close()
 	})
 
-	it('refuses the session cookie from another origin', async () => {
+	it('refuses the session cookie from another origin with 401 (contract §6)', async () => {
 		const cookie = await sessionCookie(f.t, f.alice)
 		const res = await upgrade({ cookie, origin: 'https://evil.example' })
-		expect([401, 403]).toContain(res.status)
+		expect(res.status).toBe(401)
+		expect(await res.json()).toEqual({
+			detail: 'CSRF Failed: Origin checking failed - the origin is not trusted.',
+			code: 'csrf_failed',
+		})
 		await expect(connectWs(f.t.url, { cookie, origin: 'https://evil.example' })).rejects.toThrow()
+	})
+
+	it('refuses the session cookie without an Origin with 401', async () => {
+		const cookie = await sessionCookie(f.t, f.alice)
+		const res = await upgrade({ cookie })
+		expect(res.status).toBe(401)
+		expect(await res.json()).toMatchObject({ code: 'csrf_failed' })
+		const crossSite = await upgrade({ cookie, origin: f.t.url, 'sec-fetch-site': 'cross-site' })
+		expect(crossSite.status).toBe(401)
 	})
 
 	it('closes with 1009 on a frame over 1 MiB, and a fresh connection works', async () => {

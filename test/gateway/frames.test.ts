@@ -65,6 +65,21 @@ describe('gateway frame table (contract §6)', () => {
 		}
 	})
 
+	it('answers an integer userbot_id beyond 2^53 with userbot not found, not must be an integer', async () => {
+		// Raw frames: the digits reach the server as written.
+		for (const id of ['1152921504606846976', '1e300', '-9007199254740993', '"12345678901234567890"']) {
+			c.send(`{"action":"${GET}","userbot_id":${id},"request_id":"huge"}`)
+			const reply = await c.next()
+			expect(reply.payload).toEqual({
+				userbot_id: null,
+				type: `${GET}_error`,
+				error: 'userbot not found',
+				request_id: 'huge',
+			})
+		}
+		expect(c.ws.readyState).toBe(WebSocket.OPEN)
+	})
+
 	it('answers a userbot that does not exist with userbot not found', async () => {
 		const reply = await c.command({ action: GET, userbot_id: 999_999 })
 		expect(reply.payload).toMatchObject({
@@ -129,6 +144,17 @@ describe('gateway frame table (contract §6)', () => {
 				request_id: 77,
 			},
 		})
+	})
+
+	it('echoes an integer request_id beyond 2^53 as JSON read it, and ignores a fraction', async () => {
+		c.send(`{"action":"${GET}","userbot_id":${f.userbotId},"request_id":12345678901234567890}`)
+		const big = await c.next()
+		// Echoed as JSON.parse read it: the nearest double, written back in its shortest form.
+		expect(big.payload).toMatchObject({ type: GET, request_id: 12345678901234567000 })
+		c.send(`{"action":"${GET}","userbot_id":${f.userbotId},"request_id":1.5}`)
+		const fraction = await c.next()
+		expect(fraction.payload.type).toBe(GET)
+		expect('request_id' in fraction.payload).toBe(false)
 	})
 
 	it('accepts userbot_id as a digit string', async () => {

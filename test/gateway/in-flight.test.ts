@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { MAX_IN_FLIGHT } from '../../src/gateway/dispatch'
+import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
+import { pluginsWith, testCommands } from './fixtures'
+
+let f: MessagingFixture
+
+beforeAll(async () => {
+	f = await createMessagingFixture({}, { plugins: pluginsWith(testCommands) })
+})
+afterAll(() => f.stop())
+
+const GET = 'get_default_message_auto_delete_time'
+
+describe('commands in flight per connection', () => {
+	it('refuses one command over the cap at once, once, and keeps the connection', async () => {
+		expect(MAX_IN_FLIGHT).toBe(256)
+		const c = await f.connect()
+		const sleeps = Array.from({ length: MAX_IN_FLIGHT }, () =>
+			c.command({ action: 'test_sleep', userbot_id: f.userbotId, ms: 1500 }, 15_000),
+		)
+		const over = await c.command({ action: GET, userbot_id: f.userbotId, request_id: 'over' })
+		expect(over.payload).toEqual({
+			userbot_id: f.userbotId,
+			type: `${GET}_error`,
+			error: 'too many commands in flight',
+			request_id: 'over',
+		})
+		// Answered before any of the slow ones finished.
+		expect(c.received.filter((m) => m.payload.type === 'test_sleep')).toEqual([])
+		const done = await Promise.all(sleeps)
+		expect(done.every((m) => m.payload.type === 'test_sleep')).toBe(true)
+		// Room again once they settled.
+		expect((await c.command({ action: GET, userbot_id: f.userbotId })).payload.type).toBe(GET)
+		expect(c.received.filter((m) => m.payload.request_id === 'over').length).toBe(1)
+		expect(c.ws.readyState).toBe(WebSocket.OPEN)
+	}, 20_000)
+})
