@@ -1,12 +1,15 @@
 import { defineCommand, fields, optionalBool, requiredInt, requiredIntList } from './deps'
-import { MessagesErrors as E } from './errors'
+import { MessagesErrors as E, MAX_MESSAGE_IDS } from './errors'
 
 /** `delete_messages` → `deleteMessages`; result `{_: 'ok'}`. An empty list is TDLib's no-op. */
 export const deleteMessages = defineCommand({
 	name: 'delete_messages',
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
-		message_ids: requiredIntList('message_ids', undefined, E.MESSAGE_IDS_REQUIRED),
+		message_ids: requiredIntList('message_ids', undefined, E.MESSAGE_IDS_REQUIRED, {
+			max: MAX_MESSAGE_IDS,
+			tooMany: E.MESSAGE_IDS_TOO_MANY,
+		}),
 		revoke: optionalBool('revoke'),
 	}),
 	run: (input, ctx) =>

@@ -3,6 +3,18 @@
  * fills the gaps §7 leaves (tdlib-mapping §1 recommends `chat_id is required` and the like for the
  * commands where §7 is silent) and the media rules of contract §6.
  */
+/** TDLib's own per-call limit on message ids (`forwardMessages`: "Too many messages to forward"). */
+export const MAX_MESSAGE_IDS = 100
+/**
+ * forward_message targets. Each is at least one TDLib request, made one after another (never all at
+ * once) until the command's deadline; 100 chats is already more than Telegram's flood limits let an
+ * account forward to in one go, and bounds a frame's work at 100 (or, with `new_caption`,
+ * 100 × 100 sequential) requests.
+ */
+export const MAX_TO_CHAT_IDS = 100
+/** set_reaction items, one `addMessageReaction` each; Premium accounts hold at most a few reactions. */
+export const MAX_REACTIONS = 10
+
 export const MessagesErrors = {
 	// ws-commands §7
 	CHAT_ID_REQUIRED: 'chat_id is required',
@@ -26,4 +38,9 @@ export const MessagesErrors = {
 		'media_type must be one of: photo, video, document, audio, animation, voice, voice_note, video_note, sticker',
 	ALBUM_TOO_LARGE: 'media must contain at most 10 items',
 	ALBUM_MEDIA_TYPE: 'an album may contain only photo, video, document and audio',
+	/** The caps on lists (`MessagesLimits`): one frame, a bounded number of TDLib requests. */
+	MESSAGE_IDS_TOO_MANY: `message_ids must contain at most ${MAX_MESSAGE_IDS} message ids`,
+	TO_CHAT_IDS_TOO_MANY: `to_chat_ids must contain at most ${MAX_TO_CHAT_IDS} chat ids`,
+	REACTION_TOO_MANY: `reaction must contain at most ${MAX_REACTIONS} reaction items`,
+	TOPIC_ID_TYPE: 'topic_id must be a messageTopicThread, messageTopicForum or messageTopicDirectMessages',
 } as const

@@ -1,6 +1,7 @@
-import type { Message, Messages } from 'tdlib-types'
+import type { Message } from 'tdlib-types'
 import * as v from 'valibot'
-import { TdError, type TdInvoke } from '../../src/telegram/types'
+import { GatewayErrors } from '../../src/gateway/errors'
+import { RuntimeError, TdError, type TdInvoke } from '../../src/telegram/types'
 import {
 	CommandError,
 	defineCommand,
@@ -10,7 +11,7 @@ import {
 	requiredInt,
 	requiredIntList,
 } from './deps'
-import { MessagesErrors as E } from './errors'
+import { MessagesErrors as E, MAX_MESSAGE_IDS, MAX_TO_CHAT_IDS } from './errors'
 
 const has = (o: Record<string, unknown>, key: string) => o[key] !== undefined && o[key] !== null
 const nonEmptyIfList = (o: Record<string, unknown>, key: string) =>
@@ -25,9 +26,15 @@ const ForwardInput = v.pipe(
 	v.check((o) => nonEmptyIfList(o, 'message_ids'), E.MESSAGE_IDS_EMPTY),
 	v.check((o) => has(o, 'from_chat_id'), E.FROM_CHAT_ID_REQUIRED),
 	fields({
-		to_chat_ids: requiredIntList('to_chat_ids', E.TO_CHAT_IDS_EMPTY, E.TO_CHAT_IDS_REQUIRED),
+		to_chat_ids: requiredIntList('to_chat_ids', E.TO_CHAT_IDS_EMPTY, E.TO_CHAT_IDS_REQUIRED, {
+			max: MAX_TO_CHAT_IDS,
+			tooMany: E.TO_CHAT_IDS_TOO_MANY,
+		}),
 		from_chat_id: requiredInt('from_chat_id', E.FROM_CHAT_ID_REQUIRED),
-		message_ids: requiredIntList('message_ids', E.MESSAGE_IDS_EMPTY, E.MESSAGE_IDS_REQUIRED),
+		message_ids: requiredIntList('message_ids', E.MESSAGE_IDS_EMPTY, E.MESSAGE_IDS_REQUIRED, {
+			max: MAX_MESSAGE_IDS,
+			tooMany: E.MESSAGE_IDS_TOO_MANY,
+		}),
 		send_copy: optionalBool('send_copy'),
 		remove_caption: optionalBool('remove_caption'),
 		new_caption: v.optional(v.unknown()),
@@ -36,83 +43,131 @@ const ForwardInput = v.pipe(
 )
 type ForwardInput = v.InferOutput<typeof ForwardInput>
 
+/**
+ * One target's outcome. A failed target has `error`; with `new_caption` it may also have `messages`:
+ * the copies made before the failure.
+ */
 export interface ForwardResult {
 	to_chat_id: number
-	messages?: Messages['messages']
+	messages?: Array<Message | null>
 	error?: string
 }
 
-async function forwardTo(
-	input: ForwardInput,
-	ids: number[],
-	toChatId: number,
-	invoke: TdInvoke,
-): Promise<Messages['messages']> {
+/** A target's messages so far and, if it failed, why. */
+interface Outcome {
+	messages: Array<Message | null>
+	error?: unknown
+}
+
+/**
+ * A failure as the client reads it, in the gateway's words (src/gateway/dispatch.ts `describe`):
+ * TDLib's message verbatim (but never a 406 one), a runtime failure as the gateway's own string.
+ */
+export function wordFailure(err: unknown): string {
+	if (err instanceof CommandError) return err.message
+	if (err instanceof TdError) return err.code === 406 ? GatewayErrors.HIDDEN_TDLIB_ERROR : err.message
+	if (err instanceof RuntimeError) {
+		if (err.code === 'timeout') return GatewayErrors.TIMEOUT
+		if (err.code === 'runtime_down') return GatewayErrors.RUNTIME_RESTARTED
+		if (err.code === 'no_client') return GatewayErrors.USERBOT_NOT_AUTHORIZED
+		if (err.code === 'unavailable') return GatewayErrors.RUNTIME_UNAVAILABLE
+	}
+	return GatewayErrors.INTERNAL
+}
+
+interface Forwarding {
+	input: ForwardInput
+	/** The message ids, unique and strictly increasing (as TDLib wants them). */
+	ids: number[]
+	invoke: TdInvoke
+	signal: AbortSignal
+}
+
+async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
+	const { input, ids, invoke, signal } = f
 	if (input.new_caption === undefined && input.show_caption_above_media === undefined) {
-		const result = await invoke({
-			_: 'forwardMessages',
-			chat_id: toChatId,
-			from_chat_id: input.from_chat_id,
-			message_ids: ids,
-			send_copy: input.send_copy ?? false,
-			remove_caption: input.remove_caption ?? false,
-		})
-		return result.messages
+		try {
+			const result = await invoke({
+				_: 'forwardMessages',
+				chat_id: toChatId,
+				from_chat_id: input.from_chat_id,
+				message_ids: ids,
+				send_copy: input.send_copy ?? false,
+				remove_caption: input.remove_caption ?? false,
+			})
+			return { messages: result.messages }
+		} catch (error) {
+			return { messages: [], error }
+		}
 	}
 	// forwardMessages cannot replace a caption: a copy per message through inputMessageForwarded.
+	// A failure stops this target, keeping the copies already made.
+	const new_caption = formattedText(input.new_caption)
 	const messages: Array<Message | null> = []
 	for (const id of ids) {
-		messages.push(
-			await invoke({
-				_: 'sendMessage',
-				chat_id: toChatId,
-				input_message_content: {
-					_: 'inputMessageForwarded',
-					from_chat_id: input.from_chat_id,
-					message_id: id,
-					copy_options: {
-						_: 'messageCopyOptions',
-						send_copy: true,
-						replace_caption: true,
-						new_caption: formattedText(input.new_caption),
-						new_show_caption_above_media: input.show_caption_above_media === true,
+		if (signal.aborted) return { messages, error: signal.reason }
+		try {
+			messages.push(
+				await invoke({
+					_: 'sendMessage',
+					chat_id: toChatId,
+					input_message_content: {
+						_: 'inputMessageForwarded',
+						from_chat_id: input.from_chat_id,
+						message_id: id,
+						copy_options: {
+							_: 'messageCopyOptions',
+							send_copy: true,
+							replace_caption: true,
+							new_caption,
+							new_show_caption_above_media: input.show_caption_above_media === true,
+						},
 					},
-				},
-			}),
-		)
+				}),
+			)
+		} catch (error) {
+			return { messages, error }
+		}
 	}
-	return messages
+	return { messages }
 }
 
 /**
  * `forward_message`: one `forwardMessages` per target, message ids sorted and unique (TDLib wants them
- * strictly increasing). Result `[{to_chat_id, messages}]` in the order of `to_chat_ids`. When a target
- * fails, the error event carries the first TDLib error and every target's outcome as `result`.
+ * strictly increasing). Targets are forwarded to one at a time, in the order of `to_chat_ids`, until
+ * the command's deadline passes or its socket closes (`ctx.signal`): a frame never has more than one
+ * TDLib request in flight. Result `[{to_chat_id, messages}]` in the order of `to_chat_ids`.
+ *
+ * When a target fails and another forwarded anything, the error event carries the first failure,
+ * worded as the gateway words it, and every target's outcome as `result`, so that a retry can skip
+ * what went through. When nothing went through, the first failure is the error event alone.
  */
 export const forwardMessage = defineCommand({
 	name: 'forward_message',
 	input: ForwardInput,
 	async run(input, ctx) {
 		const ids = [...new Set(input.message_ids)].sort((a, b) => a - b)
-		const outcomes = await Promise.allSettled(
-			input.to_chat_ids.map((to) => forwardTo(input, ids, to, ctx.invoke)),
-		)
+		const f: Forwarding = { input, ids, invoke: ctx.invoke, signal: ctx.signal }
 		const results: ForwardResult[] = []
 		let firstError: unknown
-		outcomes.forEach((outcome, i) => {
-			const to_chat_id = input.to_chat_ids[i] as number
-			if (outcome.status === 'fulfilled') results.push({ to_chat_id, messages: outcome.value })
-			else {
-				firstError ??= outcome.reason
-				results.push({
-					to_chat_id,
-					error: outcome.reason instanceof TdError ? outcome.reason.message : 'failed',
-				})
+		let anyForwarded = false
+		for (const to_chat_id of input.to_chat_ids) {
+			// Past the deadline (or with the socket gone) nothing more is sent; the rest is reported unsent.
+			const outcome: Outcome = f.signal.aborted
+				? { messages: [], error: f.signal.reason }
+				: await forwardTo(f, to_chat_id)
+			const result: ForwardResult = { to_chat_id }
+			if (outcome.error === undefined || outcome.messages.length > 0) result.messages = outcome.messages
+			if (outcome.messages.length > 0 || outcome.error === undefined) anyForwarded = true
+			if (outcome.error !== undefined) {
+				firstError ??= outcome.error
+				result.error = wordFailure(outcome.error)
 			}
-		})
+			results.push(result)
+		}
 		if (firstError === undefined) return results
-		// A runtime failure (deadline, supervisor down) is the gateway's to word; TDLib's go out verbatim.
-		if (!(firstError instanceof TdError) || results.every((r) => r.error !== undefined)) throw firstError
-		throw new CommandError(firstError.message, results)
+		if (anyForwarded) throw new CommandError(wordFailure(firstError), results)
+		// Nothing went through: the failure alone, which the gateway words (and logs, if unexpected).
+		throw firstError
 	},
 })

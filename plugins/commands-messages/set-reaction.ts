@@ -1,7 +1,7 @@
 import type { ReactionType$Input } from 'tdlib-types'
 import * as v from 'valibot'
 import { defineCommand, fields, optionalBool, requiredInt, requiredValue, typeOf } from './deps'
-import { MessagesErrors as E } from './errors'
+import { MessagesErrors as E, MAX_REACTIONS } from './errors'
 
 /** A protocol reaction item as TDLib's `ReactionType`, or null when it is not a valid item. */
 function reactionType(item: unknown): ReactionType$Input | null {
@@ -26,6 +26,8 @@ function reactionType(item: unknown): ReactionType$Input | null {
 
 const reactions = v.pipe(
 	requiredValue(E.REACTION_REQUIRED),
+	// Counted before filtering: each valid item is one addMessageReaction.
+	v.check((x) => !Array.isArray(x) || x.length <= MAX_REACTIONS, E.REACTION_TOO_MANY),
 	v.transform((x) => (Array.isArray(x) ? x : [x]).map(reactionType).filter((r) => r !== null)),
 	v.check((list) => list.length > 0, E.NO_VALID_REACTION),
 )

@@ -53,20 +53,55 @@ export const int64String = (field: string) =>
 		(x) => String(x),
 	)
 
-const intListOf = (field: string) =>
-	mapped(
-		`${field} must be a list of integers`,
-		(x) => Array.isArray(x) && x.every((i) => toInt(i) !== undefined),
-		(x) => (x as unknown[]).map((i) => toInt(i) as number),
-	)
+/**
+ * Every list a frame carries is capped: one frame must not fan out into an unbounded number of
+ * TDLib requests (or one unbounded request). 100 is TDLib's own per-call limit for message ids
+ * (`forwardMessages`: "Too many messages to forward") and the default for any other list.
+ */
+export const MAX_LIST_ITEMS = 100
 
-/** A required list of integers; `empty` (if given) is the message for an empty list. */
-export const requiredIntList = (field: string, empty?: string, missing = `${field} is required`) =>
+/** A list's cap and the wire string for a longer list (`message_ids must contain at most 100 message ids`). */
+export interface ListCap {
+	max: number
+	tooMany: string
+}
+
+export const listCap = (field: string, noun: string, max = MAX_LIST_ITEMS): ListCap => ({
+	max,
+	tooMany: `${field} must contain at most ${max} ${noun}`,
+})
+
+const intListOf = (field: string, cap: ListCap) => {
+	const notList = `${field} must be a list of integers`
+	return v.pipe(
+		v.unknown(),
+		// valibot runs every check of a pipe, even past a failed one: each stands on its own.
+		v.check(Array.isArray, notList),
+		// The length first: a huge list is refused before any of its items is looked at.
+		v.check((x) => !Array.isArray(x) || x.length <= cap.max, cap.tooMany),
+		v.check(
+			(x) => Array.isArray(x) && (x.length > cap.max || x.every((i) => toInt(i) !== undefined)),
+			notList,
+		),
+		v.transform((x) => (x as unknown[]).map((i) => toInt(i) as number)),
+	)
+}
+
+/**
+ * A required list of integers; `empty` (if given) is the message for an empty list, `cap` bounds
+ * its length (default: at most `MAX_LIST_ITEMS` items).
+ */
+export const requiredIntList = (
+	field: string,
+	empty?: string,
+	missing = `${field} is required`,
+	cap: ListCap = listCap(field, 'items'),
+) =>
 	empty === undefined
-		? v.pipe(present(missing), intListOf(field))
+		? v.pipe(present(missing), intListOf(field, cap))
 		: v.pipe(
 				present(missing),
-				intListOf(field),
+				intListOf(field, cap),
 				v.check((x) => x.length > 0, empty),
 			)
 

@@ -141,6 +141,67 @@ describe('emulator messages', () => {
 		expect(bad).toStartWith('Wrong remote file identifier specified')
 	})
 
+	it('answers getSupergroup with is_forum and the viewer status', async () => {
+		const forumChat = await invoke(ALICE, { _: 'getChat', chat_id: SEED_CHATS.forum })
+		expect(forumChat.type).toEqual({ _: 'chatTypeSupergroup', supergroup_id: 3003, is_channel: false })
+		expect(await invoke(ALICE, { _: 'getSupergroup', supergroup_id: 3003 })).toMatchObject({
+			_: 'supergroup',
+			id: 3003,
+			is_forum: true,
+			is_channel: false,
+			member_count: 2,
+			status: { _: 'chatMemberStatusCreator', is_member: true },
+		})
+		expect(await invoke(ALICE, { _: 'getSupergroup', supergroup_id: 3001 })).toMatchObject({
+			is_forum: false,
+			status: { _: 'chatMemberStatusAdministrator' },
+		})
+		expect(await invoke(ALICE, { _: 'getSupergroup', supergroup_id: 3002 })).toMatchObject({
+			is_forum: false,
+			is_channel: true,
+			status: { _: 'chatMemberStatusMember' },
+		})
+		expect(await tdError(invoke(ALICE, { _: 'getSupergroup', supergroup_id: 2001 }))).toBe(
+			'Supergroup not found',
+		)
+	})
+
+	it('sends to a forum topic or a thread, checking the topic as TDLib does', async () => {
+		const sendTo = (chat_id: number, topic_id: Td.MessageTopic$Input) =>
+			invoke(ALICE, { _: 'sendMessage', chat_id, topic_id, input_message_content: text('topic') })
+		const inForum = await sendTo(SEED_CHATS.forum, { _: 'messageTopicForum', forum_topic_id: 1 })
+		expect(inForum.topic_id).toEqual({ _: 'messageTopicForum', forum_topic_id: 1 })
+		const thread = { _: 'messageTopicThread', message_thread_id: SHIFT } as const
+		expect((await sendTo(SEED_CHATS.supergroup, thread)).topic_id).toEqual(thread)
+		expect((await sendTo(SEED_CHATS.forum, thread)).topic_id).toEqual(thread)
+		expect(await tdError(sendTo(SEED_CHATS.supergroup, { _: 'messageTopicForum', forum_topic_id: 1 }))).toBe(
+			'Chat is not a forum',
+		)
+		expect(await tdError(sendTo(BOB_CHAT, { _: 'messageTopicForum', forum_topic_id: 1 }))).toBe(
+			'Chat is not a forum',
+		)
+		expect(await tdError(sendTo(SEED_CHATS.forum, { _: 'messageTopicForum', forum_topic_id: 0 }))).toBe(
+			'Invalid topic identifier specified',
+		)
+		expect(await tdError(sendTo(SEED_CHATS.basicGroup, thread))).toBe("Chat doesn't have threads")
+		expect(await tdError(sendTo(BOB_CHAT, thread))).toBe("Chat doesn't have threads")
+		expect(
+			await tdError(sendTo(SEED_CHATS.supergroup, { _: 'messageTopicThread', message_thread_id: 5 })),
+		).toBe('Invalid message thread identifier specified')
+		expect(
+			await tdError(
+				sendTo(SEED_CHATS.forum, { _: 'messageTopicDirectMessages', direct_messages_chat_topic_id: 1 }),
+			),
+		).toBe('Chat is not an administered channel direct messages chat')
+		// A message sent without a topic has none.
+		const plain = await invoke(ALICE, {
+			_: 'sendMessage',
+			chat_id: SEED_CHATS.forum,
+			input_message_content: text('plain'),
+		})
+		expect(plain.topic_id).toBeUndefined()
+	})
+
 	it('sends an album of photos sharing an album id', async () => {
 		const photo = (id: string): Td.InputMessageContent$Input => ({
 			_: 'inputMessagePhoto',

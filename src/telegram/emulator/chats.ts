@@ -1,6 +1,6 @@
 import type * as Td from 'tdlib-types'
 import { requireChat } from './messages'
-import { chatObject, lastMessage, userObject } from './objects'
+import { chatObject, lastMessage, supergroupObject, userObject } from './objects'
 import { fail, type Handlers, OK } from './session'
 
 /** Users, chats and the chat list; options; TDLib's test methods. */
@@ -17,6 +17,10 @@ export const chatHandlers: Handlers = {
 	},
 	getChat(s, req) {
 		return chatObject(s.world, requireChat(s, req.chat_id), s.userId)
+	},
+	getSupergroup(s, req) {
+		const chat = s.world.supergroupFor(s.userId, req.supergroup_id ?? 0) ?? fail('Supergroup not found')
+		return supergroupObject(chat, s.userId)
 	},
 	getChats(s, req) {
 		const limit = req.limit ?? 0

@@ -26,9 +26,33 @@ function writable(s: Session, chatId: number | undefined): ChatRecord {
 	return chat
 }
 
-function checkTopic(chat: ChatRecord, topic: Td.MessageTopic$Input | undefined) {
-	if (topic?._ === 'messageTopicThread' && chat.kind !== 'supergroup') fail("Chat doesn't have threads")
-	if (topic?._ === 'messageTopicForum') fail('Chat is not a forum')
+const isServerMessageId = (id: number) => Number.isSafeInteger(id) && id > 0 && id % MESSAGE_ID_SHIFT === 0
+
+/**
+ * The topic of a message to send, checked as TDLib's `MessageTopic::get_send_message_topic` does,
+ * with its error strings (tdlib-mapping §1).
+ */
+function sendTopic(chat: ChatRecord, topic: Td.MessageTopic$Input | undefined): Td.MessageTopic | undefined {
+	switch (topic?._) {
+		case undefined:
+			return undefined
+		case 'messageTopicThread': {
+			const id = topic.message_thread_id ?? 0
+			if (chat.kind !== 'supergroup') fail("Chat doesn't have threads")
+			if (!isServerMessageId(id)) fail('Invalid message thread identifier specified')
+			return { _: 'messageTopicThread', message_thread_id: id }
+		}
+		case 'messageTopicForum': {
+			const id = topic.forum_topic_id ?? 0
+			if (!Number.isInteger(id) || id <= 0 || id >= 2 ** 31) fail('Invalid topic identifier specified')
+			if (chat.kind !== 'supergroup' || !chat.isForum) fail('Chat is not a forum')
+			return { _: 'messageTopicForum', forum_topic_id: id }
+		}
+		case 'messageTopicDirectMessages':
+			return fail('Chat is not an administered channel direct messages chat')
+		default:
+			return fail('Chat is not the Saved Messages chat')
+	}
 }
 
 function replyTo(
@@ -77,7 +101,7 @@ function sendForwarded(
 	s: Session,
 	to: ChatRecord,
 	input: Td.inputMessageForwarded$Input,
-	replyTo: number | undefined,
+	extra: Pick<MessageRecord, 'replyTo' | 'topic'>,
 ): Td.message {
 	const from = requireChat(s, input.from_chat_id, 'Chat to forward messages from not found')
 	const copy = input.copy_options
@@ -88,7 +112,7 @@ function sendForwarded(
 		sendCopy && copy?.replace_caption
 			? withCaption(m.content, copy.new_caption, copy.new_show_caption_above_media ?? false)
 			: m.content
-	return send(s, to, content, { forwardedFrom: sendCopy ? undefined : m.senderId, replyTo })
+	return send(s, to, content, { ...extra, forwardedFrom: sendCopy ? undefined : m.senderId })
 }
 
 const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
@@ -100,15 +124,15 @@ export const messageHandlers: Handlers = {
 	},
 	sendMessage(s, req) {
 		const chat = writable(s, req.chat_id)
-		checkTopic(chat, req.topic_id)
+		const topic = sendTopic(chat, req.topic_id)
 		const input = req.input_message_content
 		const reply = replyTo(s, chat, req.reply_to)
-		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, reply)
-		return send(s, chat, messageContent(s.world, input), { replyTo: reply })
+		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, { replyTo: reply, topic })
+		return send(s, chat, messageContent(s.world, input), { replyTo: reply, topic })
 	},
 	sendMessageAlbum(s, req) {
 		const chat = writable(s, req.chat_id)
-		checkTopic(chat, req.topic_id)
+		const topic = sendTopic(chat, req.topic_id)
 		const inputs = req.input_message_contents ?? []
 		if (inputs.length === 0) fail('There are no messages to send')
 		if (inputs.length > 10) fail('Too many messages to send as an album')
@@ -116,7 +140,7 @@ export const messageHandlers: Handlers = {
 		const contents = inputs.map((i) => messageContent(s.world, i))
 		const albumId = String(s.world.now())
 		const reply = replyTo(s, chat, req.reply_to)
-		const messages = contents.map((c) => send(s, chat, c, { albumId, replyTo: reply }))
+		const messages = contents.map((c) => send(s, chat, c, { albumId, replyTo: reply, topic }))
 		return { _: 'messages', total_count: messages.length, messages }
 	},
 	deleteMessages(s, req) {

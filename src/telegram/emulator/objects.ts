@@ -147,6 +147,69 @@ export function chatObject(world: World, chat: ChatRecord, viewerId: number): Td
 	}
 }
 
+const ADMIN_RIGHTS: Td.chatAdministratorRights = {
+	_: 'chatAdministratorRights',
+	can_manage_chat: true,
+	can_change_info: true,
+	can_post_messages: true,
+	can_edit_messages: true,
+	can_delete_messages: true,
+	can_invite_users: true,
+	can_restrict_members: true,
+	can_pin_messages: true,
+	can_manage_topics: true,
+	can_promote_members: false,
+	can_manage_video_chats: true,
+	can_post_stories: false,
+	can_edit_stories: false,
+	can_delete_stories: false,
+	can_manage_direct_messages: false,
+	can_manage_tags: false,
+	is_anonymous: false,
+}
+
+function memberStatus(chat: ChatRecord, userId: number): Td.ChatMemberStatus {
+	switch (chat.members.get(userId)) {
+		case 'creator':
+			return { _: 'chatMemberStatusCreator', is_anonymous: false, is_member: true }
+		case 'administrator':
+			return { _: 'chatMemberStatusAdministrator', can_be_edited: false, rights: ADMIN_RIGHTS }
+		case 'member':
+			return { _: 'chatMemberStatusMember', member_until_date: 0 }
+		default:
+			return { _: 'chatMemberStatusLeft' }
+	}
+}
+
+/** `getSupergroup`'s answer for a supergroup or channel record. */
+export function supergroupObject(chat: ChatRecord, viewerId: number): Td.supergroup {
+	const first = chat.messages.get(1)
+	return {
+		_: 'supergroup',
+		id: chat.groupId,
+		date: first?.date ?? 0,
+		status: memberStatus(chat, viewerId),
+		member_count: chat.members.size,
+		boost_level: 0,
+		has_automatic_translation: false,
+		has_linked_chat: false,
+		has_location: false,
+		sign_messages: false,
+		show_message_sender: false,
+		join_to_send_messages: false,
+		join_by_request: false,
+		is_slow_mode_enabled: false,
+		is_channel: chat.kind === 'channel',
+		is_broadcast_group: false,
+		is_forum: chat.isForum === true,
+		is_direct_messages_group: false,
+		is_administered_direct_messages_group: false,
+		has_direct_messages_group: false,
+		has_forum_tabs: false,
+		paid_message_star_count: 0,
+	}
+}
+
 function reactionsObject(m: MessageRecord, viewerId: number): Td.messageInteractionInfo | undefined {
 	if (m.reactions.size === 0) return undefined
 	const reactions: Td.messageReaction[] = []
@@ -232,6 +295,7 @@ export function messageObject(
 		sender_tag: '',
 		paid_message_star_count: 0,
 		author_signature: '',
+		topic_id: m.topic,
 		media_album_id: m.albumId ?? '0',
 		effect_id: '0',
 		summary_language_code: '',

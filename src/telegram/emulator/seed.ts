@@ -25,6 +25,8 @@ export const SEED_CHATS = {
 	basicGroup: -2001,
 	supergroup: -1000000003001,
 	channel: -1000000003002,
+	/** A supergroup with topics on: threads are `messageTopicForum`s. */
+	forum: -1000000003003,
 } as const
 
 const text = (t: string): Td.messageText => ({
@@ -39,6 +41,7 @@ interface GroupSeed {
 	title: string
 	members: Array<[number, Role]>
 	messages: Array<[number, string]>
+	isForum?: boolean
 }
 
 const GROUPS: GroupSeed[] = [
@@ -91,6 +94,18 @@ const GROUPS: GroupSeed[] = [
 			[1003, 'Second post'],
 		],
 	},
+	{
+		id: SEED_CHATS.forum,
+		groupId: 3003,
+		kind: 'supergroup',
+		isForum: true,
+		title: 'Emulator Forum',
+		members: [
+			[1001, 'creator'],
+			[1002, 'member'],
+		],
+		messages: [[1001, 'Forum rules']],
+	},
 ]
 
 const PRIVATE: Array<[number, number, Array<[number, string]>]> = [
@@ -120,6 +135,7 @@ export function createSeededWorld(): World {
 			messages: new Map(),
 			lastServerId: 0,
 			autoDeleteTime: 0,
+			isForum: g.isForum,
 		}
 		world.groups.set(g.id, chat)
 		for (const [sender, t] of g.messages) world.addMessage(chat, sender, text(t))

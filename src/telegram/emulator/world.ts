@@ -29,6 +29,8 @@ export interface MessageRecord {
 	forwardedFrom?: number
 	/** server id of the message replied to, in the same chat */
 	replyTo?: number
+	/** The thread or forum topic it was sent to. */
+	topic?: Td.MessageTopic
 	/** emoji → user ids */
 	reactions: Map<string, Set<number>>
 }
@@ -45,6 +47,8 @@ export interface ChatRecord {
 	messages: Map<number, MessageRecord>
 	lastServerId: number
 	autoDeleteTime: number
+	/** Supergroups: topics are on (a forum). */
+	isForum?: boolean
 }
 
 export const MESSAGE_ID_SHIFT = 2 ** 20
@@ -90,6 +94,14 @@ export class World {
 			this.privates.set(key, chat)
 		}
 		return chat
+	}
+
+	/** The supergroup or channel `supergroupId` if `viewerId` knows it (is a member). */
+	supergroupFor(viewerId: number, supergroupId: number): ChatRecord | undefined {
+		for (const c of this.groups.values()) {
+			if (c.kind !== 'basicGroup' && c.groupId === supergroupId && c.members.has(viewerId)) return c
+		}
+		return undefined
 	}
 
 	/** The chat `chatId` as `viewerId` sees it, if the viewer knows it. */

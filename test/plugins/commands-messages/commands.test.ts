@@ -28,6 +28,13 @@ type Msg = {
 	content: { text?: { text: string } }
 	interaction_info?: unknown
 }
+/** The id of the chat's last message: it moves on with every message sent there. */
+const lastMessageId = async (chat_id: number) =>
+	(
+		(await f.t.ctx.runtime!.invoke(f.userbotId, { _: 'getChat', chat_id })) as {
+			last_message?: { id: number }
+		}
+	).last_message?.id
 const getMessage = (chat_id: number, message_id: number) =>
 	f.t.ctx.runtime!.invoke(f.userbotId, { _: 'getMessage', chat_id, message_id }) as Promise<Msg>
 
@@ -119,6 +126,26 @@ describe('forward_message', () => {
 		const result = reply.payload.result as Array<{ to_chat_id: number; messages?: Msg[]; error?: string }>
 		expect(result[0]!.messages).toHaveLength(1)
 		expect(result[1]).toEqual({ to_chat_id: 424242, error: 'Chat not found' })
+	})
+
+	it('refuses more than 100 targets or message ids, before any forward', async () => {
+		const base = { to_chat_ids: [SEED_CHATS.supergroup], from_chat_id: ALICE, message_ids: [M(1)] }
+		const before = await lastMessageId(ALICE)
+		const many: number[] = Array(100_000).fill(ALICE) // within the 1 MiB frame limit
+		expect(await errorOf('forward_message', { ...base, to_chat_ids: many })).toBe(
+			'to_chat_ids must contain at most 100 chat ids',
+		)
+		expect(await errorOf('forward_message', { ...base, message_ids: many.slice(0, 101) })).toBe(
+			'message_ids must contain at most 100 message ids',
+		)
+		expect(await lastMessageId(ALICE)).toBe(before)
+		expect(await errorOf('delete_messages', { chat_id: ALICE, message_ids: many.slice(0, 101) })).toBe(
+			'message_ids must contain at most 100 message ids',
+		)
+		const item = { '@type': 'reactionTypeEmoji', emoji: '👍' }
+		expect(
+			await errorOf('set_reaction', { chat_id: ALICE, message_id: M(2), reaction: Array(11).fill(item) }),
+		).toBe('reaction must contain at most 10 reaction items')
 	})
 
 	it('answers the §7 strings', async () => {

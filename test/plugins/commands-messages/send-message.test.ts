@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { uploadsDir } from '../../../src/gateway/uploads'
+import { SEED_CHATS } from '../../../src/telegram/emulator'
 import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
 
 let f: MessagingFixture
@@ -54,6 +55,53 @@ describe('send_message', () => {
 		for (const media of ['https://example.com/a.jpg', 5, [], ['x'], [{ file: 'https://e.com/a' }, 3], null]) {
 			expect((await send({ chat_id: ALICE, media })).payload.error).toBe('media must be an object')
 		}
+	})
+
+	it('sends a message_thread_id to a forum topic in a forum and to a thread in a plain supergroup', async () => {
+		const thread = 2 ** 20 // the first message of each chat
+		const forum = await send({ chat_id: SEED_CHATS.forum, text: 'in a topic', message_thread_id: thread })
+		expect(forum.payload.type).toBe('send_message')
+		expect(forum.payload.result).toMatchObject({
+			chat_id: SEED_CHATS.forum,
+			topic_id: { _: 'messageTopicForum', forum_topic_id: 1 },
+		})
+		const group = await send({
+			chat_id: SEED_CHATS.supergroup,
+			text: 'in a thread',
+			message_thread_id: thread,
+		})
+		expect(group.payload.result).toMatchObject({
+			chat_id: SEED_CHATS.supergroup,
+			topic_id: { _: 'messageTopicThread', message_thread_id: thread },
+		})
+		const album = await send({
+			chat_id: SEED_CHATS.forum,
+			message_thread_id: thread,
+			media_type: 'photo',
+			media: [{ file: 'https://example.com/1.jpg' }, { file: 'https://example.com/2.jpg' }],
+		})
+		const messages = (album.payload.result as { messages: Array<{ topic_id: unknown }> }).messages
+		expect(messages.map((m) => m.topic_id)).toEqual([
+			{ _: 'messageTopicForum', forum_topic_id: 1 },
+			{ _: 'messageTopicForum', forum_topic_id: 1 },
+		])
+	})
+
+	it('passes a raw topic_id to TDLib, which checks it against the chat', async () => {
+		const forumTopic = { '@type': 'messageTopicForum', forum_topic_id: 1 }
+		const sent = await send({ chat_id: SEED_CHATS.forum, text: 'raw', topic_id: forumTopic })
+		expect(sent.payload.result).toMatchObject({ topic_id: { _: 'messageTopicForum', forum_topic_id: 1 } })
+		expect(
+			(await send({ chat_id: SEED_CHATS.supergroup, text: 'x', topic_id: forumTopic })).payload.error,
+		).toBe('Chat is not a forum')
+		const thread = { _: 'messageTopicThread', message_thread_id: 2 ** 20 }
+		expect((await send({ chat_id: ALICE, text: 'x', topic_id: thread })).payload.error).toBe(
+			"Chat doesn't have threads",
+		)
+		expect((await send({ chat_id: ALICE, text: 'x', topic_id: 'messageTopicForum' })).payload).toMatchObject({
+			type: 'send_message_error',
+			error: 'topic_id must be a messageTopicThread, messageTopicForum or messageTopicDirectMessages',
+		})
 	})
 
 	it('passes TDLib errors through', async () => {
