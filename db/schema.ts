@@ -127,11 +127,16 @@ export const resetToken = sqliteTable(
 )
 
 /** Fixed-window counters: one row per key (`login:<email>:<ip>`, `reset-ip:<ip>`, ...). */
-export const rateLimit = sqliteTable('rate_limit', {
-	key: text('key').primaryKey(),
-	count: integer('count').notNull(),
-	windowStart: integer('window_start').notNull(),
-})
+export const rateLimit = sqliteTable(
+	'rate_limit',
+	{
+		key: text('key').primaryKey(),
+		count: integer('count').notNull(),
+		windowStart: integer('window_start').notNull(),
+	},
+	// The periodic sweep deletes by window_start.
+	(t) => [index('rate_limit_window_start').on(t.windowStart)],
+)
 
 /** One Telegram account run by the service. Deleted userbots keep their row (audit): `deletedAt`. */
 export const userbot = sqliteTable(

@@ -22,9 +22,19 @@ export interface TokenPair {
 }
 
 export interface Families {
+	/**
+	 * A new pair, its refresh token stored. Inside a caller's `tx` the family is not marked alive in
+	 * the cache (the write may yet roll back): the caller calls `remember` once `tx` committed.
+	 */
 	issue(userId: number, tx?: Executor, family?: string): Promise<TokenPair>
-	/** A new pair for a live refresh token; null when it is invalid, or dead (then the family dies). */
-	rotate(refresh: string): Promise<TokenPair | null>
+	/** Marks a committed pair's family alive in the cache; `stamp` taken before its write began. */
+	remember(pair: TokenPair, stamp: number): void
+	/**
+	 * A new pair for a live refresh token; null when it is invalid, or dead (then the family dies).
+	 * `along` runs in the rotation's transaction: when it throws, the rotation rolls back and the
+	 * presented refresh token stays live.
+	 */
+	rotate(refresh: string, along?: (pair: TokenPair, tx: Executor) => Promise<void>): Promise<TokenPair | null>
 	/** Marks a live refresh token blacklisted; false when it was not live. */
 	blacklist(refresh: string): Promise<boolean>
 	revokeFamily(family: string): Promise<void>
@@ -52,8 +62,9 @@ export function createFamilies(
 		.limit(1)
 		.prepare()
 
-	const issue = async (userId: number, tx: Executor = db, family = randomToken(16)): Promise<TokenPair> => {
-		const stamp = cache.stamp()
+	const remember = (pair: TokenPair, stamp: number) => cache.putFamily(pair.family, true, pair.userId, stamp)
+
+	const insertPair = async (userId: number, tx: Executor, family: string): Promise<TokenPair> => {
 		const now = Date.now()
 		const access = signer.sign('access', userId, family, config.accessTokenLifetime, now)
 		const refresh = signer.sign('refresh', userId, family, config.refreshTokenLifetime, now)
@@ -64,7 +75,6 @@ export function createFamilies(
 			state: 'active',
 			expiresAt: refresh.claims.exp * 1000,
 		})
-		cache.putFamily(family, true, userId, stamp)
 		return {
 			access: access.token,
 			refresh: refresh.token,
@@ -72,6 +82,13 @@ export function createFamilies(
 			family,
 			userId,
 		}
+	}
+
+	const issue = async (userId: number, tx?: Executor, family = randomToken(16)): Promise<TokenPair> => {
+		const stamp = cache.stamp()
+		const pair = await insertPair(userId, tx ?? db, family)
+		if (!tx) remember(pair, stamp)
+		return pair
 	}
 
 	const revokeFamily = async (family: string) => {
@@ -84,10 +101,12 @@ export function createFamilies(
 
 	return {
 		issue,
+		remember,
 		revokeFamily,
-		async rotate(token) {
+		async rotate(token, along) {
 			const claims = signer.verify(token, 'refresh')
 			if (!claims) return null
+			const stamp = cache.stamp()
 			const pair = await db.transaction(async (tx) => {
 				const used = await tx
 					.update(refreshToken)
@@ -96,9 +115,14 @@ export function createFamilies(
 					.returning({ userId: refreshToken.userId, family: refreshToken.familyId })
 				const row = used[0]
 				if (!row) return null
-				return issue(row.userId, tx, row.family)
+				const next = await insertPair(row.userId, tx, row.family)
+				if (along) await along(next, tx)
+				return next
 			})
-			if (pair) return pair
+			if (pair) {
+				remember(pair, stamp)
+				return pair
+			}
 			// Not live: unknown (nothing to do) or presented again after rotation or blacklisting.
 			const [row] = await db.select().from(refreshToken).where(eq(refreshToken.jti, claims.jti))
 			if (row) await revokeFamily(row.familyId)

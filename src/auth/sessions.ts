@@ -69,15 +69,18 @@ export function createSessions(db: Database, config: Config, families: Families,
 
 	const refresh = async (entry: SessionEntry): Promise<SessionEntry | null> => {
 		const stamp = cache.stamp()
-		const pair = await families.rotate(entry.refreshToken)
+		// The row takes the new pair in the rotation's transaction: if its update fails, the rotation
+		// rolls back and the stored refresh token stays the live one (no self-inflicted reuse).
+		const pair = await families.rotate(entry.refreshToken, async (next, tx) => {
+			await tx
+				.update(session)
+				.set({ accessToken: next.access, refreshToken: next.refresh })
+				.where(eq(session.idHash, entry.hash))
+		})
 		if (!pair) {
 			await end(entry.hash)
 			return null
 		}
-		await db
-			.update(session)
-			.set({ accessToken: pair.access, refreshToken: pair.refresh })
-			.where(eq(session.idHash, entry.hash))
 		const next = toEntry(entry.hash, entry.userId, entry.csrfToken, pair, entry.expiresAt)
 		cache.putSession(next, stamp)
 		return next
@@ -108,15 +111,20 @@ export function createSessions(db: Database, config: Config, families: Families,
 			const hash = sha256(id)
 			const expiresAt = Date.now() + config.sessionLifetime * 1000
 			const stamp = cache.stamp()
-			const pair = await families.issue(userId)
-			await db.insert(session).values({
-				idHash: hash,
-				userId,
-				csrfToken,
-				accessToken: pair.access,
-				refreshToken: pair.refresh,
-				expiresAt,
+			// One transaction: a failed session insert leaves no live refresh token behind.
+			const pair = await db.transaction(async (tx) => {
+				const issued = await families.issue(userId, tx)
+				await tx.insert(session).values({
+					idHash: hash,
+					userId,
+					csrfToken,
+					accessToken: issued.access,
+					refreshToken: issued.refresh,
+					expiresAt,
+				})
+				return issued
 			})
+			families.remember(pair, stamp)
 			const entry = toEntry(hash, userId, csrfToken, pair, expiresAt)
 			cache.putSession(entry, stamp)
 			return { id, csrfToken, entry }

@@ -46,7 +46,8 @@ export function errorHandler(log: Logger) {
 				return { detail: 'Not found.' }
 			}
 			log.error('unhandled error', {
-				code: String(code),
+				// Not `code`: the logger masks that name (one-time login codes travel under it).
+				errorCode: String(code),
 				error: error instanceof Error ? error : String(error),
 			})
 			set.status = 500

@@ -43,4 +43,13 @@ describe('createRateLimiter', () => {
 		expect(keys).not.toContain('old')
 		expect(keys).toContain('live')
 	})
+	it('sweeps through an index on window_start, not a scan of the table', async () => {
+		const plan = await handle.client.execute({
+			sql: 'explain query plan delete from rate_limit where window_start < ?',
+			args: [0],
+		})
+		const detail = plan.rows.map((r) => String(r.detail)).join('\n')
+		expect(detail).toContain('rate_limit_window_start')
+		expect(detail).not.toMatch(/^SCAN rate_limit$/m)
+	})
 })

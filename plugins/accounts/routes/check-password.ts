@@ -1,20 +1,23 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
-import { MESSAGES } from '../../../src/auth/errors'
+import { MESSAGES, throttled } from '../../../src/auth/errors'
 import { validatePassword } from '../../../src/auth/password-policy'
 import { readJsonObject } from '../../../src/http/body'
 import { checkFields, FIELDS } from '../fields'
 import { emailTaken } from '../register-user'
-import { json } from '../respond'
+import { clientIp, json } from '../respond'
 
 /**
  * POST /accounts/check-password/: registration feedback before an account exists. Always both keys,
  * `email` and `password`, each listing its problems; 200 when both lists are empty. Creates nothing.
+ * Saying whether an email is registered makes it an enumeration oracle, so every request that looks
+ * an email up counts against the client address, as request-reset/ does (RESET_RATE_LIMIT_IP per
+ * RESET_RATE_WINDOW, its own counter); past it the answer is 429 with Retry-After, before the lookup.
  */
 export const checkPasswordRoute = (core: AuthCore) =>
 	new Elysia().post(
 		'/accounts/check-password/',
-		async ({ request }) => {
+		async ({ request, server }) => {
 			const body = await readJsonObject(request)
 			const { values, errors } = checkFields(body, {
 				email: FIELDS.email,
@@ -25,6 +28,15 @@ export const checkPasswordRoute = (core: AuthCore) =>
 			const result: Record<string, string[]> = { email: errors.email ?? [], password: errors.password ?? [] }
 			for (const key of ['first_name', 'last_name'] as const) if (errors[key]) result[key] = errors[key]
 			const email = values.email?.trim().toLowerCase()
+			if (email) {
+				const { config } = core
+				const wait = await core.limiter.hit(
+					`check-ip:${clientIp(server, request)}`,
+					config.resetRateLimitIp,
+					config.resetRateWindow,
+				)
+				if (wait) throw throttled(wait)
+			}
 			if (email && (await emailTaken(core, email))) result.email?.push(MESSAGES.emailTaken)
 			if (values.password !== undefined) {
 				result.password?.push(

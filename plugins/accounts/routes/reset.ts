@@ -17,6 +17,24 @@ import { clientIp, json } from '../respond'
  */
 const SENT = { detail: 'If an account exists for this email, a password reset link has been sent.' }
 
+/** Issues a token for the user and mails the link; failures are logged, never thrown. */
+async function sendResetLink(core: AuthCore, userId: number, email: string): Promise<void> {
+	const { config } = core
+	try {
+		const token = await core.resetTokens.issue(userId)
+		// The token rides in the fragment: browsers never send it to a server, so it stays out of
+		// access logs and Referer headers; the page reads it and posts it to reset-password/.
+		const link = `${config.publicUrl}/reset-password#token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`
+		await core.mailer.send({
+			to: email,
+			subject: 'Password reset',
+			text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenLifetime / 60)} minutes. If you did not ask for this, ignore this email.\n`,
+		})
+	} catch (err) {
+		core.log.error('reset email failed', { error: err instanceof Error ? err : String(err) })
+	}
+}
+
 export const resetRoutes = (core: AuthCore) =>
 	new Elysia()
 		.post(
@@ -32,34 +50,24 @@ export const resetRoutes = (core: AuthCore) =>
 				const { email: raw } = parseFields(body, { email: FIELDS.email })
 				const email = raw.trim().toLowerCase()
 				const { config } = core
+				// The client address first: past its limit the request is refused before it writes a
+				// counter for the (possibly made-up) email, so a flood adds no rows.
+				const ip = clientIp(server, request)
+				const byIp = await core.limiter.hit(`reset-ip:${ip}`, config.resetRateLimitIp, config.resetRateWindow)
+				if (byIp) throw throttled(byIp)
 				const byEmail = await core.limiter.hit(
 					`reset-email:${email}`,
 					config.resetRateLimitEmail,
 					config.resetRateWindow,
 				)
-				const ip = clientIp(server, request)
-				const byIp = await core.limiter.hit(`reset-ip:${ip}`, config.resetRateLimitIp, config.resetRateWindow)
-				if (byEmail || byIp) throw throttled(Math.max(byEmail, byIp))
+				if (byEmail) throw throttled(byEmail)
 				const [user] = await core.db
 					.select({ id: userProfile.id, active: userProfile.active })
 					.from(userProfile)
 					.where(eq(userProfile.email, email))
-				if (user?.active) {
-					const token = await core.resetTokens.issue(user.id)
-					// The token rides in the fragment: browsers never send it to a server, so it stays out
-					// of access logs and Referer headers; the page reads it and posts it to reset-password/.
-					const link = `${config.publicUrl}/reset-password#token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`
-					// Not awaited: the answer must not take longer when the account exists.
-					core.mailer
-						.send({
-							to: email,
-							subject: 'Password reset',
-							text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenLifetime / 60)} minutes. If you did not ask for this, ignore this email.\n`,
-						})
-						.catch((err) =>
-							core.log.error('reset email failed', { error: err instanceof Error ? err : String(err) }),
-						)
-				}
+				// Not awaited: issuing the token (a transaction) and mailing it run after the answer, which
+				// must not take longer when the account exists.
+				if (user?.active) void sendResetLink(core, user.id, email)
 				return json(SENT)
 			},
 			{ parse: 'none' },

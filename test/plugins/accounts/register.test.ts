@@ -142,3 +142,22 @@ describe('POST /accounts/check-password/', () => {
 		expect(await invalid.json()).toEqual({ email: ['Enter a valid email address.'], password: [] })
 	})
 })
+
+describe('POST /accounts/check-password/ per client address', () => {
+	it('answers past RESET_RATE_LIMIT_IP email lookups within the window with 429 and Retry-After', async () => {
+		const fresh = await startAccounts({ RESET_RATE_LIMIT_IP: '3' })
+		try {
+			const check = () =>
+				fresh.post('/accounts/check-password/', { email: uniqueEmail('probe'), password: PASSWORD })
+			for (let i = 0; i < 3; i++) expect((await check()).status).toBe(200)
+			const res = await check()
+			expect(res.status).toBe(429)
+			expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500)
+			expect(((await res.json()) as { code: string }).code).toBe('throttled')
+			// Its own counter: request-reset/ from the same address is still served.
+			expect((await fresh.post('/accounts/request-reset/', { email: uniqueEmail() })).status).toBe(200)
+		} finally {
+			await fresh.stop()
+		}
+	})
+})

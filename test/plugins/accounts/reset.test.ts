@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { resetToken } from '../../../db/schema'
+import { rateLimit, resetToken } from '../../../db/schema'
 import { type Inbox, resetLinkOf, startInbox } from './smtp'
 import {
 	type AccountsApp,
@@ -127,6 +127,65 @@ describe('POST /accounts/request-reset/ per client address', () => {
 	})
 })
 
+describe('POST /accounts/request-reset/ past the per-address limit', () => {
+	it('writes no counter for the emails of refused requests', async () => {
+		const fresh = await startAccounts({ RESET_RATE_LIMIT_IP: '3' })
+		try {
+			const statuses: number[] = []
+			for (let i = 0; i < 12; i++)
+				statuses.push((await fresh.post('/accounts/request-reset/', { email: uniqueEmail('flood') })).status)
+			expect(statuses).toEqual([200, 200, 200, ...Array(9).fill(429)])
+			const rows = await fresh.ctx.db.select().from(rateLimit)
+			// One counter for the address, one per email it was allowed to ask for.
+			expect(rows.length).toBeLessThanOrEqual(3 + 1)
+			expect(rows.filter((r) => r.key.startsWith('reset-email:'))).toHaveLength(3)
+		} finally {
+			await fresh.stop()
+		}
+	})
+})
+
+describe('POST /accounts/request-reset/ timing', () => {
+	it('answers for a known email without waiting for the token to be issued', async () => {
+		const user = await registerAccount(app)
+		const { resetTokens } = app.core
+		const original = resetTokens.issue
+		let release = () => {}
+		const gate = new Promise<void>((resolve) => {
+			release = resolve
+		})
+		let started = 0
+		let finished = 0
+		resetTokens.issue = async (userId) => {
+			started++
+			await gate
+			const token = await original(userId)
+			finished++
+			return token
+		}
+		try {
+			const answer = app.post('/accounts/request-reset/', { email: user.email })
+			const timeout = Bun.sleep(3000).then(() => 'timeout' as const)
+			const first = await Promise.race([answer, timeout])
+			// The answer came while issue() was still held at the gate.
+			expect(first).not.toBe('timeout')
+			expect((first as Response).status).toBe(200)
+			expect(finished).toBe(0)
+			release()
+			// The mail still arrives, with a working token.
+			const link = resetLinkOf((await inbox.next(user.email)).text)
+			expect(started).toBe(1)
+			expect(finished).toBe(1)
+			const token = link.params.get('token') ?? ''
+			const ok = await app.post('/accounts/request-reset/', { email: user.email, token })
+			expect(await ok.json()).toEqual({ valid: true })
+		} finally {
+			release()
+			resetTokens.issue = original
+		}
+	})
+})
+
 describe('POST /accounts/reset-password/', () => {
 	it('sets the password once, and revokes every session and refresh token of the user', async () => {
 		const user = await registerAccount(app)
@@ -194,6 +253,8 @@ describe('reset without SMTP_URL', () => {
 			const user = await registerAccount(logged)
 			await logged.post('/accounts/login/', { email: user.email, password: 'Wrong-password-1' })
 			expect((await logged.post('/accounts/request-reset/', { email: user.email })).status).toBe(200)
+			// The token is issued and mailed after the answer.
+			for (let i = 0; i < 100 && !lines.some((l) => l.includes('/reset-password#')); i++) await Bun.sleep(10)
 			const mailLines = lines.filter((l) => l.includes('/reset-password#'))
 			expect(mailLines).toHaveLength(1)
 			const record = JSON.parse(mailLines[0] ?? '{}') as { level: string; to: string; mail: string }

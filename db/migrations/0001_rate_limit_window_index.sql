@@ -1,0 +1,1 @@
+CREATE INDEX `rate_limit_window_start` ON `rate_limit` (`window_start`);
