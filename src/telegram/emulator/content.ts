@@ -66,6 +66,18 @@ function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
 }
 
 const caption = (c: Td.formattedText$Input | undefined): Td.formattedText => formattedText(c?.text ?? '')
+
+/** What photos, videos and animations carry beside their file: caption, its place, the spoiler. */
+const visualCaption = (input: {
+	caption?: Td.formattedText$Input
+	show_caption_above_media?: boolean
+	has_spoiler?: boolean
+}) => ({
+	caption: caption(input.caption),
+	show_caption_above_media: input.show_caption_above_media ?? false,
+	has_spoiler: input.has_spoiler ?? false,
+	is_secret: false,
+})
 const nameOf = (f: Td.file, fallback: string) => (f.local.path ? basename(f.local.path) : fallback)
 
 /**
@@ -120,10 +132,7 @@ export function messageContent(
 					has_stickers: false,
 					sizes: [{ _: 'photoSize', type: 'x', photo: f, width: w, height: h, progressive_sizes: [] }],
 				},
-				caption: caption(input.caption),
-				show_caption_above_media: input.show_caption_above_media ?? false,
-				has_spoiler: input.has_spoiler ?? false,
-				is_secret: false,
+				...visualCaption(input),
 			}
 		}
 		case 'inputMessageVideo': {
@@ -145,10 +154,7 @@ export function messageContent(
 				alternative_videos: [],
 				storyboards: [],
 				start_timestamp: 0,
-				caption: caption(input.caption),
-				show_caption_above_media: input.show_caption_above_media ?? false,
-				has_spoiler: input.has_spoiler ?? false,
-				is_secret: false,
+				...visualCaption(input),
 			}
 		}
 		case 'inputMessageDocument': {
@@ -194,10 +200,7 @@ export function messageContent(
 					has_stickers: false,
 					animation: f,
 				},
-				caption: caption(input.caption),
-				show_caption_above_media: input.show_caption_above_media ?? false,
-				has_spoiler: input.has_spoiler ?? false,
-				is_secret: false,
+				...visualCaption(input),
 			}
 		}
 		case 'inputMessageVoiceNote': {
