@@ -9,11 +9,16 @@ export const MAX_MESSAGE_IDS = 100
  * forward_message targets. Each is at least one TDLib request, made one after another (never all at
  * once) until the command's deadline; 100 chats is already more than Telegram's flood limits let an
  * account forward to in one go, and bounds a frame's work at 100 (or, with `new_caption`,
- * 100 × 100 sequential) requests.
+ * MAX_CAPTIONED_COPIES) requests.
  */
 export const MAX_TO_CHAT_IDS = 100
 /** set_reaction items, one `addMessageReaction` each; Premium accounts hold at most a few reactions. */
 export const MAX_REACTIONS = 10
+/**
+ * With `new_caption` every message is copied to every target by its own request: targets × messages
+ * is capped as one forwardMessages call is, so a frame never costs more than 100 copies.
+ */
+export const MAX_CAPTIONED_COPIES = 100
 
 export const MessagesErrors = {
 	// ws-commands §7
@@ -42,5 +47,6 @@ export const MessagesErrors = {
 	MESSAGE_IDS_TOO_MANY: `message_ids must contain at most ${MAX_MESSAGE_IDS} message ids`,
 	TO_CHAT_IDS_TOO_MANY: `to_chat_ids must contain at most ${MAX_TO_CHAT_IDS} chat ids`,
 	REACTION_TOO_MANY: `reaction must contain at most ${MAX_REACTIONS} reaction items`,
+	CAPTIONED_COPIES_TOO_MANY: `with new_caption, to_chat_ids × message_ids must be at most ${MAX_CAPTIONED_COPIES}`,
 	TOPIC_ID_TYPE: 'topic_id must be a messageTopicThread, messageTopicForum or messageTopicDirectMessages',
 } as const

@@ -11,7 +11,7 @@ import {
 	requiredInt,
 	requiredIntList,
 } from './deps'
-import { MessagesErrors as E, MAX_MESSAGE_IDS, MAX_TO_CHAT_IDS } from './errors'
+import { MessagesErrors as E, MAX_CAPTIONED_COPIES, MAX_MESSAGE_IDS, MAX_TO_CHAT_IDS } from './errors'
 
 const has = (o: Record<string, unknown>, key: string) => o[key] !== undefined && o[key] !== null
 const nonEmptyIfList = (o: Record<string, unknown>, key: string) =>
@@ -40,6 +40,12 @@ const ForwardInput = v.pipe(
 		new_caption: v.optional(v.unknown()),
 		show_caption_above_media: optionalBool('show_caption_above_media'),
 	}),
+	v.check(
+		(o) =>
+			(o.new_caption === undefined && o.show_caption_above_media === undefined) ||
+			o.to_chat_ids.length * new Set(o.message_ids).size <= MAX_CAPTIONED_COPIES,
+		E.CAPTIONED_COPIES_TOO_MANY,
+	),
 )
 type ForwardInput = v.InferOutput<typeof ForwardInput>
 

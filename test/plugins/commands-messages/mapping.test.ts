@@ -337,6 +337,25 @@ describe('one frame, a bounded number of TDLib requests', () => {
 		expect(
 			inputError('forward_message', { ...forward, to_chat_ids: range(100), message_ids: range(100) }),
 		).toBe(undefined)
+		// With new_caption each message is its own copy request: targets × messages is capped too.
+		const captioned = { ...forward, new_caption: 'new' }
+		expect(
+			inputError('forward_message', { ...captioned, to_chat_ids: range(100), message_ids: range(100) }),
+		).toBe('with new_caption, to_chat_ids × message_ids must be at most 100')
+		expect(
+			inputError('forward_message', { ...captioned, to_chat_ids: range(10), message_ids: range(11) }),
+		).toBe('with new_caption, to_chat_ids × message_ids must be at most 100')
+		expect(
+			inputError('forward_message', { ...captioned, to_chat_ids: range(10), message_ids: range(10) }),
+		).toBe(undefined)
+		// Repeated ids are one copy each: 10 targets × 10 distinct ids passes however often they repeat.
+		expect(
+			inputError('forward_message', {
+				...captioned,
+				to_chat_ids: range(10),
+				message_ids: [...range(10), ...range(10)],
+			}),
+		).toBe(undefined)
 		expect(inputError('delete_messages', { chat_id: 1, message_ids: range(101) })).toBe(
 			'message_ids must contain at most 100 message ids',
 		)
