@@ -5,6 +5,7 @@ import { type Client, createClient } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
 import * as schema from './schema'
+import { serializeWrites } from './serialize-writes'
 
 export type Database = LibSQLDatabase<typeof schema>
 export type Schema = typeof schema
@@ -15,6 +16,7 @@ export interface DatabaseHandle {
 	close(): void
 }
 
+const BUSY_TIMEOUT_MS = 5000
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
 
 /**
@@ -23,11 +25,14 @@ const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations')
  */
 export async function openDatabase(url: string, authToken?: string): Promise<DatabaseHandle> {
 	if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
-	const client = createClient({ url, authToken })
+	// `timeout` is the busy timeout of every pooled connection (a PRAGMA would reach only one), for
+	// writers in other processes; writers of this process take turns (serialize-writes.ts).
+	const raw = createClient({ url, authToken, timeout: BUSY_TIMEOUT_MS })
+	// Remote libSQL servers queue writers themselves; the embedded driver needs us to.
+	const client = url.startsWith('file:') ? serializeWrites(raw) : raw
 	if (url.startsWith('file:')) {
-		// WAL lets readers run beside the writer; busy_timeout waits instead of failing at once.
+		// WAL lets readers run beside the writer.
 		await client.execute('PRAGMA journal_mode = WAL')
-		await client.execute('PRAGMA busy_timeout = 5000')
 		await client.execute('PRAGMA foreign_keys = ON')
 		await client.execute('PRAGMA synchronous = NORMAL')
 	}

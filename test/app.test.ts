@@ -102,6 +102,36 @@ describe('createApp', () => {
 		expect((await fetch(`${instance.url}/health`)).status).toBe(200)
 	})
 
+	it('serves concurrent writes from many callers without a database error', async () => {
+		instance = await getTestInstance()
+		const url = instance.url
+		const emails = Array.from({ length: 6 }, (_, i) => `parallel-${i}@example.com`)
+		const registered = await Promise.all(
+			emails.map((email) =>
+				post(url, '/accounts/register/', {
+					email,
+					password: 'Harbour-lights-42',
+					first_name: 'P',
+					last_name: 'Q',
+				}),
+			),
+		)
+		expect(registered.map((r) => r.status)).toEqual(emails.map(() => 201))
+		const { access } = (await (
+			await post(url, '/accounts/token/', { email: emails[0], password: 'Harbour-lights-42' })
+		).json()) as { access: string }
+		const created = await Promise.all(
+			Array.from({ length: 5 }, () =>
+				fetch(`${url}/api/userbots/`, {
+					method: 'POST',
+					headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+					body: '{}',
+				}),
+			),
+		)
+		expect(created.map((r) => r.status)).toEqual([201, 201, 201, 201, 201])
+	})
+
 	it('builds two apps side by side that share nothing', async () => {
 		const a = await getTestInstance()
 		const b = await getTestInstance()
