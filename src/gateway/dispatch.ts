@@ -158,8 +158,12 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 		if (!parsed.success) return fail(parsed.issues[0].message)
 
 		const runtime = ctx.runtime
-		if (command.requiresAuthorization !== false && runtime?.authorizationState(userbotId) !== READY) {
-			return fail(E.USERBOT_NOT_AUTHORIZED)
+		if (command.requiresAuthorization !== false) {
+			const state = runtime?.authorizationState(userbotId)
+			// No running client (no backend, or still being restored at start) says nothing about its
+			// log-in: the client is unavailable, not unauthorized.
+			if (state === undefined) return fail(E.RUNTIME_UNAVAILABLE)
+			if (state !== READY) return fail(E.USERBOT_NOT_AUTHORIZED)
 		}
 
 		const invoke: TdInvoke = (request) => {

@@ -16,7 +16,7 @@ export const GatewayErrors = {
 	TIMEOUT: 'timeout',
 	/** The supervisor died with the command pending; it restarts by itself. */
 	RUNTIME_RESTARTED: 'userbot runtime restarted, try again',
-	/** No Telegram backend is configured, or the supervisor cannot be reached. */
+	/** No Telegram backend is configured, or the userbot's client is not running (yet: restore at start). */
 	RUNTIME_UNAVAILABLE: 'userbot runtime unavailable',
 	/** Anything unexpected: the details go to the log, never to the client. */
 	INTERNAL: 'internal error',

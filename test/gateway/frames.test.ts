@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { createMessagingFixture, type MessagingFixture, type WsClient } from '../helpers-ws'
+import { type ChatUpdate, createMessagingFixture, type MessagingFixture, type WsClient } from '../helpers-ws'
 import { pluginsWith, testCommands } from './fixtures'
 
 let f: MessagingFixture
@@ -102,6 +102,16 @@ describe('gateway frame table (contract §6)', () => {
 			.insert(userbot)
 			.values({ companyId: f.alice.companyId, encryptionKey: 'a2V5' })
 			.returning({ id: userbot.id })
+		// No client runs for it yet (as while the start-up restore is still going): unavailable.
+		const early = await c.command({ action: GET, userbot_id: row!.id })
+		expect(early.payload).toMatchObject({ type: `${GET}_error`, error: 'userbot runtime unavailable' })
+		// Its client runs, waiting for a phone number: not authorized.
+		await f.t.ctx.runtime!.startClient(row!.id, { encryptionKey: 'a2V5' })
+		// Its state changes are pushed to the company's connections: take them off the queue.
+		const waiting = (u: ChatUpdate) =>
+			(u.payload.result as { authorization_state?: string } | undefined)?.authorization_state ===
+			'authorizationStateWaitPhoneNumber'
+		while (!waiting(await c.next())) {}
 		const reply = await c.command({ action: GET, userbot_id: row!.id })
 		expect(reply.payload).toMatchObject({ type: `${GET}_error`, error: 'userbot is not authorized' })
 		// A command that works before log-in skips the check.
