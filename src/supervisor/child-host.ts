@@ -24,6 +24,11 @@ export interface ChildHostOptions {
 	send: (message: ChildMessage) => void
 	/** How long `start` waits for the first settled authorization state. */
 	startTimeoutMs?: number
+	/**
+	 * How long `stop` waits for `logOut` before closing the client anyway: offline, TDLib's `logOut`
+	 * waits for the network for ever.
+	 */
+	logOutTimeoutMs?: number
 }
 
 interface Entry {
@@ -63,6 +68,7 @@ export function createChildHost(opts: ChildHostOptions) {
 	const clients = new Map<number, Entry>()
 	const starting = new Map<number, Promise<Entry>>()
 	const startTimeoutMs = opts.startTimeoutMs ?? 30_000
+	const logOutTimeoutMs = opts.logOutTimeoutMs ?? 10_000
 
 	const reply = (id: number, value: unknown) => send({ type: 'result', id, ok: true, value })
 	const fail = (id: number, error: WireError) => send({ type: 'result', id, ok: false, error })
@@ -158,11 +164,26 @@ export function createChildHost(opts: ChildHostOptions) {
 							resolve()
 					})
 				})
+				let timer: ReturnType<typeof setTimeout> | undefined
+				const late = new Promise<'late'>((resolve) => {
+					timer = setTimeout(() => resolve('late'), logOutTimeoutMs)
+				})
 				try {
-					await entry.client.invoke({ _: 'logOut' })
-					await Promise.race([closed, Bun.sleep(10_000)])
+					const answer = await Promise.race([entry.client.invoke({ _: 'logOut' }), late])
+					if (answer === 'late') {
+						send({
+							type: 'log',
+							level: 'warn',
+							msg: 'logOut did not finish in time; the client is closed anyway and the Telegram session may still be active',
+							fields: { userbotId: msg.userbotId },
+						})
+					} else {
+						await Promise.race([closed, late])
+					}
 				} catch {
 					// not logged in: closing is enough
+				} finally {
+					clearTimeout(timer)
 				}
 			}
 			clients.delete(msg.userbotId)

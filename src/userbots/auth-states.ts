@@ -26,7 +26,9 @@ const UNSUPPORTED: Record<string, string> = {
 
 /**
  * Where TDLib takes a phone number or a QR request: its own state, or any later log-in step (to
- * start over with another number), as `setAuthenticationPhoneNumber`'s documentation lists.
+ * start over with another number), exactly as the documentation of `setAuthenticationPhoneNumber`
+ * and `requestQrCodeAuthentication` lists them. Not while a QR code waits for its confirmation:
+ * TDLib answers `Call to ... unexpected` there (the QR route answers the link it already has).
  */
 const RESTARTABLE = new Set<string>([
 	STATES.phone,
@@ -36,7 +38,6 @@ const RESTARTABLE = new Set<string>([
 	STATES.code,
 	STATES.registration,
 	STATES.password,
-	STATES.otherDevice,
 ])
 
 export type Step = 'phone' | 'code' | 'password' | 'qr' | 'registration'

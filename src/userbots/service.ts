@@ -33,10 +33,16 @@ const RESTORE_CONCURRENCY = 64
 export class UserbotService {
 	readonly tracker: StateTracker
 	private readonly starting = new Map<number, Promise<string>>()
+	/**
+	 * Userbots deleted by this process, from the moment `remove` begins: no client of theirs may
+	 * start again (a step or a restore that read the row just before the delete is refused), and
+	 * their clients' states are neither stored nor pushed. Rows are never reused, so ids stay here.
+	 */
+	private readonly deleted = new Set<number>()
 	private readonly stepDeadline: number
 
 	constructor(private readonly ctx: AppContext) {
-		this.tracker = new StateTracker(ctx)
+		this.tracker = new StateTracker(ctx, (id) => this.deleted.has(id))
 		this.stepDeadline = Math.min(ctx.config.commandTimeoutMs, STEP_DEADLINE_MS)
 	}
 
@@ -74,7 +80,9 @@ export class UserbotService {
 		try {
 			await this.start(id, key)
 		} catch (err) {
-			// Nothing ran: leave no row and no folder behind.
+			// Nothing ran: leave no client, no row and no folder behind. A start cut short by the
+			// supervisor dying is kept for the next child, which would start it again: forget it.
+			void this.ctx.runtime?.stopClient(id, { logOut: false, removeData: true }).catch(() => undefined)
 			await this.ctx.db.delete(userbot).where(eq(userbot.id, id))
 			await removeUserbotFolders(this.ctx.config.dataDir, id)
 			this.tracker.forget(id)
@@ -91,7 +99,13 @@ export class UserbotService {
 			_: 'setAuthenticationPhoneNumber',
 			phone_number: phone,
 		}).then(async (answer) => {
-			await this.ctx.db.update(userbot).set({ phoneNumber: phone }).where(eq(userbot.id, userbotId))
+			// Stored once TDLib took the number (a code was sent); a finished log-in overwrites it with
+			// the account's own number, whichever way it was reached.
+			if (answer.authorization_state !== STATES.phone)
+				await this.ctx.db
+					.update(userbot)
+					.set({ phoneNumber: phone })
+					.where(and(eq(userbot.id, userbotId), isNull(userbot.deletedAt)))
 			return answer
 		})
 	}
@@ -138,17 +152,25 @@ export class UserbotService {
 	/** Logs out of Telegram (when logged in), closes the client, removes its folders; the row stays. */
 	async remove(principal: Principal, userbotId: number): Promise<void> {
 		const row = await this.find(principal, userbotId)
-		await this.ctx.db
-			.update(userbot)
-			.set({ deletedAt: Date.now(), deletedBy: principal.userId })
-			.where(eq(userbot.id, userbotId))
+		this.deleted.add(userbotId)
+		// The closing states still reach the company's sockets.
+		this.tracker.remember(userbotId, row.companyId)
+		try {
+			await this.ctx.db
+				.update(userbot)
+				.set({ deletedAt: Date.now(), deletedBy: principal.userId })
+				.where(eq(userbot.id, userbotId))
+		} catch (err) {
+			this.deleted.delete(userbotId)
+			throw err
+		}
 		this.ctx.userbots.invalidate(userbotId)
 		const runtime = this.ctx.runtime
 		if (runtime) {
 			const authorized = this.currentState(userbotId, row.authorizationState) === STATES.ready
 			if (authorized)
 				await within(
-					this.ensureClient(row).catch(() => ''),
+					this.ensureClient(row, true).catch(() => ''),
 					this.stepDeadline,
 					'',
 				)
@@ -161,7 +183,13 @@ export class UserbotService {
 					this.ctx.log.warn('stopping a deleted userbot failed', { userbotId, logOut, error: String(err) })
 					return false
 				})
-			if (!(await stop(authorized)) && authorized) await stop(false)
+			if (!(await stop(authorized)) && authorized) {
+				this.ctx.log.warn(
+					'could not log a deleted userbot out of Telegram; its client is closed, but the Telegram session may still be active',
+					{ userbotId },
+				)
+				await stop(false)
+			}
 		}
 		await removeUserbotFolders(this.ctx.config.dataDir, userbotId)
 		this.tracker.forget(userbotId)
@@ -190,10 +218,13 @@ export class UserbotService {
 		let next = 0
 		const worker = async () => {
 			for (let row = rows[next++]; row; row = rows[next++]) {
+				// The rows were read before; one may have been deleted since (restore goes on behind).
+				if (this.deleted.has(row.id)) continue
 				this.tracker.remember(row.id, row.companyId)
 				try {
 					await this.ensureClient(row)
 				} catch (err) {
+					if (this.deleted.has(row.id)) continue
 					failed++
 					this.ctx.log.warn('could not restore a userbot', { userbotId: row.id, error: String(err) })
 				}
@@ -215,12 +246,21 @@ export class UserbotService {
 		await this.ensureClient(row)
 		assertStepAllowed(step, this.currentState(userbotId, row.authorizationState))
 		const seq = this.tracker.seq(userbotId)
-		await callTelegram(runtime, userbotId, request, this.stepDeadline)
+		try {
+			await callTelegram(runtime, userbotId, request, this.stepDeadline)
+		} catch (err) {
+			// Cut short by a delete (TDLib's `500 Request aborted`, or no client any more).
+			if (this.deleted.has(userbotId)) throw userbotErrors.notFound()
+			throw err
+		}
 		await this.tracker.next(userbotId, seq, SETTLE_MS)
+		if (this.deleted.has(userbotId)) throw userbotErrors.notFound()
 		return { authorization_state: this.currentState(userbotId, row.authorizationState) }
 	}
 
-	private async ensureClient(row: Row): Promise<void> {
+	/** Starts the userbot's client unless it runs; a deleted userbot's only for `remove` (to log out). */
+	private async ensureClient(row: Row, removing = false): Promise<void> {
+		if (this.deleted.has(row.id) && !removing) throw userbotErrors.notFound()
 		const runtime = this.requireRuntime()
 		const known = runtime.authorizationState(row.id)
 		if (known !== undefined && known !== STATES.closed) return
@@ -230,17 +270,19 @@ export class UserbotService {
 		} catch {
 			throw new UserbotError(500, 'The database key of this userbot cannot be read.', 'key_unreadable')
 		}
-		await this.start(row.id, key)
+		await this.start(row.id, key, removing)
 	}
 
-	private start(userbotId: number, encryptionKey: string): Promise<string> {
+	private start(userbotId: number, encryptionKey: string, removing = false): Promise<string> {
 		const runtime = this.requireRuntime()
+		// Checked again here, after the awaits of `ensureClient`: the start message leaves at once.
+		if (this.deleted.has(userbotId) && !removing) return Promise.reject(userbotErrors.notFound())
 		const pending = this.starting.get(userbotId)
 		if (pending) return pending
 		const started = runtime
 			.startClient(userbotId, { encryptionKey })
 			.then((state) => {
-				this.tracker.note(userbotId, state)
+				if (!this.deleted.has(userbotId)) this.tracker.note(userbotId, state)
 				return state
 			})
 			.catch((err: unknown) => {

@@ -1,8 +1,24 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
 import type { AppContext } from '../context'
 import type { RuntimeEvent } from '../supervisor/types'
-import { phoneFromDetail, publicDetail } from './auth-states'
+import { phoneFromDetail, publicDetail, STATES } from './auth-states'
+
+/** The states a client passes through as it is logged out and closed (a delete causes them). */
+const ENDING = new Set<string>([STATES.loggingOut, STATES.closing, STATES.closed])
+/** States after which `Ready` means a log-in just finished (not a client restored from its database). */
+const LOGGING_IN = new Set<string>([
+	STATES.phone,
+	STATES.premium,
+	STATES.emailAddress,
+	STATES.emailCode,
+	STATES.code,
+	STATES.otherDevice,
+	STATES.registration,
+	STATES.password,
+])
+/** How long reading the account's own phone number (`getMe`, answered from TDLib's cache) may take. */
+const GET_ME_MS = 5_000
 
 interface Seen {
 	state: string
@@ -23,7 +39,11 @@ export class StateTracker {
 	private readonly queues = new Map<number, Promise<void>>()
 	private readonly waiters = new Map<number, Set<() => void>>()
 
-	constructor(private readonly ctx: Pick<AppContext, 'db' | 'log' | 'publish'>) {}
+	constructor(
+		private readonly ctx: Pick<AppContext, 'db' | 'log' | 'publish' | 'runtime'>,
+		/** Userbots deleted in this process: their clients' events are not theirs to record. */
+		private readonly isDeleted: (userbotId: number) => boolean = () => false,
+	) {}
 
 	remember(userbotId: number, companyId: number): void {
 		this.companies.set(userbotId, companyId)
@@ -78,13 +98,30 @@ export class StateTracker {
 		})
 	}
 
+	/**
+	 * A deleted userbot's client is followed no further: only the states of its logging out and
+	 * closing are still pushed (to the company it belonged to), never stored; any other state comes
+	 * from a client that should not run and is dropped.
+	 */
 	handle(event: RuntimeEvent): void {
 		if (event.type !== 'authorization_state') return
 		const { userbotId, state, detail } = event
-		this.seen.set(userbotId, { state, detail, seq: this.seq(userbotId) + 1 })
-		this.wake(userbotId)
+		const deleted = this.isDeleted(userbotId)
+		if (deleted && !ENDING.has(state)) return
+		const previous = this.seen.get(userbotId)?.state
+		if (!deleted) {
+			this.seen.set(userbotId, { state, detail, seq: this.seq(userbotId) + 1 })
+			this.wake(userbotId)
+		}
+		// Known now: a delete forgets the company once the client is stopped.
+		const companyId = this.companies.get(userbotId)
+		const loggedIn = state === STATES.ready && previous !== undefined && LOGGING_IN.has(previous)
 		const prev = this.queues.get(userbotId) ?? Promise.resolve()
-		const next = prev.then(() => this.deliver(userbotId, state, detail))
+		const next = prev.then(() =>
+			deleted
+				? this.announce(userbotId, companyId, state, detail)
+				: this.deliver(userbotId, companyId, state, detail, loggedIn),
+		)
 		this.queues.set(userbotId, next)
 		void next.finally(() => {
 			if (this.queues.get(userbotId) === next) this.queues.delete(userbotId)
@@ -96,39 +133,80 @@ export class StateTracker {
 		await Promise.all([...this.queues.values()])
 	}
 
+	/** The logged-in account's phone number (digits), or null when TDLib cannot say. */
+	private async ownPhone(userbotId: number): Promise<string | null> {
+		const runtime = this.ctx.runtime
+		if (!runtime) return null
+		try {
+			const me = await runtime.invoke(userbotId, { _: 'getMe' }, { timeoutMs: GET_ME_MS })
+			const digits = (me.phone_number ?? '').replace(/\D/g, '')
+			return digits || null
+		} catch (err) {
+			this.ctx.log.debug('could not read the phone number of a logged-in userbot', {
+				userbotId,
+				error: String(err),
+			})
+			return null
+		}
+	}
+
 	private wake(userbotId: number): void {
 		for (const fn of [...(this.waiters.get(userbotId) ?? [])]) fn()
 	}
 
-	private async deliver(userbotId: number, state: string, detail?: Record<string, unknown>): Promise<void> {
+	/** Pushes a deleted userbot's closing state to the company it belonged to, if known. */
+	private announce(
+		userbotId: number,
+		companyId: number | undefined,
+		state: string,
+		detail?: Record<string, unknown>,
+	): void {
+		if (companyId !== undefined) this.publish(userbotId, companyId, state, detail)
+	}
+
+	private publish(userbotId: number, companyId: number, state: string, detail?: Record<string, unknown>) {
+		this.ctx.publish({
+			companyId,
+			message: {
+				type: 'chat_update',
+				userbot_id: userbotId,
+				payload: {
+					userbot_id: userbotId,
+					type: 'authorization_state',
+					result: { authorization_state: state, ...publicDetail(state, detail) },
+				},
+			},
+		})
+	}
+
+	private async deliver(
+		userbotId: number,
+		known: number | undefined,
+		state: string,
+		detail: Record<string, unknown> | undefined,
+		loggedIn: boolean,
+	): Promise<void> {
 		try {
-			let companyId = this.companies.get(userbotId)
+			let companyId = known
 			if (companyId === undefined) {
 				const [row] = await this.ctx.db
 					.select({ companyId: userbot.companyId })
 					.from(userbot)
-					.where(eq(userbot.id, userbotId))
+					.where(and(eq(userbot.id, userbotId), isNull(userbot.deletedAt)))
 				if (!row) return
 				companyId = row.companyId
-				this.companies.set(userbotId, companyId)
+				if (!this.isDeleted(userbotId)) this.companies.set(userbotId, companyId)
 			}
-			this.ctx.publish({
-				companyId,
-				message: {
-					type: 'chat_update',
-					userbot_id: userbotId,
-					payload: {
-						userbot_id: userbotId,
-						type: 'authorization_state',
-						result: { authorization_state: state, ...publicDetail(state, detail) },
-					},
-				},
-			})
-			const phone = phoneFromDetail(detail)?.replace(/\D/g, '')
+			// Deleted while this event waited for its turn: neither pushed nor stored.
+			if (this.isDeleted(userbotId) && !ENDING.has(state)) return
+			this.publish(userbotId, companyId, state, detail)
+			let phone = phoneFromDetail(detail)?.replace(/\D/g, '')
+			// A log-in just finished (by code, password or QR): the account's own number is the truth.
+			if (loggedIn) phone = (await this.ownPhone(userbotId)) ?? phone
 			await this.ctx.db
 				.update(userbot)
 				.set(phone ? { authorizationState: state, phoneNumber: phone } : { authorizationState: state })
-				.where(eq(userbot.id, userbotId))
+				.where(and(eq(userbot.id, userbotId), isNull(userbot.deletedAt)))
 		} catch (err) {
 			this.ctx.log.warn('could not record an authorization state', {
 				userbotId,

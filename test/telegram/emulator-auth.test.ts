@@ -103,6 +103,56 @@ describe('emulator authorization', () => {
 		expect((await t.rt.invoke(id, { _: 'getMe' })).first_name).toBe('Alice')
 	})
 
+	it('starts over with another number or a QR code from any later log-in step, as TDLib documents', async () => {
+		const id = await fresh()
+		await t.rt.invoke(id, { _: 'setAuthenticationPhoneNumber', phone_number: '9996621234' })
+		expect(t.rt.authorizationState(id)).toBe('authorizationStateWaitCode')
+		// A wrong number: another one, whose code is then the one that counts.
+		await t.rt.invoke(id, { _: 'setAuthenticationPhoneNumber', phone_number: '9996631111' })
+		await t.rt.invoke(id, { _: 'checkAuthenticationCode', code: '33333' })
+		expect(t.rt.authorizationState(id)).toBe('authorizationStateWaitPassword')
+		// From the password step, a QR code instead.
+		await t.rt.invoke(id, { _: 'requestQrCodeAuthentication', other_user_ids: [] })
+		expect(t.rt.authorizationState(id)).toBe('authorizationStateWaitOtherDeviceConfirmation')
+		// Not while the QR code waits for its confirmation (not in TDLib's list).
+		expect(
+			await tdError(t.rt.invoke(id, { _: 'setAuthenticationPhoneNumber', phone_number: '9996621234' })),
+		).toEqual({ code: 400, message: 'Call to setAuthenticationPhoneNumber unexpected' })
+		expect(await tdError(t.rt.invoke(id, { _: 'requestQrCodeAuthentication', other_user_ids: [] }))).toEqual({
+			code: 400,
+			message: 'Call to requestQrCodeAuthentication unexpected',
+		})
+		await t.rt.invoke(id, emulatorRequest({ _: 'emulatorConfirmQrCode', phone_number: '9996611111' }))
+		expect((await t.rt.invoke(id, { _: 'getMe' })).first_name).toBe('Alice')
+		expect(await tdError(t.rt.invoke(id, { _: 'requestQrCodeAuthentication', other_user_ids: [] }))).toEqual({
+			code: 400,
+			message: 'Call to requestQrCodeAuthentication unexpected',
+		})
+	})
+
+	it('offline, a log-in step waits for the network and is aborted when the client closes', async () => {
+		const id = await fresh()
+		await t.rt.invoke(id, { _: 'setNetworkType', type: { _: 'networkTypeNone' } })
+		const waiting = tdError(
+			t.rt.invoke(id, { _: 'setAuthenticationPhoneNumber', phone_number: '9996621234' }),
+		)
+		// Requests that need no network still answer.
+		expect(await t.rt.invoke(id, { _: 'getAuthorizationState' })).toMatchObject({
+			_: 'authorizationStateWaitPhoneNumber',
+		})
+		await t.rt.stopClient(id, { logOut: false, removeData: true })
+		expect(await waiting).toEqual({ code: 500, message: 'Request aborted' })
+	})
+
+	it('offline, a step goes on once the network is back', async () => {
+		const id = await fresh()
+		await t.rt.invoke(id, { _: 'setNetworkType', type: { _: 'networkTypeNone' } })
+		const step = t.rt.invoke(id, { _: 'setAuthenticationPhoneNumber', phone_number: '9996621234' })
+		await t.rt.invoke(id, { _: 'setNetworkType', type: { _: 'networkTypeOther' } })
+		expect(await step).toEqual({ _: 'ok' })
+		expect(t.rt.authorizationState(id)).toBe('authorizationStateWaitCode')
+	})
+
 	it('refuses auth methods in the wrong state and other methods before login', async () => {
 		const id = await fresh()
 		expect(await tdError(t.rt.invoke(id, { _: 'checkAuthenticationCode', code: '22222' }))).toEqual({

@@ -21,6 +21,25 @@ describe('authorization steps', () => {
 		expect(() => assertStepAllowed('registration', STATES.registration)).not.toThrow()
 	})
 
+	it('starts over with a phone number or a QR code exactly where TDLib documents it', () => {
+		for (const state of [
+			STATES.phone,
+			STATES.code,
+			STATES.password,
+			STATES.registration,
+			STATES.premium,
+			STATES.emailAddress,
+			STATES.emailCode,
+		]) {
+			expect(() => assertStepAllowed('phone', state)).not.toThrow()
+			expect(() => assertStepAllowed('qr', state)).not.toThrow()
+		}
+		for (const state of [STATES.otherDevice, STATES.ready, STATES.parameters, STATES.closed]) {
+			expect(refusal(() => assertStepAllowed('phone', state)).code).toBe('wrong_state')
+			expect(refusal(() => assertStepAllowed('qr', state)).code).toBe('wrong_state')
+		}
+	})
+
 	it('refuses a step in another state, naming what it waits for', () => {
 		const e = refusal(() => assertStepAllowed('code', STATES.ready))
 		expect(e.status).toBe(400)

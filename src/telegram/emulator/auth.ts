@@ -13,6 +13,21 @@ const expect = (s: Session, method: string, ...states: Array<Td.AuthorizationSta
 	if (!states.includes(s.state._)) fail(`Call to ${method} unexpected`)
 }
 
+/**
+ * Where `setAuthenticationPhoneNumber` and `requestQrCodeAuthentication` are taken, as TDLib
+ * 1.8.65 documents both: waiting for the phone number, or any later log-in step (to start over with
+ * another number or a QR code). Not while a QR code waits for its confirmation.
+ */
+const LOG_IN_STARTS: Array<Td.AuthorizationState['_']> = [
+	'authorizationStateWaitPhoneNumber',
+	'authorizationStateWaitPremiumPurchase',
+	'authorizationStateWaitEmailAddress',
+	'authorizationStateWaitEmailCode',
+	'authorizationStateWaitCode',
+	'authorizationStateWaitRegistration',
+	'authorizationStateWaitPassword',
+]
+
 export function becomeReady(s: Session, userId: number, phone: string) {
 	s.userId = userId
 	s.login = undefined
@@ -51,7 +66,7 @@ export const authHandlers: Handlers = {
 	getAuthorizationState: (s) => s.state,
 	setAuthenticationPhoneNumber(s, req) {
 		const method = 'setAuthenticationPhoneNumber'
-		expect(s, method, 'authorizationStateWaitPhoneNumber', 'authorizationStateWaitOtherDeviceConfirmation')
+		expect(s, method, ...LOG_IN_STARTS)
 		const phone = (req.phone_number ?? '').replace(/[\s+()-]/g, '')
 		const match = TEST_PHONE.exec(phone)
 		if (!match) return fail('PHONE_NUMBER_INVALID')
@@ -99,12 +114,8 @@ export const authHandlers: Handlers = {
 		return OK
 	},
 	requestQrCodeAuthentication(s) {
-		expect(
-			s,
-			'requestQrCodeAuthentication',
-			'authorizationStateWaitPhoneNumber',
-			'authorizationStateWaitOtherDeviceConfirmation',
-		)
+		expect(s, 'requestQrCodeAuthentication', ...LOG_IN_STARTS)
+		s.login = undefined
 		const token = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
 		s.setState({ _: 'authorizationStateWaitOtherDeviceConfirmation', link: `tg://login?token=${token}` })
 		return OK
@@ -145,6 +156,19 @@ export function confirmQrCode(s: Session, phone: string) {
 	else becomeReady(s, user.id, phone)
 	return OK
 }
+
+/**
+ * Methods that need the Telegram cloud: after `setNetworkType(networkTypeNone)` they wait, as
+ * TDLib's do, until the network is back or the client closes (then `500 Request aborted`).
+ */
+export const NEEDS_NETWORK = new Set<string>([
+	'setAuthenticationPhoneNumber',
+	'checkAuthenticationCode',
+	'checkAuthenticationPassword',
+	'registerUser',
+	'requestQrCodeAuthentication',
+	'logOut',
+])
 
 /** Methods that answer in any authorization state (TDLib's offline methods). */
 export const ANY_STATE = new Set<string>([

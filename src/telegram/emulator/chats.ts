@@ -62,7 +62,10 @@ export const chatHandlers: Handlers = {
 		else s.options.set(name, { _: 'optionValueString', value: value.value ?? '' })
 		return OK
 	},
-	setNetworkType: () => OK,
+	setNetworkType(s, req) {
+		s.setNetwork(req.type?._ !== 'networkTypeNone')
+		return OK
+	},
 	setLogVerbosityLevel: () => OK,
 	testCallEmpty: () => OK,
 	testCallString: (_s, req) => ({ _: 'testString', value: req.x ?? '' }),

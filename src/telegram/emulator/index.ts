@@ -1,7 +1,7 @@
 import type * as Td from 'tdlib-types'
 import type { Backend, BackendClient, ClientOptions } from '../backend'
-import type { TdRequest, TdUpdate } from '../types'
-import { ANY_STATE, authHandlers, confirmQrCode } from './auth'
+import { TdError, type TdRequest, type TdUpdate } from '../types'
+import { ANY_STATE, authHandlers, confirmQrCode, NEEDS_NETWORK } from './auth'
 import { chatHandlers } from './chats'
 import { messageHandlers } from './messages'
 import { createSeededWorld } from './seed'
@@ -18,6 +18,9 @@ export { SEED_CHATS, SEED_USERS } from './seed'
 const HANDLERS: Handlers = { ...authHandlers, ...chatHandlers, ...messageHandlers }
 
 /**
+ * `setNetworkType(networkTypeNone)` takes a client offline: the log-in steps and `logOut` then wait
+ * for the network, as TDLib's do, and fail `500 Request aborted` when the client closes first.
+ *
  * Emulator-only requests, not part of TDLib: `emulatorDelay {ms}` answers after a pause (tests of
  * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code.
  */
@@ -30,14 +33,40 @@ export const emulatorRequest = (r: EmulatorRequest) => r as unknown as TdRequest
 
 function createSession(world: World, opts: ClientOptions) {
 	const listeners: Array<(u: TdUpdate) => void> = []
+	/** Requests waiting for the network: resolved when it is back, rejected when the client closes. */
+	const waiting = new Set<{ resolve: () => void; reject: (e: unknown) => void }>()
 	const session: Session = {
 		world,
 		userId: 0,
 		state: { _: 'authorizationStateWaitTdlibParameters' },
 		options: new Map(),
 		chatsLoaded: false,
+		offline: false,
+		setNetwork(online) {
+			session.offline = !online
+			if (!online) return
+			for (const w of [...waiting]) w.resolve()
+			waiting.clear()
+		},
+		whenOnline() {
+			if (!session.offline) return Promise.resolve()
+			return new Promise<void>((resolve, reject) => {
+				const w = {
+					resolve: () => {
+						waiting.delete(w)
+						resolve()
+					},
+					reject,
+				}
+				waiting.add(w)
+			})
+		},
 		setState(state: Td.AuthorizationState) {
 			session.state = state
+			if (state._ === 'authorizationStateClosed') {
+				for (const w of [...waiting]) w.reject(new TdError(500, 'Request aborted'))
+				waiting.clear()
+			}
 			session.emit({ _: 'updateAuthorizationState', authorization_state: state })
 		},
 		emit(update: TdUpdate) {
@@ -79,6 +108,7 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		const handler = HANDLERS[request._] as Handler<typeof request._> | undefined
 		if (!handler) return fail(`Method not supported by the emulator: ${request._}`)
 		if (!ANY_STATE.has(request._) && session.state._ !== 'authorizationStateReady') fail('Unauthorized', 401)
+		if (session.offline && NEEDS_NETWORK.has(request._)) await session.whenOnline()
 		return handler(session, request)
 	}
 

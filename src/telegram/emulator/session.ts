@@ -14,6 +14,11 @@ export interface Session {
 	login?: { phone: string; dc: number; userId?: number }
 	readonly options: Map<string, Td.OptionValue>
 	chatsLoaded: boolean
+	/** `setNetworkType(networkTypeNone)` was sent: requests that need the cloud wait. */
+	offline: boolean
+	setNetwork(online: boolean): void
+	/** Resolves once the network is back; rejects `500 Request aborted` when the client closes first. */
+	whenOnline(): Promise<void>
 	setState(state: Td.AuthorizationState): void
 	emit(update: TdUpdate): void
 	/** Writes (or with `null` removes) the persisted authorization in the database folder. */

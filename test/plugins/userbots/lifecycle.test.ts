@@ -13,7 +13,6 @@ import {
 	serve,
 	signUp,
 	tempDir,
-	until,
 } from './support'
 
 const READY = 'authorizationStateReady'
@@ -116,13 +115,21 @@ describe('userbot lifecycle on the emulator', () => {
 		expect(gone.error).toBe('userbot not found')
 		const gone2 = await ws2.command('userbot_get_state', id)
 		expect(gone2.error).toBe('userbot not found')
+		// Logged out of "Telegram", not merely closed: the client went through LoggingOut.
+		const loggingOut = await ws2.next(
+			(u) =>
+				u.userbot_id === id &&
+				u.payload.type === 'authorization_state' &&
+				u.payload.result?.authorization_state === 'authorizationStateLoggingOut',
+			3_000,
+		)
+		expect(loggingOut.payload.userbot_id).toBe(id)
 		ws2.close()
 
 		const [audit] = await server.ctx.db.select().from(userbot).where(eq(userbot.id, id))
 		expect(audit?.deletedAt).toBeNumber()
 		expect(audit?.deletedBy).toBeNumber()
 		expect(existsSync(join(dataDir, 'tdlib', String(id)))).toBe(false)
-		// The emulator forgot the session: logged out of "Telegram".
-		await until(() => server.ctx.runtime?.authorizationState(id) === undefined)
+		expect(server.ctx.runtime?.authorizationState(id)).toBeUndefined()
 	})
 })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { emulatorRequest } from '../../../src/telegram/emulator'
 import {
 	createUserbot,
 	type FreshServer,
@@ -8,6 +9,7 @@ import {
 	type Socket,
 	serveFresh,
 	signUp,
+	until,
 } from './support'
 
 let server: FreshServer
@@ -116,5 +118,41 @@ describe('log-in steps as WebSocket commands', () => {
 		expect(await code.json()).toEqual({ authorization_state: 'authorizationStateWaitRegistration' })
 		const reg = await ws.command('userbot_register', id, { first_name: 'Newt' })
 		expect(reg.result).toEqual({ authorization_state: 'authorizationStateReady' })
+	})
+
+	it('starts over with another number, then with a QR code ("wrong number")', async () => {
+		const id = await create()
+		const first = await owner.call('POST', `/api/userbots/${id}/phone/`, { phone_number: '9996621234' })
+		expect(await first.json()).toEqual({ authorization_state: 'authorizationStateWaitCode' })
+		const second = await owner.call('POST', `/api/userbots/${id}/phone/`, { phone_number: '9996631111' })
+		expect(second.status).toBe(200)
+		expect(await second.json()).toEqual({ authorization_state: 'authorizationStateWaitCode' })
+		const qr = await owner.call('POST', `/api/userbots/${id}/qr/`)
+		expect(qr.status).toBe(200)
+		expect(((await qr.json()) as { link: string }).link).toMatch(/^tg:\/\/login\?token=/)
+		// While the QR code waits, TDLib takes no phone number.
+		const third = await owner.call('POST', `/api/userbots/${id}/phone/`, { phone_number: '9996621234' })
+		expect(third.status).toBe(400)
+		expect(((await third.json()) as { code: string }).code).toBe('wrong_state')
+	})
+
+	it('fills phone_number from the account when a QR log-in finishes, over a number typed before', async () => {
+		const runtime = server.ctx.runtime
+		if (!runtime) throw new Error('no runtime')
+		const phoneOf = async (id: number) =>
+			((await (await owner.call('GET', `/api/userbots/${id}/`)).json()) as { phone_number: string | null })
+				.phone_number
+		const typed = await create()
+		await owner.call('POST', `/api/userbots/${typed}/phone/`, { phone_number: PLAIN_ACCOUNT.phone })
+		expect(await phoneOf(typed)).toBe(PLAIN_ACCOUNT.phone)
+		await owner.call('POST', `/api/userbots/${typed}/qr/`)
+		await runtime.invoke(typed, emulatorRequest({ _: 'emulatorConfirmQrCode', phone_number: '9996611111' }))
+		await until(async () => (await phoneOf(typed)) === '9996611111', 3_000)
+
+		const qrOnly = await create()
+		await owner.call('POST', `/api/userbots/${qrOnly}/qr/`)
+		expect(await phoneOf(qrOnly)).toBeNull()
+		await runtime.invoke(qrOnly, emulatorRequest({ _: 'emulatorConfirmQrCode', phone_number: '9996614444' }))
+		await until(async () => (await phoneOf(qrOnly)) === '9996614444', 3_000)
 	})
 })
