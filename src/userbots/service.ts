@@ -198,8 +198,18 @@ export class UserbotService {
 
 	async upload(principal: Principal, userbotId: number, file: File) {
 		await this.find(principal, userbotId)
+		if (this.deleted.has(userbotId)) throw userbotErrors.notFound()
 		const { dataDir, uploadMaxBytes, uploadQuotaBytes } = this.ctx.config
-		return saveUpload(dataDir, userbotId, file, { maxBytes: uploadMaxBytes, quotaBytes: uploadQuotaBytes })
+		const saved = await saveUpload(dataDir, userbotId, file, {
+			maxBytes: uploadMaxBytes,
+			quotaBytes: uploadQuotaBytes,
+		})
+		// Deleted while the file was being written: its folders are gone, and so must this be.
+		if (this.deleted.has(userbotId)) {
+			await removeUserbotFolders(dataDir, userbotId)
+			throw userbotErrors.notFound()
+		}
+		return saved
 	}
 
 	/**

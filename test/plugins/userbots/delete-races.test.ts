@@ -37,12 +37,13 @@ const stateOf = (m: ChatUpdate) =>
 		: undefined
 
 /**
- * Holds the answer of the next `select ... from userbot` the app makes until `release`: the moment
+ * Holds the answer of the next (after `skip`) `select ... from userbot` the app makes until `release`: the moment
  * just after a step's lookup found the (still live) row. Every other query goes through untouched.
  */
-function pauseNextUserbotRead(ctx: AppContext) {
+function pauseNextUserbotRead(ctx: AppContext, skip = 0) {
 	const db = ctx.db
 	let armed = true
+	let skipped = 0
 	let reached = () => {}
 	const reachedP = new Promise<void>((r) => {
 		reached = r
@@ -59,6 +60,7 @@ function pauseNextUserbotRead(ctx: AppContext) {
 				return (table: unknown, ...rest: unknown[]) => {
 					const query = value.call(target, table, ...rest) as PromiseLike<unknown> & object
 					if (!armed || table !== userbot) return query
+					if (skipped++ < skip) return query
 					armed = false
 					return new Proxy(query, {
 						get(q, p, receiver) {
@@ -130,6 +132,31 @@ describe('deleting a userbot', () => {
 		expect(row?.authorizationState).toBe('authorizationStateWaitPhoneNumber')
 		expect(row?.phoneNumber).toBeNull()
 		expect(runtimeOf(server).health().clients).toBe(0)
+	})
+
+	it('does not bring its folder back when an upload had found it just before', async () => {
+		const server = await serveFresh()
+		const owner = await signUp(server.url)
+		const ws = await connectWs(server.url, { bearer: owner.access })
+		const id = await createUserbot(owner)
+		// The state tracker reads the row too: let it finish before pausing the upload's own read.
+		await ws.take((m) => m.userbot_id === id && stateOf(m) === 'authorizationStateWaitPhoneNumber')
+		// The files route reads the row twice (its check, then the upload's own): pause the second.
+		const gate = pauseNextUserbotRead(server.ctx, 1)
+		const form = new FormData()
+		form.append('file', new File(['late'], 'late.txt'))
+		const upload = fetch(`${server.url}/api/userbots/${id}/files/`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${owner.access}` },
+			body: form,
+		})
+		await gate.reached
+		expect((await owner.call('DELETE', `/api/userbots/${id}/`)).status).toBe(204)
+		gate.release()
+		expect((await upload).status).toBe(404)
+		expect(existsSync(join(server.dataDir, 'tdlib', String(id)))).toBe(false)
+		ws.close()
+		await server.dispose()
 	})
 
 	it('answers 404, not TDLib\'s "Request aborted", to a step the delete cut short', async () => {
