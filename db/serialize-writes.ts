@@ -6,6 +6,9 @@ import type { Client, InArgs, InStatement, Transaction, TransactionMode } from '
  * fail with SQLITE_BUSY. Writes of this process therefore take turns here (a write transaction
  * holds its turn until commit or rollback); reads never wait, since WAL lets them run beside a
  * writer. The busy timeout still covers writers in other processes.
+ *
+ * So inside `db.transaction(async (tx) => ...)`, write through `tx` only: a write through the outer
+ * `db` would wait for the turn its own transaction holds, for ever.
  */
 const READ_ONLY = /^\s*(select|with\s[\s\S]*?\)\s*select|pragma\s+\w+\s*(;|$)|explain)\b/i
 
