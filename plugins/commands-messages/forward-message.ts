@@ -1,7 +1,7 @@
 import type { Message } from 'tdlib-types'
 import * as v from 'valibot'
-import { GatewayErrors } from '../../src/gateway/errors'
-import { RuntimeError, TdError, type TdInvoke } from '../../src/telegram/types'
+import { wordError } from '../../src/gateway/errors'
+import type { TdInvoke } from '../../src/telegram/types'
 import {
 	CommandError,
 	defineCommand,
@@ -63,22 +63,6 @@ export interface ForwardResult {
 interface Outcome {
 	messages: Array<Message | null>
 	error?: unknown
-}
-
-/**
- * A failure as the client reads it, in the gateway's words (src/gateway/dispatch.ts `describe`):
- * TDLib's message verbatim (but never a 406 one), a runtime failure as the gateway's own string.
- */
-export function wordFailure(err: unknown): string {
-	if (err instanceof CommandError) return err.message
-	if (err instanceof TdError) return err.code === 406 ? GatewayErrors.HIDDEN_TDLIB_ERROR : err.message
-	if (err instanceof RuntimeError) {
-		if (err.code === 'timeout') return GatewayErrors.TIMEOUT
-		if (err.code === 'runtime_down') return GatewayErrors.RUNTIME_RESTARTED
-		if (err.code === 'no_client') return GatewayErrors.USERBOT_NOT_AUTHORIZED
-		if (err.code === 'unavailable') return GatewayErrors.RUNTIME_UNAVAILABLE
-	}
-	return GatewayErrors.INTERNAL
 }
 
 interface Forwarding {
@@ -167,12 +151,12 @@ export const forwardMessage = defineCommand({
 			if (outcome.messages.length > 0 || outcome.error === undefined) anyForwarded = true
 			if (outcome.error !== undefined) {
 				firstError ??= outcome.error
-				result.error = wordFailure(outcome.error)
+				result.error = wordError(outcome.error)
 			}
 			results.push(result)
 		}
 		if (firstError === undefined) return results
-		if (anyForwarded) throw new CommandError(wordFailure(firstError), results)
+		if (anyForwarded) throw new CommandError(wordError(firstError), results)
 		// Nothing went through: the failure alone, which the gateway words (and logs, if unexpected).
 		throw firstError
 	},

@@ -6,7 +6,7 @@ import type { RegisteredCommand } from '../commands/registry'
 import type { AppContext } from '../context'
 import { createDeadlineQueue, type Deadline } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
-import { GatewayErrors as E, FRAME_ERROR_TYPE } from './errors'
+import { GatewayErrors as E, FRAME_ERROR_TYPE, wordError } from './errors'
 import { errorReply, type RequestId, requestIdOf, successReply } from './replies'
 import { resolveUploadedFile } from './uploads'
 
@@ -93,22 +93,13 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 	const deadlines = createDeadlineQueue()
 
 	function describe(err: unknown, action: string, userbotId: number): { error: string; result?: unknown } {
-		if (err instanceof CommandError) return { error: err.message, result: err.result }
-		if (err instanceof TdError) {
-			if (err.code === 406) {
-				log.warn('hidden TDLib error', { action, userbotId, tdCode: err.code, tdMessage: err.message })
-				return { error: E.HIDDEN_TDLIB_ERROR }
-			}
-			return { error: err.message }
+		const error = wordError(err)
+		if (err instanceof TdError && err.code === 406) {
+			log.warn('hidden TDLib error', { action, userbotId, tdCode: err.code, tdMessage: err.message })
+		} else if (error === E.INTERNAL) {
+			log.error('command failed', { action, userbotId, error: err instanceof Error ? err : String(err) })
 		}
-		if (err instanceof RuntimeError) {
-			if (err.code === 'timeout') return { error: E.TIMEOUT }
-			if (err.code === 'runtime_down') return { error: E.RUNTIME_RESTARTED }
-			if (err.code === 'no_client') return { error: E.USERBOT_NOT_AUTHORIZED }
-			if (err.code === 'unavailable') return { error: E.RUNTIME_UNAVAILABLE }
-		}
-		log.error('command failed', { action, userbotId, error: err instanceof Error ? err : String(err) })
-		return { error: E.INTERNAL }
+		return err instanceof CommandError ? { error, result: err.result } : { error }
 	}
 
 	async function execute(conn: Connection, job: Job, received: number): Promise<void> {

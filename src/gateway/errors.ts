@@ -1,3 +1,6 @@
+import { CommandError } from '../commands/define'
+import { RuntimeError, TdError } from '../telegram/types'
+
 /**
  * The gateway's own wire strings (contract §6, frame table), word for word. Command groups keep
  * theirs in their own `errors.ts`.
@@ -26,3 +29,24 @@ export const GatewayErrors = {
 
 /** `payload.type` of a frame that names no command. */
 export const FRAME_ERROR_TYPE = 'error'
+
+/** The wire string of each runtime failure: no client running is the same answer as the pre-check's. */
+const RUNTIME_WORDS: Record<RuntimeError['code'], string> = {
+	timeout: GatewayErrors.TIMEOUT,
+	runtime_down: GatewayErrors.RUNTIME_RESTARTED,
+	no_client: GatewayErrors.RUNTIME_UNAVAILABLE,
+	unavailable: GatewayErrors.RUNTIME_UNAVAILABLE,
+	bad_request: GatewayErrors.INTERNAL,
+}
+
+/**
+ * How a failure reads on the wire: a CommandError's own string, TDLib's message (but never a code-406
+ * one), the runtime's fixed strings, else `internal error`. The one mapping: the gateway words every
+ * `<command>_error` with it, and a command that reports per-item failures (forward_message) too.
+ */
+export function wordError(err: unknown): string {
+	if (err instanceof CommandError) return err.message
+	if (err instanceof TdError) return err.code === 406 ? GatewayErrors.HIDDEN_TDLIB_ERROR : err.message
+	if (err instanceof RuntimeError) return RUNTIME_WORDS[err.code]
+	return GatewayErrors.INTERNAL
+}
