@@ -9,17 +9,69 @@ import { TdError, type TdRequest, type TdUpdate } from './types'
  */
 let configured = false
 
+/** tdl's `configure` may run once per process, before its first client: every user goes through here. */
+export function configureTdl(): void {
+	if (configured) return
+	tdl.configure({ tdjson: getTdjson(), verbosityLevel: 0 })
+	configured = true
+}
+
+/** Real TDLib's verdict on one request: its JSON parser's refusal, or parsed. */
+export type ParseVerdict = 'parsed' | { refused: string }
+
+export interface ParseOnlyClient {
+	/**
+	 * TDLib's verdict on each request, in order. Everything is sent at once, then one request TDLib
+	 * answers before initialisation: TDLib answers in order (a request its parser refuses becomes an
+	 * error answered in turn), so once that one is back, every request still unanswered is one TDLib
+	 * parsed and queued until initialisation, which never comes.
+	 */
+	judge(requests: readonly object[]): Promise<ParseVerdict[]>
+	close(): Promise<void>
+}
+
+const PARSE_FAILED_PREFIX = 'Failed to parse JSON object as TDLib request: '
+
+/**
+ * A bare TDLib client that never receives its parameters: it parses every request (refusing a
+ * malformed one with `400 Failed to parse JSON object as TDLib request: ...`) and runs none, and
+ * without parameters it never goes on the network. It is told `networkTypeNone` first all the same.
+ * The schema generator, the conformance judge and the emulator's parity test use it.
+ */
+export function createParseOnlyClient(): ParseOnlyClient {
+	configureTdl()
+	const client = tdl.createBareClient()
+	void client.invoke({ _: 'setNetworkType', type: { _: 'networkTypeNone' } }).catch(() => undefined)
+	return {
+		async judge(requests) {
+			const verdicts: Array<ParseVerdict | undefined> = requests.map(() => undefined)
+			requests.forEach((request, i) => {
+				client.invoke(request as Parameters<typeof client.invoke>[0]).then(
+					() => {
+						verdicts[i] = 'parsed'
+					},
+					(err: unknown) => {
+						const message = err instanceof Error ? err.message : String(err)
+						verdicts[i] = message.startsWith(PARSE_FAILED_PREFIX) ? { refused: message } : 'parsed'
+					},
+				)
+			})
+			await client.invoke({ _: 'getAuthorizationState' })
+			// Let the answers that came before it settle their promises.
+			await new Promise((resolve) => setImmediate(resolve))
+			return verdicts.map((v) => v ?? 'parsed')
+		},
+		close: () => client.close().catch(() => undefined),
+	}
+}
+
 function toTdError(err: unknown): Error {
 	if (err instanceof tdl.TDLibError) return new TdError(err.code, err.message)
 	return err instanceof Error ? err : new Error(String(err))
 }
 
 export function createTdlibBackend(opts: { apiId: number; apiHash: string; offline: boolean }): Backend {
-	if (!configured) {
-		// configure() may only run before the first client; once per process.
-		tdl.configure({ tdjson: getTdjson(), verbosityLevel: 0 })
-		configured = true
-	}
+	configureTdl()
 	return {
 		name: 'tdlib',
 		createClient(_userbotId: number, c: ClientOptions): BackendClient {

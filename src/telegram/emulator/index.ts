@@ -1,5 +1,6 @@
 import type * as Td from 'tdlib-types'
 import type { Backend, BackendClient, ClientOptions } from '../backend'
+import { tdlibParseError } from '../schema/parse'
 import { TdError, type TdRequest, type TdUpdate } from '../types'
 import { ANY_STATE, authHandlers, confirmQrCode, NEEDS_NETWORK } from './auth'
 import { chatHandlers } from './chats'
@@ -105,6 +106,10 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 			return { _: 'ok' }
 		}
 		if (raw._ === 'emulatorConfirmQrCode') return confirmQrCode(session, String(raw.phone_number ?? ''))
+		// What real TDLib's JSON parser refuses is refused first, in its words; and a field no TDLib
+		// type declares (which TDLib would drop) too, so that our own mistakes fail the tests.
+		const malformed = tdlibParseError(request, { strict: true })
+		if (malformed) fail(malformed)
 		const handler = HANDLERS[request._] as Handler<typeof request._> | undefined
 		if (!handler) return fail(`Method not supported by the emulator: ${request._}`)
 		if (!ANY_STATE.has(request._) && session.state._ !== 'authorizationStateReady') fail('Unauthorized', 401)
