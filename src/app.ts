@@ -5,6 +5,7 @@ import { messagesPlugin } from '../plugins/commands-messages'
 import { userbotsPlugin } from '../plugins/userbots'
 import { createAuthenticator } from './auth'
 import type { CommandGroup } from './commands/define'
+import type { RegisteredCommand } from './commands/registry'
 import type { Config } from './config'
 import type { AppContext, CompanyEvent } from './context'
 import { createGateway, MAX_FRAME_BYTES } from './gateway'
@@ -12,6 +13,7 @@ import { errorHandler } from './http/errors'
 import { createLogger, type Logger } from './logger'
 import type { PluginDefinition } from './plugin'
 import { createRuntime } from './supervisor'
+import { recordRequests } from './supervisor/request-log'
 import { createUserbotDirectory } from './userbots/directory'
 
 /** Every plugin this build knows, in load order. `PLUGINS` picks among them. */
@@ -28,6 +30,8 @@ export interface App {
 	/** The composed Elysia app: `app.handle(request)` or `app.listen(...)`. */
 	app: AnyElysia
 	ctx: AppContext
+	/** Every WebSocket command the app serves, by wire name, with its group. */
+	commands: ReadonlyMap<string, RegisteredCommand>
 	handle: DatabaseHandle
 	close(): Promise<void>
 }
@@ -61,11 +65,13 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		closers.push(() => handle.close())
 		const runtime = await createRuntime(config, log)
 		if (runtime) closers.push(() => runtime.close())
-		const { app, ctx } = await compose(config, log, handle, runtime, chosen, closers)
+		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
+		const { app, ctx, commands } = await compose(config, log, handle, runtime, chosen, closers)
 		let closed = false
 		return {
 			app,
 			ctx,
+			commands,
 			handle,
 			async close() {
 				if (closed) return
@@ -149,5 +155,5 @@ async function compose(
 	const gateway = createGateway(ctx, groups)
 	subscribers.add(gateway.publish)
 	app.use(gateway.routes)
-	return { app, ctx }
+	return { app, ctx, commands: gateway.commands }
 }

@@ -83,6 +83,8 @@ const EnvSchema = v.object({
 	SUPERVISOR_TRANSPORT: v.optional(v.picklist(['socket', 'ipc'], 'must be socket or ipc'), 'socket'),
 	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
 	UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(1024 ** 3)),
+	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
+	TDLIB_REQUEST_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	LOG_LEVEL: v.optional(
 		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
 		'info',
@@ -129,6 +131,8 @@ export interface Config {
 	/** What all the uploads of one userbot may take together. */
 	uploadQuotaBytes: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+	/** Conformance record of every new shape of TDLib request (`npm test` sets it). */
+	tdlibRequestLog?: string
 }
 
 export class ConfigError extends Error {
@@ -218,5 +222,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		uploadMaxBytes: e.UPLOAD_MAX_BYTES,
 		uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,
 		logLevel: e.LOG_LEVEL,
+		tdlibRequestLog: e.TDLIB_REQUEST_LOG === undefined ? undefined : resolve(e.TDLIB_REQUEST_LOG),
 	}
 }

@@ -42,6 +42,8 @@ export async function getTestInstance(
 		LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
 		TDLIB_BACKEND: 'emulator',
 		PORT: '0',
+		// `npm test` records every shape of TDLib request for `npm run conformance`.
+		...(process.env.TDLIB_REQUEST_LOG ? { TDLIB_REQUEST_LOG: process.env.TDLIB_REQUEST_LOG } : {}),
 		...env,
 	})
 	const logLines = opts.logLines

@@ -4,6 +4,7 @@ import { MessagesErrors as E, MAX_MESSAGE_IDS } from './errors'
 /** `delete_messages` → `deleteMessages`; result `{_: 'ok'}`. An empty list is TDLib's no-op. */
 export const deleteMessages = defineCommand({
 	name: 'delete_messages',
+	methods: ['deleteMessages'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_ids: requiredIntList('message_ids', undefined, E.MESSAGE_IDS_REQUIRED, {

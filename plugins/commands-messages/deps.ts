@@ -11,4 +11,13 @@ export {
 	requiredIntList,
 	requiredValue,
 } from '../../src/commands/fields'
-export { formattedText, toTd, typeOf } from '../../src/commands/td-objects'
+export {
+	checkTdObject,
+	formattedText,
+	TEXT_ENTITY,
+	tdListField,
+	tdObjectField,
+	tdSlot,
+	textField,
+	typeOf,
+} from '../../src/commands/td-objects'

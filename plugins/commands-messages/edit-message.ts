@@ -1,5 +1,12 @@
-import * as v from 'valibot'
-import { defineCommand, fields, formattedText, requiredInt } from './deps'
+import {
+	defineCommand,
+	fields,
+	formattedText,
+	requiredInt,
+	TEXT_ENTITY,
+	tdListField,
+	textField,
+} from './deps'
 import { MessagesErrors as E } from './errors'
 
 /**
@@ -8,11 +15,12 @@ import { MessagesErrors as E } from './errors'
  */
 export const editMessage = defineCommand({
 	name: 'edit_message',
+	methods: ['editMessageText'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),
-		text: v.optional(v.unknown()),
-		entities: v.optional(v.unknown()),
+		text: textField('text'),
+		entities: tdListField('entities', TEXT_ENTITY),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

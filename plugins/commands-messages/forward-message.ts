@@ -1,5 +1,6 @@
 import type { Message } from 'tdlib-types'
 import * as v from 'valibot'
+import type { FormattedText } from '../../src/commands/td-objects'
 import { wordError } from '../../src/gateway/errors'
 import type { TdInvoke } from '../../src/telegram/types'
 import {
@@ -10,6 +11,7 @@ import {
 	optionalBool,
 	requiredInt,
 	requiredIntList,
+	textField,
 } from './deps'
 import { MessagesErrors as E, MAX_CAPTIONED_COPIES, MAX_MESSAGE_IDS, MAX_TO_CHAT_IDS } from './errors'
 
@@ -37,7 +39,7 @@ const ForwardInput = v.pipe(
 		}),
 		send_copy: optionalBool('send_copy'),
 		remove_caption: optionalBool('remove_caption'),
-		new_caption: v.optional(v.unknown()),
+		new_caption: textField('new_caption'),
 		show_caption_above_media: optionalBool('show_caption_above_media'),
 	}),
 	v.check(
@@ -57,6 +59,13 @@ export interface ForwardResult {
 	to_chat_id: number
 	messages?: Array<Message | null>
 	error?: string
+}
+
+/** The caption of a message with media (photo, video, document...), or undefined when it has none. */
+function captionOf(message: Message): FormattedText | undefined {
+	const content = message.content as { caption?: FormattedText }
+	const caption = content.caption
+	return caption ? { _: 'formattedText', text: caption.text, entities: caption.entities } : undefined
 }
 
 /** A target's messages so far and, if it failed, why. */
@@ -90,13 +99,18 @@ async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
 			return { messages: [], error }
 		}
 	}
-	// forwardMessages cannot replace a caption: a copy per message through inputMessageForwarded.
-	// A failure stops this target, keeping the copies already made.
-	const new_caption = formattedText(input.new_caption)
+	// forwardMessages cannot replace a caption or move it: a copy per message through
+	// inputMessageForwarded. A failure stops this target, keeping the copies already made.
+	const replacement = input.new_caption === undefined ? undefined : formattedText(input.new_caption)
 	const messages: Array<Message | null> = []
 	for (const id of ids) {
 		if (signal.aborted) return { messages, error: signal.reason }
 		try {
+			// TDLib moves a caption above the media only while replacing it: without a new caption, the
+			// message's own caption is the replacement, so the copy keeps what it said.
+			const caption =
+				replacement ??
+				captionOf(await invoke({ _: 'getMessage', chat_id: input.from_chat_id, message_id: id }))
 			messages.push(
 				await invoke({
 					_: 'sendMessage',
@@ -108,8 +122,8 @@ async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
 						copy_options: {
 							_: 'messageCopyOptions',
 							send_copy: true,
-							replace_caption: true,
-							new_caption,
+							replace_caption: caption !== undefined,
+							new_caption: caption,
 							new_show_caption_above_media: input.show_caption_above_media === true,
 						},
 					},
@@ -134,6 +148,7 @@ async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
  */
 export const forwardMessage = defineCommand({
 	name: 'forward_message',
+	methods: ['forwardMessages', 'getMessage', 'sendMessage'],
 	input: ForwardInput,
 	async run(input, ctx) {
 		const ids = [...new Set(input.message_ids)].sort((a, b) => a - b)

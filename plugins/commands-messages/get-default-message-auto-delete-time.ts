@@ -3,6 +3,7 @@ import { defineCommand, fields } from './deps'
 /** `get_default_message_auto_delete_time` → `getDefaultMessageAutoDeleteTime`; raw `{time}`. */
 export const getDefaultMessageAutoDeleteTime = defineCommand({
 	name: 'get_default_message_auto_delete_time',
+	methods: ['getDefaultMessageAutoDeleteTime'],
 	input: fields({}),
 	run: (_input, ctx) => ctx.invoke({ _: 'getDefaultMessageAutoDeleteTime' }),
 })

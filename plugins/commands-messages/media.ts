@@ -2,10 +2,11 @@ import type { InputMessageContent$Input } from 'tdlib-types'
 import { type CommandContext, CommandError } from '../../src/commands/define'
 import { isObject, type JsonObject, toInt } from '../../src/commands/fields'
 import {
+	checkTdObject,
 	type FormattedText,
 	formattedText,
 	isRemoteFileRef,
-	toTd,
+	tdSlot,
 	typeOf,
 } from '../../src/commands/td-objects'
 import { MessagesErrors as E } from './errors'
@@ -43,6 +44,9 @@ const ALBUM_CONTENTS: readonly string[] = [
 	'inputMessageDocument',
 	'inputMessageAudio',
 ]
+
+/** A ready-made `inputMessage*` content, checked whole (files on the server's disk refused at any depth). */
+const CONTENT = tdSlot('InputMessageContent')
 
 export type InputFile =
 	| { _: 'inputFileId'; id: number }
@@ -112,7 +116,7 @@ export async function buildMediaContent(
 	fallback: CaptionFallback = {},
 ): Promise<InputMessageContent$Input> {
 	const own = typeOf(item)
-	if (own?.startsWith('inputMessage')) return toTd(item) as InputMessageContent$Input
+	if (own?.startsWith('inputMessage')) return checkTdObject<InputMessageContent$Input>(item, CONTENT, 'media')
 	const type = (
 		typeof item.media_type === 'string' ? item.media_type : (mediaType ?? 'document')
 	) as MediaType
@@ -121,6 +125,7 @@ export async function buildMediaContent(
 	const caption: FormattedText = formattedText(
 		item.caption ?? fallback.text,
 		item.caption_entities ?? (item.caption === undefined ? fallback.entities : undefined),
+		item.caption === undefined ? 'text' : 'media.caption',
 	)
 	const aboveMedia = bool(item.show_caption_above_media)
 	const spoiler = bool(item.has_spoiler)

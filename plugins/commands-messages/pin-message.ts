@@ -4,6 +4,7 @@ import { MessagesErrors as E } from './errors'
 /** `pin_message` → `pinChatMessage`; result `{_: 'ok'}`. */
 export const pinMessage = defineCommand({
 	name: 'pin_message',
+	methods: ['pinChatMessage'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),

@@ -1,5 +1,13 @@
-import * as v from 'valibot'
-import { defineCommand, fields, formattedText, optionalInt, requiredInt } from './deps'
+import {
+	defineCommand,
+	fields,
+	formattedText,
+	optionalInt,
+	requiredInt,
+	TEXT_ENTITY,
+	tdListField,
+	textField,
+} from './deps'
 import { MessagesErrors as E } from './errors'
 
 /**
@@ -8,11 +16,12 @@ import { MessagesErrors as E } from './errors'
  */
 export const replyMessage = defineCommand({
 	name: 'reply_message',
+	methods: ['sendMessage'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		reply_to_message_id: optionalInt('reply_to_message_id'),
-		text: v.optional(v.unknown()),
-		entities: v.optional(v.unknown()),
+		text: textField('text'),
+		entities: tdListField('entities', TEXT_ENTITY),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

@@ -10,59 +10,45 @@ import {
 	fields,
 	isObject,
 	type JsonObject,
-	optionalArray,
 	optionalInt,
-	optionalObject,
 	optionalString,
 	requiredInt,
-	toInt,
 } from '../../src/commands/fields'
-import { formattedText, toTd, typeOf } from '../../src/commands/td-objects'
+import {
+	formattedText,
+	TEXT_ENTITY,
+	tdListField,
+	tdObjectField,
+	tdSlot,
+	textField,
+} from '../../src/commands/td-objects'
 import { MessagesErrors as E } from './errors'
 import { buildMediaContent, checkAlbumType, isMediaShape } from './media'
 
 const MAX_ALBUM = 10
 
-/** The `MessageTopic`s a message can be sent to, and each one's id field (1.8.65). */
-const SENDABLE_TOPICS = {
-	messageTopicThread: 'message_thread_id',
-	messageTopicForum: 'forum_topic_id',
-	messageTopicDirectMessages: 'direct_messages_chat_topic_id',
-} as const
-type SendableTopic = keyof typeof SENDABLE_TOPICS
-
 /**
- * A raw `topic_id` (`@type` or `_`) as one of the sendable topics, or null. (TDLib itself refuses
- * `messageTopicSavedMessages` for sending.) Only the id field goes on; TDLib checks its value.
+ * The client's TDLib objects, each checked against TDLib 1.8.65 for its field (src/commands/td-objects):
+ * the topics a message can be sent to (TDLib itself refuses `messageTopicSavedMessages` for sending),
+ * reply targets, send options and reply markup, with whatever they nest.
  */
-function sendableTopic(x: unknown): MessageTopic$Input | null {
-	const type = typeOf(x)
-	if (type === undefined || !Object.hasOwn(SENDABLE_TOPICS, type) || !isObject(x)) return null
-	const field = SENDABLE_TOPICS[type as SendableTopic]
-	const id = toInt(x[field])
-	if (id === undefined) return null
-	return { _: type, [field]: id } as MessageTopic$Input
-}
-
-const topicId = v.optional(
-	v.pipe(
-		v.unknown(),
-		v.transform(sendableTopic),
-		v.check((t) => t !== null, E.TOPIC_ID_TYPE),
-		v.transform((t) => t as MessageTopic$Input),
-	),
-)
+const TOPIC = tdSlot('MessageTopic', {
+	only: ['messageTopicThread', 'messageTopicForum', 'messageTopicDirectMessages'],
+})
+const REPLY_TO = tdSlot('InputMessageReplyTo')
+const SEND_OPTIONS = tdSlot('messageSendOptions')
+const REPLY_MARKUP = tdSlot('ReplyMarkup')
 
 export const SendMessageInput = fields({
 	chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
-	text: v.optional(v.unknown()),
-	entities: optionalArray('entities'),
+	text: textField('text'),
+	entities: tdListField('entities', TEXT_ENTITY),
 	message_thread_id: optionalInt('message_thread_id'),
-	topic_id: topicId,
-	reply_to: optionalObject('reply_to'),
+	topic_id: tdObjectField<MessageTopic$Input>('topic_id', TOPIC, { message: E.TOPIC_ID_TYPE }),
+	reply_to: tdObjectField<InputMessageReplyTo$Input>('reply_to', REPLY_TO),
 	reply_to_message_id: optionalInt('reply_to_message_id'),
-	options: optionalObject('options'),
-	reply_markup: v.optional(v.unknown()),
+	options: tdObjectField<messageSendOptions$Input>('options', SEND_OPTIONS),
+	reply_markup: tdObjectField<ReplyMarkup$Input>('reply_markup', REPLY_MARKUP),
 	media: v.optional(v.pipe(v.unknown(), v.check(isMediaShape, E.MEDIA_MUST_BE_OBJECT))),
 	media_type: optionalString('media_type'),
 })
@@ -104,15 +90,12 @@ export async function sendEnvelope(
 	reply_to?: InputMessageReplyTo$Input
 	options?: messageSendOptions$Input
 }> {
-	// Client objects are passed through after `toTd` (discriminator rewritten, local files refused).
-	const replyTo = input.reply_to
-		? (toTd(input.reply_to) as InputMessageReplyTo$Input)
-		: input.reply_to_message_id
-			? ({ _: 'inputMessageReplyToMessage', message_id: input.reply_to_message_id } as const)
-			: undefined
+	const replyTo: InputMessageReplyTo$Input | undefined =
+		input.reply_to ??
+		(input.reply_to_message_id
+			? { _: 'inputMessageReplyToMessage', message_id: input.reply_to_message_id }
+			: undefined)
 	const options = input.options
-		? ({ ...(toTd(input.options) as JsonObject), _: 'messageSendOptions' } as messageSendOptions$Input)
-		: undefined
 	return {
 		chat_id: input.chat_id,
 		// 1.8.65 has no message_thread_id on sendMessage: a thread or forum topic is a `topic_id`.
@@ -128,11 +111,11 @@ export async function sendEnvelope(
  */
 export const sendMessage = defineCommand({
 	name: 'send_message',
+	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup'],
 	input: SendMessageInput,
 	async run(input, ctx) {
 		// Honoured for bots only: TDLib drops it for user accounts (tdlib-mapping §0). Albums have none.
-		const reply_markup =
-			input.reply_markup === undefined ? undefined : (toTd(input.reply_markup) as ReplyMarkup$Input)
+		const reply_markup = input.reply_markup
 		const media = input.media
 		if (media === undefined) {
 			const text = formattedText(input.text, input.entities)

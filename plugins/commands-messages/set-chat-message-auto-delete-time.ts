@@ -4,6 +4,7 @@ import { MessagesErrors as E } from './errors'
 /** `set_chat_message_auto_delete_time` → `setChatMessageAutoDeleteTime`; echoes `{chat_id, message_auto_delete_time}`. */
 export const setChatMessageAutoDeleteTime = defineCommand({
 	name: 'set_chat_message_auto_delete_time',
+	methods: ['setChatMessageAutoDeleteTime'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_auto_delete_time: optionalInt('message_auto_delete_time'),

@@ -7,6 +7,7 @@ import { defineCommand, fields, optionalInt } from './deps'
  */
 export const setDefaultMessageAutoDeleteTime = defineCommand({
 	name: 'set_default_message_auto_delete_time',
+	methods: ['setDefaultMessageAutoDeleteTime'],
 	input: fields({ message_auto_delete_time: optionalInt('message_auto_delete_time') }),
 	async run(input, ctx) {
 		const time = input.message_auto_delete_time ?? 0

@@ -1,27 +1,34 @@
 import type { ReactionType$Input } from 'tdlib-types'
 import * as v from 'valibot'
-import { defineCommand, fields, optionalBool, requiredInt, requiredValue, typeOf } from './deps'
+import { TdObjectError } from '../../src/commands/td-objects'
+import {
+	checkTdObject,
+	defineCommand,
+	fields,
+	optionalBool,
+	requiredInt,
+	requiredValue,
+	tdSlot,
+} from './deps'
 import { MessagesErrors as E, MAX_REACTIONS } from './errors'
+
+/**
+ * The reactions a user can add with addMessageReaction: an emoji or a custom emoji. Paid reactions
+ * need addPendingPaidMessageReaction (tdlib-mapping §1), so they are no valid item here.
+ */
+const REACTION = tdSlot('ReactionType', { only: ['reactionTypeEmoji', 'reactionTypeCustomEmoji'] })
 
 /** A protocol reaction item as TDLib's `ReactionType`, or null when it is not a valid item. */
 function reactionType(item: unknown): ReactionType$Input | null {
-	if (typeof item !== 'object' || item === null || Array.isArray(item)) return null
-	const fields = item as Record<string, unknown>
-	const type = typeOf(item)
-	if (type === 'reactionTypeEmoji' && typeof fields.emoji === 'string' && fields.emoji !== '') {
-		return { _: 'reactionTypeEmoji', emoji: fields.emoji }
+	let checked: ReactionType$Input
+	try {
+		checked = checkTdObject<ReactionType$Input>(item, REACTION, 'reaction')
+	} catch (err) {
+		if (err instanceof TdObjectError) return null
+		throw err
 	}
-	const id = fields.custom_emoji_id
-	if (
-		type === 'reactionTypeCustomEmoji' &&
-		((typeof id === 'number' && Number.isSafeInteger(id)) ||
-			(typeof id === 'string' && /^-?\d{1,19}$/.test(id)))
-	) {
-		// int64: TDLib's JSON form is a string.
-		return { _: 'reactionTypeCustomEmoji', custom_emoji_id: String(id) }
-	}
-	// Paid reactions need addPendingPaidMessageReaction; anything else is no reaction at all.
-	return null
+	if (checked._ === 'reactionTypeEmoji') return checked.emoji ? checked : null
+	return checked._ === 'reactionTypeCustomEmoji' && checked.custom_emoji_id !== undefined ? checked : null
 }
 
 const reactions = v.pipe(
@@ -39,6 +46,7 @@ const reactions = v.pipe(
  */
 export const setReaction = defineCommand({
 	name: 'set_reaction',
+	methods: ['addMessageReaction'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),

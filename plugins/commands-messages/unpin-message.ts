@@ -4,6 +4,7 @@ import { MessagesErrors as E } from './errors'
 /** `unpin_message` → `unpinChatMessage`; result `{_: 'ok'}`. */
 export const unpinMessage = defineCommand({
 	name: 'unpin_message',
+	methods: ['unpinChatMessage'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),

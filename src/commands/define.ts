@@ -1,6 +1,6 @@
 import type * as v from 'valibot'
 import type { Principal } from '../auth/types'
-import type { TdInvoke } from '../telegram/types'
+import type { TdInvoke, TdMethod } from '../telegram/types'
 
 /**
  * A command is data: its wire name, a valibot schema for the frame's fields (beyond `action`,
@@ -26,6 +26,13 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	name: string
 	/** Checks the frame; the first issue's message is the `<command>_error` string (ws-commands §7). */
 	input: S
+	/**
+	 * Every TDLib method `run` may send through `ctx.invoke` (tdlib-mapping's index). The gateway
+	 * refuses any other, so the list is always true: the conformance report checks that the tests made
+	 * each one go out, and the command catalog shows it. Commands that reach TDLib another way (the
+	 * log-in steps, through the userbot service) list none.
+	 */
+	methods: readonly TdMethod[]
 	/**
 	 * False for commands that work before the userbot is logged in to Telegram (the log-in steps of
 	 * the userbots plugin). Default true: the gateway answers `userbot is not authorized` first.

@@ -159,11 +159,16 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 
 		const invoke: TdInvoke = (request) => {
 			if (!runtime) return Promise.reject(new RuntimeError('unavailable', 'no Telegram runtime'))
+			// A command sends only what it declares: the catalog and the conformance report stay true.
+			if (!command.methods.includes(request._)) {
+				log.error('command sent a TDLib method it does not declare', { action, method: request._ })
+				return Promise.reject(new RuntimeError('bad_request', 'undeclared TDLib method'))
+			}
 			const timeoutMs = Math.max(1, Math.ceil(running.at - performance.now()))
 			// `timeoutMs` ends the request at the command's deadline. A signal goes along only when `run`
 			// made one: an abort listener per request cost ~7% of the gateway's CPU under load, and a
 			// request of a closed socket is then merely answered into the void (or times out).
-			return runtime.invoke(userbotId, request, { signal: running.signalIfMade, timeoutMs })
+			return runtime.invoke(userbotId, request, { signal: running.signalIfMade, timeoutMs, label: action })
 		}
 		const commandCtx: CommandContext = {
 			userbotId,

@@ -2,7 +2,7 @@ import type { ServerWebSocket } from 'bun'
 import { Elysia } from 'elysia'
 import type { Credential, Revocation } from '../auth/types'
 import type { CommandGroup } from '../commands/define'
-import { createCommandRegistry } from '../commands/registry'
+import { createCommandRegistry, type RegisteredCommand } from '../commands/registry'
 import type { AppContext, CompanyEvent } from '../context'
 import { type Connection, createDispatcher } from './dispatch'
 import { GatewayErrors as E, FRAME_ERROR_TYPE } from './errors'
@@ -44,6 +44,8 @@ interface SocketData {
 
 export interface Gateway {
 	routes: Elysia
+	/** Every command served, by wire name. */
+	commands: ReadonlyMap<string, RegisteredCommand>
 	publish(event: CompanyEvent): void
 }
 
@@ -264,6 +266,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 
 	return {
 		routes: routes as unknown as Elysia,
+		commands: registry,
 		publish(event) {
 			const set = byCompany.get(event.companyId)
 			if (!set || set.size === 0) return

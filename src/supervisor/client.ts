@@ -7,7 +7,7 @@ import { type ChildMessage, fromWireError, type ParentMessage, parseChildMessage
 import { StartedClients, type StartRequest } from './started-clients'
 import type { Transport } from './transport'
 import { listenSocket, socketPath } from './transport-socket'
-import type { RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
+import type { InvokeOptions, RequestEvent, RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
 
 /**
  * The parent side of the supervisor: spawns the child, sends it protocol messages and matches
@@ -42,6 +42,7 @@ interface Generation {
 export class SupervisorClient implements TelegramRuntime {
 	private readonly pending = new PendingRequests()
 	private readonly listeners = new Set<(e: RuntimeEvent) => void>()
+	private readonly requestListeners = new Set<(e: RequestEvent) => void>()
 	private readonly clients: StartedClients
 	/** Requests made while no child is connected; sent once one is. */
 	private queue: ParentMessage[] = []
@@ -235,10 +236,20 @@ export class SupervisorClient implements TelegramRuntime {
 	invoke<M extends TdMethod>(
 		userbotId: number,
 		request: TdRequest<M>,
-		opts?: { timeoutMs?: number; signal?: AbortSignal },
+		opts?: InvokeOptions,
 	): Promise<TdResult<M>> {
 		if (!this.clients.has(userbotId)) {
 			return Promise.reject(new RuntimeError('no_client', `no client for userbot ${userbotId}`))
+		}
+		if (this.requestListeners.size > 0) {
+			const event: RequestEvent = { userbotId, request, label: opts?.label }
+			for (const l of this.requestListeners) {
+				try {
+					l(event)
+				} catch (err) {
+					this.log.error('request listener failed', { error: err instanceof Error ? err : String(err) })
+				}
+			}
 		}
 		return this.request({ type: 'invoke', id: 0, userbotId, request }, opts) as Promise<TdResult<M>>
 	}
@@ -265,6 +276,11 @@ export class SupervisorClient implements TelegramRuntime {
 	onEvent(listener: (event: RuntimeEvent) => void): () => void {
 		this.listeners.add(listener)
 		return () => this.listeners.delete(listener)
+	}
+
+	onRequest(listener: (event: RequestEvent) => void): () => void {
+		this.requestListeners.add(listener)
+		return () => this.requestListeners.delete(listener)
 	}
 
 	health() {

@@ -4,7 +4,7 @@ import { SupervisorClient, type SupervisorOptions } from './client'
 import type { TelegramRuntime } from './types'
 
 export { SupervisorClient, type SupervisorOptions } from './client'
-export type { RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
+export type { InvokeOptions, RequestEvent, RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
 
 /**
  * The Telegram runtime for an app: a supervisor child process running real TDLib or the emulator.

@@ -1,5 +1,20 @@
 import type { TdMethod, TdRequest, TdResult } from '../telegram/types'
 
+/** One TDLib request on its way to a supervisor, as an observer sees it (the conformance record). */
+export interface RequestEvent {
+	userbotId: number
+	request: { _: string }
+	/** What sent it: the WebSocket command's name, or the lifecycle step. */
+	label?: string
+}
+
+export interface InvokeOptions {
+	timeoutMs?: number
+	signal?: AbortSignal
+	/** What sends the request, for observers (`send_message`, `userbots:phone`). */
+	label?: string
+}
+
 /** Events the runtime pushes up, beside replies. */
 export type RuntimeEvent =
 	| { type: 'authorization_state'; userbotId: number; state: string; detail?: Record<string, unknown> }
@@ -23,7 +38,7 @@ export interface TelegramRuntime {
 	invoke<M extends TdMethod>(
 		userbotId: number,
 		request: TdRequest<M>,
-		opts?: { timeoutMs?: number; signal?: AbortSignal },
+		opts?: InvokeOptions,
 	): Promise<TdResult<M>>
 	/** Starts (or restores from its database) the client of a userbot. Resolves with its auth state. */
 	startClient(userbotId: number, opts: StartClientOptions): Promise<string>
@@ -32,6 +47,8 @@ export interface TelegramRuntime {
 	/** The last authorization state seen for a userbot's client, if it runs. */
 	authorizationState(userbotId: number): string | undefined
 	onEvent(listener: (event: RuntimeEvent) => void): () => void
+	/** Calls `listener` with every TDLib request sent to a client, before it leaves; returns the unsubscribe. */
+	onRequest(listener: (event: RequestEvent) => void): () => void
 	health(): { up: boolean; restarts: number; clients: number; backend: string }
 	close(): Promise<void>
 }

@@ -19,9 +19,10 @@ export async function callTelegram<M extends TdMethod>(
 	userbotId: number,
 	request: TdRequest<M>,
 	timeoutMs: number,
+	label?: string,
 ): Promise<TdResult<M>> {
 	try {
-		return await runtime.invoke(userbotId, request, { timeoutMs })
+		return await runtime.invoke(userbotId, request, { timeoutMs, label })
 	} catch (err) {
 		throw mapRuntimeError(err)
 	}

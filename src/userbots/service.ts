@@ -257,7 +257,7 @@ export class UserbotService {
 		assertStepAllowed(step, this.currentState(userbotId, row.authorizationState))
 		const seq = this.tracker.seq(userbotId)
 		try {
-			await callTelegram(runtime, userbotId, request, this.stepDeadline)
+			await callTelegram(runtime, userbotId, request, this.stepDeadline, `userbots:${step}`)
 		} catch (err) {
 			// Cut short by a delete (TDLib's `500 Request aborted`, or no client any more).
 			if (this.deleted.has(userbotId)) throw userbotErrors.notFound()

@@ -138,7 +138,11 @@ export class StateTracker {
 		const runtime = this.ctx.runtime
 		if (!runtime) return null
 		try {
-			const me = await runtime.invoke(userbotId, { _: 'getMe' }, { timeoutMs: GET_ME_MS })
+			const me = await runtime.invoke(
+				userbotId,
+				{ _: 'getMe' },
+				{ timeoutMs: GET_ME_MS, label: 'userbots:ready' },
+			)
 			const digits = (me.phone_number ?? '').replace(/\D/g, '')
 			return digits || null
 		} catch (err) {

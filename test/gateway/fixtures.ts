@@ -5,6 +5,10 @@ import { userbotsPlugin } from '../../plugins/userbots'
 import { CommandError, type CommandGroup, defineCommand, defineCommandGroup } from '../../src/commands/define'
 import { definePlugin, type PluginDefinition } from '../../src/plugin'
 import { emulatorRequest } from '../../src/telegram/emulator'
+import type { TdMethod } from '../../src/telegram/types'
+
+/** The emulator's own pause, typed as the TDLib method it is sent as. */
+const emulatorDelay = 'emulatorDelay' as TdMethod
 
 /** Commands that exist only in tests: a slow one (deadlines), one that crashes, one with a partial result. */
 export const testCommands = defineCommandGroup({
@@ -12,11 +16,13 @@ export const testCommands = defineCommandGroup({
 	commands: [
 		defineCommand({
 			name: 'test_sleep',
+			methods: [emulatorDelay],
 			input: v.looseObject({ ms: v.optional(v.number(), 0) }),
 			run: (input, ctx) => ctx.invoke(emulatorRequest({ _: 'emulatorDelay', ms: input.ms })),
 		}),
 		defineCommand({
 			name: 'test_crash',
+			methods: [],
 			input: v.looseObject({}),
 			run: async () => {
 				throw new Error('secret internal detail /etc/shadow')
@@ -24,6 +30,7 @@ export const testCommands = defineCommandGroup({
 		}),
 		defineCommand({
 			name: 'test_partial',
+			methods: [],
 			input: v.looseObject({}),
 			run: async () => {
 				throw new CommandError('half done', { done: 1 })
@@ -31,6 +38,7 @@ export const testCommands = defineCommandGroup({
 		}),
 		defineCommand({
 			name: 'test_no_auth',
+			methods: [],
 			input: v.looseObject({}),
 			requiresAuthorization: false,
 			run: async (_input, ctx) => ({ userbot: ctx.userbotId }),

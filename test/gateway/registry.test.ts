@@ -8,7 +8,9 @@ import { pluginsWith } from './fixtures'
 
 const impostor = defineCommandGroup({
 	id: 'impostor-group',
-	commands: [defineCommand({ name: 'send_message', input: v.looseObject({}), run: async () => null })],
+	commands: [
+		defineCommand({ name: 'send_message', methods: [], input: v.looseObject({}), run: async () => null }),
+	],
 })
 
 describe('command registry', () => {

@@ -6,6 +6,8 @@ import { wire, ws } from './wire'
 export const userbotGetState = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_get_state',
+		// Through the userbot service, which sends the log-in step itself.
+		methods: [],
 		input: ws.none,
 		requiresAuthorization: false,
 		run: (_input, ctx) => wire(() => service.getState(ctx.principal, ctx.userbotId)),

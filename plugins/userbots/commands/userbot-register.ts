@@ -6,6 +6,8 @@ import { wire, ws } from './wire'
 export const userbotRegister = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_register',
+		// Through the userbot service, which sends the log-in step itself.
+		methods: [],
 		input: ws.registration,
 		requiresAuthorization: false,
 		run: (input, ctx) =>

@@ -6,6 +6,8 @@ import { wire, ws } from './wire'
 export const userbotRequestQr = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_request_qr',
+		// Through the userbot service, which sends the log-in step itself.
+		methods: [],
 		input: ws.none,
 		requiresAuthorization: false,
 		run: (_input, ctx) => wire(() => service.requestQr(ctx.principal, ctx.userbotId)),

@@ -6,6 +6,8 @@ import { wire, ws } from './wire'
 export const userbotSubmitCode = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_code',
+		// Through the userbot service, which sends the log-in step itself.
+		methods: [],
 		input: ws.code,
 		requiresAuthorization: false,
 		run: (input, ctx) => wire(() => service.submitCode(ctx.principal, ctx.userbotId, input.code)),

@@ -6,6 +6,8 @@ import { wire, ws } from './wire'
 export const userbotSubmitPassword = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_password',
+		// Through the userbot service, which sends the log-in step itself.
+		methods: [],
 		input: ws.password,
 		requiresAuthorization: false,
 		run: (input, ctx) => wire(() => service.submitPassword(ctx.principal, ctx.userbotId, input.password)),

@@ -6,6 +6,8 @@ import { wire, ws } from './wire'
 export const userbotSubmitPhone = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_phone',
+		// Through the userbot service, which sends the log-in step itself.
+		methods: [],
 		input: ws.phone,
 		requiresAuthorization: false,
 		run: (input, ctx) => wire(() => service.submitPhone(ctx.principal, ctx.userbotId, input.phone_number)),

@@ -116,6 +116,32 @@ describe('forward_message', () => {
 		).toBe("The message can't be copied")
 	})
 
+	it('keeps the original caption when only show_caption_above_media is given (moved, not stripped)', async () => {
+		const photo = await run('send_message', {
+			chat_id: ALICE,
+			media_type: 'photo',
+			media: { file: 'https://example.com/dog.jpg', caption: 'the caption stays' },
+		})
+		const photoId = (photo.payload.result as Msg).id - 1
+		const reply = await run('forward_message', {
+			to_chat_ids: [SEED_CHATS.supergroup],
+			from_chat_id: ALICE,
+			message_ids: [M(1), photoId],
+			show_caption_above_media: true,
+		})
+		expect(reply.payload.type).toBe('forward_message')
+		const [target] = reply.payload.result as Array<{
+			messages: Array<Msg & { content: Record<string, unknown> }>
+		}>
+		// A text message has no caption to keep; the photo keeps its own, now above the media.
+		expect(target!.messages[0]!.content).toMatchObject({ _: 'messageText', text: { text: 'Hi Alice' } })
+		expect(target!.messages[1]!.content).toMatchObject({
+			_: 'messagePhoto',
+			caption: { text: 'the caption stays' },
+			show_caption_above_media: true,
+		})
+	})
+
 	it('reports a partial failure with the per-target results', async () => {
 		const reply = await run('forward_message', {
 			to_chat_ids: [SEED_CHATS.supergroup, 424242],

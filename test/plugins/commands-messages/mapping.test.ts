@@ -539,7 +539,7 @@ describe('send_message topics', () => {
 			chat_id: -100,
 			text: 'hi',
 			message_thread_id: 2 ** 20,
-			topic_id: { '@type': 'messageTopicForum', forum_topic_id: '7', extra: 1 },
+			topic_id: { '@type': 'messageTopicForum', forum_topic_id: '7' },
 		})
 		expect(raw.requests).toEqual([expect.objectContaining({ _: 'sendMessage' })])
 		expect(raw.requests[0]!.topic_id).toEqual({ _: 'messageTopicForum', forum_topic_id: 7 })
@@ -557,9 +557,11 @@ describe('send_message topics', () => {
 			const { requests } = await runCommand('send_message', { chat_id: -100, text: 'hi', topic_id })
 			expect(requests[0]!.topic_id).toEqual(sent)
 		}
+		// A kind TDLib refuses for sending, a key no topic has, a number for a type, a bare string.
 		for (const topic_id of [
 			{ '@type': 'messageTopicSavedMessages', saved_messages_topic_id: 1 },
-			{ '@type': 'messageTopicForum' },
+			{ '@type': 'messageTopicForum', forum_topic_id: 7, extra: 1 },
+			{ '@type': 'messageTopicForum', forum_topic_id: 'seven' },
 			'messageTopicForum',
 			{ forum_topic_id: 1 },
 		]) {
