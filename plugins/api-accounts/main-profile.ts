@@ -61,6 +61,7 @@ export function readMainProfile(raw: unknown): MainProfile | { problem: string }
 		if (name === null) return { problem: 'profile field company.name' }
 		company = { id: me.company.id, name, active: me.company.active }
 	}
+	// Checked, not rewritten: the e-mail stays the main's own spelling, which its logins match.
 	if (storedText(email, FIELDS.email.max) === null) return { problem: 'profile field email' }
 	return {
 		id: me.id,

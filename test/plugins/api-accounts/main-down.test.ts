@@ -189,6 +189,19 @@ describe('main server slow, failing or sending garbage', () => {
 		expect(row?.firstName).toBe('Zo\u00e9')
 	})
 
+	it('reaches a main server served under a path prefix', async () => {
+		const fake = startFakeMain((path) => {
+			if (path === '/prefix/accounts/token/') return jsonAnswer(FAKE_PAIR)
+			if (path === '/prefix/accounts/me/') return jsonAnswer(FAKE_PROFILE)
+			return jsonAnswer({}, 404)
+		})
+		fakes.push(fake)
+		const edge = await startEdge(`${fake.url}/prefix`)
+		edges.push(edge)
+		expect((await edgeLogin(edge, FAKE_PROFILE.email)).status).toBe(200)
+		expect(fake.calls).toEqual(['POST /prefix/accounts/token/', 'GET /prefix/accounts/me/'])
+	})
+
 	it('passes the main server throttling on as 429 with its Retry-After, and does not count it', async () => {
 		const { fake, edge } = await edgeBefore(() =>
 			jsonAnswer({ detail: 'slow down' }, 429, { 'retry-after': '42' }),
