@@ -16,13 +16,19 @@ export const statusOnWork = sqliteTable('status_on_work', {
 	allowsWork: integer('allows_work', { mode: 'boolean' }).notNull(),
 })
 
-export const company = sqliteTable('company', {
-	id: integer('id').primaryKey({ autoIncrement: true }),
-	name: text('name').notNull(),
-	ownerId: integer('owner_id').references((): AnySQLiteColumn => userProfile.id, { onDelete: 'set null' }),
-	active: integer('active', { mode: 'boolean' }).notNull().default(true),
-	createdAt: integer('created_at').notNull().default(now),
-})
+export const company = sqliteTable(
+	'company',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		name: text('name').notNull(),
+		ownerId: integer('owner_id').references((): AnySQLiteColumn => userProfile.id, { onDelete: 'set null' }),
+		active: integer('active', { mode: 'boolean' }).notNull().default(true),
+		/** Family B: the id of this company on the main server (one local company per main company). */
+		mainServerId: integer('main_server_id'),
+		createdAt: integer('created_at').notNull().default(now),
+	},
+	(t) => [uniqueIndex('company_main_server_id_unique').on(t.mainServerId)],
+)
 
 export const userProfile = sqliteTable(
 	'user_profile',
@@ -46,7 +52,8 @@ export const userProfile = sqliteTable(
 	},
 	(t) => [
 		uniqueIndex('user_profile_email_unique').on(t.email),
-		index('user_profile_main_server_id').on(t.mainServerId),
+		// One local account per main-server account, even when two first logins race.
+		uniqueIndex('user_profile_main_server_id_unique').on(t.mainServerId),
 	],
 )
 

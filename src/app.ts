@@ -1,6 +1,7 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
 import { accountsPlugin } from '../plugins/accounts'
+import { apiAccountsPlugin } from '../plugins/api-accounts'
 import { messagesPlugin } from '../plugins/commands-messages'
 import { userbotsPlugin } from '../plugins/userbots'
 import { createAuthenticator } from './auth'
@@ -17,7 +18,12 @@ import { recordRequests } from './supervisor/request-log'
 import { createUserbotDirectory } from './userbots/directory'
 
 /** Every plugin this build knows, in load order. `PLUGINS` picks among them. */
-export const ALL_PLUGINS: readonly PluginDefinition[] = [accountsPlugin, userbotsPlugin, messagesPlugin]
+export const ALL_PLUGINS: readonly PluginDefinition[] = [
+	accountsPlugin,
+	apiAccountsPlugin,
+	userbotsPlugin,
+	messagesPlugin,
+]
 
 /** Room for multipart boundaries and part headers around an upload. */
 const MULTIPART_ALLOWANCE = 1024 * 1024

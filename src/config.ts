@@ -34,8 +34,8 @@ const list = v.pipe(
 	),
 )
 
-// Family B ('api-accounts') and the other four command groups come with their own issues.
-export const KNOWN_PLUGINS = ['accounts', 'userbots', 'commands-messages'] as const
+// The other four command groups come with their own issues.
+export const KNOWN_PLUGINS = ['accounts', 'api-accounts', 'userbots', 'commands-messages'] as const
 export type PluginId = (typeof KNOWN_PLUGINS)[number]
 
 const EnvSchema = v.object({
@@ -73,7 +73,19 @@ const EnvSchema = v.object({
 		v.pipe(v.string(), v.regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address')),
 		'no-reply@localhost',
 	),
-	MAIN_SERVER_URL: v.optional(url),
+	// The main server is called with passwords: no credentials in its URL (they would reach logs).
+	MAIN_SERVER_URL: v.optional(
+		v.pipe(
+			url,
+			v.regex(/^https?:\/\//i, 'must start with http:// or https://'),
+			// The pipe runs on after a failed `url` check: a value that is no URL is left to that message.
+			v.check((s) => {
+				const u = URL.parse(s)
+				return u === null || (u.username === '' && u.password === '')
+			}, 'must not carry a user name or password'),
+		),
+	),
+	MAIN_SERVER_TIMEOUT: v.optional(int(1, 600_000), '5000'),
 	TELEGRAM_API_ID: v.optional(int(1, 2 ** 31 - 1)),
 	TELEGRAM_API_HASH: v.optional(
 		v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters')),
@@ -124,6 +136,8 @@ export interface Config {
 	smtpUrl?: string
 	emailFrom: string
 	mainServerUrl?: string
+	/** Milliseconds family B waits for the main server before answering 502. */
+	mainServerTimeoutMs: number
 	telegram: { apiId?: number; apiHash?: string; backend: 'tdlib' | 'emulator' }
 	commandTimeoutMs: number
 	supervisorTransport: 'socket' | 'ipc'
@@ -216,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		smtpUrl: e.SMTP_URL,
 		emailFrom: e.EMAIL_FROM,
 		mainServerUrl: e.MAIN_SERVER_URL,
+		mainServerTimeoutMs: e.MAIN_SERVER_TIMEOUT,
 		telegram: { apiId: e.TELEGRAM_API_ID, apiHash: e.TELEGRAM_API_HASH, backend: e.TDLIB_BACKEND },
 		commandTimeoutMs: e.COMMAND_TIMEOUT,
 		supervisorTransport: e.SUPERVISOR_TRANSPORT,

@@ -9,10 +9,8 @@ import type { RateLimiter } from './rate-limit'
 /**
  * Email + password check shared by login/ and token/. An unknown email is verified against a dummy
  * argon2id hash, so it costs the same work and gets the same 401 as a wrong password (no user
- * enumeration). Failures count per email+IP, login/ and token/ together; past the limit the answer
- * is 429 with Retry-After, before any hashing. Attempts of one email+IP are checked one after the
- * other (the service is one process), so concurrent guesses cannot all pass the limit check made
- * before the first of them failed, and concurrent good logins are delayed, never refused.
+ * enumeration). An account made by family B (linked to the main server) has no password here and
+ * never passes, whatever its stored hash: its rules live on the main server.
  */
 export interface CheckedUser {
 	id: number
@@ -21,28 +19,58 @@ export interface CheckedUser {
 
 export type CredentialCheck = (email: string, password: string, ip: string) => Promise<CheckedUser>
 
+/**
+ * The one gate every password login goes through, in both families: failures count per email+IP
+ * in one counter (family A's login/ and token/, family B's login/), and past the limit the answer is
+ * 429 with Retry-After before any work is done (hashing, or calling the main server). Attempts of
+ * one email+IP run one after the other (the service is one process), so concurrent guesses cannot
+ * all pass the limit check made before the first of them failed, and concurrent good logins are
+ * delayed, never refused. `attempt` gets the normalised email and `fail`, which counts one failure.
+ */
+export type LoginGate = <T>(
+	email: string,
+	ip: string,
+	attempt: (email: string, fail: () => Promise<void>) => Promise<T>,
+) => Promise<T>
+
+/** Stored emails are trimmed and lower-cased: one account per address whatever its case. */
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+export function createLoginGate(config: Config, limiter: RateLimiter): LoginGate {
+	const inTurn = createKeyedQueue()
+	return (rawEmail, ip, attempt) => {
+		const email = normalizeEmail(rawEmail)
+		const key = `login:${email}:${ip}`
+		const fail = async () => {
+			await limiter.hit(key, config.loginRateLimit, config.loginRateWindow)
+		}
+		return inTurn(key, async () => {
+			const wait = await limiter.blocked(key, config.loginRateLimit, config.loginRateWindow)
+			if (wait) throw throttled(wait)
+			return attempt(email, fail)
+		})
+	}
+}
+
 export function createCredentialCheck(
 	db: Database,
-	config: Config,
 	hasher: PasswordHasher,
-	limiter: RateLimiter,
+	gate: LoginGate,
 ): CredentialCheck {
-	const inTurn = createKeyedQueue()
-	const check = async (email: string, password: string, key: string): Promise<CheckedUser> => {
-		const wait = await limiter.blocked(key, config.loginRateLimit, config.loginRateWindow)
-		if (wait) throw throttled(wait)
+	const check = async (email: string, password: string, fail: () => Promise<void>): Promise<CheckedUser> => {
 		const [user] = await db
 			.select({
 				id: userProfile.id,
 				email: userProfile.email,
 				hash: userProfile.passwordHash,
 				active: userProfile.active,
+				mainServerId: userProfile.mainServerId,
 			})
 			.from(userProfile)
 			.where(eq(userProfile.email, email))
 		const matches = await hasher.verify(password, user?.hash ?? DUMMY_HASH)
-		if (!user || !matches || !user.active) {
-			await limiter.hit(key, config.loginRateLimit, config.loginRateWindow)
+		if (!user || !matches || !user.active || user.mainServerId !== null) {
+			await fail()
 			throw unauthorized(MESSAGES.badCredentials, 'no_active_account')
 		}
 		if (hasher.needsRehash(user.hash)) {
@@ -53,11 +81,7 @@ export function createCredentialCheck(
 		}
 		return { id: user.id, email: user.email }
 	}
-	return (rawEmail, password, ip) => {
-		const email = rawEmail.trim().toLowerCase()
-		const key = `login:${email}:${ip}`
-		return inTurn(key, () => check(email, password, key))
-	}
+	return (rawEmail, password, ip) => gate(rawEmail, ip, (email, fail) => check(email, password, fail))
 }
 
 /** Runs the tasks of one key one after another; keys with nothing pending take no memory. */

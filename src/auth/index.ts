@@ -3,7 +3,7 @@ import type { Config } from '../config'
 import type { Logger } from '../logger'
 import { type CallerResolver, createCallerResolver } from './authenticator'
 import { type AuthCache, createAuthCache } from './cache'
-import { type CredentialCheck, createCredentialCheck } from './credentials'
+import { type CredentialCheck, createCredentialCheck, createLoginGate, type LoginGate } from './credentials'
 import type { Executor } from './db-types'
 import { createFamilies, type Families } from './families'
 import { createMailer, type Mailer } from './mailer'
@@ -43,6 +43,8 @@ export interface AuthCore extends CallerResolver {
 	readonly resetTokens: ResetTokens
 	readonly mailer: Mailer
 	readonly checkCredentials: CredentialCheck
+	/** Rate limit and one-at-a-time turns of password logins, shared by both families. */
+	readonly loginGate: LoginGate
 	/** Deletes every session and revokes every refresh family of the user (inside `tx` if given). */
 	revokeUser(userId: number, tx?: Executor): Promise<void>
 	/**
@@ -70,6 +72,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		Date.now,
 		Math.max(config.loginRateWindow, config.resetRateWindow, 24 * 3600),
 	)
+	const loginGate = createLoginGate(config, limiter)
 	const resolver = createCallerResolver(config, signer, sessions, profiles, families, cache)
 	const core: AuthCore = {
 		...resolver,
@@ -85,7 +88,8 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		limiter,
 		resetTokens: createResetTokens(db, config),
 		mailer,
-		checkCredentials: createCredentialCheck(db, config, hasher, limiter),
+		checkCredentials: createCredentialCheck(db, hasher, loginGate),
+		loginGate,
 		async revokeUser(userId, tx = db) {
 			await sessions.destroyUser(userId, tx)
 			await families.revokeUser(userId, tx)

@@ -38,6 +38,7 @@ export function createProfiles(db: Database, cache: AuthCache): Profiles {
 			statusName: statusOnWork.name,
 			companyId: c.id,
 			companyName: c.name,
+			companyActive: c.active,
 		})
 		.from(userProfile)
 		.innerJoin(statusOnWork, eq(statusOnWork.id, userProfile.statusId))
@@ -65,7 +66,11 @@ export function createProfiles(db: Database, cache: AuthCache): Profiles {
 					first_name: row.firstName,
 					last_name: row.lastName,
 					status: { code: row.statusCode, name: row.statusName },
-					company: row.companyId === null ? null : { id: row.companyId, name: row.companyName },
+					// `active` tells a family B server (logging in against this one) whether the company may work.
+					company:
+						row.companyId === null
+							? null
+							: { id: row.companyId, name: row.companyName, active: row.companyActive },
 					is_owner: row.isOwner,
 				}),
 			}

@@ -21,8 +21,14 @@ export interface CreatedSession {
 	entry: SessionEntry
 }
 
+/** Family B: the main server's pair, kept in the session row only (never sent to the client). */
+export interface MainTokens {
+	access: string
+	refresh: string
+}
+
 export interface Sessions {
-	create(userId: number): Promise<CreatedSession>
+	create(userId: number, main?: MainTokens): Promise<CreatedSession>
 	/** The live session of a cookie value (access token fresh), or null. */
 	resolve(id: string): Promise<SessionEntry | null>
 	/**
@@ -105,7 +111,7 @@ export function createSessions(db: Database, config: Config, families: Families,
 		entry.expiresAt > now && entry.accessExpiresAt > now && cache.families.get(entry.family)?.alive === true
 
 	return {
-		async create(userId) {
+		async create(userId, main) {
 			const id = randomToken(32)
 			const csrfToken = randomToken(32)
 			const hash = sha256(id)
@@ -120,6 +126,8 @@ export function createSessions(db: Database, config: Config, families: Families,
 					csrfToken,
 					accessToken: issued.access,
 					refreshToken: issued.refresh,
+					mainAccessToken: main?.access ?? null,
+					mainRefreshToken: main?.refresh ?? null,
 					expiresAt,
 				})
 				return issued

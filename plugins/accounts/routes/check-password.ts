@@ -2,10 +2,10 @@ import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import { MESSAGES, throttled } from '../../../src/auth/errors'
 import { validatePassword } from '../../../src/auth/password-policy'
+import { clientIp, json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { checkFields, FIELDS } from '../fields'
 import { emailTaken } from '../register-user'
-import { clientIp, json } from '../respond'
 
 /**
  * POST /accounts/check-password/: registration feedback before an account exists. Always both keys,

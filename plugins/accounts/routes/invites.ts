@@ -3,11 +3,11 @@ import { Elysia } from 'elysia'
 import { invite } from '../../../db/schema'
 import type { AuthCore } from '../../../src/auth'
 import { randomToken, sha256 } from '../../../src/auth/crypto'
+import { json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { HttpError, notFound } from '../../../src/http/errors'
 import { FIELDS, parseFields } from '../fields'
 import { requireOwner } from '../guard'
-import { json } from '../respond'
 
 /**
  * Invites of the caller's company, for its owner only (403 otherwise): create (the raw token is

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import type { CallerOutcome } from '../../../src/auth/authenticator'
-import { JSON_HEADERS, json } from '../respond'
+import { JSON_HEADERS, json } from '../../../src/auth/respond'
 
 /**
  * GET /accounts/me/: the hot path. A session memory can vouch for is answered without a promise,

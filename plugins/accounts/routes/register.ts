@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
+import { json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { FIELDS, parseFields } from '../fields'
 import { registerUser } from '../register-user'
-import { json } from '../respond'
 
 /** POST /accounts/register/: 201 `{id, email, first_name, last_name}`; optional `invite` token. */
 export const registerRoute = (core: AuthCore) =>

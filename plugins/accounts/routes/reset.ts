@@ -4,10 +4,10 @@ import { userProfile } from '../../../db/schema'
 import type { AuthCore } from '../../../src/auth'
 import { MESSAGES, throttled } from '../../../src/auth/errors'
 import { validatePassword } from '../../../src/auth/password-policy'
+import { clientIp, json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { badRequest } from '../../../src/http/errors'
 import { FIELDS, parseFields } from '../fields'
-import { clientIp, json } from '../respond'
 
 /**
  * Password recovery. request-reset/ answers the same whether or not the email exists and mails a

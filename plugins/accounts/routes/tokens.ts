@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import { tokenNotValid } from '../../../src/auth/errors'
+import { clientIp, json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { FIELDS, parseFields } from '../fields'
-import { clientIp, json } from '../respond'
 
 /**
  * simplejwt's views for callers without sessions: token/ (obtain), token/refresh/ (rotation; a

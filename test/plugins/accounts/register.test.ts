@@ -35,7 +35,7 @@ describe('POST /accounts/register/', () => {
 			first_name: 'Grace',
 			last_name: 'Hopper',
 			status: { code: 'active', name: 'Active' },
-			company: { id: (profile.company as { id: number }).id, name: "Grace's company" },
+			company: { id: (profile.company as { id: number }).id, name: "Grace's company", active: true },
 			is_owner: true,
 		})
 	})

@@ -1,7 +1,11 @@
-import { CSRF_COOKIE, SESSION_COOKIE } from '../../src/auth/cookies'
-import type { Config } from '../../src/config'
+import type { Config } from '../config'
+import { CSRF_COOKIE, SESSION_COOKIE } from './cookies'
 
-/** JSON responses with Set-Cookie lines: the routes build their own Response for full control. */
+/**
+ * JSON responses with Set-Cookie lines, shared by both login families (`/accounts/`, `/api/accounts/`):
+ * their routes build their own Response for full control, with the same cookies and the same idea of
+ * the caller's address.
+ */
 export const JSON_HEADERS = { 'content-type': 'application/json;charset=utf-8' } as const
 
 export function json(body: unknown, status = 200, cookies: readonly string[] = []): Response {

@@ -1,0 +1,39 @@
+/**
+ * Family B of the account REST interface (rest-auth §4 and §5 items 5-6, contract §4): login and
+ * logout under `/api/accounts/` against a main server, another deployment of this service with
+ * family A, named by `MAIN_SERVER_URL`. The main server checks the password; this one synchronises
+ * the local profile (company, work status, owner flag), applies the owner and non-owner access
+ * rules, and opens a local session exactly like family A's (same cookies, CSRF, WebSocket access),
+ * which keeps the main server's tokens server-side so that logout can end the session there too.
+ */
+import { Elysia } from 'elysia'
+import { authCoreOf } from '../../src/auth'
+import { answerOtherMethods } from '../../src/http/methods'
+import { definePlugin } from '../../src/plugin'
+import { createMainServer } from './main-server'
+import { loginRoute } from './routes/login'
+import { logoutRoute } from './routes/logout'
+
+const NO_MAIN_SERVER =
+	'MAIN_SERVER_URL is not set: family B logs in against a main server (a deployment of this service with family A) and needs its URL'
+
+export const apiAccountsPlugin = definePlugin({
+	id: 'api-accounts',
+	unavailable: (config) => (config.mainServerUrl ? null : NO_MAIN_SERVER),
+	build(ctx) {
+		const url = ctx.config.mainServerUrl
+		if (!url) throw new Error(`api-accounts: ${NO_MAIN_SERVER}`)
+		const core = authCoreOf(ctx.auth)
+		const main = createMainServer({
+			url,
+			timeoutMs: ctx.config.mainServerTimeoutMs,
+			log: ctx.log.child({ plugin: 'api-accounts' }),
+		})
+		// Typed as the plain instance the plugin contract returns; `use` registers in place.
+		const app: Elysia = new Elysia({ name: 'api-accounts' })
+		app.use(loginRoute(core, main))
+		app.use(logoutRoute(core, main))
+		answerOtherMethods(app)
+		return app
+	},
+})

@@ -1,0 +1,93 @@
+import { Elysia } from 'elysia'
+import type { AuthCore } from '../../../src/auth'
+import { readCookie, SESSION_COOKIE } from '../../../src/auth/cookies'
+import { MESSAGES as AUTH, throttled, unauthorized } from '../../../src/auth/errors'
+import { clientIp } from '../../../src/auth/respond'
+import { openSession } from '../../../src/auth/web-session'
+import { readJsonObject } from '../../../src/http/body'
+import { HttpError } from '../../../src/http/errors'
+import { FIELDS, parseFields } from '../../accounts/fields'
+import { refusalOf } from '../access-rules'
+import { mainUnavailable, refused } from '../errors'
+import { type MainServer, MainServerError } from '../main-server'
+import { mainRefreshOf } from '../session-tokens'
+import { syncProfile } from '../sync-profile'
+
+/**
+ * POST /api/accounts/login/: the main server checks the credentials (token/, then me/ with its
+ * access token, within one deadline), the local profile is synchronised, the access rules decide,
+ * and a local session holds the main server's pair server-side. The rate limit is family A's
+ * (one counter per email+IP) and is checked before the main server is called. A refusal after the
+ * main accepted blacklists the pair it just gave, so no live session is left behind there.
+ */
+export const loginRoute = (core: AuthCore, main: MainServer) =>
+	new Elysia().post(
+		'/api/accounts/login/',
+		async ({ request, server }) => {
+			const body = await readJsonObject(request)
+			const { email, password } = parseFields(body, { email: FIELDS.email, password: FIELDS.password })
+			return core.loginGate(email, clientIp(server, request), (normalised, fail) =>
+				logIn(core, main, request, normalised, password, fail),
+			)
+		},
+		{ parse: 'none' },
+	)
+
+async function logIn(
+	core: AuthCore,
+	main: MainServer,
+	request: Request,
+	email: string,
+	password: string,
+	fail: () => Promise<void>,
+): Promise<Response> {
+	const deadline = AbortSignal.timeout(core.config.mainServerTimeoutMs)
+	let pair: Awaited<ReturnType<MainServer['obtainPair']>>
+	try {
+		pair = await main.obtainPair(email, password, deadline)
+	} catch (err) {
+		throw await answerFor(err, core, fail)
+	}
+	let response: Response
+	try {
+		const profile = await main.profile(pair.access, deadline)
+		const account = await syncProfile(core, profile)
+		const reason = refusalOf(account)
+		if (reason) {
+			// The main server's data says this user may not work here now: sessions opened before end too.
+			await core.revokeUser(account.id)
+			core.invalidateUser(account.id, true)
+			throw refused(reason)
+		}
+		const previousMain = await mainRefreshOf(
+			core.db,
+			readCookie(request.headers.get('cookie'), SESSION_COOKIE),
+		)
+		response = await openSession(core, request, account, pair)
+		// The session the cookie named ended (fixation): so does its session on the main server.
+		if (previousMain) await main.blacklist(previousMain)
+	} catch (err) {
+		await main.blacklist(pair.refresh)
+		throw await answerFor(err, core, fail)
+	}
+	return response
+}
+
+/**
+ * A failure as the client sees it. Counted against the rate limit: answers that say something of
+ * the password (401, 403). Not counted: the main server down (502) or throttling us (429).
+ */
+async function answerFor(err: unknown, core: AuthCore, fail: () => Promise<void>): Promise<unknown> {
+	if (err instanceof HttpError) {
+		if (err.status === 403) await fail()
+		return err
+	}
+	if (!(err instanceof MainServerError)) return err
+	const failure = err.failure
+	if (failure.kind === 'bad_credentials') {
+		await fail()
+		return unauthorized(AUTH.badCredentials, 'no_active_account')
+	}
+	if (failure.kind === 'throttled') return throttled(failure.retryAfter ?? core.config.loginRateWindow)
+	return mainUnavailable()
+}
