@@ -2,7 +2,11 @@ import { type AnyElysia, Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
 import { accountsPlugin } from '../plugins/accounts'
 import { apiAccountsPlugin } from '../plugins/api-accounts'
+import { chatAdminPlugin } from '../plugins/commands-chat-admin'
+import { membersPlugin } from '../plugins/commands-members'
 import { messagesPlugin } from '../plugins/commands-messages'
+import { securityPlugin } from '../plugins/commands-security'
+import { sessionsPlugin } from '../plugins/commands-sessions'
 import { userbotsPlugin } from '../plugins/userbots'
 import { createAuthenticator } from './auth'
 import type { CommandGroup } from './commands/define'
@@ -23,6 +27,10 @@ export const ALL_PLUGINS: readonly PluginDefinition[] = [
 	apiAccountsPlugin,
 	userbotsPlugin,
 	messagesPlugin,
+	sessionsPlugin,
+	securityPlugin,
+	membersPlugin,
+	chatAdminPlugin,
 ]
 
 /** Room for multipart boundaries and part headers around an upload. */

