@@ -113,24 +113,29 @@ export function createCallerResolver(
 		)
 	}
 
+	/** A bearer access token: signature, type, expiry, its family alive, its user active. */
+	const fromAccessToken = async (token: string): Promise<CallerOutcome> => {
+		const claims = signer.verify(token, 'access')
+		if (!claims || !(await families.isAlive(claims.fam, claims.user_id))) return tokenInvalid
+		const profile = await profiles.get(claims.user_id)
+		if (!profile?.active) return tokenInvalid
+		const principal = principalOf(profile, 'bearer')
+		const credential: Credential = {
+			principal,
+			family: claims.fam,
+			sessionHash: null,
+			sessionId: null,
+			expiresAt: claims.exp * 1000,
+		}
+		return { ok: true, caller: { principal, profile, sessionId: null, credential } }
+	}
+
 	const fromDatabase = async (request: Request, upgrade: boolean): Promise<CallerOutcome> => {
 		const authorization = request.headers.get('authorization')
 		if (authorization) {
 			const match = /^Bearer\s+(\S+)$/i.exec(authorization)
 			if (!match?.[1]) return tokenInvalid
-			const claims = signer.verify(match[1], 'access')
-			if (!claims || !(await families.isAlive(claims.fam, claims.user_id))) return tokenInvalid
-			const profile = await profiles.get(claims.user_id)
-			if (!profile?.active) return tokenInvalid
-			const principal = principalOf(profile, 'bearer')
-			const credential: Credential = {
-				principal,
-				family: claims.fam,
-				sessionHash: null,
-				sessionId: null,
-				expiresAt: claims.exp * 1000,
-			}
-			return { ok: true, caller: { principal, profile, sessionId: null, credential } }
+			return fromAccessToken(match[1])
 		}
 		const sessionId = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
 		if (!sessionId) return notAuthenticated
@@ -184,6 +189,13 @@ export function createCallerResolver(
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> => {
 			const outcome = await resolve(request, true)
+			if (!outcome.ok) return outcome
+			const { principal, credential } = outcome.caller
+			return { ok: true, principal, credential }
+		},
+		authenticateAccess: async (token): Promise<UpgradeOutcome> => {
+			if (token.length > 4096) return tokenInvalid
+			const outcome = await fromAccessToken(token)
 			if (!outcome.ok) return outcome
 			const { principal, credential } = outcome.caller
 			return { ok: true, principal, credential }

@@ -62,6 +62,11 @@ export interface Authenticator {
 	 */
 	authenticateUpgrade(request: Request): Promise<UpgradeOutcome>
 	/**
+	 * A bearer access token given in band (the WebSocket `authenticate` frame, which renews an open
+	 * socket's credential before it expires): as a `Bearer` upgrade would check it.
+	 */
+	authenticateAccess(token: string): Promise<UpgradeOutcome>
+	/**
 	 * Whether `credential` still holds: unexpired, its family alive, its session (if any) not ended,
 	 * its user active and still of the same company. A plain value when memory alone can tell, else
 	 * a promise (the database is asked, and memory refilled).
