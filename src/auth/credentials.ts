@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { userProfile } from '../../db/schema'
 import type { Config } from '../config'
+import { normalizeEmail } from '../text'
 import { MESSAGES, throttled, unauthorized } from './errors'
 import { DUMMY_HASH, type PasswordHasher } from './passwords'
 import type { RateLimiter } from './rate-limit'
@@ -54,7 +55,7 @@ export function createCredentialCheck(
 		return { id: user.id, email: user.email }
 	}
 	return (rawEmail, password, ip) => {
-		const email = rawEmail.trim().toLowerCase()
+		const email = normalizeEmail(rawEmail)
 		const key = `login:${email}:${ip}`
 		return inTurn(key, () => check(email, password, key))
 	}
