@@ -66,6 +66,8 @@ const EnvSchema = v.object({
 	RESET_RATE_LIMIT_EMAIL: v.optional(int(1, 1_000_000), '3'),
 	RESET_RATE_LIMIT_IP: v.optional(int(1, 1_000_000), '20'),
 	RESET_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
+	REGISTER_RATE_LIMIT_IP: v.optional(int(1, 1_000_000), '100'),
+	REGISTER_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
 	RESET_TOKEN_LIFETIME: v.optional(int(60, 7 * 86_400), '3600'),
 	INVITE_LIFETIME: v.optional(int(60, 365 * 86_400), String(7 * 86_400)),
 	SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
@@ -83,6 +85,8 @@ const EnvSchema = v.object({
 	SUPERVISOR_TRANSPORT: v.optional(v.picklist(['socket', 'ipc'], 'must be socket or ipc'), 'socket'),
 	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
 	UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(1024 ** 3)),
+	COMPANY_UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(10 * 1024 ** 3)),
+	COMPANY_USERBOT_LIMIT: v.optional(int(1, 1_000_000), '100'),
 	LOG_LEVEL: v.optional(
 		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
 		'info',
@@ -117,6 +121,9 @@ export interface Config {
 	resetRateLimitEmail: number
 	resetRateLimitIp: number
 	resetRateWindow: number
+	/** Registrations per client address per window: register/ says whether an e-mail is taken. */
+	registerRateLimitIp: number
+	registerRateWindow: number
 	resetTokenLifetime: number
 	inviteLifetime: number
 	smtpUrl?: string
@@ -128,6 +135,10 @@ export interface Config {
 	uploadMaxBytes: number
 	/** What all the uploads of one userbot may take together. */
 	uploadQuotaBytes: number
+	/** What all the uploads of one company's userbots may take together. */
+	companyUploadQuotaBytes: number
+	/** Live (not deleted) userbots one company may have. */
+	companyUserbotLimit: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }
 
@@ -207,6 +218,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		resetRateLimitEmail: e.RESET_RATE_LIMIT_EMAIL,
 		resetRateLimitIp: e.RESET_RATE_LIMIT_IP,
 		resetRateWindow: e.RESET_RATE_WINDOW,
+		registerRateLimitIp: e.REGISTER_RATE_LIMIT_IP,
+		registerRateWindow: e.REGISTER_RATE_WINDOW,
 		resetTokenLifetime: e.RESET_TOKEN_LIFETIME,
 		inviteLifetime: e.INVITE_LIFETIME,
 		smtpUrl: e.SMTP_URL,
@@ -217,6 +230,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		supervisorTransport: e.SUPERVISOR_TRANSPORT,
 		uploadMaxBytes: e.UPLOAD_MAX_BYTES,
 		uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,
+		companyUploadQuotaBytes: e.COMPANY_UPLOAD_QUOTA_BYTES,
+		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
 	}
 }
