@@ -1,5 +1,6 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
+import { probeDatabase } from '../db/health'
 import { accountsPlugin } from '../plugins/accounts'
 import { messagesPlugin } from '../plugins/commands-messages'
 import { userbotsPlugin } from '../plugins/userbots'
@@ -131,12 +132,7 @@ async function compose(
 	})
 		.use(errorHandler(log))
 		.get('/health', async ({ set }) => {
-			let database = 'ok'
-			try {
-				await handle.client.execute('select 1')
-			} catch {
-				database = 'unavailable'
-			}
+			const database = await probeDatabase(handle.client)
 			const supervisor = runtime ? (runtime.health().up ? 'ok' : 'restarting') : 'not configured'
 			if (database !== 'ok') set.status = 503
 			return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor }

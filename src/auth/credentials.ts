@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { userProfile } from '../../db/schema'
 import type { Config } from '../config'
+import { createKeyedQueue } from '../keyed-queue'
 import { normalizeEmail } from '../text'
 import { MESSAGES, throttled, unauthorized } from './errors'
 import { DUMMY_HASH, type PasswordHasher } from './passwords'
@@ -58,22 +59,5 @@ export function createCredentialCheck(
 		const email = normalizeEmail(rawEmail)
 		const key = `login:${email}:${ip}`
 		return inTurn(key, () => check(email, password, key))
-	}
-}
-
-/** Runs the tasks of one key one after another; keys with nothing pending take no memory. */
-function createKeyedQueue() {
-	const tails = new Map<string, Promise<void>>()
-	return <T>(key: string, task: () => Promise<T>): Promise<T> => {
-		const run = (tails.get(key) ?? Promise.resolve()).then(task)
-		const tail = run.then(
-			() => {},
-			() => {},
-		)
-		tails.set(key, tail)
-		void tail.then(() => {
-			if (tails.get(key) === tail) tails.delete(key)
-		})
-		return run
 	}
 }
