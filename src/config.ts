@@ -149,6 +149,16 @@ export class ConfigError extends Error {
 /** Secrets not given in the environment are generated once into the data folder (mode 0600). */
 function loadSecrets(dataDir: string, given: Partial<Secrets>): Secrets {
 	const file = join(dataDir, 'secrets.json')
+	try {
+		return readOrGenerateSecrets(file, dataDir, given)
+	} catch (err) {
+		const why =
+			err instanceof SyntaxError ? 'it is not valid JSON' : String((err as Error).message).split('\n')[0]
+		throw new ConfigError(`DATA_DIR: cannot keep the generated secrets in ${file}: ${why}`)
+	}
+}
+
+function readOrGenerateSecrets(file: string, dataDir: string, given: Partial<Secrets>): Secrets {
 	let stored: Partial<Secrets> = {}
 	if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>
 	const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
