@@ -6,8 +6,9 @@ import type { TdMethod, TdRequest } from '../telegram/types'
 import { assertStepAllowed, STATES, type Step } from './auth-states'
 import { UserbotError, userbotErrors } from './errors'
 import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from './key-crypto'
-import { callTelegram, mapRuntimeError, within } from './runtime-calls'
+import { callTelegram, mapRuntimeError } from './runtime-calls'
 import { StateTracker } from './state-tracker'
+import { stopDeletedClient } from './stop-deleted'
 import {
 	createUploadStore,
 	removeUploads,
@@ -190,7 +191,16 @@ export class UserbotService {
 		this.tracker.remember(userbotId, row.companyId)
 		const { dataDir } = this.ctx.config
 		await removeUploads(dataDir, userbotId)
-		if (!again) await this.stopDeleted(row)
+		const runtime = this.ctx.runtime
+		if (runtime && !again)
+			await stopDeletedClient({
+				runtime,
+				log: this.ctx.log,
+				userbotId,
+				authorized: this.currentState(userbotId, row.authorizationState) === STATES.ready,
+				start: () => this.ensureClient(row, true),
+				deadlineMs: this.stepDeadline,
+			})
 		await removeUserbotFolders(dataDir, userbotId)
 		this.tracker.forget(userbotId)
 		await this.ctx.db
@@ -198,36 +208,6 @@ export class UserbotService {
 			.set({ deletedAt: Date.now(), deletedBy: principal.userId })
 			.where(eq(userbot.id, userbotId))
 		this.ctx.log.info('userbot deleted', { userbotId, by: principal.userId })
-	}
-
-	/** Stops a deleted userbot's client: logged out of Telegram first when it was logged in. */
-	private async stopDeleted(row: Row): Promise<void> {
-		const runtime = this.ctx.runtime
-		if (!runtime) return
-		const userbotId = row.id
-		const authorized = this.currentState(userbotId, row.authorizationState) === STATES.ready
-		if (authorized)
-			await within(
-				this.ensureClient(row, true).catch(() => ''),
-				this.stepDeadline,
-				'',
-			)
-		const stop = (logOut: boolean) =>
-			within(
-				runtime.stopClient(userbotId, { logOut, removeData: true }).then(() => true),
-				this.stepDeadline,
-				false,
-			).catch((err: unknown) => {
-				this.ctx.log.warn('stopping a deleted userbot failed', { userbotId, logOut, error: String(err) })
-				return false
-			})
-		if (!(await stop(authorized)) && authorized) {
-			this.ctx.log.warn(
-				'could not log a deleted userbot out of Telegram; its client is closed, but the Telegram session may still be active',
-				{ userbotId },
-			)
-			await stop(false)
-		}
 	}
 
 	/** Stores a media upload of the userbot, within its own and its company's upload quotas. */
