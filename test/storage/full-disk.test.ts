@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getTestInstance, type TestInstance } from '../helpers'
-import { createUserbot, type Member, signUp } from '../plugins/userbots/support'
+import { createUserbot, type Member, PASSWORD, signUp } from '../plugins/userbots/support'
 
 /**
  * The whole server on a disk that fills up: the data folder is a real 6 MiB tmpfs, filled by
@@ -28,6 +28,7 @@ const CHUNK = 256 * 1024
 describe.skipIf(!mounted)('a full disk', () => {
 	let server: TestInstance
 	let owner: Member
+	let cookie = ''
 	const ids: number[] = []
 	beforeAll(async () => {
 		server = await getTestInstance(
@@ -36,8 +37,14 @@ describe.skipIf(!mounted)('a full disk', () => {
 		)
 		owner = await signUp(server.url)
 		for (let i = 0; i < 3; i++) ids.push(await createUserbot(owner))
+		const login = await post('/accounts/login/', { email: owner.email, password: PASSWORD })
+		cookie = login.headers
+			.getSetCookie()
+			.map((c) => c.split(';')[0])
+			.join('; ')
 	})
 	afterAll(async () => {
+		setSystemTime()
 		await server?.halt()
 		// Lazily: the supervisor child may still be letting go of its folders.
 		Bun.spawnSync(['umount', '--lazy', dataDir])
@@ -101,8 +108,14 @@ describe.skipIf(!mounted)('a full disk', () => {
 		})
 		expect(register.status).toBe(507)
 		expect(await register.json()).toEqual(STORAGE_FULL)
-		const token = await post('/accounts/token/', { email: owner.email, password: 'Vq7#pLm2!xZr9wTb' })
+		const token = await post('/accounts/token/', { email: owner.email, password: PASSWORD })
 		expect(token.status).toBe(507)
+		// A session whose access token expired must rotate its pair: a write.
+		setSystemTime(new Date(Date.now() + 2 * server.config.accessTokenLifetime * 1000))
+		const me = await fetch(`${server.url}/accounts/me/`, { headers: { cookie } })
+		setSystemTime()
+		expect(me.status).toBe(507)
+		expect(await me.json()).toEqual(STORAGE_FULL)
 		expect((await owner.call('POST', '/api/userbots/', {})).status).toBe(507)
 		const health = await fetch(`${server.url}/health`)
 		expect(health.status).toBe(503)
