@@ -1,5 +1,6 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
+import { probeDatabase } from '../db/health'
 import { accountsPlugin } from '../plugins/accounts'
 import { apiAccountsPlugin } from '../plugins/api-accounts'
 import { chatAdminPlugin } from '../plugins/commands-chat-admin'
@@ -62,7 +63,7 @@ export interface CreateAppOptions {
  */
 export async function createApp(config: Config, opts: CreateAppOptions = {}): Promise<App> {
 	const log = opts.logger ?? createLogger(config.logLevel)
-	const chosen = choosePlugins(config, opts.plugins ?? ALL_PLUGINS, log)
+	const { chosen, skipped } = choosePlugins(config, opts.plugins ?? ALL_PLUGINS)
 	const closers: Array<() => Promise<void> | void> = []
 	const closeAll = async () => {
 		for (const close of closers.reverse()) {
@@ -81,6 +82,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		if (runtime) closers.push(() => runtime.close())
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
 		const { app, ctx, commands } = await compose(config, log, handle, runtime, chosen, closers)
+		// Said once the app stands: a start that fails says its one line and nothing else.
+		for (const s of skipped) log.info('plugin skipped', s)
 		let closed = false
 		return {
 			app,
@@ -103,20 +106,20 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 function choosePlugins(
 	config: Config,
 	available: readonly PluginDefinition[],
-	log: Logger,
-): PluginDefinition[] {
+): { chosen: PluginDefinition[]; skipped: Array<{ plugin: string; reason: string }> } {
 	const chosen: PluginDefinition[] = []
+	const skipped: Array<{ plugin: string; reason: string }> = []
 	for (const plugin of available) {
 		if (!config.plugins.includes(plugin.id)) continue
 		const reason = plugin.unavailable?.(config) ?? null
 		if (reason) {
 			if (config.pluginsExplicit) throw new StartupError(`PLUGINS: ${plugin.id} cannot load: ${reason}`)
-			log.info('plugin skipped', { plugin: plugin.id, reason })
+			skipped.push({ plugin: plugin.id, reason })
 			continue
 		}
 		chosen.push(plugin)
 	}
-	return chosen
+	return { chosen, skipped }
 }
 
 async function compose(
@@ -151,12 +154,7 @@ async function compose(
 	})
 		.use(errorHandler(log))
 		.get('/health', async ({ set }) => {
-			let database = 'ok'
-			try {
-				await handle.client.execute('select 1')
-			} catch {
-				database = 'unavailable'
-			}
+			const database = await probeDatabase(handle.client)
 			const supervisor = runtime ? (runtime.health().up ? 'ok' : 'restarting') : 'not configured'
 			if (database !== 'ok') set.status = 503
 			return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor }

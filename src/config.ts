@@ -75,6 +75,8 @@ const EnvSchema = v.object({
 	RESET_RATE_LIMIT_EMAIL: v.optional(int(1, 1_000_000), '3'),
 	RESET_RATE_LIMIT_IP: v.optional(int(1, 1_000_000), '20'),
 	RESET_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
+	REGISTER_RATE_LIMIT_IP: v.optional(int(1, 1_000_000), '100'),
+	REGISTER_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
 	RESET_TOKEN_LIFETIME: v.optional(int(60, 7 * 86_400), '3600'),
 	INVITE_LIFETIME: v.optional(int(60, 365 * 86_400), String(7 * 86_400)),
 	SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
@@ -104,6 +106,8 @@ const EnvSchema = v.object({
 	SUPERVISOR_TRANSPORT: v.optional(v.picklist(['socket', 'ipc'], 'must be socket or ipc'), 'socket'),
 	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
 	UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(1024 ** 3)),
+	COMPANY_UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(10 * 1024 ** 3)),
+	COMPANY_USERBOT_LIMIT: v.optional(int(1, 1_000_000), '100'),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
 	TDLIB_REQUEST_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	LOG_LEVEL: v.optional(
@@ -140,6 +144,9 @@ export interface Config {
 	resetRateLimitEmail: number
 	resetRateLimitIp: number
 	resetRateWindow: number
+	/** Registrations per client address per window: register/ says whether an e-mail is taken. */
+	registerRateLimitIp: number
+	registerRateWindow: number
 	resetTokenLifetime: number
 	inviteLifetime: number
 	smtpUrl?: string
@@ -153,6 +160,10 @@ export interface Config {
 	uploadMaxBytes: number
 	/** What all the uploads of one userbot may take together. */
 	uploadQuotaBytes: number
+	/** What all the uploads of one company's userbots may take together. */
+	companyUploadQuotaBytes: number
+	/** Live (not deleted) userbots one company may have. */
+	companyUserbotLimit: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 	/** Conformance record of every new shape of TDLib request (`npm test` sets it). */
 	tdlibRequestLog?: string
@@ -165,6 +176,16 @@ export class ConfigError extends Error {
 /** Secrets not given in the environment are generated once into the data folder (mode 0600). */
 function loadSecrets(dataDir: string, given: Partial<Secrets>): Secrets {
 	const file = join(dataDir, 'secrets.json')
+	try {
+		return readOrGenerateSecrets(file, dataDir, given)
+	} catch (err) {
+		const why =
+			err instanceof SyntaxError ? 'it is not valid JSON' : String((err as Error).message).split('\n')[0]
+		throw new ConfigError(`DATA_DIR: cannot keep the generated secrets in ${file}: ${why}`)
+	}
+}
+
+function readOrGenerateSecrets(file: string, dataDir: string, given: Partial<Secrets>): Secrets {
 	let stored: Partial<Secrets> = {}
 	if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>
 	const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
@@ -234,6 +255,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		resetRateLimitEmail: e.RESET_RATE_LIMIT_EMAIL,
 		resetRateLimitIp: e.RESET_RATE_LIMIT_IP,
 		resetRateWindow: e.RESET_RATE_WINDOW,
+		registerRateLimitIp: e.REGISTER_RATE_LIMIT_IP,
+		registerRateWindow: e.REGISTER_RATE_WINDOW,
 		resetTokenLifetime: e.RESET_TOKEN_LIFETIME,
 		inviteLifetime: e.INVITE_LIFETIME,
 		smtpUrl: e.SMTP_URL,
@@ -245,6 +268,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		supervisorTransport: e.SUPERVISOR_TRANSPORT,
 		uploadMaxBytes: e.UPLOAD_MAX_BYTES,
 		uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,
+		companyUploadQuotaBytes: e.COMPANY_UPLOAD_QUOTA_BYTES,
+		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
 		tdlibRequestLog: e.TDLIB_REQUEST_LOG === undefined ? undefined : resolve(e.TDLIB_REQUEST_LOG),
 	}

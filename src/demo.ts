@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path'
-import { createApp } from './app'
-import { ConfigError, loadConfig } from './config'
+import { failureLine, startServer } from './serve'
 
 /**
  * `npm run demo`: the quickest way to try the command channel. Starts the server on the Telegram
@@ -15,25 +14,44 @@ const PHONE = '9996621234'
 const CODE = '22222'
 const TEAM_CHAT = -2001
 
-async function main() {
-	let config: ReturnType<typeof loadConfig>
-	try {
-		config = loadConfig({
-			...process.env,
-			DATA_DIR: process.env.DATA_DIR ?? join('data', 'demo'),
-			TDLIB_BACKEND: 'emulator',
-		})
-	} catch (err) {
-		if (err instanceof ConfigError) {
-			process.stderr.write(`configuration error: ${err.message}\n`)
-			process.exit(2)
-		}
-		throw err
-	}
-	const instance = await createApp(config)
-	instance.app.listen({ port: config.port, hostname: config.host })
-	const url = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${instance.app.server?.port}`
+/** A POSIX shell word: the printed commands stay right whatever DEMO_EMAIL and DEMO_PASSWORD hold. */
+const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
+class DemoSetupError extends Error {
+	override name = 'DemoSetupError'
+}
+
+async function main() {
+	const started = await startServer(process.env, {
+		overrides: { DATA_DIR: process.env.DATA_DIR || join('data', 'demo'), TDLIB_BACKEND: 'emulator' },
+	})
+	if (!started.ok) {
+		process.stderr.write(`${started.line}\n`)
+		process.exit(2)
+	}
+	const { config, instance, url } = started
+	try {
+		await seedAndPrint(config.dataDir, url)
+	} catch (err) {
+		await instance.app.stop()
+		await instance.close()
+		process.stderr.write(`${failureLine(err)}\n`)
+		process.exit(2)
+	}
+
+	let stopping = false
+	const stop = async () => {
+		if (stopping) return
+		stopping = true
+		await instance.app.stop()
+		await instance.close()
+		process.exit(0)
+	}
+	process.on('SIGINT', () => void stop())
+	process.on('SIGTERM', () => void stop())
+}
+
+async function seedAndPrint(dataDir: string, url: string) {
 	const call = async (method: string, path: string, body?: unknown, access?: string) => {
 		const res = await fetch(url + path, {
 			method,
@@ -47,7 +65,7 @@ async function main() {
 		return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null }
 	}
 	const fail = (step: string, res: { status: number; body: unknown }): never => {
-		throw new Error(`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.body)}`)
+		throw new DemoSetupError(`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.body)}`)
 	}
 
 	const registered = await call('POST', '/accounts/register/', {
@@ -83,21 +101,22 @@ async function main() {
 		chat_id: TEAM_CHAT,
 		text: 'Hello!',
 	})
+	// Only Node and npm are assumed: `node -e` with its built-in fetch, and wscat through npx.
+	const tokenScript = `fetch(${JSON.stringify(`${url}/accounts/token/`)}, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(${JSON.stringify({ email: EMAIL, password: PASSWORD })})}).then((r) => r.text()).then(console.log)`
 	const lines = [
 		'',
-		`Demo server on the Telegram emulator: ${url}  (data in ${resolve(config.dataDir)})`,
+		`Demo server on the Telegram emulator: ${url}  (data in ${resolve(dataDir)})`,
 		'',
 		`  user     ${EMAIL}`,
 		`  password ${PASSWORD}`,
 		`  userbot  #${bot.id}, logged in as +${PHONE} (emulated account "Bob Baker")`,
 		'',
-		'Take a bearer token:',
-		`  curl -s -X POST ${url}/accounts/token/ -H 'content-type: application/json' \\`,
-		`    -d '{"email":"${EMAIL}","password":"${PASSWORD}"}'`,
+		'Take a bearer token (it prints {"access": ..., "refresh": ...}):',
+		`  node -e ${shellWord(tokenScript)}`,
 		'or log in with a session cookie at POST /accounts/login/ (same body).',
 		'',
 		`Open the command channel (${wsUrl}) with the access token, e.g.:`,
-		`  bunx wscat -c ${wsUrl} -H "Authorization: Bearer <access>"`,
+		`  npx -y wscat -c ${wsUrl} -H "Authorization: Bearer <access>"`,
 		'and send a command (it posts to the seeded "Team Chat"):',
 		`  ${example}`,
 		'',
@@ -107,17 +126,6 @@ async function main() {
 		'',
 	]
 	process.stdout.write(`${lines.join('\n')}\n`)
-
-	let stopping = false
-	const stop = async () => {
-		if (stopping) return
-		stopping = true
-		await instance.app.stop()
-		await instance.close()
-		process.exit(0)
-	}
-	process.on('SIGINT', () => void stop())
-	process.on('SIGTERM', () => void stop())
 }
 
 await main()

@@ -24,6 +24,18 @@ describe('createApp', () => {
 		expect(await res.json()).toEqual({ status: 'ok', database: 'ok', supervisor: 'ok' })
 	})
 
+	it('reports a database that answers reads but refuses writes: 503, read-only', async () => {
+		instance = await getTestInstance()
+		// Every write the probe could make is refused, as on a read-only file; reads go on.
+		for (const event of ['insert', 'update'])
+			await instance.handle.client.execute(
+				`create trigger refuse_${event} before ${event} on rate_limit begin select raise(abort, 'read-only'); end`,
+			)
+		const res = await fetch(`${instance.url}/health`)
+		expect(res.status).toBe(503)
+		expect(await res.json()).toEqual({ status: 'degraded', database: 'read-only', supervisor: 'ok' })
+	})
+
 	it('reports a Telegram runtime that is not configured', async () => {
 		instance = await getTestInstance({ TDLIB_BACKEND: 'tdlib' })
 		const body = (await (await fetch(`${instance.url}/health`)).json()) as { supervisor: string }

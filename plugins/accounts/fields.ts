@@ -1,43 +1,75 @@
 import * as v from 'valibot'
 import { MESSAGES } from '../../src/auth/errors'
+import { INVALID_VALUE } from '../../src/http/body'
 import { badRequest } from '../../src/http/errors'
+import {
+	normalizeEmail,
+	normalizeText,
+	secretFault,
+	TEXT_FAULT_MESSAGES,
+	type TextFault,
+	textFault,
+} from '../../src/text'
 
 /**
  * Request fields as DRF serializers check them: required, a string, not blank, at most N
  * characters (checked before anything else, so a 1 MB value costs one length test), and for
  * `email` a valid address. Messages are Django's; submitted values are never quoted.
+ *
+ * What a field is decides how its text is checked (src/text.ts): e-mails and names are stored, so
+ * control characters and lone surrogates are refused and the value comes back normalised (NFC, an
+ * e-mail also trimmed and lower-cased, a name trimmed); secrets (passwords) are hashed as typed, so
+ * only lone surrogates, which UTF-8 cannot carry, are refused; tokens are opaque.
  */
 export interface FieldSpec {
 	max: number
+	kind: 'email' | 'name' | 'secret' | 'token'
 	optional?: boolean
 	allowBlank?: boolean
-	email?: boolean
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+const faultOf: Record<FieldSpec['kind'], (s: string) => TextFault | null> = {
+	email: textFault,
+	name: textFault,
+	secret: secretFault,
+	token: () => null,
+}
+const normalize: Record<FieldSpec['kind'], (s: string) => string> = {
+	email: normalizeEmail,
+	name: normalizeText,
+	secret: (s) => s,
+	token: (s) => s,
+}
 
 const schemaOf = (spec: FieldSpec) =>
 	v.pipe(
 		v.string(MESSAGES.notString),
 		v.maxLength(spec.max, MESSAGES.maxLength(spec.max)),
+		v.rawCheck(({ dataset, addIssue }) => {
+			const fault = dataset.typed ? faultOf[spec.kind](dataset.value) : null
+			if (fault) addIssue({ message: TEXT_FAULT_MESSAGES[fault] })
+		}),
 		v.check((s) => spec.allowBlank === true || s.trim() !== '', MESSAGES.blank),
-		v.check((s) => !spec.email || EMAIL.test(s.trim()), MESSAGES.invalidEmail),
+		v.check((s) => spec.kind !== 'email' || EMAIL.test(s.trim()), MESSAGES.invalidEmail),
+		v.transform(normalize[spec.kind]),
 	)
 
 export const FIELDS = {
-	email: { max: 254, email: true },
-	password: { max: 128 },
-	new_password: { max: 128 },
-	name: { max: 150, optional: true, allowBlank: true },
-	token: { max: 512 },
-	refresh: { max: 512 },
+	email: { max: 254, kind: 'email' },
+	password: { max: 128, kind: 'secret' },
+	new_password: { max: 128, kind: 'secret' },
+	name: { max: 150, kind: 'name', optional: true, allowBlank: true },
+	token: { max: 512, kind: 'token' },
+	refresh: { max: 512, kind: 'token' },
 } satisfies Record<string, FieldSpec>
 
 export type Fields<S extends Record<string, FieldSpec>> = {
 	[K in keyof S]: S[K] extends { optional: true } ? string | undefined : string
 }
 
-/** Field errors per field, and the values that passed (blank optional fields as ''). */
+/** Field errors per field, and the values that passed, normalised (blank optional fields as ''). */
 export function checkFields<S extends Record<string, FieldSpec>>(
 	body: Record<string, unknown>,
 	specs: S,
@@ -50,7 +82,7 @@ export function checkFields<S extends Record<string, FieldSpec>>(
 			if (!spec.optional) errors[name] = [raw === null ? 'This field may not be null.' : MESSAGES.required]
 			continue
 		}
-		const result = v.safeParse(schemaOf(spec), raw, { abortPipeEarly: true })
+		const result = v.safeParse(schemaOf(spec), raw, { abortPipeEarly: true, message: () => INVALID_VALUE })
 		if (result.success) values[name] = result.output
 		else errors[name] = [result.issues[0].message]
 	}

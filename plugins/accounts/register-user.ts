@@ -5,6 +5,7 @@ import { sha256 } from '../../src/auth/crypto'
 import { MESSAGES } from '../../src/auth/errors'
 import { validatePassword } from '../../src/auth/password-policy'
 import { badRequest, HttpError } from '../../src/http/errors'
+import { normalizeEmail, normalizeText } from '../../src/text'
 
 /**
  * Creates an account. With an invite token the user joins the inviting company (not owner) and
@@ -28,13 +29,15 @@ export async function emailTaken(core: AuthCore, email: string): Promise<boolean
 }
 
 export async function registerUser(core: AuthCore, input: Registration) {
-	const email = input.email.trim().toLowerCase()
+	const email = normalizeEmail(input.email)
+	const firstName = normalizeText(input.first_name)
+	const lastName = normalizeText(input.last_name)
 	const errors: Record<string, string[]> = {}
 	if (await emailTaken(core, email)) errors.email = [MESSAGES.emailTaken]
 	const problems = validatePassword(input.password, {
 		email,
-		first_name: input.first_name,
-		last_name: input.last_name,
+		first_name: firstName,
+		last_name: lastName,
 	})
 	if (problems.length > 0) errors.password = problems
 	if (Object.keys(errors).length > 0) throw badRequest(errors)
@@ -71,8 +74,8 @@ export async function registerUser(core: AuthCore, input: Registration) {
 				.values({
 					email,
 					passwordHash,
-					firstName: input.first_name,
-					lastName: input.last_name,
+					firstName,
+					lastName,
 					statusId: active.id,
 					companyId,
 					isOwner: false,
@@ -87,7 +90,7 @@ export async function registerUser(core: AuthCore, input: Registration) {
 					.returning({ id: invite.id })
 				if (accepted.length === 0) throw invalidInvite()
 			} else {
-				const name = input.first_name.trim() ? `${input.first_name.trim()}'s company` : email
+				const name = firstName ? `${firstName}'s company` : email
 				const [own] = await tx
 					.insert(company)
 					.values({ name, ownerId: user.id })
@@ -98,7 +101,7 @@ export async function registerUser(core: AuthCore, input: Registration) {
 					.set({ companyId: own.id, isOwner: true })
 					.where(eq(userProfile.id, user.id))
 			}
-			return { id: user.id, email, first_name: input.first_name, last_name: input.last_name }
+			return { id: user.id, email, first_name: firstName, last_name: lastName }
 		})
 	} catch (err) {
 		if (err instanceof HttpError) throw err

@@ -1,8 +1,12 @@
 import * as v from 'valibot'
+import { secretFault, type TextFault, textFault } from '../../src/text'
 
 /**
  * The bodies of the log-in steps, checked with one set of rules for both faces: REST words its
  * field errors as Django REST framework does, the WebSocket commands as ws-commands §7 does.
+ * Text that is stored (the userbot's name) or handed to Telegram (codes, an account's names) must
+ * hold no control character and no lone surrogate (src/text.ts) and is put in NFC; a 2FA password
+ * is passed on as typed, only a lone surrogate, which UTF-8 cannot carry, is refused.
  */
 export type Face = 'rest' | 'ws'
 
@@ -12,6 +16,8 @@ const MESSAGES = {
 		string: (_field: string) => 'Not a valid string.',
 		blank: (_field: string) => 'This field may not be blank.',
 		long: (_field: string, max: number) => `Ensure this field has no more than ${max} characters.`,
+		fault: (_field: string, fault: TextFault) =>
+			fault === 'control' ? 'Control characters are not allowed.' : 'Surrogate characters are not allowed.',
 		phone: 'Enter a valid phone number.',
 	},
 	ws: {
@@ -19,6 +25,10 @@ const MESSAGES = {
 		string: (field: string) => `${field} must be a string`,
 		blank: (field: string) => `${field} must not be empty`,
 		long: (field: string, max: number) => `${field} must be at most ${max} characters`,
+		fault: (field: string, fault: TextFault) =>
+			fault === 'control'
+				? `${field} must not contain control characters`
+				: `${field} must not contain unpaired surrogates`,
 		phone: 'phone_number is not a valid phone number',
 	},
 } as const
@@ -28,12 +38,34 @@ const missing = (face: Face) => (issue: v.BaseIssue<unknown>) => {
 	return typeof key === 'string' ? MESSAGES[face].required(key) : 'Expected an object'
 }
 
-const text = (face: Face, field: string, max: number, trim = true) =>
+/** Refuses what `fault` finds, worded for the face; a secret keeps its control characters. */
+const clean = (face: Face, field: string, secret = false) =>
+	v.rawCheck<string>(({ dataset, addIssue }) => {
+		if (!dataset.typed) return
+		const fault = secret ? secretFault(dataset.value) : textFault(dataset.value)
+		if (fault) addIssue({ message: MESSAGES[face].fault(field, fault) })
+	})
+
+const text = (face: Face, field: string, max: number, secret = false) =>
 	v.pipe(
 		v.string(MESSAGES[face].string(field)),
-		v.transform((s: string) => (trim ? s.trim() : s)),
+		clean(face, field, secret),
+		// Passwords are taken as typed: spaces may be part of them.
+		v.transform((s: string) => (secret ? s : s.trim().normalize('NFC'))),
 		v.minLength(1, MESSAGES[face].blank(field)),
 		v.maxLength(max, MESSAGES[face].long(field, max)),
+	)
+
+/** An optional name: absent is '', blank is allowed. */
+const optionalName = (face: Face, field: string, max: number) =>
+	v.optional(
+		v.pipe(
+			v.string(MESSAGES[face].string(field)),
+			clean(face, field),
+			v.transform((s: string) => s.trim().normalize('NFC')),
+			v.maxLength(max, MESSAGES[face].long(field, max)),
+		),
+		'',
 	)
 
 /** Telegram takes international numbers; spaces, dashes, dots and brackets are dropped. */
@@ -46,35 +78,12 @@ const phone = (face: Face) =>
 	)
 
 export const bodies = (face: Face) => ({
-	create: v.looseObject(
-		{
-			name: v.optional(
-				v.pipe(
-					v.string(MESSAGES[face].string('name')),
-					v.trim(),
-					v.maxLength(128, MESSAGES[face].long('name', 128)),
-				),
-				'',
-			),
-		},
-		missing(face),
-	),
+	create: v.looseObject({ name: optionalName(face, 'name', 128) }, missing(face)),
 	phone: v.looseObject({ phone_number: phone(face) }, missing(face)),
 	code: v.looseObject({ code: text(face, 'code', 32) }, missing(face)),
-	// Passwords are taken as typed: spaces may be part of them.
-	password: v.looseObject({ password: text(face, 'password', 256, false) }, missing(face)),
+	password: v.looseObject({ password: text(face, 'password', 256, true) }, missing(face)),
 	registration: v.looseObject(
-		{
-			first_name: text(face, 'first_name', 64),
-			last_name: v.optional(
-				v.pipe(
-					v.string(MESSAGES[face].string('last_name')),
-					v.trim(),
-					v.maxLength(64, MESSAGES[face].long('last_name', 64)),
-				),
-				'',
-			),
-		},
+		{ first_name: text(face, 'first_name', 64), last_name: optionalName(face, 'last_name', 64) },
 		missing(face),
 	),
 	none: v.looseObject({}),

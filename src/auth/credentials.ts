@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { userProfile } from '../../db/schema'
 import type { Config } from '../config'
+import { createKeyedQueue } from '../keyed-queue'
+import { normalizeEmail } from '../text'
 import { MESSAGES, throttled, unauthorized } from './errors'
 import { DUMMY_HASH, type PasswordHasher } from './passwords'
 import type { RateLimiter } from './rate-limit'
@@ -33,8 +35,8 @@ export type LoginGate = <T>(
 	attempt: (email: string, fail: () => Promise<void>) => Promise<T>,
 ) => Promise<T>
 
-/** Stored emails are trimmed and lower-cased: one account per address whatever its case. */
-export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+/** Stored emails are trimmed, NFC and lower-cased (src/text.ts): one account per address. */
+export { normalizeEmail }
 
 export function createLoginGate(config: Config, limiter: RateLimiter): LoginGate {
 	const inTurn = createKeyedQueue()
@@ -82,21 +84,4 @@ export function createCredentialCheck(
 		return { id: user.id, email: user.email }
 	}
 	return (rawEmail, password, ip) => gate(rawEmail, ip, (email, fail) => check(email, password, fail))
-}
-
-/** Runs the tasks of one key one after another; keys with nothing pending take no memory. */
-function createKeyedQueue() {
-	const tails = new Map<string, Promise<void>>()
-	return <T>(key: string, task: () => Promise<T>): Promise<T> => {
-		const run = (tails.get(key) ?? Promise.resolve()).then(task)
-		const tail = run.then(
-			() => {},
-			() => {},
-		)
-		tails.set(key, tail)
-		void tail.then(() => {
-			if (tails.get(key) === tail) tails.delete(key)
-		})
-		return run
-	}
 }

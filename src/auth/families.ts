@@ -25,16 +25,21 @@ export interface Families {
 	/**
 	 * A new pair, its refresh token stored. Inside a caller's `tx` the family is not marked alive in
 	 * the cache (the write may yet roll back): the caller calls `remember` once `tx` committed.
+	 * `until` (Unix ms) replaces REFRESH_TOKEN_LIFETIME: a session's tokens live as long as it does.
 	 */
-	issue(userId: number, tx?: Executor, family?: string): Promise<TokenPair>
+	issue(userId: number, tx?: Executor, family?: string, until?: number): Promise<TokenPair>
 	/** Marks a committed pair's family alive in the cache; `stamp` taken before its write began. */
 	remember(pair: TokenPair, stamp: number): void
 	/**
 	 * A new pair for a live refresh token; null when it is invalid, or dead (then the family dies).
 	 * `along` runs in the rotation's transaction: when it throws, the rotation rolls back and the
-	 * presented refresh token stays live.
+	 * presented refresh token stays live. `until` as for `issue`.
 	 */
-	rotate(refresh: string, along?: (pair: TokenPair, tx: Executor) => Promise<void>): Promise<TokenPair | null>
+	rotate(
+		refresh: string,
+		along?: (pair: TokenPair, tx: Executor) => Promise<void>,
+		until?: number,
+	): Promise<TokenPair | null>
 	/** Marks a live refresh token blacklisted; false when it was not live. */
 	blacklist(refresh: string): Promise<boolean>
 	revokeFamily(family: string): Promise<void>
@@ -64,10 +69,20 @@ export function createFamilies(
 
 	const remember = (pair: TokenPair, stamp: number) => cache.putFamily(pair.family, true, pair.userId, stamp)
 
-	const insertPair = async (userId: number, tx: Executor, family: string): Promise<TokenPair> => {
+	const insertPair = async (
+		userId: number,
+		tx: Executor,
+		family: string,
+		until?: number,
+	): Promise<TokenPair> => {
 		const now = Date.now()
 		const access = signer.sign('access', userId, family, config.accessTokenLifetime, now)
-		const refresh = signer.sign('refresh', userId, family, config.refreshTokenLifetime, now)
+		// Rounded up to the second, so the refresh token never dies before what it was issued for.
+		const lifetime =
+			until === undefined
+				? config.refreshTokenLifetime
+				: Math.max(1, Math.ceil(until / 1000) - Math.floor(now / 1000))
+		const refresh = signer.sign('refresh', userId, family, lifetime, now)
 		await tx.insert(refreshToken).values({
 			jti: refresh.claims.jti,
 			familyId: family,
@@ -84,9 +99,14 @@ export function createFamilies(
 		}
 	}
 
-	const issue = async (userId: number, tx?: Executor, family = randomToken(16)): Promise<TokenPair> => {
+	const issue = async (
+		userId: number,
+		tx?: Executor,
+		family = randomToken(16),
+		until?: number,
+	): Promise<TokenPair> => {
 		const stamp = cache.stamp()
-		const pair = await insertPair(userId, tx ?? db, family)
+		const pair = await insertPair(userId, tx ?? db, family, until)
 		if (!tx) remember(pair, stamp)
 		return pair
 	}
@@ -103,7 +123,7 @@ export function createFamilies(
 		issue,
 		remember,
 		revokeFamily,
-		async rotate(token, along) {
+		async rotate(token, along, until) {
 			const claims = signer.verify(token, 'refresh')
 			if (!claims) return null
 			const stamp = cache.stamp()
@@ -115,7 +135,7 @@ export function createFamilies(
 					.returning({ userId: refreshToken.userId, family: refreshToken.familyId })
 				const row = used[0]
 				if (!row) return null
-				const next = await insertPair(row.userId, tx, row.family)
+				const next = await insertPair(row.userId, tx, row.family, until)
 				if (along) await along(next, tx)
 				return next
 			})

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { resetToken, userProfile } from '../../db/schema'
 import type { Config } from '../config'
+import { normalizeEmail } from '../text'
 import { randomToken, sha256 } from './crypto'
 import type { Executor } from './db-types'
 
@@ -40,7 +41,7 @@ export function createResetTokens(db: Database, config: Config): ResetTokens {
 				.where(
 					and(
 						eq(resetToken.tokenHash, sha256(token)),
-						eq(userProfile.email, email.trim().toLowerCase()),
+						eq(userProfile.email, normalizeEmail(email)),
 						isNull(resetToken.usedAt),
 						gt(resetToken.expiresAt, Date.now()),
 					),

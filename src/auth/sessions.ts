@@ -14,6 +14,11 @@ import { readClaims } from './tokens'
  * refresh token without the client noticing; concurrent requests of one session share one rotation.
  * A session whose token family was revoked (reset, a stolen refresh token presented twice) ends at
  * its next request, whatever its access token's remaining lifetime.
+ *
+ * A session lives SESSION_LIFETIME from its login (absolute, as its cookie's Max-Age says), so the
+ * refresh tokens of its family are issued to expire with it rather than after
+ * REFRESH_TOKEN_LIFETIME: otherwise a session left idle longer than that would die with its last
+ * refresh token. Revocation (reuse, logout, reset) still ends the family at once.
  */
 export interface CreatedSession {
 	id: string
@@ -77,12 +82,16 @@ export function createSessions(db: Database, config: Config, families: Families,
 		const stamp = cache.stamp()
 		// The row takes the new pair in the rotation's transaction: if its update fails, the rotation
 		// rolls back and the stored refresh token stays the live one (no self-inflicted reuse).
-		const pair = await families.rotate(entry.refreshToken, async (next, tx) => {
-			await tx
-				.update(session)
-				.set({ accessToken: next.access, refreshToken: next.refresh })
-				.where(eq(session.idHash, entry.hash))
-		})
+		const pair = await families.rotate(
+			entry.refreshToken,
+			async (next, tx) => {
+				await tx
+					.update(session)
+					.set({ accessToken: next.access, refreshToken: next.refresh })
+					.where(eq(session.idHash, entry.hash))
+			},
+			entry.expiresAt,
+		)
 		if (!pair) {
 			await end(entry.hash)
 			return null
@@ -119,7 +128,7 @@ export function createSessions(db: Database, config: Config, families: Families,
 			const stamp = cache.stamp()
 			// One transaction: a failed session insert leaves no live refresh token behind.
 			const pair = await db.transaction(async (tx) => {
-				const issued = await families.issue(userId, tx)
+				const issued = await families.issue(userId, tx, undefined, expiresAt)
 				await tx.insert(session).values({
 					idHash: hash,
 					userId,

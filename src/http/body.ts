@@ -71,15 +71,20 @@ function pythonTypeOf(value: unknown, text: string): string {
 	return /^\s*-?\d+\s*$/.test(text) ? 'int' : 'float'
 }
 
+/** DRF's generic field error: what a client reads when a schema did not word an issue itself. */
+export const INVALID_VALUE = 'Invalid value.'
+
 /**
  * Checks a parsed body against a valibot schema, answering 400 in DRF's field-error shape
- * (`{"<field>": ["message"]}`) with the schema's own messages, which never quote the input.
+ * (`{"<field>": ["message"]}`) with the schema's own messages, which never quote the input. An
+ * issue the schema left unworded reads INVALID_VALUE: valibot's default ("Invalid type: Expected
+ * string but received 5") quotes the input and is not ours to show.
  */
 export function checkBody<S extends v.GenericSchema>(
 	schema: S,
 	input: Record<string, unknown>,
 ): v.InferOutput<S> {
-	const parsed = v.safeParse(schema, input)
+	const parsed = v.safeParse(schema, input, { message: () => INVALID_VALUE })
 	if (parsed.success) return parsed.output
 	const fields: Record<string, string[]> = {}
 	for (const issue of parsed.issues) {

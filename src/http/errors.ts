@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../logger'
+import { storageAnswer } from './storage-errors'
 
 /**
  * Errors in Django REST framework's shape (contract §2): `{"detail": ..., "code"?: ...}`, or field
@@ -45,12 +46,13 @@ export function errorHandler(log: Logger) {
 				set.status = 404
 				return { detail: 'Not found.' }
 			}
-			log.error('unhandled error', {
+			const storage = storageAnswer(error)
+			log.error(storage ? 'storage failure' : 'unhandled error', {
 				// Not `code`: the logger masks that name (one-time login codes travel under it).
 				errorCode: String(code),
 				error: error instanceof Error ? error : String(error),
 			})
-			set.status = 500
-			return { detail: 'Internal server error.' }
+			set.status = storage?.status ?? 500
+			return storage?.body ?? { detail: 'Internal server error.' }
 		})
 }

@@ -37,6 +37,12 @@ export const userbotErrors = {
 			'unavailable',
 			'runtime unavailable',
 		),
+	limitReached: (limit: number) =>
+		new UserbotError(
+			403,
+			`This company already has ${limit} userbots, the most COMPANY_USERBOT_LIMIT allows; delete one first.`,
+			'userbot_limit',
+		),
 	/** TDLib refused: its own message, verbatim (contract §5). */
 	telegram: (message: string) => new UserbotError(400, message, 'telegram_error'),
 	wrongState: (waitingFor: string, state: string) =>

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
@@ -6,9 +6,16 @@ import type { TdMethod, TdRequest } from '../telegram/types'
 import { assertStepAllowed, STATES, type Step } from './auth-states'
 import { UserbotError, userbotErrors } from './errors'
 import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from './key-crypto'
-import { callTelegram, mapRuntimeError, within } from './runtime-calls'
+import { callTelegram, mapRuntimeError } from './runtime-calls'
 import { StateTracker } from './state-tracker'
-import { removeUserbotFolders, saveUpload } from './uploads'
+import { stopDeletedClient } from './stop-deleted'
+import {
+	createUploadStore,
+	removeUploads,
+	removeUserbotFolders,
+	type UploadSource,
+	type UploadStore,
+} from './uploads'
 
 export interface UserbotView {
 	id: number
@@ -40,10 +47,17 @@ export class UserbotService {
 	 */
 	private readonly deleted = new Set<number>()
 	private readonly stepDeadline: number
+	private readonly uploads: UploadStore
 
 	constructor(private readonly ctx: AppContext) {
 		this.tracker = new StateTracker(ctx, (id) => this.deleted.has(id))
 		this.stepDeadline = Math.min(ctx.config.commandTimeoutMs, STEP_DEADLINE_MS)
+		const { dataDir, uploadMaxBytes, uploadQuotaBytes, companyUploadQuotaBytes } = ctx.config
+		this.uploads = createUploadStore(dataDir, {
+			maxBytes: uploadMaxBytes,
+			quotaBytes: uploadQuotaBytes,
+			companyQuotaBytes: companyUploadQuotaBytes,
+		})
 	}
 
 	async list(principal: Principal): Promise<UserbotView[]> {
@@ -53,11 +67,14 @@ export class UserbotService {
 			.from(userbot)
 			.where(and(eq(userbot.companyId, principal.companyId), isNull(userbot.deletedAt)))
 			.orderBy(asc(userbot.id))
-		return rows.map((row) => this.view(row))
+		// One whose delete has begun is gone already, though its row is written last.
+		return rows.filter((row) => !this.deleted.has(row.id)).map((row) => this.view(row))
 	}
 
 	async get(principal: Principal, userbotId: number): Promise<UserbotView> {
-		return this.view(await this.find(principal, userbotId))
+		const row = await this.find(principal, userbotId)
+		if (this.deleted.has(userbotId)) throw userbotErrors.notFound()
+		return this.view(row)
 	}
 
 	async create(principal: Principal, name: string): Promise<{ id: number; authorization_state: string }> {
@@ -65,8 +82,17 @@ export class UserbotService {
 		if (companyId === null) throw userbotErrors.noCompany()
 		this.requireRuntime()
 		const key = generateDatabaseKey()
-		const dataKey = this.ctx.config.secrets.dataKey
+		const { secrets, companyUserbotLimit } = this.ctx.config
+		const dataKey = secrets.dataKey
 		const id = await this.ctx.db.transaction(async (tx) => {
+			// Counted in the insert's own transaction, which holds the write lock from its start
+			// (BEGIN IMMEDIATE; and this process's writes take turns): concurrent creates cannot all
+			// pass a count made before the first of them was inserted.
+			const [live] = await tx
+				.select({ n: count() })
+				.from(userbot)
+				.where(and(eq(userbot.companyId, companyId), isNull(userbot.deletedAt)))
+			if ((live?.n ?? 0) >= companyUserbotLimit) throw userbotErrors.limitReached(companyUserbotLimit)
 			const [row] = await tx
 				.insert(userbot)
 				.values({ companyId, name, encryptionKey: '', createdBy: principal.userId })
@@ -149,64 +175,49 @@ export class UserbotService {
 		return { authorization_state: this.currentState(userbotId, row.authorizationState) }
 	}
 
-	/** Logs out of Telegram (when logged in), closes the client, removes its folders; the row stays. */
+	/**
+	 * Logs out of Telegram (when logged in), closes the client, removes its folders, and marks the
+	 * row deleted (it stays, for audit). Final at once in this process: from its first line no step,
+	 * upload, restore or command may use the userbot. Space comes back before anything is written:
+	 * on a full disk the row's write can only succeed once the folders are gone. When that write
+	 * fails all the same, the answer says so, and a repeated DELETE finishes the job.
+	 */
 	async remove(principal: Principal, userbotId: number): Promise<void> {
 		const row = await this.find(principal, userbotId)
+		const again = this.deleted.has(userbotId)
 		this.deleted.add(userbotId)
+		this.ctx.userbots.markDeleted(userbotId)
 		// The closing states still reach the company's sockets.
 		this.tracker.remember(userbotId, row.companyId)
-		try {
-			await this.ctx.db
-				.update(userbot)
-				.set({ deletedAt: Date.now(), deletedBy: principal.userId })
-				.where(eq(userbot.id, userbotId))
-		} catch (err) {
-			this.deleted.delete(userbotId)
-			throw err
-		}
-		this.ctx.userbots.invalidate(userbotId)
+		const { dataDir } = this.ctx.config
+		await removeUploads(dataDir, userbotId)
 		const runtime = this.ctx.runtime
-		if (runtime) {
-			const authorized = this.currentState(userbotId, row.authorizationState) === STATES.ready
-			if (authorized)
-				await within(
-					this.ensureClient(row, true).catch(() => ''),
-					this.stepDeadline,
-					'',
-				)
-			const stop = (logOut: boolean) =>
-				within(
-					runtime.stopClient(userbotId, { logOut, removeData: true }).then(() => true),
-					this.stepDeadline,
-					false,
-				).catch((err: unknown) => {
-					this.ctx.log.warn('stopping a deleted userbot failed', { userbotId, logOut, error: String(err) })
-					return false
-				})
-			if (!(await stop(authorized)) && authorized) {
-				this.ctx.log.warn(
-					'could not log a deleted userbot out of Telegram; its client is closed, but the Telegram session may still be active',
-					{ userbotId },
-				)
-				await stop(false)
-			}
-		}
-		await removeUserbotFolders(this.ctx.config.dataDir, userbotId)
+		if (runtime && !again)
+			await stopDeletedClient({
+				runtime,
+				log: this.ctx.log,
+				userbotId,
+				authorized: this.currentState(userbotId, row.authorizationState) === STATES.ready,
+				start: () => this.ensureClient(row, true),
+				deadlineMs: this.stepDeadline,
+			})
+		await removeUserbotFolders(dataDir, userbotId)
 		this.tracker.forget(userbotId)
+		await this.ctx.db
+			.update(userbot)
+			.set({ deletedAt: Date.now(), deletedBy: principal.userId })
+			.where(eq(userbot.id, userbotId))
 		this.ctx.log.info('userbot deleted', { userbotId, by: principal.userId })
 	}
 
-	async upload(principal: Principal, userbotId: number, file: File) {
-		await this.find(principal, userbotId)
+	/** Stores a media upload of the userbot, within its own and its company's upload quotas. */
+	async upload(principal: Principal, userbotId: number, file: UploadSource) {
+		const row = await this.find(principal, userbotId)
 		if (this.deleted.has(userbotId)) throw userbotErrors.notFound()
-		const { dataDir, uploadMaxBytes, uploadQuotaBytes } = this.ctx.config
-		const saved = await saveUpload(dataDir, userbotId, file, {
-			maxBytes: uploadMaxBytes,
-			quotaBytes: uploadQuotaBytes,
-		})
+		const saved = await this.uploads.save(row.companyId, userbotId, file, () => this.liveIds(row.companyId))
 		// Deleted while the file was being written: its folders are gone, and so must this be.
 		if (this.deleted.has(userbotId)) {
-			await removeUserbotFolders(dataDir, userbotId)
+			await removeUserbotFolders(this.ctx.config.dataDir, userbotId)
 			throw userbotErrors.notFound()
 		}
 		return saved
@@ -301,6 +312,15 @@ export class UserbotService {
 			.finally(() => this.starting.delete(userbotId))
 		this.starting.set(userbotId, started)
 		return started
+	}
+
+	/** The company's userbots that are neither deleted nor being deleted. */
+	private async liveIds(companyId: number): Promise<number[]> {
+		const rows = await this.ctx.db
+			.select({ id: userbot.id })
+			.from(userbot)
+			.where(and(eq(userbot.companyId, companyId), isNull(userbot.deletedAt)))
+		return rows.map((r) => r.id).filter((id) => !this.deleted.has(id))
 	}
 
 	private requireRuntime() {

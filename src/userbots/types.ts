@@ -12,4 +12,9 @@ export interface UserbotDirectory {
 	/** The live (not deleted) userbot, or null. */
 	lookup(userbotId: number): Promise<UserbotRecord | null>
 	invalidate(userbotId: number): void
+	/**
+	 * The userbot is being deleted: from now on it is not found, before its row says so (a delete
+	 * frees its folders first and writes the row last). Ids are never reused.
+	 */
+	markDeleted(userbotId: number): void
 }

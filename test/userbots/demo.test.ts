@@ -28,6 +28,28 @@ async function runDemo(): Promise<string> {
 	return out
 }
 
+/**
+ * Every command the demo prints runs on a machine with only Node and npm: no bun, bunx or curl.
+ * The token line is run as printed (by sh, with this machine's node); the wscat line would fetch
+ * wscat from the npm registry, which tests may not reach, so its shape is checked.
+ */
+async function expectCommandsForNodeAndNpm(out: string, url: string) {
+	const commands = out
+		.split('\n')
+		.filter((l) => /^ {2}\S/.test(l) && !/^ {2}(user|password|userbot) |^ {2}\{/.test(l))
+		.map((l) => l.trim())
+	expect(commands).toHaveLength(2)
+	for (const c of commands) expect(c).toMatch(/^(node|npx|npm) /)
+	expect(out).not.toMatch(/\b(bunx|curl)\b|^\s*bun /m)
+	const [token, wscat] = commands
+	const run = Bun.spawn(['sh', '-c', token ?? ''], { stdout: 'pipe', stderr: 'pipe' })
+	expect(await run.exited).toBe(0)
+	const pair = JSON.parse(await new Response(run.stdout).text()) as { access?: string; refresh?: string }
+	expect(pair.access).toBeString()
+	expect(pair.refresh).toBeString()
+	expect(wscat).toBe(`npx -y wscat -c ${url.replace(/^http/, 'ws')}/ws -H "Authorization: Bearer <access>"`)
+}
+
 describe('npm run demo', () => {
 	it('prints a login and a command that works, and starts again on its own data', async () => {
 		const out = await runDemo()
@@ -41,6 +63,7 @@ describe('npm run demo', () => {
 		ws.close()
 		expect(reply.error).toBeUndefined()
 		expect(reply.type).toBe('send_message')
+		await expectCommandsForNodeAndNpm(out, url)
 
 		const first = procs.pop()
 		first?.kill('SIGTERM')

@@ -27,7 +27,7 @@ export const checkPasswordRoute = (core: AuthCore) =>
 			})
 			const result: Record<string, string[]> = { email: errors.email ?? [], password: errors.password ?? [] }
 			for (const key of ['first_name', 'last_name'] as const) if (errors[key]) result[key] = errors[key]
-			const email = values.email?.trim().toLowerCase()
+			const email = values.email
 			if (email) {
 				const { config } = core
 				const wait = await core.limiter.hit(

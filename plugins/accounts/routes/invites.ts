@@ -37,7 +37,7 @@ export const inviteRoutes = (core: AuthCore) =>
 					.insert(invite)
 					.values({
 						companyId: owner.companyId,
-						email: email ? email.trim().toLowerCase() : null,
+						email: email || null,
 						tokenHash: sha256(token),
 						invitedBy: owner.principal.userId,
 						expiresAt: Date.now() + core.config.inviteLifetime * 1000,

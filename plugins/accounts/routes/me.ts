@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import type { CallerOutcome } from '../../../src/auth/authenticator'
 import { JSON_HEADERS, json } from '../../../src/auth/respond'
+import { storageAnswer } from '../../../src/http/storage-errors'
 
 /**
  * GET /accounts/me/: the hot path. A session memory can vouch for is answered without a promise,
@@ -16,8 +17,12 @@ const answer = (outcome: CallerOutcome): Response =>
 
 export const meRoute = (core: AuthCore) => {
 	const failed = (err: unknown) => {
-		core.log.error('unhandled error', { route: 'me', error: err instanceof Error ? err : String(err) })
-		return json({ detail: 'Internal server error.' }, 500)
+		const storage = storageAnswer(err)
+		core.log.error(storage ? 'storage failure' : 'unhandled error', {
+			route: 'me',
+			error: err instanceof Error ? err : String(err),
+		})
+		return storage ? json(storage.body, storage.status) : json({ detail: 'Internal server error.' }, 500)
 	}
 	return new Elysia().get('/accounts/me/', ({ request }) => {
 		const outcome = core.resolve(request)

@@ -1,15 +1,22 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
-import { json } from '../../../src/auth/respond'
+import { throttled } from '../../../src/auth/errors'
+import { clientIp, json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { FIELDS, parseFields } from '../fields'
 import { registerUser } from '../register-user'
 
-/** POST /accounts/register/: 201 `{id, email, first_name, last_name}`; optional `invite` token. */
+/**
+ * POST /accounts/register/: 201 `{id, email, first_name, last_name}`; optional `invite` token.
+ * "A user with that email already exists" tells whether an address is registered, as DRF says it;
+ * so every registration whose fields are well formed counts against the client address
+ * (REGISTER_RATE_LIMIT_IP per REGISTER_RATE_WINDOW, its own counter), and past it the answer is
+ * 429 with Retry-After, before the lookup: otherwise the limit on check-password/ would be no limit.
+ */
 export const registerRoute = (core: AuthCore) =>
 	new Elysia().post(
 		'/accounts/register/',
-		async ({ request }) => {
+		async ({ request, server }) => {
 			const body = await readJsonObject(request)
 			const fields = parseFields(body, {
 				email: FIELDS.email,
@@ -18,6 +25,13 @@ export const registerRoute = (core: AuthCore) =>
 				last_name: FIELDS.name,
 				invite: { ...FIELDS.token, optional: true },
 			})
+			const { config } = core
+			const wait = await core.limiter.hit(
+				`register-ip:${clientIp(server, request)}`,
+				config.registerRateLimitIp,
+				config.registerRateWindow,
+			)
+			if (wait) throw throttled(wait)
 			const user = await registerUser(core, {
 				email: fields.email,
 				password: fields.password,

@@ -47,8 +47,7 @@ export const resetRoutes = (core: AuthCore) =>
 						throw badRequest({ token: [MESSAGES.invalidResetToken] })
 					return json({ valid: true })
 				}
-				const { email: raw } = parseFields(body, { email: FIELDS.email })
-				const email = raw.trim().toLowerCase()
+				const { email } = parseFields(body, { email: FIELDS.email })
 				const { config } = core
 				// The client address first: past its limit the request is refused before it writes a
 				// counter for the (possibly made-up) email, so a flood adds no rows.

@@ -161,3 +161,36 @@ describe('POST /accounts/check-password/ per client address', () => {
 		}
 	})
 })
+
+describe('POST /accounts/register/ per client address', () => {
+	it('answers past REGISTER_RATE_LIMIT_IP registrations within the window with 429, before the lookup', async () => {
+		const fresh = await startAccounts({ REGISTER_RATE_LIMIT_IP: '3' })
+		try {
+			const taken = (await registerAccount(fresh)).email
+			const probe = () =>
+				fresh.post('/accounts/register/', {
+					email: taken,
+					password: PASSWORD,
+					first_name: 'A',
+					last_name: 'B',
+				})
+			for (let i = 0; i < 2; i++) expect((await probe()).status).toBe(400)
+			const res = await probe()
+			expect(res.status).toBe(429)
+			expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500)
+			// Nothing about the address: the limit answers before it is looked up.
+			expect(await res.json()).toEqual({
+				detail: expect.stringMatching(/^Request was throttled\./),
+				code: 'throttled',
+			})
+			// A body that is not even well formed does not count, and is still answered on its fields.
+			expect((await fresh.post('/accounts/register/', { email: 'nope' })).status).toBe(400)
+			// Its own counter: check-password/ from the same address is still served.
+			expect(
+				(await fresh.post('/accounts/check-password/', { email: uniqueEmail(), password: PASSWORD })).status,
+			).toBe(200)
+		} finally {
+			await fresh.stop()
+		}
+	})
+})
