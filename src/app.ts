@@ -149,7 +149,12 @@ async function compose(
 	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (contract §6). A body
 	// may be as large as a media upload and its multipart framing, no larger.
 	const app = new Elysia({
-		websocket: { maxPayloadLength: MAX_FRAME_BYTES },
+		// The gateway's outbox bounds what waits per socket and closes a socket that does not read;
+		// Bun's own limit sits above it so that Bun never drops a reply on its own.
+		websocket: {
+			maxPayloadLength: MAX_FRAME_BYTES,
+			backpressureLimit: Math.max(16 * 1024 ** 2, 2 * config.wsSendBufferBytes),
+		},
 		serve: { maxRequestBodySize: config.uploadMaxBytes + MULTIPART_ALLOWANCE },
 	})
 		.use(errorHandler(log))

@@ -108,6 +108,8 @@ const EnvSchema = v.object({
 	UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(1024 ** 3)),
 	COMPANY_UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(10 * 1024 ** 3)),
 	COMPANY_USERBOT_LIMIT: v.optional(int(1, 1_000_000), '100'),
+	/** Bytes of replies one WebSocket may have waiting (it does not read) before it is closed with 1013. */
+	WS_SEND_BUFFER_BYTES: v.optional(int(64 * 1024, 1024 ** 3), String(8 * 1024 ** 2)),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
 	TDLIB_REQUEST_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	LOG_LEVEL: v.optional(
@@ -165,6 +167,8 @@ export interface Config {
 	/** Live (not deleted) userbots one company may have. */
 	companyUserbotLimit: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+	/** Bytes of replies a WebSocket may have waiting before it is closed (1013). */
+	wsSendBufferBytes: number
 	/** Conformance record of every new shape of TDLib request (`npm test` sets it). */
 	tdlibRequestLog?: string
 }
@@ -271,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		companyUploadQuotaBytes: e.COMPANY_UPLOAD_QUOTA_BYTES,
 		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
+		wsSendBufferBytes: e.WS_SEND_BUFFER_BYTES,
 		tdlibRequestLog: e.TDLIB_REQUEST_LOG === undefined ? undefined : resolve(e.TDLIB_REQUEST_LOG),
 	}
 }

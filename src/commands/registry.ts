@@ -5,6 +5,9 @@ export interface RegisteredCommand {
 	groupId: string
 }
 
+/** Actions the gateway answers for the connection itself (renewal now; live updates next). */
+const RESERVED: ReadonlySet<string> = new Set(['authenticate', 'subscribe', 'unsubscribe'])
+
 /** Two groups claimed one wire name, or a group is malformed: the app must not start. */
 export class CommandRegistryError extends Error {
 	override name = 'CommandRegistryError'
@@ -22,6 +25,11 @@ export function createCommandRegistry(
 		for (const command of group.commands) {
 			if (!/^[a-z][a-z0-9_]*$/.test(command.name)) {
 				throw new CommandRegistryError(`command group '${group.id}': invalid command name '${command.name}'`)
+			}
+			if (RESERVED.has(command.name)) {
+				throw new CommandRegistryError(
+					`command group '${group.id}': '${command.name}' is a frame of the gateway itself`,
+				)
 			}
 			const existing = byName.get(command.name)
 			if (existing) {

@@ -1,33 +1,26 @@
 import * as v from 'valibot'
-import type { Principal } from '../auth/types'
 import { type CommandContext, CommandError } from '../commands/define'
 import { toInt } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'
 import type { AppContext } from '../context'
-import { createDeadlineQueue, type Deadline } from '../supervisor/deadlines'
+import { createDeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
 import { GatewayErrors as E, FRAME_ERROR_TYPE, wordError } from './errors'
 import { errorReply, type RequestId, requestIdOf, successReply } from './replies'
+import { type Connection, Running } from './running'
 import { resolveUploadedFile } from './uploads'
 
-/** One open WebSocket, as the dispatcher sees it. */
-export interface Connection {
-	principal: Principal
-	/** Aborted when the socket closes. */
-	signal: AbortSignal
-	/** Sends one serialized reply; a no-op once the socket is closed. */
-	send(reply: string): void
-	/**
-	 * Whether the credential the socket was opened with still holds: from memory when it can tell,
-	 * else a promise. False closes the socket (1008); the command then gets no reply.
-	 */
-	admit(): boolean | Promise<boolean>
-	/** Commands accepted and not yet settled; the dispatcher keeps it. */
-	inFlight: number
-}
+export type { Connection } from './running'
 
 /** Commands one connection may have running at once; one more is refused at once. */
 export const MAX_IN_FLIGHT = 256
+
+/**
+ * Objects and lists nested in one frame, at most. A client's TDLib object may nest 16 deep under its
+ * field (src/commands/td-objects.ts); nothing a command takes goes further. Deeper frames are refused
+ * before anything walks them (a 5,000-level value once overflowed a stack inside a command).
+ */
+export const MAX_FRAME_DEPTH = 32
 
 /** A JSON number that is an integer, however large, or a digit string (ids beyond 2^53 in some clients). */
 const isIntegral = (value: unknown) =>
@@ -36,41 +29,32 @@ const isIntegral = (value: unknown) =>
 
 const READY = 'authorizationStateReady'
 
-/**
- * A command between validation and reply. Its AbortSignal is made only when `run` asks for it
- * (the messages commands never do): it aborts at the deadline or when the socket closes.
- */
-export class Running implements Deadline {
-	done = false
-	private controller: AbortController | undefined
-	constructor(
-		readonly at: number,
-		private readonly conn: Connection,
-		private readonly timeoutReply: () => string,
-	) {}
-
-	get signal(): AbortSignal {
-		if (!this.controller) {
-			const controller = new AbortController()
-			this.controller = controller
-			const closed = this.conn.signal
-			if (closed.aborted) controller.abort(closed.reason)
-			else closed.addEventListener('abort', () => controller.abort(closed.reason), { once: true })
+/** Whether `value` nests objects and lists deeper than `max` (walked without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+	const stack: Array<[unknown, number]> = [[value, 0]]
+	while (stack.length > 0) {
+		const [node, depth] = stack.pop()!
+		if (typeof node !== 'object' || node === null) continue
+		if (depth >= max) return true
+		for (const child of Array.isArray(node) ? node : Object.values(node)) {
+			if (typeof child === 'object' && child !== null) stack.push([child, depth + 1])
 		}
-		return this.controller.signal
 	}
+	return false
+}
 
-	/** The signal if `run` asked for one, for the runtime to drop the request early. */
-	get signalIfMade(): AbortSignal | undefined {
-		return this.controller?.signal
-	}
-
-	expire() {
-		if (this.done) return
-		this.done = true
-		this.conn.send(this.timeoutReply())
-		this.controller?.abort(new RuntimeError('timeout', 'command deadline passed'))
-	}
+/**
+ * valibot's fallback wording, for a schema that names no message of its own: ours, never valibot's
+ * (`Invalid type: Expected string but received 5` would repeat what was sent). Only a field name the
+ * schema itself declares is named.
+ */
+const FIELD_NAME = /^[a-z_][a-z0-9_]{0,63}$/
+/** Marks an issue valibot would have worded; the path is only known once the parse is over. */
+const UNWORDED = '\u0000unworded'
+function wireMessage(issue: v.BaseIssue<unknown>): string {
+	if (issue.message !== UNWORDED) return issue.message
+	const key = issue.path?.[0]?.key
+	return typeof key === 'string' && FIELD_NAME.test(key) ? `${key} is invalid` : 'a field is invalid'
 }
 
 /** A frame that passed the envelope checks. */
@@ -81,14 +65,31 @@ interface Job {
 	requestId: RequestId | undefined
 }
 
+/** A frame the connection itself answers (`authenticate`), before any command lookup. */
+export type ConnectionAction = (
+	conn: Connection,
+	frame: Record<string, unknown>,
+	requestId: RequestId | undefined,
+) => Promise<string>
+
+export interface DispatcherOptions {
+	/** Frames the gateway answers for the connection, by action name. */
+	connectionActions?: ReadonlyMap<string, ConnectionAction>
+}
+
 /**
  * Turns one text frame into exactly one reply. The checks run in the order of the contract's frame
  * table: envelope, registry, userbot_id, company scope, the command's input, authorization; then the
- * command runs under a deadline. Every outcome, success or failure, leaves through `conn.send` once.
+ * command runs under a deadline. Every outcome, success or failure, leaves through its `Running` once.
  */
-export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, RegisteredCommand>) {
+export function createDispatcher(
+	ctx: AppContext,
+	registry: ReadonlyMap<string, RegisteredCommand>,
+	opts: DispatcherOptions = {},
+) {
 	const { config, log } = ctx
 	const timeoutMs = config.commandTimeoutMs
+	const connectionActions = opts.connectionActions ?? new Map<string, ConnectionAction>()
 	// Every command gets the same allowance, so deadlines fall in arrival order: one queue, one timer.
 	const deadlines = createDeadlineQueue()
 
@@ -107,18 +108,8 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 		const { command } = entry
 		const action = command.name
 		// The deadline runs from the frame's arrival: a slow userbot lookup counts against it too.
-		const running = new Running(received + timeoutMs, conn, () =>
-			errorReply(userbotId, `${action}_error`, E.TIMEOUT, requestId),
-		)
+		const running = new Running(received + timeoutMs, action, userbotId, requestId, conn, deadlines)
 		deadlines.add(running)
-		const finish = (reply: string) => {
-			if (running.done) return
-			running.done = true
-			deadlines.settle(running)
-			conn.send(reply)
-		}
-		const fail = (error: string, result?: unknown) =>
-			finish(errorReply(userbotId, `${action}_error`, error, requestId, result))
 
 		// The socket may have outlived its credential (logout, revocation, expiry) since its upgrade.
 		let admitted: boolean
@@ -127,34 +118,30 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 			admitted = check === true || check === false ? check : await check
 		} catch (err) {
 			log.error('credential check failed', { error: err instanceof Error ? err : String(err) })
-			return fail(E.INTERNAL)
+			return running.fail(E.INTERNAL)
 		}
-		if (!admitted) {
-			// The socket is closing for it: nobody to answer.
-			running.done = true
-			deadlines.settle(running)
-			return
-		}
+		// Refused: the socket is closing for it, and its running commands (this one too) were answered.
+		if (!admitted) return running.drop()
 
 		let record: Awaited<ReturnType<AppContext['userbots']['lookup']>>
 		try {
 			record = await ctx.userbots.lookup(userbotId)
 		} catch (err) {
 			log.error('userbot lookup failed', { userbotId, error: err instanceof Error ? err : String(err) })
-			return fail(E.INTERNAL)
+			return running.fail(E.INTERNAL)
 		}
-		if (!record || record.companyId !== conn.principal.companyId) return fail(E.USERBOT_NOT_FOUND)
+		if (!record || record.companyId !== conn.principal.companyId) return running.fail(E.USERBOT_NOT_FOUND)
 
-		const parsed = v.safeParse(command.input, frame)
-		if (!parsed.success) return fail(parsed.issues[0].message)
+		const parsed = v.safeParse(command.input, frame, { message: UNWORDED })
+		if (!parsed.success) return running.fail(wireMessage(parsed.issues[0]))
 
 		const runtime = ctx.runtime
 		if (command.requiresAuthorization !== false) {
 			const state = runtime?.authorizationState(userbotId)
 			// No running client (no backend, or still being restored at start) says nothing about its
 			// log-in: the client is unavailable, not unauthorized.
-			if (state === undefined) return fail(E.RUNTIME_UNAVAILABLE)
-			if (state !== READY) return fail(E.USERBOT_NOT_AUTHORIZED)
+			if (state === undefined) return running.fail(E.RUNTIME_UNAVAILABLE)
+			if (state !== READY) return running.fail(E.USERBOT_NOT_AUTHORIZED)
 		}
 
 		const invoke: TdInvoke = (request) => {
@@ -181,16 +168,18 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 		}
 		try {
 			const result = await command.run(parsed.output, commandCtx)
-			finish(successReply(userbotId, action, result, requestId))
+			running.finish(successReply(userbotId, action, result, requestId))
 		} catch (err) {
 			if (running.done) return
 			const { error, result } = describe(err, action, userbotId)
-			fail(error, result)
+			running.fail(error, result)
 		}
 	}
 
-	/** The envelope checks of the frame table: an error reply, or what the command needs to run. */
-	function envelope(text: string): string | Job {
+	/** The envelope checks of the frame table: an error reply, a connection frame, or a command to run. */
+	function envelope(
+		text: string,
+	): string | Job | { action: ConnectionAction; frame: Record<string, unknown>; requestId?: RequestId } {
 		let frame: unknown
 		try {
 			frame = JSON.parse(text)
@@ -208,9 +197,14 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 		if (typeof action !== 'string' || action === '') {
 			return errorReply(userbotId, FRAME_ERROR_TYPE, E.ACTION_REQUIRED, requestId)
 		}
-		const entry = registry.get(action)
 		const errorType = `${action}_error`
-		if (!entry) return errorReply(userbotId, errorType, E.UNKNOWN_ACTION, requestId)
+		const own = connectionActions.get(action)
+		const entry = own ? undefined : registry.get(action)
+		if (!own && !entry) return errorReply(userbotId, errorType, E.UNKNOWN_ACTION, requestId)
+		if (nestedDeeperThan(fields, MAX_FRAME_DEPTH)) {
+			return errorReply(userbotId, errorType, E.TOO_DEEP, requestId)
+		}
+		if (own) return { action: own, frame: fields, requestId }
 		if (rawId === undefined || rawId === null)
 			return errorReply(null, errorType, E.USERBOT_ID_REQUIRED, requestId)
 		if (userbotId === null) {
@@ -218,8 +212,10 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 			if (isIntegral(rawId)) return errorReply(null, errorType, E.USERBOT_NOT_FOUND, requestId)
 			return errorReply(null, errorType, E.USERBOT_ID_NOT_INTEGER, requestId)
 		}
-		return { entry, frame: fields, userbotId, requestId }
+		return { entry: entry!, frame: fields, userbotId, requestId }
 	}
+
+	const actionOf = (frame: Record<string, unknown>) => String(frame.action)
 
 	/** Handles one text frame. Never throws; never sends more than one reply. */
 	function handle(conn: Connection, text: string): void {
@@ -229,22 +225,32 @@ export function createDispatcher(ctx: AppContext, registry: ReadonlyMap<string, 
 			conn.send(checked)
 			return
 		}
-		if (conn.inFlight >= MAX_IN_FLIGHT) {
-			const { userbotId, requestId } = checked
-			conn.send(errorReply(userbotId, `${checked.entry.command.name}_error`, E.TOO_MANY_IN_FLIGHT, requestId))
+		const action = 'entry' in checked ? checked.entry.command.name : actionOf(checked.frame)
+		const userbotId = 'entry' in checked ? checked.userbotId : (toInt(checked.frame.userbot_id) ?? null)
+		if (conn.refusing !== null) {
+			conn.send(errorReply(userbotId, `${action}_error`, conn.refusing, checked.requestId))
 			return
 		}
-		conn.inFlight++
-		execute(conn, checked, received).then(
-			() => {
-				conn.inFlight--
-			},
-			(err) => {
-				conn.inFlight--
-				// execute answers every outcome itself; reaching here is a bug in the gateway.
-				log.error('gateway dispatch failed', { error: err instanceof Error ? err : String(err) })
-			},
-		)
+		if (conn.running.size >= MAX_IN_FLIGHT) {
+			conn.send(errorReply(userbotId, `${action}_error`, E.TOO_MANY_IN_FLIGHT, checked.requestId))
+			return
+		}
+		if (!('entry' in checked)) {
+			const running = new Running(received + timeoutMs, action, userbotId, checked.requestId, conn, deadlines)
+			deadlines.add(running)
+			checked.action(conn, checked.frame, checked.requestId).then(
+				(reply) => running.finish(reply),
+				(err) => {
+					log.error('connection frame failed', { action, error: err instanceof Error ? err : String(err) })
+					running.fail(E.INTERNAL)
+				},
+			)
+			return
+		}
+		execute(conn, checked, received).catch((err) => {
+			// execute answers every outcome itself; reaching here is a bug in the gateway.
+			log.error('gateway dispatch failed', { error: err instanceof Error ? err : String(err) })
+		})
 	}
 
 	return { handle }

@@ -14,6 +14,12 @@ export const GatewayErrors = {
 	USERBOT_ID_NOT_INTEGER: 'userbot_id must be an integer',
 	USERBOT_NOT_FOUND: 'userbot not found',
 	USERBOT_NOT_AUTHORIZED: 'userbot is not authorized',
+	/** The `authenticate` frame (in-band renewal of a socket's credential). */
+	ACCESS_REQUIRED: 'access is required',
+	ACCESS_INVALID: 'access token is not valid',
+	ACCESS_OTHER_USER: 'access token is for another user',
+	/** Objects and lists nested deeper than any command takes (MAX_FRAME_DEPTH). */
+	TOO_DEEP: 'command is nested too deeply',
 	/** More than MAX_IN_FLIGHT commands of one connection unanswered: this one is refused at once. */
 	TOO_MANY_IN_FLIGHT: 'too many commands in flight',
 	TIMEOUT: 'timeout',

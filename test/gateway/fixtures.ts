@@ -37,6 +37,20 @@ export const testCommands = defineCommandGroup({
 			},
 		}),
 		defineCommand({
+			name: 'test_undeclared',
+			methods: ['getMe'],
+			input: v.looseObject({}),
+			// Declares getMe, sends getChats: the gateway refuses what a command does not declare.
+			run: (_input, ctx) => ctx.invoke({ _: 'getChats', limit: 1 }),
+		}),
+		defineCommand({
+			name: 'test_unworded',
+			methods: [],
+			// A schema with no message of its own: valibot's default wording must not reach the wire.
+			input: v.looseObject({ count: v.optional(v.number()), tags: v.optional(v.array(v.string())) }),
+			run: async (input) => input.count ?? null,
+		}),
+		defineCommand({
 			name: 'test_no_auth',
 			methods: [],
 			input: v.looseObject({}),

@@ -237,3 +237,35 @@ describe('gateway frame table (contract §6)', () => {
 		expect(new Set(ids).size).toBe(100)
 	})
 })
+
+describe('frames and commands no check foresaw', () => {
+	it('refuses a frame nested deeper than any command takes, before anything walks it', async () => {
+		let deep: unknown = 'x'
+		for (let i = 0; i < 5000; i++) deep = [deep]
+		const reply = await c.command({ action: 'send_message', userbot_id: f.userbotId, chat_id: 1, text: deep })
+		expect(reply.payload).toMatchObject({ type: 'send_message_error', error: 'command is nested too deeply' })
+		// 20 levels are within the frame's bound: the text field itself says what is wrong.
+		let twenty: unknown = 'x'
+		for (let i = 0; i < 20; i++) twenty = [twenty]
+		const field = await c.command({
+			action: 'send_message',
+			userbot_id: f.userbotId,
+			chat_id: 1,
+			text: twenty,
+		})
+		expect(field.payload.error).toBe('text must be a string or a formattedText object')
+	})
+
+	it('words a schema without messages in our words, naming only a declared field', async () => {
+		const wrong = await c.command({ action: 'test_unworded', userbot_id: f.userbotId, count: 'five' })
+		expect(wrong.payload).toMatchObject({ type: 'test_unworded_error', error: 'count is invalid' })
+		const nested = await c.command({ action: 'test_unworded', userbot_id: f.userbotId, tags: ['a', 5] })
+		expect(nested.payload.error).toBe('tags is invalid')
+		expect(JSON.stringify([wrong, nested])).not.toMatch(/Invalid type|Expected|received/i)
+	})
+
+	it('refuses a TDLib method the command does not declare, and logs it', async () => {
+		const reply = await c.command({ action: 'test_undeclared', userbot_id: f.userbotId })
+		expect(reply.payload).toMatchObject({ type: 'test_undeclared_error', error: 'internal error' })
+	})
+})

@@ -35,3 +35,17 @@ describe('command registry', () => {
 		await expect(started).rejects.toThrow(/send_message.*'commands-messages'.*'impostor-group'/)
 	})
 })
+
+describe('names the gateway keeps for itself', () => {
+	it('refuses a command named after a connection frame', () => {
+		for (const name of ['authenticate', 'subscribe', 'unsubscribe']) {
+			const group = defineCommandGroup({
+				id: 'squatter',
+				commands: [defineCommand({ name, methods: [], input: v.looseObject({}), run: async () => null })],
+			})
+			expect(() => createCommandRegistry([group])).toThrow(
+				`command group 'squatter': '${name}' is a frame of the gateway itself`,
+			)
+		}
+	})
+})

@@ -1,0 +1,107 @@
+import type { Principal } from '../auth/types'
+import type { Deadline, DeadlineQueue } from '../supervisor/deadlines'
+import { RuntimeError } from '../telegram/types'
+import { GatewayErrors as E } from './errors'
+import { errorReply, type RequestId } from './replies'
+
+/** One open WebSocket, as the dispatcher sees it. */
+export interface Connection {
+	principal: Principal
+	/** Aborted when the socket closes. */
+	signal: AbortSignal
+	/** Sends one serialized reply; a no-op once the socket is closed. */
+	send(reply: string): void
+	/**
+	 * Whether the credential the socket was opened with still holds: from memory when it can tell,
+	 * else a promise. False closes the socket (1008), after the commands in flight were answered.
+	 */
+	admit(): boolean | Promise<boolean>
+	/** Commands accepted and not yet answered. */
+	running: Set<Running>
+	/**
+	 * Set once the socket must take no new command (its credential expired): each new one is answered
+	 * with this string, while those running finish.
+	 */
+	refusing: string | null
+	/** A running command was answered: the gateway closes an expired socket when none is left. */
+	settled(): void
+}
+
+/**
+ * A command between validation and its one reply. Whatever ends it first (its result, its
+ * deadline, the socket's credential ending) sends that reply; later outcomes are dropped. Its
+ * AbortSignal is made only when `run` asks for it (most commands never do): it aborts at the
+ * deadline, when the command is ended from outside, or when the socket closes.
+ */
+export class Running implements Deadline {
+	done = false
+	private controller: AbortController | undefined
+	constructor(
+		readonly at: number,
+		readonly action: string,
+		readonly userbotId: number | null,
+		readonly requestId: RequestId | undefined,
+		private readonly conn: Connection,
+		private readonly deadlines: DeadlineQueue,
+	) {
+		conn.running.add(this)
+	}
+
+	get signal(): AbortSignal {
+		if (!this.controller) {
+			const controller = new AbortController()
+			this.controller = controller
+			const closed = this.conn.signal
+			if (closed.aborted) controller.abort(closed.reason)
+			else closed.addEventListener('abort', () => controller.abort(closed.reason), { once: true })
+		}
+		return this.controller.signal
+	}
+
+	/** The signal if `run` asked for one, for the runtime to drop the request early. */
+	get signalIfMade(): AbortSignal | undefined {
+		return this.controller?.signal
+	}
+
+	/** Sends `reply` as this command's answer, unless it already has one. */
+	finish(reply: string): void {
+		if (this.done) return
+		this.done = true
+		this.deadlines.settle(this)
+		this.close(reply)
+	}
+
+	/** Answers `<action>_error` with `error` (and a partial `result`), unless already answered. */
+	fail(error: string, result?: unknown): void {
+		this.finish(errorReply(this.userbotId, `${this.action}_error`, error, this.requestId, result))
+	}
+
+	/** Ended from outside (the socket's credential was revoked): answered with `error`, `run` told to stop. */
+	end(error: string): void {
+		if (this.done) return
+		this.fail(error)
+		this.controller?.abort(new RuntimeError('unavailable', error))
+	}
+
+	/** Settles without a reply: the socket is gone, nobody is left to answer. */
+	drop(): void {
+		if (this.done) return
+		this.done = true
+		this.deadlines.settle(this)
+		this.close(null)
+	}
+
+	/** The deadline passed first (the deadline queue calls it once). */
+	expire(): void {
+		if (this.done) return
+		this.done = true
+		this.controller?.abort(new RuntimeError('timeout', 'command deadline passed'))
+		this.close(errorReply(this.userbotId, `${this.action}_error`, E.TIMEOUT, this.requestId))
+	}
+
+	private close(reply: string | null): void {
+		this.conn.running.delete(this)
+		if (reply !== null) this.conn.send(reply)
+		this.conn.settled()
+	}
+}
