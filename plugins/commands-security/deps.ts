@@ -1,27 +1,4 @@
 /** What every command file of this group imports from the core, in one line. */
 export { CommandError, defineCommand } from '../../src/commands/define'
-export {
-	fields,
-	int64String,
-	isObject,
-	optionalArray,
-	optionalBool,
-	optionalInt,
-	optionalObject,
-	optionalString,
-	requiredInt,
-	requiredIntList,
-	requiredValue,
-	toInt,
-} from '../../src/commands/fields'
-export {
-	checkTdList,
-	checkTdObject,
-	formattedText,
-	TdObjectError,
-	tdListField,
-	tdObjectField,
-	tdSlot,
-	textField,
-	typeOf,
-} from '../../src/commands/td-objects'
+export { fields, optionalBool, requiredInt, requiredValue } from '../../src/commands/fields'
+export { isUnicodeText } from '../../src/commands/td-objects'

@@ -8,10 +8,33 @@
  */
 import { defineCommandGroup } from '../../src/commands/define'
 import { definePlugin } from '../../src/plugin'
+import { change2faPassword } from './change-2fa-password'
+import { change2faRecoveryEmail } from './change-2fa-recovery-email'
+import { checkPasswordRecoveryCode } from './check-password-recovery-code'
+import { disable2faPassword } from './disable-2fa-password'
+import { getAccountTtl } from './get-account-ttl'
+import { getPasswordState } from './get-password-state'
+import { getTransferOwnershipState } from './get-transfer-ownership-state'
+import { recoverPassword } from './recover-password'
+import { requestPasswordRecovery } from './request-password-recovery'
+import { setAccountTtl } from './set-account-ttl'
+import { verify2faPassword } from './verify-2fa-password'
 
 export const securityCommands = defineCommandGroup({
 	id: 'commands-security',
-	commands: [],
+	commands: [
+		getPasswordState,
+		getAccountTtl,
+		requestPasswordRecovery,
+		getTransferOwnershipState,
+		setAccountTtl,
+		checkPasswordRecoveryCode,
+		recoverPassword,
+		verify2faPassword,
+		change2faPassword,
+		disable2faPassword,
+		change2faRecoveryEmail,
+	],
 })
 
 export const securityPlugin = definePlugin({

@@ -7,7 +7,7 @@ import { chatHandlers } from './chats'
 import { inviteHandlers } from './invites'
 import { memberHandlers } from './members'
 import { messageHandlers } from './messages'
-import { passwordHandlers } from './password'
+import { type PasswordEmulatorRequest, passwordEmulatorRequest, passwordHandlers } from './password'
 import { privacyHandlers } from './privacy'
 import { createSeededWorld } from './seed'
 import { fail, type Handler, type Handlers, readAuth, type Session, writeAuth } from './session'
@@ -39,10 +39,14 @@ const HANDLERS: Handlers = {
  *
  * Emulator-only requests, not part of TDLib: `emulatorDelay {ms}` answers after a pause (tests of
  * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code.
+ * Domains add their own (`password.ts`: reading the emulated mail, a session's age).
  */
 export type EmulatorRequest =
 	| { _: 'emulatorDelay'; ms: number }
 	| { _: 'emulatorConfirmQrCode'; phone_number: string }
+	| PasswordEmulatorRequest
+
+const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
 
 /** Types an emulator-only request as a TDLib one, for `runtime.invoke` in tests. */
 export const emulatorRequest = (r: EmulatorRequest) => r as unknown as TdRequest<'testCallEmpty'>
@@ -121,6 +125,8 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 			return { _: 'ok' }
 		}
 		if (raw._ === 'emulatorConfirmQrCode') return confirmQrCode(session, String(raw.phone_number ?? ''))
+		if (DOMAIN_EMULATOR_REQUESTS.has(raw._))
+			return passwordEmulatorRequest(session, request as unknown as PasswordEmulatorRequest)
 		// What real TDLib's JSON parser refuses is refused first, in its words; and a field no TDLib
 		// type declares (which TDLib would drop) too, so that our own mistakes fail the tests.
 		const malformed = tdlibParseError(request, { strict: true })

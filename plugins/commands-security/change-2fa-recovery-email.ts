@@ -1,0 +1,27 @@
+import { defineCommand, fields } from './deps'
+import { SecurityErrors as E } from './errors'
+import { requiredString } from './strings'
+
+/**
+ * `change_2fa_recovery_email` → `setRecoveryEmailAddress`; the raw `passwordState`. A new address is
+ * pending until the code mailed to it is confirmed (`recovery_email_address_code_info` says so); the
+ * current address answers at once and cancels a pending change.
+ */
+export const change2faRecoveryEmail = defineCommand({
+	name: 'change_2fa_recovery_email',
+	methods: ['setRecoveryEmailAddress'],
+	input: fields({
+		current_password: requiredString('current_password', E.CURRENT_PASSWORD_REQUIRED),
+		new_recovery_email_address: requiredString(
+			'new_recovery_email_address',
+			E.NEW_RECOVERY_EMAIL_REQUIRED,
+			E.NEW_RECOVERY_EMAIL_EMPTY,
+		),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'setRecoveryEmailAddress',
+			password: input.current_password,
+			new_recovery_email_address: input.new_recovery_email_address,
+		}),
+})

@@ -1,0 +1,16 @@
+import { defineCommand, fields } from './deps'
+import { SecurityErrors as E } from './errors'
+import { requiredString } from './strings'
+
+/** `check_password_recovery_code` → `checkPasswordRecoveryCode`; echoes `{recovery_code}`. */
+export const checkPasswordRecoveryCode = defineCommand({
+	name: 'check_password_recovery_code',
+	methods: ['checkPasswordRecoveryCode'],
+	input: fields({
+		recovery_code: requiredString('recovery_code', E.RECOVERY_CODE_REQUIRED, E.RECOVERY_CODE_EMPTY),
+	}),
+	async run(input, ctx) {
+		await ctx.invoke({ _: 'checkPasswordRecoveryCode', recovery_code: input.recovery_code })
+		return { recovery_code: input.recovery_code }
+	},
+})

@@ -1,0 +1,9 @@
+import { defineCommand, fields } from './deps'
+
+/** `get_account_ttl` → `getAccountTtl`; the raw `accountTtl {days}`. */
+export const getAccountTtl = defineCommand({
+	name: 'get_account_ttl',
+	methods: ['getAccountTtl'],
+	input: fields({}),
+	run: (_input, ctx) => ctx.invoke({ _: 'getAccountTtl' }),
+})

@@ -1,0 +1,12 @@
+import { defineCommand, fields } from './deps'
+
+/**
+ * `get_password_state` → `getPasswordState`; the raw `passwordState`. A recovery e-mail change waiting
+ * for its code shows as `recovery_email_address_code_info` (the address masked, as Telegram masks it).
+ */
+export const getPasswordState = defineCommand({
+	name: 'get_password_state',
+	methods: ['getPasswordState'],
+	input: fields({}),
+	run: (_input, ctx) => ctx.invoke({ _: 'getPasswordState' }),
+})

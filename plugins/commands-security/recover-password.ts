@@ -1,0 +1,26 @@
+import { defineCommand, fields } from './deps'
+import { SecurityErrors as E } from './errors'
+import { optionalText, requiredString } from './strings'
+
+/**
+ * `recover_password` → `recoverPassword`; the raw `passwordState`. TDLib reads an empty new password
+ * as "remove the password", so an omitted `new_password` is refused rather than defaulted to '':
+ * removing the password by recovery (the one way without knowing it) takes an explicit
+ * `new_password: ""`. A new password without `new_hint` gets no hint.
+ */
+export const recoverPassword = defineCommand({
+	name: 'recover_password',
+	methods: ['recoverPassword'],
+	input: fields({
+		recovery_code: requiredString('recovery_code', E.RECOVERY_CODE_REQUIRED, E.RECOVERY_CODE_EMPTY),
+		new_password: requiredString('new_password', E.NEW_PASSWORD_REQUIRED),
+		new_hint: optionalText('new_hint'),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'recoverPassword',
+			recovery_code: input.recovery_code,
+			new_password: input.new_password,
+			new_hint: input.new_hint ?? '',
+		}),
+})

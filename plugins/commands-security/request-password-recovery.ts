@@ -1,0 +1,12 @@
+import { defineCommand, fields } from './deps'
+
+/**
+ * `request_password_recovery` → `requestPasswordRecovery`: mails a recovery code to the confirmed
+ * recovery address; the raw `emailAddressAuthenticationCodeInfo` (a masked pattern, length 0).
+ */
+export const requestPasswordRecovery = defineCommand({
+	name: 'request_password_recovery',
+	methods: ['requestPasswordRecovery'],
+	input: fields({}),
+	run: (_input, ctx) => ctx.invoke({ _: 'requestPasswordRecovery' }),
+})

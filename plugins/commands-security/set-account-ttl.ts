@@ -1,0 +1,19 @@
+import * as v from 'valibot'
+import { defineCommand, fields, requiredInt } from './deps'
+import { ACCOUNT_TTL_MAX_DAYS, ACCOUNT_TTL_MIN_DAYS, SecurityErrors as E } from './errors'
+
+const days = v.pipe(
+	requiredInt('days', E.DAYS_REQUIRED),
+	v.check((d) => d >= ACCOUNT_TTL_MIN_DAYS && d <= ACCOUNT_TTL_MAX_DAYS, E.DAYS_OUT_OF_RANGE),
+)
+
+/** `set_account_ttl` → `setAccountTtl` (the days nested in `ttl: accountTtl`); echoes `{days}`. */
+export const setAccountTtl = defineCommand({
+	name: 'set_account_ttl',
+	methods: ['setAccountTtl'],
+	input: fields({ days }),
+	async run(input, ctx) {
+		await ctx.invoke({ _: 'setAccountTtl', ttl: { _: 'accountTtl', days: input.days } })
+		return { days: input.days }
+	},
+})

@@ -1,0 +1,30 @@
+import * as v from 'valibot'
+import { isUnicodeText, requiredValue } from './deps'
+
+/**
+ * String fields of this group: passwords, hints, codes and addresses that go to TDLib as they are.
+ * Each is a JSON string of well-formed Unicode (UTF-8 cannot carry a lone surrogate, and TDLib would
+ * refuse the whole request); anything else gets a sentence naming the field, never its value.
+ */
+const stringOf = (field: string) =>
+	v.pipe(
+		v.unknown(),
+		v.check((x) => typeof x === 'string', `${field} must be a string`),
+		v.check((x) => typeof x !== 'string' || isUnicodeText(x), `${field} must be valid Unicode text`),
+		v.transform((x) => x as string),
+	)
+
+/**
+ * A required string: `missing` when absent (or null), and `empty`, when given, for ''. An empty
+ * password is meaningful (with no password set, the current one is ''), an empty code is not.
+ */
+export const requiredString = (field: string, missing: string, empty?: string) =>
+	empty === undefined
+		? v.pipe(requiredValue(missing), stringOf(field))
+		: v.pipe(
+				requiredValue(missing),
+				stringOf(field),
+				v.check((x) => x !== '', empty),
+			)
+
+export const optionalText = (field: string) => v.optional(stringOf(field))

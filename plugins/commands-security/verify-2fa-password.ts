@@ -1,0 +1,22 @@
+import { CommandError, defineCommand, fields } from './deps'
+import { SecurityErrors as E } from './errors'
+import { requiredString } from './strings'
+
+/**
+ * `verify_2fa_password` → `getPasswordState`, then `getRecoveryEmailAddress {password}` (TDLib 1.8.65
+ * has no checkPassword; that method's doc names it the way to verify a password). With no password
+ * set TDLib accepts any password there, so that case is refused first. The answer is `{verified:
+ * true}` only: the recovery address TDLib returns never leaves this function. A wrong password is
+ * TDLib's `PASSWORD_HASH_INVALID`.
+ */
+export const verify2faPassword = defineCommand({
+	name: 'verify_2fa_password',
+	methods: ['getPasswordState', 'getRecoveryEmailAddress'],
+	input: fields({ password: requiredString('password', E.PASSWORD_REQUIRED) }),
+	async run(input, ctx) {
+		const state = await ctx.invoke({ _: 'getPasswordState' })
+		if (!state.has_password) throw new CommandError(E.NOT_ENABLED)
+		await ctx.invoke({ _: 'getRecoveryEmailAddress', password: input.password })
+		return { verified: true }
+	},
+})

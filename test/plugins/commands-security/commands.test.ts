@@ -1,0 +1,418 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
+import { commandsOf, emulator, loginUserbot, otherCode, readMail } from './support'
+
+/**
+ * Each command of ws-commands §4.3 over the real WebSocket, gateway, supervisor child and emulator:
+ * its success result, each §7 string, the echo results exactly, and TDLib's errors passed through.
+ * Every test that changes a 2FA state logs in an account of its own (registered now, no password).
+ */
+let f: MessagingFixture
+let c: WsClient
+beforeAll(async () => {
+	f = await createMessagingFixture()
+	c = await f.connect()
+})
+afterAll(() => f.stop())
+
+const CAROL = { phone: '9996631111', password: 'secret-2fa' }
+const newAccount = async (account?: { phone: string; password: string }) => {
+	const id = await loginUserbot(f.t, f.alice.companyId, account)
+	return { id, ...commandsOf(c, id) }
+}
+type Account = Awaited<ReturnType<typeof newAccount>>
+const NO_PASSWORD = {
+	_: 'passwordState',
+	has_password: false,
+	password_hint: '',
+	has_recovery_email_address: false,
+	has_passport_data: false,
+	login_email_address_pattern: '',
+	pending_reset_date: 0,
+}
+
+/** Sets a password and a confirmed recovery address, the code read from the emulated mail. */
+async function withRecoveryEmail(a: Account, password: string, address: string) {
+	await a.ok('change_2fa_password', { current_password: '', new_password: password, new_hint: 'hint' })
+	await a.ok('change_2fa_recovery_email', { current_password: password, new_recovery_email_address: address })
+	const code = await readMail(f.t, a.id, address)
+	await f.t.ctx.runtime!.invoke(a.id, { _: 'checkRecoveryEmailAddressCode', code })
+}
+
+describe('get_password_state', () => {
+	it('answers the raw passwordState', async () => {
+		expect(await (await newAccount()).ok('get_password_state')).toEqual(NO_PASSWORD)
+		expect(await (await newAccount(CAROL)).ok('get_password_state')).toEqual({
+			...NO_PASSWORD,
+			has_password: true,
+			password_hint: 'the usual one',
+		})
+	})
+})
+
+describe('get_account_ttl and set_account_ttl', () => {
+	it('reads the TTL, sets it and echoes exactly {days}, bounds included', async () => {
+		const a = await newAccount()
+		expect(await a.ok('get_account_ttl')).toEqual({ _: 'accountTtl', days: 180 })
+		expect(await a.ok('set_account_ttl', { days: 30 })).toEqual({ days: 30 })
+		expect(await a.ok('get_account_ttl')).toEqual({ _: 'accountTtl', days: 30 })
+		expect(await a.ok('set_account_ttl', { days: 730 })).toEqual({ days: 730 })
+		expect(await a.ok('get_account_ttl')).toEqual({ _: 'accountTtl', days: 730 })
+		expect(await a.ok('set_account_ttl', { days: '365' })).toEqual({ days: 365 })
+	})
+
+	it('answers its validation errors and changes nothing', async () => {
+		const a = await newAccount()
+		expect(await a.errorOf('set_account_ttl')).toBe('days is required')
+		expect(await a.errorOf('set_account_ttl', { days: null })).toBe('days is required')
+		expect(await a.errorOf('set_account_ttl', { days: 29 })).toBe('days must be between 30 and 730')
+		expect(await a.errorOf('set_account_ttl', { days: 731 })).toBe('days must be between 30 and 730')
+		expect(await a.errorOf('set_account_ttl', { days: -30 })).toBe('days must be between 30 and 730')
+		expect(await a.errorOf('set_account_ttl', { days: 30.5 })).toBe('days must be an integer')
+		expect(await a.errorOf('set_account_ttl', { days: 'a year' })).toBe('days must be an integer')
+		expect(await a.ok('get_account_ttl')).toEqual({ _: 'accountTtl', days: 180 })
+	})
+})
+
+describe('verify_2fa_password', () => {
+	it('answers {verified: true} for the right password and never the recovery address', async () => {
+		const a = await newAccount()
+		await withRecoveryEmail(a, 'right-password', 'verify.owner@example.com')
+		const reply = await a.run('verify_2fa_password', { password: 'right-password' })
+		expect(reply.payload.type).toBe('verify_2fa_password')
+		expect(reply.payload.result).toEqual({ verified: true })
+		expect(JSON.stringify(reply)).not.toContain('verify.owner')
+	})
+
+	it('passes TDLib’s PASSWORD_HASH_INVALID on for a wrong password', async () => {
+		const a = await newAccount(CAROL)
+		expect(await a.errorOf('verify_2fa_password', { password: 'not-it' })).toBe('PASSWORD_HASH_INVALID')
+		expect(await a.errorOf('verify_2fa_password', { password: '' })).toBe('PASSWORD_HASH_INVALID')
+	})
+
+	it('accepts no password at all when none is set', async () => {
+		const a = await newAccount()
+		for (const password of ['', 'anything', 'secret-2fa'])
+			expect(await a.errorOf('verify_2fa_password', { password })).toBe('2-step verification is not enabled')
+	})
+
+	it('answers its validation errors', async () => {
+		const a = await newAccount(CAROL)
+		expect(await a.errorOf('verify_2fa_password')).toBe('password is required')
+		expect(await a.errorOf('verify_2fa_password', { password: null })).toBe('password is required')
+		expect(await a.errorOf('verify_2fa_password', { password: 42 })).toBe('password must be a string')
+		expect(await a.errorOf('verify_2fa_password', { password: 'a\ud800' })).toBe(
+			'password must be valid Unicode text',
+		)
+	})
+})
+
+describe('change_2fa_password', () => {
+	it('sets a first password with current_password "" and changes it with the right one', async () => {
+		const a = await newAccount()
+		expect(
+			await a.ok('change_2fa_password', { current_password: '', new_password: 'one-1', new_hint: 'first' }),
+		).toEqual({ ...NO_PASSWORD, has_password: true, password_hint: 'first' })
+		expect(
+			await a.ok('change_2fa_password', {
+				current_password: 'one-1',
+				new_password: 'two-2',
+				new_hint: 'second',
+			}),
+		).toMatchObject({ has_password: true, password_hint: 'second' })
+		expect(await a.ok('verify_2fa_password', { password: 'two-2' })).toEqual({ verified: true })
+		expect(await a.errorOf('verify_2fa_password', { password: 'one-1' })).toBe('PASSWORD_HASH_INVALID')
+		// A new password without new_hint has no hint (the old one described the old password).
+		expect(
+			await a.ok('change_2fa_password', { current_password: 'two-2', new_password: 'three-3' }),
+		).toMatchObject({ has_password: true, password_hint: '' })
+	})
+
+	it('passes TDLib’s PASSWORD_HASH_INVALID on for a wrong current password and keeps the password', async () => {
+		const a = await newAccount(CAROL)
+		expect(
+			await a.errorOf('change_2fa_password', { current_password: 'guess', new_password: 'mine-now' }),
+		).toBe('PASSWORD_HASH_INVALID')
+		expect(await a.ok('verify_2fa_password', { password: 'secret-2fa' })).toEqual({ verified: true })
+	})
+
+	it('never removes the password when new_password is omitted or empty', async () => {
+		const a = await newAccount()
+		await a.ok('change_2fa_password', { current_password: '', new_password: 'keep-me', new_hint: 'kept' })
+		expect(await a.errorOf('change_2fa_password', { current_password: 'keep-me' })).toBe(
+			'new_password or new_recovery_email_address is required',
+		)
+		expect(await a.errorOf('change_2fa_password', { current_password: 'keep-me', new_password: '' })).toBe(
+			'new_password must not be empty; use disable_2fa_password to remove the password',
+		)
+		expect(await a.errorOf('change_2fa_password', { current_password: 'keep-me', new_hint: 'other' })).toBe(
+			'new_hint can only be changed together with new_password',
+		)
+		expect(
+			await a.errorOf('change_2fa_password', { current_password: 'keep-me', new_recovery_email_address: '' }),
+		).toBe('new_password or new_recovery_email_address is required')
+		expect(await a.ok('get_password_state')).toMatchObject({ has_password: true, password_hint: 'kept' })
+	})
+
+	it('changes only the recovery address when new_password is absent, leaving password and hint', async () => {
+		const a = await newAccount()
+		await a.ok('change_2fa_password', { current_password: '', new_password: 'pw-1', new_hint: 'h' })
+		const held = await a.ok('change_2fa_password', {
+			current_password: 'pw-1',
+			new_recovery_email_address: 'only.mail@example.com',
+		})
+		expect(held).toEqual({
+			...NO_PASSWORD,
+			has_password: true,
+			password_hint: 'h',
+			recovery_email_address_code_info: {
+				_: 'emailAddressAuthenticationCodeInfo',
+				email_address_pattern: 'o********@e******.com',
+				length: 6,
+			},
+		})
+		const code = await readMail(f.t, a.id, 'only.mail@example.com')
+		await f.t.ctx.runtime!.invoke(a.id, { _: 'checkRecoveryEmailAddressCode', code })
+		expect(await a.ok('get_password_state')).toMatchObject({
+			has_recovery_email_address: true,
+			password_hint: 'h',
+		})
+		// set_recovery_email_address: true without an address removes it, deliberately.
+		expect(
+			await a.ok('change_2fa_password', { current_password: 'pw-1', set_recovery_email_address: true }),
+		).toMatchObject({ has_password: true, has_recovery_email_address: false, password_hint: 'h' })
+	})
+
+	it('holds a new password with a new address until the code is confirmed', async () => {
+		const a = await newAccount()
+		const held = await a.ok('change_2fa_password', {
+			current_password: '',
+			new_password: 'held-pw',
+			new_hint: 'held',
+			new_recovery_email_address: 'held@example.com',
+		})
+		expect(held).toMatchObject({ has_password: false, recovery_email_address_code_info: { length: 6 } })
+		const code = await readMail(f.t, a.id, 'held@example.com')
+		await f.t.ctx.runtime!.invoke(a.id, { _: 'checkRecoveryEmailAddressCode', code: otherCode(code) })
+		expect(await a.ok('get_password_state')).toMatchObject({ has_password: false })
+		await f.t.ctx.runtime!.invoke(a.id, { _: 'checkRecoveryEmailAddressCode', code })
+		expect(await a.ok('get_password_state')).toMatchObject({
+			has_password: true,
+			password_hint: 'held',
+			has_recovery_email_address: true,
+		})
+		expect(await a.ok('verify_2fa_password', { password: 'held-pw' })).toEqual({ verified: true })
+	})
+
+	it('answers its validation errors', async () => {
+		const a = await newAccount()
+		expect(await a.errorOf('change_2fa_password', { new_password: 'x' })).toBe('current_password is required')
+		expect(await a.errorOf('change_2fa_password', { current_password: null, new_password: 'x' })).toBe(
+			'current_password is required',
+		)
+		expect(await a.errorOf('change_2fa_password', { current_password: 1, new_password: 'x' })).toBe(
+			'current_password must be a string',
+		)
+		expect(await a.errorOf('change_2fa_password', { current_password: '', new_password: 7 })).toBe(
+			'new_password must be a string',
+		)
+		expect(
+			await a.errorOf('change_2fa_password', {
+				current_password: '',
+				new_password: 'x',
+				set_recovery_email_address: 'yes',
+			}),
+		).toBe('set_recovery_email_address must be a boolean')
+		expect(
+			await a.errorOf('change_2fa_password', {
+				current_password: '',
+				new_password: 'x',
+				set_recovery_email_address: false,
+				new_recovery_email_address: 'a@example.com',
+			}),
+		).toBe('set_recovery_email_address is false but new_recovery_email_address is given')
+		expect(await a.ok('get_password_state')).toEqual(NO_PASSWORD)
+	})
+
+	it('passes TDLib’s EMAIL_INVALID on', async () => {
+		const a = await newAccount()
+		expect(
+			await a.errorOf('change_2fa_password', {
+				current_password: '',
+				new_password: 'x-1',
+				new_recovery_email_address: 'not an address',
+			}),
+		).toBe('EMAIL_INVALID')
+	})
+})
+
+describe('disable_2fa_password', () => {
+	it('removes the password and its recovery address with the right current password', async () => {
+		const a = await newAccount()
+		await withRecoveryEmail(a, 'to-remove', 'gone@example.com')
+		expect(await a.errorOf('disable_2fa_password', { current_password: 'wrong' })).toBe(
+			'PASSWORD_HASH_INVALID',
+		)
+		expect(await a.ok('disable_2fa_password', { current_password: 'to-remove' })).toEqual(NO_PASSWORD)
+		expect(await a.errorOf('verify_2fa_password', { password: 'to-remove' })).toBe(
+			'2-step verification is not enabled',
+		)
+	})
+
+	it('answers its validation errors', async () => {
+		const a = await newAccount()
+		expect(await a.errorOf('disable_2fa_password')).toBe('current_password is required')
+		expect(await a.errorOf('disable_2fa_password', { current_password: ['x'] })).toBe(
+			'current_password must be a string',
+		)
+	})
+})
+
+describe('change_2fa_recovery_email', () => {
+	it('asks for a code at the new address; the current address answers at once', async () => {
+		const a = await newAccount()
+		await withRecoveryEmail(a, 'mail-pw', 'first@example.com')
+		expect(
+			await a.ok('change_2fa_recovery_email', {
+				current_password: 'mail-pw',
+				new_recovery_email_address: 'second@example.com',
+			}),
+		).toEqual({
+			...NO_PASSWORD,
+			has_password: true,
+			password_hint: 'hint',
+			has_recovery_email_address: true,
+			recovery_email_address_code_info: {
+				_: 'emailAddressAuthenticationCodeInfo',
+				email_address_pattern: 's*****@e******.com',
+				length: 6,
+			},
+		})
+		const same = (await a.ok('change_2fa_recovery_email', {
+			current_password: 'mail-pw',
+			new_recovery_email_address: 'first@example.com',
+		})) as Record<string, unknown>
+		expect(same.recovery_email_address_code_info).toBeUndefined()
+	})
+
+	it('answers its §7 strings and passes TDLib’s errors on', async () => {
+		const a = await newAccount()
+		expect(
+			await a.errorOf('change_2fa_recovery_email', { new_recovery_email_address: 'a@example.com' }),
+		).toBe('current_password is required')
+		expect(await a.errorOf('change_2fa_recovery_email', { current_password: 'x' })).toBe(
+			'new_recovery_email_address is required',
+		)
+		expect(
+			await a.errorOf('change_2fa_recovery_email', { current_password: 'x', new_recovery_email_address: '' }),
+		).toBe('new_recovery_email_address must not be empty')
+		expect(
+			await a.errorOf('change_2fa_recovery_email', {
+				current_password: '',
+				new_recovery_email_address: 'a@example.com',
+			}),
+		).toBe('PASSWORD_EMPTY')
+		await a.ok('change_2fa_password', { current_password: '', new_password: 'pw-9' })
+		expect(
+			await a.errorOf('change_2fa_recovery_email', {
+				current_password: 'pw-8',
+				new_recovery_email_address: 'a@example.com',
+			}),
+		).toBe('PASSWORD_HASH_INVALID')
+		expect(
+			await a.errorOf('change_2fa_recovery_email', {
+				current_password: 'pw-9',
+				new_recovery_email_address: '@',
+			}),
+		).toBe('EMAIL_INVALID')
+	})
+})
+
+describe('request_password_recovery, check_password_recovery_code, recover_password', () => {
+	it('mails a code to the recovery address, echoes exactly {recovery_code}, recovers with it', async () => {
+		const a = await newAccount()
+		await withRecoveryEmail(a, 'forgotten', 'recover.me@example.com')
+		expect(await a.ok('request_password_recovery')).toEqual({
+			_: 'emailAddressAuthenticationCodeInfo',
+			email_address_pattern: 'r*********@e******.com',
+			length: 0,
+		})
+		const code = await readMail(f.t, a.id, 'recover.me@example.com')
+		expect(await a.ok('check_password_recovery_code', { recovery_code: code })).toEqual({
+			recovery_code: code,
+		})
+		expect(
+			await a.ok('recover_password', { recovery_code: code, new_password: 'remembered', new_hint: 'now' }),
+		).toMatchObject({ has_password: true, password_hint: 'now', has_recovery_email_address: true })
+		expect(await a.ok('verify_2fa_password', { password: 'remembered' })).toEqual({ verified: true })
+	})
+
+	it('passes TDLib’s errors on: PASSWORD_EMPTY, PASSWORD_RECOVERY_NA, Invalid recovery code, CODE_INVALID', async () => {
+		const a = await newAccount()
+		expect(await a.errorOf('request_password_recovery')).toBe('PASSWORD_EMPTY')
+		await a.ok('change_2fa_password', { current_password: '', new_password: 'no-mail' })
+		expect(await a.errorOf('request_password_recovery')).toBe('PASSWORD_RECOVERY_NA')
+		expect(await a.errorOf('recover_password', { recovery_code: '123456', new_password: 'x' })).toBe(
+			'PASSWORD_RECOVERY_NA',
+		)
+		const b = await newAccount()
+		await withRecoveryEmail(b, 'pw-b', 'b.owner@example.com')
+		await b.ok('request_password_recovery')
+		const wrong = otherCode(await readMail(f.t, b.id, 'b.owner@example.com'))
+		expect(await b.errorOf('check_password_recovery_code', { recovery_code: wrong })).toBe(
+			'Invalid recovery code',
+		)
+		expect(await b.errorOf('recover_password', { recovery_code: wrong, new_password: 'x' })).toBe(
+			'CODE_INVALID',
+		)
+		expect(await b.ok('verify_2fa_password', { password: 'pw-b' })).toEqual({ verified: true })
+	})
+
+	it('refuses recover_password without new_password, and removes the password on an explicit ""', async () => {
+		const a = await newAccount()
+		await withRecoveryEmail(a, 'pw-r', 'r.owner@example.com')
+		await a.ok('request_password_recovery')
+		const code = await readMail(f.t, a.id, 'r.owner@example.com')
+		expect(await a.errorOf('recover_password', { recovery_code: code })).toBe('new_password is required')
+		expect(await a.errorOf('recover_password', { recovery_code: code, new_password: null })).toBe(
+			'new_password is required',
+		)
+		expect(await a.ok('verify_2fa_password', { password: 'pw-r' })).toEqual({ verified: true })
+		expect(await a.ok('recover_password', { recovery_code: code, new_password: '' })).toEqual(NO_PASSWORD)
+	})
+
+	it('answers their validation errors', async () => {
+		const a = await newAccount()
+		for (const action of ['check_password_recovery_code', 'recover_password']) {
+			expect(await a.errorOf(action, { new_password: 'x' })).toBe('recovery_code is required')
+			expect(await a.errorOf(action, { recovery_code: '', new_password: 'x' })).toBe(
+				'recovery_code must not be empty',
+			)
+			expect(await a.errorOf(action, { recovery_code: 123456, new_password: 'x' })).toBe(
+				'recovery_code must be a string',
+			)
+		}
+		expect(await a.errorOf('recover_password', { recovery_code: '1', new_password: 'x', new_hint: 5 })).toBe(
+			'new_hint must be a string',
+		)
+	})
+})
+
+describe('get_transfer_ownership_state', () => {
+	it('answers PasswordNeeded, PasswordTooFresh, SessionTooFresh and Ok', async () => {
+		const a = await newAccount()
+		expect(await a.ok('get_transfer_ownership_state')).toEqual({
+			_: 'canTransferOwnershipResultPasswordNeeded',
+		})
+		await a.ok('change_2fa_password', { current_password: '', new_password: 'fresh-pw' })
+		const tooFresh = (await a.ok('get_transfer_ownership_state')) as { _: string; retry_after: number }
+		expect(tooFresh._).toBe('canTransferOwnershipResultPasswordTooFresh')
+		expect(tooFresh.retry_after).toBeGreaterThan(7 * 86_400 - 3_600)
+		expect(tooFresh.retry_after).toBeLessThanOrEqual(7 * 86_400)
+		const carol = await newAccount(CAROL)
+		expect(await carol.ok('get_transfer_ownership_state')).toEqual({ _: 'canTransferOwnershipResultOk' })
+		await emulator(f.t, carol.id, { _: 'emulatorSetSessionAge', seconds: 600 })
+		const session = (await carol.ok('get_transfer_ownership_state')) as { _: string; retry_after: number }
+		expect(session).toEqual({ _: 'canTransferOwnershipResultSessionTooFresh', retry_after: 86_400 - 600 })
+	})
+})
