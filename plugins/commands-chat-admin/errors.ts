@@ -15,4 +15,6 @@ export const ChatAdminErrors = {
 
 	// Where §7 is silent
 	CREATOR_USER_ID_REQUIRED: 'creator_user_id is required',
+	/** process_chat_join_requests: every request of the chat (`all: true`) or those of one link, not both. */
+	INVITE_LINK_WITH_ALL: 'invite_link and all: true cannot be used together',
 } as const

@@ -1,0 +1,21 @@
+import { defineCommand, fields, requiredInt } from './deps'
+import { ChatAdminErrors as E } from './errors'
+
+/**
+ * `delete_all_revoked_chat_invite_links` → `deleteAllRevokedChatInviteLinks`; result `{_: 'ok'}`.
+ * `creator_user_id` is required (whose revoked links go), as in get_chat_invite_links.
+ */
+export const deleteAllRevokedChatInviteLinks = defineCommand({
+	name: 'delete_all_revoked_chat_invite_links',
+	methods: ['deleteAllRevokedChatInviteLinks'],
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		creator_user_id: requiredInt('creator_user_id', E.CREATOR_USER_ID_REQUIRED),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'deleteAllRevokedChatInviteLinks',
+			chat_id: input.chat_id,
+			creator_user_id: input.creator_user_id,
+		}),
+})

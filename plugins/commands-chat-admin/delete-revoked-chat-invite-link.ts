@@ -1,0 +1,15 @@
+import { defineCommand, fields, requiredInt } from './deps'
+import { ChatAdminErrors as E } from './errors'
+import { requiredText } from './invite-fields'
+
+/** `delete_revoked_chat_invite_link` → `deleteRevokedChatInviteLink`; result `{_: 'ok'}`. */
+export const deleteRevokedChatInviteLink = defineCommand({
+	name: 'delete_revoked_chat_invite_link',
+	methods: ['deleteRevokedChatInviteLink'],
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({ _: 'deleteRevokedChatInviteLink', chat_id: input.chat_id, invite_link: input.invite_link }),
+})

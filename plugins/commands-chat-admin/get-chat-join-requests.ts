@@ -1,0 +1,32 @@
+import type { chatJoinRequest$Input } from 'tdlib-types'
+import { defineCommand, fields, optionalString, requiredInt, tdObjectField, tdSlot } from './deps'
+import { ChatAdminErrors as E } from './errors'
+import { DEFAULT_LIMIT, optionalInt32 } from './invite-fields'
+
+const OFFSET = tdSlot('chatJoinRequest')
+
+/**
+ * `get_chat_join_requests` → `getChatJoinRequests`; result `chatJoinRequests`. `invite_link` is
+ * optional: left out (or empty), the requests of every link of the chat are listed, as TDLib reads
+ * an empty link. `offset_request` is a `chatJoinRequest` from an earlier page, checked by the validator.
+ */
+export const getChatJoinRequests = defineCommand({
+	name: 'get_chat_join_requests',
+	methods: ['getChatJoinRequests'],
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		invite_link: optionalString('invite_link'),
+		query: optionalString('query'),
+		offset_request: tdObjectField<chatJoinRequest$Input>('offset_request', OFFSET),
+		limit: optionalInt32('limit'),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'getChatJoinRequests',
+			chat_id: input.chat_id,
+			invite_link: input.invite_link ?? '',
+			query: input.query ?? '',
+			offset_request: input.offset_request,
+			limit: input.limit ?? DEFAULT_LIMIT,
+		}),
+})

@@ -1,0 +1,36 @@
+import * as v from 'valibot'
+import { requiredValue, toInt } from './deps'
+
+/**
+ * Field shapes shared by the invite-link commands. Dates, limits and counts are TDLib int32s: a
+ * value past that range is refused here, in our words, rather than by TDLib's JSON parser (whose
+ * message would repeat the value).
+ */
+
+const INT32_MIN = -(2 ** 31)
+const INT32_MAX = 2 ** 31 - 1
+
+export const optionalInt32 = (field: string) =>
+	v.optional(
+		v.pipe(
+			v.unknown(),
+			v.check((x) => toInt(x) !== undefined, `${field} must be an integer`),
+			v.transform((x) => toInt(x) as number),
+			v.check((n) => n >= INT32_MIN && n <= INT32_MAX, `${field} is out of range`),
+		),
+	)
+
+/**
+ * A required text field: absent, `null` and the empty string all read `missing` (an empty invite
+ * link names no link; for process_chat_join_requests TDLib would read it as every request).
+ */
+export const requiredText = (field: string, missing: string) =>
+	v.pipe(
+		requiredValue(missing),
+		v.check((x) => typeof x === 'string', `${field} must be a string`),
+		v.transform((x) => x as string),
+		v.check((x) => x !== '', missing),
+	)
+
+/** `limit` of the list commands: ws-commands §8's default of 50, set explicitly (tdlib-mapping §0). */
+export const DEFAULT_LIMIT = 50

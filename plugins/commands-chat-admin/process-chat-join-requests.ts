@@ -1,0 +1,32 @@
+import { CommandError, defineCommand, fields, optionalBool, optionalString, requiredInt } from './deps'
+import { ChatAdminErrors as E } from './errors'
+
+/**
+ * `process_chat_join_requests` → `processChatJoinRequests`; result `{_: 'ok'}`. TDLib reads an empty
+ * `invite_link` as every pending request of the chat, and `approve` defaults to true: one frame with
+ * a forgotten field would let everyone in. So `invite_link` is required (`invite_link is required`,
+ * empty included), and every request of the chat is processed only when the frame says `all: true`
+ * without a link. Both at once is refused: the frame would be ambiguous.
+ */
+export const processChatJoinRequests = defineCommand({
+	name: 'process_chat_join_requests',
+	methods: ['processChatJoinRequests'],
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		invite_link: optionalString('invite_link'),
+		all: optionalBool('all'),
+		approve: optionalBool('approve'),
+	}),
+	run(input, ctx) {
+		const link = input.invite_link ?? ''
+		const all = input.all === true
+		if (all && link !== '') throw new CommandError(E.INVITE_LINK_WITH_ALL)
+		if (!all && link === '') throw new CommandError(E.INVITE_LINK_REQUIRED)
+		return ctx.invoke({
+			_: 'processChatJoinRequests',
+			chat_id: input.chat_id,
+			invite_link: link,
+			approve: input.approve ?? true,
+		})
+	},
+})

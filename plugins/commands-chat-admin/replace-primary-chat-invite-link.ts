@@ -1,0 +1,15 @@
+import { defineCommand, fields, requiredInt } from './deps'
+import { ChatAdminErrors as E } from './errors'
+
+/**
+ * `replace_primary_chat_invite_link` → `replacePrimaryChatInviteLink`; result the new primary
+ * `chatInviteLink` (the old one is revoked).
+ */
+export const replacePrimaryChatInviteLink = defineCommand({
+	name: 'replace_primary_chat_invite_link',
+	methods: ['replacePrimaryChatInviteLink'],
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+	}),
+	run: (input, ctx) => ctx.invoke({ _: 'replacePrimaryChatInviteLink', chat_id: input.chat_id }),
+})
