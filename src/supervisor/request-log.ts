@@ -40,7 +40,25 @@ export function shapeOf(value: unknown): unknown {
 	return typeof value
 }
 
-/** Appends each new shape of request to `path`; returns the unsubscribe. */
+/** Fields whose values are secrets (2FA passwords, log-in and recovery codes). */
+const SECRET_FIELD = /password|^code$|recovery_code/
+
+/**
+ * The request with every secret string replaced by a placeholder of the same type: the record keeps
+ * what TDLib would parse, and no password or code of a test (or of anyone) is written to disk.
+ */
+export function redacted(value: unknown, key = ''): unknown {
+	if (typeof value === 'string') return SECRET_FIELD.test(key) ? 'redacted' : value
+	if (Array.isArray(value)) return value.map((item) => redacted(item, key))
+	if (typeof value === 'object' && value !== null) {
+		const out: Record<string, unknown> = {}
+		for (const [k, v] of Object.entries(value)) out[k] = redacted(v, k)
+		return out
+	}
+	return value
+}
+
+/** Appends each new shape of request to `path`, secrets redacted; returns the unsubscribe. */
 export function recordRequests(runtime: TelegramRuntime, path: string): () => void {
 	mkdirSync(dirname(path), { recursive: true })
 	const seen = new Set<string>()
@@ -52,7 +70,8 @@ export function recordRequests(runtime: TelegramRuntime, path: string): () => vo
 		const key = `${label}\u0000${shape}`
 		if (seen.has(key)) return
 		seen.add(key)
-		const line: RecordedRequest = { label, method: event.request._, shape, request: event.request }
+		const request = redacted(event.request) as { _: string }
+		const line: RecordedRequest = { label, method: event.request._, shape, request }
 		appendFileSync(path, `${JSON.stringify(line)}\n`)
 	})
 }
