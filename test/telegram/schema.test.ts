@@ -19,6 +19,8 @@ describe('the TDLib schema', () => {
 		expect(Object.keys(TD_SCHEMA.constructors).length).toBeGreaterThan(800)
 		expect(constructorsOf('MessageSender')).toEqual(['messageSenderUser', 'messageSenderChat'])
 		expect(constructorsOf('InputFile')).toContain('inputFileLocal')
+		expect(TD_SCHEMA.updates).toContain('updateNewMessage')
+		expect(TD_SCHEMA.updates.length).toBeGreaterThan(150)
 	})
 
 	it('tells apart the numbers the .d.ts writes alike, as real TDLib reads them', () => {

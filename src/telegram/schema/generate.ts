@@ -77,6 +77,7 @@ export function readDeclarations(typesText: string): TdSchema {
 		classes: {},
 		constructors: {},
 		functions: {},
+		updates: [],
 	}
 	const literals = new Map<string, ts.TypeLiteralNode>()
 	const functionNames: string[] = []
@@ -101,6 +102,11 @@ export function readDeclarations(typesText: string): TdSchema {
 		}
 		if (ts.isTypeLiteralNode(type)) {
 			literals.set(name, type)
+			return
+		}
+		// The output union of every update (`Update = updateAuthorizationState | ...`).
+		if (name === 'Update' && ts.isUnionTypeNode(type)) {
+			schema.updates = type.types.map((t) => t.getText())
 			return
 		}
 		// `MessageSender$Input = messageSenderUser$Input | messageSenderChat$Input`: a class.

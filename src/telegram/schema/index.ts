@@ -10,6 +10,10 @@ export type { TdConstructor, TdFunction, TdSchema, TlType } from './types'
 
 export const TD_SCHEMA: TdSchema = data as TdSchema
 
+const UPDATES: ReadonlySet<string> = new Set(TD_SCHEMA.updates)
+/** A kind of update TDLib 1.8.65 sends (`updateNewMessage`...). */
+export const isTdUpdate = (name: string): boolean => UPDATES.has(name)
+
 export const isTdFunction = (name: string): boolean => Object.hasOwn(TD_SCHEMA.functions, name)
 
 export const tdFunction = (name: string): TdFunction | undefined =>

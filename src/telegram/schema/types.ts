@@ -25,6 +25,8 @@ export interface TdSchema {
 	/** Every constructor a request may carry. */
 	constructors: Record<string, TdConstructor>
 	functions: Record<string, TdFunction>
+	/** Every kind of update TDLib sends (the constructors of class Update), for subscriptions. */
+	updates: string[]
 }
 
 /** How TDLib's JSON parser begins its refusals (code 400). */
