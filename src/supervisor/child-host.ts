@@ -10,6 +10,7 @@ import {
 	type StartMessage,
 	type StopMessage,
 	toWireError,
+	type UpdateMessage,
 	type WireError,
 } from './protocol'
 
@@ -70,11 +71,16 @@ export function createChildHost(opts: ChildHostOptions) {
 	const startTimeoutMs = opts.startTimeoutMs ?? 30_000
 	const logOutTimeoutMs = opts.logOutTimeoutMs ?? 10_000
 
+	/** Kinds of update the parent asked for (`update_filter`); every other update stays here. */
+	let forwarded: ReadonlySet<string> = new Set()
+
 	const reply = (id: number, value: unknown) => send({ type: 'result', id, ok: true, value })
 	const fail = (id: number, error: WireError) => send({ type: 'result', id, ok: false, error })
 	const folder = (userbotId: number) => join(opts.dataDir, 'tdlib', String(userbotId))
 
 	function onUpdate(userbotId: number, entry: Entry, update: TdUpdate) {
+		if (forwarded.has(update._))
+			send({ type: 'update', userbotId, update: update as UpdateMessage['update'] })
 		if (update._ !== 'updateAuthorizationState') return
 		const state = update.authorization_state
 		entry.state = state._
@@ -211,6 +217,9 @@ export function createChildHost(opts: ChildHostOptions) {
 					() => reply(msg.id, null),
 					(err) => fail(msg.id, toWireError(err)),
 				)
+			case 'update_filter':
+				forwarded = new Set(msg.kinds)
+				return
 			case 'shutdown':
 				return void closeAll().then(() => {
 					if (msg.id !== undefined) reply(msg.id, null)

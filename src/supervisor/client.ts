@@ -43,6 +43,8 @@ export class SupervisorClient implements TelegramRuntime {
 	private readonly pending = new PendingRequests()
 	private readonly listeners = new Set<(e: RuntimeEvent) => void>()
 	private readonly requestListeners = new Set<(e: RequestEvent) => void>()
+	/** Kinds of TDLib update the child forwards (`setUpdateFilter`). */
+	private updateKinds: ReadonlySet<string> = new Set()
 	private readonly clients: StartedClients
 	/** Requests made while no child is connected; sent once one is. */
 	private queue: ParentMessage[] = []
@@ -135,10 +137,12 @@ export class SupervisorClient implements TelegramRuntime {
 		gen.transport = t
 		gen.readyAt = Date.now()
 		t.onClose(() => this.onDown(gen, 'connection closed'))
+		// Before any client starts: the updates a restored client sends at once are already wanted.
+		t.send({ type: 'update_filter', kinds: [...this.updateKinds] })
 		const restored = this.clients.restore(this.sendStart)
 		const queued = this.queue
 		this.queue = []
-		for (const m of queued) if (this.pending.has(m.id ?? -1)) t.send(m)
+		for (const m of queued) if ('id' in m && this.pending.has(m.id ?? -1)) t.send(m)
 		this.log.info('supervisor ready', { pid: gen.proc.pid, restored: restored.count })
 		if (this.firstReady) {
 			this.firstReady.resolve()
@@ -174,6 +178,9 @@ export class SupervisorClient implements TelegramRuntime {
 						? { type: 'authorization_state', userbotId: m.userbotId, state: m.state, detail: m.detail }
 						: { type: 'authorization_state', userbotId: m.userbotId, state: m.state },
 				)
+			case 'update':
+				if (gen !== this.gen) return
+				return this.emit({ type: 'update', userbotId: m.userbotId, update: m.update })
 			case 'log':
 				return this.log[m.level](`supervisor: ${m.msg}`, m.fields)
 			case 'ready':
@@ -276,6 +283,14 @@ export class SupervisorClient implements TelegramRuntime {
 	onEvent(listener: (event: RuntimeEvent) => void): () => void {
 		this.listeners.add(listener)
 		return () => this.listeners.delete(listener)
+	}
+
+	setUpdateFilter(kinds: readonly string[]): void {
+		const next = new Set(kinds)
+		if (next.size === this.updateKinds.size && [...next].every((k) => this.updateKinds.has(k))) return
+		this.updateKinds = next
+		const t = this.gen?.transport
+		if (t && !this.gen?.down) t.send({ type: 'update_filter', kinds: [...next] })
 	}
 
 	onRequest(listener: (event: RequestEvent) => void): () => void {

@@ -31,8 +31,22 @@ export const StopSchema = v.object({
 	removeData: v.boolean(),
 })
 export const ShutdownSchema = v.object({ type: v.literal('shutdown'), id: v.optional(id) })
+/**
+ * The kinds of TDLib update the parent wants (the update buffer's and any subscriber's): the child
+ * forwards those and drops the rest, so the many other updates TDLib sends never cross the wire.
+ */
+export const UpdateFilterSchema = v.object({
+	type: v.literal('update_filter'),
+	kinds: v.array(v.pipe(v.string(), v.regex(/^update[A-Z][A-Za-z]*$/))),
+})
 
-export const ParentMessageSchema = v.variant('type', [InvokeSchema, StartSchema, StopSchema, ShutdownSchema])
+export const ParentMessageSchema = v.variant('type', [
+	InvokeSchema,
+	StartSchema,
+	StopSchema,
+	ShutdownSchema,
+	UpdateFilterSchema,
+])
 
 const errorCode = v.union([v.number(), v.string()])
 export const ResultOkSchema = v.object({
@@ -54,6 +68,12 @@ export const AuthorizationStateSchema = v.object({
 	state: v.string(),
 	detail: v.optional(v.record(v.string(), v.unknown())),
 })
+/** A TDLib update of a kind the parent asked for, as TDLib (or the emulator) sent it. */
+export const UpdateSchema = v.object({
+	type: v.literal('update'),
+	userbotId,
+	update: v.looseObject({ _: v.pipe(v.string(), v.regex(/^update[A-Z][A-Za-z]*$/)) }),
+})
 export const ReadySchema = v.object({
 	type: v.literal('ready'),
 	pid: v.number(),
@@ -70,6 +90,7 @@ export const LogSchema = v.object({
 export const ChildMessageSchema = v.variant('type', [
 	ResultSchema,
 	AuthorizationStateSchema,
+	UpdateSchema,
 	ReadySchema,
 	LogSchema,
 ])
@@ -78,6 +99,8 @@ export type InvokeMessage = v.InferOutput<typeof InvokeSchema>
 export type StartMessage = v.InferOutput<typeof StartSchema>
 export type StopMessage = v.InferOutput<typeof StopSchema>
 export type ShutdownMessage = v.InferOutput<typeof ShutdownSchema>
+export type UpdateFilterMessage = v.InferOutput<typeof UpdateFilterSchema>
+export type UpdateMessage = v.InferOutput<typeof UpdateSchema>
 export type ParentMessage = v.InferOutput<typeof ParentMessageSchema>
 export type ResultMessage = v.InferOutput<typeof ResultSchema>
 export type AuthorizationStateMessage = v.InferOutput<typeof AuthorizationStateSchema>
@@ -133,6 +156,7 @@ const PARENT_SCHEMAS: Record<string, v.GenericSchema<unknown, ParentMessage>> = 
 	start: StartSchema,
 	stop: StopSchema,
 	shutdown: ShutdownSchema,
+	update_filter: UpdateFilterSchema,
 }
 
 function childSchema(m: Discriminated): v.GenericSchema<unknown, ChildMessage> | undefined {
@@ -141,6 +165,8 @@ function childSchema(m: Discriminated): v.GenericSchema<unknown, ChildMessage> |
 			return m.ok === true ? ResultOkSchema : m.ok === false ? ResultErrorSchema : undefined
 		case 'authorization_state':
 			return AuthorizationStateSchema
+		case 'update':
+			return UpdateSchema
 		case 'ready':
 			return ReadySchema
 		case 'log':

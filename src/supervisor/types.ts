@@ -19,6 +19,8 @@ export interface InvokeOptions {
 export type RuntimeEvent =
 	| { type: 'authorization_state'; userbotId: number; state: string; detail?: Record<string, unknown> }
 	| { type: 'runtime_restarted'; restarts: number }
+	/** A TDLib update of a kind asked for with `setUpdateFilter`. */
+	| { type: 'update'; userbotId: number; update: { _: string } & Record<string, unknown> }
 
 export interface StartClientOptions {
 	/** The TDLib database encryption key, base64. Never logged. */
@@ -47,6 +49,11 @@ export interface TelegramRuntime {
 	/** The last authorization state seen for a userbot's client, if it runs. */
 	authorizationState(userbotId: number): string | undefined
 	onEvent(listener: (event: RuntimeEvent) => void): () => void
+	/**
+	 * The kinds of TDLib update to receive as `update` events (the rest are dropped in the child).
+	 * Replaces the previous set; kept across supervisor restarts.
+	 */
+	setUpdateFilter(kinds: readonly string[]): void
 	/** Calls `listener` with every TDLib request sent to a client, before it leaves; returns the unsubscribe. */
 	onRequest(listener: (event: RequestEvent) => void): () => void
 	health(): { up: boolean; restarts: number; clients: number; backend: string }
