@@ -61,7 +61,7 @@ describe('emulator sessions', () => {
 
 	it('toggles calls and secret chats, and answers HASH_INVALID for an unknown id', async () => {
 		const id = await client('9996625555')
-		const [iphone, web] = await others(id)
+		const [iphone] = await others(id)
 		await t.rt.invoke(id, {
 			_: 'toggleSessionCanAcceptCalls',
 			session_id: iphone!.id,
@@ -89,15 +89,6 @@ describe('emulator sessions', () => {
 				}),
 			),
 		).toEqual({ code: 400, message: 'HASH_INVALID' })
-		expect(
-			await tdError(
-				t.rt.invoke(id, {
-					_: 'toggleSessionCanAcceptSecretChats',
-					session_id: web!.id,
-					can_accept_secret_chats: true,
-				}),
-			),
-		).toEqual({ code: 400, message: 'SECRET_CHATS_UNSUPPORTED' })
 	})
 
 	it('terminates a session by id, but not the current one nor an unknown one', async () => {

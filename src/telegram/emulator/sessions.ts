@@ -41,8 +41,6 @@ interface SessionRecord {
 	location: string
 	canAcceptCalls: boolean
 	canAcceptSecretChats: boolean
-	/** The app has no secret chats (Telegram Web): they cannot be turned on. */
-	noSecretChats?: boolean
 }
 
 interface SessionsState {
@@ -96,7 +94,6 @@ function seededDevices(s: Session, userId: number): SessionRecord[] {
 			ip: '198.51.100.23',
 			location: 'Berlin, Germany',
 			canAcceptSecretChats: false,
-			noSecretChats: true,
 		},
 	]
 }
@@ -235,11 +232,7 @@ export const sessionHandlers: Handlers = {
 	},
 	toggleSessionCanAcceptSecretChats(s, req) {
 		ownSession(s)
-		const target = sessionById(s, req.session_id)
-		const on = req.can_accept_secret_chats ?? false
-		// No source gives the server's word for this; the emulator's own, in the server's style.
-		if (on && target.noSecretChats) fail('SECRET_CHATS_UNSUPPORTED')
-		target.canAcceptSecretChats = on
+		sessionById(s, req.session_id).canAcceptSecretChats = req.can_accept_secret_chats ?? false
 		return OK
 	},
 }
