@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
+import { emulatorRequest } from '../../src/telegram/emulator'
 import { TdError } from '../../src/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
@@ -152,5 +153,26 @@ describe('emulator sessions', () => {
 		expect(await tdError(t.rt.invoke(id, { _: 'terminateAllOtherSessions' }))).toEqual(refused)
 		expect(await tdError(t.rt.invoke(id, { _: 'terminateSession', session_id: iphone!.id }))).toEqual(refused)
 		expect(await sessions(id)).toHaveLength(3)
+	})
+
+	it('fails the next request of a method once on emulatorFailNext, for that client only', async () => {
+		const a = await client()
+		const b = await client()
+		await t.rt.invoke(
+			a,
+			emulatorRequest({
+				_: 'emulatorFailNext',
+				method: 'getActiveSessions',
+				code: 429,
+				message: 'Too Many Requests: retry after 7',
+			}),
+		)
+		// Another client's requests are not touched.
+		expect((await own(b)).is_current).toBe(true)
+		expect(await tdError(t.rt.invoke(a, { _: 'getActiveSessions' }))).toEqual({
+			code: 429,
+			message: 'Too Many Requests: retry after 7',
+		})
+		expect((await own(a)).is_current).toBe(true)
 	})
 })
