@@ -25,9 +25,11 @@ export type PrivacySetting =
 export function privacySettingOf(value: unknown): PrivacySetting | null {
 	const name = typeof value === 'string' ? value : typeOf(value)
 	if (name === NEW_CHAT) {
+		// Its name only, and both keys, when both are given, say it.
 		const bare =
 			typeof value === 'string' ||
-			(isObject(value) && Object.keys(value).every((k) => k === '_' || k === '@type'))
+			(isObject(value) &&
+				Object.entries(value).every(([k, x]) => (k === '_' || k === '@type') && x === NEW_CHAT))
 		return bare ? { kind: 'newChat', name: NEW_CHAT } : null
 	}
 	try {

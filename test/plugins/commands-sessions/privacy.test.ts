@@ -128,6 +128,7 @@ describe('get_privacy_setting', () => {
 			{ '@type': 'blockListMain' },
 			{ '@type': 'userPrivacySettingShowStatus', extra: 1 },
 			{ '@type': 'newChatPrivacySettings', allow_new_chats_from_unknown_users: false },
+			{ '@type': 'userPrivacySettingShowBio', _: 'newChatPrivacySettings' },
 			{ description: 'no type' },
 		]) {
 			expect(await r.errorOf('get_privacy_setting', { setting })).toBe(UNSUPPORTED)
