@@ -1,9 +1,11 @@
 /** What every command file of this group imports from the core, in one line. */
-export { CommandError, defineCommand } from '../../src/commands/define'
+export { type CommandContext, CommandError, defineCommand } from '../../src/commands/define'
 export {
 	fields,
 	int64String,
 	isObject,
+	type JsonObject,
+	listCap,
 	optionalArray,
 	optionalBool,
 	optionalInt,
@@ -25,3 +27,5 @@ export {
 	textField,
 	typeOf,
 } from '../../src/commands/td-objects'
+export { wordError } from '../../src/gateway/errors'
+export { RuntimeError, TdError } from '../../src/telegram/types'

@@ -8,10 +8,31 @@
  */
 import { defineCommandGroup } from '../../src/commands/define'
 import { definePlugin } from '../../src/plugin'
+import { blockUser } from './block-user'
+import { getActiveSessions } from './get-active-sessions'
+import { getBlockedUsers } from './get-blocked-users'
+import { getPrivacySetting } from './get-privacy-setting'
+import { getPrivacySettings } from './get-privacy-settings'
+import { setPrivacySetting } from './set-privacy-setting'
+import { setSessionSettings } from './set-session-settings'
+import { terminateAllOtherSessions } from './terminate-all-other-sessions'
+import { terminateSession } from './terminate-session'
+import { unblockUser } from './unblock-user'
 
 export const sessionsCommands = defineCommandGroup({
 	id: 'commands-sessions',
-	commands: [],
+	commands: [
+		getActiveSessions,
+		terminateAllOtherSessions,
+		terminateSession,
+		setSessionSettings,
+		blockUser,
+		unblockUser,
+		getBlockedUsers,
+		getPrivacySetting,
+		getPrivacySettings,
+		setPrivacySetting,
+	],
 })
 
 export const sessionsPlugin = definePlugin({

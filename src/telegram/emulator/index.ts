@@ -38,12 +38,16 @@ const HANDLERS: Handlers = {
  * for the network, as TDLib's do, and fail `500 Request aborted` when the client closes first.
  *
  * Emulator-only requests, not part of TDLib: `emulatorDelay {ms}` answers after a pause (tests of
- * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code.
- * Domains add their own (`password.ts`: reading the emulated mail, a session's age).
+ * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code;
+ * `emulatorFailNext {method, code, message}` makes this client's next request of `method` fail with
+ * that error (the failures the cloud has and the emulator does not: floods, outages, a step that
+ * fails after another succeeded). Domains add their own (`password.ts`: reading the emulated mail,
+ * a session's age).
  */
 export type EmulatorRequest =
 	| { _: 'emulatorDelay'; ms: number }
 	| { _: 'emulatorConfirmQrCode'; phone_number: string }
+	| { _: 'emulatorFailNext'; method: string; code: number; message: string }
 	| PasswordEmulatorRequest
 
 const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
@@ -99,6 +103,8 @@ function createSession(world: World, opts: ClientOptions) {
 
 function createEmulatorClient(world: World, opts: ClientOptions): BackendClient {
 	const { session, listeners } = createSession(world, opts)
+	/** `emulatorFailNext`: the error the next request of a method gets instead of its answer. */
+	const failures = new Map<string, TdError>()
 	// As with tdl: the parameters are sent for the caller, then the stored session is restored.
 	let initialized = false
 	const init = Promise.resolve().then(() => {
@@ -119,7 +125,14 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		// TDLib holds requests until its parameters are set; so does the emulator.
 		if (!initialized) await init
 		if (session.state._ === 'authorizationStateClosed') fail('Request aborted', 500)
-		const raw = request as unknown as { _: string; ms?: number; phone_number?: string }
+		const raw = request as unknown as {
+			_: string
+			ms?: number
+			phone_number?: string
+			method?: string
+			code?: number
+			message?: string
+		}
 		if (raw._ === 'emulatorDelay') {
 			await Bun.sleep(Math.max(0, Number(raw.ms) || 0))
 			return { _: 'ok' }
@@ -127,6 +140,10 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		if (raw._ === 'emulatorConfirmQrCode') return confirmQrCode(session, String(raw.phone_number ?? ''))
 		if (DOMAIN_EMULATOR_REQUESTS.has(raw._))
 			return passwordEmulatorRequest(session, request as unknown as PasswordEmulatorRequest)
+		if (raw._ === 'emulatorFailNext') {
+			failures.set(String(raw.method), new TdError(Number(raw.code) || 400, String(raw.message ?? '')))
+			return { _: 'ok' }
+		}
 		// What real TDLib's JSON parser refuses is refused first, in its words; and a field no TDLib
 		// type declares (which TDLib would drop) too, so that our own mistakes fail the tests.
 		const malformed = tdlibParseError(request, { strict: true })
@@ -135,6 +152,11 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		if (!handler) return fail(`Method not supported by the emulator: ${request._}`)
 		if (!ANY_STATE.has(request._) && session.state._ !== 'authorizationStateReady') fail('Unauthorized', 401)
 		if (session.offline && NEEDS_NETWORK.has(request._)) await session.whenOnline()
+		const failure = failures.get(request._)
+		if (failure) {
+			failures.delete(request._)
+			throw failure
+		}
 		return handler(session, request)
 	}
 

@@ -1,0 +1,9 @@
+import { defineCommand, fields } from './deps'
+
+/** `get_active_sessions` → `getActiveSessions`; TDLib's `sessions` as it is (ids are int64 strings). */
+export const getActiveSessions = defineCommand({
+	name: 'get_active_sessions',
+	methods: ['getActiveSessions'],
+	input: fields({}),
+	run: (_input, ctx) => ctx.invoke({ _: 'getActiveSessions' }),
+})

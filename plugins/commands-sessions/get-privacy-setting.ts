@@ -1,0 +1,17 @@
+import { defineCommand, fields } from './deps'
+import { privacySettingField } from './privacy-setting'
+
+/**
+ * `get_privacy_setting` → `getUserPrivacySettingRules`; TDLib's `userPrivacySettingRules` as it is
+ * ("nobody" reads as an empty list: TDLib drops a trailing `restrictAll`). `newChatPrivacySettings`
+ * → `getNewChatPrivacySettings`, as tdlib-mapping §2 recommends.
+ */
+export const getPrivacySetting = defineCommand({
+	name: 'get_privacy_setting',
+	methods: ['getUserPrivacySettingRules', 'getNewChatPrivacySettings'],
+	input: fields({ setting: privacySettingField }),
+	run: (input, ctx) =>
+		input.setting.kind === 'newChat'
+			? ctx.invoke({ _: 'getNewChatPrivacySettings' })
+			: ctx.invoke({ _: 'getUserPrivacySettingRules', setting: input.setting.setting }),
+})

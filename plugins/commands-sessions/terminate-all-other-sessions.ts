@@ -1,0 +1,13 @@
+import { defineCommand, fields } from './deps'
+import { explainTooNew } from './too-new'
+
+/**
+ * `terminate_all_other_sessions` → `terminateAllOtherSessions`; result `{_: 'ok'}`. Every other device
+ * of the account is logged out, other userbots of the same Telegram account included.
+ */
+export const terminateAllOtherSessions = defineCommand({
+	name: 'terminate_all_other_sessions',
+	methods: ['terminateAllOtherSessions'],
+	input: fields({}),
+	run: (_input, ctx) => ctx.invoke({ _: 'terminateAllOtherSessions' }).catch(explainTooNew),
+})

@@ -1,0 +1,22 @@
+import { CommandError, defineCommand, fields } from './deps'
+import { SessionsErrors as E } from './errors'
+import { sessionIdField } from './session-id'
+import { explainTooNew } from './too-new'
+
+/**
+ * `terminate_session` → `getActiveSessions`, then `terminateSession`; result `{_: 'ok'}`. The current
+ * session is told by TDLib's `is_current`, never by its id (Telegram gives it no fixed value). An id
+ * not in the list goes to TDLib all the same, which answers for it (`HASH_INVALID`).
+ */
+export const terminateSession = defineCommand({
+	name: 'terminate_session',
+	methods: ['getActiveSessions', 'terminateSession'],
+	input: fields({ session_id: sessionIdField }),
+	async run(input, ctx) {
+		const { sessions } = await ctx.invoke({ _: 'getActiveSessions' })
+		if (sessions.some((s) => s.is_current && BigInt(s.id) === BigInt(input.session_id))) {
+			throw new CommandError(E.CURRENT_SESSION)
+		}
+		return ctx.invoke({ _: 'terminateSession', session_id: input.session_id }).catch(explainTooNew)
+	},
+})

@@ -1,0 +1,17 @@
+import { defineCommand, fields, requiredInt } from './deps'
+import { SessionsErrors as E } from './errors'
+
+/**
+ * `unblock_user` → `setMessageSenderBlockList` with no list, which takes the user off both the main
+ * and the stories list; result `{_: 'ok'}`.
+ */
+export const unblockUser = defineCommand({
+	name: 'unblock_user',
+	methods: ['setMessageSenderBlockList'],
+	input: fields({ user_id: requiredInt('user_id', E.USER_ID_REQUIRED) }),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'setMessageSenderBlockList',
+			sender_id: { _: 'messageSenderUser', user_id: input.user_id },
+		}),
+})
