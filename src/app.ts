@@ -20,6 +20,7 @@ import { createLogger, type Logger } from './logger'
 import type { PluginDefinition } from './plugin'
 import { createRuntime } from './supervisor'
 import { recordRequests } from './supervisor/request-log'
+import { createUpdateHub } from './updates/hub'
 import { createUserbotDirectory } from './userbots/directory'
 
 /** Every plugin this build knows, in load order. `PLUGINS` picks among them. */
@@ -132,12 +133,26 @@ async function compose(
 ) {
 	const groups: CommandGroup[] = []
 	const subscribers = new Set<(event: CompanyEvent) => void>()
+	const updates = createUpdateHub({
+		size: config.updates.bufferSize,
+		ageMs: config.updates.bufferAgeMs,
+		defaultKinds: config.updates.defaultKinds,
+		onKinds: (kinds) => runtime?.setUpdateFilter(kinds),
+	})
+	if (runtime) {
+		closers.push(
+			runtime.onEvent((event) => {
+				if (event.type === 'update') updates.publish(event.userbotId, event.update)
+			}),
+		)
+	}
 	const ctx: AppContext = {
 		config,
 		db: handle.db,
 		log,
 		auth: createAuthenticator({ db: handle.db, config, log }),
 		runtime,
+		updates,
 		userbots: createUserbotDirectory(handle.db),
 		registerCommands: (group) => groups.push(group),
 		publish: (event) => {

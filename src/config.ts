@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
+import { isTdUpdate } from './telegram/schema/index'
 
 /**
  * Configuration comes from the environment (and `.env`, which Bun loads itself), checked once at
@@ -46,6 +47,25 @@ export const KNOWN_PLUGINS = [
 	'commands-chat-admin',
 ] as const
 export type PluginId = (typeof KNOWN_PLUGINS)[number]
+
+/**
+ * What happens to a userbot's messages and chats, as a client of the service wants to hear it: new,
+ * sent (the final id), failed, edited and deleted messages, members joining and leaving, what was
+ * read, and log-in states. Chat actions ("typing...") and the many other kinds TDLib sends are not
+ * kept, but a client may subscribe to any of them.
+ */
+export const DEFAULT_UPDATE_KINDS = [
+	'updateNewMessage',
+	'updateMessageSendSucceeded',
+	'updateMessageSendFailed',
+	'updateMessageContent',
+	'updateMessageEdited',
+	'updateDeleteMessages',
+	'updateChatMember',
+	'updateChatReadInbox',
+	'updateChatReadOutbox',
+	'updateAuthorizationState',
+] as const
 
 const EnvSchema = v.object({
 	PORT: v.optional(int(0, 65535), '8000'),
@@ -110,6 +130,20 @@ const EnvSchema = v.object({
 	COMPANY_USERBOT_LIMIT: v.optional(int(1, 1_000_000), '100'),
 	/** Bytes of replies one WebSocket may have waiting (it does not read) before it is closed with 1013. */
 	WS_SEND_BUFFER_BYTES: v.optional(int(64 * 1024, 1024 ** 3), String(8 * 1024 ** 2)),
+	/** Kinds of TDLib update always kept for resume and sent to a subscription that names none. */
+	UPDATE_KINDS: v.optional(
+		v.pipe(
+			list,
+			v.check((kinds) => kinds.length > 0, 'must name at least one kind of update'),
+			v.check((kinds) => kinds.every(isTdUpdate), 'must be TDLib update names, comma-separated'),
+		),
+	),
+	/** Updates kept per userbot for clients that resume. */
+	UPDATE_BUFFER_SIZE: v.optional(int(1, 100_000), '256'),
+	/** Seconds an update is kept for clients that resume. */
+	UPDATE_BUFFER_AGE: v.optional(int(1, 7 * 86_400), '3600'),
+	/** Bytes of updates a WebSocket that does not read may have waiting before they are dropped. */
+	UPDATE_QUEUE_BYTES: v.optional(int(16 * 1024, 1024 ** 3), String(1024 ** 2)),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
 	TDLIB_REQUEST_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	LOG_LEVEL: v.optional(
@@ -167,6 +201,14 @@ export interface Config {
 	/** Live (not deleted) userbots one company may have. */
 	companyUserbotLimit: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+	updates: {
+		/** Kept for resume, and what a subscription without `updates` gets. */
+		defaultKinds: string[]
+		bufferSize: number
+		bufferAgeMs: number
+		/** Per WebSocket, before its waiting updates are dropped (a `resync` says so). */
+		queueBytes: number
+	}
 	/** Bytes of replies a WebSocket may have waiting before it is closed (1013). */
 	wsSendBufferBytes: number
 	/** Conformance record of every new shape of TDLib request (`npm test` sets it). */
@@ -276,6 +318,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
 		wsSendBufferBytes: e.WS_SEND_BUFFER_BYTES,
+		updates: {
+			defaultKinds: e.UPDATE_KINDS ?? [...DEFAULT_UPDATE_KINDS],
+			bufferSize: e.UPDATE_BUFFER_SIZE,
+			bufferAgeMs: e.UPDATE_BUFFER_AGE * 1000,
+			queueBytes: e.UPDATE_QUEUE_BYTES,
+		},
 		tdlibRequestLog: e.TDLIB_REQUEST_LOG === undefined ? undefined : resolve(e.TDLIB_REQUEST_LOG),
 	}
 }

@@ -4,6 +4,7 @@ import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
 import type { Logger } from './logger'
 import type { TelegramRuntime } from './supervisor/types'
+import type { UpdateHub } from './updates/hub'
 import type { UserbotDirectory } from './userbots/types'
 
 /** A message pushed to every open WebSocket connection of a company (authorization states...). */
@@ -23,6 +24,8 @@ export interface AppContext {
 	auth: Authenticator
 	/** The Telegram runtime, or null when no backend is configured (creating a userbot then answers 503). */
 	runtime: TelegramRuntime | null
+	/** Each userbot's live updates: numbered, kept for resume, sent to subscribed connections. */
+	updates: UpdateHub
 	/** Company-scoped, cached userbot lookup (the gateway's hot path). */
 	userbots: UserbotDirectory
 	/** Command groups register here while plugins are built; the gateway serves them. */

@@ -29,6 +29,18 @@ const isIntegral = (value: unknown) =>
 
 const READY = 'authorizationStateReady'
 
+/**
+ * The frame table's checks of `userbot_id` (contract §6), for the connection's own frames that name
+ * a userbot (`subscribe`): the id, or the wire string saying what is wrong with it.
+ */
+export function userbotIdOf(frame: Record<string, unknown>): number | { error: string } {
+	const raw = frame.userbot_id
+	if (raw === undefined || raw === null) return { error: E.USERBOT_ID_REQUIRED }
+	const id = toInt(raw)
+	if (id !== undefined) return id
+	return { error: isIntegral(raw) ? E.USERBOT_NOT_FOUND : E.USERBOT_ID_NOT_INTEGER }
+}
+
 /** Whether `value` nests objects and lists deeper than `max` (walked without recursion). */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
 	const stack: Array<[unknown, number]> = [[value, 0]]
@@ -65,12 +77,15 @@ interface Job {
 	requestId: RequestId | undefined
 }
 
-/** A frame the connection itself answers (`authenticate`), before any command lookup. */
+/**
+ * A frame the connection itself answers (`authenticate`, `subscribe`), before any command lookup:
+ * its reply, and optionally what to do right after the reply is queued (a subscription's replay).
+ */
 export type ConnectionAction = (
 	conn: Connection,
 	frame: Record<string, unknown>,
 	requestId: RequestId | undefined,
-) => Promise<string>
+) => Promise<string | { reply: string; after(): void }>
 
 export interface DispatcherOptions {
 	/** Frames the gateway answers for the connection, by action name. */
@@ -239,7 +254,12 @@ export function createDispatcher(
 			const running = new Running(received + timeoutMs, action, userbotId, checked.requestId, conn, deadlines)
 			deadlines.add(running)
 			checked.action(conn, checked.frame, checked.requestId).then(
-				(reply) => running.finish(reply),
+				(outcome) => {
+					if (typeof outcome === 'string') return running.finish(outcome)
+					if (running.done) return
+					running.finish(outcome.reply)
+					outcome.after()
+				},
 				(err) => {
 					log.error('connection frame failed', { action, error: err instanceof Error ? err : String(err) })
 					running.fail(E.INTERNAL)

@@ -18,6 +18,9 @@ export const GatewayErrors = {
 	ACCESS_REQUIRED: 'access is required',
 	ACCESS_INVALID: 'access token is not valid',
 	ACCESS_OTHER_USER: 'access token is for another user',
+	/** `subscribe`: the kinds must be TDLib's update names; `after` a sequence number. */
+	UPDATES_KINDS: 'updates must be a list of TDLib update names',
+	AFTER_NOT_SEQ: 'after must be a whole number (a seq)',
 	/** Objects and lists nested deeper than any command takes (MAX_FRAME_DEPTH). */
 	TOO_DEEP: 'command is nested too deeply',
 	/** More than MAX_IN_FLIGHT commands of one connection unanswered: this one is refused at once. */

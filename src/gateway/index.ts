@@ -2,12 +2,14 @@ import { Elysia } from 'elysia'
 import type { CommandGroup } from '../commands/define'
 import { createCommandRegistry, type RegisteredCommand } from '../commands/registry'
 import type { AppContext, CompanyEvent } from '../context'
+import type { UpdateSink } from '../updates/hub'
 import { createConnections, type Socket, type SocketData } from './connections'
 import { type ConnectionAction, createDispatcher } from './dispatch'
 import { GatewayErrors as E, FRAME_ERROR_TYPE } from './errors'
 import { CLOSE_SLOW_CONSUMER, createOutbox, REASON_SLOW_CONSUMER } from './outbox'
 import { errorReply, successReply } from './replies'
 import type { Connection } from './running'
+import { subscriptionActions } from './subscriptions'
 
 export { CLOSE_POLICY, REASON_EXPIRED, REASON_REVOKED } from './connections'
 export { CLOSE_SLOW_CONSUMER, REASON_SLOW_CONSUMER } from './outbox'
@@ -36,8 +38,15 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  */
 export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]): Gateway {
 	const registry = createCommandRegistry(groups)
+	const sinks = new WeakMap<Connection, UpdateSink>()
 	const outbox = createOutbox({
 		limitBytes: ctx.config.wsSendBufferBytes,
+		updateLimitBytes: ctx.config.updates.queueBytes,
+		onUpdatesDropped: (ws, firsts) => {
+			const sink = sinks.get((ws as Socket).data.conn)
+			if (!sink) return
+			for (const [userbotId, seq] of firsts) ctx.updates.stalled(sink, userbotId, seq)
+		},
 		onOverflow: (ws) => {
 			const data = (ws as Socket).data
 			if (data.ended) return
@@ -75,7 +84,10 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		)
 	}
 	const dispatcher = createDispatcher(ctx, registry, {
-		connectionActions: new Map([[AUTHENTICATE, authenticate]]),
+		connectionActions: new Map([
+			[AUTHENTICATE, authenticate],
+			...subscriptionActions(ctx, (conn) => sinks.get(conn)),
+		]),
 	})
 
 	const onMessage = (ws: Socket, message: string | Buffer) => {
@@ -106,6 +118,12 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		data.conn.admit = () => connections.admit(ws)
 		data.conn.settled = () => connections.settled(ws)
 		sockets.set(data.conn, ws)
+		sinks.set(data.conn, {
+			deliver: (text, userbotId, seq) => {
+				if (!data.ended) outbox.sendUpdate(ws, text, userbotId, seq)
+			},
+			send: (text) => data.conn.send(text),
+		})
 		connections.opened(ws)
 	}
 
@@ -124,7 +142,11 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 			open: onOpen,
 			message: onMessage,
 			drain: (ws) => outbox.drain(ws),
-			close: (ws) => connections.closed(ws),
+			close: (ws) => {
+				const sink = sinks.get(ws.data.conn)
+				if (sink) ctx.updates.dropSink(sink)
+				connections.closed(ws)
+			},
 			closed,
 			credential: outcome.credential,
 			ended: false,

@@ -203,6 +203,8 @@ export class UserbotService {
 			})
 		await removeUserbotFolders(dataDir, userbotId)
 		this.tracker.forget(userbotId)
+		// Its updates, and every subscription to them, end with it.
+		this.ctx.updates.forget(userbotId)
 		await this.ctx.db
 			.update(userbot)
 			.set({ deletedAt: Date.now(), deletedBy: principal.userId })

@@ -59,6 +59,8 @@ function createSession(world: World, opts: ClientOptions) {
 	const listeners: Array<(u: TdUpdate) => void> = []
 	/** Requests waiting for the network: resolved when it is back, rejected when the client closes. */
 	const waiting = new Set<{ resolve: () => void; reject: (e: unknown) => void }>()
+	/** The account this client listens as (its user id leaves `session` at log-out, before the state). */
+	let attachedAs = 0
 	const session: Session = {
 		world,
 		userId: 0,
@@ -86,6 +88,10 @@ function createSession(world: World, opts: ClientOptions) {
 			})
 		},
 		setState(state: Td.AuthorizationState) {
+			// A client hears its account's updates while it is logged in, and only then.
+			if (state._ === 'authorizationStateReady') world.attach(session.userId, session)
+			else if (session.state._ === 'authorizationStateReady') world.detach(attachedAs, session)
+			if (state._ === 'authorizationStateReady') attachedAs = session.userId
 			session.state = state
 			if (state._ === 'authorizationStateClosed') {
 				for (const w of [...waiting]) w.reject(new TdError(500, 'Request aborted'))

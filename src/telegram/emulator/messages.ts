@@ -89,6 +89,12 @@ function send(
 			old_message_id: tempId,
 		}
 		s.emit(update)
+		// Then every other member hears of it, as TDLib tells them: the final message, in their chat.
+		s.world.notify(
+			chat.members.keys(),
+			(viewer) => ({ _: 'updateNewMessage', message: messageObject(s.world, chat, record, viewer) }),
+			s,
+		)
 	}, 0)
 	return temp
 }
@@ -153,15 +159,17 @@ export const messageHandlers: Handlers = {
 		}
 		for (const m of found) chat.messages.delete(m.serverId)
 		if (found.length) {
-			const chatId = s.world.chatIdFor(s.userId, chat)
 			const message_ids = found.map((m) => m.serverId * MESSAGE_ID_SHIFT)
-			s.emit({
+			const deleted = (viewer: number): TdUpdate => ({
 				_: 'updateDeleteMessages',
-				chat_id: chatId,
+				chat_id: s.world.chatIdFor(viewer, chat),
 				message_ids,
 				is_permanent: true,
 				from_cache: false,
 			})
+			s.emit(deleted(s.userId))
+			// Revoked for everyone in groups and when asked; a private chat's copy only when `revoke`.
+			if (chat.kind !== 'private' || req.revoke) s.world.notify(chat.members.keys(), deleted, s)
 		}
 		return OK
 	},
@@ -199,6 +207,20 @@ export const messageHandlers: Handlers = {
 		}
 		m.content = content
 		m.editDate = s.world.now()
+		// TDLib tells every member's client, the editor's too: the new content, then the edit date.
+		const messageId = m.serverId * MESSAGE_ID_SHIFT
+		s.world.notify(chat.members.keys(), (viewer) => ({
+			_: 'updateMessageContent',
+			chat_id: s.world.chatIdFor(viewer, chat),
+			message_id: messageId,
+			new_content: m.content,
+		}))
+		s.world.notify(chat.members.keys(), (viewer) => ({
+			_: 'updateMessageEdited',
+			chat_id: s.world.chatIdFor(viewer, chat),
+			message_id: messageId,
+			edit_date: m.editDate,
+		}))
 		return messageObject(s.world, chat, m, s.userId)
 	},
 	pinChatMessage(s, req) {

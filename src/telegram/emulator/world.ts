@@ -65,6 +65,11 @@ export interface ChatRecord {
 
 export const MESSAGE_ID_SHIFT = 2 ** 20
 
+/** An emulated client, as the world reaches it. */
+export interface UpdateListener {
+	emit(update: Td.Update): void
+}
+
 export class World {
 	readonly users = new Map<number, UserRecord>()
 	/** Group chats by TDLib chat id. */
@@ -191,5 +196,43 @@ export class World {
 	message(chat: ChatRecord, messageId: number): MessageRecord | undefined {
 		if (messageId <= 0 || messageId % MESSAGE_ID_SHIFT !== 0) return undefined
 		return chat.messages.get(messageId / MESSAGE_ID_SHIFT)
+	}
+
+	/** The logged-in emulated clients of each account: who hears what happens in the world. */
+	private readonly listeners = new Map<number, Set<UpdateListener>>()
+
+	/** An emulated client logged in as `userId` hears the updates of its account from now on. */
+	attach(userId: number, listener: UpdateListener): void {
+		let set = this.listeners.get(userId)
+		if (!set) {
+			set = new Set()
+			this.listeners.set(userId, set)
+		}
+		set.add(listener)
+	}
+
+	detach(userId: number, listener: UpdateListener): void {
+		const set = this.listeners.get(userId)
+		set?.delete(listener)
+		if (set?.size === 0) this.listeners.delete(userId)
+	}
+
+	/**
+	 * Tells every logged-in client of each of `userIds` what happened, as that account sees it
+	 * (`build` gets the viewer; null: nothing for this one). `except` is the client that acted, which
+	 * told itself already.
+	 */
+	notify(
+		userIds: Iterable<number>,
+		build: (viewerId: number) => Td.Update | null,
+		except?: UpdateListener,
+	): void {
+		for (const userId of new Set(userIds)) {
+			const set = this.listeners.get(userId)
+			if (!set) continue
+			const update = build(userId)
+			if (!update) continue
+			for (const l of set) if (l !== except) l.emit(update)
+		}
 	}
 }

@@ -1,0 +1,83 @@
+import type { AppContext } from '../context'
+import { isTdUpdate } from '../telegram/schema/index'
+import type { UpdateSink } from '../updates/hub'
+import { type ConnectionAction, userbotIdOf } from './dispatch'
+import { GatewayErrors as E } from './errors'
+import { errorReply, type RequestId, successReply } from './replies'
+import type { Connection } from './running'
+
+/** At most this many kinds in one subscription (TDLib has fewer than 200). */
+export const MAX_UPDATE_KINDS = 200
+
+export const SUBSCRIBE = 'subscribe'
+export const UNSUBSCRIBE = 'unsubscribe'
+
+/**
+ * `subscribe` and `unsubscribe`: the connection's own frames for live updates (src/updates/hub.ts).
+ *
+ * `{"action": "subscribe", "userbot_id": N, "updates": [...kinds], "after": S}` (both optional) is
+ * answered like a command, `subscribe` with `{last_seq}` or `subscribe_error`; right after the reply
+ * come the updates after S (if `after` was given), then live ones, each
+ * `{"type": "update", "userbot_id", "seq", "update": {...}}`. Another company's userbot, or one that
+ * does not exist, is `userbot not found`.
+ */
+export function subscriptionActions(
+	ctx: AppContext,
+	sinkOf: (conn: Connection) => UpdateSink | undefined,
+): Map<string, ConnectionAction> {
+	/** The userbot of the frame, if the caller may see it; else the error reply. */
+	const scoped = async (
+		conn: Connection,
+		frame: Record<string, unknown>,
+		type: string,
+		requestId: RequestId | undefined,
+	): Promise<{ id: number } | { error: string }> => {
+		const id = userbotIdOf(frame)
+		if (typeof id !== 'number') return { error: errorReply(null, `${type}_error`, id.error, requestId) }
+		const record = await ctx.userbots.lookup(id)
+		if (!record || record.companyId !== conn.principal.companyId) {
+			return { error: errorReply(id, `${type}_error`, E.USERBOT_NOT_FOUND, requestId) }
+		}
+		return { id }
+	}
+
+	const subscribe: ConnectionAction = async (conn, frame, requestId) => {
+		const fail = (userbotId: number | null, error: string) =>
+			errorReply(userbotId, `${SUBSCRIBE}_error`, error, requestId)
+		const target = await scoped(conn, frame, SUBSCRIBE, requestId)
+		if ('error' in target) return target.error
+		const { updates, after } = frame
+		if (
+			updates !== undefined &&
+			(!Array.isArray(updates) ||
+				updates.length === 0 ||
+				updates.length > MAX_UPDATE_KINDS ||
+				!updates.every((k) => typeof k === 'string' && isTdUpdate(k)))
+		) {
+			return fail(target.id, E.UPDATES_KINDS)
+		}
+		if (after !== undefined && !(typeof after === 'number' && Number.isSafeInteger(after) && after >= 0)) {
+			return fail(target.id, E.AFTER_NOT_SEQ)
+		}
+		const sink = sinkOf(conn)
+		if (!sink) return fail(target.id, E.INTERNAL)
+		const subscribed = ctx.updates.subscribe(sink, target.id, updates as string[] | undefined, after)
+		return {
+			reply: successReply(target.id, SUBSCRIBE, { last_seq: subscribed.lastSeq }, requestId),
+			after: subscribed.start,
+		}
+	}
+
+	const unsubscribe: ConnectionAction = async (conn, frame, requestId) => {
+		const target = await scoped(conn, frame, UNSUBSCRIBE, requestId)
+		if ('error' in target) return target.error
+		const sink = sinkOf(conn)
+		const ended = sink ? ctx.updates.unsubscribe(sink, target.id) : false
+		return successReply(target.id, UNSUBSCRIBE, { unsubscribed: ended }, requestId)
+	}
+
+	return new Map([
+		[SUBSCRIBE, subscribe],
+		[UNSUBSCRIBE, unsubscribe],
+	])
+}
