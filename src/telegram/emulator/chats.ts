@@ -20,7 +20,7 @@ export const chatHandlers: Handlers = {
 	},
 	getSupergroup(s, req) {
 		const chat = s.world.supergroupFor(s.userId, req.supergroup_id ?? 0) ?? fail('Supergroup not found')
-		return supergroupObject(chat, s.userId)
+		return supergroupObject(s.world, chat, s.userId)
 	},
 	getChats(s, req) {
 		const limit = req.limit ?? 0
