@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
 import { SEED_CHATS } from '../../src/telegram/emulator'
+import { createSeededWorld } from '../../src/telegram/emulator/seed'
 import { TdError } from '../../src/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
@@ -407,5 +408,27 @@ describe('emulator members: statuses', () => {
 			'The method is available only for supergroup chats',
 		)
 		expect(await tdError(del(BOB, chat_id, 999))).toBe('Message sender not found')
+	})
+})
+
+describe('emulator members: the world’s addMember', () => {
+	it('adds once, and never a banned user (a ban outlives invite links)', () => {
+		const world = createSeededWorld()
+		const chat = world.groups.get(SEED_CHATS.supergroup)!
+		expect(world.addMember(chat, U.dave)).toBe(true)
+		expect(chat.members.get(U.dave)).toMatchObject({ role: 'member', tag: '' })
+		expect(world.addMember(chat, U.dave)).toBe(false)
+		chat.banned.set(U.bob + 100, { until: 0, bannedBy: U.bob, date: world.clock })
+		world.users.set(U.bob + 100, {
+			id: U.bob + 100,
+			firstName: 'Mallory',
+			lastName: '',
+			defaultAutoDeleteTime: 0,
+		})
+		expect(world.addMember(chat, U.bob + 100)).toBe(false)
+		// A ban past its date is lifted.
+		chat.banned.set(U.bob + 100, { until: world.clock - 1, bannedBy: U.bob, date: world.clock - 100 })
+		expect(world.addMember(chat, U.bob + 100, 'administrator')).toBe(true)
+		expect(chat.members.get(U.bob + 100)?.rights?.can_invite_users).toBe(true)
 	})
 })
