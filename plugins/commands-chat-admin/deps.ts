@@ -14,10 +14,13 @@ export {
 	requiredValue,
 	toInt,
 } from '../../src/commands/fields'
+// The administrator commands (administrators.ts): text checks, and wording a TDLib failure that
+// follows a change already made.
 export {
 	checkTdList,
 	checkTdObject,
 	formattedText,
+	isUnicodeText,
 	TdObjectError,
 	tdListField,
 	tdObjectField,
@@ -25,3 +28,5 @@ export {
 	textField,
 	typeOf,
 } from '../../src/commands/td-objects'
+export { wordError } from '../../src/gateway/errors'
+export { RuntimeError, TdError } from '../../src/telegram/types'

@@ -1,9 +1,10 @@
 /** What every command file of this group imports from the core, in one line. */
-export { CommandError, defineCommand } from '../../src/commands/define'
+export { type CommandContext, CommandError, defineCommand } from '../../src/commands/define'
 export {
 	fields,
 	int64String,
 	isObject,
+	listCap,
 	optionalArray,
 	optionalBool,
 	optionalInt,
@@ -18,6 +19,7 @@ export {
 	checkTdList,
 	checkTdObject,
 	formattedText,
+	isUnicodeText,
 	TdObjectError,
 	tdListField,
 	tdObjectField,
@@ -25,3 +27,6 @@ export {
 	textField,
 	typeOf,
 } from '../../src/commands/td-objects'
+export { wordError } from '../../src/gateway/errors'
+export { PARSE_FAILED } from '../../src/telegram/schema/types'
+export { RuntimeError, TdError } from '../../src/telegram/types'

@@ -7,10 +7,23 @@
  */
 import { defineCommandGroup } from '../../src/commands/define'
 import { definePlugin } from '../../src/plugin'
+import { addChatMember } from './add-chat-member'
+import { addChatMembers } from './add-chat-members'
+import { getChatMembers } from './get-chat-members'
+import { getChatRecentActions } from './get-chat-recent-actions'
+import { removeChatMember } from './remove-chat-member'
+import { restoreChatMember } from './restore-chat-member'
 
 export const membersCommands = defineCommandGroup({
 	id: 'commands-members',
-	commands: [],
+	commands: [
+		getChatMembers,
+		getChatRecentActions,
+		addChatMember,
+		addChatMembers,
+		removeChatMember,
+		restoreChatMember,
+	],
 })
 
 export const membersPlugin = definePlugin({

@@ -2,7 +2,6 @@ import type * as Td from 'tdlib-types'
 import { requireChat } from './messages'
 import { chatObject, lastMessage, supergroupObject, userObject } from './objects'
 import { fail, type Handlers, OK } from './session'
-import type { ChatRecord } from './world'
 
 /** Users, chats and the chat list; options; TDLib's test methods. */
 
@@ -21,7 +20,7 @@ export const chatHandlers: Handlers = {
 	},
 	getSupergroup(s, req) {
 		const chat = s.world.supergroupFor(s.userId, req.supergroup_id ?? 0) ?? fail('Supergroup not found')
-		return supergroupObject(chat, s.userId)
+		return supergroupObject(s.world, chat, s.userId)
 	},
 	getChats(s, req) {
 		const limit = req.limit ?? 0
@@ -38,34 +37,6 @@ export const chatHandlers: Handlers = {
 		if (s.chatsLoaded) return fail('Not Found', 404)
 		s.chatsLoaded = true
 		return OK
-	},
-	/**
-	 * A new supergroup or channel owned by the caller, with its creation message (tests make their own
-	 * groups rather than change the seeded ones). Ids follow the seed's: chat id -(10^12 + group id).
-	 */
-	createNewSupergroupChat(s, req) {
-		const title = (req.title ?? '').trim()
-		if (!title) fail('Title must be non-empty')
-		let groupId = 3000
-		for (const c of s.world.groups.values())
-			if (c.kind !== 'basicGroup') groupId = Math.max(groupId, c.groupId)
-		groupId += 1
-		const isChannel = req.is_channel ?? false
-		const chat: ChatRecord = {
-			kind: isChannel ? 'channel' : 'supergroup',
-			id: -(1_000_000_000_000 + groupId),
-			groupId,
-			title,
-			members: new Map([[s.userId, 'creator']]),
-			messages: new Map(),
-			lastServerId: 0,
-			autoDeleteTime: req.message_auto_delete_time ?? 0,
-			isForum: !isChannel && (req.is_forum ?? false),
-			events: [],
-		}
-		s.world.groups.set(chat.id, chat)
-		s.world.addMessage(chat, s.userId, { _: 'messageSupergroupChatCreate', title })
-		return chatObject(s.world, chat, s.userId)
 	},
 	createPrivateChat(s, req) {
 		const userId = req.user_id ?? 0

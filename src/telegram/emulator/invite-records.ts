@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type * as Td from 'tdlib-types'
+import { rightsOf } from './members-rights'
 import { requireChat } from './messages'
 import { fail, type Session } from './session'
 import type { ChatRecord, World } from './world'
@@ -73,18 +74,16 @@ export function hashOf(link: string): string | undefined {
  * The one place this domain reads the members model (owned by the members domain: world.ts members,
  * objects.ts statuses, members.ts). Should that model grow richer statuses, only these three change.
  */
-const roleOf = (chat: ChatRecord, userId: number) => chat.members.get(userId)
+const roleOf = (chat: ChatRecord, userId: number) => chat.members.get(userId)?.role
 export const isChatMember = (chat: ChatRecord, userId: number) => roleOf(chat, userId) !== undefined
 export const isChatOwner = (chat: ChatRecord, userId: number) => roleOf(chat, userId) === 'creator'
 /**
- * TDLib's `can_manage_invite_links`: an administrator with `can_invite_users`. The emulated
- * administrators' rights (objects.ts) include it; ordinary members never manage links, whatever the
- * chat's permissions let them do.
+ * TDLib's `can_manage_invite_links`: an administrator with `can_invite_users` (members-rights.ts has
+ * each administrator's rights); ordinary members never manage links, whatever the chat's permissions
+ * let them do.
  */
-export const canManageInviteLinks = (chat: ChatRecord, userId: number) => {
-	const role = roleOf(chat, userId)
-	return role === 'creator' || role === 'administrator'
-}
+export const canManageInviteLinks = (chat: ChatRecord, userId: number) =>
+	rightsOf(chat, userId)?.can_invite_users === true
 
 /**
  * TDLib's `can_manage_dialog_invite_links`: the chat must be known, a group, and the user an

@@ -1,16 +1,16 @@
 import type * as Td from 'tdlib-types'
 import type { TdUpdate } from '../types'
 import { ALBUM_KINDS, messageContent, withCaption } from './content'
+import { isAdmin, rightsOf } from './members-rights'
 import { messageObject } from './objects'
 import { fail, type Handlers, OK, type Session } from './session'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord } from './world'
 
 /** The messages group: sending, forwarding, editing, pinning, reactions, auto-delete timers. */
 
-const roleOf = (chat: ChatRecord, userId: number) => chat.members.get(userId)
-const isAdmin = (chat: ChatRecord, userId: number) =>
-	chat.kind === 'private' || ['creator', 'administrator'].includes(roleOf(chat, userId) ?? '')
-const canWrite = (chat: ChatRecord, userId: number) => chat.kind !== 'channel' || isAdmin(chat, userId)
+/** In a channel only administrators who may post write; in groups everyone who is in. */
+const canWrite = (chat: ChatRecord, userId: number) =>
+	chat.kind !== 'channel' || rightsOf(chat, userId)?.can_post_messages === true
 
 export function requireChat(s: Session, chatId: number | undefined, notFound = 'Chat not found'): ChatRecord {
 	return s.world.chatFor(s.userId, chatId ?? 0) ?? fail(notFound)

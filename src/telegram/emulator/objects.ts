@@ -1,4 +1,6 @@
 import type * as Td from 'tdlib-types'
+import { memberStatus } from './members-objects'
+import { defaultPermissions } from './members-rights'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord, type UserRecord, type World } from './world'
 
 /** Builds TDLib-shaped objects from world records, as one viewer sees them. */
@@ -60,28 +62,6 @@ const NOTIFICATIONS: Td.chatNotificationSettings = {
 	disable_mention_notifications: false,
 }
 
-export function permissions(all: boolean): Td.chatPermissions {
-	return {
-		_: 'chatPermissions',
-		can_send_basic_messages: all,
-		can_send_audios: all,
-		can_send_documents: all,
-		can_send_photos: all,
-		can_send_videos: all,
-		can_send_video_notes: all,
-		can_send_voice_notes: all,
-		can_send_polls: all,
-		can_send_other_messages: all,
-		can_add_link_previews: all,
-		can_react_to_messages: all,
-		can_edit_tag: false,
-		can_change_info: false,
-		can_invite_users: all,
-		can_pin_messages: false,
-		can_create_topics: false,
-	}
-}
-
 function chatType(world: World, chat: ChatRecord, viewerId: number): Td.ChatType {
 	switch (chat.kind) {
 		case 'private':
@@ -117,7 +97,7 @@ export function chatObject(world: World, chat: ChatRecord, viewerId: number): Td
 		background_custom_emoji_id: '0',
 		profile_accent_color_id: -1,
 		profile_background_custom_emoji_id: '0',
-		permissions: permissions(chat.kind !== 'channel'),
+		permissions: chat.permissions ?? defaultPermissions(chat.kind !== 'channel'),
 		last_message: last ? messageObject(world, chat, last, viewerId) : undefined,
 		positions: [
 			{ _: 'chatPosition', list: { _: 'chatListMain' }, order: String(last?.date ?? 0), is_pinned: false },
@@ -147,48 +127,14 @@ export function chatObject(world: World, chat: ChatRecord, viewerId: number): Td
 	}
 }
 
-const ADMIN_RIGHTS: Td.chatAdministratorRights = {
-	_: 'chatAdministratorRights',
-	can_manage_chat: true,
-	can_change_info: true,
-	can_post_messages: true,
-	can_edit_messages: true,
-	can_delete_messages: true,
-	can_invite_users: true,
-	can_restrict_members: true,
-	can_pin_messages: true,
-	can_manage_topics: true,
-	can_promote_members: false,
-	can_manage_video_chats: true,
-	can_post_stories: false,
-	can_edit_stories: false,
-	can_delete_stories: false,
-	can_manage_direct_messages: false,
-	can_manage_tags: false,
-	is_anonymous: false,
-}
-
-function memberStatus(chat: ChatRecord, userId: number): Td.ChatMemberStatus {
-	switch (chat.members.get(userId)) {
-		case 'creator':
-			return { _: 'chatMemberStatusCreator', is_anonymous: false, is_member: true }
-		case 'administrator':
-			return { _: 'chatMemberStatusAdministrator', can_be_edited: false, rights: ADMIN_RIGHTS }
-		case 'member':
-			return { _: 'chatMemberStatusMember', member_until_date: 0 }
-		default:
-			return { _: 'chatMemberStatusLeft' }
-	}
-}
-
 /** `getSupergroup`'s answer for a supergroup or channel record. */
-export function supergroupObject(chat: ChatRecord, viewerId: number): Td.supergroup {
+export function supergroupObject(world: World, chat: ChatRecord, viewerId: number): Td.supergroup {
 	const first = chat.messages.get(1)
 	return {
 		_: 'supergroup',
 		id: chat.groupId,
 		date: first?.date ?? 0,
-		status: memberStatus(chat, viewerId),
+		status: memberStatus(world, chat, viewerId, viewerId),
 		member_count: chat.members.size,
 		boost_level: 0,
 		has_automatic_translation: false,

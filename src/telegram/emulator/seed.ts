@@ -1,5 +1,6 @@
 import type * as Td from 'tdlib-types'
-import { type ChatKind, type Role, type UserRecord, World } from './world'
+import { defaultPermissions, newMember } from './members-rights'
+import { type ChatKind, type ChatRecord, type Role, type UserRecord, World } from './world'
 
 /**
  * Deterministic seed data: the same users, chats and messages in every child process. Phones
@@ -39,9 +40,12 @@ interface GroupSeed {
 	groupId: number
 	kind: ChatKind
 	title: string
+	/** In the order they joined; administrators were promoted by the owner, who comes first. */
 	members: Array<[number, Role]>
 	messages: Array<[number, string]>
 	isForum?: boolean
+	/** Members who are no administrators may not add others. */
+	adminsInviteOnly?: boolean
 }
 
 const GROUPS: GroupSeed[] = [
@@ -50,6 +54,7 @@ const GROUPS: GroupSeed[] = [
 		groupId: 2001,
 		kind: 'basicGroup',
 		title: 'Team Chat',
+		adminsInviteOnly: true,
 		members: [
 			[1001, 'creator'],
 			[1002, 'administrator'],
@@ -126,18 +131,23 @@ export function createSeededWorld(): World {
 	const world = new World()
 	for (const u of SEED_USERS) world.users.set(u.id, { ...u, defaultAutoDeleteTime: 0 })
 	for (const g of GROUPS) {
-		const chat = {
+		const owner = g.members.find(([, role]) => role === 'creator')?.[0] ?? 0
+		const chat: ChatRecord = {
 			kind: g.kind,
 			id: g.id,
 			groupId: g.groupId,
 			title: g.title,
-			members: new Map(g.members),
+			members: new Map(
+				g.members.map(([id, role]) => [id, newMember(role, role === 'creator' ? 0 : owner, world.now())]),
+			),
+			banned: new Map(),
 			messages: new Map(),
 			lastServerId: 0,
 			autoDeleteTime: 0,
 			isForum: g.isForum,
 			events: [],
 		}
+		if (g.adminsInviteOnly) chat.permissions = { ...defaultPermissions(true), can_invite_users: false }
 		world.groups.set(g.id, chat)
 		for (const [sender, t] of g.messages) world.addMessage(chat, sender, text(t))
 	}

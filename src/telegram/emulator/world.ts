@@ -1,10 +1,37 @@
 import type * as Td from 'tdlib-types'
+import { newMember } from './members-rights'
 
 /**
  * The emulated Telegram cloud: plain records, shared by every client of one child process.
  * TDLib-shaped objects are built from these per viewer (`objects.ts`).
  */
 export type Role = 'creator' | 'administrator' | 'member'
+
+/**
+ * One user present in a group or channel, as TDLib's `chatMember` describes them. A user who left
+ * or was kicked has no record; a banned one has a `BanRecord` instead.
+ */
+export interface MemberRecord {
+	role: Role
+	/** Administrators: their rights (the owner has every right and no record of them). */
+	rights?: Td.chatAdministratorRights
+	/** Who made them administrator: that user and the owner may edit their rights (`can_be_edited`). */
+	promotedBy?: number
+	/** Supergroups: a member's own restrictions (`chatMemberStatusRestricted`, still a member). */
+	restriction?: { permissions: Td.chatPermissions; until: number }
+	/** The member's tag: an administrator's custom title since TDLib 1.8.65 (0-16 characters). */
+	tag: string
+	/** Who added or promoted them; 0 when unknown (a join by link, the seed's owners). */
+	inviterUserId: number
+	joinedDate: number
+}
+
+/** A supergroup's or channel's ban: out, and unable to come back until unbanned or `until` (0: never). */
+export interface BanRecord {
+	until: number
+	bannedBy: number
+	date: number
+}
 export type ChatKind = 'private' | 'basicGroup' | 'supergroup' | 'channel'
 
 export interface UserRecord {
@@ -52,8 +79,12 @@ export interface ChatRecord {
 	/** basic group or supergroup id */
 	groupId: number
 	title: string
-	/** Private chats: the two user ids. Groups: members and their roles. */
-	members: Map<number, Role>
+	/** Private chats: the two users. Groups: the members present, by user id, in the order they joined. */
+	members: Map<number, MemberRecord>
+	/** Supergroups and channels: banned users (basic groups have no ban list: a ban there is a kick). */
+	banned: Map<number, BanRecord>
+	/** Groups: what a member who is no administrator may do; default: everything (groups), nothing (channels). */
+	permissions?: Td.chatPermissions
 	messages: Map<number, MessageRecord>
 	lastServerId: number
 	autoDeleteTime: number
@@ -102,12 +133,22 @@ export class World {
 
 	/**
 	 * Makes `userId` a member of a group (a join by link, an approved request, an add). False when the
-	 * user already was one. The caller logs the event it stands for.
+	 * user already was one, or is banned from it (a ban outlives every invite link). The caller logs
+	 * the event it stands for.
 	 */
 	addMember(chat: ChatRecord, userId: number, role: Role = 'member'): boolean {
-		if (chat.kind === 'private' || chat.members.has(userId)) return false
-		chat.members.set(userId, role)
+		if (chat.kind === 'private' || chat.members.has(userId) || this.isBanned(chat, userId)) return false
+		chat.members.set(userId, newMember(role, 0, this.clock))
 		return true
+	}
+
+	/** True while `userId` is banned from `chat`; a ban past its date is lifted here. */
+	isBanned(chat: ChatRecord, userId: number): boolean {
+		const ban = chat.banned.get(userId)
+		if (!ban) return false
+		if (ban.until === 0 || ban.until > this.clock) return true
+		chat.banned.delete(userId)
+		return false
 	}
 
 	now(): number {
@@ -130,9 +171,10 @@ export class World {
 				groupId: 0,
 				title: '',
 				members: new Map([
-					[a, 'member'],
-					[b, 'member'],
+					[a, newMember('member', b, 0)],
+					[b, newMember('member', a, 0)],
 				]),
+				banned: new Map(),
 				messages: new Map(),
 				lastServerId: 0,
 				autoDeleteTime: 0,

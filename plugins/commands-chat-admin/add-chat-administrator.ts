@@ -1,0 +1,85 @@
+import type { chatAdministratorRights$Input, messageSenderUser$Input } from 'tdlib-types'
+import * as v from 'valibot'
+import { ADMIN_RIGHTS, DEFAULT_RIGHTS, grantsAny } from './admin-rights'
+import {
+	CommandError,
+	defineCommand,
+	fields,
+	isUnicodeText,
+	optionalBool,
+	RuntimeError,
+	requiredInt,
+	TdError,
+	tdObjectField,
+	wordError,
+} from './deps'
+import { ChatAdminErrors as E } from './errors'
+
+const MAX_TITLE = 16
+
+const customTitle = v.optional(
+	v.pipe(
+		v.unknown(),
+		v.check((x) => typeof x === 'string', 'custom_title must be a string'),
+		v.check((x) => typeof x !== 'string' || isUnicodeText(x), 'custom_title must be valid Unicode text'),
+		v.check((x) => typeof x !== 'string' || [...x].length <= MAX_TITLE, E.CUSTOM_TITLE_TOO_LONG),
+		v.transform((x) => x as string),
+	),
+)
+
+/**
+ * `add_chat_administrator`: `getChat` (channels and groups only), then `setChatMemberStatus` with
+ * `chatMemberStatusAdministrator`: the client's `rights` (default `{can_manage_chat: true}`), a
+ * top-level `is_anonymous` winning over the one inside them, `can_be_edited` default true (which
+ * TDLib ignores). Rights that grant nothing in this chat are refused: TDLib would demote instead.
+ * With `custom_title`, then `setChatMemberTag` (1.8.65 moved the title there); titles are for groups,
+ * so a channel is refused before anything changes. Result `{_: 'ok'}`; when the promotion went
+ * through and the title did not, the error says so and carries `{_: 'ok'}`.
+ */
+export const addChatAdministrator = defineCommand({
+	name: 'add_chat_administrator',
+	methods: ['getChat', 'setChatMemberStatus', 'setChatMemberTag'],
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
+		custom_title: customTitle,
+		rights: tdObjectField<chatAdministratorRights$Input>('rights', ADMIN_RIGHTS),
+		is_anonymous: optionalBool('is_anonymous'),
+		can_be_edited: optionalBool('can_be_edited'),
+	}),
+	async run(input, ctx) {
+		const chat = await ctx.invoke({ _: 'getChat', chat_id: input.chat_id })
+		const type = chat.type
+		if (type._ === 'chatTypePrivate' || type._ === 'chatTypeSecret')
+			throw new CommandError(E.ADD_ADMIN_CHAT_KIND)
+		if (input.custom_title !== undefined && type._ === 'chatTypeSupergroup' && type.is_channel)
+			throw new CommandError(E.CUSTOM_TITLE_IN_CHANNEL)
+		const given = input.rights ?? DEFAULT_RIGHTS
+		const rights: chatAdministratorRights$Input = {
+			...given,
+			_: 'chatAdministratorRights',
+			is_anonymous: input.is_anonymous ?? given.is_anonymous ?? false,
+		}
+		if (!grantsAny(rights, type)) throw new CommandError(E.RIGHTS_EMPTY)
+		const member: messageSenderUser$Input = { _: 'messageSenderUser', user_id: input.user_id }
+		const promoted = await ctx.invoke({
+			_: 'setChatMemberStatus',
+			chat_id: input.chat_id,
+			member_id: member,
+			status: { _: 'chatMemberStatusAdministrator', can_be_edited: input.can_be_edited ?? true, rights },
+		})
+		if (input.custom_title === undefined) return promoted
+		try {
+			await ctx.invoke({
+				_: 'setChatMemberTag',
+				chat_id: input.chat_id,
+				user_id: input.user_id,
+				tag: input.custom_title,
+			})
+		} catch (err) {
+			if (!(err instanceof TdError || err instanceof RuntimeError)) throw err
+			throw new CommandError(E.titleNotSet(wordError(err)), promoted)
+		}
+		return promoted
+	},
+})

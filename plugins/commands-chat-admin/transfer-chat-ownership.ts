@@ -1,0 +1,34 @@
+import * as v from 'valibot'
+import { defineCommand, fields, isUnicodeText, requiredInt, requiredValue } from './deps'
+import { ChatAdminErrors as E } from './errors'
+
+/** The account's 2FA password: present and not empty, a string TDLib can carry. Never echoed. */
+const password = v.pipe(
+	requiredValue(E.PASSWORD_REQUIRED),
+	v.check((x) => typeof x !== 'string' || x.length > 0, E.PASSWORD_REQUIRED),
+	v.check((x) => x === null || typeof x === 'string', E.PASSWORD_NOT_STRING),
+	v.check((x) => typeof x !== 'string' || isUnicodeText(x), E.PASSWORD_NOT_TEXT),
+	v.transform((x) => x as string),
+)
+
+/**
+ * `transfer_chat_ownership` → `transferChatOwnership`; result `{_: 'ok'}`. The password is the
+ * account's 2FA password, checked by Telegram: `PASSWORD_HASH_INVALID` when wrong, `PASSWORD_MISSING`
+ * when the account has none.
+ */
+export const transferChatOwnership = defineCommand({
+	name: 'transfer_chat_ownership',
+	methods: ['transferChatOwnership'],
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
+		password,
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'transferChatOwnership',
+			chat_id: input.chat_id,
+			user_id: input.user_id,
+			password: input.password,
+		}),
+})

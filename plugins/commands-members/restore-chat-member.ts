@@ -1,0 +1,24 @@
+import { defineCommand, fields, requiredInt } from './deps'
+import { MembersErrors as E } from './errors'
+
+/**
+ * `restore_chat_member` → `setChatMemberStatus(Member)`: unban and add back (tdlib-mapping §8.12). A
+ * banned user is unbanned and re-added, a restricted member freed of the restrictions, one who left
+ * added again; in a basic group, a non-member is added. When the re-add fails (the user's privacy
+ * settings) TDLib answers `USER_PRIVACY_RESTRICTED` and the unban stays. Result `{_: 'ok'}`.
+ */
+export const restoreChatMember = defineCommand({
+	name: 'restore_chat_member',
+	methods: ['setChatMemberStatus'],
+	input: fields({
+		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'setChatMemberStatus',
+			chat_id: input.chat_id,
+			member_id: { _: 'messageSenderUser', user_id: input.user_id },
+			status: { _: 'chatMemberStatusMember' },
+		}),
+})

@@ -1,0 +1,165 @@
+import type * as Td from 'tdlib-types'
+import type { ChatRecord, MemberRecord, Role } from './world'
+
+/**
+ * Who may do what in a group, as Telegram decides it (TDLib's `DialogParticipantStatus`): the owner
+ * everything, an administrator their rights, anyone else the chat's member permissions (or their own
+ * restrictions). Every rights check of the emulator goes through here.
+ */
+
+type Rights = Omit<Td.chatAdministratorRights, '_'>
+
+const rights = (all: boolean, changes: Partial<Rights> = {}): Td.chatAdministratorRights => ({
+	_: 'chatAdministratorRights',
+	can_manage_chat: all,
+	can_change_info: all,
+	can_post_messages: all,
+	can_edit_messages: all,
+	can_delete_messages: all,
+	can_invite_users: all,
+	can_restrict_members: all,
+	can_pin_messages: all,
+	can_manage_topics: all,
+	can_promote_members: all,
+	can_manage_video_chats: all,
+	can_post_stories: all,
+	can_edit_stories: all,
+	can_delete_stories: all,
+	can_manage_direct_messages: all,
+	can_manage_tags: all,
+	is_anonymous: false,
+	...changes,
+})
+
+export const OWNER_RIGHTS = rights(true)
+export const NO_RIGHTS = rights(false)
+
+/**
+ * An administrator's rights when nobody chose them (the seed's administrators, a promotion in a
+ * basic group, where rights are all or nothing): everything but promoting others, tags and stories.
+ */
+export const ADMIN_RIGHTS = rights(true, {
+	can_promote_members: false,
+	can_post_stories: false,
+	can_edit_stories: false,
+	can_delete_stories: false,
+	can_manage_direct_messages: false,
+	can_manage_tags: false,
+})
+
+/** A chat's member permissions: all (groups, by default) or none (channels). */
+export function defaultPermissions(all: boolean): Td.chatPermissions {
+	return {
+		_: 'chatPermissions',
+		can_send_basic_messages: all,
+		can_send_audios: all,
+		can_send_documents: all,
+		can_send_photos: all,
+		can_send_videos: all,
+		can_send_video_notes: all,
+		can_send_voice_notes: all,
+		can_send_polls: all,
+		can_send_other_messages: all,
+		can_add_link_previews: all,
+		can_react_to_messages: all,
+		can_edit_tag: false,
+		can_change_info: false,
+		can_invite_users: all,
+		can_pin_messages: false,
+		can_create_topics: false,
+	}
+}
+
+export function newMember(
+	role: Role,
+	inviterUserId: number,
+	joinedDate: number,
+	adminRights: Td.chatAdministratorRights = ADMIN_RIGHTS,
+): MemberRecord {
+	const record: MemberRecord = { role, tag: '', inviterUserId, joinedDate }
+	if (role === 'administrator') {
+		record.rights = adminRights
+		record.promotedBy = inviterUserId
+	}
+	return record
+}
+
+/** The administrator rights of `userId` in `chat`: all for the owner, none (undefined) for a non-admin. */
+export function rightsOf(chat: ChatRecord, userId: number): Td.chatAdministratorRights | undefined {
+	const member = chat.members.get(userId)
+	if (member?.role === 'creator') return OWNER_RIGHTS
+	if (member?.role === 'administrator') return member.rights ?? ADMIN_RIGHTS
+	return undefined
+}
+
+/** Private chats have no administrators: both users may do what an administrator may. */
+export const isAdmin = (chat: ChatRecord, userId: number): boolean =>
+	chat.kind === 'private' || rightsOf(chat, userId) !== undefined
+
+/** What a member who is no administrator may do: their own restrictions, else the chat's permissions. */
+export function memberPermissions(chat: ChatRecord, member: MemberRecord | undefined): Td.chatPermissions {
+	return member?.restriction?.permissions ?? chat.permissions ?? defaultPermissions(chat.kind !== 'channel')
+}
+
+/** May `userId` add others to the chat? Channel members never may; group members if the chat lets them. */
+export function canInvite(chat: ChatRecord, userId: number): boolean {
+	const own = rightsOf(chat, userId)
+	if (own) return own.can_invite_users
+	const member = chat.members.get(userId)
+	return chat.kind !== 'channel' && member !== undefined && memberPermissions(chat, member).can_invite_users
+}
+
+export const canRestrict = (chat: ChatRecord, userId: number): boolean =>
+	rightsOf(chat, userId)?.can_restrict_members === true
+
+/** Basic groups: only the owner names administrators ("Need owner rights in the group chat"). */
+export const canPromote = (chat: ChatRecord, userId: number): boolean =>
+	chat.kind === 'basicGroup'
+		? chat.members.get(userId)?.role === 'creator'
+		: rightsOf(chat, userId)?.can_promote_members === true
+
+export const canManageTags = (chat: ChatRecord, userId: number): boolean =>
+	rightsOf(chat, userId)?.can_manage_tags === true
+
+export const canDeleteMessages = (chat: ChatRecord, userId: number): boolean =>
+	rightsOf(chat, userId)?.can_delete_messages === true
+
+/**
+ * May `actorId` change what the administrator `target` may do, or remove them? The owner may, and so
+ * may whoever promoted them (Telegram's rule, which TDLib reports as `can_be_edited`).
+ */
+export function canEditAdmin(chat: ChatRecord, actorId: number, target: MemberRecord): boolean {
+	if (target.role === 'creator') return false
+	return chat.members.get(actorId)?.role === 'creator' || target.promotedBy === actorId
+}
+
+const RIGHT_KEYS = Object.keys(NO_RIGHTS).filter((k) => k !== '_') as Array<keyof Rights>
+
+/** True when `wanted` grants a right `own` lacks (an administrator can only hand on what they have). */
+export function exceeds(wanted: Td.chatAdministratorRights, own: Td.chatAdministratorRights): boolean {
+	return RIGHT_KEYS.some((k) => k !== 'is_anonymous' && wanted[k] && !own[k])
+}
+
+/** Rights that make no sense in a chat kind, which TDLib clears before sending (tdlib-mapping §5). */
+const UNFIT: Record<'supergroup' | 'channel', Array<keyof Rights>> = {
+	channel: ['can_pin_messages', 'can_manage_topics', 'can_manage_tags', 'is_anonymous'],
+	supergroup: ['can_post_messages', 'can_edit_messages', 'can_manage_direct_messages'],
+}
+
+/**
+ * A client's administrator rights as TDLib sends them: the rights unfit for the chat kind cleared,
+ * `can_manage_chat` added when any right is set; null when none is, which TDLib turns into a plain
+ * member (`DialogParticipantStatus::Administrator` with no flags).
+ */
+export function effectiveRights(
+	chat: ChatRecord,
+	input: Td.chatAdministratorRights$Input | undefined,
+): Td.chatAdministratorRights | null {
+	if (chat.kind === 'basicGroup') return input && RIGHT_KEYS.some((k) => input[k]) ? ADMIN_RIGHTS : null
+	const out = rights(false)
+	for (const k of RIGHT_KEYS) out[k] = input?.[k] === true
+	if (chat.kind === 'supergroup' || chat.kind === 'channel') for (const k of UNFIT[chat.kind]) out[k] = false
+	if (!RIGHT_KEYS.some((k) => out[k])) return null
+	out.can_manage_chat = true
+	return out
+}
