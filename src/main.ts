@@ -1,6 +1,6 @@
 import { bundled } from './build/bundled'
-import { loadDotenv } from './build/dotenv'
 import { parseCommand, USAGE, versionLine } from './cli'
+import { loadDotenv } from './dotenv'
 import { failureLine, startServer } from './serve'
 
 /**

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs'
 import { parseEnv } from 'node:util'
 
 /**
- * The compiled binary's `.env`: read by the server itself rather than by Bun at start, so the
- * supervisor child (the same executable) never gets it. As Bun does, a variable already in the
- * environment wins over the file. A missing file is no error; an unreadable one is.
+ * `.env` for the compiled binary and for Deno: read by the server itself rather than by the runtime
+ * at start, so the binary's supervisor child (the same executable) never gets it. As Bun does, a
+ * variable already in the environment wins over the file. A missing file is no error; an
+ * unreadable one is.
  */
 export function loadDotenv(file: string, env: Record<string, string | undefined>): void {
 	let text: string
