@@ -98,4 +98,36 @@ describe('the REST families on Deno', () => {
 		expect(run.stderr).toStartWith('configuration error: PLUGINS: commands-messages need Bun')
 		expect(run.code).toBe(2)
 	})
+
+	it('speaks Hrana over HTTP to a libSQL server URL, with its token', async () => {
+		// No libSQL server (sqld) can be installed here: a stand-in on 127.0.0.1 records what the
+		// client sends and refuses it, and the server stops with the driver's one line.
+		const seen: string[] = []
+		const standIn = Bun.serve({
+			port: 0,
+			hostname: '127.0.0.1',
+			fetch(request) {
+				seen.push(
+					`${request.method} ${new URL(request.url).pathname} ${request.headers.get('authorization')}`,
+				)
+				return Response.json({ message: 'stand-in: no database here' }, { status: 500 })
+			},
+		})
+		try {
+			const cwd = emptyFolder()
+			const origin = `http://127.0.0.1:${standIn.port}`
+			const run = await runToEnd(denoCommand(), {
+				cwd,
+				env: { ...env(cwd), PORT: '0', DATABASE_URL: origin, DATABASE_AUTH_TOKEN: 'token-of-the-server' },
+				timeoutMs: 60_000,
+			})
+			expect(seen[0]).toBe('POST /v2/pipeline Bearer token-of-the-server')
+			// One line naming the server by its origin, never its token.
+			expect(run.stderr).toMatch(new RegExp(`^startup error: database ${origin}: [^\\n]+\\n$`))
+			expect(run.stderr).not.toContain('token-of-the-server')
+			expect(run.code).toBe(2)
+		} finally {
+			standIn.stop(true)
+		}
+	})
 })
