@@ -20,9 +20,14 @@ import { restSmoke, wsSmoke } from './smoke'
 /**
  * `npm run build` for real: the executable is built, copied alone into a temporary folder (no
  * node_modules anywhere above it) and started from another empty folder, as a self-hoster would.
+ * The bundle keeps build-time paths of the source tree (`import.meta.url` of db/client.ts, for one),
+ * so a binary that still read a file from there would pass on this machine and fail on a server:
+ * where the tests may (root, `unshare`), every run hides the source tree under an empty tmpfs.
  */
+const root = join(import.meta.dir, '..', '..')
 let binDir: string
 let binary: string
+let hideSource = false
 const dirs: string[] = []
 
 beforeAll(async () => {
@@ -31,7 +36,22 @@ beforeAll(async () => {
 	binary = join(binDir, 'userbot-gateway')
 	copyFileSync(built.outfile, binary)
 	chmodSync(binary, 0o755)
+	const probe = await runToEnd(sourceHidden(['test', '!', '-e', join(root, 'package.json')], true), {
+		cwd: binDir,
+		env: baseEnv(binDir),
+	}).catch(() => ({ code: 1 }))
+	hideSource = probe.code === 0
+	if (!hideSource)
+		console.log(
+			'binary tests: cannot hide the source tree here (needs root and unshare); running with it visible',
+		)
 })
+
+/** `cmd` in a mount namespace where the source tree is an empty folder (when `hide`). */
+function sourceHidden(cmd: string[], hide = hideSource): string[] {
+	if (!hide) return cmd
+	return ['unshare', '-m', 'sh', '-c', 'mount -t tmpfs tmpfs "$0" && exec "$@"', root, ...cmd]
+}
 afterAll(() => {
 	for (const d of [...dirs.splice(0), binDir]) rmSync(d, { recursive: true, force: true })
 })
@@ -63,13 +83,13 @@ function childrenOf(pid: number): string[][] {
 describe('the compiled binary', () => {
 	it('answers --version and --help, and refuses an unknown command with exit code 2', async () => {
 		const cwd = emptyFolder()
-		const version = await runToEnd([binary, '--version'], { cwd, env: baseEnv(cwd) })
+		const version = await runToEnd(sourceHidden([binary, '--version']), { cwd, env: baseEnv(cwd) })
 		expect(version.code).toBe(0)
 		expect(version.stdout).toMatch(/^userbot-gateway \d+\.\d+\.\d+ \(TDLib 1\.8\.65, Bun \d+\.\d+\.\d+\)\n$/)
-		const help = await runToEnd([binary, '--help'], { cwd, env: baseEnv(cwd) })
+		const help = await runToEnd(sourceHidden([binary, '--help']), { cwd, env: baseEnv(cwd) })
 		expect(help.code).toBe(0)
 		expect(help.stdout).toContain('migrate')
-		const unknown = await runToEnd([binary, 'serv'], { cwd, env: baseEnv(cwd) })
+		const unknown = await runToEnd(sourceHidden([binary, 'serv']), { cwd, env: baseEnv(cwd) })
 		expect(unknown.code).toBe(2)
 		expect(unknown.stderr).toBe('unknown command "serv": see --help\n')
 		// Nothing was written for a command that only talks.
@@ -78,7 +98,7 @@ describe('the compiled binary', () => {
 
 	it('applies its embedded migrations with `migrate` and exits', async () => {
 		const cwd = emptyFolder()
-		const run = await runToEnd([binary, 'migrate'], { cwd, env: baseEnv(cwd) })
+		const run = await runToEnd(sourceHidden([binary, 'migrate']), { cwd, env: baseEnv(cwd) })
 		expect(run.stderr).toBe('')
 		expect(run.stdout).toBe(`migrations applied: ${join(cwd, 'data', 'app.db')}\n`)
 		expect(run.code).toBe(0)
@@ -86,7 +106,7 @@ describe('the compiled binary', () => {
 		try {
 			const applied = await db.execute('SELECT count(*) AS n FROM __drizzle_migrations')
 			const journal = JSON.parse(
-				readFileSync(join(import.meta.dir, '..', '..', 'db', 'migrations', 'meta', '_journal.json'), 'utf8'),
+				readFileSync(join(root, 'db', 'migrations', 'meta', '_journal.json'), 'utf8'),
 			) as { entries: unknown[] }
 			expect(Number(applied.rows[0]?.n)).toBe(journal.entries.length)
 			const tables = await db.execute(
@@ -100,7 +120,7 @@ describe('the compiled binary', () => {
 
 	it('serves from an empty folder: accounts, a WebSocket command on the emulator, /health', async () => {
 		const cwd = emptyFolder()
-		const server = await startServerProcess([binary], {
+		const server = await startServerProcess(sourceHidden([binary]), {
 			cwd,
 			env: { ...baseEnv(cwd), PORT: '0', TDLIB_BACKEND: 'emulator' },
 		})
@@ -119,7 +139,10 @@ describe('the compiled binary', () => {
 		const cwd = emptyFolder()
 		// The server: `.env` picks the plugins.
 		await Bun.write(join(cwd, '.env'), 'PLUGINS=accounts\nTDLIB_BACKEND=emulator\n')
-		const server = await startServerProcess([binary], { cwd, env: { ...baseEnv(cwd), PORT: '0' } })
+		const server = await startServerProcess(sourceHidden([binary]), {
+			cwd,
+			env: { ...baseEnv(cwd), PORT: '0' },
+		})
 		try {
 			expect(server.output()).toContain('"plugins":["accounts"]')
 			expect((await fetch(`${server.url}/api/userbots/`)).status).toBe(404)
@@ -131,7 +154,7 @@ describe('the compiled binary', () => {
 			join(cwd, '.env'),
 			`TDLIB_BACKEND=emulator\nDATA_DIR=${cwd}\nSUPERVISOR_TRANSPORT=socket\nSUPERVISOR_SOCKET=${join(cwd, 'no.sock')}\n`,
 		)
-		const child = await runToEnd([binary, 'supervisor-child'], { cwd, env: baseEnv(cwd) })
+		const child = await runToEnd(sourceHidden([binary, 'supervisor-child']), { cwd, env: baseEnv(cwd) })
 		expect(child.code).toBe(1)
 		expect(child.stderr).toBe(
 			'supervisor child failed to start: environment: TDLIB_BACKEND is missing or invalid\n',
@@ -145,7 +168,7 @@ describe('the compiled binary with real TDLib, offline', () => {
 	it('copies its libtdjson into DATA_DIR/cache once, and its userbots reach WaitPhoneNumber', async () => {
 		const cwd = emptyFolder()
 		const env = { ...baseEnv(cwd), ...API, PORT: '0', TDLIB_BACKEND: 'tdlib', TDLIB_OFFLINE: '1' }
-		let server = await startServerProcess([binary], { cwd, env })
+		let server = await startServerProcess(sourceHidden([binary]), { cwd, env })
 		let cached: string
 		let inode: number
 		try {
@@ -169,7 +192,7 @@ describe('the compiled binary with real TDLib, offline', () => {
 			await server.stop()
 		}
 		// A second start loads the copy it made: same file, and the userbot is restored from TDLib's database.
-		server = await startServerProcess([binary], { cwd, env })
+		server = await startServerProcess(sourceHidden([binary]), { cwd, env })
 		try {
 			const token = await fetch(`${server.url}/accounts/token/`, {
 				method: 'POST',
