@@ -56,6 +56,11 @@ export interface CreateAppOptions {
 	logger?: Logger
 	/** Replace the plugin list (tests); default: every known plugin. */
 	plugins?: readonly PluginDefinition[]
+	/**
+	 * REST only: no Telegram runtime (no supervisor child) and no `/ws`. For Deno (src/deno.ts),
+	 * which has neither `Bun.spawn` nor Bun's WebSocket server; a plugin with commands cannot load.
+	 */
+	restOnly?: boolean
 }
 
 /**
@@ -79,10 +84,12 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 	try {
 		const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken)
 		closers.push(() => handle.close())
-		const runtime = await createRuntime(config, log)
+		const runtime = opts.restOnly ? null : await createRuntime(config, log)
 		if (runtime) closers.push(() => runtime.close())
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
-		const { app, ctx, commands } = await compose(config, log, handle, runtime, chosen, closers)
+		const { app, ctx, commands } = await compose(config, log, handle, runtime, chosen, closers, {
+			websocket: !opts.restOnly,
+		})
 		// Said once the app stands: a start that fails says its one line and nothing else.
 		for (const s of skipped) log.info('plugin skipped', s)
 		let closed = false
@@ -130,6 +137,7 @@ async function compose(
 	runtime: AppContext['runtime'],
 	plugins: readonly PluginDefinition[],
 	closers: Array<() => Promise<void> | void>,
+	opts: { websocket: boolean },
 ) {
 	const groups: CommandGroup[] = []
 	const subscribers = new Set<(event: CompanyEvent) => void>()
@@ -183,6 +191,12 @@ async function compose(
 	for (const plugin of plugins) {
 		const routes = await plugin.build(ctx)
 		if (routes) app.use(routes)
+	}
+	if (!opts.websocket) {
+		const named = groups.map((g) => g.id).join(', ')
+		if (named)
+			throw new StartupError(`command groups need the WebSocket channel, which is off here: ${named}`)
+		return { app, ctx, commands: new Map<string, RegisteredCommand>() }
 	}
 	const gateway = createGateway(ctx, groups)
 	subscribers.add(gateway.publish)

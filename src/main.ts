@@ -1,10 +1,14 @@
-import { startServer } from './serve'
+import { bundled } from './build/bundled'
+import { parseCommand, USAGE, versionLine } from './cli'
+import { loadDotenv } from './dotenv'
+import { failureLine, startServer } from './serve'
 
-/** `npm start`: check the environment, build the app, serve REST and WebSocket on one port. */
-async function main() {
-	// Everything the server writes (database, secrets, TDLib folders, uploads) is for its own user:
-	// sessions and tokens in the database must not be readable by other local accounts.
-	process.umask(0o077)
+/**
+ * The entry of `npm start` and of the compiled binary: `serve` (the default), `migrate`,
+ * `--help`, `--version`, and the hidden `supervisor-child` with which the server starts its own
+ * TDLib child (from source through Bun, compiled as the same executable).
+ */
+async function serve() {
 	const started = await startServer(process.env)
 	if (!started.ok) {
 		process.stderr.write(`${started.line}\n`)
@@ -26,4 +30,45 @@ async function main() {
 	process.on('SIGINT', () => void stop('SIGINT'))
 }
 
-await main()
+/** Applies the migrations to the configured database and leaves. */
+async function migrate() {
+	const { migrateOnly } = await import('./migrate')
+	const outcome = await migrateOnly(process.env)
+	process.stdout.write(`${outcome.line}\n`)
+	if (!outcome.ok) process.exit(2)
+}
+
+async function main() {
+	const command = parseCommand(process.argv.slice(2))
+	if (command.kind === 'supervisor-child') {
+		// The child reads only what its parent handed it: no `.env`, no umask games.
+		await import('./supervisor/child')
+		return
+	}
+	if (command.kind === 'help') return void process.stdout.write(USAGE)
+	if (command.kind === 'version') return void process.stdout.write(`${await versionLine()}\n`)
+	if (command.kind === 'unknown') {
+		process.stderr.write(`${command.line}\n`)
+		process.exit(2)
+	}
+	// Everything the server writes (database, secrets, TDLib folders, uploads) is for its own user:
+	// sessions and tokens in the database must not be readable by other local accounts.
+	process.umask(0o077)
+	if (bundled()) {
+		// Bun reads `.env` for `npm start`; the binary is built not to (so its child cannot) and reads it here.
+		try {
+			loadDotenv('.env', process.env)
+		} catch (err) {
+			process.stderr.write(`${failureLine(err)}\n`)
+			process.exit(2)
+		}
+	}
+	if (command.kind === 'migrate') return migrate()
+	return serve()
+}
+
+// No top-level await: the binary is compiled to bytecode as CommonJS (a third of the start time).
+main().catch((err) => {
+	process.stderr.write(`${failureLine(err)}\n`)
+	process.exit(2)
+})

@@ -1,7 +1,8 @@
 /**
  * Password hashing: argon2id with OWASP's minimum (19 MiB, 2 passes). The hasher is an object so a
  * test can count its calls (Django's test_authentication_timing): an unknown email must cost the
- * same `verify` as a known one.
+ * same `verify` as a known one. Bun's native argon2 serves `npm start` and the binary; on Deno the
+ * same hashes are made and checked by argon2-portable.ts.
  */
 export interface PasswordHasher {
 	hash(password: string): Promise<string>
@@ -13,8 +14,20 @@ export interface PasswordHasher {
 const MEMORY_COST = 19456
 const TIME_COST = 2
 
-export function createPasswordHasher(): PasswordHasher {
+export function createPasswordHasher(
+	runtime: 'bun' | 'portable' = hasBun() ? 'bun' : 'portable',
+): PasswordHasher {
 	const prefix = `$argon2id$v=19$m=${MEMORY_COST},t=${TIME_COST},`
+	const needsRehash = (hash: string) => !hash.startsWith(prefix)
+	if (runtime === 'portable') {
+		const portable = import('./argon2-portable')
+		return {
+			hash: async (password) =>
+				(await portable).argon2idHash(password, { memoryCost: MEMORY_COST, timeCost: TIME_COST }),
+			verify: async (password, hash) => (await portable).argon2idVerify(password, hash),
+			needsRehash,
+		}
+	}
 	return {
 		hash: (password) =>
 			Bun.password.hash(password, { algorithm: 'argon2id', memoryCost: MEMORY_COST, timeCost: TIME_COST }),
@@ -25,9 +38,11 @@ export function createPasswordHasher(): PasswordHasher {
 				return false
 			}
 		},
-		needsRehash: (hash) => !hash.startsWith(prefix),
+		needsRehash,
 	}
 }
+
+const hasBun = () => typeof Bun !== 'undefined'
 
 /** Verified against when the email is unknown, so both paths do the same argon2id work. */
 export const DUMMY_HASH =

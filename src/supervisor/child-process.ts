@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
+import { bundled } from '../build/bundled'
+import { SUPERVISOR_CHILD } from '../cli'
 import type { Logger } from '../logger'
 import type { Transport } from './transport'
 import { createIpcParentTransport } from './transport-ipc'
-
-const CHILD_ENTRY = fileURLToPath(new URL('./child.ts', import.meta.url))
 
 /** Only what the child needs: the server's own secrets stay in the parent. */
 const PASSED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'TDLIB_OFFLINE']
@@ -13,6 +13,17 @@ const PASSED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'TDLIB_OFFLINE']
  * needs none of them, so it is told not to.
  */
 export const CHILD_BUN_FLAGS = ['--no-env-file'] as const
+
+/**
+ * How the child is started: the server's own entry with the hidden `supervisor-child` subcommand.
+ * From source that is Bun running `src/main.ts`; in the compiled binary there is no source file, so
+ * the binary starts itself (it is built not to read `.env`, which keeps the secrets out of it).
+ */
+export function childCommand(): string[] {
+	if (bundled()) return [process.execPath, SUPERVISOR_CHILD]
+	const entry = fileURLToPath(new URL('../main.ts', import.meta.url))
+	return [process.execPath, ...CHILD_BUN_FLAGS, entry, SUPERVISOR_CHILD]
+}
 
 export interface SpawnOptions {
 	transport: 'socket' | 'ipc'
@@ -46,7 +57,7 @@ export function spawnChild(opts: SpawnOptions): Spawned {
 	}
 	Object.assign(env, opts.env, { SUPERVISOR_TRANSPORT: opts.transport })
 	const ipc = opts.transport === 'ipc' ? createIpcParentTransport() : undefined
-	const proc = Bun.spawn([process.execPath, ...CHILD_BUN_FLAGS, CHILD_ENTRY], {
+	const proc = Bun.spawn(childCommand(), {
 		env,
 		stdin: 'ignore',
 		stdout: 'pipe',

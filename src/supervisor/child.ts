@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import * as v from 'valibot'
 import { createBackend } from '../telegram/backend'
 import { createChildHost } from './child-host'
@@ -7,7 +8,7 @@ import { createIpcChildTransport } from './transport-ipc'
 import { connectSocket } from './transport-socket'
 
 /**
- * Supervisor child entry: `bun src/supervisor/child.ts`, spawned by `client.ts` with its settings
+ * Supervisor child entry (`main.ts supervisor-child`), spawned by `client.ts` with its settings
  * in the environment. Hosts the TDLib (or emulator) clients; TDLib is only ever touched here.
  */
 const EnvSchema = v.object({
@@ -22,7 +23,12 @@ const EnvSchema = v.object({
 })
 
 async function main() {
-	const env = v.parse(EnvSchema, process.env)
+	const parsed = v.safeParse(EnvSchema, process.env)
+	if (!parsed.success) {
+		const key = parsed.issues[0].path?.[0]?.key
+		throw new Error(`environment: ${String(key ?? 'a variable')} is missing or invalid`)
+	}
+	const env = parsed.output
 	let transport: Transport
 	if (env.SUPERVISOR_TRANSPORT === 'socket') {
 		if (!env.SUPERVISOR_SOCKET) throw new Error('SUPERVISOR_SOCKET is not set')
@@ -38,6 +44,8 @@ async function main() {
 		apiId: env.TELEGRAM_API_ID,
 		apiHash: env.TELEGRAM_API_HASH,
 		offline: env.TDLIB_OFFLINE === '1' || env.TDLIB_OFFLINE === 'true',
+		// Where the compiled binary keeps the copy of its embedded libtdjson that TDLib is loaded from.
+		cacheDir: join(env.DATA_DIR, 'cache'),
 	})
 	const host = createChildHost({ backend, dataDir: env.DATA_DIR, send })
 	const exit = () => {

@@ -29,6 +29,8 @@ export interface BackendOptions {
 	apiHash?: string
 	/** Sends `setNetworkType(networkTypeNone)` first in every real client: no traffic leaves the machine. */
 	offline: boolean
+	/** Where a compiled binary copies its embedded libtdjson (dlopen needs a real file). */
+	cacheDir?: string
 }
 
 export async function createBackend(opts: BackendOptions): Promise<Backend> {
@@ -40,5 +42,11 @@ export async function createBackend(opts: BackendOptions): Promise<Backend> {
 	if (opts.apiId === undefined || opts.apiHash === undefined) {
 		throw new Error('TELEGRAM_API_ID and TELEGRAM_API_HASH must be set for the tdlib backend')
 	}
-	return createTdlibBackend({ apiId: opts.apiId, apiHash: opts.apiHash, offline: opts.offline })
+	const { tdjsonPath } = await import('./tdjson')
+	return createTdlibBackend({
+		apiId: opts.apiId,
+		apiHash: opts.apiHash,
+		offline: opts.offline,
+		tdjson: await tdjsonPath(opts.cacheDir),
+	})
 }

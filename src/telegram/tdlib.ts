@@ -9,10 +9,13 @@ import { TdError, type TdRequest, type TdUpdate } from './types'
  */
 let configured = false
 
-/** tdl's `configure` may run once per process, before its first client: every user goes through here. */
-export function configureTdl(): void {
+/**
+ * tdl's `configure` may run once per process, before its first client: every user goes through here.
+ * `tdjson` is the library to load: prebuilt-tdlib's unless a compiled binary gives its copy (tdjson.ts).
+ */
+export function configureTdl(tdjson: string = getTdjson()): void {
 	if (configured) return
-	tdl.configure({ tdjson: getTdjson(), verbosityLevel: 0 })
+	tdl.configure({ tdjson, verbosityLevel: 0 })
 	configured = true
 }
 
@@ -70,8 +73,13 @@ function toTdError(err: unknown): Error {
 	return err instanceof Error ? err : new Error(String(err))
 }
 
-export function createTdlibBackend(opts: { apiId: number; apiHash: string; offline: boolean }): Backend {
-	configureTdl()
+export function createTdlibBackend(opts: {
+	apiId: number
+	apiHash: string
+	offline: boolean
+	tdjson?: string
+}): Backend {
+	configureTdl(opts.tdjson)
 	return {
 		name: 'tdlib',
 		createClient(_userbotId: number, c: ClientOptions): BackendClient {
