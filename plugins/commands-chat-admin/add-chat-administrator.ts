@@ -1,6 +1,4 @@
 import type { chatAdministratorRights$Input, messageSenderUser$Input } from 'tdlib-types'
-import * as v from 'valibot'
-import { ADMIN_RIGHTS, DEFAULT_RIGHTS, grantsAny } from './admin-rights'
 import {
 	CommandError,
 	defineCommand,
@@ -12,7 +10,9 @@ import {
 	TdError,
 	tdObjectField,
 	wordError,
-} from './deps'
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
+import { ADMIN_RIGHTS, DEFAULT_RIGHTS, grantsAny } from './admin-rights'
 import { ChatAdminErrors as E } from './errors'
 
 const MAX_TITLE = 16

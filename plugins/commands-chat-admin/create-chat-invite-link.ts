@@ -1,4 +1,4 @@
-import { defineCommand, fields, optionalBool, optionalString, requiredInt } from './deps'
+import { defineCommand, fields, optionalBool, optionalString, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { optionalInt32 } from './invite-fields'
 

@@ -1,5 +1,4 @@
 import type { starSubscriptionPricing$Input } from 'tdlib-types'
-import * as v from 'valibot'
 import {
 	checkTdObject,
 	defineCommand,
@@ -9,7 +8,8 @@ import {
 	requiredValue,
 	TdObjectError,
 	tdSlot,
-} from './deps'
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { ChatAdminErrors as E } from './errors'
 
 const PRICING = tdSlot('starSubscriptionPricing')

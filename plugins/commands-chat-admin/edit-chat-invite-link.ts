@@ -1,5 +1,5 @@
 import type { chatInviteLink, editChatInviteLink as EditRequest } from 'tdlib-types'
-import { defineCommand, fields, optionalBool, optionalString, requiredInt } from './deps'
+import { defineCommand, fields, optionalBool, optionalString, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { optionalInt32, requiredText } from './invite-fields'
 

@@ -1,4 +1,4 @@
-import { defineCommand, fields, optionalString, requiredInt } from './deps'
+import { defineCommand, fields, optionalString, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { requiredText } from './invite-fields'
 

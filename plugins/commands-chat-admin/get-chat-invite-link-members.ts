@@ -1,5 +1,12 @@
 import type { chatInviteLinkMember$Input } from 'tdlib-types'
-import { defineCommand, fields, optionalBool, requiredInt, tdObjectField, tdSlot } from './deps'
+import {
+	defineCommand,
+	fields,
+	optionalBool,
+	requiredInt,
+	tdObjectField,
+	tdSlot,
+} from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { DEFAULT_LIMIT, optionalInt32, requiredText } from './invite-fields'
 

@@ -1,5 +1,12 @@
 import type { chatJoinRequest$Input } from 'tdlib-types'
-import { defineCommand, fields, optionalString, requiredInt, tdObjectField, tdSlot } from './deps'
+import {
+	defineCommand,
+	fields,
+	optionalString,
+	requiredInt,
+	tdObjectField,
+	tdSlot,
+} from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { DEFAULT_LIMIT, optionalInt32 } from './invite-fields'
 

@@ -1,5 +1,5 @@
+import { requiredValue, toInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { requiredValue, toInt } from './deps'
 
 /**
  * Field shapes shared by the invite-link commands. Dates, limits and counts are TDLib int32s: a

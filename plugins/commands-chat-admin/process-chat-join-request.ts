@@ -1,4 +1,4 @@
-import { defineCommand, fields, optionalBool, requiredInt } from './deps'
+import { defineCommand, fields, optionalBool, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 
 /** `process_chat_join_request` → `processChatJoinRequest` (approve by default); result `{_: 'ok'}`. */

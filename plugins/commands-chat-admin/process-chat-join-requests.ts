@@ -1,4 +1,11 @@
-import { CommandError, defineCommand, fields, optionalBool, optionalString, requiredInt } from './deps'
+import {
+	CommandError,
+	defineCommand,
+	fields,
+	optionalBool,
+	optionalString,
+	requiredInt,
+} from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 
 /**

@@ -1,5 +1,5 @@
 import type { messageSenderUser$Input } from 'tdlib-types'
-import { CommandError, defineCommand, fields, requiredInt } from './deps'
+import { CommandError, defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 
 /**

@@ -1,5 +1,5 @@
+import { defineCommand, fields, isUnicodeText, requiredInt, requiredValue } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { defineCommand, fields, isUnicodeText, requiredInt, requiredValue } from './deps'
 import { ChatAdminErrors as E } from './errors'
 
 /** The account's 2FA password: present and not empty, a string TDLib can carry. Never echoed. */

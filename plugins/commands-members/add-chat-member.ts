@@ -1,5 +1,5 @@
 import type { failedToAddMembers } from 'tdlib-types'
-import { CommandError, defineCommand, fields, optionalInt, requiredInt } from './deps'
+import { CommandError, defineCommand, fields, optionalInt, requiredInt } from 'userbot-gateway/plugin'
 import { MembersErrors as E } from './errors'
 import { addFailure } from './partial-result'
 

@@ -1,6 +1,6 @@
 import type { failedToAddMember, failedToAddMembers } from 'tdlib-types'
+import { defineCommand, fields, requiredInt, requiredValue, toInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { defineCommand, fields, requiredInt, requiredValue, toInt } from './deps'
 import { ADD_CHUNK, MembersErrors as E, MAX_USER_IDS } from './errors'
 import { addFailure } from './partial-result'
 

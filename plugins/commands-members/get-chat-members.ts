@@ -8,7 +8,7 @@ import {
 	requiredInt,
 	TdError,
 	tdObjectField,
-} from './deps'
+} from 'userbot-gateway/plugin'
 import { MembersErrors as E, MAX_MEMBERS_LIMIT } from './errors'
 import { limitField, offsetField, queryField } from './list-fields'
 import { chatMembersSearch, MEMBER_FILTER, supergroupFilter } from './member-filter'

@@ -1,6 +1,14 @@
 import type { chatEventLogFilters$Input } from 'tdlib-types'
+import {
+	CommandError,
+	defineCommand,
+	fields,
+	int64String,
+	requiredInt,
+	tdObjectField,
+	tdSlot,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { CommandError, defineCommand, fields, int64String, requiredInt, tdObjectField, tdSlot } from './deps'
 import { MembersErrors as E } from './errors'
 import { limitField, queryField } from './list-fields'
 

@@ -1,5 +1,5 @@
+import { isUnicodeText, optionalInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { isUnicodeText, optionalInt } from './deps'
 import { MembersErrors as E } from './errors'
 
 /** Fields of the commands that read lists (members, recent actions). */

@@ -8,7 +8,7 @@ import {
 	requiredInt,
 	TdError,
 	wordError,
-} from './deps'
+} from 'userbot-gateway/plugin'
 import { MembersErrors as E } from './errors'
 
 /**

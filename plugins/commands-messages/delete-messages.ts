@@ -1,4 +1,4 @@
-import { defineCommand, fields, optionalBool, requiredInt, requiredIntList } from './deps'
+import { defineCommand, fields, optionalBool, requiredInt, requiredIntList } from 'userbot-gateway/plugin'
 import { MessagesErrors as E, MAX_MESSAGE_IDS } from './errors'
 
 /** `delete_messages` → `deleteMessages`; result `{_: 'ok'}`. An empty list is TDLib's no-op. */

@@ -6,7 +6,7 @@ import {
 	TEXT_ENTITY,
 	tdListField,
 	textField,
-} from './deps'
+} from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /**

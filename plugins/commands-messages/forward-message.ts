@@ -1,8 +1,5 @@
 import type { Message } from 'tdlib-types'
-import * as v from 'valibot'
-import type { FormattedText } from '../../src/commands/td-objects'
-import { wordError } from '../../src/gateway/errors'
-import type { TdInvoke } from '../../src/telegram/types'
+import type { FormattedText, TdInvoke } from 'userbot-gateway/plugin'
 import {
 	CommandError,
 	defineCommand,
@@ -12,7 +9,9 @@ import {
 	requiredInt,
 	requiredIntList,
 	textField,
-} from './deps'
+	wordError,
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { MessagesErrors as E, MAX_CAPTIONED_COPIES, MAX_MESSAGE_IDS, MAX_TO_CHAT_IDS } from './errors'
 
 const has = (o: Record<string, unknown>, key: string) => o[key] !== undefined && o[key] !== null

@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /** `get_default_message_auto_delete_time` → `getDefaultMessageAutoDeleteTime`; raw `{time}`. */
 export const getDefaultMessageAutoDeleteTime = defineCommand({

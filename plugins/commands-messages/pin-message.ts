@@ -1,4 +1,4 @@
-import { defineCommand, fields, optionalBool, requiredInt } from './deps'
+import { defineCommand, fields, optionalBool, requiredInt } from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /** `pin_message` → `pinChatMessage`; result `{_: 'ok'}`. */

@@ -4,24 +4,24 @@ import type {
 	messageSendOptions$Input,
 	ReplyMarkup$Input,
 } from 'tdlib-types'
-import * as v from 'valibot'
-import { type CommandContext, CommandError, defineCommand } from '../../src/commands/define'
 import {
+	type CommandContext,
+	CommandError,
+	defineCommand,
 	fields,
+	formattedText,
 	isObject,
 	type JsonObject,
 	optionalInt,
 	optionalString,
 	requiredInt,
-} from '../../src/commands/fields'
-import {
-	formattedText,
 	TEXT_ENTITY,
 	tdListField,
 	tdObjectField,
 	tdSlot,
 	textField,
-} from '../../src/commands/td-objects'
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
 import { buildMediaContent, checkAlbumType, isMediaShape } from './media'
 

@@ -1,4 +1,4 @@
-import { defineCommand, fields, optionalInt, requiredInt } from './deps'
+import { defineCommand, fields, optionalInt, requiredInt } from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /** `set_chat_message_auto_delete_time` → `setChatMessageAutoDeleteTime`; echoes `{chat_id, message_auto_delete_time}`. */

@@ -1,6 +1,4 @@
 import type { ReactionType$Input } from 'tdlib-types'
-import * as v from 'valibot'
-import { TdObjectError } from '../../src/commands/td-objects'
 import {
 	checkTdObject,
 	defineCommand,
@@ -8,8 +6,10 @@ import {
 	optionalBool,
 	requiredInt,
 	requiredValue,
+	TdObjectError,
 	tdSlot,
-} from './deps'
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { MessagesErrors as E, MAX_REACTIONS } from './errors'
 
 /**

@@ -1,4 +1,4 @@
-import { defineCommand, fields, requiredInt } from './deps'
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /** `unpin_message` → `unpinChatMessage`; result `{_: 'ok'}`. */

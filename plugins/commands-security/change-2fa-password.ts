@@ -1,4 +1,4 @@
-import { CommandError, defineCommand, fields, optionalBool } from './deps'
+import { CommandError, defineCommand, fields, optionalBool } from 'userbot-gateway/plugin'
 import { SecurityErrors as E } from './errors'
 import { optionalText, requiredString } from './strings'
 

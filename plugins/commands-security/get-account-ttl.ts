@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /** `get_account_ttl` → `getAccountTtl`; the raw `accountTtl {days}`. */
 export const getAccountTtl = defineCommand({

@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /**
  * `get_password_state` → `getPasswordState`; the raw `passwordState`. A recovery e-mail change waiting

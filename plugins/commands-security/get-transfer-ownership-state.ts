@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /**
  * `get_transfer_ownership_state` → `canTransferOwnership`; the raw result: `…Ok`, `…PasswordNeeded`,

@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /**
  * `request_password_recovery` → `requestPasswordRecovery`: mails a recovery code to the confirmed

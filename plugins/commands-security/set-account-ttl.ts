@@ -1,5 +1,5 @@
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { defineCommand, fields, requiredInt } from './deps'
 import { ACCOUNT_TTL_MAX_DAYS, ACCOUNT_TTL_MIN_DAYS, SecurityErrors as E } from './errors'
 
 const days = v.pipe(

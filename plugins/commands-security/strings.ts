@@ -1,5 +1,5 @@
+import { isUnicodeText, requiredValue } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { isUnicodeText, requiredValue } from './deps'
 
 /**
  * String fields of this group: passwords, hints, codes and addresses that go to TDLib as they are.

@@ -1,4 +1,4 @@
-import { CommandError, defineCommand, fields } from './deps'
+import { CommandError, defineCommand, fields } from 'userbot-gateway/plugin'
 import { SecurityErrors as E } from './errors'
 import { requiredString } from './strings'
 

@@ -1,5 +1,5 @@
+import { defineCommand, fields, optionalBool, requiredInt } from 'userbot-gateway/plugin'
 import { blockListField, DEFAULT_BLOCK_LIST } from './block-list'
-import { defineCommand, fields, optionalBool, requiredInt } from './deps'
 import { SessionsErrors as E } from './errors'
 
 /**

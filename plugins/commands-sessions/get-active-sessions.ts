@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /** `get_active_sessions` → `getActiveSessions`; TDLib's `sessions` as it is (ids are int64 strings). */
 export const getActiveSessions = defineCommand({

@@ -1,5 +1,5 @@
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 import { blockListField, DEFAULT_BLOCK_LIST } from './block-list'
-import { defineCommand, fields } from './deps'
 import { optionalInt32 } from './int32'
 
 /**

@@ -1,4 +1,11 @@
-import { type CommandContext, CommandError, defineCommand, fields, TdError, wordError } from './deps'
+import {
+	type CommandContext,
+	CommandError,
+	defineCommand,
+	fields,
+	TdError,
+	wordError,
+} from 'userbot-gateway/plugin'
 import { SessionsErrors as E } from './errors'
 import {
 	ALL_PRIVACY_SETTINGS,

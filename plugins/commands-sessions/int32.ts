@@ -1,5 +1,5 @@
+import { toInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { toInt } from './deps'
 
 const INT32 = 2 ** 31
 

@@ -1,6 +1,6 @@
 import type { UserPrivacySettingRule$Input, userPrivacySettingRules$Input } from 'tdlib-types'
+import { checkTdList, checkTdObject, isObject, TdObjectError, tdSlot, toInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { checkTdList, checkTdObject, isObject, TdObjectError, tdSlot, toInt } from './deps'
 import { SessionsErrors as E, MAX_RULE_CHAT_IDS, MAX_RULE_USER_IDS, MAX_RULES } from './errors'
 
 type Rule = UserPrivacySettingRule$Input

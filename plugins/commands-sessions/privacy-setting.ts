@@ -1,6 +1,6 @@
 import type { UserPrivacySetting$Input } from 'tdlib-types'
+import { checkTdObject, isObject, TdObjectError, tdSlot, typeOf } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { checkTdObject, isObject, TdObjectError, tdSlot, typeOf } from './deps'
 import { SessionsErrors as E, MAX_SETTINGS } from './errors'
 
 /** TDLib's user privacy settings: the constructors of its class `UserPrivacySetting` (14 in 1.8.65). */

@@ -1,6 +1,6 @@
 import type { UserPrivacySetting$Input, userPrivacySettingRules$Input } from 'tdlib-types'
+import { defineCommand, fields, optionalBool, TdObjectError } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { defineCommand, fields, optionalBool, TdObjectError } from './deps'
 import { SessionsErrors as E, MAX_RULE_CHAT_IDS, MAX_RULE_USER_IDS } from './errors'
 import { MODES, type Mode, modeRules, optionalIdList, rawRules, ruleCapsError } from './privacy-rules'
 import { privacySettingField } from './privacy-setting'

@@ -1,5 +1,13 @@
+import {
+	CommandError,
+	defineCommand,
+	fields,
+	optionalBool,
+	RuntimeError,
+	TdError,
+	wordError,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { CommandError, defineCommand, fields, optionalBool, RuntimeError, TdError, wordError } from './deps'
 import { SessionsErrors as E } from './errors'
 import { sessionIdField } from './session-id'
 

@@ -1,4 +1,4 @@
-import { CommandError, defineCommand, fields } from './deps'
+import { CommandError, defineCommand, fields } from 'userbot-gateway/plugin'
 import { SessionsErrors as E } from './errors'
 import { sessionIdField } from './session-id'
 import { explainTooNew } from './too-new'
