@@ -10,6 +10,9 @@ import { securityPlugin } from '../plugins/commands-security'
 import { sessionsPlugin } from '../plugins/commands-sessions'
 import { userbotsPlugin } from '../plugins/userbots'
 import { createAuthenticator } from './auth'
+import { toAsyncApi } from './catalog/asyncapi'
+import { buildCatalog, type Catalog } from './catalog/catalog'
+import { catalogRoutes } from './catalog/routes'
 import type { CommandGroup } from './commands/define'
 import type { RegisteredCommand } from './commands/registry'
 import { type Config, ConfigError } from './config'
@@ -53,6 +56,8 @@ export interface App {
 	ctx: AppContext
 	/** Every WebSocket command the app serves, by wire name, with its group. */
 	commands: ReadonlyMap<string, RegisteredCommand>
+	/** What `GET /api/commands/` serves: every command's input schema, result and error strings. */
+	catalog: Catalog
 	handle: DatabaseHandle
 	close(): Promise<void>
 }
@@ -96,7 +101,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		const runtime = opts.restOnly ? null : await createRuntime(config, log)
 		if (runtime) closers.push(() => runtime.close())
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
-		const { app, ctx, commands } = await compose(config, log, handle, runtime, chosen, closers, {
+		const { app, ctx, commands, catalog } = await compose(config, log, handle, runtime, chosen, closers, {
 			websocket: !opts.restOnly,
 		})
 		// Said once the app stands: a start that fails says its one line and nothing else.
@@ -106,6 +111,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			app,
 			ctx,
 			commands,
+			catalog,
 			handle,
 			async close() {
 				if (closed) return
@@ -260,11 +266,15 @@ async function compose(
 		const named = groups.map((g) => g.id).join(', ')
 		if (named)
 			throw new StartupError(`command groups need the WebSocket channel, which is off here: ${named}`)
-		return { app, ctx, commands: new Map<string, RegisteredCommand>() }
+		return { app, ctx, commands: new Map<string, RegisteredCommand>(), catalog: buildCatalog(new Map()) }
 	}
 	const gateway = createGateway(ctx, groups)
 	subscribers.add(gateway.publish)
 	routeOwners.claim('core', gateway.routes)
 	app.use(gateway.routes)
-	return { app, ctx, commands: gateway.commands }
+	const catalog = buildCatalog(gateway.commands)
+	const docs = catalogRoutes(catalog, toAsyncApi(catalog))
+	routeOwners.claim('core', docs)
+	app.use(docs)
+	return { app, ctx, commands: gateway.commands, catalog }
 }

@@ -1,4 +1,4 @@
-import { isUnicodeText, requiredValue } from 'userbot-gateway/plugin'
+import { documented, isUnicodeText, requiredValue } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 
 /**
@@ -8,7 +8,7 @@ import * as v from 'valibot'
  */
 const stringOf = (field: string) =>
 	v.pipe(
-		v.unknown(),
+		documented(v.unknown(), { type: 'string' }),
 		v.check((x) => typeof x === 'string', `${field} must be a string`),
 		v.check((x) => typeof x !== 'string' || isUnicodeText(x), `${field} must be valid Unicode text`),
 		v.transform((x) => x as string),
@@ -20,9 +20,9 @@ const stringOf = (field: string) =>
  */
 export const requiredString = (field: string, missing: string, empty?: string) =>
 	empty === undefined
-		? v.pipe(requiredValue(missing), stringOf(field))
+		? v.pipe(requiredValue(missing, { type: 'string' }), stringOf(field))
 		: v.pipe(
-				requiredValue(missing),
+				requiredValue(missing, { type: 'string', minLength: 1 }),
 				stringOf(field),
 				v.check((x) => x !== '', empty),
 			)

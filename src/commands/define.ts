@@ -62,15 +62,30 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	run(input: v.InferOutput<S>, ctx: CommandContext): Promise<unknown>
 }
 
+/** The fields of the last object schema (with any) in a pipe: a pipe may check the frame before them. */
+type EntriesIn<P> = P extends readonly [...infer Rest, infer Last]
+	? Last extends { readonly entries: infer E extends v.ObjectEntries }
+		? [keyof E] extends [never]
+			? EntriesIn<Rest>
+			: E
+		: EntriesIn<Rest>
+	: never
+
+type EntriesOf<S> = S extends { readonly pipe: infer P extends readonly unknown[] }
+	? EntriesIn<P>
+	: S extends { readonly entries: infer E extends v.ObjectEntries }
+		? E
+		: never
+
 /**
  * The input a client sends, as types: the schema's checked fields by their output types (a loose
  * object's index signature dropped, so a misspelt field fails to compile in a typed client).
  */
-export type CommandInput<S> = S extends { entries: infer E extends v.ObjectEntries }
-	? v.InferOutput<v.ObjectSchema<E, undefined>>
-	: S extends InputSchema
+export type CommandInput<S> = [EntriesOf<S>] extends [never]
+	? S extends InputSchema
 		? v.InferOutput<S>
 		: never
+	: v.InferOutput<v.ObjectSchema<EntriesOf<S>, undefined>>
 
 /**
  * A command that keeps its wire name, input and result as types (for `userbot-gateway/client`).

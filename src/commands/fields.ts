@@ -55,7 +55,7 @@ export function documented<S extends v.GenericSchema>(
 }
 
 /** The digits of an integer in a string: what the integer fields take beside JSON numbers. */
-const INT_SCHEMA: JsonSchema = {
+export const INTEGER_SCHEMA: JsonSchema = {
 	type: ['integer', 'string'],
 	pattern: '^-?[0-9]{1,16}$',
 	description: 'an integer (a string of digits is read as one)',
@@ -91,12 +91,12 @@ const intOf = (field: string) =>
 		`${field} must be an integer`,
 		(x) => toInt(x) !== undefined,
 		(x) => toInt(x) as number,
-		INT_SCHEMA,
+		INTEGER_SCHEMA,
 	)
 
 /** A required integer: `<field> is required` when absent, `<field> must be an integer` otherwise. */
 export const requiredInt = (field: string, missing = `${field} is required`) =>
-	v.pipe(present(missing, INT_SCHEMA), intOf(field))
+	v.pipe(present(missing, INTEGER_SCHEMA), intOf(field))
 
 export const optionalInt = (field: string) => v.optional(intOf(field))
 
@@ -136,7 +136,7 @@ const intListOf = (field: string, cap: ListCap, minItems = 0) => {
 	const notList = `${field} must be a list of integers`
 	return v.pipe(
 		v.unknown(),
-		doc({ type: 'array', items: INT_SCHEMA, maxItems: cap.max, ...(minItems > 0 ? { minItems } : {}) }),
+		doc({ type: 'array', items: INTEGER_SCHEMA, maxItems: cap.max, ...(minItems > 0 ? { minItems } : {}) }),
 		// valibot runs every check of a pipe, even past a failed one: each stands on its own.
 		v.check(Array.isArray, notList),
 		// The length first: a huge list is refused before any of its items is looked at.

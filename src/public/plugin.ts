@@ -23,6 +23,7 @@ export {
 	FIELD_DOC,
 	type FieldDoc,
 	fields,
+	INTEGER_SCHEMA,
 	int64String,
 	isObject,
 	type JsonObject,
