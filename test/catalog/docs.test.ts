@@ -5,7 +5,7 @@ import { generateDocs, ROOT } from '../../src/catalog/generate'
 
 /** CI's check that the committed documents are what the code says: `npm run docs` rewrites them. */
 describe('the generated documents', () => {
-	it('are up to date: docs/*.json and the README's command reference', async () => {
+	it('are up to date: docs/*.json and the command reference in the README', async () => {
 		const { files } = await generateDocs()
 		for (const [path, text] of Object.entries(files)) {
 			const committed = readFileSync(join(ROOT, path), 'utf8')
