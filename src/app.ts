@@ -20,6 +20,7 @@ import type { AppContext, CompanyEvent } from './context'
 import { createGateway, MAX_FRAME_BYTES } from './gateway'
 import { errorHandler } from './http/errors'
 import { createLogger, type Logger } from './logger'
+import { openApiRoutes } from './openapi/document'
 import type { PluginDefinition } from './plugin'
 import { loadPluginModule } from './plugin-loader'
 import { isPathSpecifier, resolvePluginSpecifier } from './plugin-specifier'
@@ -273,7 +274,7 @@ async function compose(
 	routeOwners.claim('core', gateway.routes)
 	app.use(gateway.routes)
 	const catalog = buildCatalog(gateway.commands)
-	const docs = catalogRoutes(catalog, toAsyncApi(catalog))
+	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app))
 	routeOwners.claim('core', docs)
 	app.use(docs)
 	return { app, ctx, commands: gateway.commands, catalog }

@@ -5,13 +5,14 @@ import { join, resolve } from 'node:path'
 import type { JsonSchema } from '../commands/fields'
 import { loadConfig } from '../config'
 import { createLogger } from '../logger'
+import { openApiDocument } from '../openapi/document'
 import { toAsyncApi } from './asyncapi'
 import type { Catalog } from './catalog'
 import { commandReference, withReference } from './markdown'
 
 /**
- * `npm run docs`: the built-in app's catalog written out: `docs/commands.json`, `docs/asyncapi.json`
- * and the README's command reference. `test/catalog/docs.test.ts` makes the same files in memory and
+ * `npm run docs`: the built-in app's catalog written out: `docs/commands.json`, `docs/asyncapi.json`,
+ * `docs/openapi.json` and the README's command reference. `test/catalog/docs.test.ts` makes the same files in memory and
  * fails when the committed ones differ.
  */
 export const ROOT = resolve(import.meta.dir, '../..')
@@ -28,7 +29,8 @@ export async function generateDocs(): Promise<GeneratedDocs> {
 		const { createApp } = await import('../app')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
-			return { files: documents(app.catalog, readFileSync(join(ROOT, 'README.md'), 'utf8')) }
+			const openapi = openApiDocument(app.app)
+			return { files: documents(app.catalog, openapi, readFileSync(join(ROOT, 'README.md'), 'utf8')) }
 		} finally {
 			await app.close()
 		}
@@ -39,11 +41,12 @@ export async function generateDocs(): Promise<GeneratedDocs> {
 
 const pretty = (x: unknown) => `${JSON.stringify(x, null, '\t')}\n`
 
-export function documents(catalog: Catalog, readme: string): Record<string, string> {
+export function documents(catalog: Catalog, openapi: JsonSchema, readme: string): Record<string, string> {
 	const asyncapi: JsonSchema = toAsyncApi(catalog)
 	return {
 		'docs/commands.json': pretty(catalog),
 		'docs/asyncapi.json': pretty(asyncapi),
+		'docs/openapi.json': pretty(openapi),
 		'README.md': withReference(readme, commandReference(catalog)),
 	}
 }
