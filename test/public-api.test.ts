@@ -11,7 +11,8 @@ function importsUnder(dir: string): Array<{ file: string; from: string }> {
 	for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
 		if (!entry.isFile() || !entry.name.endsWith('.ts')) continue
 		const file = join(entry.parentPath, entry.name)
-		for (const m of readFileSync(file, 'utf8').matchAll(/\bfrom '([^']+)'/g)) out.push({ file, from: m[1] ?? '' })
+		for (const m of readFileSync(file, 'utf8').matchAll(/\bfrom '([^']+)'/g))
+			out.push({ file, from: m[1] ?? '' })
 	}
 	return out
 }

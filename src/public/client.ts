@@ -4,6 +4,7 @@
  * command registry: its input and its result), and `updates(userbotId)` iterates live updates.
  * Browser-safe: the command types are imported as types only.
  */
+import { treaty } from '@elysiajs/eden'
 import type { chatAdminCommands } from '../../plugins/commands-chat-admin'
 import type { membersCommands } from '../../plugins/commands-members'
 import type { messagesCommands } from '../../plugins/commands-messages'
@@ -13,6 +14,7 @@ import type { userbotCommands } from '../../plugins/userbots/commands'
 import type { CommandMap } from '../client/types'
 import { type Client, type ClientOptions, createClient as createWsClient } from '../client/ws-client'
 import type { CommandMapOf } from '../commands/define'
+import type { RestApi } from '../openapi/contract'
 import type { PluginDefinition } from '../plugin'
 
 export type { BackoffOptions } from '../client/backoff'
@@ -55,4 +57,28 @@ export type CommandsOf<P> = P extends PluginDefinition<infer C> ? CommandMapOf<C
  */
 export function createClient<M extends CommandMap = BuiltInCommands>(opts: ClientOptions): Client<M> {
 	return createWsClient<M>(opts)
+}
+
+export type { RestApi }
+
+export interface RestClientOptions {
+	/** A bearer access token, or a function giving the current one (called for every request). */
+	token?: string | (() => string | undefined | Promise<string | undefined>)
+	/** Further headers (a session cookie and `Origin` on a server; browsers send cookies themselves). */
+	headers?: Record<string, string>
+	fetch?: typeof fetch
+}
+
+/**
+ * The REST API through Eden, typed by the documented contract (bodies and answers, errors included):
+ * `const { data, error } = await rest.accounts.me.get()`.
+ */
+export function createRestClient(url: string, opts: RestClientOptions = {}) {
+	return treaty<RestApi>(url, {
+		...(opts.fetch ? { fetcher: opts.fetch } : {}),
+		headers: async () => {
+			const token = typeof opts.token === 'function' ? await opts.token() : opts.token
+			return { ...opts.headers, ...(token ? { authorization: `Bearer ${token}` } : {}) }
+		},
+	})
 }
