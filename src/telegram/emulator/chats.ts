@@ -1,7 +1,8 @@
 import type * as Td from 'tdlib-types'
 import { requireChat } from './messages'
-import { chatObject, lastMessage, supergroupObject, userObject } from './objects'
+import { chatObject, lastMessage, messageObject, supergroupObject, userObject } from './objects'
 import { fail, type Handlers, OK } from './session'
+import { MESSAGE_ID_SHIFT } from './world'
 
 /** Users, chats and the chat list; options; TDLib's test methods. */
 
@@ -37,6 +38,25 @@ export const chatHandlers: Handlers = {
 		if (s.chatsLoaded) return fail('Not Found', 404)
 		s.chatsLoaded = true
 		return OK
+	},
+	/**
+	 * The chat's messages, newest first, starting at `from_message_id` (0: the newest) moved by
+	 * `offset` (negative: newer ones first), at most `limit` (up to 100), as TDLib's history is.
+	 */
+	getChatHistory(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const limit = req.limit ?? 0
+		const offset = req.offset ?? 0
+		if (limit <= 0) fail('Parameter limit must be positive')
+		if (offset > 0) fail('Parameter offset must be non-positive')
+		if (offset <= -limit) fail('Parameter offset must be greater than -limit')
+		const ids = [...chat.messages.keys()].sort((a, b) => b - a)
+		const from = req.from_message_id ? req.from_message_id / MESSAGE_ID_SHIFT : Number.POSITIVE_INFINITY
+		const start = Math.max(0, ids.findIndex((id) => id <= from) + offset)
+		const page = (start < 0 ? [] : ids.slice(start, start + Math.min(limit, 100))).map((id) =>
+			messageObject(s.world, chat, chat.messages.get(id)!, s.userId),
+		)
+		return { _: 'messages', total_count: page.length, messages: page }
 	},
 	createPrivateChat(s, req) {
 		const userId = req.user_id ?? 0

@@ -11,6 +11,7 @@ import {
 	logLinkEvent,
 	manageableChat,
 } from './invite-records'
+import { postService } from './service-messages'
 import { fail, type Handlers, OK, type Session } from './session'
 import type { ChatRecord } from './world'
 
@@ -35,6 +36,12 @@ function admit(s: Session, link: InviteLinkRecord, userId: number, approverId: n
 	const chat = link.chat
 	if (!s.world.addMember(chat, userId, 'member')) return
 	link.members.push({ userId, date: s.world.now(), approverId })
+	postService(
+		s.world,
+		chat,
+		userId,
+		approverId === 0 ? { _: 'messageChatJoinByLink' } : { _: 'messageChatJoinByRequest' },
+	)
 	const invite_link = linkObject(s.world, link)
 	logLinkEvent(
 		s.world,

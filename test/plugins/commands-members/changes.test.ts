@@ -19,10 +19,20 @@ const failedFor = (user_id: number) => ({
 	premium_would_allow_invite: false,
 	premium_required_to_send_messages: false,
 })
+/** The newest text message of the chat (service messages, as joins and removals, are skipped). */
 const lastText = async (chat_id: number) => {
-	const chat = await m.td({ _: 'getChat', chat_id })
-	const content = chat.last_message?.content
-	return content?._ === 'messageText' ? content.text.text : undefined
+	const history = await m.td({
+		_: 'getChatHistory',
+		chat_id,
+		from_message_id: 0,
+		offset: 0,
+		limit: 100,
+		only_local: false,
+	})
+	for (const message of history.messages) {
+		if (message?.content._ === 'messageText') return message.content.text.text
+	}
+	return undefined
 }
 
 describe('add_chat_member', () => {
