@@ -49,10 +49,11 @@ export const KNOWN_PLUGINS = [
 export type PluginId = (typeof KNOWN_PLUGINS)[number]
 
 /**
- * What happens to a userbot's messages and chats, as a client of the service wants to hear it: new,
- * sent (the final id), failed, edited and deleted messages, members joining and leaving, what was
- * read, and log-in states. Chat actions ("typing...") and the many other kinds TDLib sends are not
- * kept, but a client may subscribe to any of them.
+ * What happens to a userbot's messages and chats, as a client of the service wants to hear it: new
+ * messages (members joining and leaving arrive as service messages: TDLib's `updateChatMember` is
+ * for bots only), sent (the final id) and failed ones, edits, deletions, what was read, and log-in
+ * states. Chat actions ("typing...") and the many other kinds TDLib sends are not kept, but a client
+ * may subscribe to any of them.
  */
 export const DEFAULT_UPDATE_KINDS = [
 	'updateNewMessage',
@@ -61,7 +62,6 @@ export const DEFAULT_UPDATE_KINDS = [
 	'updateMessageContent',
 	'updateMessageEdited',
 	'updateDeleteMessages',
-	'updateChatMember',
 	'updateChatReadInbox',
 	'updateChatReadOutbox',
 	'updateAuthorizationState',

@@ -195,8 +195,10 @@ function checkObject(value: unknown, type: string, path: string, depth: number, 
 		name = tag
 	}
 	if (!tdConstructor(name)) throw new TdObjectError(`${path}: unknown TDLib type`)
-	// Contract §6's one wording for every way of naming a file on the server's disk.
-	if (NEVER_FROM_CLIENTS.includes(name)) throw new TdObjectError(LOCAL_FILE_REFUSED)
+	// Where a file goes, contract §6's one wording for every way of naming one on the server's disk.
+	if (NEVER_FROM_CLIENTS.includes(name) && constructorsOf(type).includes(name)) {
+		throw new TdObjectError(LOCAL_FILE_REFUSED)
+	}
 	// The name is TDLib's own (just checked): naming it repeats no client text.
 	if (!constructorsOf(type).includes(name) || !walk.slot.allowed.has(name)) {
 		throw new TdObjectError(`${path}: ${name} is not allowed here`)

@@ -137,6 +137,19 @@ describe('client objects at every pass-through field', () => {
 				text: 'x',
 				entities: [entity({ '@type': 'inputFileLocal', path: '/etc/passwd' })],
 			}),
+		).toBe('entities[0].type: inputFileLocal is not allowed here')
+		// Where a file does go, the one wording of contract §6.
+		expect(
+			await error({
+				action: 'send_message',
+				media: {
+					'@type': 'inputMessageDocument',
+					document: {
+						'@type': 'inputDocument',
+						document: { '@type': 'inputFileLocal', path: '/etc/passwd' },
+					},
+				},
+			}),
 		).toBe('media must be a URL, a remote file id or an uploaded file')
 		expect(
 			await error({
