@@ -203,7 +203,7 @@ describe('scenario: inviting people into a new supergroup', () => {
 			tag: '',
 			inviter_user_id: USER.bob,
 			joined_chat_date: expect.any(Number),
-			status: promoted.action._ === 'chatEventMemberPromoted' ? promoted.action.new_status : MEMBER,
+			status: { _: 'chatMemberStatusAdministrator', can_be_edited: true, rights: GRANTED },
 		})
 		const dave = byUser.get(USER.dave)
 		expect(dave).toEqual({
