@@ -195,7 +195,7 @@ describe('scenario: inviting people into a new supergroup', () => {
 			members.members.map((m) => [m.member_id._ === 'messageSenderUser' ? m.member_id.user_id : 0, m]),
 		)
 		expect(members.total_count).toBe(3)
-		expect([...byUser.keys()].sort()).toEqual([USER.alice, USER.bob, USER.dave])
+		expect([...byUser.keys()].sort((a, b) => a - b)).toEqual([USER.alice, USER.bob, USER.dave])
 		expect(byUser.get(USER.bob)?.status._).toBe('chatMemberStatusCreator')
 		expect(byUser.get(USER.alice)).toEqual({
 			_: 'chatMember',
