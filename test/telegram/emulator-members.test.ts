@@ -232,6 +232,11 @@ describe('emulator members: statuses', () => {
 		).toBe('RIGHT_FORBIDDEN')
 		await promote(ALICE, U.dave, { _: 'chatAdministratorRights', can_invite_users: true })
 		expect(await statusOf(ALICE, chat_id, U.dave)).toMatchObject({ can_be_edited: true })
+		// Bob added Dave, Alice promoted him: an administrator's inviter is who promoted them
+		// (TDLib reads channelParticipantAdmin.promoted_by).
+		expect(
+			(await invoke(BOB, { _: 'getChatMember', chat_id, member_id: user(U.dave) })).inviter_user_id,
+		).toBe(U.alice)
 		expect(
 			await tdError(promote(ALICE, U.bob, { _: 'chatAdministratorRights', can_invite_users: true })),
 		).toBe("Can't remove chat owner")
@@ -332,6 +337,24 @@ describe('emulator members: statuses', () => {
 			.catch((e: TdError) => e)
 		expect(err).toMatchObject({ code: 403, message: 'USER_PRIVACY_RESTRICTED' })
 		expect(await statusOf(BOB, chat_id, U.eve)).toEqual({ _: 'chatMemberStatusLeft' })
+	})
+
+	it('in a basic group, an administrator’s inviter stays who added them', async () => {
+		const group = await invoke(ALICE, { _: 'createNewBasicGroupChat', user_ids: [U.bob], title: 'Adders' })
+		const chat_id = group.chat_id
+		await invoke(BOB, { _: 'addChatMember', chat_id, user_id: U.dave })
+		await invoke(ALICE, {
+			_: 'setChatMemberStatus',
+			chat_id,
+			member_id: user(U.dave),
+			status: {
+				_: 'chatMemberStatusAdministrator',
+				rights: { _: 'chatAdministratorRights', can_invite_users: true },
+			},
+		})
+		const dave = await invoke(ALICE, { _: 'getChatMember', chat_id, member_id: user(U.dave) })
+		// chatParticipantAdmin carries inviter_id, not who promoted.
+		expect(dave).toMatchObject({ inviter_user_id: U.bob, status: { _: 'chatMemberStatusAdministrator' } })
 	})
 
 	it('in a basic group: owner rights to promote, no restrictions, a ban is a kick', async () => {

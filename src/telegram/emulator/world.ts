@@ -125,8 +125,9 @@ export class World {
 	}
 
 	/** Appends to a group's event log, as TDLib's `getChatEventLog` reports it. */
-	logEvent(chat: ChatRecord, userId: number, action: Td.ChatEventAction): ChatEventRecord {
-		const event = { id: this.nextEventId++, date: this.now(), userId, action }
+	/** `date`: the moment of a change already stamped with `now()`, for the log to say the same moment. */
+	logEvent(chat: ChatRecord, userId: number, action: Td.ChatEventAction, date = this.now()): ChatEventRecord {
+		const event = { id: this.nextEventId++, date, userId, action }
 		chat.events.push(event)
 		return event
 	}
