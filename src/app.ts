@@ -48,6 +48,8 @@ export interface App {
 	ctx: AppContext
 	/** Every WebSocket command the app serves, by wire name, with its group. */
 	commands: ReadonlyMap<string, RegisteredCommand>
+	/** The WebSocket gateway's open sockets and the reply and update bytes waiting for them. */
+	socketStats(userId?: number): { sockets: number; waitingBytes: number }
 	handle: DatabaseHandle
 	close(): Promise<void>
 }
@@ -87,7 +89,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		const runtime = opts.restOnly ? null : await createRuntime(config, log)
 		if (runtime) closers.push(() => runtime.close())
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
-		const { app, ctx, commands } = await compose(config, log, handle, runtime, chosen, closers, {
+		const { app, ctx, commands, socketStats } = await compose(config, log, handle, runtime, chosen, closers, {
 			websocket: !opts.restOnly,
 		})
 		// Said once the app stands: a start that fails says its one line and nothing else.
@@ -97,6 +99,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			app,
 			ctx,
 			commands,
+			socketStats,
 			handle,
 			async close() {
 				if (closed) return
@@ -196,10 +199,15 @@ async function compose(
 		const named = groups.map((g) => g.id).join(', ')
 		if (named)
 			throw new StartupError(`command groups need the WebSocket channel, which is off here: ${named}`)
-		return { app, ctx, commands: new Map<string, RegisteredCommand>() }
+		return {
+			app,
+			ctx,
+			commands: new Map<string, RegisteredCommand>(),
+			socketStats: () => ({ sockets: 0, waitingBytes: 0 }),
+		}
 	}
 	const gateway = createGateway(ctx, groups)
 	subscribers.add(gateway.publish)
 	app.use(gateway.routes)
-	return { app, ctx, commands: gateway.commands }
+	return { app, ctx, commands: gateway.commands, socketStats: gateway.stats }
 }

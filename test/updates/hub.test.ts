@@ -2,29 +2,42 @@ import { describe, expect, it } from 'bun:test'
 import { createUpdateHub, type UpdateSink } from '../../src/updates/hub'
 
 /** The hub alone: numbering, keeping, resuming, and the kinds it asks the supervisor for. */
-function sink() {
+/** A connection that reads while `open.reads`, and takes `room` updates before its budget is spent. */
+function sink(room = Number.POSITIVE_INFINITY) {
 	const got: Array<{ type: string; seq: number; kind?: string }> = []
+	const state = { reads: true, room }
 	const s: UpdateSink = {
 		deliver: (text) => {
 			const e = JSON.parse(text) as { type: string; seq: number; update: { _: string } }
 			got.push({ type: e.type, seq: e.seq, kind: e.update._ })
+			state.room--
 		},
-		send: (text) => got.push(JSON.parse(text) as { type: string; seq: number }),
+		send: (text) => {
+			got.push(JSON.parse(text) as { type: string; seq: number })
+		},
+		writable: () => state.reads && state.room > 0,
+		blocked: () => !state.reads,
 	}
-	return { s, got }
+	return { s, got, state }
 }
 
 function hub(size = 100, ageMs = 60_000) {
 	let clock = 1_000
 	const kinds: string[][] = []
+	/** What the hub put off to a later turn, run by `turn()`. */
+	const queued: Array<() => void> = []
 	const h = createUpdateHub({
 		size,
 		ageMs,
 		defaultKinds: ['updateNewMessage', 'updateDeleteMessages'],
 		onKinds: (k) => kinds.push([...k]),
 		now: () => clock,
+		later: (fn) => queued.push(fn),
 	})
-	return { h, kinds, tick: (ms: number) => (clock += ms) }
+	const turn = () => {
+		for (const fn of queued.splice(0)) fn()
+	}
+	return { h, kinds, tick: (ms: number) => (clock += ms), turn }
 }
 
 const msg = { _: 'updateNewMessage' }
@@ -105,20 +118,49 @@ describe('the update hub', () => {
 		])
 	})
 
-	it('stops a stalled subscription with one resync until it subscribes again', () => {
+	it('keeps what a connection that stops reading has not taken in the stream, and sends it at drain', () => {
 		const { h } = hub()
-		const { s, got } = sink()
+		const { s, got, state } = sink()
 		h.subscribe(s, 1, undefined).start()
 		h.publish(1, msg)
-		h.stalled(s, 1, 1)
-		h.stalled(s, 1, 1)
+		state.reads = false
 		h.publish(1, msg)
+		h.publish(1, msg)
+		expect(got.map((e) => e.seq)).toEqual([1])
+		state.reads = true
+		h.pump(s)
+		expect(got.map((e) => e.seq)).toEqual([1, 2, 3])
+	})
+
+	it('sends at most its budget in one turn, the rest on later turns, in order', () => {
+		const { h, turn } = hub()
+		for (let i = 0; i < 5; i++) h.publish(1, msg)
+		const { s, got, state } = sink(2)
+		h.subscribe(s, 1, undefined, 0).start()
+		expect(got.map((e) => e.seq)).toEqual([1, 2])
+		state.room = 2
+		turn()
+		state.room = 2
+		turn()
+		expect(got.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5])
+	})
+
+	it('tells a connection that fell behind the oldest update kept, once, and goes on from there', () => {
+		const { h } = hub(3)
+		const { s, got, state } = sink()
+		h.subscribe(s, 1, undefined).start()
+		h.publish(1, msg)
+		state.reads = false
+		for (let i = 0; i < 10; i++) h.publish(1, msg)
+		state.reads = true
+		h.pump(s)
 		expect(got.map((e) => [e.type, e.seq])).toEqual([
 			['update', 1],
-			['resync', 1],
+			['resync', 9],
+			['update', 9],
+			['update', 10],
+			['update', 11],
 		])
-		h.subscribe(s, 1, undefined, 0).start()
-		expect(got.slice(2).map((e) => e.seq)).toEqual([1, 2])
 	})
 
 	it('ends what a closed connection or a deleted userbot had', () => {
