@@ -424,7 +424,7 @@ describe('emulator members: statuses', () => {
 		const del = (who: number, chat: number, sender: number) =>
 			invoke(who, { _: 'deleteChatMessagesBySender', chat_id: chat, sender_id: user(sender) })
 		expect(await tdError(del(DAVE, chat_id, U.alice))).toBe(
-			'Need delete messages administator right in the supergroup chat',
+			'Need delete messages administrator right in the supergroup chat',
 		)
 		await del(BOB, chat_id, U.dave)
 		const last = (await invoke(BOB, { _: 'getChat', chat_id })).last_message
@@ -433,7 +433,7 @@ describe('emulator members: statuses', () => {
 			'All messages from a sender can be deleted only in supergroup chats',
 		)
 		expect(await tdError(del(BOB, SEED_CHATS.channel, U.alice))).toBe(
-			'The method is available only for supergroup chats',
+			'The method is available only in regular supergroup chats',
 		)
 		expect(await tdError(del(BOB, chat_id, 999))).toBe('Message sender not found')
 	})

@@ -231,7 +231,7 @@ describe('remove_chat_member', () => {
 		expect(reply.payload).toMatchObject({
 			type: 'remove_chat_member_error',
 			error:
-				'member removed, but their messages were not deleted: Need delete messages administator right in the supergroup chat',
+				'member removed, but their messages were not deleted: Need delete messages administrator right in the supergroup chat',
 			result: { _: 'ok' },
 		})
 		expect(await m.statusOf(chatId, U.dave)).toBe('chatMemberStatusLeft')
