@@ -55,7 +55,7 @@ export const chatHandlers: Handlers = {
 		const offset = req.offset ?? 0
 		if (limit <= 0) fail('Parameter limit must be positive')
 		if (offset > 0) fail('Parameter offset must be non-positive')
-		if (offset <= -limit) fail('Parameter offset must be greater than -limit')
+		if (offset <= -limit) fail('Parameter limit must be greater than -offset')
 		const ids = [...chat.messages.keys()].sort((a, b) => b - a)
 		const from = req.from_message_id ? req.from_message_id / MESSAGE_ID_SHIFT : Number.POSITIVE_INFINITY
 		const start = Math.max(0, ids.findIndex((id) => id <= from) + offset)
