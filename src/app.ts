@@ -59,6 +59,8 @@ export interface App {
 	commands: ReadonlyMap<string, RegisteredCommand>
 	/** What `GET /api/commands/` serves: every command's input schema, result and error strings. */
 	catalog: Catalog
+	/** The WebSocket gateway's open sockets and the reply and update bytes waiting for them. */
+	socketStats(userId?: number): { sockets: number; waitingBytes: number }
 	handle: DatabaseHandle
 	close(): Promise<void>
 }
@@ -102,9 +104,17 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		const runtime = opts.restOnly ? null : await createRuntime(config, log)
 		if (runtime) closers.push(() => runtime.close())
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
-		const { app, ctx, commands, catalog } = await compose(config, log, handle, runtime, chosen, closers, {
-			websocket: !opts.restOnly,
-		})
+		const { app, ctx, commands, catalog, socketStats } = await compose(
+			config,
+			log,
+			handle,
+			runtime,
+			chosen,
+			closers,
+			{
+				websocket: !opts.restOnly,
+			},
+		)
 		// Said once the app stands: a start that fails says its one line and nothing else.
 		for (const s of skipped) log.info('plugin skipped', s)
 		let closed = false
@@ -113,6 +123,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			ctx,
 			commands,
 			catalog,
+			socketStats,
 			handle,
 			async close() {
 				if (closed) return
@@ -267,7 +278,13 @@ async function compose(
 		const named = groups.map((g) => g.id).join(', ')
 		if (named)
 			throw new StartupError(`command groups need the WebSocket channel, which is off here: ${named}`)
-		return { app, ctx, commands: new Map<string, RegisteredCommand>(), catalog: buildCatalog(new Map()) }
+		return {
+			app,
+			ctx,
+			commands: new Map<string, RegisteredCommand>(),
+			catalog: buildCatalog(new Map()),
+			socketStats: () => ({ sockets: 0, waitingBytes: 0 }),
+		}
 	}
 	const gateway = createGateway(ctx, groups)
 	subscribers.add(gateway.publish)
@@ -277,5 +294,5 @@ async function compose(
 	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app))
 	routeOwners.claim('core', docs)
 	app.use(docs)
-	return { app, ctx, commands: gateway.commands, catalog }
+	return { app, ctx, commands: gateway.commands, catalog, socketStats: gateway.stats }
 }

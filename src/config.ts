@@ -53,10 +53,11 @@ export const BUILT_IN_PLUGINS = [
 export type BuiltInPluginId = (typeof BUILT_IN_PLUGINS)[number]
 
 /**
- * What happens to a userbot's messages and chats, as a client of the service wants to hear it: new,
- * sent (the final id), failed, edited and deleted messages, members joining and leaving, what was
- * read, and log-in states. Chat actions ("typing...") and the many other kinds TDLib sends are not
- * kept, but a client may subscribe to any of them.
+ * What happens to a userbot's messages and chats, as a client of the service wants to hear it: new
+ * messages (members joining and leaving arrive as service messages: TDLib's `updateChatMember` is
+ * for bots only), sent (the final id) and failed ones, edits, deletions, what was read, and log-in
+ * states. Chat actions ("typing...") and the many other kinds TDLib sends are not kept, but a client
+ * may subscribe to any of them.
  */
 export const DEFAULT_UPDATE_KINDS = [
 	'updateNewMessage',
@@ -65,7 +66,6 @@ export const DEFAULT_UPDATE_KINDS = [
 	'updateMessageContent',
 	'updateMessageEdited',
 	'updateDeleteMessages',
-	'updateChatMember',
 	'updateChatReadInbox',
 	'updateChatReadOutbox',
 	'updateAuthorizationState',
@@ -146,7 +146,7 @@ const EnvSchema = v.object({
 	UPDATE_BUFFER_SIZE: v.optional(int(1, 100_000), '256'),
 	/** Seconds an update is kept for clients that resume. */
 	UPDATE_BUFFER_AGE: v.optional(int(1, 7 * 86_400), '3600'),
-	/** Bytes of updates a WebSocket that does not read may have waiting before they are dropped. */
+	/** Bytes of updates sent ahead to a WebSocket before waiting for it to read them. */
 	UPDATE_QUEUE_BYTES: v.optional(int(16 * 1024, 1024 ** 3), String(1024 ** 2)),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
 	TDLIB_REQUEST_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
@@ -210,7 +210,7 @@ export interface Config {
 		defaultKinds: string[]
 		bufferSize: number
 		bufferAgeMs: number
-		/** Per WebSocket, before its waiting updates are dropped (a `resync` says so). */
+		/** Per WebSocket: what is sent ahead of its reading; the rest waits in the stream. */
 		queueBytes: number
 	}
 	/** Bytes of replies a WebSocket may have waiting before it is closed (1013). */

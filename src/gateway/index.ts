@@ -26,6 +26,8 @@ export interface Gateway {
 	/** Every command served, by wire name. */
 	commands: ReadonlyMap<string, RegisteredCommand>
 	publish(event: CompanyEvent): void
+	/** Open sockets (of one user, if given), and what waits for them, here and in Bun's buffers. */
+	stats(userId?: number): { sockets: number; waitingBytes: number }
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -41,12 +43,6 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 	const sinks = new WeakMap<Connection, UpdateSink>()
 	const outbox = createOutbox({
 		limitBytes: ctx.config.wsSendBufferBytes,
-		updateLimitBytes: ctx.config.updates.queueBytes,
-		onUpdatesDropped: (ws, firsts) => {
-			const sink = sinks.get((ws as Socket).data.conn)
-			if (!sink) return
-			for (const [userbotId, seq] of firsts) ctx.updates.stalled(sink, userbotId, seq)
-		},
 		onOverflow: (ws) => {
 			const data = (ws as Socket).data
 			if (data.ended) return
@@ -59,6 +55,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		},
 	})
 	const connections = createConnections(ctx, outbox)
+	const open = new Set<Socket>()
 	const sockets = new WeakMap<Connection, Socket>()
 
 	/** `authenticate`: a fresh access token of the same user renews the socket before it expires. */
@@ -118,11 +115,13 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		data.conn.admit = () => connections.admit(ws)
 		data.conn.settled = () => connections.settled(ws)
 		sockets.set(data.conn, ws)
+		open.add(ws)
+		const budget = ctx.config.updates.queueBytes
 		sinks.set(data.conn, {
-			deliver: (text, userbotId, seq) => {
-				if (!data.ended) outbox.sendUpdate(ws, text, userbotId, seq)
-			},
+			deliver: (text) => data.conn.send(text),
 			send: (text) => data.conn.send(text),
+			writable: () => !data.ended && !outbox.blocked(ws) && outbox.pending(ws) < budget,
+			blocked: () => data.ended || outbox.blocked(ws),
 		})
 		connections.opened(ws)
 	}
@@ -141,10 +140,15 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		const data: SocketData = {
 			open: onOpen,
 			message: onMessage,
-			drain: (ws) => outbox.drain(ws),
+			drain: (ws) => {
+				outbox.drain(ws)
+				const sink = sinks.get(ws.data.conn)
+				if (sink && !outbox.blocked(ws)) ctx.updates.pump(sink)
+			},
 			close: (ws) => {
 				const sink = sinks.get(ws.data.conn)
 				if (sink) ctx.updates.dropSink(sink)
+				open.delete(ws)
 				connections.closed(ws)
 			},
 			closed,
@@ -173,5 +177,15 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		routes: routes as unknown as Elysia,
 		commands: registry,
 		publish: connections.publish,
+		stats(userId) {
+			let sockets = 0
+			let waitingBytes = 0
+			for (const ws of open) {
+				if (userId !== undefined && ws.data.conn.principal.userId !== userId) continue
+				sockets++
+				waitingBytes += outbox.pending(ws)
+			}
+			return { sockets, waitingBytes }
+		},
 	}
 }

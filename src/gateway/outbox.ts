@@ -15,25 +15,18 @@ import type { ServerWebSocket } from 'bun'
  * dropped with it, so a client either gets every reply or learns from the close that it did not.
  * A 0 from Bun is handled the same way.
  *
- * Live updates wait in the same queue, in order with the replies, but on a smaller budget of their
- * own (`updateLimitBytes`): past it the socket's waiting updates are dropped, never its replies, and
- * `onUpdatesDropped` says from which number on, per userbot (the hub then sends a `resync`).
+ * Live updates do not pile up here: the update hub sends them only while `pending` is under its
+ * budget and the socket is not `blocked`, and waits in its own shared stream otherwise.
  */
 export const CLOSE_SLOW_CONSUMER = 1013
 export const REASON_SLOW_CONSUMER = 'reply buffer full: the client does not read its replies'
 
-interface Item {
-	text: string
-	/** Set for a live update: it may be dropped for a slow reader, a reply never is. */
-	update?: { userbotId: number; seq: number }
-}
-
 interface Queue {
-	items: Item[]
+	items: string[]
+	/** UTF-16 length of what waits (cheap to keep on the hot path; a byte is at most 3 of them). */
+	chars: number
 	/** UTF-8 bytes waiting while the socket is blocked (0 otherwise: the hot path counts nothing). */
 	bytes: number
-	/** Of those, the bytes of live updates. */
-	updateBytes: number
 	/** Bun buffered the last send: wait for `drain`. */
 	blocked: boolean
 }
@@ -43,28 +36,25 @@ export interface OutboxOptions {
 	limitBytes: number
 	/** The socket cannot take what it is sent: close it (the gateway says how). */
 	onOverflow(ws: ServerWebSocket<unknown>): void
-	/** Bytes of live updates one blocked socket may have waiting before they are dropped. */
-	updateLimitBytes?: number
-	/** The socket's waiting updates were dropped: for each userbot, the first number dropped. */
-	onUpdatesDropped?(ws: ServerWebSocket<unknown>, firstDropped: ReadonlyMap<number, number>): void
 }
 
 export interface Outbox {
 	send(ws: ServerWebSocket<unknown>, reply: string): void
-	/** Queues a live update (`seq` of `userbotId`), which a slow reader may lose, being told so. */
-	sendUpdate(ws: ServerWebSocket<unknown>, text: string, userbotId: number, seq: number): void
 	/** Bun says the socket can take more: write what waits. */
 	drain(ws: ServerWebSocket<unknown>): void
 	/** Writes what waits for `ws` now (before a close), as far as the socket takes it. */
 	flushNow(ws: ServerWebSocket<unknown>): void
 	/** Drops what a closed socket still had queued. */
 	forget(ws: ServerWebSocket<unknown>): void
+	/** What waits for `ws`, here and in Bun's buffer (roughly, in characters). */
+	pending(ws: ServerWebSocket<unknown>): number
+	/** Whether Bun pushed back on `ws` and we wait for its drain. */
+	blocked(ws: ServerWebSocket<unknown>): boolean
 	/** Bytes waiting for `ws` in its queue while it is blocked (tests, health). */
 	waitingBytes(ws: ServerWebSocket<unknown>): number
 }
 
 export function createOutbox(opts: OutboxOptions): Outbox {
-	const updateLimit = opts.updateLimitBytes ?? opts.limitBytes
 	const queues = new Map<ServerWebSocket<unknown>, Queue>()
 	const ready = new Set<ServerWebSocket<unknown>>()
 	let scheduled = false
@@ -81,13 +71,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 		try {
 			ws.cork(() => {
 				while (q.items.length > 0 && !q.blocked) {
-					const item = q.items.shift()!
-					if (q.bytes > 0) {
-						const size = Buffer.byteLength(item.text)
-						q.bytes = Math.max(0, q.bytes - size)
-						if (item.update) q.updateBytes = Math.max(0, q.updateBytes - size)
-					}
-					const status = ws.send(item.text)
+					const reply = q.items.shift()!
+					q.chars -= reply.length
+					if (q.bytes > 0) q.bytes = Math.max(0, q.bytes - Buffer.byteLength(reply))
+					const status = ws.send(reply)
 					if (status === 0) {
 						dropped = true
 						return
@@ -104,31 +91,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 		if (dropped || ws.getBufferedAmount() > opts.limitBytes) return overflow(ws)
 		if (q.items.length === 0 && !q.blocked) queues.delete(ws)
 		else if (q.blocked && q.bytes === 0) {
-			// From now on what waits is counted against the limits.
-			for (const item of q.items) {
-				const size = Buffer.byteLength(item.text)
-				q.bytes += size
-				if (item.update) q.updateBytes += size
-			}
-			check(ws, q)
+			// From now on what waits is counted against the limit.
+			q.bytes = q.items.reduce((n, r) => n + Buffer.byteLength(r), 0)
+			if (q.bytes > opts.limitBytes) overflow(ws)
 		}
-	}
-
-	/** While blocked: updates past their budget are dropped, anything past the limit closes. */
-	const check = (ws: ServerWebSocket<unknown>, q: Queue) => {
-		if (q.updateBytes > updateLimit) {
-			const firsts = new Map<number, number>()
-			q.items = q.items.filter((item) => {
-				if (!item.update) return true
-				const { userbotId, seq } = item.update
-				if (!firsts.has(userbotId)) firsts.set(userbotId, seq)
-				q.bytes -= Buffer.byteLength(item.text)
-				return false
-			})
-			q.updateBytes = 0
-			opts.onUpdatesDropped?.(ws, firsts)
-		}
-		if (q.bytes > opts.limitBytes) overflow(ws)
 	}
 
 	const flush = () => {
@@ -141,33 +107,25 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 		}
 	}
 
-	const enqueue = (ws: ServerWebSocket<unknown>, item: Item) => {
-		let q = queues.get(ws)
-		if (!q) {
-			q = { items: [], bytes: 0, updateBytes: 0, blocked: false }
-			queues.set(ws, q)
-		}
-		q.items.push(item)
-		if (q.blocked) {
-			const size = Buffer.byteLength(item.text)
-			q.bytes += size
-			if (item.update) q.updateBytes += size
-			check(ws, q)
-			return
-		}
-		ready.add(ws)
-		if (!scheduled) {
-			scheduled = true
-			setImmediate(flush)
-		}
-	}
-
 	return {
 		send(ws, reply) {
-			enqueue(ws, { text: reply })
-		},
-		sendUpdate(ws, text, userbotId, seq) {
-			enqueue(ws, { text, update: { userbotId, seq } })
+			let q = queues.get(ws)
+			if (!q) {
+				q = { items: [], chars: 0, bytes: 0, blocked: false }
+				queues.set(ws, q)
+			}
+			q.items.push(reply)
+			q.chars += reply.length
+			if (q.blocked) {
+				q.bytes += Buffer.byteLength(reply)
+				if (q.bytes > opts.limitBytes) overflow(ws)
+				return
+			}
+			ready.add(ws)
+			if (!scheduled) {
+				scheduled = true
+				setImmediate(flush)
+			}
 		},
 		drain(ws) {
 			const q = queues.get(ws)
@@ -183,6 +141,18 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 		forget(ws) {
 			queues.delete(ws)
 			ready.delete(ws)
+		},
+		pending(ws) {
+			let buffered = 0
+			try {
+				buffered = ws.getBufferedAmount()
+			} catch {
+				// closed
+			}
+			return (queues.get(ws)?.chars ?? 0) + buffered
+		},
+		blocked(ws) {
+			return queues.get(ws)?.blocked === true
 		},
 		waitingBytes(ws) {
 			return queues.get(ws)?.bytes ?? 0

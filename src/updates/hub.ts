@@ -1,4 +1,4 @@
-import { UpdateStream } from './stream'
+import { type StreamEntry, UpdateStream } from './stream'
 
 /**
  * Live updates: what happens in a userbot's Telegram account, as TDLib reports it, to the clients
@@ -10,17 +10,23 @@ import { UpdateStream } from './stream'
  * names the kinds it wants (default: `defaultKinds`, which are always forwarded and kept); a kind
  * beyond those is forwarded only while someone subscribes to it (`onKinds` tells the supervisor).
  *
- * Never a silent hole: a resume from before the oldest update kept, or from a number this server
- * never gave out (it restarted), gets `{"type": "resync", "userbot_id", "seq": S}` first, S being the
- * oldest it can still have, then everything from S. A connection that does not read has its queued
- * updates dropped by the outbox (replies never are): its subscription stops, it gets a `resync` with
- * the first number it missed, and it resumes by subscribing again with `after: S - 1`.
+ * The stream is the only buffer. A subscription is a cursor into it: updates go out while the
+ * connection takes them (`sink.writable()`: it reads, and no more than its budget waits for it), and
+ * wait in the stream while it does not; `pump` goes on when it drains. A connection that does not
+ * read costs nothing but its cursor. Never a silent hole: when a cursor falls behind the oldest
+ * update kept (the client read too slowly, or resumes from too long ago, or from a number this
+ * server never gave out because it restarted), the client gets `{"type": "resync", "userbot_id",
+ * "seq": S}`, S the oldest it can still have, and everything from S on.
  */
 export interface UpdateSink {
-	/** Queues one update event (the outbox may drop it later and call `stalled`). */
-	deliver(text: string, userbotId: number, seq: number): void
-	/** Queues a message that is never dropped (a `resync`). */
+	/** Queues one update event for the connection. */
+	deliver(text: string): void
+	/** Queues a message of the hub's own (a `resync`). */
 	send(text: string): void
+	/** Whether the connection takes more now (it reads, and its budget is not used up). */
+	writable(): boolean
+	/** Whether it stopped reading (Bun pushed back): its `drain` will call `pump`. */
+	blocked(): boolean
 }
 
 export interface UpdateHubOptions {
@@ -33,12 +39,14 @@ export interface UpdateHubOptions {
 	/** The union of wanted kinds changed: the supervisor should forward these. */
 	onKinds(kinds: readonly string[]): void
 	now?: () => number
+	/** Runs `fn` on a later turn of the event loop (tests may run it at once). */
+	later?: (fn: () => void) => void
 }
 
 interface Subscription {
 	kinds: ReadonlySet<string>
-	/** The outbox dropped updates of it: nothing more is sent until it subscribes again. */
-	stalled: boolean
+	/** The next sequence number to consider for this connection. */
+	cursor: number
 }
 
 export interface Subscribed {
@@ -55,10 +63,14 @@ const resyncText = (userbotId: number, seq: number) =>
 
 export function createUpdateHub(opts: UpdateHubOptions) {
 	const now = opts.now ?? Date.now
+	const later = opts.later ?? ((fn: () => void) => setImmediate(fn))
 	const defaults: ReadonlySet<string> = new Set(opts.defaultKinds)
 	const streams = new Map<number, UpdateStream>()
-	const subscriptions = new Map<number, Map<UpdateSink, Subscription>>()
-	const bySink = new Map<UpdateSink, Set<number>>()
+	/** Per connection, its subscriptions by userbot. */
+	const bySink = new Map<UpdateSink, Map<number, Subscription>>()
+	/** Per userbot, the connections subscribed to it. */
+	const byUserbot = new Map<number, Set<UpdateSink>>()
+	const scheduled = new Set<UpdateSink>()
 	let announced = ''
 
 	const streamOf = (userbotId: number) => {
@@ -73,8 +85,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 	/** Tells the supervisor the kinds wanted now, when they changed. */
 	const announce = () => {
 		const kinds = new Set(defaults)
-		for (const subs of subscriptions.values())
-			for (const s of subs.values()) for (const k of s.kinds) kinds.add(k)
+		for (const subs of bySink.values()) for (const s of subs.values()) for (const k of s.kinds) kinds.add(k)
 		const list = [...kinds].sort()
 		const key = list.join(',')
 		if (key === announced) return
@@ -82,13 +93,53 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 		opts.onKinds(list)
 	}
 
+	/**
+	 * Sends a connection what its cursors have not reached, while it takes more. True when something
+	 * is left because its budget ran out (not because it stopped reading): then another turn goes on.
+	 */
+	const pumpOnce = (sink: UpdateSink): boolean => {
+		const subs = bySink.get(sink)
+		if (!subs) return false
+		const at = now()
+		for (const [userbotId, sub] of subs) {
+			const stream = streamOf(userbotId)
+			if (sub.cursor > stream.seq) continue
+			if (!sink.writable()) return true
+			// Told once, when it can take the rest: not while it lags, which would tell it again and again.
+			const oldest = stream.oldest(at)
+			if (sub.cursor < oldest) {
+				sink.send(resyncText(userbotId, oldest))
+				sub.cursor = oldest
+			}
+			while (sub.cursor <= stream.seq) {
+				if (!sink.writable()) return true
+				const entry: StreamEntry | undefined = stream.at(sub.cursor)
+				sub.cursor++
+				if (entry && sub.kinds.has(entry.kind)) sink.deliver(entry.text)
+			}
+		}
+		return false
+	}
+
+	const pump = (sink: UpdateSink) => {
+		scheduled.delete(sink)
+		// Something is left. Out of budget while it reads: the outbox writes this turn's batch, the
+		// next turn goes on. Not reading: its `drain` calls `pump` again.
+		if (pumpOnce(sink) && !sink.blocked()) schedule(sink)
+	}
+	const schedule = (sink: UpdateSink) => {
+		if (scheduled.has(sink)) return
+		scheduled.add(sink)
+		later(() => pump(sink))
+	}
+
 	const remove = (sink: UpdateSink, userbotId: number): boolean => {
-		const subs = subscriptions.get(userbotId)
-		const had = subs?.delete(sink) ?? false
-		if (subs?.size === 0) subscriptions.delete(userbotId)
-		const ids = bySink.get(sink)
-		ids?.delete(userbotId)
-		if (ids?.size === 0) bySink.delete(sink)
+		const subs = bySink.get(sink)
+		const had = subs?.delete(userbotId) ?? false
+		if (subs?.size === 0) bySink.delete(sink)
+		const sinks = byUserbot.get(userbotId)
+		sinks?.delete(sink)
+		if (sinks?.size === 0) byUserbot.delete(userbotId)
 		return had
 	}
 
@@ -97,16 +148,23 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 	return {
 		defaultKinds: opts.defaultKinds,
 
-		/** An update from the supervisor: numbered, kept, delivered to who wants its kind. */
+		/** An update from the supervisor: numbered, kept, sent to who wants its kind and reads. */
 		publish(userbotId: number, update: { _: string }): void {
 			const stream = streamOf(userbotId)
 			const seq = ++stream.seq
 			const text = JSON.stringify({ type: 'update', userbot_id: userbotId, seq, update })
 			stream.add({ seq, at: now(), kind: update._, text })
-			const subs = subscriptions.get(userbotId)
-			if (!subs) return
-			for (const [sink, sub] of subs)
-				if (!sub.stalled && sub.kinds.has(update._)) sink.deliver(text, userbotId, seq)
+			const sinks = byUserbot.get(userbotId)
+			if (!sinks) return
+			for (const sink of sinks) {
+				const sub = bySink.get(sink)?.get(userbotId)
+				if (!sub) continue
+				// The hot path: a connection that is caught up and reads gets it at once.
+				if (sub.cursor === seq && sink.writable()) {
+					sub.cursor++
+					if (sub.kinds.has(update._)) sink.deliver(text)
+				} else schedule(sink)
+			}
 		},
 
 		/**
@@ -125,29 +183,22 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			return {
 				lastSeq,
 				start() {
-					if (after !== undefined) {
-						const at = now()
-						const oldest = stream.oldest(at)
-						// A number never given out comes from before a restart: all of it is unknown.
-						const from = after > stream.seq ? oldest - 1 : after
-						if (after > stream.seq || from + 1 < oldest) sink.send(resyncText(userbotId, oldest))
-						for (const e of stream.after(Math.max(from, oldest - 1), at)) {
-							if (wanted.has(e.kind)) sink.deliver(e.text, userbotId, e.seq)
-						}
-					}
-					let subs = subscriptions.get(userbotId)
+					// A number never given out comes from before a restart: everything is unknown to it.
+					const cursor = after === undefined ? stream.seq + 1 : after > stream.seq ? 0 : after + 1
+					let subs = bySink.get(sink)
 					if (!subs) {
 						subs = new Map()
-						subscriptions.set(userbotId, subs)
+						bySink.set(sink, subs)
 					}
-					subs.set(sink, { kinds: wanted, stalled: false })
-					let ids = bySink.get(sink)
-					if (!ids) {
-						ids = new Set()
-						bySink.set(sink, ids)
+					subs.set(userbotId, { kinds: wanted, cursor })
+					let sinks = byUserbot.get(userbotId)
+					if (!sinks) {
+						sinks = new Set()
+						byUserbot.set(userbotId, sinks)
 					}
-					ids.add(userbotId)
+					sinks.add(sink)
 					announce()
+					pump(sink)
 				},
 			}
 		},
@@ -159,28 +210,26 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			return had
 		},
 
-		/** The outbox dropped this sink's updates of a userbot from `seq` on: stop, and say so. */
-		stalled(sink: UpdateSink, userbotId: number, seq: number): void {
-			const sub = subscriptions.get(userbotId)?.get(sink)
-			if (!sub || sub.stalled) return
-			sub.stalled = true
-			sink.send(resyncText(userbotId, seq))
+		/** The connection can take more again (its `drain`). */
+		pump(sink: UpdateSink): void {
+			if (bySink.has(sink)) pump(sink)
 		},
 
 		/** The connection closed: every subscription of it ends. */
 		dropSink(sink: UpdateSink): void {
-			const ids = bySink.get(sink)
-			if (!ids) return
-			for (const id of [...ids]) remove(sink, id)
+			const subs = bySink.get(sink)
+			if (!subs) return
+			for (const id of [...subs.keys()]) remove(sink, id)
+			scheduled.delete(sink)
 			announce()
 		},
 
 		/** The userbot was deleted: its stream and subscriptions go. */
 		forget(userbotId: number): void {
 			streams.delete(userbotId)
-			const subs = subscriptions.get(userbotId)
-			if (!subs) return
-			for (const sink of [...subs.keys()]) remove(sink, userbotId)
+			const sinks = byUserbot.get(userbotId)
+			if (!sinks) return
+			for (const sink of [...sinks]) remove(sink, userbotId)
 			announce()
 		},
 

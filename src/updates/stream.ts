@@ -46,6 +46,14 @@ export class UpdateStream {
 		return this.head < this.entries.length ? this.entries[this.head]!.seq : this.seq + 1
 	}
 
+	/** The kept entry numbered `seq`, if it is kept (numbers are contiguous). */
+	at(seq: number): StreamEntry | undefined {
+		const first = this.entries[this.head]
+		if (!first) return undefined
+		const e = this.entries[this.head + (seq - first.seq)]
+		return e?.seq === seq ? e : undefined
+	}
+
 	/** Kept entries after `seq`, in order. */
 	after(seq: number, now: number): StreamEntry[] {
 		this.evict(now)

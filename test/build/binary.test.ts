@@ -45,7 +45,8 @@ beforeAll(async () => {
 		console.log(
 			'binary tests: cannot hide the source tree here (needs root and unshare); running with it visible',
 		)
-})
+	// A build takes seconds, more on a busy machine: past bun's default hook timeout of 5 s.
+}, 120_000)
 
 /** `cmd` in a mount namespace where the source tree is an empty folder (when `hide`). */
 function sourceHidden(cmd: string[], hide = hideSource): string[] {

@@ -1,16 +1,19 @@
-// A WebSocket client that stops reading, run under Node (node test/gateway/slow-reader.mjs).
+// A WebSocket client that can stop reading, run under Node (node test/gateway/slow-reader.mjs URL TOKEN).
 //
 // Node's `socket.pause()` stops reading from the kernel for real, so the kernel's buffers fill and
 // the server meets TCP backpressure (Bun's own sockets keep reading into memory when paused). The
-// client sends the frames given on stdin (one JSON command per line) in batches of 100, 5 ms apart
-// (so that they do not all meet the gateway's in-flight cap at once), reads nothing for `pauseMs`,
-// then reads again until the server closes, `enough` replies came or `readMs` passes, and prints one JSON line: the
-// request ids of the replies in the order they came, and the close code and reason.
+// client obeys its stdin, one line at a time:
+//   a JSON object   sends it as a text frame at once
+//   BATCH <n>       the next n JSON lines are sent 100 at a time, 5 ms apart (not all into the
+//                   gateway's in-flight cap at once)
+//   PAUSE / RESUME  stops / starts reading
+//   END <ms> [n]    reads until the server closes, n messages came, or ms passed; then prints one
+//                   JSON line: every message received (its type, request_id, seq) and the close.
 import { randomBytes } from 'node:crypto'
 import { connect } from 'node:net'
+import { createInterface } from 'node:readline'
 
-const [url, token, pauseMs, readMs, enough] = process.argv.slice(2)
-const frames = (await new Response(process.stdin).text()).split('\n').filter(Boolean)
+const [url, token] = process.argv.slice(2)
 const { hostname, port } = new URL(url)
 
 function frame(text) {
@@ -30,79 +33,105 @@ function frame(text) {
 	return Buffer.concat([header, mask, payload])
 }
 
-const ids = []
+const received = []
 let close = null
 let buffer = Buffer.alloc(0)
-let upgraded = false
+let enough = Number.POSITIVE_INFINITY
+let ending = false
+let done = () => {}
 const socket = connect(Number(port), hostname)
-const done = () => {
-	process.stdout.write(`${JSON.stringify({ ids, close })}\n`)
-	process.exit(0)
-}
-socket.on('connect', () => {
-	socket.write(
-		[
-			'GET /ws HTTP/1.1',
-			`Host: ${hostname}:${port}`,
-			'Upgrade: websocket',
-			'Connection: Upgrade',
-			`Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
-			'Sec-WebSocket-Version: 13',
-			`Authorization: Bearer ${token}`,
-			'',
-			'',
-		].join('\r\n'),
-	)
-})
-socket.on('data', (chunk) => {
-	buffer = Buffer.concat([buffer, chunk])
-	if (!upgraded) {
-		const end = buffer.indexOf('\r\n\r\n')
-		if (end < 0) return
-		if (!buffer.subarray(0, end).toString().startsWith('HTTP/1.1 101')) {
-			close = { code: 0, reason: buffer.subarray(0, end).toString().split('\r\n')[0] }
-			return done()
+const upgraded = new Promise((resolve, reject) => {
+	socket.on('connect', () => {
+		socket.write(
+			[
+				'GET /ws HTTP/1.1',
+				`Host: ${hostname}:${port}`,
+				'Upgrade: websocket',
+				'Connection: Upgrade',
+				`Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+				'Sec-WebSocket-Version: 13',
+				`Authorization: Bearer ${token}`,
+				'',
+				'',
+			].join('\r\n'),
+		)
+	})
+	let head = true
+	socket.on('data', (chunk) => {
+		buffer = Buffer.concat([buffer, chunk])
+		if (head) {
+			const end = buffer.indexOf('\r\n\r\n')
+			if (end < 0) return
+			const status = buffer.subarray(0, end).toString().split('\r\n')[0]
+			if (!status.startsWith('HTTP/1.1 101')) return reject(new Error(status))
+			buffer = buffer.subarray(end + 4)
+			head = false
+			resolve()
 		}
-		buffer = buffer.subarray(end + 4)
-		upgraded = true
-		socket.pause()
-		const sendBatch = (from) => {
-			for (const f of frames.slice(from, from + 100)) socket.write(frame(f))
-			if (from + 100 < frames.length) setTimeout(() => sendBatch(from + 100), 5)
-		}
-		sendBatch(0)
-		setTimeout(() => socket.resume(), Number(pauseMs))
-		setTimeout(done, Number(pauseMs) + Number(readMs))
-	}
-	for (;;) {
-		if (buffer.length < 2) return
-		const opcode = buffer[0] & 0x0f
-		let len = buffer[1] & 0x7f
-		let offset = 2
-		if (len === 126) {
-			if (buffer.length < 4) return
-			len = buffer.readUInt16BE(2)
-			offset = 4
-		} else if (len === 127) {
-			if (buffer.length < 10) return
-			len = Number(buffer.readBigUInt64BE(2))
-			offset = 10
-		}
-		if (buffer.length < offset + len) return
-		const payload = buffer.subarray(offset, offset + len)
-		buffer = buffer.subarray(offset + len)
-		if (opcode === 1) {
-			ids.push(JSON.parse(payload.toString()).payload?.request_id ?? null)
-			if (ids.length >= Number(enough)) return done()
-		}
-		if (opcode === 8) {
-			close = {
-				code: payload.length >= 2 ? payload.readUInt16BE(0) : 1005,
-				reason: payload.subarray(2).toString(),
+		for (;;) {
+			if (buffer.length < 2) return
+			const opcode = buffer[0] & 0x0f
+			let len = buffer[1] & 0x7f
+			let offset = 2
+			if (len === 126) {
+				if (buffer.length < 4) return
+				len = buffer.readUInt16BE(2)
+				offset = 4
+			} else if (len === 127) {
+				if (buffer.length < 10) return
+				len = Number(buffer.readBigUInt64BE(2))
+				offset = 10
 			}
-			return done()
+			if (buffer.length < offset + len) return
+			const payload = buffer.subarray(offset, offset + len)
+			buffer = buffer.subarray(offset + len)
+			if (opcode === 1) {
+				const m = JSON.parse(payload.toString())
+				received.push({ type: m.payload?.type ?? m.type, request_id: m.payload?.request_id, seq: m.seq })
+				if (ending && received.length >= enough) return done()
+			}
+			if (opcode === 8) {
+				close = {
+					code: payload.length >= 2 ? payload.readUInt16BE(0) : 1005,
+					reason: payload.subarray(2).toString(),
+				}
+				return done()
+			}
 		}
-	}
+	})
+	socket.on('error', (err) => (head ? reject(err) : done()))
+	socket.on('close', () => done())
 })
-socket.on('close', done)
-socket.on('error', done)
+
+await upgraded
+process.stdout.write('READY\n')
+let batch = null
+for await (const line of createInterface({ input: process.stdin })) {
+	if (batch) {
+		batch.frames.push(line)
+		if (batch.frames.length < batch.size) continue
+		const frames = batch.frames
+		batch = null
+		for (let i = 0; i < frames.length; i += 100) {
+			for (const f of frames.slice(i, i + 100)) socket.write(frame(f))
+			await new Promise((r) => setTimeout(r, 5))
+		}
+		process.stdout.write('SENT\n')
+		continue
+	}
+	const [word, a, b] = line.split(' ')
+	if (word === 'BATCH') batch = { size: Number(a), frames: [] }
+	else if (word === 'PAUSE') socket.pause()
+	else if (word === 'RESUME') socket.resume()
+	else if (word === 'END') {
+		ending = true
+		enough = b === undefined ? Number.POSITIVE_INFINITY : Number(b)
+		await new Promise((resolve) => {
+			done = resolve
+			setTimeout(resolve, Number(a))
+			if (received.length >= enough || close) resolve()
+		})
+		process.stdout.write(`${JSON.stringify({ received, close })}\n`)
+		process.exit(0)
+	} else if (line.trim()) socket.write(frame(line))
+}

@@ -85,7 +85,7 @@ describe('emulator authorization', () => {
 		expect(t.rt.authorizationState(id)).toBe('authorizationStateWaitRegistration')
 		expect(await tdError(t.rt.invoke(id, { _: 'registerUser', first_name: ' ' }))).toEqual({
 			code: 400,
-			message: 'FIRSTNAME_INVALID',
+			message: 'First name must be non-empty',
 		})
 		await t.rt.invoke(id, { _: 'registerUser', first_name: 'Nora', last_name: 'New' })
 		const me = await t.rt.invoke(id, { _: 'getMe' })

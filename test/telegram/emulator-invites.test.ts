@@ -24,6 +24,7 @@ const tdError = async (p: Promise<unknown>) => {
 	throw new Error('expected a TdError')
 }
 const message = async (p: Promise<unknown>) => (await tdError(p)).message
+const user = (user_id: number): Td.messageSenderUser => ({ _: 'messageSenderUser', user_id })
 
 let t: TestRuntime
 const invoke: TestRuntime['rt']['invoke'] = (id, req, opts) => t.rt.invoke(id, req, opts)
@@ -468,6 +469,44 @@ describe('emulator: join requests', () => {
 		expect(await message(members({ limit: 0 }))).toBe('Parameter limit must be positive')
 		expect(await message(members({ invite_link: '' }))).toBe('Invite link must be non-empty')
 		expect(await message(members({ invite_link: 'https://t.me/+nope' }))).toBe('INVITE_HASH_INVALID')
+	})
+})
+
+describe('emulator: the moment of a join', () => {
+	it('is one date in the member list, the link’s members and the event log', async () => {
+		const chat = await newGroup('One moment')
+		const open = await create(chat)
+		const asking = await create(chat, { creates_join_request: true })
+		await join(ALICE, open.invite_link)
+		await join(DAVE, asking.invite_link)
+		await invoke(BOB, { _: 'processChatJoinRequest', chat_id: chat, user_id: USER.dave, approve: true })
+		const log = await invoke(BOB, {
+			_: 'getChatEventLog',
+			chat_id: chat,
+			query: '',
+			from_event_id: 0,
+			limit: 10,
+			user_ids: [],
+		})
+		const dates = async (link: Td.chatInviteLink, userId: number) => {
+			const viaLink = await invoke(BOB, {
+				_: 'getChatInviteLinkMembers',
+				chat_id: chat,
+				invite_link: link.invite_link,
+				limit: 5,
+			})
+			const member = await invoke(BOB, { _: 'getChatMember', chat_id: chat, member_id: user(userId) })
+			const event = log.events.find(
+				(e) => e.member_id._ === 'messageSenderUser' && e.member_id.user_id === userId,
+			)
+			return [viaLink.members[0]?.joined_chat_date, member.joined_chat_date, event?.date]
+		}
+		const [alice, dave] = [await dates(open, USER.alice), await dates(asking, USER.dave)]
+		expect(alice[0]).toBeGreaterThan(0)
+		expect(alice).toEqual([alice[0], alice[0], alice[0]])
+		expect(dave).toEqual([dave[0], dave[0], dave[0]])
+		// The request was filed before it was approved: the member joined at the approval.
+		expect(dave[0]!).toBeGreaterThan(alice[0]!)
 	})
 })
 

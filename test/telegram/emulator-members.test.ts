@@ -232,6 +232,11 @@ describe('emulator members: statuses', () => {
 		).toBe('RIGHT_FORBIDDEN')
 		await promote(ALICE, U.dave, { _: 'chatAdministratorRights', can_invite_users: true })
 		expect(await statusOf(ALICE, chat_id, U.dave)).toMatchObject({ can_be_edited: true })
+		// Bob added Dave, Alice promoted him: an administrator's inviter is who promoted them
+		// (TDLib reads channelParticipantAdmin.promoted_by).
+		expect(
+			(await invoke(BOB, { _: 'getChatMember', chat_id, member_id: user(U.dave) })).inviter_user_id,
+		).toBe(U.alice)
 		expect(
 			await tdError(promote(ALICE, U.bob, { _: 'chatAdministratorRights', can_invite_users: true })),
 		).toBe("Can't remove chat owner")
@@ -334,6 +339,24 @@ describe('emulator members: statuses', () => {
 		expect(await statusOf(BOB, chat_id, U.eve)).toEqual({ _: 'chatMemberStatusLeft' })
 	})
 
+	it('in a basic group, an administrator’s inviter stays who added them', async () => {
+		const group = await invoke(ALICE, { _: 'createNewBasicGroupChat', user_ids: [U.bob], title: 'Adders' })
+		const chat_id = group.chat_id
+		await invoke(BOB, { _: 'addChatMember', chat_id, user_id: U.dave })
+		await invoke(ALICE, {
+			_: 'setChatMemberStatus',
+			chat_id,
+			member_id: user(U.dave),
+			status: {
+				_: 'chatMemberStatusAdministrator',
+				rights: { _: 'chatAdministratorRights', can_invite_users: true },
+			},
+		})
+		const dave = await invoke(ALICE, { _: 'getChatMember', chat_id, member_id: user(U.dave) })
+		// chatParticipantAdmin carries inviter_id, not who promoted.
+		expect(dave).toMatchObject({ inviter_user_id: U.bob, status: { _: 'chatMemberStatusAdministrator' } })
+	})
+
 	it('in a basic group: owner rights to promote, no restrictions, a ban is a kick', async () => {
 		const set = (who: number, target: number, status: Td.ChatMemberStatus$Input) =>
 			invoke(who, {
@@ -368,10 +391,12 @@ describe('emulator members: statuses', () => {
 		})
 		await invoke(ALICE, { _: 'banChatMember', chat_id, member_id: user(U.dave), revoke_messages: true })
 		expect(await statusOf(ALICE, chat_id, U.dave)).toEqual({ _: 'chatMemberStatusLeft' })
-		// Dave's message went with him: what is left is the group's creation message.
-		expect((await invoke(ALICE, { _: 'getChat', chat_id })).last_message?.content._).toBe(
+		// Dave's message went with him; what is left says the group was made and he was removed.
+		const history = await invoke(ALICE, { _: 'getChatHistory', chat_id, limit: 10 })
+		expect(history.messages.map((m) => m?.content._)).toEqual([
+			'messageChatDeleteMember',
 			'messageBasicGroupChatCreate',
-		)
+		])
 		// No ban list: Dave can be added again at once.
 		await invoke(ALICE, { _: 'addChatMember', chat_id, user_id: U.dave })
 		expect(await tdError(invoke(DAVE, { _: 'banChatMember', chat_id, member_id: user(U.bob) }))).toBe(
@@ -399,7 +424,7 @@ describe('emulator members: statuses', () => {
 		const del = (who: number, chat: number, sender: number) =>
 			invoke(who, { _: 'deleteChatMessagesBySender', chat_id: chat, sender_id: user(sender) })
 		expect(await tdError(del(DAVE, chat_id, U.alice))).toBe(
-			'Need delete messages administator right in the supergroup chat',
+			'Need delete messages administrator right in the supergroup chat',
 		)
 		await del(BOB, chat_id, U.dave)
 		const last = (await invoke(BOB, { _: 'getChat', chat_id })).last_message
@@ -408,7 +433,7 @@ describe('emulator members: statuses', () => {
 			'All messages from a sender can be deleted only in supergroup chats',
 		)
 		expect(await tdError(del(BOB, SEED_CHATS.channel, U.alice))).toBe(
-			'The method is available only for supergroup chats',
+			'The method is available only in regular supergroup chats',
 		)
 		expect(await tdError(del(BOB, chat_id, 999))).toBe('Message sender not found')
 	})

@@ -431,9 +431,20 @@ describe('emulator messages', () => {
 		expect((await invoke(ALICE, { _: 'getChat', chat_id: BOB_CHAT })).message_auto_delete_time).toBe(86_400)
 		expect(await tdError(set(BOB_CHAT, -1))).toBe("Message auto-delete time can't be negative")
 		expect(await tdError(set(TEL_CHAT, 86_400))).toBe("Message auto-delete time in the chat can't be changed")
-		expect(await tdError(set(SEED_CHATS.channel, 86_400))).toBe(
-			'Not enough rights to change message auto-delete time in the chat',
-		)
+		// A channel subscriber may not write there; a group member writes but may not change the time.
+		expect(await tdError(set(SEED_CHATS.channel, 86_400))).toBe('Have no write access to the chat')
+		const BOB = 2
+		await login(t.rt, BOB, '9996621234')
+		expect(
+			await tdError(
+				t.rt.invoke(BOB, {
+					_: 'setChatMessageAutoDeleteTime',
+					chat_id: SEED_CHATS.forum,
+					message_auto_delete_time: 86_400,
+				}),
+			),
+		).toBe('Not enough rights to change message auto-delete time in the chat')
+		expect(await tdError(set(99_999, -1))).toBe("Message auto-delete time can't be negative")
 	})
 
 	it('answers options and the network type', async () => {

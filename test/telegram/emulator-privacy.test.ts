@@ -77,7 +77,7 @@ describe('emulator block lists', () => {
 			tdError(t.rt.invoke(BOB, { _: 'setMessageSenderBlockList', sender_id, block_list }))
 		expect(await set(user(1002), MAIN)).toBe("Can't block self")
 		expect(await set(user(1002))).toBe("Can't unblock self")
-		expect(await set(user(424242), MAIN)).toBe("Message sender isn't accessible")
+		expect(await set(user(424242), MAIN)).toBe('Unknown user identifier specified')
 		expect(await set(user(-5), MAIN)).toBe('Invalid user identifier specified')
 		expect(await set(undefined, MAIN)).toBe('Message sender must be non-empty')
 		expect(await tdError(blocked(BOB, MAIN, -1))).toBe('Parameter offset must be non-negative')

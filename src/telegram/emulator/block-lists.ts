@@ -27,21 +27,30 @@ const blockedOf = (s: Session): Map<string, Blocked> => {
 	return blocked
 }
 
-/** The sender as TDLib checks it, with its key; throws TDLib's error for one it cannot block. */
+/**
+ * The sender as TDLib checks it (`get_message_sender_dialog_id` with access checked, then the block
+ * list's own rules), with its key; throws TDLib's error for one it cannot block.
+ */
 function senderOf(s: Session, sender: Td.MessageSender$Input | undefined, blocking: boolean) {
 	if (!sender) return fail('Message sender must be non-empty')
+	const asUser = (userId: number) => {
+		if (userId === s.userId) fail(blocking ? "Can't block self" : "Can't unblock self")
+		return { key: `user:${userId}`, sender: { _: 'messageSenderUser', user_id: userId } } as const
+	}
 	if (sender._ === 'messageSenderUser') {
 		const userId = sender.user_id ?? 0
 		if (userId <= 0) fail('Invalid user identifier specified')
-		if (!s.world.users.has(userId)) fail("Message sender isn't accessible")
-		if (userId === s.userId) fail(blocking ? "Can't block self" : "Can't unblock self")
-		return { key: `user:${userId}`, sender: { _: 'messageSenderUser', user_id: userId } } as const
+		if (!s.world.users.has(userId)) fail('Unknown user identifier specified')
+		return asUser(userId)
 	}
 	const chatId = sender.chat_id ?? 0
 	if (chatId === 0) fail('Invalid chat identifier specified')
 	// A user's private chat stands for the user.
-	if (chatId > 0) return senderOf(s, { _: 'messageSenderUser', user_id: chatId }, blocking)
-	const chat = s.world.chatFor(s.userId, chatId) ?? fail("Message sender isn't accessible")
+	if (chatId > 0) {
+		if (!s.world.users.has(chatId)) fail('Unknown chat identifier specified')
+		return asUser(chatId)
+	}
+	const chat = s.world.chatFor(s.userId, chatId) ?? fail('Unknown chat identifier specified')
 	if (chat.kind === 'basicGroup') fail("Basic group chats can't be blocked")
 	return { key: `chat:${chatId}`, sender: { _: 'messageSenderChat', chat_id: chatId } } as const
 }

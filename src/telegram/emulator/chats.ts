@@ -1,7 +1,8 @@
 import type * as Td from 'tdlib-types'
 import { requireChat } from './messages'
-import { chatObject, lastMessage, supergroupObject, userObject } from './objects'
+import { chatObject, lastMessage, messageObject, supergroupObject, userObject } from './objects'
 import { fail, type Handlers, OK } from './session'
+import { MESSAGE_ID_SHIFT } from './world'
 
 /** Users, chats and the chat list; options; TDLib's test methods. */
 
@@ -12,14 +13,20 @@ export const chatHandlers: Handlers = {
 		return userObject(s.world.users.get(s.userId)!, s.userId)
 	},
 	getUser(s, req) {
-		const user = s.world.users.get(req.user_id ?? 0) ?? fail('User not found')
+		const userId = req.user_id ?? 0
+		if (userId <= 0) fail('Invalid user identifier')
+		const user = s.world.users.get(userId) ?? fail('User not found')
 		return userObject(user, s.userId)
 	},
 	getChat(s, req) {
+		// TDLib's load_dialog refuses an impossible identifier before looking for the chat.
+		if (!req.chat_id) fail('Invalid chat identifier specified')
 		return chatObject(s.world, requireChat(s, req.chat_id), s.userId)
 	},
 	getSupergroup(s, req) {
-		const chat = s.world.supergroupFor(s.userId, req.supergroup_id ?? 0) ?? fail('Supergroup not found')
+		const supergroupId = req.supergroup_id ?? 0
+		if (supergroupId <= 0) fail('Invalid supergroup identifier')
+		const chat = s.world.supergroupFor(s.userId, supergroupId) ?? fail('Supergroup not found')
 		return supergroupObject(s.world, chat, s.userId)
 	},
 	getChats(s, req) {
@@ -38,6 +45,25 @@ export const chatHandlers: Handlers = {
 		s.chatsLoaded = true
 		return OK
 	},
+	/**
+	 * The chat's messages, newest first, starting at `from_message_id` (0: the newest) moved by
+	 * `offset` (negative: newer ones first), at most `limit` (up to 100), as TDLib's history is.
+	 */
+	getChatHistory(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const limit = req.limit ?? 0
+		const offset = req.offset ?? 0
+		if (limit <= 0) fail('Parameter limit must be positive')
+		if (offset > 0) fail('Parameter offset must be non-positive')
+		if (offset <= -limit) fail('Parameter limit must be greater than -offset')
+		const ids = [...chat.messages.keys()].sort((a, b) => b - a)
+		const from = req.from_message_id ? req.from_message_id / MESSAGE_ID_SHIFT : Number.POSITIVE_INFINITY
+		const start = Math.max(0, ids.findIndex((id) => id <= from) + offset)
+		const page = (start < 0 ? [] : ids.slice(start, start + Math.min(limit, 100))).map((id) =>
+			messageObject(s.world, chat, chat.messages.get(id)!, s.userId),
+		)
+		return { _: 'messages', total_count: page.length, messages: page }
+	},
 	createPrivateChat(s, req) {
 		const userId = req.user_id ?? 0
 		if (!s.world.users.has(userId)) fail('User not found')
@@ -51,8 +77,10 @@ export const chatHandlers: Handlers = {
 	},
 	setOption(s, req) {
 		const name = req.name ?? ''
-		if (!/^[a-z_][a-z0-9_]*$/.test(name)) fail('Option name is invalid')
-		if (name === 'version' || name === 'my_id') fail("Option can't be set")
+		// TDLib's OptionManager: the application's own options start with x (any case), up to 255
+		// bytes; of TDLib's settable options the emulator keeps none, so every other name is refused.
+		if (name[0] !== 'x' && name[0] !== 'X') fail("Option can't be set")
+		if (Buffer.byteLength(name) > 255) fail('Option name is too long')
 		const value = req.value
 		if (!value || value._ === 'optionValueEmpty') s.options.delete(name)
 		else if (value._ === 'optionValueBoolean')

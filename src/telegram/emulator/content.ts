@@ -9,6 +9,37 @@ import type { World } from './world'
 
 const REMOTE_ID = /^[A-Za-z0-9_-]{16,}$/
 
+/** Refuses a URL as TDLib's `parse_url` does, with its reason after FileManager's prefix. */
+function checkUrl(url: string) {
+	const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)
+	if (scheme && !['http', 'https'].includes(scheme[1]!.toLowerCase()))
+		fail('Invalid file HTTP URL specified: Unsupported URL protocol')
+	const rest = scheme ? url.slice(scheme[0].length) : url
+	const authority = rest.split(/[/?#]/, 1)[0]!
+	const hostPort = authority.slice(authority.lastIndexOf('@') + 1)
+	const colon = hostPort.startsWith('[')
+		? hostPort.indexOf(':', hostPort.indexOf(']'))
+		: hostPort.indexOf(':')
+	const host = colon === -1 ? hostPort : hostPort.slice(0, colon)
+	if (host === '') fail('Invalid file HTTP URL specified: URL host is empty')
+	const port = colon === -1 ? '' : hostPort.slice(colon + 1)
+	if (port !== '' && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65_535))
+		fail('Invalid file HTTP URL specified: Wrong port number specified in the URL')
+	if (!host.startsWith('[') && /[^A-Za-z0-9._~%!$&'()*+,;=\x80-\uffff-]/.test(host))
+		fail('Invalid file HTTP URL specified: Unallowed characters in URL host')
+}
+
+/** Refuses a remote file identifier TDLib cannot decode; takes one the emulator made or takes as real. */
+function checkRemoteId(id: string) {
+	if (id === '') fail('Remote file identifier must be non-empty')
+	if (/[^A-Za-z0-9_=-]/.test(id))
+		fail('Wrong remote file identifier specified: Wrong character in the string')
+	if (id.replace(/=+$/, '').length % 4 === 1)
+		fail('Wrong remote file identifier specified: Wrong string length')
+	if (!REMOTE_ID.test(id))
+		fail("Wrong remote file identifier specified: can't unserialize it. Wrong last symbol")
+}
+
 function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
 	const id = world.nextFileId++
 	let remoteId = ''
@@ -17,11 +48,9 @@ function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
 	switch (input?._) {
 		case 'inputFileRemote': {
 			const rid = input.id ?? ''
-			if (/^https?:\/\//.test(rid)) {
-				if (!URL.canParse(rid)) fail(`Invalid file HTTP URL specified: ${rid}`)
-			} else if (!REMOTE_ID.test(rid)) {
-				fail(`Wrong remote file identifier specified: can't unserialize it. Wrong last symbol`)
-			}
+			// TDLib reads an identifier with a dot as a URL (FileManager::from_persistent_id).
+			if (rid.includes('.')) checkUrl(rid)
+			else checkRemoteId(rid)
 			remoteId = rid
 			break
 		}
@@ -29,14 +58,23 @@ function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
 			if (!input.id || input.id <= 0 || input.id >= world.nextFileId) fail('Invalid file identifier')
 			remoteId = `emulated-file-${input.id}`
 			break
-		case 'inputFileLocal':
+		case 'inputFileLocal': {
+			// TDLib's FileManager::check_local_location, in its order.
 			path = input.path ?? ''
-			if (!path || !existsSync(path)) fail('File not found')
-			size = statSync(path).size
+			if (!path) fail('File must have non-empty path')
+			if (!existsSync(path)) fail("Can't find real file path")
+			const stat = statSync(path)
+			if (!stat.isFile()) fail('File must be a regular file')
+			if (stat.size === 0) fail('File must be non-empty')
+			size = stat.size
 			remoteId = `emulated-file-${id}`
 			break
+		}
+		case undefined:
+			fail('InputFile is not specified')
+			break
 		default:
-			fail('Unsupported input file type')
+			fail(`emulator: ${input?._} is not supported`)
 	}
 	return {
 		_: 'file',

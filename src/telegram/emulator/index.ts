@@ -1,8 +1,8 @@
 import type * as Td from 'tdlib-types'
-import type { Backend, BackendClient, ClientOptions } from '../backend'
 import { tdlibParseError } from '../schema/parse'
+import type { Backend, BackendClient, ClientOptions } from '../types'
 import { TdError, type TdRequest, type TdUpdate } from '../types'
-import { ANY_STATE, authHandlers, confirmQrCode, NEEDS_NETWORK } from './auth'
+import { ANY_STATE, authHandlers, confirmQrCode, isAborted, NEEDS_NETWORK } from './auth'
 import { chatHandlers } from './chats'
 import { inviteHandlers } from './invites'
 import { memberHandlers } from './members'
@@ -132,7 +132,7 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 	async function run(request: TdRequest): Promise<unknown> {
 		// TDLib holds requests until its parameters are set; so does the emulator.
 		if (!initialized) await init
-		if (session.state._ === 'authorizationStateClosed') fail('Request aborted', 500)
+		if (isAborted(session, request._)) fail('Request aborted', 500)
 		const raw = request as unknown as {
 			_: string
 			ms?: number

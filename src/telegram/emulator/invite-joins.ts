@@ -11,6 +11,7 @@ import {
 	logLinkEvent,
 	manageableChat,
 } from './invite-records'
+import { postService } from './service-messages'
 import { fail, type Handlers, OK, type Session } from './session'
 import type { ChatRecord } from './world'
 
@@ -30,11 +31,22 @@ function usableLink(s: Session, link: string | undefined): InviteLinkRecord {
 	return record
 }
 
-/** Makes the user a member through `link`, counts them on it and logs the join. */
+/**
+ * Makes the user a member through `link`, counts them on it and logs the join, all at one moment: the
+ * server has one participant date, so the member list, the link's members and the log agree on it.
+ */
 function admit(s: Session, link: InviteLinkRecord, userId: number, approverId: number) {
 	const chat = link.chat
+	// The clock moves here; addMember dates the member with the clock as it stands.
+	const date = s.world.now()
 	if (!s.world.addMember(chat, userId, 'member')) return
-	link.members.push({ userId, date: s.world.now(), approverId })
+	link.members.push({ userId, date, approverId })
+	postService(
+		s.world,
+		chat,
+		userId,
+		approverId === 0 ? { _: 'messageChatJoinByLink' } : { _: 'messageChatJoinByRequest' },
+	)
 	const invite_link = linkObject(s.world, link)
 	logLinkEvent(
 		s.world,
@@ -43,6 +55,7 @@ function admit(s: Session, link: InviteLinkRecord, userId: number, approverId: n
 		approverId === 0
 			? { _: 'chatEventMemberJoinedByInviteLink', invite_link, via_chat_folder_invite_link: false }
 			: { _: 'chatEventMemberJoinedByRequest', approver_user_id: approverId, invite_link },
+		date,
 	)
 }
 

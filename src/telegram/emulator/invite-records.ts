@@ -187,8 +187,14 @@ export const isExpired = (world: World, r: InviteLinkRecord) =>
  * Appends to the chat's event log, which Telegram keeps for supergroups and channels only (a basic
  * group has no recent actions).
  */
-export function logLinkEvent(world: World, chat: ChatRecord, userId: number, action: Td.ChatEventAction) {
-	if (chat.kind === 'supergroup' || chat.kind === 'channel') world.logEvent(chat, userId, action)
+export function logLinkEvent(
+	world: World,
+	chat: ChatRecord,
+	userId: number,
+	action: Td.ChatEventAction,
+	date?: number,
+) {
+	if (chat.kind === 'supergroup' || chat.kind === 'channel') world.logEvent(chat, userId, action, date)
 }
 
 const CONTROL = /\p{Cc}/gu

@@ -1,6 +1,7 @@
 import type * as Td from 'tdlib-types'
 import { canInvite, newMember } from './members-rights'
 import { requireChat } from './messages'
+import { postService } from './service-messages'
 import { fail, type Handlers, type Session } from './session'
 import type { ChatRecord, World } from './world'
 
@@ -40,9 +41,12 @@ export function requireUser(world: World, userId: number) {
  * `userId` joins `chat`, added by the session's user, as the server does it once TDLib's checks
  * passed: false (nobody added) when the user's privacy settings refuse it.
  */
-export function invite(s: Session, chat: ChatRecord, userId: number): boolean {
+export function invite(s: Session, chat: ChatRecord, userId: number, announce = true): boolean {
 	if (refusesInvites(s.world).has(userId)) return false
 	chat.members.set(userId, newMember('member', s.userId, s.world.now()))
+	// A new group's first members are in its creation message instead.
+	if (announce)
+		postService(s.world, chat, s.userId, { _: 'messageChatAddMembers', member_user_ids: [userId] })
 	s.world.logEvent(chat, s.userId, {
 		_: 'chatEventMemberInvited',
 		user_id: userId,

@@ -50,12 +50,13 @@ export const newGroupHandlers: Handlers = {
 		const ids = [...new Set(req.user_ids ?? [])].filter((id) => id !== s.userId)
 		for (const id of ids) requireUser(s.world, id)
 		const chat = newGroup(s, 'basicGroup', req.title, req.message_auto_delete_time ?? 0)
+		const failed = ids.filter((id) => !invite(s, chat, id, false))
+		// The group's first message names who is in it: those whose privacy settings let them be added.
 		s.world.addMessage(chat, s.userId, {
 			_: 'messageBasicGroupChatCreate',
 			title: chat.title,
-			member_user_ids: [s.userId, ...ids],
+			member_user_ids: [s.userId, ...ids.filter((id) => !failed.includes(id))],
 		})
-		const failed = ids.filter((id) => !invite(s, chat, id))
 		return { _: 'createdBasicGroupChat', chat_id: chat.id, failed_to_add_members: failedToAdd(failed) }
 	},
 }

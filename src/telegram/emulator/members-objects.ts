@@ -1,6 +1,6 @@
 import type * as Td from 'tdlib-types'
 import { canEditAdmin, rightsOf } from './members-rights'
-import type { ChatRecord, World } from './world'
+import type { ChatRecord, MemberRecord, World } from './world'
 
 /** TDLib's `ChatMemberStatus` and `chatMember` objects, built from member records as one viewer sees them. */
 
@@ -38,6 +38,18 @@ export function memberStatus(
 	return { _: 'chatMemberStatusMember', member_until_date: 0 }
 }
 
+/**
+ * `chatMember.inviter_user_id`, "who invited/promoted/banned this member": TDLib reads a supergroup's
+ * or channel's administrator from `channelParticipantAdmin`, whose `promoted_by` it gives here (it
+ * even holds an administrator without one invalid); a basic group's administrator keeps who added
+ * them (`chatParticipantAdmin.inviter_id`); a banned user, who banned them.
+ */
+function inviterOf(chat: ChatRecord, member: MemberRecord | undefined, bannedBy: number | undefined): number {
+	if (!member) return bannedBy ?? 0
+	if (member.role === 'administrator' && chat.kind !== 'basicGroup') return member.promotedBy ?? 0
+	return member.inviterUserId
+}
+
 /** `userId` as a `chatMember` of `chat`: present, banned or (no record) left. */
 export function chatMemberObject(
 	world: World,
@@ -51,7 +63,7 @@ export function chatMemberObject(
 		_: 'chatMember',
 		member_id: { _: 'messageSenderUser', user_id: userId },
 		tag: member?.tag ?? '',
-		inviter_user_id: member?.inviterUserId ?? ban?.bannedBy ?? 0,
+		inviter_user_id: inviterOf(chat, member, ban?.bannedBy),
 		joined_chat_date: member?.joinedDate ?? ban?.date ?? 0,
 		status: memberStatus(world, chat, userId, viewerId),
 	}

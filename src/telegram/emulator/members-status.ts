@@ -11,6 +11,7 @@ import {
 	exceeds,
 	rightsOf,
 } from './members-rights'
+import { postService } from './service-messages'
 import { fail, OK, type Session } from './session'
 import type { ChatRecord } from './world'
 
@@ -147,6 +148,7 @@ function restrict(s: Session, chat: ChatRecord, userId: number, before: Td.ChatM
 		if (next.kind === 'member') fail("Can't unrestrict self")
 		chat.members.delete(me)
 		s.world.logEvent(chat, me, { _: 'chatEventMemberLeft' })
+		postService(s.world, chat, me, { _: 'messageChatDeleteMember', user_id: me }, [me])
 		return
 	}
 	if (!canRestrict(chat, me)) fail('Not enough rights to restrict/unrestrict chat member')
@@ -156,6 +158,7 @@ function restrict(s: Session, chat: ChatRecord, userId: number, before: Td.ChatM
 	if (!stays) {
 		// A kick (Left) leaves no ban behind: TDLib bans for a minute and lifts it a second later.
 		chat.members.delete(userId)
+		postService(s.world, chat, me, { _: 'messageChatDeleteMember', user_id: userId }, [userId])
 		if (next.kind === 'banned')
 			chat.banned.set(userId, { until: next.until, bannedBy: me, date: s.world.now() })
 		else chat.banned.delete(userId)
@@ -218,6 +221,7 @@ export function kickFromBasicGroup(s: Session, chat: ChatRecord, userId: number,
 		(target!.role === 'member' && (actor?.role === 'administrator' || target!.inviterUserId === me))
 	if (!allowed) fail('CHAT_ADMIN_REQUIRED')
 	chat.members.delete(userId)
+	postService(s.world, chat, me, { _: 'messageChatDeleteMember', user_id: userId }, [userId])
 	if (revokeMessages) {
 		for (const [id, m] of chat.messages) if (m.senderId === userId) chat.messages.delete(id)
 	}

@@ -63,9 +63,9 @@ const statusHandlers: Handlers = {
 		if (!s.world.users.has(senderId)) fail('Message sender not found')
 		if (chat.kind !== 'supergroup' && chat.kind !== 'channel')
 			fail('All messages from a sender can be deleted only in supergroup chats')
-		if (chat.kind === 'channel') fail('The method is available only for supergroup chats')
+		if (chat.kind === 'channel') fail('The method is available only in regular supergroup chats')
 		if (!canDeleteMessages(chat, s.userId))
-			fail('Need delete messages administator right in the supergroup chat')
+			fail('Need delete messages administrator right in the supergroup chat')
 		const ids: number[] = []
 		for (const [serverId, m] of chat.messages) {
 			if (m.senderId !== senderId) continue

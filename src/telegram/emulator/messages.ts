@@ -20,8 +20,8 @@ function requireMessage(s: Session, chat: ChatRecord, messageId: number | undefi
 	return s.world.message(chat, messageId ?? 0) ?? fail('Message not found')
 }
 
-function writable(s: Session, chatId: number | undefined): ChatRecord {
-	const chat = requireChat(s, chatId)
+function writable(s: Session, chatId: number | undefined, notFound?: string): ChatRecord {
+	const chat = requireChat(s, chatId, notFound)
 	if (!canWrite(chat, s.userId)) fail('Have no write access to the chat')
 	return chat
 }
@@ -137,13 +137,17 @@ export const messageHandlers: Handlers = {
 		return send(s, chat, messageContent(s.world, input), { replyTo: reply, topic })
 	},
 	sendMessageAlbum(s, req) {
+		// TDLib counts before it looks for the chat, and reads each content before judging its kind.
+		const inputs = req.input_message_contents ?? []
+		if (inputs.length > 10) fail('Too many messages to send as an album')
+		if (inputs.length === 0) fail('There are no messages to send')
 		const chat = writable(s, req.chat_id)
 		const topic = sendTopic(chat, req.topic_id)
-		const inputs = req.input_message_contents ?? []
-		if (inputs.length === 0) fail('There are no messages to send')
-		if (inputs.length > 10) fail('Too many messages to send as an album')
-		for (const i of inputs) if (!ALBUM_KINDS.has(i._)) fail('Invalid message content type')
-		const contents = inputs.map((i) => messageContent(s.world, i))
+		const contents = inputs.map((i) => {
+			const content = messageContent(s.world, i)
+			if (!ALBUM_KINDS.has(i._)) fail('Invalid message content type')
+			return content
+		})
 		const albumId = String(s.world.now())
 		const reply = replyTo(s, chat, req.reply_to)
 		const messages = contents.map((c) => send(s, chat, c, { albumId, replyTo: reply, topic }))
@@ -174,13 +178,15 @@ export const messageHandlers: Handlers = {
 		return OK
 	},
 	forwardMessages(s, req) {
-		const from = requireChat(s, req.from_chat_id, 'Chat to forward messages from not found')
-		const to = writable(s, req.chat_id)
+		// TDLib's order: the count, the source chat, the target chat, then each identifier.
 		const ids = req.message_ids ?? []
-		if (ids.length === 0) fail('There are no messages to forward')
 		if (ids.length > 100) fail('Too many messages to forward')
-		for (let i = 1; i < ids.length; i++) {
-			if (ids[i]! <= ids[i - 1]!) fail('Message identifiers must be in a strictly increasing order')
+		if (ids.length === 0) fail('There are no messages to forward')
+		const from = requireChat(s, req.from_chat_id, 'Chat to forward messages from not found')
+		const to = writable(s, req.chat_id, 'Chat to forward messages to not found')
+		for (let i = 0; i < ids.length; i++) {
+			if (!Number.isInteger(ids[i]) || ids[i]! <= 0) fail('Invalid message identifier')
+			if (i > 0 && ids[i]! <= ids[i - 1]!) fail('Message identifiers must be in a strictly increasing order')
 		}
 		if (req.topic_id) fail("Can't forward messages to a specific message thread")
 		const messages = ids.map((id) => {
@@ -194,9 +200,9 @@ export const messageHandlers: Handlers = {
 	editMessageText(s, req) {
 		const chat = requireChat(s, req.chat_id)
 		const m = requireMessage(s, chat, req.message_id)
-		if (req.input_message_content?._ !== 'inputMessageText') fail('Invalid message content type')
 		if (m.senderId !== s.userId) fail("Message can't be edited")
 		if (m.content._ !== 'messageText') fail('There is no text in the message to edit')
+		if (req.input_message_content?._ !== 'inputMessageText') fail('Invalid message content type')
 		const content = messageContent(s.world, req.input_message_content)
 		if (
 			content._ === 'messageText' &&
@@ -224,18 +230,19 @@ export const messageHandlers: Handlers = {
 		return messageObject(s.world, chat, m, s.userId)
 	},
 	pinChatMessage(s, req) {
+		// TDLib's order: the chat, the right to pin, the message, then only_for_self.
 		const chat = requireChat(s, req.chat_id)
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
+		const m = requireMessage(s, chat, req.message_id)
 		if (req.only_for_self && chat.kind !== 'private')
 			fail("Messages can't be pinned only for self in the chat")
-		const m = requireMessage(s, chat, req.message_id)
-		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
 		m.pinned = true
 		return OK
 	},
 	unpinChatMessage(s, req) {
 		const chat = requireChat(s, req.chat_id)
-		const m = requireMessage(s, chat, req.message_id)
 		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
+		const m = requireMessage(s, chat, req.message_id)
 		m.pinned = false
 		return OK
 	},
@@ -268,10 +275,11 @@ export const messageHandlers: Handlers = {
 		return OK
 	},
 	setChatMessageAutoDeleteTime(s, req) {
-		const chat = requireChat(s, req.chat_id)
+		// TDLib's order: the value, the chat and the right to write there, then the chat's kind and rights.
 		const time = req.message_auto_delete_time ?? 0
 		if (time < 0) fail("Message auto-delete time can't be negative")
-		if (chat.kind === 'private' && chat.members.has(777000)) {
+		const chat = writable(s, req.chat_id)
+		if (chat.kind === 'private' && (chat.members.has(777000) || chat.members.size === 1)) {
 			fail("Message auto-delete time in the chat can't be changed")
 		}
 		if (!isAdmin(chat, s.userId)) fail('Not enough rights to change message auto-delete time in the chat')

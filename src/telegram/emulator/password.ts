@@ -155,7 +155,7 @@ export function passwordEmulatorRequest(s: Session, req: PasswordEmulatorRequest
 	const store = passwordStore(s.world)
 	if (req._ === 'emulatorReadMail') {
 		const code = store.mailbox.get(String(req.email_address))
-		return code === undefined ? fail('No mail for this address') : { _: 'text', text: code }
+		return code === undefined ? fail('emulator: no mail for this address') : { _: 'text', text: code }
 	}
 	me(s)
 	store.logInDates.set(s, s.world.clock - Math.max(0, Number(req.seconds) || 0))

@@ -19,10 +19,20 @@ const failedFor = (user_id: number) => ({
 	premium_would_allow_invite: false,
 	premium_required_to_send_messages: false,
 })
+/** The newest text message of the chat (service messages, as joins and removals, are skipped). */
 const lastText = async (chat_id: number) => {
-	const chat = await m.td({ _: 'getChat', chat_id })
-	const content = chat.last_message?.content
-	return content?._ === 'messageText' ? content.text.text : undefined
+	const history = await m.td({
+		_: 'getChatHistory',
+		chat_id,
+		from_message_id: 0,
+		offset: 0,
+		limit: 100,
+		only_local: false,
+	})
+	for (const message of history.messages) {
+		if (message?.content._ === 'messageText') return message.content.text.text
+	}
+	return undefined
 }
 
 describe('add_chat_member', () => {
@@ -221,7 +231,7 @@ describe('remove_chat_member', () => {
 		expect(reply.payload).toMatchObject({
 			type: 'remove_chat_member_error',
 			error:
-				'member removed, but their messages were not deleted: Need delete messages administator right in the supergroup chat',
+				'member removed, but their messages were not deleted: Need delete messages administrator right in the supergroup chat',
 			result: { _: 'ok' },
 		})
 		expect(await m.statusOf(chatId, U.dave)).toBe('chatMemberStatusLeft')

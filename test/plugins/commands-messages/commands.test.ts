@@ -148,10 +148,13 @@ describe('forward_message', () => {
 			from_chat_id: ALICE,
 			message_ids: [M(1)],
 		})
-		expect(reply.payload).toMatchObject({ type: 'forward_message_error', error: 'Chat not found' })
+		expect(reply.payload).toMatchObject({
+			type: 'forward_message_error',
+			error: 'Chat to forward messages to not found',
+		})
 		const result = reply.payload.result as Array<{ to_chat_id: number; messages?: Msg[]; error?: string }>
 		expect(result[0]!.messages).toHaveLength(1)
-		expect(result[1]).toEqual({ to_chat_id: 424242, error: 'Chat not found' })
+		expect(result[1]).toEqual({ to_chat_id: 424242, error: 'Chat to forward messages to not found' })
 	})
 
 	it('refuses more than 100 targets or message ids, before any forward', async () => {

@@ -127,7 +127,7 @@ describe('send_message', () => {
 		const reply = await send({
 			chat_id: ALICE,
 			text: 'see attached',
-			media: { file: 'BQACAgIAAxkBAAIBZ2Xyz_abc-123' },
+			media: { file: 'BQACAgIAAxkBAAIBZ2Xyz_abc-1234' },
 		})
 		const msg = reply.payload.result as Msg
 		expect(msg.content._).toBe('messageDocument')

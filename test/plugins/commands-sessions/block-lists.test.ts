@@ -83,7 +83,7 @@ describe('block_user, unblock_user and get_blocked_users', () => {
 	it("passes TDLib's errors through", async () => {
 		expect(await r.errorOf('block_user', { user_id: 1002 })).toBe("Can't block self")
 		expect(await r.errorOf('unblock_user', { user_id: 1002 })).toBe("Can't unblock self")
-		expect(await r.errorOf('block_user', { user_id: 424242 })).toBe("Message sender isn't accessible")
+		expect(await r.errorOf('block_user', { user_id: 424242 })).toBe('Unknown user identifier specified')
 		expect(await r.errorOf('get_blocked_users', { offset: -1 })).toBe('Parameter offset must be non-negative')
 		expect(await r.errorOf('get_blocked_users', { limit: 0 })).toBe('Parameter limit must be positive')
 	})
