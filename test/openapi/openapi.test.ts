@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import Ajv from 'ajv'
+import { restContract } from '../../src/openapi/contract'
 import { getTestInstance, type TestInstance } from '../helpers'
+import { mainAccount, PASSWORD, startPair } from '../plugins/api-accounts/support'
 
 /**
  * The OpenAPI document against the app: every route it serves is in it with a summary, and the real
@@ -25,10 +27,20 @@ afterAll(() => t?.stop())
 
 const ajv = new Ajv({ strict: false, allErrors: true })
 
-/** Sends a request and checks its answer against the document's schema for that path, method and status. */
-async function conforms(method: string, path: string, template: string, init: RequestInit = {}) {
-	const res = await fetch(`${t.url}${path}`, { ...init, method })
-	const operation = doc.paths[template]?.[method.toLowerCase()]
+/**
+ * Sends a request to `base` and checks its answer against `document`'s schema for that path, method and
+ * status (a status the document does not list fails too).
+ */
+async function conformsTo(
+	base: string,
+	document: Doc,
+	method: string,
+	path: string,
+	template: string,
+	init: RequestInit = {},
+) {
+	const res = await fetch(`${base}${path}`, { ...init, method })
+	const operation = document.paths[template]?.[method.toLowerCase()]
 	if (!operation) throw new Error(`${method} ${template} is not documented`)
 	const documented = operation.responses[String(res.status)]
 	if (!documented) throw new Error(`${method} ${template}: status ${res.status} is not documented`)
@@ -44,6 +56,9 @@ async function conforms(method: string, path: string, template: string, init: Re
 		throw new Error(`${method} ${template} ${res.status}: ${ajv.errorsText(validate.errors)} in ${text}`)
 	return { status: res.status, body: body as Record<string, unknown> }
 }
+
+const conforms = (method: string, path: string, template: string, init: RequestInit = {}) =>
+	conformsTo(t.url, doc, method, path, template, init)
 
 const json = (body: unknown, access?: string): RequestInit => ({
 	headers: { 'content-type': 'application/json', ...(access ? { authorization: `Bearer ${access}` } : {}) },
@@ -204,5 +219,42 @@ describe('the OpenAPI document', () => {
 		expect(
 			(await conforms('DELETE', `/api/userbots/${id}/`, '/api/userbots/{id}/', bearer(access))).status,
 		).toBe(204)
+	})
+
+	it('documents every route of the contract once all of their plugins are loaded, family B included', async () => {
+		const pair = await startPair()
+		try {
+			const res = await fetch(`${pair.edge.url}/api/openapi.json`)
+			const edgeDoc = (await res.json()) as Doc
+			const routes = (document: Doc) =>
+				Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`))
+			const contract = restContract.routes.map(
+				(r) => `${r.method.toLowerCase()} ${r.path.replace(/:([^/]+)/g, '{$1}')}`,
+			)
+			// The built-in app (docs/openapi.json) and an app with family B, together, serve the whole contract.
+			const served = new Set([...routes(doc), ...routes(edgeDoc)])
+			expect(contract.filter((r) => !served.has(r))).toEqual([])
+			expect(routes(edgeDoc)).toContain('post /api/accounts/login/')
+
+			// Family B's real answers: a body that is no login, credentials the main server refuses, a login
+			// and a logout.
+			const owner = await mainAccount(pair.main)
+			const at = (method: string, path: string, init: RequestInit = {}) =>
+				conformsTo(pair.edge.url, edgeDoc, method, path, path, init)
+			expect((await at('POST', '/api/accounts/login/', json({ email: owner.email }))).status).toBe(400)
+			expect(
+				(await at('POST', '/api/accounts/login/', json({ email: owner.email, password: 'Wrong-password-9' })))
+					.status,
+			).toBe(401)
+			const login = await at('POST', '/api/accounts/login/', json({ email: owner.email, password: PASSWORD }))
+			expect(login.status).toBe(200)
+			const sessionid = String(login.body?.sessionid)
+			const out = await at('POST', '/api/accounts/logout/', {
+				headers: { cookie: `sessionid=${sessionid}`, origin: pair.edge.url },
+			})
+			expect(out.status).toBe(200)
+		} finally {
+			await pair.stop()
+		}
 	})
 })
