@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ClientError, CommandFailed, createClient, createRestClient } from 'userbot-gateway/client'
+import {
+	backoffDelay,
+	ClientError,
+	CommandFailed,
+	createClient,
+	createRestClient,
+} from 'userbot-gateway/client'
 import { startTestServer, type TestServer, type TestUser } from 'userbot-gateway/testing'
 
 /** The typed WebSocket client against a real server on the emulator (Bob's account, 1002). */
@@ -126,5 +132,71 @@ describe('client.updates', () => {
 		} finally {
 			client.close()
 		}
+	})
+
+	it('resumes after a dropped connection from the last update it saw: nothing lost, nothing twice', async () => {
+		const rest = createRestClient(server.url)
+		const pair = async () => {
+			const made = await rest.accounts.token.post({ email: user.email, password: user.password })
+			return { access: String(made.data?.access), refresh: String(made.data?.refresh) }
+		}
+		const first = await pair()
+		let current = first.access
+		// While the gate is shut the client cannot come back: what is sent then must be replayed.
+		let openGate = () => {}
+		let gate = Promise.resolve()
+		const client = createClient({
+			url: server.url,
+			token: async () => {
+				await gate
+				return current
+			},
+			reconnect: { initialDelayMs: 10, maxDelayMs: 50 },
+		})
+		const other = createClient({ url: server.url, token: user.access })
+		const text = (event: unknown) =>
+			(event as { update: { message: { content: { text: { text: string } } } } }).update.message.content.text
+				.text
+		try {
+			const updates = client.updates(bob, { kinds: ['updateNewMessage'] })
+			await updates.ready
+			await client.send('send_message', { userbot_id: bob, chat_id: LOUNGE, text: 'before the drop' })
+			const before = await updates.next()
+			expect(text(before.value)).toBe('before the drop')
+
+			gate = new Promise<void>((resolve) => {
+				openGate = resolve
+			})
+			current = (await pair()).access
+			await rest.accounts.token.blacklist.post({ refresh: first.refresh })
+			const deadline = Date.now() + 5_000
+			while (client.connected && Date.now() < deadline) await Bun.sleep(10)
+			expect(client.connected).toBe(false)
+			await other.send('send_message', { userbot_id: bob, chat_id: LOUNGE, text: 'while away' })
+			openGate()
+			await client.send('send_message', { userbot_id: bob, chat_id: LOUNGE, text: 'after the return' })
+
+			const away = await updates.next()
+			const after = await updates.next()
+			expect([text(away.value), text(after.value)]).toEqual(['while away', 'after the return'])
+			const seqs = [before, away, after].map((r) => (r.value as { seq: number }).seq)
+			expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
+			expect(new Set(seqs).size).toBe(3)
+			await updates.close()
+		} finally {
+			client.close()
+			other.close()
+		}
+	})
+})
+
+describe('backoffDelay', () => {
+	it('doubles from the first wait up to the longest, with jitter in the upper half', () => {
+		const opts = { initialDelayMs: 100, maxDelayMs: 1_000 }
+		const ceilings = [0, 1, 2, 3, 4, 10].map((attempt) => backoffDelay(attempt, opts, () => 1))
+		expect(ceilings).toEqual([100, 200, 400, 800, 1_000, 1_000])
+		const floors = [0, 1, 2, 3, 4, 10].map((attempt) => backoffDelay(attempt, opts, () => 0))
+		expect(floors).toEqual([50, 100, 200, 400, 500, 500])
+		expect(backoffDelay(0)).toBeWithin(125, 251)
 	})
 })
