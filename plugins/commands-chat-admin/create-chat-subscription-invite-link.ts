@@ -2,7 +2,6 @@ import type { starSubscriptionPricing$Input } from 'tdlib-types'
 import {
 	checkTdObject,
 	defineCommand,
-	documented,
 	fields,
 	optionalString,
 	requiredInt,

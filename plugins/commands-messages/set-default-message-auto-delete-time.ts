@@ -1,4 +1,4 @@
-import { defineCommand, documented, fields, optionalInt } from 'userbot-gateway/plugin'
+import { defineCommand, fields, optionalInt } from 'userbot-gateway/plugin'
 
 /**
  * `set_default_message_auto_delete_time` → `setDefaultMessageAutoDeleteTime`. TDLib wants an object
