@@ -1,4 +1,4 @@
-import pkg from '../../package.json'
+import pkg from '../../package.json' with { type: 'json' }
 import type { CommandDefinition } from '../commands/define'
 import type { JsonSchema } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'

@@ -1,6 +1,6 @@
 import { toOpenAPISchema } from '@elysiajs/openapi'
 import { type AnyElysia, Elysia } from 'elysia'
-import pkg from '../../package.json'
+import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
 import { restContract } from './contract'
 
