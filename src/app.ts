@@ -10,21 +10,33 @@ import { securityPlugin } from '../plugins/commands-security'
 import { sessionsPlugin } from '../plugins/commands-sessions'
 import { userbotsPlugin } from '../plugins/userbots'
 import { createAuthenticator } from './auth'
+import { toAsyncApi } from './catalog/asyncapi'
+import { buildCatalog, type Catalog } from './catalog/catalog'
+import { catalogRoutes } from './catalog/routes'
 import type { CommandGroup } from './commands/define'
 import type { RegisteredCommand } from './commands/registry'
-import type { Config } from './config'
+import { type Config, ConfigError } from './config'
 import type { AppContext, CompanyEvent } from './context'
 import { createGateway, MAX_FRAME_BYTES } from './gateway'
 import { errorHandler } from './http/errors'
 import { createLogger, type Logger } from './logger'
+import { openApiRoutes } from './openapi/document'
 import type { PluginDefinition } from './plugin'
+import { loadPluginModule } from './plugin-loader'
+import { isPathSpecifier, resolvePluginSpecifier } from './plugin-specifier'
+import { RouteOwners } from './route-owners'
+import { StartupError } from './startup-error'
 import { createRuntime } from './supervisor'
 import { recordRequests } from './supervisor/request-log'
 import { createUpdateHub } from './updates/hub'
 import { createUserbotDirectory } from './userbots/directory'
 
-/** Every plugin this build knows, in load order. `PLUGINS` picks among them. */
-export const ALL_PLUGINS: readonly PluginDefinition[] = [
+/**
+ * The plugins of this repository, in load order: with `PLUGINS` unset, every one loads (api-accounts
+ * only with MAIN_SERVER_URL). An embedding app adds its own: `createApp(config, { plugins:
+ * [...builtInPlugins, myPlugin] })`.
+ */
+export const builtInPlugins: readonly PluginDefinition[] = [
 	accountsPlugin,
 	apiAccountsPlugin,
 	userbotsPlugin,
@@ -34,13 +46,10 @@ export const ALL_PLUGINS: readonly PluginDefinition[] = [
 	membersPlugin,
 	chatAdminPlugin,
 ]
-
 /** Room for multipart boundaries and part headers around an upload. */
 const MULTIPART_ALLOWANCE = 1024 * 1024
 
-export class StartupError extends Error {
-	override name = 'StartupError'
-}
+export { StartupError }
 
 export interface App {
 	/** The composed Elysia app: `app.handle(request)` or `app.listen(...)`. */
@@ -48,6 +57,8 @@ export interface App {
 	ctx: AppContext
 	/** Every WebSocket command the app serves, by wire name, with its group. */
 	commands: ReadonlyMap<string, RegisteredCommand>
+	/** What `GET /api/commands/` serves: every command's input schema, result and error strings. */
+	catalog: Catalog
 	/** The WebSocket gateway's open sockets and the reply and update bytes waiting for them. */
 	socketStats(userId?: number): { sockets: number; waitingBytes: number }
 	handle: DatabaseHandle
@@ -56,7 +67,11 @@ export interface App {
 
 export interface CreateAppOptions {
 	logger?: Logger
-	/** Replace the plugin list (tests); default: every known plugin. */
+	/**
+	 * The plugins this app may load, in load order: every one of them with `PLUGINS` unset, those it
+	 * names when set (beside packages and paths it names). Default: `builtInPlugins`; spread them to
+	 * keep them (`[...builtInPlugins, myPlugin]`).
+	 */
 	plugins?: readonly PluginDefinition[]
 	/**
 	 * REST only: no Telegram runtime (no supervisor child) and no `/ws`. For Deno (src/deno.ts),
@@ -71,7 +86,6 @@ export interface CreateAppOptions {
  */
 export async function createApp(config: Config, opts: CreateAppOptions = {}): Promise<App> {
 	const log = opts.logger ?? createLogger(config.logLevel)
-	const { chosen, skipped } = choosePlugins(config, opts.plugins ?? ALL_PLUGINS)
 	const closers: Array<() => Promise<void> | void> = []
 	const closeAll = async () => {
 		for (const close of closers.reverse()) {
@@ -84,14 +98,23 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		closers.length = 0
 	}
 	try {
+		const { chosen, skipped } = await choosePlugins(config, opts.plugins, opts.restOnly === true)
 		const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken)
 		closers.push(() => handle.close())
 		const runtime = opts.restOnly ? null : await createRuntime(config, log)
 		if (runtime) closers.push(() => runtime.close())
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
-		const { app, ctx, commands, socketStats } = await compose(config, log, handle, runtime, chosen, closers, {
-			websocket: !opts.restOnly,
-		})
+		const { app, ctx, commands, catalog, socketStats } = await compose(
+			config,
+			log,
+			handle,
+			runtime,
+			chosen,
+			closers,
+			{
+				websocket: !opts.restOnly,
+			},
+		)
 		// Said once the app stands: a start that fails says its one line and nothing else.
 		for (const s of skipped) log.info('plugin skipped', s)
 		let closed = false
@@ -99,6 +122,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			app,
 			ctx,
 			commands,
+			catalog,
 			socketStats,
 			handle,
 			async close() {
@@ -114,14 +138,51 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 	}
 }
 
-function choosePlugins(
+interface Offered {
+	plugin: PluginDefinition
+	/** Where it came from, for a conflict's line: `built in`, `createApp plugins`, `PLUGINS ./x`. */
+	source: string
+}
+
+/**
+ * The plugins to build: with `PLUGINS` unset every offered one (skipping, with a log line, those that
+ * say they cannot load with this config); with it set, each entry in its order, an offered plugin by
+ * id or else a package or path loaded here. Two plugins of one id stop the start, naming both.
+ */
+async function choosePlugins(
 	config: Config,
-	available: readonly PluginDefinition[],
-): { chosen: PluginDefinition[]; skipped: Array<{ plugin: string; reason: string }> } {
+	given: readonly PluginDefinition[] | undefined,
+	restOnly: boolean,
+): Promise<{ chosen: PluginDefinition[]; skipped: Array<{ plugin: string; reason: string }> }> {
+	const offered: Offered[] = (given ?? builtInPlugins).map((plugin) => ({
+		plugin,
+		source: given ? 'createApp plugins' : 'built in',
+	}))
+	let picked: Offered[]
+	if (!config.pluginsExplicit) {
+		picked = offered
+	} else {
+		picked = []
+		for (const entry of config.plugins) {
+			const found = offered.filter((o) => o.plugin.id === entry)
+			if (found.length > 0) picked.push(...found)
+			else if (!restOnly)
+				picked.push({ plugin: await loadPlugin(entry, offered), source: `PLUGINS ${entry}` })
+		}
+	}
+	const byId = new Map<string, Offered>()
+	for (const o of picked) {
+		const first = byId.get(o.plugin.id)
+		if (first) {
+			throw new StartupError(
+				`plugin id '${o.plugin.id}' is claimed by both ${describe(first)} and ${describe(o)}`,
+			)
+		}
+		byId.set(o.plugin.id, o)
+	}
 	const chosen: PluginDefinition[] = []
 	const skipped: Array<{ plugin: string; reason: string }> = []
-	for (const plugin of available) {
-		if (!config.plugins.includes(plugin.id)) continue
+	for (const { plugin } of picked) {
 		const reason = plugin.unavailable?.(config) ?? null
 		if (reason) {
 			if (config.pluginsExplicit) throw new StartupError(`PLUGINS: ${plugin.id} cannot load: ${reason}`)
@@ -132,6 +193,19 @@ function choosePlugins(
 	}
 	return { chosen, skipped }
 }
+
+/** A `PLUGINS` entry that names no offered plugin: a package or a path, else a configuration error. */
+function loadPlugin(entry: string, offered: readonly Offered[]): Promise<PluginDefinition> {
+	if (!isPathSpecifier(entry) && resolvePluginSpecifier(entry) === null) {
+		const ids = offered.map((o) => o.plugin.id).join(', ')
+		throw new ConfigError(
+			`PLUGINS: unknown plugin '${entry}': no plugin of that id (${ids}), and no package of that name`,
+		)
+	}
+	return loadPluginModule(entry)
+}
+
+const describe = (o: Offered) => `'${o.plugin.id}' (${o.source})`
 
 async function compose(
 	config: Config,
@@ -191,9 +265,14 @@ async function compose(
 			return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor }
 		})
 
+	const routeOwners = new RouteOwners()
+	routeOwners.claim('core', app)
 	for (const plugin of plugins) {
-		const routes = await plugin.build(ctx)
-		if (routes) app.use(routes)
+		if (plugin.commands) ctx.registerCommands({ id: plugin.id, commands: plugin.commands })
+		const routes = (await plugin.build?.(ctx)) ?? null
+		if (!routes) continue
+		routeOwners.claim(plugin.id, routes)
+		app.use(routes)
 	}
 	if (!opts.websocket) {
 		const named = groups.map((g) => g.id).join(', ')
@@ -203,11 +282,17 @@ async function compose(
 			app,
 			ctx,
 			commands: new Map<string, RegisteredCommand>(),
+			catalog: buildCatalog(new Map()),
 			socketStats: () => ({ sockets: 0, waitingBytes: 0 }),
 		}
 	}
 	const gateway = createGateway(ctx, groups)
 	subscribers.add(gateway.publish)
+	routeOwners.claim('core', gateway.routes)
 	app.use(gateway.routes)
-	return { app, ctx, commands: gateway.commands, socketStats: gateway.stats }
+	const catalog = buildCatalog(gateway.commands)
+	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app))
+	routeOwners.claim('core', docs)
+	app.use(docs)
+	return { app, ctx, commands: gateway.commands, catalog, socketStats: gateway.stats }
 }

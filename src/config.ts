@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
+import { isPackageSpecifier, isPathSpecifier } from './plugin-specifier'
 import { isTdUpdate } from './telegram/schema/index'
 
 /**
@@ -35,8 +36,11 @@ const list = v.pipe(
 	),
 )
 
-// The other four command groups come with their own issues.
-export const KNOWN_PLUGINS = [
+/**
+ * The plugins of this repository, by id, in load order (src/app.ts holds them; a test checks the two
+ * agree). `PLUGINS` may name any other plugin by package name or path (src/plugin-loader.ts).
+ */
+export const BUILT_IN_PLUGINS = [
 	'accounts',
 	'api-accounts',
 	'userbots',
@@ -46,7 +50,7 @@ export const KNOWN_PLUGINS = [
 	'commands-members',
 	'commands-chat-admin',
 ] as const
-export type PluginId = (typeof KNOWN_PLUGINS)[number]
+export type BuiltInPluginId = (typeof BUILT_IN_PLUGINS)[number]
 
 /**
  * What happens to a userbot's messages and chats, as a client of the service wants to hear it: new
@@ -252,6 +256,16 @@ function readOrGenerateSecrets(file: string, dataDir: string, given: Partial<Sec
 	return merged
 }
 
+/**
+ * A `PLUGINS` entry is a plugin id (built in, or given to createApp in code), a package name or a
+ * path. Which it is, and whether it can be found, is known when the app is made (createApp, before
+ * anything is opened); here only its form is checked.
+ */
+function checkPluginEntry(entry: string): void {
+	if (isPackageSpecifier(entry) || isPathSpecifier(entry)) return
+	throw new ConfigError(`PLUGINS: '${entry}' is not a plugin id, a package name or a path`)
+}
+
 /** Reads and checks the environment. Throws ConfigError with one line naming the bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
 	const input: Record<string, string> = {}
@@ -271,12 +285,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 			`${e.TELEGRAM_API_ID === undefined ? 'TELEGRAM_API_ID' : 'TELEGRAM_API_HASH'}: must be set together with ${e.TELEGRAM_API_ID === undefined ? 'TELEGRAM_API_HASH' : 'TELEGRAM_API_ID'}`,
 		)
 	}
-	const plugins = e.PLUGINS ?? [...KNOWN_PLUGINS]
-	for (const p of plugins) {
-		if (!(KNOWN_PLUGINS as readonly string[]).includes(p)) {
-			throw new ConfigError(`PLUGINS: unknown plugin '${p}' (known: ${KNOWN_PLUGINS.join(', ')})`)
-		}
-	}
+	const plugins = e.PLUGINS ?? [...BUILT_IN_PLUGINS]
+	for (const p of plugins) checkPluginEntry(p)
+	const dupe = plugins.find((p, i) => plugins.indexOf(p) !== i)
+	if (dupe !== undefined) throw new ConfigError(`PLUGINS: '${dupe}' is named twice`)
 	const dataDir = resolve(e.DATA_DIR)
 	const publicUrl = (
 		e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? '127.0.0.1' : e.HOST}:${e.PORT}`

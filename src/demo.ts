@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path'
+import { createClient, createRestClient } from './public/client'
 import { failureLine, startServer } from './serve'
 
 /**
@@ -52,46 +53,54 @@ async function main() {
 }
 
 async function seedAndPrint(dataDir: string, url: string) {
-	const call = async (method: string, path: string, body?: unknown, access?: string) => {
-		const res = await fetch(url + path, {
-			method,
-			headers: {
-				'content-type': 'application/json',
-				...(access ? { authorization: `Bearer ${access}` } : {}),
-			},
-			body: body === undefined ? undefined : JSON.stringify(body),
-		})
-		const text = await res.text()
-		return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null }
-	}
-	const fail = (step: string, res: { status: number; body: unknown }): never => {
-		throw new DemoSetupError(`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.body)}`)
+	const fail = (step: string, res: { status: number; error: { value: unknown } | null }): never => {
+		throw new DemoSetupError(
+			`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.error?.value)}`,
+		)
 	}
 
-	const registered = await call('POST', '/accounts/register/', {
+	// Seeded through the service's own typed clients, as an API user would: Eden for REST, then the
+	// command channel.
+	const anonymous = createRestClient(url)
+	const registered = await anonymous.accounts.register.post({
 		email: EMAIL,
 		password: PASSWORD,
 		first_name: 'Demo',
 		last_name: 'Owner',
 	})
+	// A second run finds the user there already (400: the e-mail is taken).
 	if (registered.status !== 201 && registered.status !== 400) fail('register', registered)
-	const token = await call('POST', '/accounts/token/', { email: EMAIL, password: PASSWORD })
-	if (token.status !== 200) fail('token (is DEMO_PASSWORD the one of the first run?)', token)
-	const access = String(token.body?.access)
+	const token = await anonymous.accounts.token.post({ email: EMAIL, password: PASSWORD })
+	if (!token.data) return fail('token (is DEMO_PASSWORD the one of the first run?)', token)
+	const access = token.data.access
+	const rest = createRestClient(url, { token: access })
 
-	const list = await call('GET', '/api/userbots/', undefined, access)
-	const existing = (list.body as unknown as Array<{ id: number; authorization_state: string }> | null) ?? []
-	let bot = existing.find((b) => b.authorization_state === 'authorizationStateReady') ?? existing[0]
+	const list = await rest.api.userbots.get()
+	const existing = list.data ?? []
+	let bot: { id: number; authorization_state: string } | undefined =
+		existing.find((b) => b.authorization_state === 'authorizationStateReady') ?? existing[0]
 	if (!bot) {
-		const created = await call('POST', '/api/userbots/', { name: 'Demo userbot' }, access)
-		if (created.status !== 201) fail('create userbot', created)
-		bot = created.body as unknown as { id: number; authorization_state: string }
+		const created = await rest.api.userbots.post({ name: 'Demo userbot' })
+		if (!created.data) return fail('create userbot', created)
+		bot = created.data
 	}
 	if (bot.authorization_state !== 'authorizationStateReady') {
-		const phone = await call('POST', `/api/userbots/${bot.id}/phone/`, { phone_number: PHONE }, access)
+		const steps = rest.api.userbots({ id: String(bot.id) })
+		const phone = await steps.phone.post({ phone_number: PHONE })
 		if (phone.status !== 200) fail('phone', phone)
-		const code = await call('POST', `/api/userbots/${bot.id}/code/`, { code: CODE }, access)
+		const code = await steps.code.post({ code: CODE })
 		if (code.status !== 200) fail('code', code)
+	}
+
+	const client = createClient({ url, token: access, reconnect: false })
+	let members: number
+	try {
+		const list = await client.send('get_chat_members', { userbot_id: bot.id, chat_id: TEAM_CHAT })
+		members = list.total_count
+	} catch (err) {
+		throw new DemoSetupError(`demo setup failed at the first command: ${(err as Error).message}`)
+	} finally {
+		client.close()
 	}
 
 	const wsUrl = `${url.replace(/^http/, 'ws')}/ws`
@@ -119,6 +128,10 @@ async function seedAndPrint(dataDir: string, url: string) {
 		`  npx -y wscat -c ${wsUrl} -H "Authorization: Bearer <access>"`,
 		'and send a command (it posts to the seeded "Team Chat"):',
 		`  ${example}`,
+		'',
+		`From TypeScript, the typed client (userbot-gateway/client; README "Typed client") just asked:`,
+		`Team Chat has ${members} members. API documentation: ${url}/api/docs (OpenAPI at`,
+		'/api/openapi.json, every command at /api/commands/).',
 		'',
 		'Add your own userbot: POST /api/userbots/, then /phone/ and /code/. Emulated accounts use',
 		"Telegram's test-DC numbers 99966XYYYY with code XXXXX (X five times); 9996631111 (code 33333)",

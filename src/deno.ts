@@ -1,5 +1,5 @@
 import { chmodSync } from 'node:fs'
-import { ALL_PLUGINS, createApp } from './app'
+import { builtInPlugins, createApp } from './app'
 import { type Config, loadConfig } from './config'
 import { type DenoServeInfo, denoHandler, denoPlugins } from './deno-serve'
 import { loadDotenv } from './dotenv'
@@ -51,7 +51,7 @@ async function main() {
 	try {
 		instance = await createApp(config, {
 			logger: log,
-			plugins: ALL_PLUGINS.filter((p) => plugins.ids.includes(p.id)),
+			plugins: builtInPlugins.filter((p) => plugins.ids.includes(p.id)),
 			restOnly: true,
 		})
 		chmodSync(config.dataDir, 0o700)

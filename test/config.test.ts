@@ -28,7 +28,11 @@ describe('loadConfig', () => {
 		['DATABASE_URL', 'postgres://x', /^DATABASE_URL: /],
 		['TDLIB_BACKEND', 'mtproto', /^TDLIB_BACKEND: must be tdlib or emulator/],
 		['JWT_SECRET', 'short', /^JWT_SECRET: must be at least 32 characters/],
-		['PLUGINS', 'accounts,nope', /^PLUGINS: unknown plugin 'nope'/],
+		[
+			'PLUGINS',
+			'accounts,Not A Name',
+			/^PLUGINS: 'Not A Name' is not a plugin id, a package name or a path$/,
+		],
 		['TELEGRAM_API_ID', '123', /^TELEGRAM_API_HASH: must be set together with TELEGRAM_API_ID/],
 	])('rejects %s=%s with one line naming it', (name, value, pattern) => {
 		const dir = tempDir()

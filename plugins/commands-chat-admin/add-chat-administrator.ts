@@ -1,9 +1,8 @@
 import type { chatAdministratorRights$Input, messageSenderUser$Input } from 'tdlib-types'
-import * as v from 'valibot'
-import { ADMIN_RIGHTS, DEFAULT_RIGHTS, grantsAny } from './admin-rights'
 import {
 	CommandError,
 	defineCommand,
+	documented,
 	fields,
 	isUnicodeText,
 	optionalBool,
@@ -12,14 +11,16 @@ import {
 	TdError,
 	tdObjectField,
 	wordError,
-} from './deps'
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
+import { ADMIN_RIGHTS, DEFAULT_RIGHTS, grantsAny } from './admin-rights'
 import { ChatAdminErrors as E } from './errors'
 
 const MAX_TITLE = 16
 
 const customTitle = v.optional(
 	v.pipe(
-		v.unknown(),
+		documented(v.unknown(), { type: 'string', maxLength: MAX_TITLE }),
 		v.check((x) => typeof x === 'string', 'custom_title must be a string'),
 		v.check((x) => typeof x !== 'string' || isUnicodeText(x), 'custom_title must be valid Unicode text'),
 		v.check((x) => typeof x !== 'string' || [...x].length <= MAX_TITLE, E.CUSTOM_TITLE_TOO_LONG),
@@ -38,14 +39,32 @@ const customTitle = v.optional(
  */
 export const addChatAdministrator = defineCommand({
 	name: 'add_chat_administrator',
+	summary: 'Promotes a member to administrator with the given rights (and a title).',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	errors: [
+		E.ADD_ADMIN_CHAT_KIND,
+		E.CUSTOM_TITLE_IN_CHANNEL,
+		E.RIGHTS_EMPTY,
+		'administrator promoted, but custom_title was not set: <TDLib message>',
+	],
+	examples: [
+		{
+			chat_id: -1000000003001,
+			user_id: 1003,
+			rights: { can_delete_messages: true, can_pin_messages: true },
+			custom_title: 'moderator',
+		},
+	],
 	methods: ['getChat', 'setChatMemberStatus', 'setChatMemberTag'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
 		custom_title: customTitle,
-		rights: tdObjectField<chatAdministratorRights$Input>('rights', ADMIN_RIGHTS),
+		rights: documented(tdObjectField<chatAdministratorRights$Input>('rights', ADMIN_RIGHTS), {
+			default: { can_manage_chat: true },
+		}),
 		is_anonymous: optionalBool('is_anonymous'),
-		can_be_edited: optionalBool('can_be_edited'),
+		can_be_edited: documented(optionalBool('can_be_edited'), { default: true }),
 	}),
 	async run(input, ctx) {
 		const chat = await ctx.invoke({ _: 'getChat', chat_id: input.chat_id })

@@ -1,5 +1,5 @@
 import type { ChatType, chatAdministratorRights$Input } from 'tdlib-types'
-import { tdSlot } from './deps'
+import { tdSlot } from 'userbot-gateway/plugin'
 
 /** `rights`: TDLib 1.8.65's `chatAdministratorRights`, with or without its `@type`; unknown keys refused. */
 export const ADMIN_RIGHTS = tdSlot('chatAdministratorRights')

@@ -1,5 +1,4 @@
 import type { starSubscriptionPricing$Input } from 'tdlib-types'
-import * as v from 'valibot'
 import {
 	checkTdObject,
 	defineCommand,
@@ -8,8 +7,10 @@ import {
 	requiredInt,
 	requiredValue,
 	TdObjectError,
+	tdObjectSchema,
 	tdSlot,
-} from './deps'
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { ChatAdminErrors as E } from './errors'
 
 const PRICING = tdSlot('starSubscriptionPricing')
@@ -21,7 +22,10 @@ const PRICING = tdSlot('starSubscriptionPricing')
  * pricing specified").
  */
 const pricing = v.pipe(
-	requiredValue(E.PRICING_PERIOD_REQUIRED),
+	requiredValue(E.PRICING_PERIOD_REQUIRED, {
+		...tdObjectSchema(PRICING),
+		required: ['period', 'star_count'],
+	}),
 	v.rawTransform(({ dataset, addIssue, NEVER }) => {
 		try {
 			const checked = checkTdObject<starSubscriptionPricing$Input>(
@@ -47,6 +51,12 @@ const pricing = v.pipe(
 /** `create_chat_subscription_invite_link` → `createChatSubscriptionInviteLink` (channels); result `chatInviteLink`. */
 export const createChatSubscriptionInviteLink = defineCommand({
 	name: 'create_chat_subscription_invite_link',
+	summary: 'A paid (Star subscription) invite link of a channel.',
+	result: { description: 'The new link.', tdlib: 'chatInviteLink' },
+	errors: [E.PRICING_STAR_COUNT_REQUIRED],
+	examples: [
+		{ chat_id: -1000000003002, name: 'premium', subscription_pricing: { period: 2592000, star_count: 100 } },
+	],
 	methods: ['createChatSubscriptionInviteLink'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -1,4 +1,4 @@
-import { defineCommand, fields, requiredInt } from './deps'
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 
 /**
@@ -7,6 +7,9 @@ import { ChatAdminErrors as E } from './errors'
  */
 export const deleteAllRevokedChatInviteLinks = defineCommand({
 	name: 'delete_all_revoked_chat_invite_links',
+	summary: 'Deletes every revoked link of one administrator.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [{ chat_id: -1000000003001, creator_user_id: 1002 }],
 	methods: ['deleteAllRevokedChatInviteLinks'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -1,5 +1,5 @@
 import type { chatInviteLink, editChatInviteLink as EditRequest } from 'tdlib-types'
-import { defineCommand, fields, optionalBool, optionalString, requiredInt } from './deps'
+import { defineCommand, fields, optionalBool, optionalString, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { optionalInt32, requiredText } from './invite-fields'
 
@@ -35,6 +35,9 @@ export function editedTerms(change: Change, current: chatInviteLink) {
  */
 export const editChatInviteLink = defineCommand({
 	name: 'edit_chat_invite_link',
+	summary: 'Changes the fields of an invite link the frame names; the others stay.',
+	result: { description: 'The edited link.', tdlib: 'chatInviteLink' },
+	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', member_limit: 100 }],
 	methods: ['getChatInviteLink', 'editChatInviteLink'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -1,4 +1,4 @@
-import { defineCommand, fields, optionalString, requiredInt } from './deps'
+import { defineCommand, fields, optionalString, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { requiredText } from './invite-fields'
 
@@ -10,6 +10,9 @@ import { requiredText } from './invite-fields'
  */
 export const editChatSubscriptionInviteLink = defineCommand({
 	name: 'edit_chat_subscription_invite_link',
+	summary: 'Renames a subscription link (left out, nothing changes).',
+	result: { description: 'The link as it now stands.', tdlib: 'chatInviteLink' },
+	examples: [{ chat_id: -1000000003002, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', name: 'vip' }],
 	methods: ['getChatInviteLink', 'editChatSubscriptionInviteLink'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

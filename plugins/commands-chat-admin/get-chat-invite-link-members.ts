@@ -1,5 +1,13 @@
 import type { chatInviteLinkMember$Input } from 'tdlib-types'
-import { defineCommand, fields, optionalBool, requiredInt, tdObjectField, tdSlot } from './deps'
+import {
+	defineCommand,
+	documented,
+	fields,
+	optionalBool,
+	requiredInt,
+	tdObjectField,
+	tdSlot,
+} from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { DEFAULT_LIMIT, optionalInt32, requiredText } from './invite-fields'
 
@@ -12,13 +20,18 @@ const OFFSET = tdSlot('chatInviteLinkMember')
  */
 export const getChatInviteLinkMembers = defineCommand({
 	name: 'get_chat_invite_link_members',
+	summary: 'Who joined by a link.',
+	result: { description: "TDLib's link members.", tdlib: 'chatInviteLinkMembers' },
+	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp' }],
 	methods: ['getChatInviteLinkMembers'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),
-		only_with_expired_subscription: optionalBool('only_with_expired_subscription'),
+		only_with_expired_subscription: documented(optionalBool('only_with_expired_subscription'), {
+			default: false,
+		}),
 		offset_member: tdObjectField<chatInviteLinkMember$Input>('offset_member', OFFSET),
-		limit: optionalInt32('limit'),
+		limit: documented(optionalInt32('limit'), { default: 50 }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

@@ -1,4 +1,11 @@
-import { defineCommand, fields, optionalBool, optionalString, requiredInt } from './deps'
+import {
+	defineCommand,
+	documented,
+	fields,
+	optionalBool,
+	optionalString,
+	requiredInt,
+} from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { DEFAULT_LIMIT, optionalInt32 } from './invite-fields'
 
@@ -9,14 +16,17 @@ import { DEFAULT_LIMIT, optionalInt32 } from './invite-fields'
  */
 export const getChatInviteLinks = defineCommand({
 	name: 'get_chat_invite_links',
+	summary: "An administrator's invite links of a chat, a page at a time.",
+	result: { description: "TDLib's invite links.", tdlib: 'chatInviteLinks' },
+	examples: [{ chat_id: -1000000003001, creator_user_id: 1002 }],
 	methods: ['getChatInviteLinks'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		creator_user_id: requiredInt('creator_user_id', E.CREATOR_USER_ID_REQUIRED),
-		is_revoked: optionalBool('is_revoked'),
-		offset_date: optionalInt32('offset_date'),
-		offset_invite_link: optionalString('offset_invite_link'),
-		limit: optionalInt32('limit'),
+		is_revoked: documented(optionalBool('is_revoked'), { default: false }),
+		offset_date: documented(optionalInt32('offset_date'), { default: 0 }),
+		offset_invite_link: documented(optionalString('offset_invite_link'), { default: '' }),
+		limit: documented(optionalInt32('limit'), { default: 50 }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

@@ -1,5 +1,13 @@
 import type { chatJoinRequest$Input } from 'tdlib-types'
-import { defineCommand, fields, optionalString, requiredInt, tdObjectField, tdSlot } from './deps'
+import {
+	defineCommand,
+	documented,
+	fields,
+	optionalString,
+	requiredInt,
+	tdObjectField,
+	tdSlot,
+} from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { DEFAULT_LIMIT, optionalInt32 } from './invite-fields'
 
@@ -12,13 +20,16 @@ const OFFSET = tdSlot('chatJoinRequest')
  */
 export const getChatJoinRequests = defineCommand({
 	name: 'get_chat_join_requests',
+	summary: 'Pending join requests, of one link or of all.',
+	result: { description: "TDLib's join requests.", tdlib: 'chatJoinRequests' },
+	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', limit: 20 }],
 	methods: ['getChatJoinRequests'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
-		invite_link: optionalString('invite_link'),
-		query: optionalString('query'),
+		invite_link: documented(optionalString('invite_link'), { default: '' }),
+		query: documented(optionalString('query'), { default: '' }),
 		offset_request: tdObjectField<chatJoinRequest$Input>('offset_request', OFFSET),
-		limit: optionalInt32('limit'),
+		limit: documented(optionalInt32('limit'), { default: 50 }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

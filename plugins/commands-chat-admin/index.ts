@@ -5,8 +5,7 @@
  * mapped onto TDLib 1.8.65 (tdlib-mapping §5). It adds no route: it registers its commands with the
  * WebSocket gateway. Each command is one file; the wire error strings are data in `errors.ts`.
  */
-import { defineCommandGroup } from '../../src/commands/define'
-import { definePlugin } from '../../src/plugin'
+import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { administratorCommands } from './administrators'
 import { inviteLinkCommands } from './invite-links'
 
@@ -17,8 +16,5 @@ export const chatAdminCommands = defineCommandGroup({
 
 export const chatAdminPlugin = definePlugin({
 	id: 'commands-chat-admin',
-	build(ctx) {
-		ctx.registerCommands(chatAdminCommands)
-		return null
-	},
+	commands: chatAdminCommands.commands,
 })

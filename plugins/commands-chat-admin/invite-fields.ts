@@ -1,5 +1,5 @@
+import { documented, INTEGER_SCHEMA, requiredValue, toInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { requiredValue, toInt } from './deps'
 
 /**
  * Field shapes shared by the invite-link commands. Dates, limits and counts are TDLib int32s: a
@@ -13,7 +13,7 @@ const INT32_MAX = 2 ** 31 - 1
 export const optionalInt32 = (field: string) =>
 	v.optional(
 		v.pipe(
-			v.unknown(),
+			documented(v.unknown(), { ...INTEGER_SCHEMA, minimum: -(2 ** 31), maximum: 2 ** 31 - 1 }),
 			v.check((x) => toInt(x) !== undefined, `${field} must be an integer`),
 			v.transform((x) => toInt(x) as number),
 			v.check((n) => n >= INT32_MIN && n <= INT32_MAX, `${field} is out of range`),
@@ -26,7 +26,7 @@ export const optionalInt32 = (field: string) =>
  */
 export const requiredText = (field: string, missing: string) =>
 	v.pipe(
-		requiredValue(missing),
+		requiredValue(missing, { type: 'string', minLength: 1 }),
 		v.check((x) => typeof x === 'string', `${field} must be a string`),
 		v.transform((x) => x as string),
 		v.check((x) => x !== '', missing),

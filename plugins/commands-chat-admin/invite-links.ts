@@ -1,4 +1,3 @@
-import type { CommandDefinition } from '../../src/commands/define'
 import { createChatInviteLink } from './create-chat-invite-link'
 import { createChatSubscriptionInviteLink } from './create-chat-subscription-invite-link'
 import { deleteAllRevokedChatInviteLinks } from './delete-all-revoked-chat-invite-links'
@@ -14,7 +13,7 @@ import { replacePrimaryChatInviteLink } from './replace-primary-chat-invite-link
 import { revokeChatInviteLink } from './revoke-chat-invite-link'
 
 /** The 13 invite-link and join-request commands. */
-export const inviteLinkCommands: readonly CommandDefinition[] = [
+export const inviteLinkCommands = [
 	getChatInviteLinks,
 	createChatInviteLink,
 	createChatSubscriptionInviteLink,
@@ -28,4 +27,4 @@ export const inviteLinkCommands: readonly CommandDefinition[] = [
 	getChatInviteLinkMembers,
 	processChatJoinRequest,
 	processChatJoinRequests,
-]
+] as const

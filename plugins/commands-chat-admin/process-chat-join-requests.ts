@@ -1,4 +1,12 @@
-import { CommandError, defineCommand, fields, optionalBool, optionalString, requiredInt } from './deps'
+import {
+	CommandError,
+	defineCommand,
+	documented,
+	fields,
+	optionalBool,
+	optionalString,
+	requiredInt,
+} from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 
 /**
@@ -10,12 +18,16 @@ import { ChatAdminErrors as E } from './errors'
  */
 export const processChatJoinRequests = defineCommand({
 	name: 'process_chat_join_requests',
+	summary: 'Approves or declines every pending request of a link, or of the chat with `all: true`.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	errors: [E.INVITE_LINK_WITH_ALL, E.INVITE_LINK_REQUIRED],
+	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', approve: false }],
 	methods: ['processChatJoinRequests'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
-		invite_link: optionalString('invite_link'),
+		invite_link: documented(optionalString('invite_link'), { default: '' }),
 		all: optionalBool('all'),
-		approve: optionalBool('approve'),
+		approve: documented(optionalBool('approve'), { default: true }),
 	}),
 	run(input, ctx) {
 		const link = input.invite_link ?? ''

@@ -1,5 +1,5 @@
 import type { messageSenderUser$Input } from 'tdlib-types'
-import { CommandError, defineCommand, fields, requiredInt } from './deps'
+import { CommandError, defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 
 /**
@@ -11,6 +11,10 @@ import { ChatAdminErrors as E } from './errors'
  */
 export const removeChatAdministrator = defineCommand({
 	name: 'remove_chat_administrator',
+	summary: 'Demotes an administrator to a plain member.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	errors: [E.REMOVE_ADMIN_CHAT_KIND, E.OWNER_NOT_REMOVABLE, E.NOT_AN_ADMINISTRATOR],
+	examples: [{ chat_id: -1000000003001, user_id: 1001 }],
 	methods: ['getChat', 'getChatMember', 'setChatMemberStatus'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -1,4 +1,4 @@
-import { defineCommand, fields, requiredInt } from './deps'
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 
 /**
@@ -7,6 +7,9 @@ import { ChatAdminErrors as E } from './errors'
  */
 export const replacePrimaryChatInviteLink = defineCommand({
 	name: 'replace_primary_chat_invite_link',
+	summary: 'Revokes the primary link and makes a new one.',
+	result: { description: 'The new primary link.', tdlib: 'chatInviteLink' },
+	examples: [{ chat_id: -1000000003001 }],
 	methods: ['replacePrimaryChatInviteLink'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

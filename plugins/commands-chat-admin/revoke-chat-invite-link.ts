@@ -1,4 +1,4 @@
-import { defineCommand, fields, requiredInt } from './deps'
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { requiredText } from './invite-fields'
 
@@ -8,6 +8,12 @@ import { requiredText } from './invite-fields'
  */
 export const revokeChatInviteLink = defineCommand({
 	name: 'revoke_chat_invite_link',
+	summary: 'Revokes a link (a revoked primary link is replaced).',
+	result: {
+		description: 'The revoked link, then the new primary one if it was the primary.',
+		tdlib: 'chatInviteLinks',
+	},
+	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp' }],
 	methods: ['revokeChatInviteLink'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

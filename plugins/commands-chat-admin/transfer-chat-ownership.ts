@@ -1,10 +1,14 @@
+import { defineCommand, fields, isUnicodeText, requiredInt, requiredValue } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { defineCommand, fields, isUnicodeText, requiredInt, requiredValue } from './deps'
 import { ChatAdminErrors as E } from './errors'
 
 /** The account's 2FA password: present and not empty, a string TDLib can carry. Never echoed. */
 const password = v.pipe(
-	requiredValue(E.PASSWORD_REQUIRED),
+	requiredValue(E.PASSWORD_REQUIRED, {
+		type: 'string',
+		minLength: 1,
+		description: "the account's 2FA password",
+	}),
 	v.check((x) => typeof x !== 'string' || x.length > 0, E.PASSWORD_REQUIRED),
 	v.check((x) => x === null || typeof x === 'string', E.PASSWORD_NOT_STRING),
 	v.check((x) => typeof x !== 'string' || isUnicodeText(x), E.PASSWORD_NOT_TEXT),
@@ -18,6 +22,9 @@ const password = v.pipe(
  */
 export const transferChatOwnership = defineCommand({
 	name: 'transfer_chat_ownership',
+	summary: 'Makes another member the owner (needs the 2FA password).',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [{ chat_id: -1000000003001, user_id: 1001, password: 'secret-2fa' }],
 	methods: ['transferChatOwnership'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

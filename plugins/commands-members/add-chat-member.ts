@@ -1,5 +1,12 @@
 import type { failedToAddMembers } from 'tdlib-types'
-import { CommandError, defineCommand, fields, optionalInt, requiredInt } from './deps'
+import {
+	CommandError,
+	defineCommand,
+	documented,
+	fields,
+	optionalInt,
+	requiredInt,
+} from 'userbot-gateway/plugin'
 import { MembersErrors as E } from './errors'
 import { addFailure } from './partial-result'
 
@@ -11,11 +18,18 @@ import { addFailure } from './partial-result'
  */
 export const addChatMember = defineCommand({
 	name: 'add_chat_member',
+	summary: 'Adds one user to a group or channel.',
+	result: {
+		description: 'Who could not be added (their privacy settings), empty when all went in.',
+		tdlib: 'failedToAddMembers',
+	},
+	errors: ['failed to add user <user_id>'],
+	examples: [{ chat_id: -1000000003001, user_id: 1004 }],
 	methods: ['addChatMember'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
-		forward_limit: optionalInt('forward_limit'),
+		forward_limit: documented(optionalInt('forward_limit'), { default: 0 }),
 	}),
 	async run(input, ctx) {
 		let result: failedToAddMembers

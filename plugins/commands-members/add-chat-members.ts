@@ -1,13 +1,25 @@
 import type { failedToAddMember, failedToAddMembers } from 'tdlib-types'
+import {
+	defineCommand,
+	fields,
+	INTEGER_SCHEMA,
+	requiredInt,
+	requiredValue,
+	toInt,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { defineCommand, fields, requiredInt, requiredValue, toInt } from './deps'
 import { ADD_CHUNK, MembersErrors as E, MAX_USER_IDS } from './errors'
 import { addFailure } from './partial-result'
 
 const isList = Array.isArray
 /** §7's strings first (missing, not a list), then ours: every check stands alone, as valibot runs them all. */
 const userIds = v.pipe(
-	requiredValue(E.USER_IDS_REQUIRED),
+	requiredValue(E.USER_IDS_REQUIRED, {
+		type: 'array',
+		items: INTEGER_SCHEMA,
+		minItems: 1,
+		maxItems: MAX_USER_IDS,
+	}),
 	v.check(isList, E.USER_IDS_NOT_LIST),
 	v.check((x) => !isList(x) || x.length <= MAX_USER_IDS, E.USER_IDS_TOO_MANY),
 	v.check(
@@ -34,6 +46,13 @@ function chunks(ids: number[], size: number): number[][] {
  */
 export const addChatMembers = defineCommand({
 	name: 'add_chat_members',
+	summary: 'Adds up to 100 users, in order.',
+	result: {
+		description:
+			'The merged list of who could not be added; a failure carries `{failed_to_add_members, remaining_user_ids}`.',
+		tdlib: 'failedToAddMembers',
+	},
+	examples: [{ chat_id: -1000000003001, user_ids: [1004, 1005] }],
 	methods: ['getChat', 'addChatMembers', 'addChatMember'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -3,12 +3,13 @@ import {
 	type CommandContext,
 	CommandError,
 	defineCommand,
+	documented,
 	fields,
 	PARSE_FAILED,
 	requiredInt,
 	TdError,
 	tdObjectField,
-} from './deps'
+} from 'userbot-gateway/plugin'
 import { MembersErrors as E, MAX_MEMBERS_LIMIT } from './errors'
 import { limitField, offsetField, queryField } from './list-fields'
 import { chatMembersSearch, MEMBER_FILTER, supergroupFilter } from './member-filter'
@@ -56,11 +57,20 @@ async function basicGroupMembers(ctx: CommandContext, basicGroupId: number, p: P
  */
 export const getChatMembers = defineCommand({
 	name: 'get_chat_members',
+	summary: 'Members of any chat: a page, a filter, a search.',
+	result: { description: '`{total_count, members}`.', tdlib: 'chatMembers' },
+	errors: [
+		E.BASIC_GROUP_INFO_UNAVAILABLE,
+		E.SUPERGROUP_ID_REQUIRED,
+		E.BASIC_GROUP_ID_REQUIRED,
+		E.PRIVATE_CHAT_USER_ID_REQUIRED,
+	],
+	examples: [{ chat_id: -1000000003001, limit: 20, member_filter: 'supergroupMembersFilterAdministrators' }],
 	methods: ['getChat', 'getSupergroupMembers', 'getBasicGroupFullInfo', 'getChatMember', 'searchChatMembers'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
-		limit: limitField(),
-		offset: offsetField(),
+		limit: documented(limitField(), { default: 50 }),
+		offset: documented(offsetField(), { default: 0 }),
 		query: queryField('query'),
 		member_filter: tdObjectField<SupergroupMembersFilter$Input>('member_filter', MEMBER_FILTER, {
 			strings: true,

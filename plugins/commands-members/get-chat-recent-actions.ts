@@ -1,6 +1,15 @@
 import type { chatEventLogFilters$Input } from 'tdlib-types'
+import {
+	CommandError,
+	defineCommand,
+	documented,
+	fields,
+	int64String,
+	requiredInt,
+	tdObjectField,
+	tdSlot,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { CommandError, defineCommand, fields, int64String, requiredInt, tdObjectField, tdSlot } from './deps'
 import { MembersErrors as E } from './errors'
 import { limitField, queryField } from './list-fields'
 
@@ -19,11 +28,15 @@ const EVENT_FILTERS = tdSlot('chatEventLogFilters')
  */
 export const getChatRecentActions = defineCommand({
 	name: 'get_chat_recent_actions',
+	summary: "A channel's or supergroup's event log, newest first.",
+	result: { description: "TDLib's chat events.", tdlib: 'chatEvents' },
+	errors: [E.RECENT_ACTIONS_CHAT_KIND],
+	examples: [{ chat_id: -1000000003001, limit: 20 }],
 	methods: ['getChat', 'getChatEventLog'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
-		query: queryField('query'),
-		limit: limitField(),
+		query: documented(queryField('query'), { default: '' }),
+		limit: documented(limitField(), { default: 50 }),
 		from_event_id: v.optional(
 			v.pipe(
 				int64String('from_event_id'),

@@ -5,8 +5,7 @@
  * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
  * error strings are data in `errors.ts`.
  */
-import { defineCommandGroup } from '../../src/commands/define'
-import { definePlugin } from '../../src/plugin'
+import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { addChatMember } from './add-chat-member'
 import { addChatMembers } from './add-chat-members'
 import { getChatMembers } from './get-chat-members'
@@ -28,8 +27,5 @@ export const membersCommands = defineCommandGroup({
 
 export const membersPlugin = definePlugin({
 	id: 'commands-members',
-	build(ctx) {
-		ctx.registerCommands(membersCommands)
-		return null
-	},
+	commands: membersCommands.commands,
 })

@@ -1,5 +1,5 @@
+import { documented, isUnicodeText, optionalInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { isUnicodeText, optionalInt } from './deps'
 import { MembersErrors as E } from './errors'
 
 /** Fields of the commands that read lists (members, recent actions). */
@@ -8,7 +8,7 @@ import { MembersErrors as E } from './errors'
 export const queryField = (field: string) =>
 	v.optional(
 		v.pipe(
-			v.unknown(),
+			documented(v.unknown(), { type: 'string' }),
 			v.check((x) => typeof x === 'string', `${field} must be a string`),
 			v.check((x) => typeof x !== 'string' || isUnicodeText(x), `${field} must be valid Unicode text`),
 			v.transform((x) => x as string),
@@ -17,14 +17,20 @@ export const queryField = (field: string) =>
 
 /** How many items to return: positive, checked with TDLib's words. */
 export const limitField = () =>
-	v.pipe(
-		optionalInt('limit'),
-		v.check((x) => x === undefined || x > 0, E.LIMIT_NOT_POSITIVE),
+	documented(
+		v.pipe(
+			optionalInt('limit'),
+			v.check((x) => x === undefined || x > 0, E.LIMIT_NOT_POSITIVE),
+		),
+		{ minimum: 1, default: 50 },
 	)
 
 /** How many items to skip: zero or more, checked with TDLib's words. */
 export const offsetField = () =>
-	v.pipe(
-		optionalInt('offset'),
-		v.check((x) => x === undefined || x >= 0, E.OFFSET_NEGATIVE),
+	documented(
+		v.pipe(
+			optionalInt('offset'),
+			v.check((x) => x === undefined || x >= 0, E.OFFSET_NEGATIVE),
+		),
+		{ minimum: 0, default: 0 },
 	)

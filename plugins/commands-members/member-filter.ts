@@ -1,5 +1,5 @@
 import type { ChatMembersFilter$Input, SupergroupMembersFilter$Input } from 'tdlib-types'
-import { CommandError, tdSlot } from './deps'
+import { CommandError, tdSlot } from 'userbot-gateway/plugin'
 
 /** `member_filter`: any TDLib 1.8.65 `SupergroupMembersFilter`, as a type name or an object. */
 export const MEMBER_FILTER = tdSlot('SupergroupMembersFilter')

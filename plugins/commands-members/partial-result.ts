@@ -1,5 +1,5 @@
 import type { failedToAddMember } from 'tdlib-types'
-import { CommandError, RuntimeError, TdError, wordError } from './deps'
+import { CommandError, RuntimeError, TdError, wordError } from 'userbot-gateway/plugin'
 
 /**
  * What add_chat_member(s) carry beside an error (contract §6): TDLib's `failedToAddMembers` merged

@@ -2,13 +2,14 @@ import type { messageSenderUser$Input } from 'tdlib-types'
 import {
 	CommandError,
 	defineCommand,
+	documented,
 	fields,
 	optionalBool,
 	RuntimeError,
 	requiredInt,
 	TdError,
 	wordError,
-} from './deps'
+} from 'userbot-gateway/plugin'
 import { MembersErrors as E } from './errors'
 
 /**
@@ -24,11 +25,15 @@ import { MembersErrors as E } from './errors'
  */
 export const removeChatMember = defineCommand({
 	name: 'remove_chat_member',
+	summary: 'Removes (kicks, not bans) a member; with `revoke_messages`, deletes their messages too.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	errors: ['member removed, but their messages were not deleted: <TDLib message>'],
+	examples: [{ chat_id: -1000000003001, user_id: 1005, revoke_messages: true }],
 	methods: ['getChat', 'setChatMemberStatus', 'deleteChatMessagesBySender', 'banChatMember'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
-		revoke_messages: optionalBool('revoke_messages'),
+		revoke_messages: documented(optionalBool('revoke_messages'), { default: false }),
 	}),
 	async run(input, ctx) {
 		const chat = await ctx.invoke({ _: 'getChat', chat_id: input.chat_id })

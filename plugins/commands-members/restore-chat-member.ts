@@ -1,4 +1,4 @@
-import { defineCommand, fields, requiredInt } from './deps'
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { MembersErrors as E } from './errors'
 
 /**
@@ -9,6 +9,9 @@ import { MembersErrors as E } from './errors'
  */
 export const restoreChatMember = defineCommand({
 	name: 'restore_chat_member',
+	summary: 'Lets a removed, banned or restricted user back as a plain member.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [{ chat_id: -1000000003001, user_id: 1005 }],
 	methods: ['setChatMemberStatus'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

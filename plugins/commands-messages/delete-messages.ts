@@ -1,9 +1,19 @@
-import { defineCommand, fields, optionalBool, requiredInt, requiredIntList } from './deps'
+import {
+	defineCommand,
+	documented,
+	fields,
+	optionalBool,
+	requiredInt,
+	requiredIntList,
+} from 'userbot-gateway/plugin'
 import { MessagesErrors as E, MAX_MESSAGE_IDS } from './errors'
 
 /** `delete_messages` → `deleteMessages`; result `{_: 'ok'}`. An empty list is TDLib's no-op. */
 export const deleteMessages = defineCommand({
 	name: 'delete_messages',
+	summary: 'Deletes messages of a chat, for everyone with `revoke`.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [{ chat_id: -1000000003001, message_ids: [1048576], revoke: true }],
 	methods: ['deleteMessages'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
@@ -11,7 +21,7 @@ export const deleteMessages = defineCommand({
 			max: MAX_MESSAGE_IDS,
 			tooMany: E.MESSAGE_IDS_TOO_MANY,
 		}),
-		revoke: optionalBool('revoke'),
+		revoke: documented(optionalBool('revoke'), { default: false }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

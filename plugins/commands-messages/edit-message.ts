@@ -6,7 +6,7 @@ import {
 	TEXT_ENTITY,
 	tdListField,
 	textField,
-} from './deps'
+} from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /**
@@ -15,6 +15,9 @@ import { MessagesErrors as E } from './errors'
  */
 export const editMessage = defineCommand({
 	name: 'edit_message',
+	summary: "Replaces a message's text (and its entities).",
+	result: { description: "TDLib's edited message.", tdlib: 'message' },
+	examples: [{ chat_id: -1000000003001, message_id: 1048576, text: 'Edited' }],
 	methods: ['editMessageText'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

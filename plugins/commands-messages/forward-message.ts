@@ -1,18 +1,18 @@
 import type { Message } from 'tdlib-types'
-import * as v from 'valibot'
-import type { FormattedText } from '../../src/commands/td-objects'
-import { wordError } from '../../src/gateway/errors'
-import type { TdInvoke } from '../../src/telegram/types'
+import type { FormattedText, TdInvoke } from 'userbot-gateway/plugin'
 import {
 	CommandError,
 	defineCommand,
+	documented,
 	fields,
 	formattedText,
 	optionalBool,
 	requiredInt,
 	requiredIntList,
 	textField,
-} from './deps'
+	wordError,
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { MessagesErrors as E, MAX_CAPTIONED_COPIES, MAX_MESSAGE_IDS, MAX_TO_CHAT_IDS } from './errors'
 
 const has = (o: Record<string, unknown>, key: string) => o[key] !== undefined && o[key] !== null
@@ -37,8 +37,8 @@ const ForwardInput = v.pipe(
 			max: MAX_MESSAGE_IDS,
 			tooMany: E.MESSAGE_IDS_TOO_MANY,
 		}),
-		send_copy: optionalBool('send_copy'),
-		remove_caption: optionalBool('remove_caption'),
+		send_copy: documented(optionalBool('send_copy'), { default: false }),
+		remove_caption: documented(optionalBool('remove_caption'), { default: false }),
 		new_caption: textField('new_caption'),
 		show_caption_above_media: optionalBool('show_caption_above_media'),
 	}),
@@ -148,6 +148,24 @@ async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
  */
 export const forwardMessage = defineCommand({
 	name: 'forward_message',
+	summary: 'Forwards (or copies) messages of one chat to each of the target chats in turn.',
+	result: {
+		description:
+			'For each target, in order: `{to_chat_id, messages}`; a failure after some targets went through carries every outcome (`error` per failed target).',
+		schema: {
+			type: 'array',
+			items: {
+				type: 'object',
+				properties: {
+					to_chat_id: { type: 'integer' },
+					messages: { type: 'array', items: { type: ['object', 'null'] } },
+					error: { type: 'string' },
+				},
+				required: ['to_chat_id'],
+			},
+		},
+	},
+	examples: [{ to_chat_ids: [1001], from_chat_id: -1000000003001, message_ids: [1048576] }],
 	methods: ['forwardMessages', 'getMessage', 'sendMessage'],
 	input: ForwardInput,
 	async run(input, ctx) {

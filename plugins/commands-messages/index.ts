@@ -5,8 +5,7 @@
  * checks the envelope, the caller's company and the deadline, and sends every reply. Each command is
  * one file; the wire error strings are data in `errors.ts`.
  */
-import { defineCommandGroup } from '../../src/commands/define'
-import { definePlugin } from '../../src/plugin'
+import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { deleteMessages } from './delete-messages'
 import { editMessage } from './edit-message'
 import { forwardMessage } from './forward-message'
@@ -38,8 +37,5 @@ export const messagesCommands = defineCommandGroup({
 
 export const messagesPlugin = definePlugin({
 	id: 'commands-messages',
-	build(ctx) {
-		ctx.registerCommands(messagesCommands)
-		return null
-	},
+	commands: messagesCommands.commands,
 })

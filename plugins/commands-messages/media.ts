@@ -1,14 +1,17 @@
 import type { InputMessageContent$Input } from 'tdlib-types'
-import { type CommandContext, CommandError } from '../../src/commands/define'
-import { isObject, type JsonObject, toInt } from '../../src/commands/fields'
 import {
+	type CommandContext,
+	CommandError,
 	checkTdObject,
 	type FormattedText,
 	formattedText,
+	isObject,
 	isRemoteFileRef,
+	type JsonObject,
 	tdSlot,
+	toInt,
 	typeOf,
-} from '../../src/commands/td-objects'
+} from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /**

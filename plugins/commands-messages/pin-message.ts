@@ -1,15 +1,18 @@
-import { defineCommand, fields, optionalBool, requiredInt } from './deps'
+import { defineCommand, documented, fields, optionalBool, requiredInt } from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /** `pin_message` → `pinChatMessage`; result `{_: 'ok'}`. */
 export const pinMessage = defineCommand({
 	name: 'pin_message',
+	summary: 'Pins a message in its chat.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [{ chat_id: -1000000003001, message_id: 1048576, disable_notification: true }],
 	methods: ['pinChatMessage'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),
-		disable_notification: optionalBool('disable_notification'),
-		only_for_self: optionalBool('only_for_self'),
+		disable_notification: documented(optionalBool('disable_notification'), { default: false }),
+		only_for_self: documented(optionalBool('only_for_self'), { default: false }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

@@ -7,7 +7,7 @@ import {
 	TEXT_ENTITY,
 	tdListField,
 	textField,
-} from './deps'
+} from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /**
@@ -16,6 +16,9 @@ import { MessagesErrors as E } from './errors'
  */
 export const replyMessage = defineCommand({
 	name: 'reply_message',
+	summary: 'Sends a text message in reply to another (a plain message without `reply_to_message_id`).',
+	result: { description: "TDLib's temporary message.", tdlib: 'message' },
+	examples: [{ chat_id: -1000000003001, reply_to_message_id: 1048576, text: 'Agreed' }],
 	methods: ['sendMessage'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -4,28 +4,39 @@ import type {
 	messageSendOptions$Input,
 	ReplyMarkup$Input,
 } from 'tdlib-types'
-import * as v from 'valibot'
-import { type CommandContext, CommandError, defineCommand } from '../../src/commands/define'
 import {
+	type CommandContext,
+	CommandError,
+	defineCommand,
+	documented,
 	fields,
+	formattedText,
 	isObject,
 	type JsonObject,
 	optionalInt,
 	optionalString,
 	requiredInt,
-} from '../../src/commands/fields'
-import {
-	formattedText,
 	TEXT_ENTITY,
 	tdListField,
 	tdObjectField,
 	tdSlot,
 	textField,
-} from '../../src/commands/td-objects'
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
-import { buildMediaContent, checkAlbumType, isMediaShape } from './media'
+import { buildMediaContent, checkAlbumType, isMediaShape, MEDIA_TYPES } from './media'
 
 const MAX_ALBUM = 10
+
+/** A media item's fields, for the catalog (media.ts reads them). */
+const MEDIA_PROPERTIES = {
+	file: {
+		description:
+			'an http(s) URL or a Telegram remote file id, a TDLib file id, or {"upload": "<name>"} of POST /api/userbots/{id}/files/',
+	},
+	media_type: { enum: [...MEDIA_TYPES], default: 'document' },
+	caption: { type: 'string' },
+}
 
 /**
  * The client's TDLib objects, each checked against TDLib 1.8.65 for its field (src/commands/td-objects):
@@ -49,8 +60,24 @@ export const SendMessageInput = fields({
 	reply_to_message_id: optionalInt('reply_to_message_id'),
 	options: tdObjectField<messageSendOptions$Input>('options', SEND_OPTIONS),
 	reply_markup: tdObjectField<ReplyMarkup$Input>('reply_markup', REPLY_MARKUP),
-	media: v.optional(v.pipe(v.unknown(), v.check(isMediaShape, E.MEDIA_MUST_BE_OBJECT))),
-	media_type: optionalString('media_type'),
+	media: v.optional(
+		v.pipe(
+			documented(v.unknown(), {
+				anyOf: [
+					{ type: 'object', properties: MEDIA_PROPERTIES },
+					{
+						type: 'array',
+						items: { type: 'object', properties: MEDIA_PROPERTIES },
+						minItems: 2,
+						maxItems: MAX_ALBUM,
+					},
+				],
+				description: 'one media item, or 2 to 10 for an album (photo, video, document and audio only)',
+			}),
+			v.check(isMediaShape, E.MEDIA_MUST_BE_OBJECT),
+		),
+	),
+	media_type: documented(optionalString('media_type'), { enum: [...MEDIA_TYPES], default: 'document' }),
 })
 export type SendMessageInput = v.InferOutput<typeof SendMessageInput>
 
@@ -111,6 +138,24 @@ export async function sendEnvelope(
  */
 export const sendMessage = defineCommand({
 	name: 'send_message',
+	summary: 'Sends a text message, one media item, or an album of 2 to 10.',
+	result: {
+		description:
+			"TDLib's temporary message (its id changes once Telegram confirms it); for an album, the messages.",
+		tdlib: ['message', 'messages'],
+	},
+	errors: [
+		E.ALBUM_TOO_LARGE,
+		E.MEDIA_SOURCE,
+		E.UPLOAD_NOT_FOUND,
+		E.MEDIA_FILE_REQUIRED,
+		E.MEDIA_TYPE_UNSUPPORTED,
+		E.ALBUM_MEDIA_TYPE,
+	],
+	examples: [
+		{ chat_id: -1000000003001, text: 'Hello!' },
+		{ chat_id: 1001, text: 'Re', reply_to_message_id: 1048576 },
+	],
 	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup'],
 	input: SendMessageInput,
 	async run(input, ctx) {

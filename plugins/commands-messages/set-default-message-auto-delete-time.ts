@@ -1,4 +1,4 @@
-import { defineCommand, fields, optionalInt } from './deps'
+import { defineCommand, fields, optionalInt } from 'userbot-gateway/plugin'
 
 /**
  * `set_default_message_auto_delete_time` → `setDefaultMessageAutoDeleteTime`. TDLib wants an object
@@ -7,6 +7,9 @@ import { defineCommand, fields, optionalInt } from './deps'
  */
 export const setDefaultMessageAutoDeleteTime = defineCommand({
 	name: 'set_default_message_auto_delete_time',
+	summary: 'Sets the auto-delete time of new chats (0 or left out: off).',
+	result: { description: 'The value applied, in seconds (an echo).', schema: { type: 'integer' } },
+	examples: [{ message_auto_delete_time: 86400 }],
 	methods: ['setDefaultMessageAutoDeleteTime'],
 	input: fields({ message_auto_delete_time: optionalInt('message_auto_delete_time') }),
 	async run(input, ctx) {

@@ -1,15 +1,17 @@
 import type { ReactionType$Input } from 'tdlib-types'
-import * as v from 'valibot'
-import { TdObjectError } from '../../src/commands/td-objects'
 import {
 	checkTdObject,
 	defineCommand,
+	documented,
 	fields,
 	optionalBool,
 	requiredInt,
 	requiredValue,
+	TdObjectError,
+	tdObjectSchema,
 	tdSlot,
-} from './deps'
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { MessagesErrors as E, MAX_REACTIONS } from './errors'
 
 /**
@@ -32,7 +34,12 @@ function reactionType(item: unknown): ReactionType$Input | null {
 }
 
 const reactions = v.pipe(
-	requiredValue(E.REACTION_REQUIRED),
+	requiredValue(E.REACTION_REQUIRED, {
+		anyOf: [
+			tdObjectSchema(REACTION),
+			{ type: 'array', items: tdObjectSchema(REACTION), maxItems: MAX_REACTIONS },
+		],
+	}),
 	// Counted before filtering: each valid item is one addMessageReaction.
 	v.check((x) => !Array.isArray(x) || x.length <= MAX_REACTIONS, E.REACTION_TOO_MANY),
 	v.transform((x) => (Array.isArray(x) ? x : [x]).map(reactionType).filter((r) => r !== null)),
@@ -46,13 +53,18 @@ const reactions = v.pipe(
  */
 export const setReaction = defineCommand({
 	name: 'set_reaction',
+	summary: 'Adds one reaction, or several in order, to a message.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [
+		{ chat_id: -1000000003001, message_id: 1048576, reaction: { '@type': 'reactionTypeEmoji', emoji: '👍' } },
+	],
 	methods: ['addMessageReaction'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),
 		reaction: reactions,
-		is_big: optionalBool('is_big'),
-		add_to_recent: optionalBool('add_to_recent'),
+		is_big: documented(optionalBool('is_big'), { default: false }),
+		add_to_recent: documented(optionalBool('add_to_recent'), { default: true }),
 	}),
 	async run(input, ctx) {
 		let last: unknown = { _: 'ok' }

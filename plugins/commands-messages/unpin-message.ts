@@ -1,9 +1,12 @@
-import { defineCommand, fields, requiredInt } from './deps'
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
 
 /** `unpin_message` → `unpinChatMessage`; result `{_: 'ok'}`. */
 export const unpinMessage = defineCommand({
 	name: 'unpin_message',
+	summary: 'Unpins a message.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [{ chat_id: -1000000003001, message_id: 1048576 }],
 	methods: ['unpinChatMessage'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -1,4 +1,4 @@
-import { CommandError, defineCommand, fields, optionalBool } from './deps'
+import { CommandError, defineCommand, documented, fields, optionalBool } from 'userbot-gateway/plugin'
 import { SecurityErrors as E } from './errors'
 import { optionalText, requiredString } from './strings'
 
@@ -21,11 +21,15 @@ import { optionalText, requiredString } from './strings'
  */
 export const change2faPassword = defineCommand({
 	name: 'change_2fa_password',
+	summary: 'Sets or changes the 2FA password, its hint, its recovery address; never removes it.',
+	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
+	errors: [E.EMAIL_FLAG_CONFLICT, E.HINT_WITHOUT_PASSWORD, E.NOTHING_TO_CHANGE, E.NEW_PASSWORD_EMPTY],
+	examples: [{ current_password: 'secret-2fa', new_password: 'another secret', new_hint: 'the other one' }],
 	methods: ['setPassword', 'setRecoveryEmailAddress'],
 	input: fields({
 		current_password: requiredString('current_password', E.CURRENT_PASSWORD_REQUIRED),
 		new_password: optionalText('new_password'),
-		new_hint: optionalText('new_hint'),
+		new_hint: documented(optionalText('new_hint'), { default: '' }),
 		set_recovery_email_address: optionalBool('set_recovery_email_address'),
 		new_recovery_email_address: optionalText('new_recovery_email_address'),
 	}),

@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 import { SecurityErrors as E } from './errors'
 import { requiredString } from './strings'
 
@@ -9,6 +9,9 @@ import { requiredString } from './strings'
  */
 export const change2faRecoveryEmail = defineCommand({
 	name: 'change_2fa_recovery_email',
+	summary: 'Changes the recovery address (pending until its code is confirmed).',
+	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
+	examples: [{ current_password: 'secret-2fa', new_recovery_email_address: 'me@example.com' }],
 	methods: ['setRecoveryEmailAddress'],
 	input: fields({
 		current_password: requiredString('current_password', E.CURRENT_PASSWORD_REQUIRED),

@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 import { SecurityErrors as E } from './errors'
 import { requiredString } from './strings'
 
@@ -8,6 +8,9 @@ import { requiredString } from './strings'
  */
 export const disable2faPassword = defineCommand({
 	name: 'disable_2fa_password',
+	summary: 'Removes the 2FA password (and the recovery address with it).',
+	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
+	examples: [{ current_password: 'secret-2fa' }],
 	methods: ['setPassword'],
 	input: fields({ current_password: requiredString('current_password', E.CURRENT_PASSWORD_REQUIRED) }),
 	run: (input, ctx) =>

@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /**
  * `get_password_state` → `getPasswordState`; the raw `passwordState`. A recovery e-mail change waiting
@@ -6,6 +6,9 @@ import { defineCommand, fields } from './deps'
  */
 export const getPasswordState = defineCommand({
 	name: 'get_password_state',
+	summary: 'Whether a 2FA password is set, its hint, the recovery address state.',
+	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
+	examples: [{}],
 	methods: ['getPasswordState'],
 	input: fields({}),
 	run: (_input, ctx) => ctx.invoke({ _: 'getPasswordState' }),

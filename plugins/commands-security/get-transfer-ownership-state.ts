@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /**
  * `get_transfer_ownership_state` → `canTransferOwnership`; the raw result: `…Ok`, `…PasswordNeeded`,
@@ -6,6 +6,17 @@ import { defineCommand, fields } from './deps'
  */
 export const getTransferOwnershipState = defineCommand({
 	name: 'get_transfer_ownership_state',
+	summary: 'Whether the account may transfer chat ownership now, and if not why.',
+	result: {
+		description: "TDLib's answer.",
+		tdlib: [
+			'canTransferOwnershipResultOk',
+			'canTransferOwnershipResultPasswordNeeded',
+			'canTransferOwnershipResultPasswordTooFresh',
+			'canTransferOwnershipResultSessionTooFresh',
+		],
+	},
+	examples: [{}],
 	methods: ['canTransferOwnership'],
 	input: fields({}),
 	run: (_input, ctx) => ctx.invoke({ _: 'canTransferOwnership' }),

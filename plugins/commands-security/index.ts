@@ -6,8 +6,7 @@
  * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
  * error strings are data in `errors.ts`.
  */
-import { defineCommandGroup } from '../../src/commands/define'
-import { definePlugin } from '../../src/plugin'
+import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { change2faPassword } from './change-2fa-password'
 import { change2faRecoveryEmail } from './change-2fa-recovery-email'
 import { checkPasswordRecoveryCode } from './check-password-recovery-code'
@@ -39,8 +38,5 @@ export const securityCommands = defineCommandGroup({
 
 export const securityPlugin = definePlugin({
 	id: 'commands-security',
-	build(ctx) {
-		ctx.registerCommands(securityCommands)
-		return null
-	},
+	commands: securityCommands.commands,
 })

@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, documented, fields } from 'userbot-gateway/plugin'
 import { SecurityErrors as E } from './errors'
 import { optionalText, requiredString } from './strings'
 
@@ -10,11 +10,14 @@ import { optionalText, requiredString } from './strings'
  */
 export const recoverPassword = defineCommand({
 	name: 'recover_password',
+	summary: 'Sets a new password with a recovery code (an explicit empty one removes it).',
+	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
+	examples: [{ recovery_code: '12345', new_password: 'a new secret', new_hint: 'the usual' }],
 	methods: ['recoverPassword'],
 	input: fields({
 		recovery_code: requiredString('recovery_code', E.RECOVERY_CODE_REQUIRED, E.RECOVERY_CODE_EMPTY),
 		new_password: requiredString('new_password', E.NEW_PASSWORD_REQUIRED),
-		new_hint: optionalText('new_hint'),
+		new_hint: documented(optionalText('new_hint'), { default: '' }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 
 /**
  * `request_password_recovery` → `requestPasswordRecovery`: mails a recovery code to the confirmed
@@ -6,6 +6,9 @@ import { defineCommand, fields } from './deps'
  */
 export const requestPasswordRecovery = defineCommand({
 	name: 'request_password_recovery',
+	summary: 'Mails a recovery code to the confirmed recovery address.',
+	result: { description: 'Where the code went (masked).', tdlib: 'emailAddressAuthenticationCodeInfo' },
+	examples: [{}],
 	methods: ['requestPasswordRecovery'],
 	input: fields({}),
 	run: (_input, ctx) => ctx.invoke({ _: 'requestPasswordRecovery' }),

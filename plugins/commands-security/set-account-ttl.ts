@@ -1,5 +1,5 @@
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { defineCommand, fields, requiredInt } from './deps'
 import { ACCOUNT_TTL_MAX_DAYS, ACCOUNT_TTL_MIN_DAYS, SecurityErrors as E } from './errors'
 
 const days = v.pipe(
@@ -10,6 +10,12 @@ const days = v.pipe(
 /** `set_account_ttl` → `setAccountTtl` (the days nested in `ttl: accountTtl`); echoes `{days}`. */
 export const setAccountTtl = defineCommand({
 	name: 'set_account_ttl',
+	summary: 'Sets the days of inactivity after which the account is deleted (30 to 730).',
+	result: {
+		description: 'An echo of the days set.',
+		schema: { type: 'object', properties: { days: { type: 'integer' } }, required: ['days'] },
+	},
+	examples: [{ days: 365 }],
 	methods: ['setAccountTtl'],
 	input: fields({ days }),
 	async run(input, ctx) {

@@ -1,5 +1,5 @@
+import { documented, isUnicodeText, requiredValue } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { isUnicodeText, requiredValue } from './deps'
 
 /**
  * String fields of this group: passwords, hints, codes and addresses that go to TDLib as they are.
@@ -8,7 +8,7 @@ import { isUnicodeText, requiredValue } from './deps'
  */
 const stringOf = (field: string) =>
 	v.pipe(
-		v.unknown(),
+		documented(v.unknown(), { type: 'string' }),
 		v.check((x) => typeof x === 'string', `${field} must be a string`),
 		v.check((x) => typeof x !== 'string' || isUnicodeText(x), `${field} must be valid Unicode text`),
 		v.transform((x) => x as string),
@@ -20,9 +20,9 @@ const stringOf = (field: string) =>
  */
 export const requiredString = (field: string, missing: string, empty?: string) =>
 	empty === undefined
-		? v.pipe(requiredValue(missing), stringOf(field))
+		? v.pipe(requiredValue(missing, { type: 'string' }), stringOf(field))
 		: v.pipe(
-				requiredValue(missing),
+				requiredValue(missing, { type: 'string', minLength: 1 }),
 				stringOf(field),
 				v.check((x) => x !== '', empty),
 			)

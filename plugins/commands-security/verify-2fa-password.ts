@@ -1,4 +1,4 @@
-import { CommandError, defineCommand, fields } from './deps'
+import { CommandError, defineCommand, fields } from 'userbot-gateway/plugin'
 import { SecurityErrors as E } from './errors'
 import { requiredString } from './strings'
 
@@ -11,6 +11,13 @@ import { requiredString } from './strings'
  */
 export const verify2faPassword = defineCommand({
 	name: 'verify_2fa_password',
+	summary: 'Checks the 2FA password.',
+	result: {
+		description: "`{verified: true}`; a wrong password is TDLib's `PASSWORD_HASH_INVALID`.",
+		schema: { type: 'object', properties: { verified: { const: true } }, required: ['verified'] },
+	},
+	errors: [E.NOT_ENABLED],
+	examples: [{ password: 'secret-2fa' }],
 	methods: ['getPasswordState', 'getRecoveryEmailAddress'],
 	input: fields({ password: requiredString('password', E.PASSWORD_REQUIRED) }),
 	async run(input, ctx) {

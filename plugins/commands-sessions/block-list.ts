@@ -1,6 +1,6 @@
 import type { BlockList$Input } from 'tdlib-types'
+import { tdObjectField, tdSlot } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { tdObjectField, tdSlot } from './deps'
 import { SessionsErrors as E } from './errors'
 
 /** TDLib's block lists (`blockListMain`, `blockListStories`), read from its schema. */

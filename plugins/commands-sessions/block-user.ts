@@ -1,5 +1,5 @@
+import { defineCommand, documented, fields, optionalBool, requiredInt } from 'userbot-gateway/plugin'
 import { blockListField, DEFAULT_BLOCK_LIST } from './block-list'
-import { defineCommand, fields, optionalBool, requiredInt } from './deps'
 import { SessionsErrors as E } from './errors'
 
 /**
@@ -10,11 +10,14 @@ import { SessionsErrors as E } from './errors'
  */
 export const blockUser = defineCommand({
 	name: 'block_user',
+	summary: 'Blocks a user (main list by default, or stories only), or unblocks with `is_blocked: false`.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [{ user_id: 1004 }, { user_id: 1004, block_list: 'blockListStories' }],
 	methods: ['setMessageSenderBlockList'],
 	input: fields({
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
-		is_blocked: optionalBool('is_blocked'),
-		block_list: blockListField,
+		is_blocked: documented(optionalBool('is_blocked'), { default: true }),
+		block_list: documented(blockListField, { default: 'blockListMain' }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

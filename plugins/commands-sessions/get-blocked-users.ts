@@ -1,5 +1,5 @@
+import { defineCommand, documented, fields } from 'userbot-gateway/plugin'
 import { blockListField, DEFAULT_BLOCK_LIST } from './block-list'
-import { defineCommand, fields } from './deps'
 import { optionalInt32 } from './int32'
 
 /**
@@ -9,11 +9,14 @@ import { optionalInt32 } from './int32'
  */
 export const getBlockedUsers = defineCommand({
 	name: 'get_blocked_users',
+	summary: 'Users (and chats) on a block list.',
+	result: { description: "TDLib's message senders.", tdlib: 'messageSenders' },
+	examples: [{ limit: 20 }, { block_list: 'blockListStories', offset: 0, limit: 50 }],
 	methods: ['getBlockedMessageSenders'],
 	input: fields({
-		block_list: blockListField,
-		offset: optionalInt32('offset'),
-		limit: optionalInt32('limit'),
+		block_list: documented(blockListField, { default: 'blockListMain' }),
+		offset: documented(optionalInt32('offset'), { default: 0 }),
+		limit: documented(optionalInt32('limit'), { default: 50 }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

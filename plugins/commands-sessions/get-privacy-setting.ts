@@ -1,4 +1,4 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 import { privacySettingField } from './privacy-setting'
 
 /**
@@ -8,6 +8,12 @@ import { privacySettingField } from './privacy-setting'
  */
 export const getPrivacySetting = defineCommand({
 	name: 'get_privacy_setting',
+	summary: 'Reads one privacy setting.',
+	result: {
+		description: "The setting's rules, or, for newChatPrivacySettings, that object.",
+		tdlib: ['userPrivacySettingRules', 'newChatPrivacySettings'],
+	},
+	examples: [{ setting: 'userPrivacySettingShowStatus' }],
 	methods: ['getUserPrivacySettingRules', 'getNewChatPrivacySettings'],
 	input: fields({ setting: privacySettingField }),
 	run: (input, ctx) =>

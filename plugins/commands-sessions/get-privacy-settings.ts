@@ -1,4 +1,11 @@
-import { type CommandContext, CommandError, defineCommand, fields, TdError, wordError } from './deps'
+import {
+	type CommandContext,
+	CommandError,
+	defineCommand,
+	fields,
+	TdError,
+	wordError,
+} from 'userbot-gateway/plugin'
 import { SessionsErrors as E } from './errors'
 import {
 	ALL_PRIVACY_SETTINGS,
@@ -26,6 +33,14 @@ const ALL = ALL_PRIVACY_SETTINGS.map((name) => privacySettingOf(name) as Privacy
  */
 export const getPrivacySettings = defineCommand({
 	name: 'get_privacy_settings',
+	summary: 'Reads several privacy settings (every one by default), one at a time.',
+	result: {
+		description:
+			'The settings read, keyed by name; when TDLib refused any, the error carries `{results, errors}`.',
+		schema: { type: 'object', additionalProperties: { type: 'object' } },
+	},
+	errors: [E.FAILED_TO_GET_PRIVACY_SETTINGS],
+	examples: [{}, { settings: ['userPrivacySettingShowStatus', 'newChatPrivacySettings'] }],
 	methods: ['getUserPrivacySettingRules', 'getNewChatPrivacySettings'],
 	input: fields({ settings: privacySettingsField }),
 	async run(input, ctx) {

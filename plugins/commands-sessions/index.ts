@@ -6,8 +6,7 @@
  * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
  * error strings are data in `errors.ts`.
  */
-import { defineCommandGroup } from '../../src/commands/define'
-import { definePlugin } from '../../src/plugin'
+import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { blockUser } from './block-user'
 import { getActiveSessions } from './get-active-sessions'
 import { getBlockedUsers } from './get-blocked-users'
@@ -37,8 +36,5 @@ export const sessionsCommands = defineCommandGroup({
 
 export const sessionsPlugin = definePlugin({
 	id: 'commands-sessions',
-	build(ctx) {
-		ctx.registerCommands(sessionsCommands)
-		return null
-	},
+	commands: sessionsCommands.commands,
 })

@@ -1,5 +1,5 @@
+import { documented, INTEGER_SCHEMA, toInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { toInt } from './deps'
 
 const INT32 = 2 ** 31
 
@@ -11,7 +11,7 @@ const INT32 = 2 ** 31
 export const optionalInt32 = (field: string) =>
 	v.optional(
 		v.pipe(
-			v.unknown(),
+			documented(v.unknown(), { ...INTEGER_SCHEMA, minimum: -(2 ** 31), maximum: 2 ** 31 - 1 }),
 			v.check((x) => toInt(x) !== undefined, `${field} must be an integer`),
 			v.transform((x) => toInt(x) as number),
 			v.check((n) => n >= -INT32 && n < INT32, `${field} is out of range`),

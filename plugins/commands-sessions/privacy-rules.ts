@@ -1,6 +1,15 @@
 import type { UserPrivacySettingRule$Input, userPrivacySettingRules$Input } from 'tdlib-types'
+import {
+	checkTdList,
+	checkTdObject,
+	documented,
+	INTEGER_SCHEMA,
+	isObject,
+	TdObjectError,
+	tdSlot,
+	toInt,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { checkTdList, checkTdObject, isObject, TdObjectError, tdSlot, toInt } from './deps'
 import { SessionsErrors as E, MAX_RULE_CHAT_IDS, MAX_RULE_USER_IDS, MAX_RULES } from './errors'
 
 type Rule = UserPrivacySettingRule$Input
@@ -102,7 +111,11 @@ export const optionalIdList = (field: string, max: number, tooMany: string) => {
 	const notList = `${field} must be a list of integers`
 	return v.optional(
 		v.pipe(
-			v.unknown(),
+			documented(
+				v.unknown(),
+				{ type: 'array', items: INTEGER_SCHEMA, maxItems: max },
+				{ errors: [notList, tooMany] },
+			),
 			v.rawTransform(({ dataset, addIssue, NEVER }) => {
 				const value = dataset.value
 				if (value === null) return undefined

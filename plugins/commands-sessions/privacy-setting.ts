@@ -1,6 +1,14 @@
 import type { UserPrivacySetting$Input } from 'tdlib-types'
+import {
+	checkTdObject,
+	documented,
+	isObject,
+	type JsonSchema,
+	TdObjectError,
+	tdSlot,
+	typeOf,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { checkTdObject, isObject, TdObjectError, tdSlot, typeOf } from './deps'
 import { SessionsErrors as E, MAX_SETTINGS } from './errors'
 
 /** TDLib's user privacy settings: the constructors of its class `UserPrivacySetting` (14 in 1.8.65). */
@@ -12,6 +20,19 @@ export const NEW_CHAT = 'newChatPrivacySettings'
 
 /** Every setting the protocol reads: `get_privacy_settings`'s default set, in TDLib's order. */
 export const ALL_PRIVACY_SETTINGS: readonly string[] = [...USER_PRIVACY_SETTINGS, NEW_CHAT]
+
+/** What the catalog says of a setting: a name, or an object whose `@type` (or `_`) is one. */
+const SETTING_SCHEMA: JsonSchema = {
+	anyOf: [
+		{ type: 'string', enum: ALL_PRIVACY_SETTINGS },
+		{
+			type: 'object',
+			properties: { '@type': { enum: ALL_PRIVACY_SETTINGS }, _: { enum: ALL_PRIVACY_SETTINGS } },
+			anyOf: [{ required: ['@type'] }, { required: ['_'] }],
+		},
+	],
+	description: 'a TDLib user privacy setting, or newChatPrivacySettings, by name or as an object',
+}
 
 export type PrivacySetting =
 	| { kind: 'user'; name: string; setting: UserPrivacySetting$Input }
@@ -42,15 +63,19 @@ export function privacySettingOf(value: unknown): PrivacySetting | null {
 }
 
 /** `setting`: required, one of TDLib's settings (`unsupported privacy setting` otherwise). */
-export const privacySettingField = v.pipe(
-	v.optional(v.unknown(), null),
-	v.check((x) => x !== null && x !== undefined, E.SETTING_REQUIRED),
-	v.rawTransform(({ dataset, addIssue, NEVER }) => {
-		const setting = privacySettingOf(dataset.value)
-		if (setting) return setting
-		addIssue({ message: E.UNSUPPORTED_PRIVACY_SETTING })
-		return NEVER
-	}),
+export const privacySettingField = documented(
+	v.pipe(
+		v.optional(v.unknown(), null),
+		v.check((x) => x !== null && x !== undefined, E.SETTING_REQUIRED),
+		v.rawTransform(({ dataset, addIssue, NEVER }) => {
+			const setting = privacySettingOf(dataset.value)
+			if (setting) return setting
+			addIssue({ message: E.UNSUPPORTED_PRIVACY_SETTING })
+			return NEVER
+		}),
+	),
+	SETTING_SCHEMA,
+	{ required: true, errors: [E.UNSUPPORTED_PRIVACY_SETTING] },
 )
 
 /**
@@ -59,7 +84,14 @@ export const privacySettingField = v.pipe(
  */
 export const privacySettingsField = v.optional(
 	v.pipe(
-		v.unknown(),
+		documented(
+			v.unknown(),
+			{
+				anyOf: [SETTING_SCHEMA, { type: 'array', items: SETTING_SCHEMA, maxItems: MAX_SETTINGS }],
+				description: 'settings to read, in order; left out, every one',
+			},
+			{ errors: [E.SETTINGS_TYPE, E.SETTINGS_TOO_MANY, E.UNSUPPORTED_PRIVACY_SETTING] },
+		),
 		v.rawTransform(({ dataset, addIssue, NEVER }) => {
 			const value = dataset.value
 			if (value === null) return undefined

@@ -1,3 +1,4 @@
+import { documented } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { SessionsErrors as E } from './errors'
 
@@ -23,13 +24,21 @@ export function sessionIdOf(value: unknown): { id: string } | { error: string } 
 }
 
 /** `session_id`: required; the output is TDLib's int64 string. */
-export const sessionIdField = v.pipe(
-	v.optional(v.unknown(), null),
-	v.check((x) => x !== null && x !== undefined, E.SESSION_ID_REQUIRED),
-	v.rawTransform(({ dataset, addIssue, NEVER }) => {
-		const parsed = sessionIdOf(dataset.value)
-		if ('id' in parsed) return parsed.id
-		addIssue({ message: parsed.error })
-		return NEVER
-	}),
+export const sessionIdField = documented(
+	v.pipe(
+		v.optional(v.unknown(), null),
+		v.check((x) => x !== null && x !== undefined, E.SESSION_ID_REQUIRED),
+		v.rawTransform(({ dataset, addIssue, NEVER }) => {
+			const parsed = sessionIdOf(dataset.value)
+			if ('id' in parsed) return parsed.id
+			addIssue({ message: parsed.error })
+			return NEVER
+		}),
+	),
+	{
+		type: ['integer', 'string'],
+		pattern: '^-?[0-9]{1,25}$',
+		description: "TDLib's session id (int64): a string of digits, or a JSON integer up to 2^53",
+	},
+	{ required: true, errors: ['session_id must be an integer', E.SESSION_ID_IMPRECISE, E.SESSION_ID_RANGE] },
 )

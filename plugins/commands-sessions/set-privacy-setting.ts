@@ -1,6 +1,14 @@
 import type { UserPrivacySetting$Input, userPrivacySettingRules$Input } from 'tdlib-types'
+import {
+	defineCommand,
+	documented,
+	fields,
+	optionalBool,
+	TdObjectError,
+	tdObjectSchema,
+	tdSlot,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { defineCommand, fields, optionalBool, TdObjectError } from './deps'
 import { SessionsErrors as E, MAX_RULE_CHAT_IDS, MAX_RULE_USER_IDS } from './errors'
 import { MODES, type Mode, modeRules, optionalIdList, rawRules, ruleCapsError } from './privacy-rules'
 import { privacySettingField } from './privacy-setting'
@@ -15,14 +23,26 @@ const given = (x: unknown) => x !== undefined && x !== null
 const SetPrivacySettingInput = v.pipe(
 	fields({
 		setting: privacySettingField,
-		mode: v.optional(v.unknown()),
-		rules: v.optional(v.unknown()),
+		mode: documented(v.optional(v.unknown()), { enum: [...MODES] }),
+		rules: documented(
+			v.optional(v.unknown()),
+			{
+				anyOf: [
+					tdObjectSchema(tdSlot('userPrivacySettingRules')),
+					{ type: 'array', items: tdObjectSchema(tdSlot('UserPrivacySettingRule')) },
+				],
+			},
+			{ errorsNaming: 'rules' },
+		),
 		allow_user_ids: optionalIdList('allow_user_ids', MAX_RULE_USER_IDS, E.RULE_USER_IDS_TOO_MANY),
 		restrict_user_ids: optionalIdList('restrict_user_ids', MAX_RULE_USER_IDS, E.RULE_USER_IDS_TOO_MANY),
 		allow_chat_ids: optionalIdList('allow_chat_ids', MAX_RULE_CHAT_IDS, E.RULE_CHAT_IDS_TOO_MANY),
 		restrict_chat_ids: optionalIdList('restrict_chat_ids', MAX_RULE_CHAT_IDS, E.RULE_CHAT_IDS_TOO_MANY),
 		allow_premium_users: optionalBool('allow_premium_users'),
-		allow_new_chats_from_unknown_users: v.optional(v.unknown()),
+		allow_new_chats_from_unknown_users: documented(v.optional(v.unknown()), {
+			type: 'boolean',
+			description: 'with setting newChatPrivacySettings (then required)',
+		}),
 	}),
 	v.rawTransform(({ dataset, addIssue, NEVER }): Change => {
 		const o = dataset.value
@@ -68,6 +88,21 @@ const SetPrivacySettingInput = v.pipe(
  */
 export const setPrivacySetting = defineCommand({
 	name: 'set_privacy_setting',
+	summary: 'Sets a privacy setting: by mode and exceptions, by raw rules, or the new-chat setting.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	errors: [
+		E.ALLOW_NEW_CHATS_REQUIRED,
+		'allow_new_chats_from_unknown_users must be a boolean',
+		E.MODE,
+		E.RULES_TOO_MANY,
+		E.RULES_TYPE,
+		E.RULE_USER_IDS_TOO_MANY,
+		E.RULE_CHAT_IDS_TOO_MANY,
+	],
+	examples: [
+		{ setting: 'userPrivacySettingShowStatus', mode: 'contacts', restrict_user_ids: [1004] },
+		{ setting: 'newChatPrivacySettings', allow_new_chats_from_unknown_users: false },
+	],
 	methods: ['setUserPrivacySettingRules', 'getNewChatPrivacySettings', 'setNewChatPrivacySettings'],
 	input: SetPrivacySettingInput,
 	async run(input, ctx) {

@@ -1,5 +1,13 @@
+import {
+	CommandError,
+	defineCommand,
+	fields,
+	optionalBool,
+	RuntimeError,
+	TdError,
+	wordError,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { CommandError, defineCommand, fields, optionalBool, RuntimeError, TdError, wordError } from './deps'
 import { SessionsErrors as E } from './errors'
 import { sessionIdField } from './session-id'
 
@@ -25,6 +33,13 @@ const SetSessionSettingsInput = v.pipe(
  */
 export const setSessionSettings = defineCommand({
 	name: 'set_session_settings',
+	summary: 'Whether a session may accept calls and secret chats.',
+	result: {
+		description:
+			'`ok`; when the second change failed after the first applied, the error carries `{applied: {can_accept_calls}}`.',
+		tdlib: 'ok',
+	},
+	examples: [{ session_id: '1234567890123456789', can_accept_calls: false }],
 	methods: ['toggleSessionCanAcceptCalls', 'toggleSessionCanAcceptSecretChats'],
 	input: SetSessionSettingsInput,
 	async run(input, ctx) {

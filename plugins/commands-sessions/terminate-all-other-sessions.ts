@@ -1,4 +1,5 @@
-import { defineCommand, fields } from './deps'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
+import { SessionsErrors as E } from './errors'
 import { explainTooNew } from './too-new'
 
 /**
@@ -7,6 +8,10 @@ import { explainTooNew } from './too-new'
  */
 export const terminateAllOtherSessions = defineCommand({
 	name: 'terminate_all_other_sessions',
+	summary: 'Logs out every other device of the account.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	errors: [E.SESSION_TOO_NEW],
+	examples: [{}],
 	methods: ['terminateAllOtherSessions'],
 	input: fields({}),
 	run: (_input, ctx) => ctx.invoke({ _: 'terminateAllOtherSessions' }).catch(explainTooNew),

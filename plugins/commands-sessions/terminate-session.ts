@@ -1,4 +1,4 @@
-import { CommandError, defineCommand, fields } from './deps'
+import { CommandError, defineCommand, fields } from 'userbot-gateway/plugin'
 import { SessionsErrors as E } from './errors'
 import { sessionIdField } from './session-id'
 import { explainTooNew } from './too-new'
@@ -10,6 +10,10 @@ import { explainTooNew } from './too-new'
  */
 export const terminateSession = defineCommand({
 	name: 'terminate_session',
+	summary: 'Logs out one other session (never the current one).',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	errors: [E.CURRENT_SESSION, E.SESSION_TOO_NEW],
+	examples: [{ session_id: '1234567890123456789' }],
 	methods: ['getActiveSessions', 'terminateSession'],
 	input: fields({ session_id: sessionIdField }),
 	async run(input, ctx) {

@@ -1,4 +1,4 @@
-import { CommandError, TdError } from './deps'
+import { CommandError, TdError } from 'userbot-gateway/plugin'
 import { SessionsErrors as E } from './errors'
 
 /**

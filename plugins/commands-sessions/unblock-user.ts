@@ -1,4 +1,4 @@
-import { defineCommand, fields, requiredInt } from './deps'
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { SessionsErrors as E } from './errors'
 
 /**
@@ -7,6 +7,9 @@ import { SessionsErrors as E } from './errors'
  */
 export const unblockUser = defineCommand({
 	name: 'unblock_user',
+	summary: 'Takes a user off both block lists.',
+	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
+	examples: [{ user_id: 1004 }],
 	methods: ['setMessageSenderBlockList'],
 	input: fields({ user_id: requiredInt('user_id', E.USER_ID_REQUIRED) }),
 	run: (input, ctx) =>

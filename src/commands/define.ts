@@ -21,6 +21,16 @@ export interface CommandContext {
 // biome-ignore lint/suspicious/noExplicitAny: a schema of any input and output, as valibot's own GenericSchema
 export type InputSchema = v.BaseSchema<unknown, any, v.BaseIssue<unknown>>
 
+/** What the command catalog says of a command's success `result`. */
+export interface ResultDoc {
+	/** One sentence: what comes back. */
+	description: string
+	/** TDLib's type name(s) when the result is TDLib's object as it is (`message`, `ok`, `chatMembers`). */
+	tdlib?: string | readonly string[]
+	/** A JSON Schema of the result, for results the service assembles itself (echoes, merged lists). */
+	schema?: Readonly<Record<string, unknown>>
+}
+
 export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	/** The exact wire name (`send_message`). */
 	name: string
@@ -38,12 +48,57 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 * the userbots plugin). Default true: the gateway answers `userbot is not authorized` first.
 	 */
 	requiresAuthorization?: boolean
+	/** One line for the command catalog (`GET /api/commands/`, the README's reference). */
+	summary?: string
+	/** The success result, for the catalog. */
+	result?: ResultDoc
+	/**
+	 * Wire strings `run` may answer beyond those of `input` (which the catalog reads from the schema
+	 * itself) and the gateway's own: the `CommandError`s it throws.
+	 */
+	errors?: readonly string[]
+	/** Valid frames' fields (without `action` and `userbot_id`): the catalog shows them, tests run them through `input`. */
+	examples?: readonly Readonly<Record<string, unknown>>[]
 	run(input: v.InferOutput<S>, ctx: CommandContext): Promise<unknown>
 }
 
-export interface CommandGroup {
+/** The fields of the last object schema (with any) in a pipe: a pipe may check the frame before them. */
+type EntriesIn<P> = P extends readonly [...infer Rest, infer Last]
+	? Last extends { readonly entries: infer E extends v.ObjectEntries }
+		? [keyof E] extends [never]
+			? EntriesIn<Rest>
+			: E
+		: EntriesIn<Rest>
+	: never
+
+type EntriesOf<S> = S extends { readonly pipe: infer P extends readonly unknown[] }
+	? EntriesIn<P>
+	: S extends { readonly entries: infer E extends v.ObjectEntries }
+		? E
+		: never
+
+/**
+ * The input a client sends, as types: the schema's checked fields by their output types (a loose
+ * object's index signature dropped, so a misspelt field fails to compile in a typed client).
+ */
+export type CommandInput<S> = [EntriesOf<S>] extends [never]
+	? S extends InputSchema
+		? v.InferOutput<S>
+		: never
+	: v.InferOutput<v.ObjectSchema<EntriesOf<S>, undefined>>
+
+/**
+ * A command that keeps its wire name, input and result as types (for `userbot-gateway/client`).
+ * `~types` exists only for the type checker.
+ */
+export type Command<N extends string = string, I = unknown, R = unknown> = CommandDefinition & {
+	readonly name: N
+	readonly '~types'?: { readonly input: I; readonly result: R }
+}
+
+export interface CommandGroup<C extends readonly CommandDefinition[] = readonly CommandDefinition[]> {
 	id: string
-	commands: readonly CommandDefinition[]
+	commands: C
 }
 
 /**
@@ -60,10 +115,27 @@ export class CommandError extends Error {
 	}
 }
 
-export function defineCommand<S extends InputSchema>(def: CommandDefinition<S>): CommandDefinition {
-	return def as unknown as CommandDefinition
+export function defineCommand<
+	const N extends string,
+	S extends InputSchema,
+	F extends (input: v.InferOutput<S>, ctx: CommandContext) => Promise<unknown>,
+>(
+	def: Omit<CommandDefinition<S>, 'run'> & { name: N; run: F },
+): Command<N, CommandInput<S>, Awaited<ReturnType<F>>> {
+	return def as unknown as Command<N, CommandInput<S>, Awaited<ReturnType<F>>>
 }
 
-export function defineCommandGroup(group: CommandGroup): CommandGroup {
+export function defineCommandGroup<const C extends readonly CommandDefinition[]>(
+	group: CommandGroup<C>,
+): CommandGroup<C> {
 	return group
+}
+
+/** Wire name → `{input, result}` of every command in `C` (a union of typed commands). */
+export type CommandMapOf<C> = {
+	[K in C as K extends Command<infer N> ? (string extends N ? never : N) : never]: K extends {
+		readonly '~types'?: { readonly input: infer I; readonly result: infer R }
+	}
+		? { input: I; result: R }
+		: never
 }

@@ -11,6 +11,56 @@ import * as v from 'valibot'
 
 const INT = /^-?\d{1,16}$/
 
+/** A JSON Schema (draft-07), as plain data. */
+export type JsonSchema = { [key: string]: unknown }
+
+/** The metadata key under which a field carries what the command catalog says of it. */
+export const FIELD_DOC = 'userbot-gateway/field'
+
+/**
+ * What the catalog says of a field: its JSON Schema and whether a frame must carry it. Our fields are
+ * built from `v.unknown()`, checks and transforms (so that every message is a wire string), which no
+ * converter can read back; each helper therefore says what it accepts. `documented()` adds to it.
+ */
+export interface FieldDoc {
+	schema: JsonSchema
+	required?: boolean
+	/** Wire strings the field answers that are not a check's own message (a TDLib object field's). */
+	errors?: readonly string[]
+	/** The field whose path the messages name, where they are built as they go (`reply_to.@type ...`). */
+	errorsNaming?: string
+}
+
+const doc = <T = unknown>(
+	schema: JsonSchema,
+	required?: boolean,
+	extra: Omit<FieldDoc, 'schema' | 'required'> = {},
+) =>
+	v.metadata<T, Record<string, unknown>>({
+		[FIELD_DOC]: { schema, ...(required === undefined ? {} : { required }), ...extra },
+	})
+
+/**
+ * A field with more said of it in the catalog: a default the command applies, a description, a
+ * range, an enum, or a whole JSON Schema for a field of the group's own making. Keys merge over what
+ * the helper said; `required` marks a field the frame must carry. Checking is unchanged.
+ */
+export function documented<S extends v.GenericSchema>(
+	schema: S,
+	json: JsonSchema,
+	opts: { required?: boolean } & Omit<FieldDoc, 'schema' | 'required'> = {},
+) {
+	const { required, ...extra } = opts
+	return v.pipe(schema, doc<v.InferOutput<S>>(json, required, extra))
+}
+
+/** The digits of an integer in a string: what the integer fields take beside JSON numbers. */
+export const INTEGER_SCHEMA: JsonSchema = {
+	type: ['integer', 'string'],
+	pattern: '^-?[0-9]{1,16}$',
+	description: 'an integer (a string of digits is read as one)',
+}
+
 /** Integers arrive as JSON numbers or, for ids beyond 2^53 in some clients, as digit strings. */
 export function toInt(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined
@@ -21,26 +71,32 @@ export function toInt(value: unknown): number | undefined {
 	return undefined
 }
 
-const present = (missing: string) =>
+const present = (missing: string, schema: JsonSchema = {}) =>
 	v.pipe(
 		v.optional(v.unknown(), null),
+		doc(schema, true),
 		v.check((x) => x !== null && x !== undefined, missing),
 	)
 
 /** A schema over `unknown` that checks `ok` and maps the value. */
-const mapped = <T>(message: string, ok: (x: unknown) => boolean, map: (x: unknown) => T) =>
-	v.pipe(v.unknown(), v.check(ok, message), v.transform(map))
+const mapped = <T>(
+	message: string,
+	ok: (x: unknown) => boolean,
+	map: (x: unknown) => T,
+	schema: JsonSchema,
+) => v.pipe(v.unknown(), doc(schema), v.check(ok, message), v.transform(map))
 
 const intOf = (field: string) =>
 	mapped(
 		`${field} must be an integer`,
 		(x) => toInt(x) !== undefined,
 		(x) => toInt(x) as number,
+		INTEGER_SCHEMA,
 	)
 
 /** A required integer: `<field> is required` when absent, `<field> must be an integer` otherwise. */
 export const requiredInt = (field: string, missing = `${field} is required`) =>
-	v.pipe(present(missing), intOf(field))
+	v.pipe(present(missing, INTEGER_SCHEMA), intOf(field))
 
 export const optionalInt = (field: string) => v.optional(intOf(field))
 
@@ -51,6 +107,11 @@ export const int64String = (field: string) =>
 		(x) =>
 			(typeof x === 'number' && Number.isSafeInteger(x)) || (typeof x === 'string' && /^-?\d{1,19}$/.test(x)),
 		(x) => String(x),
+		{
+			type: ['integer', 'string'],
+			pattern: '^-?[0-9]{1,19}$',
+			description: 'a 64-bit integer; past 2^53 as a string of digits',
+		},
 	)
 
 /**
@@ -71,10 +132,11 @@ export const listCap = (field: string, noun: string, max = MAX_LIST_ITEMS): List
 	tooMany: `${field} must contain at most ${max} ${noun}`,
 })
 
-const intListOf = (field: string, cap: ListCap) => {
+const intListOf = (field: string, cap: ListCap, minItems = 0) => {
 	const notList = `${field} must be a list of integers`
 	return v.pipe(
 		v.unknown(),
+		doc({ type: 'array', items: INTEGER_SCHEMA, maxItems: cap.max, ...(minItems > 0 ? { minItems } : {}) }),
 		// valibot runs every check of a pipe, even past a failed one: each stands on its own.
 		v.check(Array.isArray, notList),
 		// The length first: a huge list is refused before any of its items is looked at.
@@ -101,7 +163,7 @@ export const requiredIntList = (
 		? v.pipe(present(missing), intListOf(field, cap))
 		: v.pipe(
 				present(missing),
-				intListOf(field, cap),
+				intListOf(field, cap, 1),
 				v.check((x) => x.length > 0, empty),
 			)
 
@@ -109,6 +171,7 @@ export const optionalBool = (field: string) =>
 	v.optional(
 		v.pipe(
 			v.unknown(),
+			doc({ type: 'boolean' }),
 			v.check((x) => typeof x === 'boolean', `${field} must be a boolean`),
 			v.transform((x) => x as boolean),
 		),
@@ -118,10 +181,30 @@ export const optionalString = (field: string) =>
 	v.optional(
 		v.pipe(
 			v.unknown(),
+			doc({ type: 'string' }),
 			v.check((x) => typeof x === 'string', `${field} must be a string`),
 			v.transform((x) => x as string),
 		),
 	)
+
+/**
+ * A required string: `<field> is required` when absent or null (and, with `empty`, that message for
+ * `""`), `<field> must be a string` for anything else, `<field> must be valid Unicode text` for a lone
+ * surrogate, which TDLib cannot take.
+ */
+export const requiredString = (field: string, opts: { missing?: string; empty?: string } = {}) =>
+	v.pipe(
+		present(opts.missing ?? `${field} is required`, {
+			type: 'string',
+			...(opts.empty === undefined ? {} : { minLength: 1 }),
+		}),
+		v.check((x) => typeof x === 'string', `${field} must be a string`),
+		v.check((x) => typeof x !== 'string' || !LONE_SURROGATE.test(x), `${field} must be valid Unicode text`),
+		v.transform((x) => x as string),
+		v.check((x) => opts.empty === undefined || x !== '', opts.empty ?? ''),
+	)
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 export type JsonObject = Record<string, unknown>
 
@@ -132,6 +215,7 @@ export const optionalObject = (field: string) =>
 	v.optional(
 		v.pipe(
 			v.unknown(),
+			doc({ type: 'object' }),
 			v.check(isObject, `${field} must be an object`),
 			v.transform((x) => x as JsonObject),
 		),
@@ -141,13 +225,14 @@ export const optionalArray = (field: string) =>
 	v.optional(
 		v.pipe(
 			v.unknown(),
+			doc({ type: 'array' }),
 			v.check(Array.isArray, `${field} must be a list`),
 			v.transform((x) => x as unknown[]),
 		),
 	)
 
 /** Present, any JSON value: the command checks the shape itself (media, reaction). */
-export const requiredValue = (missing: string) => present(missing)
+export const requiredValue = (missing: string, schema: JsonSchema = {}) => present(missing, schema)
 
 /** The command's input: a loose object (the envelope's own fields pass through untouched). */
 export const fields = <E extends v.ObjectEntries>(entries: E) => v.looseObject(entries)

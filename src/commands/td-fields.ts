@@ -1,6 +1,7 @@
 import type { formattedText$Input } from 'tdlib-types'
 import * as v from 'valibot'
-import { isObject, type JsonObject } from './fields'
+import { constructorsOf, isTdClass } from '../telegram/schema/index'
+import { documented, isObject, type JsonObject, type JsonSchema } from './fields'
 import {
 	type CheckOptions,
 	checkTdList,
@@ -21,6 +22,29 @@ export interface TdFieldOptions extends CheckOptions {
 	message?: string
 }
 
+/** The constructors a slot takes at its top level, by name: the catalog's enum for the field. */
+export function slotTypes(slot: TdSlot): string[] {
+	const own = constructorsOf(slot.type)
+	return (own.length > 0 ? own : [slot.type]).filter((c) => slot.allowed.has(c)).sort()
+}
+
+/** What the catalog says of a TDLib object field: an object whose `@type` (or `_`) is one of the slot's. */
+export function tdObjectSchema(slot: TdSlot, opts: CheckOptions = {}): JsonSchema {
+	const types = slotTypes(slot)
+	const exact = !isTdClass(slot.type)
+	const object: JsonSchema = {
+		type: 'object',
+		description: `a TDLib ${slot.type}${exact ? '' : ` (@type or _ names its constructor)`}, checked against TDLib 1.8.65's schema`,
+		properties: { '@type': { type: 'string', enum: types }, _: { type: 'string', enum: types } },
+		...(exact ? {} : { anyOf: [{ required: ['@type'] }, { required: ['_'] }] }),
+	}
+	return opts.strings ? { anyOf: [{ type: 'string', enum: types }, object] } : object
+}
+
+/** One message for every failure, or the validator's, which name the field's path. */
+const fieldErrors = (field: string, opts: TdFieldOptions) =>
+	opts.message === undefined ? { errorsNaming: field } : { errors: [opts.message] }
+
 /**
  * A command field holding a client's TDLib object (optional; wrap it in the group's own required
  * check when the spec requires it). The first failure's message is the `<command>_error` string.
@@ -28,7 +52,7 @@ export interface TdFieldOptions extends CheckOptions {
 export function tdObjectField<T = JsonObject>(field: string, slot: TdSlot, opts: TdFieldOptions = {}) {
 	return v.optional(
 		v.pipe(
-			v.unknown(),
+			documented(v.unknown(), tdObjectSchema(slot, opts), fieldErrors(field, opts)),
 			v.rawTransform(({ dataset, addIssue, NEVER }) => {
 				try {
 					return checkTdObject<T>(dataset.value, slot, field, opts)
@@ -46,7 +70,7 @@ export function tdObjectField<T = JsonObject>(field: string, slot: TdSlot, opts:
 export function tdListField<T = JsonObject>(field: string, slot: TdSlot, opts: TdFieldOptions = {}) {
 	return v.optional(
 		v.pipe(
-			v.unknown(),
+			documented(v.unknown(), { type: 'array', items: tdObjectSchema(slot, opts) }, fieldErrors(field, opts)),
 			v.rawTransform(({ dataset, addIssue, NEVER }) => {
 				try {
 					return checkTdList<T>(dataset.value, slot, field, opts)
@@ -76,7 +100,14 @@ export const isUnicodeText = (s: string) => !LONE_SURROGATE.test(s)
 export function textField(field: string) {
 	return v.optional(
 		v.pipe(
-			v.unknown(),
+			documented(
+				v.unknown(),
+				{
+					anyOf: [{ type: 'string' }, tdObjectSchema(FORMATTED_TEXT)],
+					description: 'text: a string, or a TDLib formattedText with its entities',
+				},
+				{ errorsNaming: field },
+			),
 			v.rawTransform(({ dataset, addIssue, NEVER }) => {
 				try {
 					const value = dataset.value

@@ -54,6 +54,8 @@ describe('npm run demo', () => {
 	it('prints a login and a command that works, and starts again on its own data', async () => {
 		const out = await runDemo()
 		expect(out).toContain('demo@example.com')
+		// The demo seeded and asked through the typed clients: the Team Chat's members came back.
+		expect(out).toMatch(/Team Chat has [1-9][0-9]* members/)
 		const url = /Telegram emulator: (http:\/\/\S+)/.exec(out)?.[1] ?? ''
 		const command = JSON.parse(/^\s+(\{"action".*\})$/m.exec(out)?.[1] ?? '{}') as Record<string, unknown>
 		const password = /password (\S+)/.exec(out)?.[1] ?? ''

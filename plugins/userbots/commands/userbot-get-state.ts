@@ -6,6 +6,18 @@ import { wire, ws } from './wire'
 export const userbotGetState = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_get_state',
+		summary: "The userbot's last log-in state.",
+		result: {
+			description: '`{authorization_state}`.',
+			schema: {
+				type: 'object',
+				properties: {
+					authorization_state: { type: 'string', description: "TDLib's authorization state type name" },
+				},
+				required: ['authorization_state'],
+			},
+		},
+		examples: [{}],
 		// Through the userbot service, which sends the log-in step itself.
 		methods: [],
 		input: ws.none,

@@ -6,6 +6,19 @@ import { wire, ws } from './wire'
 export const userbotRegister = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_register',
+		summary: 'Log-in step: names a new Telegram account.',
+		result: {
+			description: 'The new log-in state.',
+			schema: {
+				type: 'object',
+				properties: {
+					authorization_state: { type: 'string', description: "TDLib's authorization state type name" },
+				},
+				required: ['authorization_state'],
+			},
+		},
+		errors: ['first_name is required'],
+		examples: [{ first_name: 'Ann', last_name: 'Lee' }],
 		// Through the userbot service, which sends the log-in step itself.
 		methods: [],
 		input: ws.registration,

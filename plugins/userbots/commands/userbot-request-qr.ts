@@ -6,6 +6,12 @@ import { wire, ws } from './wire'
 export const userbotRequestQr = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_request_qr',
+		summary: 'Log-in by QR code: a `tg://login?token=...` link to show as one.',
+		result: {
+			description: '`{link}`.',
+			schema: { type: 'object', properties: { link: { type: 'string' } }, required: ['link'] },
+		},
+		examples: [{}],
 		// Through the userbot service, which sends the log-in step itself.
 		methods: [],
 		input: ws.none,

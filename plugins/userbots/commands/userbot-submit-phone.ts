@@ -6,6 +6,19 @@ import { wire, ws } from './wire'
 export const userbotSubmitPhone = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_phone',
+		summary: 'Log-in step: the phone number of the Telegram account.',
+		result: {
+			description: 'The new log-in state (usually `authorizationStateWaitCode`).',
+			schema: {
+				type: 'object',
+				properties: {
+					authorization_state: { type: 'string', description: "TDLib's authorization state type name" },
+				},
+				required: ['authorization_state'],
+			},
+		},
+		errors: ['phone_number is required', 'phone_number must not contain control characters'],
+		examples: [{ phone_number: '+9996621234' }],
 		// Through the userbot service, which sends the log-in step itself.
 		methods: [],
 		input: ws.phone,

@@ -9,6 +9,7 @@ import { memberHandlers } from './members'
 import { messageHandlers } from './messages'
 import { type PasswordEmulatorRequest, passwordEmulatorRequest, passwordHandlers } from './password'
 import { privacyHandlers } from './privacy'
+import { publicChatHandlers } from './public-chats'
 import { createSeededWorld } from './seed'
 import { fail, type Handler, type Handlers, readAuth, type Session, writeAuth } from './session'
 import { sessionHandlers } from './sessions'
@@ -31,6 +32,7 @@ const HANDLERS: Handlers = {
 	...passwordHandlers,
 	...memberHandlers,
 	...inviteHandlers,
+	...publicChatHandlers,
 }
 
 /**

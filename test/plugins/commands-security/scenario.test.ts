@@ -1,26 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { type BuiltInCommands, type Client, CommandFailed, createClient } from 'userbot-gateway/client'
 import { getTestInstance, type TestInstance } from '../../helpers'
-import { connectWs, registerUser, type WsClient } from '../../helpers-ws'
-import { commandsOf, loginUserbot, otherCode, readMail } from './support'
+import { registerUser } from '../../helpers-ws'
+import { loginUserbot, otherCode, readMail } from './support'
 
 /**
- * The 2FA life of one account over the real WebSocket and supervisor: set a password, verify it and a
+ * The 2FA life of one account over the real WebSocket and supervisor, through the typed client: set a password, verify it and a
  * wrong one, change it, give it a recovery address, recover by a mailed code, disable it. Every log
  * line of the app (debug level, the supervisor child's included) is kept and searched for the
  * passwords, codes and addresses that went by.
  */
 const logLines: string[] = []
 let t: TestInstance
-let c: WsClient
+let client: Client<BuiltInCommands>
 let userbotId: number
 beforeAll(async () => {
 	t = await getTestInstance({ LOG_LEVEL: 'debug' }, { logLines })
 	const owner = await registerUser(t, 'scenario-owner@example.com')
 	userbotId = await loginUserbot(t, owner.companyId)
-	c = await connectWs(t.url, { bearer: owner.access })
+	client = createClient({ url: t.url, token: owner.access })
 })
 afterAll(async () => {
-	c.close()
+	client.close()
 	await t.stop()
 })
 
@@ -28,7 +29,21 @@ const secrets: string[] = ['first-Pass-1', 'wrong-Pass-0', 'second-Pass-2', 'thi
 
 describe('2FA scenario', () => {
 	it('sets, verifies, changes, recovers by code and disables a password', async () => {
-		const { ok, errorOf } = commandsOf(c, userbotId)
+		type Name = keyof BuiltInCommands & string
+		type Fields<A extends Name> = Omit<BuiltInCommands[A]['input'], 'userbot_id'>
+		const ok = <A extends Name>(action: A, ...fields: [Fields<A>?]) =>
+			client.send(action, { userbot_id: userbotId, ...fields[0] } as BuiltInCommands[A]['input'] & {
+				userbot_id: number
+			})
+		/** The wire string of a command that must fail. */
+		const errorOf = async <A extends Name>(action: A, ...fields: [Fields<A>?]) => {
+			const failed = await ok(action, ...fields).then(
+				() => undefined,
+				(err: unknown) => err,
+			)
+			expect(failed).toBeInstanceOf(CommandFailed)
+			return (failed as CommandFailed).error
+		}
 
 		expect(await ok('get_password_state')).toMatchObject({ has_password: false })
 		expect(await errorOf('verify_2fa_password', { password: 'first-Pass-1' })).toBe(
@@ -69,7 +84,7 @@ describe('2FA scenario', () => {
 		const confirmation = await readMail(t, userbotId, 'mailbox-owner@example.com')
 		secrets.push(confirmation)
 		await t.ctx.runtime!.invoke(userbotId, { _: 'checkRecoveryEmailAddressCode', code: confirmation })
-		const state = (await ok('get_password_state')) as Record<string, unknown>
+		const state = await ok('get_password_state')
 		expect(state).toMatchObject({ has_password: true, has_recovery_email_address: true })
 		expect(state.recovery_email_address_code_info).toBeUndefined()
 

@@ -1,0 +1,177 @@
+import type { JsonSchema } from '../commands/fields'
+import type { Catalog, CatalogCommand } from './catalog'
+
+/**
+ * The command channel as an AsyncAPI 3.0 document, from the catalog: one operation per command (the
+ * server receives the frame and replies `<command>` or `<command>_error` on the same channel), and
+ * the pushed events (updates, resyncs, authorization states). Payloads are JSON Schema draft-07.
+ */
+
+const REQUEST_ID: JsonSchema = {
+	type: ['string', 'integer'],
+	description: 'echoed in the reply, so concurrent replies can be matched',
+}
+const USERBOT_ID: JsonSchema = {
+	type: ['integer', 'string'],
+	pattern: '^[0-9]{1,16}$',
+	description: 'the userbot the command acts on (a string of digits is read as one)',
+}
+
+const ref = (path: string) => ({ $ref: path })
+
+function frame(c: CatalogCommand): JsonSchema {
+	const input = c.input as { properties?: Record<string, JsonSchema>; required?: string[] }
+	return {
+		type: 'object',
+		properties: {
+			action: { const: c.name },
+			userbot_id: USERBOT_ID,
+			request_id: REQUEST_ID,
+			...(input.properties ?? {}),
+		},
+		required: ['action', 'userbot_id', ...(input.required ?? [])],
+		additionalProperties: true,
+	}
+}
+
+function reply(type: JsonSchema, extra: Record<string, JsonSchema>, required: string[]): JsonSchema {
+	return {
+		type: 'object',
+		properties: {
+			type: { const: 'chat_update' },
+			userbot_id: { type: ['integer', 'null'] },
+			payload: {
+				type: 'object',
+				properties: { userbot_id: { type: ['integer', 'null'] }, type, request_id: REQUEST_ID, ...extra },
+				required: ['userbot_id', 'type', ...required],
+			},
+		},
+		required: ['type', 'userbot_id', 'payload'],
+	}
+}
+
+function resultSchema(c: CatalogCommand): JsonSchema {
+	if (c.result.schema) return c.result.schema
+	const types = c.result.tdlib_types
+	const description = c.result.description ?? undefined
+	if (types) {
+		return {
+			type: 'object',
+			...(description ? { description } : {}),
+			properties: { _: { enum: types } },
+		}
+	}
+	return description ? { description } : {}
+}
+
+export function toAsyncApi(catalog: Catalog): JsonSchema {
+	const channelMessages: Record<string, JsonSchema> = {}
+	const messages: Record<string, JsonSchema> = {}
+	const operations: Record<string, JsonSchema> = {}
+	for (const c of catalog.commands) {
+		const names = { command: c.name, ok: `${c.name}.reply`, error: `${c.name}.error` }
+		messages[names.command] = {
+			name: c.name,
+			title: c.name,
+			...(c.summary ? { summary: c.summary } : {}),
+			payload: frame(c),
+			...(c.examples.length
+				? { examples: c.examples.map((e) => ({ payload: { action: c.name, userbot_id: 1, ...e } })) }
+				: {}),
+		}
+		messages[names.ok] = {
+			name: c.name,
+			title: `${c.name} (success)`,
+			...(c.result.description ? { summary: c.result.description } : {}),
+			payload: reply({ const: c.name }, { result: resultSchema(c) }, ['result']),
+		}
+		messages[names.error] = {
+			name: `${c.name}_error`,
+			title: `${c.name}_error`,
+			summary: c.tdlib_errors
+				? "One of the listed strings, or TDLib's own message passed through."
+				: 'One of the listed strings.',
+			payload: reply(
+				{ const: `${c.name}_error` },
+				{
+					error: { type: 'string', examples: c.errors },
+					result: { description: 'a partial result, where the command has one' },
+				},
+				['error'],
+			),
+		}
+		for (const name of Object.values(names)) channelMessages[name] = ref(`#/components/messages/${name}`)
+		operations[c.name] = {
+			action: 'receive',
+			channel: ref('#/channels/commands'),
+			...(c.summary ? { summary: c.summary } : {}),
+			tags: [{ name: c.group }],
+			messages: [ref(`#/channels/commands/messages/${names.command}`)],
+			reply: {
+				channel: ref('#/channels/commands'),
+				messages: [
+					ref(`#/channels/commands/messages/${names.ok}`),
+					ref(`#/channels/commands/messages/${names.error}`),
+				],
+			},
+		}
+	}
+	messages.update = {
+		name: 'update',
+		summary: "A userbot's live update, after `subscribe`; `seq` numbers them per userbot, from 1.",
+		payload: {
+			type: 'object',
+			properties: {
+				type: { const: 'update' },
+				userbot_id: { type: 'integer' },
+				seq: { type: 'integer', minimum: 1 },
+				update: { type: 'object', description: "TDLib's update object (`_` names its kind)" },
+			},
+			required: ['type', 'userbot_id', 'seq', 'update'],
+		},
+	}
+	messages.resync = {
+		name: 'resync',
+		summary: 'The earliest update the server can still send is `seq`: subscribe again with `after: seq - 1`.',
+		payload: {
+			type: 'object',
+			properties: { type: { const: 'resync' }, userbot_id: { type: 'integer' }, seq: { type: 'integer' } },
+			required: ['type', 'userbot_id', 'seq'],
+		},
+	}
+	messages.authorization_state = {
+		name: 'authorization_state',
+		summary: "A company's userbot changed its log-in state (pushed to the company's connections).",
+		payload: reply({ const: 'authorization_state' }, { result: { type: 'object' } }, ['result']),
+	}
+	for (const name of ['update', 'resync', 'authorization_state']) {
+		channelMessages[name] = ref(`#/components/messages/${name}`)
+		operations[`push_${name}`] = {
+			action: 'send',
+			channel: ref('#/channels/commands'),
+			summary: messages[name]?.summary,
+			messages: [ref(`#/channels/commands/messages/${name}`)],
+		}
+	}
+	return {
+		asyncapi: '3.0.0',
+		info: {
+			title: `${catalog.service} command channel`,
+			version: catalog.version,
+			description:
+				'WebSocket commands run in the TDLib client of a Telegram account (a userbot). Authenticate at the upgrade with `Authorization: Bearer <access>` or the session cookie; one reply per command, matched by `request_id`. TDLib ' +
+				catalog.tdlib,
+		},
+		defaultContentType: 'application/json',
+		servers: {
+			local: {
+				host: '127.0.0.1:8000',
+				protocol: 'ws',
+				description: 'npm start, with its default HOST and PORT',
+			},
+		},
+		channels: { commands: { address: catalog.channel, messages: channelMessages } },
+		operations,
+		components: { messages },
+	}
+}

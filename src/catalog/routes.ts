@@ -1,0 +1,17 @@
+import { Elysia } from 'elysia'
+import type { JsonSchema } from '../commands/fields'
+import type { Catalog } from './catalog'
+
+/**
+ * `GET /api/commands/` (the catalog) and `GET /api/asyncapi.json`. **Decision:** both are public, as
+ * API documents usually are: they say which commands this server offers and what each takes and
+ * answers, nothing about any account or userbot. Built once, when the app is made.
+ */
+export function catalogRoutes(catalog: Catalog, asyncapi: JsonSchema) {
+	const catalogJson = JSON.stringify(catalog)
+	const asyncapiJson = JSON.stringify(asyncapi)
+	const headers = { 'content-type': 'application/json' }
+	return new Elysia({ name: 'catalog' })
+		.get('/api/commands/', () => new Response(catalogJson, { headers }))
+		.get('/api/asyncapi.json', () => new Response(asyncapiJson, { headers }))
+}

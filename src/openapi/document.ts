@@ -1,0 +1,143 @@
+import { toOpenAPISchema } from '@elysiajs/openapi'
+import { type AnyElysia, Elysia } from 'elysia'
+import pkg from '../../package.json' with { type: 'json' }
+import type { JsonSchema } from '../commands/fields'
+import { restContract } from './contract'
+
+/**
+ * The OpenAPI 3.1 document of the app's REST routes: `@elysiajs/openapi` reads the real app's routes,
+ * and the contract (contract.ts) lends each its request body, its answers and its summary, without
+ * changing how the route parses (routes read their bodies themselves, to answer as DRF does). Only
+ * routes the app really serves are in it: a plugin that is not loaded leaves none behind.
+ */
+
+type Hooks = { body?: unknown; response?: unknown; params?: unknown; detail?: Record<string, unknown> }
+
+const toOpenApiPath = (path: string) => path.replace(/:([^/]+)/g, '{$1}')
+
+/**
+ * The body the route reads: JSON, or a multipart form for uploads. (The generator would take the
+ * content types from the route's parser, which is off: the routes read bodies themselves.)
+ */
+function requestBody(body: unknown): { requestBody?: unknown } {
+	if (!body) return {}
+	const schema = JSON.parse(JSON.stringify(body)) as JsonSchema
+	const props = (schema.properties ?? {}) as Record<string, JsonSchema>
+	const multipart = Object.values(props).some((p) => p.format === 'binary' || p.type === 'File')
+	return {
+		requestBody: {
+			required: !multipart && Object.keys(props).length > 0,
+			content: { [multipart ? 'multipart/form-data' : 'application/json']: { schema } },
+		},
+	}
+}
+
+export function openApiDocument(app: AnyElysia): JsonSchema {
+	const references: Record<string, Record<string, Hooks>> = {}
+	const details = new Map<string, Record<string, unknown>>()
+	for (const route of restContract.routes) {
+		const method = route.method.toLowerCase()
+		const hooks = route.hooks as Hooks
+		references[route.path] = {
+			...references[route.path],
+			[method]: { ...hooks, body: undefined, detail: undefined },
+		}
+		details.set(`${method} ${toOpenApiPath(route.path)}`, { ...hooks.detail, ...requestBody(hooks.body) })
+	}
+	const { paths, components } = toOpenAPISchema(
+		app,
+		{ methods: ['options', 'all', 'ws', 'head'], staticFile: false },
+		[references as never],
+	)
+	const documented: Record<string, Record<string, unknown>> = {}
+	for (const [path, item] of Object.entries(
+		paths as Record<string, Record<string, Record<string, unknown>>>,
+	)) {
+		for (const [method, operation] of Object.entries(item)) {
+			const detail = details.get(`${method} ${path}`) ?? CORE_DETAILS[`${method} ${path}`]
+			// A route neither the contract nor the core describes (a plugin's own) is listed as it is.
+			documented[path] = {
+				...documented[path],
+				[method]: { ...withoutEmptyBodies(operation), ...(detail ?? { tags: ['plugins'] }) },
+			}
+		}
+	}
+	return {
+		openapi: '3.1.0',
+		info: {
+			title: `${pkg.name} REST API`,
+			version: pkg.version,
+			description:
+				'Accounts (Django REST framework shapes: field errors `{"<field>": [...]}`, other errors `{detail, code?}`), login against a main server, and the userbots of a company. The WebSocket command channel is described by GET /api/commands/ and GET /api/asyncapi.json.',
+		},
+		paths: documented,
+		components: {
+			...components,
+			securitySchemes: {
+				bearer: {
+					type: 'http',
+					scheme: 'bearer',
+					bearerFormat: 'JWT',
+					description: 'an access token from /accounts/token/',
+				},
+				session: {
+					type: 'apiKey',
+					in: 'cookie',
+					name: 'sessionid',
+					description: 'a session from /accounts/login/; unsafe requests also need Origin or X-CSRFToken',
+				},
+			},
+		},
+	}
+}
+
+/** A 204 has no body (the generator writes a `void` schema where OpenAPI wants no content). */
+function withoutEmptyBodies(operation: Record<string, unknown>): Record<string, unknown> {
+	const responses = { ...(operation.responses as Record<string, Record<string, unknown>> | undefined) }
+	if (responses['204']) responses['204'] = { description: 'No content' }
+	return { ...operation, responses }
+}
+
+const CORE_DETAILS: Record<string, Record<string, unknown>> = {
+	'get /api/commands/': {
+		summary: 'The command catalog: every WebSocket command, its input (JSON Schema), result and errors',
+		tags: ['documentation'],
+	},
+	'get /api/asyncapi.json': {
+		summary: 'The WebSocket channel as an AsyncAPI 3 document',
+		tags: ['documentation'],
+	},
+	'get /api/openapi.json': { summary: 'This document', tags: ['documentation'] },
+	'get /api/docs': { summary: 'This document, to read in a browser', tags: ['documentation'] },
+}
+
+/**
+ * `GET /api/openapi.json` (made at the first request, once every route is in) and `GET /api/docs`, a
+ * page that shows it with Scalar's viewer. **Decision:** public, like the catalog.
+ */
+export function openApiRoutes(app: () => AnyElysia) {
+	let json: string | undefined
+	return new Elysia({ name: 'openapi' })
+		.get('/api/openapi.json', () => {
+			json ??= JSON.stringify(openApiDocument(app()))
+			return new Response(json, { headers: { 'content-type': 'application/json' } })
+		})
+		.get(
+			'/api/docs',
+			() =>
+				new Response(DOCS_PAGE, {
+					headers: { 'content-type': 'text/html; charset=utf-8' },
+				}),
+		)
+}
+
+/** The viewer is loaded by the reader's browser from its CDN; the server itself serves only this page. */
+const DOCS_PAGE = `<!doctype html>
+<html>
+<head><meta charset="utf-8"><title>${pkg.name} API</title></head>
+<body>
+<script id="api-reference" data-url="/api/openapi.json"></script>
+<script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference@1"></script>
+</body>
+</html>
+`

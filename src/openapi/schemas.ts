@@ -1,0 +1,115 @@
+import { t } from 'elysia'
+
+/** An integer, as JSON Schema says it (Elysia's `t.Integer` also takes a string of digits). */
+const Int = () => t.Unsafe<number>({ type: 'integer' })
+
+/**
+ * The REST bodies as the routes read and write them (Django REST framework's shapes, contract §2),
+ * as TypeBox schemas: the OpenAPI document is made of them, and the Eden client is typed by them. A
+ * test checks real answers of the routes against them.
+ */
+
+/** `{detail, code?}`: every error that is not about one field. */
+export const Detail = t.Object(
+	{ detail: t.String(), code: t.Optional(t.String()) },
+	{ description: 'An error not about one field (401, 403, 404, 405, 413, 429, 5xx).' },
+)
+
+/** `{"<field>": ["message", ...]}` (and `non_field_errors`): a 400 about the fields sent. */
+export const FieldErrors = t.Record(t.String(), t.Array(t.String()), {
+	description:
+		'Field errors: each field sent wrong, with its messages (`non_field_errors` for the body as a whole).',
+})
+
+export const Email = t.String({ maxLength: 254, description: 'normalised: trimmed, lower case, NFC' })
+export const Password = t.String({ maxLength: 128 })
+
+export const TokenPair = t.Object({ access: t.String(), refresh: t.String() })
+export const Refresh = t.Object({ refresh: t.String() })
+export const Credentials = t.Object({ email: Email, password: Password })
+
+export const Registration = t.Object({
+	email: Email,
+	password: Password,
+	first_name: t.String({ maxLength: 150 }),
+	last_name: t.String({ maxLength: 150 }),
+	invite: t.Optional(t.String({ description: 'an invite token: joins the inviting company' })),
+})
+export const Registered = t.Object({
+	id: Int(),
+	email: t.String(),
+	first_name: t.String(),
+	last_name: t.String(),
+})
+
+export const CheckPassword = t.Object({
+	email: Email,
+	password: Password,
+	first_name: t.Optional(t.String()),
+	last_name: t.Optional(t.String()),
+})
+export const PasswordProblems = t.Object({ email: t.Array(t.String()), password: t.Array(t.String()) })
+
+export const Session = t.Object({
+	sessionid: t.String(),
+	user: t.Object({ id: Int(), email: t.String() }),
+})
+export const Message = t.Object({ message: t.String() })
+
+export const ResetRequest = t.Object({
+	email: Email,
+	token: t.Optional(t.String({ description: 'with a token: checks it instead of mailing one' })),
+})
+export const ResetAnswer = t.Union([t.Object({ detail: t.String() }), t.Object({ valid: t.Literal(true) })])
+export const ResetPassword = t.Object({ email: Email, token: t.String(), new_password: Password })
+
+export const Profile = t.Object({
+	id: Int(),
+	email: t.String(),
+	first_name: t.String(),
+	last_name: t.String(),
+	status: t.Object({ code: t.String(), name: t.String() }),
+	company: t.Union([t.Object({ id: Int(), name: t.String(), active: t.Boolean() }), t.Null()]),
+	is_owner: t.Boolean(),
+})
+
+export const InviteRequest = t.Object({
+	email: t.Optional(t.String({ description: 'only this e-mail may use the invite' })),
+})
+const inviteFields = {
+	id: Int(),
+	email: t.Union([t.String(), t.Null()]),
+	expires_at: t.String({ description: 'ISO 8601' }),
+	state: t.Union([t.Literal('pending'), t.Literal('accepted'), t.Literal('revoked'), t.Literal('expired')]),
+}
+export const InviteCreated = t.Object({
+	...inviteFields,
+	token: t.String({ description: 'shown this once' }),
+})
+export const Invite = t.Object(inviteFields)
+
+export const Userbot = t.Object({
+	id: Int(),
+	name: t.String(),
+	phone_number: t.Union([t.String(), t.Null()]),
+	authorization_state: t.String({ description: "TDLib's authorization state type name" }),
+})
+export const UserbotCreated = t.Object({ id: Int(), authorization_state: t.String() })
+export const UserbotCreate = t.Object({ name: t.Optional(t.String({ maxLength: 128 })) })
+export const AuthorizationState = t.Object({ authorization_state: t.String() })
+export const PhoneNumber = t.Object({ phone_number: t.String() })
+export const Code = t.Object({ code: t.String() })
+export const TwoFactorPassword = t.Object({ password: t.String() })
+export const NewAccount = t.Object({ first_name: t.String(), last_name: t.Optional(t.String()) })
+export const QrLink = t.Object({ link: t.String({ description: 'tg://login?token=...' }) })
+export const Upload = t.Object({ file: t.File({ description: 'the media file' }) })
+export const Uploaded = t.Object({
+	file: t.String({ description: 'the name to use as {"upload": "<file>"} in commands' }),
+	size: Int(),
+})
+
+export const Health = t.Object({
+	status: t.Union([t.Literal('ok'), t.Literal('degraded')]),
+	database: t.String(),
+	supervisor: t.String(),
+})

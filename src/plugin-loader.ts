@@ -1,0 +1,28 @@
+import { pathToFileURL } from 'node:url'
+import { ConfigError } from './config'
+import { isPluginDefinition, type PluginDefinition } from './plugin'
+import { resolvePluginSpecifier } from './plugin-specifier'
+
+/** Imports the plugin a `PLUGINS` entry names. Failures are one configuration line naming the entry. */
+export async function loadPluginModule(spec: string, cwd = process.cwd()): Promise<PluginDefinition> {
+	const file = resolvePluginSpecifier(spec, cwd)
+	if (!file) throw new ConfigError(`PLUGINS: unknown plugin '${spec}': no file at that path`)
+	let mod: Record<string, unknown>
+	try {
+		mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>
+	} catch (err) {
+		throw new ConfigError(`PLUGINS: ${spec}: cannot be loaded: ${firstLine(err)}`)
+	}
+	const plugin = mod.default ?? mod.plugin
+	if (!isPluginDefinition(plugin)) {
+		throw new ConfigError(
+			`PLUGINS: ${spec}: exports no plugin (a default export or an export named plugin, made with definePlugin)`,
+		)
+	}
+	return plugin
+}
+
+function firstLine(err: unknown): string {
+	const text = err instanceof Error ? err.message : String(err)
+	return (text.split(/\r?\n/)[0] ?? '').trim().slice(0, 200) || 'unknown error'
+}

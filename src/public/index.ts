@@ -1,0 +1,8 @@
+/**
+ * `userbot-gateway`: the service as a library, for embedding it in an application of one's own.
+ * `createApp(loadConfig(), { plugins: [...builtInPlugins, myPlugin] })`, then `app.app.listen(...)`.
+ */
+export { type App, builtInPlugins, type CreateAppOptions, createApp, StartupError } from '../app'
+export { type Config, ConfigError, loadConfig } from '../config'
+export { definePlugin, type PluginDefinition } from '../plugin'
+export { type StartOptions, type StartOutcome, startServer } from '../serve'

@@ -1,0 +1,80 @@
+/**
+ * `userbot-gateway/plugin`: everything a command group needs, for the groups of this repository and
+ * for anyone else's alike (the built-in groups import from here, never from `src/`). A group is a
+ * plugin: `definePlugin({ id, commands: [defineCommand({...}), ...] })`, loaded by `PLUGINS` naming
+ * its package or path, or by `createApp(config, { plugins })`.
+ */
+export type { Principal } from '../auth/types'
+export {
+	type Command,
+	type CommandContext,
+	type CommandDefinition,
+	CommandError,
+	type CommandGroup,
+	type CommandInput,
+	type CommandMapOf,
+	defineCommand,
+	defineCommandGroup,
+	type InputSchema,
+	type ResultDoc,
+} from '../commands/define'
+export {
+	documented,
+	FIELD_DOC,
+	type FieldDoc,
+	fields,
+	INTEGER_SCHEMA,
+	int64String,
+	isObject,
+	type JsonObject,
+	type JsonSchema,
+	type ListCap,
+	listCap,
+	MAX_LIST_ITEMS,
+	optionalArray,
+	optionalBool,
+	optionalInt,
+	optionalObject,
+	optionalString,
+	requiredInt,
+	requiredIntList,
+	requiredString,
+	requiredValue,
+	toInt,
+} from '../commands/fields'
+export {
+	type CheckOptions,
+	checkTdList,
+	checkTdObject,
+	type FormattedText,
+	formattedText,
+	isRemoteFileRef,
+	isUnicodeText,
+	LOCAL_FILE_REFUSED,
+	type SlotOptions,
+	slotTypes,
+	type TdFieldOptions,
+	TdObjectError,
+	type TdSlot,
+	TEXT_ENTITY,
+	tdListField,
+	tdObjectField,
+	tdObjectSchema,
+	tdSlot,
+	textField,
+	typeOf,
+} from '../commands/td-objects'
+export type { Config } from '../config'
+export type { AppContext, CompanyEvent } from '../context'
+export { GatewayErrors, wordError } from '../gateway/errors'
+export { definePlugin, type PluginDefinition } from '../plugin'
+export { PARSE_FAILED } from '../telegram/schema/types'
+export {
+	RuntimeError,
+	TdError,
+	type TdInvoke,
+	type TdMethod,
+	type TdRequest,
+	type TdResult,
+	type TdUpdate,
+} from '../telegram/types'

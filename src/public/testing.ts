@@ -1,0 +1,7 @@
+/** `userbot-gateway/testing`: a server on the Telegram emulator for a plugin's own tests. */
+export {
+	startTestServer,
+	type TestServer,
+	type TestServerOptions,
+	type TestUser,
+} from '../testing/server'
