@@ -1,0 +1,43 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+
+/**
+ * The real browser of the console tests: Debian's chromium, driven by playwright-core (which brings
+ * no browser of its own). Missing, it fails the tests with a line saying how to get it: never a skip.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export async function launchBrowser(): Promise<Browser> {
+	if (!existsSync(CHROMIUM)) {
+		throw new Error(
+			`the console tests need chromium at ${CHROMIUM}: apt-get install chromium (.ci/run does), or set CHROMIUM_PATH`,
+		)
+	}
+	return chromium.launch({
+		executablePath: CHROMIUM,
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+	})
+}
+
+/** Where the screenshots the README shows are written. */
+export const SCREENSHOTS = join(import.meta.dir, '..', '..', 'docs', 'console')
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+	mkdirSync(SCREENSHOTS, { recursive: true })
+	await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+}
+
+/**
+ * Everything the page reported that a test should not ignore: script errors, and console messages
+ * of level error (a Content-Security-Policy violation is one).
+ */
+export function watchPage(page: Page): string[] {
+	const problems: string[] = []
+	page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`))
+	page.on('console', (msg) => {
+		if (msg.type() === 'error') problems.push(`console: ${msg.text()}`)
+	})
+	return problems
+}
