@@ -21,6 +21,32 @@ export async function launchBrowser(): Promise<Browser> {
 	})
 }
 
+export const PASSWORD = 'Vq7#pLm2!xZr9wTb'
+
+/** Registers through the console's form (at `invite`, an invite link, when given). */
+export async function register(
+	page: Page,
+	base: string,
+	address: string,
+	names = ['Ada', 'Lovelace'],
+	invite?: string,
+) {
+	await page.goto(invite ?? `${base}/#/register`)
+	await page.fill('form[name=register] input[name=email]', address)
+	await page.fill('form[name=register] input[name=password]', PASSWORD)
+	await page.fill('form[name=register] input[name=first_name]', names[0] ?? '')
+	await page.fill('form[name=register] input[name=last_name]', names[1] ?? '')
+	await page.click('form[name=register] button')
+	await page.waitForSelector('[data-page=login]')
+}
+
+export async function logIn(page: Page, address: string, password = PASSWORD) {
+	await page.fill('form[name=login-a] input[name=email]', address)
+	await page.fill('form[name=login-a] input[name=password]', password)
+	await page.click('form[name=login-a] button')
+	await page.waitForSelector('[data-page=userbots]')
+}
+
 /** Where the screenshots the README shows are written. */
 export const SCREENSHOTS = join(import.meta.dir, '..', '..', 'docs', 'console')
 

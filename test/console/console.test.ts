@@ -1,52 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { getTestInstance, type TestInstance } from '../helpers'
-import { type Inbox, startInbox } from '../plugins/accounts/smtp'
-import { launchBrowser, screenshot, watchPage } from './browser'
+import { launchBrowser, logIn, register, screenshot, watchPage } from './browser'
 
 /**
  * The web console in a real browser (headless chromium): the server on the emulator with its real
  * supervisor child, the console served by it at `/`, cookies, CSRF and the WebSocket as a browser
  * does them.
  */
-const PASSWORD = 'Vq7#pLm2!xZr9wTb'
 let server: TestInstance
-let inbox: Inbox
 let browser: Browser
 let n = 0
 const email = (tag: string) => `${tag}.${Date.now().toString(36)}${n++}@example.com`
 
 beforeAll(async () => {
-	inbox = await startInbox()
-	server = await getTestInstance({ SMTP_URL: inbox.url })
+	server = await getTestInstance()
 	browser = await launchBrowser()
 }, 30_000)
 afterAll(async () => {
 	await browser?.close()
 	await server?.stop()
-	await inbox?.close()
 })
 
 /** Problems a page reported, less the ones a test provokes (a refused request shows as a failed load). */
 const unexpected = (problems: string[]) =>
 	problems.filter((p) => !/Failed to load resource|WebSocket connection to .* failed/.test(p))
-
-async function register(page: Page, address: string, names = ['Ada', 'Lovelace']) {
-	await page.goto(`${server.url}/#/register`)
-	await page.fill('form[name=register] input[name=email]', address)
-	await page.fill('form[name=register] input[name=password]', PASSWORD)
-	await page.fill('form[name=register] input[name=first_name]', names[0] ?? '')
-	await page.fill('form[name=register] input[name=last_name]', names[1] ?? '')
-	await page.click('form[name=register] button')
-	await page.waitForSelector('[data-page=login]')
-}
-
-async function logIn(page: Page, address: string, password = PASSWORD) {
-	await page.fill('form[name=login-a] input[name=email]', address)
-	await page.fill('form[name=login-a] input[name=password]', password)
-	await page.click('form[name=login-a] button')
-	await page.waitForSelector('[data-page=userbots]')
-}
 
 /** Adds a userbot named `name` and logs it in to the emulator account `phone` (code: its DC digit ×5). */
 async function addUserbot(page: Page, name: string, phone: string): Promise<number> {
@@ -114,7 +92,7 @@ describe('web console', () => {
 		await page.goto(`${server.url}/`)
 		await page.waitForSelector('[data-page=login]')
 		await screenshot(page, 'login')
-		await register(page, owner)
+		await register(page, server.url, owner)
 		await logIn(page, owner)
 		expect(await page.textContent('[data-me]')).toBe(owner)
 		bob = await addUserbot(page, 'Bob', '9996621234')
