@@ -63,9 +63,14 @@ export function tdjsonToEmbed(): EmbeddedTdjson {
 	return { path, id, bytes: statSync(path).size }
 }
 
-export function binaryPlugin(tdjson: EmbeddedTdjson): BunPlugin {
+/**
+ * `consoleScript` is the web console's script, bundled before the binary: the binary gets it as text
+ * in place of src/console/bundle.ts, which bundles at run time from the sources it does not carry.
+ */
+export function binaryPlugin(tdjson: EmbeddedTdjson, consoleScript: string): BunPlugin {
 	const migrations = readMigrationFiles({ migrationsFolder: join(root, 'db', 'migrations') })
 	const bundledModule = join(root, 'src', 'build', 'bundled.ts')
+	const consoleModule = join(root, 'src', 'console', 'bundle.ts')
 	return {
 		name: 'userbot-gateway-binary',
 		setup(build) {
@@ -99,6 +104,17 @@ export function readMigrationFiles() {
 `,
 				loader: 'js',
 			}))
+			build.onLoad({ filter: /[\\/]src[\\/]console[\\/]bundle\.ts$/ }, (args) => {
+				if (args.path !== consoleModule) return undefined
+				return {
+					contents: `const script = ${JSON.stringify(consoleScript)}
+export async function consoleScript() {
+	return script
+}
+`,
+					loader: 'ts',
+				}
+			})
 			build.onLoad({ filter: /[\\/]src[\\/]build[\\/]bundled\.ts$/ }, (args) => {
 				if (args.path !== bundledModule) return undefined
 				return {
