@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { type Inbox, startInbox } from '../plugins/accounts/smtp'
-import { launchBrowser, logIn, register, screenshot, watchPage } from './browser'
+import { type Pair, startPair } from '../plugins/api-accounts/support'
+import { launchBrowser, logIn, PASSWORD, register, screenshot, watchPage } from './browser'
 
 /**
  * The console's account pages in headless chromium: the reset link that family A e-mails opens the
@@ -135,5 +136,42 @@ describe('web console: account pages', () => {
 		expect(unexpected(member.problems)).toEqual([])
 		await member.close()
 		await owner.close()
+	}, 30_000)
+})
+
+describe('web console: family B', () => {
+	let pair: Pair
+	beforeAll(async () => {
+		pair = await startPair()
+	})
+	afterAll(() => pair?.stop())
+
+	it('offers the main server’s login form when api-accounts is loaded, and logs in and out through it', async () => {
+		const address = email('edge')
+		const registered = await fetch(`${pair.main.url}/accounts/register/`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ email: address, password: PASSWORD, first_name: 'Edgar', last_name: 'Edge' }),
+		})
+		expect(registered.status).toBe(201)
+		const { page, problems, close } = await newPage()
+		await page.goto(`${pair.edge.url}/`)
+		await page.waitForSelector('form[name=login-b]')
+		expect(await page.locator('form[name=login-a]').count()).toBe(1)
+		// An account of the main server is not one of this server's family A.
+		await page.fill('form[name=login-a] input[name=email]', address)
+		await page.fill('form[name=login-a] input[name=password]', PASSWORD)
+		await page.click('form[name=login-a] button')
+		await page.waitForSelector('form[name=login-a] .status.error')
+		await page.fill('form[name=login-b] input[name=email]', address)
+		await page.fill('form[name=login-b] input[name=password]', PASSWORD)
+		await page.click('form[name=login-b] button')
+		await page.waitForSelector('[data-page=userbots]')
+		expect(await page.textContent('[data-me]')).toBe(address)
+		await page.click('button[data-action=logout]')
+		await page.waitForSelector('[data-page=login]')
+		expect(await page.evaluate(async () => (await fetch('/accounts/me/')).status)).toBe(401)
+		expect(unexpected(problems)).toEqual([])
+		await close()
 	}, 30_000)
 })

@@ -91,6 +91,8 @@ describe('web console', () => {
 	it('registers, logs in, adds an emulator userbot and logs it in', async () => {
 		await page.goto(`${server.url}/`)
 		await page.waitForSelector('[data-page=login]')
+		// Family B's form only where api-accounts is loaded (see accounts.test.ts).
+		expect(await page.locator('form[name=login-b]').count()).toBe(0)
 		await screenshot(page, 'login')
 		await register(page, server.url, owner)
 		await logIn(page, owner)
