@@ -221,6 +221,10 @@ describe('web console', () => {
 	it('logs out: the server closes the socket, and a new one is refused', async () => {
 		await page.goto(`${server.url}/#/userbots`)
 		await page.waitForSelector('[data-connection]:text("connected")')
+		const other = await context.newPage()
+		other.setDefaultTimeout(10_000)
+		await other.goto(`${server.url}/#/log`)
+		await other.waitForSelector('[data-connection]:text("connected")')
 		await page.click('button[data-action=logout]')
 		await page.waitForSelector('[data-page=login]')
 		await page.waitForSelector('[data-connection]:text("closed (1008 credentials revoked)")')
@@ -238,6 +242,10 @@ describe('web console', () => {
 		)
 		expect(attempt).toEqual({ opened: false, code: 1006 })
 		expect(await page.evaluate(async () => (await fetch('/accounts/me/')).status)).toBe(401)
+		// Another tab of the same session is told by its own socket, and goes back to log in.
+		await other.waitForSelector('[data-page=login]')
+		expect(await other.textContent('[data-connection]')).toBe('closed (1008 credentials revoked)')
+		await other.close()
 		expect(unexpected(problems)).toEqual([])
 	}, 30_000)
 })

@@ -18,8 +18,11 @@ export interface Connection {
 	client: Client<import('../../public/client').BuiltInCommands>
 	readonly log: readonly LogEntry[]
 	onLog(fn: (entry: LogEntry) => void): () => void
-	/** Live updates of one userbot (subscribed once, shared by every listener). */
-	watch(userbotId: number, fn: (event: UpdateEvent) => void): () => void
+	/**
+	 * Live updates of one userbot: subscribed once per connection and kept (the live log shows them),
+	 * shared by every listener. Without `fn`, only subscribes.
+	 */
+	watch(userbotId: number, fn?: (event: UpdateEvent) => void): () => void
 	/** Resolves once the userbot's live updates are subscribed (after `watch`). */
 	subscribed(userbotId: number): Promise<number>
 	/** `authorization_state` pushes and other events that answer no command. */
@@ -139,6 +142,7 @@ export function openConnection(): Connection {
 				watchers.set(userbotId, set)
 				void subscribe(userbotId)
 			}
+			if (!fn) return () => {}
 			set.add(fn)
 			return () => {
 				set.delete(fn)

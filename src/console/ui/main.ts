@@ -56,8 +56,14 @@ function start() {
 			const conn = openConnection()
 			ctx.conn = conn
 			conn.onState((s) => {
-				if (ctx.conn === conn) connState.textContent = s
+				if (ctx.conn !== conn) return
+				connState.textContent = s
 				connState.classList.toggle('error', s.startsWith('closed') && !s.startsWith('closed (1000'))
+				// The session ended elsewhere (another tab logged out, a password reset): back to log in.
+				if (s.startsWith('closed (1008') && ctx.me) {
+					ctx.me = null
+					ctx.navigate('#/login')
+				}
 			})
 			// Opened now, so pushes and the log start at once.
 			conn.client.connect().catch(() => {})

@@ -28,8 +28,7 @@ export function logPage(ctx: Ctx): Page {
 	})
 	// Live updates flow only to subscribers: subscribe to every logged-in userbot of the company.
 	void listUserbots().then((bots) => {
-		for (const b of bots)
-			if (b.authorization_state === 'authorizationStateReady') ctx.conn?.watch(b.id, () => {})
+		for (const b of bots) if (b.authorization_state === 'authorizationStateReady') ctx.conn?.watch(b.id)
 	})
 	return {
 		element: h(

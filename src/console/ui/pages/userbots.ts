@@ -77,8 +77,7 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 			panel,
 			...(bot ? await loginSteps(bot) : [h('p', { class: 'muted' }, 'Select a userbot to log it in.')]),
 		)
-		for (const b of bots)
-			if (b.authorization_state === 'authorizationStateReady') ctx.conn?.watch(b.id, () => {})
+		for (const b of bots) if (b.authorization_state === 'authorizationStateReady') ctx.conn?.watch(b.id)
 	}
 
 	/** One REST step; its answer (or error) shown, then the list read again. */
