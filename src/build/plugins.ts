@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { BunPlugin } from 'bun'
 import { readMigrationFiles } from 'drizzle-orm/migrator'
 import { getTdjson } from 'prebuilt-tdlib'
+import type { ConsoleAssets } from '../console/bundle'
 
 /**
  * What a naive `bun build --compile` gets wrong, fixed at build time. Both native loaders of our
@@ -64,10 +65,10 @@ export function tdjsonToEmbed(): EmbeddedTdjson {
 }
 
 /**
- * `consoleScript` is the web console's script, bundled before the binary: the binary gets it as text
- * in place of src/console/bundle.ts, which bundles at run time from the sources it does not carry.
+ * `console` is the web console's script and style sheet, bundled before the binary: the binary gets them
+ * as text in place of src/console/bundle.ts, which bundles at run time from sources it does not carry.
  */
-export function binaryPlugin(tdjson: EmbeddedTdjson, consoleScript: string): BunPlugin {
+export function binaryPlugin(tdjson: EmbeddedTdjson, console: ConsoleAssets): BunPlugin {
 	const migrations = readMigrationFiles({ migrationsFolder: join(root, 'db', 'migrations') })
 	const bundledModule = join(root, 'src', 'build', 'bundled.ts')
 	const consoleModule = join(root, 'src', 'console', 'bundle.ts')
@@ -107,9 +108,9 @@ export function readMigrationFiles() {
 			build.onLoad({ filter: /[\\/]src[\\/]console[\\/]bundle\.ts$/ }, (args) => {
 				if (args.path !== consoleModule) return undefined
 				return {
-					contents: `const script = ${JSON.stringify(consoleScript)}
-export async function consoleScript() {
-	return script
+					contents: `const assets = ${JSON.stringify(console)}
+export async function consoleAssets() {
+	return assets
 }
 `,
 					loader: 'ts',

@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Logger } from '../logger'
-import { consoleScript } from './bundle'
-import css from './ui/console.css' with { type: 'text' }
+import { type ConsoleAssets, consoleAssets } from './bundle'
 
 /**
  * The web console (README "Web console"): one HTML page at `/` and at `/reset-password` (where family
@@ -55,7 +54,7 @@ function page(opts: ConsoleOptions): string {
 export function consoleRoutes(opts: ConsoleOptions) {
 	const html = page(opts)
 	// Built on the first request, once per app: apps that nobody opens in a browser never pay for it.
-	let script: Promise<string> | undefined
+	let assets: Promise<ConsoleAssets> | undefined
 	const htmlResponse = () =>
 		new Response(html, {
 			headers: {
@@ -65,31 +64,29 @@ export function consoleRoutes(opts: ConsoleOptions) {
 				'cache-control': 'no-store',
 			},
 		})
+	const asset = (pick: (a: ConsoleAssets) => string, type: string) => async () => {
+		assets ??= consoleAssets()
+		try {
+			const text = pick(await assets)
+			return new Response(text, {
+				headers: { ...COMMON, 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-cache' },
+			})
+		} catch (err) {
+			// Asked again, it is built again: a failure is not kept.
+			assets = undefined
+			opts.log.error('console unavailable', { error: err instanceof Error ? err : String(err) })
+			return new Response('console unavailable', { status: 503, headers: COMMON })
+		}
+	}
 	return new Elysia({ name: 'console' })
 		.get('/', htmlResponse)
 		.get('/reset-password', htmlResponse)
 		.get(
-			'/console/app.css',
-			() =>
-				new Response(css, {
-					headers: { ...COMMON, 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' },
-				}),
+			'/console/app.js',
+			asset((a) => a.script, 'text/javascript'),
 		)
-		.get('/console/app.js', async () => {
-			script ??= consoleScript()
-			try {
-				const text = await script
-				return new Response(text, {
-					headers: {
-						...COMMON,
-						'content-type': 'text/javascript; charset=utf-8',
-						'cache-control': 'no-cache',
-					},
-				})
-			} catch (err) {
-				script = undefined
-				opts.log.error('console script unavailable', { error: err instanceof Error ? err : String(err) })
-				return new Response('console script unavailable', { status: 503, headers: COMMON })
-			}
-		})
+		.get(
+			'/console/app.css',
+			asset((a) => a.style, 'text/css'),
+		)
 }

@@ -45,7 +45,7 @@ beforeAll(async () => {
 		console.log(
 			'binary tests: cannot hide the source tree here (needs root and unshare); running with it visible',
 		)
-})
+}, 120_000)
 
 /** `cmd` in a mount namespace where the source tree is an empty folder (when `hide`). */
 function sourceHidden(cmd: string[], hide = hideSource): string[] {

@@ -102,8 +102,8 @@ export async function wsSmoke(url: string, access: string): Promise<void> {
 }
 
 /**
- * The web console as a deployment serves it: the page with its policy, and its script, which a
- * binary carries built (it has no sources to bundle from).
+ * The web console as a deployment serves it: the page with its policy, its script and its style sheet,
+ * which a binary carries built (it has no sources to bundle from).
  */
 export async function consoleSmoke(url: string): Promise<void> {
 	const page = await fetch(`${url}/`)
@@ -114,4 +114,7 @@ export async function consoleSmoke(url: string): Promise<void> {
 	expect(script.status).toBe(200)
 	expect(script.headers.get('content-type')).toContain('javascript')
 	expect(await script.text()).toContain('ubg-families')
+	const style = await fetch(`${url}/console/app.css`)
+	expect(style.headers.get('content-type')).toContain('text/css')
+	expect(await style.text()).toContain('.card')
 }

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import './console.css'
 import { api } from './api'
 import { openConnection } from './connection'
 import type { Ctx, Me, Page } from './context'
