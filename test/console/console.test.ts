@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { emulatorRequest } from '../../src/telegram/emulator'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { launchBrowser, logIn, register, screenshot, watchPage } from './browser'
 
@@ -103,7 +104,7 @@ describe('web console', () => {
 		await screenshot(page, 'userbots')
 	}, 30_000)
 
-	it('logs in a 2FA account with its password, and shows a QR code as an image', async () => {
+	it('logs in a 2FA account with its password, and another by a QR code shown as an image', async () => {
 		await page.goto(`${server.url}/#/userbots`)
 		await page.fill('form[name=add-userbot] input[name=name]', 'Carol')
 		await page.click('form[name=add-userbot] button')
@@ -137,6 +138,12 @@ describe('web console', () => {
 			`tr[data-userbot="${qrId}"][data-state=authorizationStateWaitOtherDeviceConfirmation]`,
 		)
 		await screenshot(page, 'qr')
+		// Scanned on another device (the emulator confirms it as Dave's): the channel's push updates the page.
+		const runtime = server.ctx.runtime
+		if (!runtime) throw new Error('no runtime')
+		await runtime.invoke(qrId, emulatorRequest({ _: 'emulatorConfirmQrCode', phone_number: '9996614444' }))
+		await page.waitForSelector(`tr[data-userbot="${qrId}"][data-state=authorizationStateReady]`)
+		expect(await page.textContent(`tr[data-userbot="${qrId}"]`)).toContain('9996614444')
 	}, 30_000)
 
 	it('sends a message from a form made from the catalog, and shows the success event', async () => {
