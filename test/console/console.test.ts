@@ -168,6 +168,7 @@ describe('web console', () => {
 		expect(payload.type).toBe('send_message')
 		expect(payload.userbot_id).toBe(bob)
 		expect(JSON.stringify(payload.result.content)).toContain('Hello from the console')
+		await page.locator('pre[data-result]').scrollIntoViewIfNeeded()
 		await screenshot(page, 'commands')
 	}, 30_000)
 
