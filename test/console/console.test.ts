@@ -83,6 +83,11 @@ describe('web console', () => {
 		const html = await res.text()
 		expect(html).toContain('<script type="module" src="/console/app.js"></script>')
 		expect(html).not.toMatch(/<script>|<script type="module">/)
+		expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+		expect(res.headers.get('x-frame-options')).toBe('DENY')
+		expect(res.headers.get('referrer-policy')).toBe('no-referrer')
+		// The reset e-mail's link opens the same page.
+		expect(await (await fetch(`${server.url}/reset-password`)).text()).toBe(html)
 		expect((await fetch(`${server.url}/console/app.js`)).headers.get('content-type')).toContain('javascript')
 		// The API keeps its paths and answers.
 		expect((await fetch(`${server.url}/api/commands/`)).status).toBe(200)

@@ -4,8 +4,8 @@
 
 /**
  * The one way the console builds its page: elements from tag names, text only as text nodes. No
- * string ever becomes HTML here (there is no innerHTML anywhere in the console), so whatever a
- * server, a Telegram account or another user wrote is shown as the characters it is.
+ * string ever becomes HTML here (nothing in the console parses markup: test/console/text-only.test.ts),
+ * so whatever a server, a Telegram account or another user wrote is shown as the characters it is.
  */
 export type Child = Node | string | number | null | undefined | false
 
