@@ -104,12 +104,12 @@ describe('web console', () => {
 		await logIn(page, owner)
 		expect(await page.textContent('[data-me]')).toBe(owner)
 		bob = await addUserbot(page, 'Bob', '9996621234')
-		expect(await page.textContent(`tr[data-userbot="${bob}"]`)).toContain('9996621234')
+		await page.waitForSelector(`tr[data-userbot="${bob}"]:has-text("9996621234")`)
 		await page.waitForSelector('[data-connection]:text("connected")')
 		await screenshot(page, 'userbots')
 	}, 30_000)
 
-	it('logs in a 2FA account with its password, and another by a QR code shown as an image', async () => {
+	it('logs in a 2FA account with its password, a new account by its registration, and one by a QR code shown as an image', async () => {
 		await page.goto(`${server.url}/#/userbots`)
 		await page.fill('form[name=add-userbot] input[name=name]', 'Carol')
 		await page.click('form[name=add-userbot] button')
@@ -127,6 +127,21 @@ describe('web console', () => {
 		await page.fill('form[name=password] input[name=password]', 'secret-2fa')
 		await page.click('form[name=password] button')
 		await page.waitForSelector(`tr[data-userbot="${id}"][data-state=authorizationStateReady]`)
+
+		// A test number with no account yet: the registration step names the new account.
+		await page.fill('form[name=add-userbot] input[name=name]', 'Newt')
+		await page.click('form[name=add-userbot] button')
+		const newRow = page.locator('tr[data-userbot]', { hasText: 'Newt' })
+		await newRow.waitFor()
+		const newId = Number(await newRow.getAttribute('data-userbot'))
+		await page.fill('form[name=phone] input[name=phone_number]', '9996627777')
+		await page.click('form[name=phone] button')
+		await page.fill('form[name=code] input[name=code]', '22222')
+		await page.click('form[name=code] button')
+		await page.fill('form[name=registration] input[name=first_name]', 'Newt')
+		await page.fill('form[name=registration] input[name=last_name]', 'Scamander')
+		await page.click('form[name=registration] button')
+		await page.waitForSelector(`tr[data-userbot="${newId}"][data-state=authorizationStateReady]`)
 
 		await page.fill('form[name=add-userbot] input[name=name]', 'By QR')
 		await page.click('form[name=add-userbot] button')
@@ -148,7 +163,8 @@ describe('web console', () => {
 		if (!runtime) throw new Error('no runtime')
 		await runtime.invoke(qrId, emulatorRequest({ _: 'emulatorConfirmQrCode', phone_number: '9996614444' }))
 		await page.waitForSelector(`tr[data-userbot="${qrId}"][data-state=authorizationStateReady]`)
-		expect(await page.textContent(`tr[data-userbot="${qrId}"]`)).toContain('9996614444')
+		// The account's number is stored just after the push: the page reads the list again until it has it.
+		await page.waitForSelector(`tr[data-userbot="${qrId}"]:has-text("9996614444")`)
 	}, 30_000)
 
 	it('sends a message from a form made from the catalog, and shows the success event', async () => {

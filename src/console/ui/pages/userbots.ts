@@ -37,8 +37,22 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 	const panel = h('div', { class: 'card', attrs: { 'data-login-panel': '' } })
 	const status = statusLine()
 
+	let retry: ReturnType<typeof setTimeout> | undefined
+	let retries = 0
+	let generation = 0
 	const refresh = async () => {
+		const mine = ++generation
 		const bots = await listUserbots()
+		// A later refresh started meanwhile: its answer is the newer one.
+		if (mine !== generation) return
+		// The push of a finished log-in comes before the server has stored the account's phone number:
+		// read the list again a few times until it has it.
+		clearTimeout(retry)
+		const pending = bots.some((b) => b.authorization_state === 'authorizationStateReady' && !b.phone_number)
+		if (pending && retries < 20) {
+			retries++
+			retry = setTimeout(() => void refresh(), 300)
+		} else if (!pending) retries = 0
 		fill(
 			table,
 			...bots.map((b) =>
@@ -73,10 +87,9 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 		if (bots.length === 0)
 			fill(table, h('tr', null, h('td', { attrs: { colspan: '5' } }, 'No userbots yet.')))
 		const bot = bots.find((b) => b.id === selected)
-		fill(
-			panel,
-			...(bot ? await loginSteps(bot) : [h('p', { class: 'muted' }, 'Select a userbot to log it in.')]),
-		)
+		const steps = bot ? await loginSteps(bot) : [h('p', { class: 'muted' }, 'Select a userbot to log it in.')]
+		if (mine !== generation) return
+		fill(panel, ...steps)
 		for (const b of bots) if (b.authorization_state === 'authorizationStateReady') ctx.conn?.watch(b.id)
 	}
 
@@ -226,6 +239,9 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 			),
 			panel,
 		),
-		dispose: () => stop?.(),
+		dispose: () => {
+			stop?.()
+			clearTimeout(retry)
+		},
 	}
 }
