@@ -98,6 +98,10 @@ describe('web console: account pages', () => {
 		const linkBox = owner.page.locator('input[data-invite-link]')
 		await linkBox.waitFor()
 		const link = await linkBox.inputValue()
+		const firstId = await owner.page
+			.locator('tr[data-invite][data-state=pending]')
+			.first()
+			.getAttribute('data-invite')
 		expect(link.startsWith(`${server.url}/#/register?invite=`)).toBe(true)
 
 		// The invitee opens the link in their own browser and joins the company.
@@ -111,9 +115,12 @@ describe('web console: account pages', () => {
 		// A second invite, revoked.
 		await owner.page.fill('form[name=create-invite] input[name=email]', email('later'))
 		await owner.page.click('form[name=create-invite] button')
+		// Listed again after the creation: the first invite, used, is no longer pending.
+		await owner.page.waitForSelector(`tr[data-invite="${firstId}"]:not([data-state=pending])`)
 		const pending = owner.page.locator('tr[data-invite][data-state=pending]')
-		await pending.first().waitFor()
+		expect(await pending.count()).toBe(1)
 		const id = await pending.first().getAttribute('data-invite')
+		expect(id).not.toBe(firstId)
 		await owner.page.click(`button[data-revoke="${id}"]`)
 		await owner.page.waitForSelector(`tr[data-invite="${id}"][data-state=revoked]`)
 		await screenshot(owner.page, 'invites')
