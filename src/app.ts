@@ -16,6 +16,7 @@ import { catalogRoutes } from './catalog/routes'
 import type { CommandGroup } from './commands/define'
 import type { RegisteredCommand } from './commands/registry'
 import { type Config, ConfigError } from './config'
+import { consoleRoutes } from './console/routes'
 import type { AppContext, CompanyEvent } from './context'
 import { createGateway, MAX_FRAME_BYTES } from './gateway'
 import { errorHandler } from './http/errors'
@@ -294,5 +295,10 @@ async function compose(
 	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app))
 	routeOwners.claim('core', docs)
 	app.use(docs)
+	// The web console needs the WebSocket channel, so it is served only where that is.
+	const ids = new Set(plugins.map((p) => p.id))
+	const webConsole = consoleRoutes({ familyA: ids.has('accounts'), familyB: ids.has('api-accounts'), log })
+	routeOwners.claim('core', webConsole)
+	app.use(webConsole)
 	return { app, ctx, commands: gateway.commands, catalog, socketStats: gateway.stats }
 }

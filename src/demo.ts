@@ -120,6 +120,8 @@ async function seedAndPrint(dataDir: string, url: string) {
 		`  password ${PASSWORD}`,
 		`  userbot  #${bot.id}, logged in as +${PHONE} (emulated account "Bob Baker")`,
 		'',
+		`Web console: open ${url}/ in a browser and log in with the user above.`,
+		'',
 		'Take a bearer token (it prints {"access": ..., "refresh": ...}):',
 		`  node -e ${shellWord(tokenScript)}`,
 		'or log in with a session cookie at POST /accounts/login/ (same body).',

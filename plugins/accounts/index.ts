@@ -14,6 +14,7 @@ import { inviteRoutes } from './routes/invites'
 import { loginRoute } from './routes/login'
 import { logoutRoute } from './routes/logout'
 import { meRoute } from './routes/me'
+import { memberRoutes } from './routes/members'
 import { registerRoute } from './routes/register'
 import { resetRoutes } from './routes/reset'
 import { tokenRoutes } from './routes/tokens'
@@ -33,6 +34,7 @@ export const accountsPlugin = definePlugin({
 			resetRoutes(core),
 			tokenRoutes(core),
 			inviteRoutes(core),
+			memberRoutes(core),
 		]) {
 			app.use(routes)
 		}

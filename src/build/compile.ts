@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { consoleAssets } from '../console/bundle'
 import { BuildError, binaryPlugin, tdjsonToEmbed } from './plugins'
 
 /**
@@ -22,6 +23,9 @@ export interface BuildResult {
 export async function buildBinary(outfile = DEFAULT_OUTFILE): Promise<BuildResult> {
 	const started = performance.now()
 	mkdirSync(dirname(outfile), { recursive: true })
+	const webConsole = await consoleAssets().catch((err: unknown) => {
+		throw new BuildError(err instanceof Error ? err.message : String(err))
+	})
 	const result = await Bun.build({
 		entrypoints: [join(root, 'src', 'main.ts')],
 		target: 'bun',
@@ -31,7 +35,7 @@ export async function buildBinary(outfile = DEFAULT_OUTFILE): Promise<BuildResul
 		bytecode: true,
 		format: 'cjs',
 		sourcemap: 'none',
-		plugins: [binaryPlugin(tdjsonToEmbed())],
+		plugins: [binaryPlugin(tdjsonToEmbed(), webConsole)],
 		compile: {
 			outfile,
 			// The binary reads `.env` itself (main.ts), in the server only: the supervisor child, the

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { BunPlugin } from 'bun'
 import { readMigrationFiles } from 'drizzle-orm/migrator'
 import { getTdjson } from 'prebuilt-tdlib'
+import type { ConsoleAssets } from '../console/bundle'
 
 /**
  * What a naive `bun build --compile` gets wrong, fixed at build time. Both native loaders of our
@@ -63,9 +64,14 @@ export function tdjsonToEmbed(): EmbeddedTdjson {
 	return { path, id, bytes: statSync(path).size }
 }
 
-export function binaryPlugin(tdjson: EmbeddedTdjson): BunPlugin {
+/**
+ * `console` is the web console's script and style sheet, bundled before the binary: the binary gets them
+ * as text in place of src/console/bundle.ts, which bundles at run time from sources it does not carry.
+ */
+export function binaryPlugin(tdjson: EmbeddedTdjson, console: ConsoleAssets): BunPlugin {
 	const migrations = readMigrationFiles({ migrationsFolder: join(root, 'db', 'migrations') })
 	const bundledModule = join(root, 'src', 'build', 'bundled.ts')
+	const consoleModule = join(root, 'src', 'console', 'bundle.ts')
 	return {
 		name: 'userbot-gateway-binary',
 		setup(build) {
@@ -99,6 +105,17 @@ export function readMigrationFiles() {
 `,
 				loader: 'js',
 			}))
+			build.onLoad({ filter: /[\\/]src[\\/]console[\\/]bundle\.ts$/ }, (args) => {
+				if (args.path !== consoleModule) return undefined
+				return {
+					contents: `const assets = ${JSON.stringify(console)}
+export async function consoleAssets() {
+	return assets
+}
+`,
+					loader: 'ts',
+				}
+			})
 			build.onLoad({ filter: /[\\/]src[\\/]build[\\/]bundled\.ts$/ }, (args) => {
 				if (args.path !== bundledModule) return undefined
 				return {

@@ -15,7 +15,7 @@ import { createClient } from '@libsql/client'
 import { getTdjson } from 'prebuilt-tdlib'
 import { buildBinary } from '../../src/build/compile'
 import { runToEnd, startServerProcess } from './server-process'
-import { restSmoke, wsSmoke } from './smoke'
+import { consoleSmoke, restSmoke, wsSmoke } from './smoke'
 
 /**
  * `npm run build` for real: the executable is built, copied alone into a temporary folder (no
@@ -45,7 +45,6 @@ beforeAll(async () => {
 		console.log(
 			'binary tests: cannot hide the source tree here (needs root and unshare); running with it visible',
 		)
-	// A build takes seconds, more on a busy machine: past bun's default hook timeout of 5 s.
 }, 120_000)
 
 /** `cmd` in a mount namespace where the source tree is an empty folder (when `hide`). */
@@ -119,7 +118,7 @@ describe('the compiled binary', () => {
 		}
 	})
 
-	it('serves from an empty folder: accounts, a WebSocket command on the emulator, /health', async () => {
+	it('serves from an empty folder: accounts, a WebSocket command on the emulator, /health, the console', async () => {
 		const cwd = emptyFolder()
 		const server = await startServerProcess(sourceHidden([binary]), {
 			cwd,
@@ -130,6 +129,7 @@ describe('the compiled binary', () => {
 			expect(childrenOf(server.proc.pid)).toContainEqual([binary, 'supervisor-child'])
 			const { access } = await restSmoke(server.url)
 			await wsSmoke(server.url, access)
+			await consoleSmoke(server.url)
 		} finally {
 			expect(await server.stop()).toBe(0)
 		}

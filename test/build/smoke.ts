@@ -100,3 +100,21 @@ export async function wsSmoke(url: string, access: string): Promise<void> {
 	const health = await call(url, 'GET', '/health')
 	expect(health.body).toEqual({ status: 'ok', database: 'ok', supervisor: 'ok' })
 }
+
+/**
+ * The web console as a deployment serves it: the page with its policy, its script and its style sheet,
+ * which a binary carries built (it has no sources to bundle from).
+ */
+export async function consoleSmoke(url: string): Promise<void> {
+	const page = await fetch(`${url}/`)
+	expect(page.status).toBe(200)
+	expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
+	expect(await page.text()).toContain('src="/console/app.js"')
+	const script = await fetch(`${url}/console/app.js`)
+	expect(script.status).toBe(200)
+	expect(script.headers.get('content-type')).toContain('javascript')
+	expect(await script.text()).toContain('ubg-families')
+	const style = await fetch(`${url}/console/app.css`)
+	expect(style.headers.get('content-type')).toContain('text/css')
+	expect(await style.text()).toContain('.card')
+}
