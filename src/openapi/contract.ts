@@ -116,6 +116,32 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 		response: { 200: S.Invite, ...authed, ...errors.notFound },
 		detail: { summary: 'Revokes an invite (owners)', tags: ['accounts'], security: bearerOrSession },
 	})
+	.get('/accounts/statuses/', unreachable, {
+		response: { 200: t.Array(S.WorkStatus), ...errors.unauthenticated },
+		detail: {
+			summary: 'The work statuses of this deployment',
+			tags: ['accounts'],
+			security: bearerOrSession,
+		},
+	})
+	.get('/accounts/members/', unreachable, {
+		response: { 200: t.Array(S.Member), ...authed },
+		detail: {
+			summary: "The company's members with their work statuses (owners)",
+			tags: ['accounts'],
+			security: bearerOrSession,
+		},
+	})
+	.post('/accounts/members/:id/status/', unreachable, {
+		params: ID,
+		body: S.StatusChange,
+		response: { 200: S.Member, ...errors.badRequest, ...authed, ...errors.notFound },
+		detail: {
+			summary: "Sets a member's work status by its code (owners)",
+			tags: ['accounts'],
+			security: bearerOrSession,
+		},
+	})
 	.post('/api/accounts/login/', unreachable, {
 		body: S.Credentials,
 		response: {

@@ -109,6 +109,13 @@ const CORE_DETAILS: Record<string, Record<string, unknown>> = {
 	},
 	'get /api/openapi.json': { summary: 'This document', tags: ['documentation'] },
 	'get /api/docs': { summary: 'This document, to read in a browser', tags: ['documentation'] },
+	'get /': { summary: 'The web console (HTML)', tags: ['console'] },
+	'get /reset-password': {
+		summary: "The web console's page for an e-mailed reset link (HTML)",
+		tags: ['console'],
+	},
+	'get /console/app.js': { summary: "The web console's script", tags: ['console'] },
+	'get /console/app.css': { summary: "The web console's style sheet", tags: ['console'] },
 }
 
 /**

@@ -88,6 +88,20 @@ export const InviteCreated = t.Object({
 })
 export const Invite = t.Object(inviteFields)
 
+export const WorkStatus = t.Object({ code: t.String(), name: t.String(), allows_work: t.Boolean() })
+export const Member = t.Object({
+	id: Int(),
+	email: t.String(),
+	first_name: t.String(),
+	last_name: t.String(),
+	is_owner: t.Boolean(),
+	active: t.Boolean(),
+	status: WorkStatus,
+})
+export const StatusChange = t.Object({
+	status: t.String({ description: 'a work status code from /accounts/statuses/' }),
+})
+
 export const Userbot = t.Object({
 	id: Int(),
 	name: t.String(),

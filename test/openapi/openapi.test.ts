@@ -157,6 +157,37 @@ describe('the OpenAPI document', () => {
 			).status,
 		).toBe(400)
 		expect((await conforms('GET', '/health', '/health')).status).toBe(200)
+		const owner = String(refreshed.body?.access)
+		expect((await conforms('GET', '/accounts/statuses/', '/accounts/statuses/', bearer(owner))).status).toBe(
+			200,
+		)
+		const members = await conforms('GET', '/accounts/members/', '/accounts/members/', bearer(owner))
+		expect(members.status).toBe(200)
+		const self = (members.body as unknown as Array<{ id: number }>)[0]?.id
+		const changed = await conforms(
+			'POST',
+			`/accounts/members/${self}/status/`,
+			'/accounts/members/{id}/status/',
+			json({ status: 'on_leave' }, owner),
+		)
+		expect(changed.status).toBe(200)
+		const unknown = await conforms(
+			'POST',
+			`/accounts/members/${self}/status/`,
+			'/accounts/members/{id}/status/',
+			json({ status: 'no-such-status' }, owner),
+		)
+		expect(unknown.status).toBe(400)
+		expect(
+			(
+				await conforms(
+					'POST',
+					'/accounts/members/999999/status/',
+					'/accounts/members/{id}/status/',
+					json({ status: 'active' }, owner),
+				)
+			).status,
+		).toBe(404)
 	})
 
 	it('matches the real answers of the userbot routes, errors included', async () => {
