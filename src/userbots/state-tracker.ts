@@ -203,7 +203,26 @@ export class StateTracker {
 			}
 			// Deleted while this event waited for its turn: neither pushed nor stored.
 			if (this.isDeleted(userbotId) && !ENDING.has(state)) return
+			// Stored before it is pushed: a client that reads the userbot on hearing the state finds it
+			// (and, after a log-in, the account's number) already there. A failed write still pushes.
+			await this.store(userbotId, state, detail, loggedIn)
 			this.publish(userbotId, companyId, state, detail)
+		} catch (err) {
+			this.ctx.log.warn('could not push an authorization state', {
+				userbotId,
+				state,
+				error: err instanceof Error ? err : String(err),
+			})
+		}
+	}
+
+	private async store(
+		userbotId: number,
+		state: string,
+		detail: Record<string, unknown> | undefined,
+		loggedIn: boolean,
+	): Promise<void> {
+		try {
 			let phone = phoneFromDetail(detail)?.replace(/\D/g, '')
 			// A log-in just finished (by code, password or QR): the account's own number is the truth.
 			if (loggedIn) phone = (await this.ownPhone(userbotId)) ?? phone

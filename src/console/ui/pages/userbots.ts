@@ -37,22 +37,14 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 	const panel = h('div', { class: 'card', attrs: { 'data-login-panel': '' } })
 	const status = statusLine()
 
-	let retry: ReturnType<typeof setTimeout> | undefined
-	let retries = 0
 	let generation = 0
 	const refresh = async () => {
 		const mine = ++generation
 		const bots = await listUserbots()
 		// A later refresh started meanwhile: its answer is the newer one.
 		if (mine !== generation) return
-		// The push of a finished log-in comes before the server has stored the account's phone number:
-		// read the list again a few times until it has it.
-		clearTimeout(retry)
-		const pending = bots.some((b) => b.authorization_state === 'authorizationStateReady' && !b.phone_number)
-		if (pending && retries < 20) {
-			retries++
-			retry = setTimeout(() => void refresh(), 300)
-		} else if (!pending) retries = 0
+		// The server stores a state (and a just-logged-in account's number) before it pushes it, so
+		// one read on each push is enough.
 		fill(
 			table,
 			...bots.map((b) =>
@@ -241,7 +233,6 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 		),
 		dispose: () => {
 			stop?.()
-			clearTimeout(retry)
 		},
 	}
 }

@@ -1,0 +1,47 @@
+import { afterAll, describe, expect, it } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { userbot } from '../../db/schema'
+import type { AppContext } from '../../src/context'
+import { StateTracker } from '../../src/userbots/state-tracker'
+import { createUserbot, serveFresh, signUp } from '../plugins/userbots/support'
+
+const server = await serveFresh()
+afterAll(() => server.dispose())
+
+describe('the authorization state tracker', () => {
+	it('stores a state (and a just-logged-in number) before it pushes it', async () => {
+		const owner = await signUp(server.url)
+		const id = await createUserbot(owner)
+		const read = async () => {
+			const [row] = await server.ctx.db
+				.select({ state: userbot.authorizationState, phone: userbot.phoneNumber })
+				.from(userbot)
+				.where(eq(userbot.id, id))
+			return row
+		}
+		// What a client that reads the userbot on hearing the push would find.
+		const seenAtPush: Array<Promise<unknown>> = []
+		const runtime = {
+			// getMe answers a little later, as a real round trip through the supervisor does.
+			invoke: async () => {
+				await Bun.sleep(20)
+				return { _: 'user', phone_number: '99966 2 1234' }
+			},
+		} as unknown as AppContext['runtime']
+		const tracker = new StateTracker({
+			db: server.ctx.db,
+			log: server.ctx.log,
+			runtime,
+			publish: () => {
+				seenAtPush.push(read())
+			},
+		})
+		tracker.handle({ type: 'authorization_state', userbotId: id, state: 'authorizationStateWaitCode' })
+		tracker.handle({ type: 'authorization_state', userbotId: id, state: 'authorizationStateReady' })
+		await tracker.drain()
+		expect(await Promise.all(seenAtPush)).toEqual([
+			{ state: 'authorizationStateWaitCode', phone: null },
+			{ state: 'authorizationStateReady', phone: '9996621234' },
+		])
+	})
+})
