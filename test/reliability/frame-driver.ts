@@ -27,6 +27,8 @@ export interface FuzzTotals {
 	closedUnexpectedly: { code: number; reason: string } | null
 	/** Replies by outcome: `ok` or the error string. */
 	outcomes: Map<string, number>
+	/** Milliseconds from send to reply of each frame with a request id of ours. */
+	latencies: number[]
 }
 
 export interface FuzzSocket {
@@ -62,9 +64,11 @@ export async function openFuzzSocket(baseUrl: string, access: string): Promise<F
 		leaks: [],
 		closedUnexpectedly: null,
 		outcomes: new Map(),
+		latencies: [],
 	}
 	const answered = new Map<string, number>()
 	const sentFrames = new Map<string, Frame>()
+	const sentAt = new Map<string, number>()
 	const batchProblems: string[] = []
 	let closing = false
 	let wake = () => {}
@@ -104,9 +108,12 @@ export async function openFuzzSocket(baseUrl: string, access: string): Promise<F
 		if (typeof id === 'string' && TRACKED.test(id)) {
 			const n = (answered.get(id) ?? 0) + 1
 			answered.set(id, n)
+			const at = sentAt.get(id)
+			if (n === 1 && at !== undefined) totals.latencies.push(performance.now() - at)
 			if (n > 1) {
 				totals.duplicates++
-				batchProblems.push(`a second reply to ${describeFrame(sentFrames.get(id)!)}: ${text.slice(0, 200)}`)
+				const sent = sentFrames.get(id)
+				batchProblems.push(`a second reply to ${sent ? describeFrame(sent) : id}: ${text.slice(0, 200)}`)
 			}
 		}
 		wake()
@@ -141,6 +148,7 @@ export async function openFuzzSocket(baseUrl: string, access: string): Promise<F
 						value.request_id = id
 						ids.push(id)
 						sentFrames.set(id, frame)
+						sentAt.set(id, performance.now())
 					} else if (typeof value.request_id === 'string' && TRACKED.test(value.request_id)) {
 						delete value.request_id
 					}
@@ -164,6 +172,7 @@ export async function openFuzzSocket(baseUrl: string, access: string): Promise<F
 					batchProblems.push(`no reply to ${describeFrame(sentFrames.get(id)!)}`)
 				}
 				sentFrames.delete(id)
+				sentAt.delete(id)
 			}
 			if (totals.replies < totals.frames && ids.every((id) => answered.has(id))) {
 				batchProblems.push(`${totals.frames - totals.replies} frame(s) without a request id got no reply`)
