@@ -10,6 +10,7 @@
  *   npm run reliability
  *   RELIABILITY_SEED=7 RELIABILITY_FRAMES=100000 npm run reliability      (a longer fuzz)
  *   RELIABILITY_ONLY=frames,rest npm run reliability                      (some scenarios)
+ *   npm run reliability -- soak [seconds] [interval seconds]              (the soak alone: 1800, 60)
  *
  * Also: RELIABILITY_REQUESTS, RELIABILITY_SOCKETS, RELIABILITY_LOGINS, RELIABILITY_STALLED.
  */
@@ -19,6 +20,7 @@ import { fuzzFrames, fuzzRest } from './reliability/fuzz'
 import { backpressure, loginStorm, manyConnections } from './reliability/load'
 import { type Row, table } from './reliability/row'
 import { startBenchServer } from './reliability/server'
+import { soak } from './reliability/soak'
 import { catalog, makeWorld } from './reliability/world'
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -49,6 +51,15 @@ const run = async (name: string, scenario: () => Promise<Row>) => {
 	const row = await scenario()
 	rows.push(row)
 	console.log(`${name}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
+}
+
+if (process.argv[2] === 'soak') {
+	const seconds = Number(process.argv[3] ?? 1800)
+	const interval = Number(process.argv[4] ?? Math.max(10, Math.round(seconds / 30)))
+	if (!(seconds > 0 && interval > 0))
+		throw new Error('usage: reliability.ts soak [seconds] [interval seconds]')
+	await run('soak', () => soak(seconds, interval))
+	report()
 }
 
 const { commands, routes } = await catalog()
