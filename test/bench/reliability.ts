@@ -25,7 +25,7 @@ import { catalog, makeWorld } from './reliability/world'
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const seed = env('RELIABILITY_SEED', 20261122)
-const frames = env('RELIABILITY_FRAMES', 20_000)
+const frames = env('RELIABILITY_FRAMES', 50_000)
 const requests = env('RELIABILITY_REQUESTS', 2000)
 const sockets = env('RELIABILITY_SOCKETS', 1000)
 const logins = env('RELIABILITY_LOGINS', 200)
@@ -76,6 +76,6 @@ try {
 await run('registrations', () => serverKill(240))
 await run('logins', () => loginStorm(logins))
 await run('logins', () => loginStorm(logins, logins))
-await run('backpressure', () => backpressure(stalled, 600))
+await run('backpressure', () => backpressure(stalled, 200))
 
 report()

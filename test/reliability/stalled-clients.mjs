@@ -3,9 +3,9 @@
 // reading from the kernel, so the server meets TCP backpressure (test/gateway/slow-reader.mjs does
 // the same for one client, driven step by step).
 //
-// SPEC: {sockets, userbotId, frame, count, paceMs, stallMs, readMs}. Each socket subscribes to the
-// userbot's updates, stops reading, sends `frame` `count` times (request ids `<socket>-<n>`, 100
-// frames per `paceMs`, near the rate the server takes them: past 256 in flight it refuses them), stays stalled `stallMs`, then reads until the server closed it, it has every reply, or
+// SPEC: {sockets, userbotId, frame, count, batch?, paceMs, stallMs, readMs}. Each socket subscribes
+// to the userbot's updates, stops reading, sends `frame` `count` times (request ids `<socket>-<n>`,
+// `batch` (100) frames per `paceMs`, near the rate the server takes them: past 256 in flight it refuses them), stays stalled `stallMs`, then reads until the server closed it, it has every reply, or
 // `readMs` passed. Prints `READY` once every socket is stalled and has sent its frames, then one
 // JSON line: per socket the request ids answered, how many updates came, and the close.
 import { randomBytes } from 'node:crypto'
@@ -132,9 +132,10 @@ for (const { state } of clients) {
 }
 await new Promise((r) => setTimeout(r, 200))
 for (const { state } of clients) state.socket.pause()
-for (let i = 0; i < spec.count; i += 100) {
+const batch = spec.batch ?? 100
+for (let i = 0; i < spec.count; i += batch) {
 	for (const [index, { state }] of clients.entries()) {
-		for (let j = i; j < Math.min(spec.count, i + 100); j++) {
+		for (let j = i; j < Math.min(spec.count, i + batch); j++) {
 			state.socket.write(frame(JSON.stringify({ ...spec.frame, request_id: `${index}-${j}` })))
 		}
 	}

@@ -7,7 +7,9 @@ export interface StalledSpec {
 	/** Sent `count` times by each socket. */
 	frame: Record<string, unknown>
 	count: number
-	/** Milliseconds between batches of 100 frames. */
+	/** Frames each socket sends at a time (100). */
+	batch?: number
+	/** Milliseconds between batches. */
 	paceMs: number
 	stallMs: number
 	readMs: number
