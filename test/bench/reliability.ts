@@ -16,7 +16,7 @@
  */
 import { availableParallelism } from 'node:os'
 import { serverKill, supervisorKill } from './reliability/faults'
-import { fuzzFrames, fuzzRest } from './reliability/fuzz'
+import { fuzzFrames, fuzzHeap, fuzzRest } from './reliability/fuzz'
 import { backpressure, loginStorm, manyConnections } from './reliability/load'
 import { type Row, table } from './reliability/row'
 import { startBenchServer } from './reliability/server'
@@ -73,6 +73,7 @@ try {
 } finally {
 	await server.stop()
 }
+await run('heap', () => fuzzHeap(seed, 5, 400))
 await run('registrations', () => serverKill(240))
 await run('logins', () => loginStorm(logins))
 await run('logins', () => loginStorm(logins, logins))

@@ -1,4 +1,7 @@
+import { heapStats } from 'bun:jsc'
 import fc from 'fast-check'
+import { fieldsOf } from '../../gateway/schema-fields'
+import { createLoggedInUserbot, createMessagingFixture } from '../../helpers-ws'
 import { type CatalogEntry, frameArbitrary } from '../../reliability/frame-arbitraries'
 import { openFuzzSocket, sendOversize } from '../../reliability/frame-driver'
 import { type Route, requestArbitrary } from '../../reliability/rest-arbitraries'
@@ -144,5 +147,61 @@ export async function fuzzRest(w: World, routes: Route[], seed: number, count: n
 		maxRssMb: peakRssMb(w.server.pid),
 		p99Ms: percentile(latencies, 0.99),
 		notes: `${candidates.length} routes; ${problems.length === 0 ? 'no 5xx, non-JSON or leak' : `PROBLEMS: ${problems.join(' / ').slice(0, 300)}`}`,
+	}
+}
+
+/**
+ * "Memory settles", measured where a full collection can be forced: an app in this process fuzzed
+ * in `rounds` rounds of `batches` batches, the heap read after `Bun.gc(true)` at the end of each.
+ * A server that kept something per frame would grow round after round; the fuzz client in the
+ * same heap keeps every request id it answered (a few hundred KB a round).
+ */
+export async function fuzzHeap(seed: number, rounds: number, batches: number): Promise<Row> {
+	const f = await createMessagingFixture({ COMMAND_TIMEOUT: '3000' })
+	try {
+		const foreignUserbotId = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996614444')
+		const commands = [...f.t.commands].map(([name, { command }]) => ({
+			name,
+			fields: fieldsOf(command.input),
+		}))
+		const socket = await openFuzzSocket(f.t.url, f.alice.access)
+		const frames = fc.array(frameArbitrary(commands, { userbotId: f.userbotId, foreignUserbotId }), {
+			minLength: 20,
+			maxLength: 80,
+			size: 'max',
+		})
+		const heaps: number[] = []
+		let problems = ''
+		for (let round = 0; round < rounds; round++) {
+			await fc.assert(
+				fc.asyncProperty(frames, async (batch) => {
+					const found = await socket.runBatch(batch, 6000)
+					if (found.length > 0 && !problems) problems = found[0]!
+				}),
+				{ seed: seed + round, numRuns: batches },
+			)
+			Bun.gc(true)
+			await Bun.sleep(100)
+			Bun.gc(true)
+			heaps.push(heapStats().heapSize / 1024 ** 2)
+		}
+		const totals = await socket.finish(500)
+		const pending = f.t.socketStats().waitingBytes
+		return {
+			scenario: `fuzz frames, heap after GC (in-process, seeds ${seed}+)`,
+			tried: totals.frames,
+			replies: totals.replies,
+			crashes: f.t.ctx.runtime?.health().restarts ?? 0,
+			lost: totals.lost,
+			duplicates: totals.duplicates,
+			maxRssMb: process.memoryUsage().rss / 1024 ** 2,
+			p99Ms: percentile(totals.latencies, 0.99),
+			notes:
+				`heap after each round of ${batches} batches: ${heaps.map((h) => h.toFixed(1)).join(', ')} MB; ${pending} bytes waiting ` +
+				`for the socket at the end; RSS is this process's (app and client)` +
+				(problems ? `; PROBLEMS: ${problems.slice(0, 200)}` : ''),
+		}
+	} finally {
+		await f.stop()
 	}
 }
