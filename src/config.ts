@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
 import { isPackageSpecifier, isPathSpecifier } from './plugin-specifier'
@@ -127,6 +128,8 @@ const EnvSchema = v.object({
 	),
 	TDLIB_BACKEND: v.optional(v.picklist(['tdlib', 'emulator'], 'must be tdlib or emulator'), 'tdlib'),
 	COMMAND_TIMEOUT: v.optional(int(1, 3_600_000), '30000'),
+	/** argon2id hashes computed at once (src/auth/hash-limit.ts); by default one core is left free. */
+	PASSWORD_HASH_CONCURRENCY: v.optional(int(1, 1024)),
 	SUPERVISOR_TRANSPORT: v.optional(v.picklist(['socket', 'ipc'], 'must be socket or ipc'), 'socket'),
 	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
 	UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(1024 ** 3)),
@@ -196,6 +199,8 @@ export interface Config {
 	mainServerTimeoutMs: number
 	telegram: { apiId?: number; apiHash?: string; backend: 'tdlib' | 'emulator' }
 	commandTimeoutMs: number
+	/** argon2id hashes computed at once; more wait their turn. */
+	passwordHashConcurrency: number
 	supervisorTransport: 'socket' | 'ipc'
 	uploadMaxBytes: number
 	/** What all the uploads of one userbot may take together. */
@@ -323,6 +328,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		mainServerTimeoutMs: e.MAIN_SERVER_TIMEOUT,
 		telegram: { apiId: e.TELEGRAM_API_ID, apiHash: e.TELEGRAM_API_HASH, backend: e.TDLIB_BACKEND },
 		commandTimeoutMs: e.COMMAND_TIMEOUT,
+		passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY ?? Math.max(1, availableParallelism() - 1),
 		supervisorTransport: e.SUPERVISOR_TRANSPORT,
 		uploadMaxBytes: e.UPLOAD_MAX_BYTES,
 		uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,

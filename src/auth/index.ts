@@ -6,6 +6,7 @@ import { type AuthCache, createAuthCache } from './cache'
 import { type CredentialCheck, createCredentialCheck, createLoginGate, type LoginGate } from './credentials'
 import type { Executor } from './db-types'
 import { createFamilies, type Families } from './families'
+import { limitHashing } from './hash-limit'
 import { createMailer, type Mailer } from './mailer'
 import { createPasswordHasher, type PasswordHasher } from './passwords'
 import { createProfiles, type Profiles } from './profiles'
@@ -58,7 +59,8 @@ const CORES = new WeakMap<Authenticator, AuthCore>()
 
 export function createAuthenticator(deps: AuthDeps): AuthCore {
 	const { db, config, log } = deps
-	const hasher = deps.hasher ?? createPasswordHasher()
+	// Every hash of the app (logins, registrations, resets, family B's profiles) takes a turn here.
+	const hasher = limitHashing(deps.hasher ?? createPasswordHasher(), config.passwordHashConcurrency)
 	const mailer = deps.mailer ?? createMailer(config, log)
 	const signer = createTokenSigner(config.secrets.jwtSecret)
 	const cache = createAuthCache((err) =>

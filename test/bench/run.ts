@@ -2,7 +2,8 @@
  * `npm run bench`: runs every benchmark in this folder one after the other (they would disturb each
  * other in parallel on a small machine) and prints their lines. Each benchmark measures its own
  * baseline in the same run and prints ratios: on a noisy machine a ratio holds, a time does not.
- * `npm run bench -- ws-commands` runs only the named ones.
+ * `npm run bench -- ws-commands` runs only the named ones. The reliability report (reliability.ts,
+ * `npm run reliability`) is not a benchmark: it runs on its own.
  */
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
 const scripts = readdirSync(here)
-	.filter((f) => f.endsWith('.ts') && f !== 'run.ts' && f !== 'load.ts')
+	.filter((f) => f.endsWith('.ts') && !['run.ts', 'load.ts', 'reliability.ts'].includes(f))
 	.filter((f) => only.length === 0 || only.some((name) => f.startsWith(name)))
 	.sort()
 

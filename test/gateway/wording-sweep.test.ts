@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as v from 'valibot'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
+import { fieldsOf, LIBRARY_WORDING } from './schema-fields'
 
 /**
  * Every message a client can see is one we wrote (issue 7, item 8): every registered command, each
@@ -21,18 +22,6 @@ const VALUES: unknown[] = [
 	'\u0000',
 	'ﬀ\ud800',
 ]
-const VALIBOT = /Invalid (type|length|value|key|format|entries)|Expected |received |at Object\.|\n\s+at /
-
-/** The field names an input schema declares (an object schema, or the one inside a pipe). */
-function fieldsOf(schema: unknown): string[] {
-	const s = schema as { entries?: Record<string, unknown>; pipe?: unknown[] }
-	if (s.entries) return Object.keys(s.entries)
-	for (const item of s.pipe ?? []) {
-		const found = fieldsOf(item)
-		if (found.length > 0) return found
-	}
-	return []
-}
 
 describe('wire wording', () => {
 	let f: MessagingFixture
@@ -51,7 +40,10 @@ describe('wire wording', () => {
 					frames++
 					const reply = await c.command({ action: name, userbot_id: f.userbotId, [field]: value })
 					const error = reply.payload.error
-					if (error !== undefined && (VALIBOT.test(error) || error.includes('\ud800') || error === '')) {
+					if (
+						error !== undefined &&
+						(LIBRARY_WORDING.test(error) || error.includes('\ud800') || error === '')
+					) {
 						leaks.push(`${name}.${field} = ${JSON.stringify(value)}: ${error}`)
 					}
 				}

@@ -43,13 +43,16 @@ const HANDLERS: Handlers = {
  * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code;
  * `emulatorFailNext {method, code, message}` makes this client's next request of `method` fail with
  * that error (the failures the cloud has and the emulator does not: floods, outages, a step that
- * fails after another succeeded). Domains add their own (`password.ts`: reading the emulated mail,
+ * fails after another succeeded); `emulatorLatency {ms}` makes every later request of this client
+ * answer `ms` later, having done its work first (a slow cloud: the late answer carries real
+ * effects), until `emulatorLatency {ms: 0}`. Domains add their own (`password.ts`: reading the emulated mail,
  * a session's age).
  */
 export type EmulatorRequest =
 	| { _: 'emulatorDelay'; ms: number }
 	| { _: 'emulatorConfirmQrCode'; phone_number: string }
 	| { _: 'emulatorFailNext'; method: string; code: number; message: string }
+	| { _: 'emulatorLatency'; ms: number }
 	| PasswordEmulatorRequest
 
 const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
@@ -113,6 +116,8 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 	const { session, listeners } = createSession(world, opts)
 	/** `emulatorFailNext`: the error the next request of a method gets instead of its answer. */
 	const failures = new Map<string, TdError>()
+	/** `emulatorLatency`: how much later than done each answer is given. */
+	let latencyMs = 0
 	// As with tdl: the parameters are sent for the caller, then the stored session is restored.
 	let initialized = false
 	const init = Promise.resolve().then(() => {
@@ -148,6 +153,10 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		if (raw._ === 'emulatorConfirmQrCode') return confirmQrCode(session, String(raw.phone_number ?? ''))
 		if (DOMAIN_EMULATOR_REQUESTS.has(raw._))
 			return passwordEmulatorRequest(session, request as unknown as PasswordEmulatorRequest)
+		if (raw._ === 'emulatorLatency') {
+			latencyMs = Math.max(0, Number(raw.ms) || 0)
+			return { _: 'ok' }
+		}
 		if (raw._ === 'emulatorFailNext') {
 			failures.set(String(raw.method), new TdError(Number(raw.code) || 400, String(raw.message ?? '')))
 			return { _: 'ok' }
@@ -169,7 +178,18 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 	}
 
 	return {
-		invoke: run,
+		async invoke(request) {
+			if (latencyMs === 0) return run(request)
+			const late = latencyMs
+			try {
+				const result = await run(request)
+				await Bun.sleep(late)
+				return result
+			} catch (err) {
+				await Bun.sleep(late)
+				throw err
+			}
+		},
 		onUpdate(listener) {
 			listeners.push(listener)
 		},
