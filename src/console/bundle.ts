@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 
 /**
- * The console's script and style sheet, built from `ui/main.ts` (which imports `ui/console.css`) by
+ * The console's script and style sheet, built from `src/console-ui/main.ts` (which imports `console.css` beside it) by
  * Bun's bundler, qrcode included, minified. Run from source they are built here, in memory, when first
  * asked for; `npm run build` builds them once and puts a module holding the text in this one's place
  * (src/build/plugins.ts), so the binary carries them and never bundles at run time. Nothing here is
@@ -14,7 +14,7 @@ export interface ConsoleAssets {
 
 export async function consoleAssets(): Promise<ConsoleAssets> {
 	const built = await Bun.build({
-		entrypoints: [join(import.meta.dir, 'ui', 'main.ts')],
+		entrypoints: [join(import.meta.dir, '..', 'console-ui', 'main.ts')],
 		target: 'browser',
 		format: 'esm',
 		minify: true,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { fieldsOf } from '../../src/console/ui/schema-form'
+import { fieldsOf } from '../../src/console-ui/schema-form'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 /** The runner's forms come from the catalog: every field of every command gets a control. */

@@ -6,7 +6,7 @@ import { join } from 'node:path'
  * The console never turns a string into HTML: no sink that parses markup appears in its sources (the
  * browser tests show the behaviour; this keeps a later change from adding one unnoticed).
  */
-const UI = join(import.meta.dir, '..', '..', 'src', 'console', 'ui')
+const UI = join(import.meta.dir, '..', '..', 'src', 'console-ui')
 const SINKS =
 	/\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser|srcdoc)\b/
 

@@ -4,7 +4,7 @@
  * plugin: `definePlugin({ id, commands: [defineCommand({...}), ...] })`, loaded by `PLUGINS` naming
  * its package or path, or by `createApp(config, { plugins })`.
  */
-export type { Principal } from '../auth/types'
+export type { Principal } from './auth/types'
 export {
 	type Command,
 	type CommandContext,
@@ -17,7 +17,7 @@ export {
 	defineCommandGroup,
 	type InputSchema,
 	type ResultDoc,
-} from '../commands/define'
+} from './commands/define'
 export {
 	documented,
 	FIELD_DOC,
@@ -41,7 +41,7 @@ export {
 	requiredString,
 	requiredValue,
 	toInt,
-} from '../commands/fields'
+} from './commands/fields'
 export {
 	type CheckOptions,
 	checkTdList,
@@ -63,12 +63,12 @@ export {
 	tdSlot,
 	textField,
 	typeOf,
-} from '../commands/td-objects'
-export type { Config } from '../config'
-export type { AppContext, CompanyEvent } from '../context'
-export { GatewayErrors, wordError } from '../gateway/errors'
-export { definePlugin, type PluginDefinition } from '../plugin'
-export { PARSE_FAILED } from '../telegram/schema/types'
+} from './commands/td-objects'
+export type { Config } from './config'
+export type { AppContext, CompanyEvent } from './context'
+export { GatewayErrors, wordError } from './gateway/errors'
+export { definePlugin, type PluginDefinition } from './plugin'
+export { PARSE_FAILED } from './telegram/schema/types'
 export {
 	RuntimeError,
 	TdError,
@@ -77,4 +77,4 @@ export {
 	type TdRequest,
 	type TdResult,
 	type TdUpdate,
-} from '../telegram/types'
+} from './telegram/types'

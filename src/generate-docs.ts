@@ -2,20 +2,20 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import type { JsonSchema } from '../commands/fields'
-import { loadConfig } from '../config'
-import { createLogger } from '../logger'
-import { openApiDocument } from '../openapi/document'
-import { toAsyncApi } from './asyncapi'
-import type { Catalog } from './catalog'
-import { commandReference, withReference } from './markdown'
+import { toAsyncApi } from './catalog/asyncapi'
+import type { Catalog } from './catalog/catalog'
+import { commandReference, withReference } from './catalog/markdown'
+import type { JsonSchema } from './commands/fields'
+import { loadConfig } from './config'
+import { createLogger } from './logger'
+import { openApiDocument } from './openapi/document'
 
 /**
  * `npm run docs`: the built-in app's catalog written out: `docs/commands.json`, `docs/asyncapi.json`,
  * `docs/openapi.json` and the README's command reference. `test/catalog/docs.test.ts` makes the same files in memory and
  * fails when the committed ones differ.
  */
-export const ROOT = resolve(import.meta.dir, '../..')
+export const ROOT = resolve(import.meta.dir, '..')
 
 export interface GeneratedDocs {
 	files: Record<string, string>
@@ -26,7 +26,7 @@ export async function generateDocs(): Promise<GeneratedDocs> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-docs-'))
 	try {
 		const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', TDLIB_BACKEND: 'tdlib' })
-		const { createApp } = await import('../app')
+		const { createApp } = await import('./app')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
 			const openapi = openApiDocument(app.app)

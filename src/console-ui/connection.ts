@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { type ChatUpdate, type Client, createClient, type UpdateEvent } from '../../public/client'
+import { type ChatUpdate, type Client, createClient, type UpdateEvent } from '../public/client'
 
 /**
  * The console's one command channel: the typed client (`userbot-gateway/client`) over the browser's
@@ -15,7 +15,7 @@ export interface LogEntry {
 }
 
 export interface Connection {
-	client: Client<import('../../public/client').BuiltInCommands>
+	client: Client<import('../public/client').BuiltInCommands>
 	readonly log: readonly LogEntry[]
 	onLog(fn: (entry: LogEntry) => void): () => void
 	/**

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import type { UpdateEvent } from '../../../public/client'
+import type { UpdateEvent } from '../../public/client'
 import type { Ctx, Page } from '../context'
 import { fill, h } from '../dom'
 import { listUserbots } from './userbots'
