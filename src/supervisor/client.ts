@@ -28,6 +28,8 @@ export interface SupervisorOptions {
 	restartResetMs?: number
 	readyTimeoutMs?: number
 	closeTimeoutMs?: number
+	/** Tells supervisors of one process apart (their socket paths); default `0`. */
+	name?: string
 }
 
 interface Generation {
@@ -65,7 +67,10 @@ export class SupervisorClient implements TelegramRuntime {
 	/** Spawns the first child and waits until it is ready. */
 	async start(): Promise<void> {
 		if (this.opts.transport === 'socket') {
-			const { path, cleanup } = socketPath(this.opts.dataDir, `supervisor-${process.pid}`)
+			const { path, cleanup } = socketPath(
+				this.opts.dataDir,
+				`supervisor-${process.pid}-${this.opts.name ?? '0'}`,
+			)
 			const server = listenSocket(
 				path,
 				(t) => this.onConnection(t),

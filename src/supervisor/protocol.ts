@@ -16,6 +16,8 @@ export const InvokeSchema = v.object({
 	id,
 	userbotId,
 	request: tdRequest,
+	/** The time the sender still waits (the bus: a shard's own deadline matches the gateway's). */
+	timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 })
 export const StartSchema = v.object({
 	type: v.literal('start'),
@@ -121,6 +123,12 @@ export function toWireError(err: unknown): WireError {
 }
 
 const RUNTIME_CODES = new Set(['timeout', 'runtime_down', 'no_client', 'unavailable', 'bad_request'])
+
+/**
+ * The bus's own wire code: the shard asked does not own the userbot (the sender's view of the
+ * shards is behind), so the sender asks again by its newer view.
+ */
+export const MOVED = 'moved'
 
 /** The parent's side of `toWireError`: a `TdError` for TDLib's errors, a `RuntimeError` otherwise. */
 export function fromWireError(e: WireError): Error {
