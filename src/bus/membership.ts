@@ -64,9 +64,14 @@ export class Membership {
 			resolveInitial = r
 		})
 		void (async () => {
+			// The entries already there come first, the last of them with `delta` 0.
+			let initial = true
 			for await (const e of iter) {
-				this.onEntry(e, !e.isUpdate)
-				if (!e.isUpdate && e.delta === 0) resolveInitial()
+				this.onEntry(e, initial)
+				if (initial && e.delta === 0) {
+					initial = false
+					resolveInitial()
+				}
 			}
 		})().catch((err: unknown) => {
 			if (!this.closed) this.opts.log.warn('bus membership watch ended', { error: String(err) })

@@ -179,6 +179,7 @@ export class RemoteRuntime implements TelegramRuntime {
 	private onMembers() {
 		const now = this.shardKeys()
 		const gone = [...this.lastShards].filter((k) => !now.has(k))
+		const came = [...now].filter((k) => !this.lastShards.has(k))
 		this.lastShards = now
 		for (const key of gone) {
 			const ids = this.inflight.get(key)
@@ -193,8 +194,10 @@ export class RemoteRuntime implements TelegramRuntime {
 			this.states.delete(userbotId)
 			moved++
 		}
-		if (moved > 0 && !this.closing) {
-			this.log.info('userbots moved to other shards', { moved })
+		// A shard that came starts its share; one that went leaves its share to the others. Either way
+		// the userbots plugin starts again whatever is not known to run (`restore`), on its owner now.
+		if ((moved > 0 || came.length > 0 || gone.length > 0) && now.size > 0 && !this.closing) {
+			this.log.info('shards changed', { moved, came: came.length, gone: gone.length })
 			this.restarts++
 			this.emit({ type: 'runtime_restarted', restarts: this.restarts })
 		}

@@ -22,6 +22,7 @@ const EnvSchema = v.object({
 	TELEGRAM_API_HASH: v.optional(v.string()),
 	TDLIB_OFFLINE: v.optional(v.string()),
 	SUPERVISOR_RUN_LOG: v.optional(v.string()),
+	SUPERVISOR_LABEL: v.optional(v.string()),
 })
 
 async function main() {
@@ -59,7 +60,7 @@ async function main() {
 			? (event, userbotId) =>
 					appendFileSync(
 						runLog,
-						`${JSON.stringify({ pid: process.pid, userbotId, event, at: Date.now() })}\n`,
+						`${JSON.stringify({ supervisor: env.SUPERVISOR_LABEL, pid: process.pid, userbotId, event, at: Date.now() })}\n`,
 					)
 			: undefined,
 	})

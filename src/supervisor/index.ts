@@ -30,6 +30,7 @@ export async function createRuntime(
 	if (config.supervisorRunLog) env.SUPERVISOR_RUN_LOG = config.supervisorRunLog
 	const make = (name: string) =>
 		new SupervisorClient({
+
 			backend,
 			dataDir: config.dataDir,
 			transport: config.supervisorTransport,
@@ -37,7 +38,11 @@ export async function createRuntime(
 			log: config.supervisors > 1 ? log.child({ supervisor: name }) : log,
 			name,
 			...overrides,
-			env: { ...env, ...overrides.env },
+			env: {
+				...env,
+				...(config.supervisorRunLog ? { SUPERVISOR_LABEL: `${config.bus?.shardId ?? 'local'}/${name}` } : {}),
+				...overrides.env,
+			},
 		})
 	const clients = Array.from({ length: config.supervisors }, (_, i) => make(String(i)))
 	const started = await Promise.allSettled(clients.map((c) => c.start()))
