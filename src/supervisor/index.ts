@@ -30,7 +30,6 @@ export async function createRuntime(
 	if (config.supervisorRunLog) env.SUPERVISOR_RUN_LOG = config.supervisorRunLog
 	const make = (name: string) =>
 		new SupervisorClient({
-
 			backend,
 			dataDir: config.dataDir,
 			transport: config.supervisorTransport,
