@@ -28,6 +28,8 @@ export class Leases {
 		private readonly self: LeaseHolder,
 		/** Whether a holder is still up (its shard live under that incarnation). */
 		private readonly alive: (holder: LeaseHolder) => boolean,
+		/** Whether what `alive` says is current (our own view of the members is not stale). */
+		private readonly viewFresh: () => boolean = () => true,
 	) {}
 
 	holds(userbotId: number): boolean {
@@ -51,7 +53,8 @@ export class Leases {
 					return
 				}
 				const holder = entry.json<LeaseHolder>()
-				if (holder.incarnation === this.self.incarnation || !this.alive(holder)) {
+				// Gone only by a current view: a process that just woke from a freeze sees everyone as gone.
+				if (holder.incarnation === this.self.incarnation || (!this.alive(holder) && this.viewFresh())) {
 					this.held.set(userbotId, await this.kv.update(key, value, entry.revision))
 					return
 				}

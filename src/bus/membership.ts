@@ -188,6 +188,20 @@ export class Membership {
 		return [...kinds].sort()
 	}
 
+	/**
+	 * Whether this view is current: our own last heartbeat came back to us within two heartbeats.
+	 * A process that was frozen wakes with everyone's entries old, as if all had gone; the bucket's
+	 * watch is ordered, so once our own fresh heartbeat is back, every entry before it is read too.
+	 */
+	viewFresh(): boolean {
+		const self = this.self
+		const own = self && this.seen.get(this.keyOf(self))
+		if (!self || !own) return false
+		if (self.kind === 'shard' && (own.value as ShardEntry).incarnation !== self.entry().incarnation)
+			return false
+		return performance.now() - own.at < 2 * this.opts.heartbeatMs
+	}
+
 	/** Whether a live entry other than ours holds this shard id (another process, or our own past). */
 	heldByOther(shardId: string, incarnation: string): boolean {
 		const live = this.shards().get(shardId)

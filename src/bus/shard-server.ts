@@ -37,7 +37,8 @@ import { lastUpdateSeq } from './update-log'
 export interface ShardServerOptions {
 	bus: Bus
 	shardId: string
-	local: TelegramRuntime
+	/** This process's supervisors; `fence` renews their children's fence. */
+	local: TelegramRuntime & { fence?(ms: number): void }
 	heartbeatMs: number
 	/** Kinds of update always forwarded (`UPDATE_KINDS`); gateways add their subscribers'. */
 	defaultKinds: readonly string[]
@@ -79,6 +80,7 @@ export class ShardServer {
 			this.opts.bus.leases,
 			self,
 			(holder) => this.membership.shards().get(holder.shard) === holder.incarnation,
+			() => this.membership.viewFresh(),
 		)
 	}
 
@@ -185,7 +187,8 @@ export class ShardServer {
 		const run = async () => {
 			const userbotId = m.userbotId
 			if (!this.running.has(userbotId)) {
-				if (!this.isOwner(userbotId)) throw new MovedError()
+				// A stale view (just back from a freeze) decides nothing: the gateway asks again.
+				if (!this.membership.viewFresh() || !this.isOwner(userbotId)) throw new MovedError()
 				await this.leases.acquire(userbotId, LEASE_WAIT_MS)
 				try {
 					this.seqs.set(userbotId, await lastUpdateSeq(this.opts.bus, userbotId))
@@ -250,10 +253,19 @@ export class ShardServer {
 		this.log.info('userbot handed over', { userbotId })
 	}
 
-	/** Cut off from the bus for two heartbeats: stop everything before the others take over. */
+	/**
+	 * Cut off from the bus for two heartbeats: stop everything before the others take over (three).
+	 * While the heartbeats go through, the children's fence is renewed up to that same moment, so a
+	 * process that freezes is covered too: its children close their clients when the fence runs out.
+	 */
 	private checkFence() {
-		if (this.closed || this.running.size === 0) return
-		if (performance.now() - this.membership.lastBeatOk <= 2 * this.opts.heartbeatMs) return
+		if (this.closed) return
+		const left = this.membership.lastBeatOk + 2 * this.opts.heartbeatMs - performance.now()
+		if (left > 0) {
+			this.opts.local.fence?.(left)
+			return
+		}
+		if (this.running.size === 0) return
 		const ids = [...this.running]
 		this.log.warn('cut off from the bus: stopping every userbot', { count: ids.length })
 		this.running.clear()

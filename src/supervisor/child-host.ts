@@ -78,6 +78,7 @@ export function createChildHost(opts: ChildHostOptions) {
 	const startTimeoutMs = opts.startTimeoutMs ?? 30_000
 	const logOutTimeoutMs = opts.logOutTimeoutMs ?? 10_000
 
+	let fenceTimer: ReturnType<typeof setTimeout> | undefined
 	/** Kinds of update the parent asked for (`update_filter`); every other update stays here. */
 	let forwarded: ReadonlySet<string> = new Set()
 
@@ -238,7 +239,20 @@ export function createChildHost(opts: ChildHostOptions) {
 			case 'update_filter':
 				forwarded = new Set(msg.kinds)
 				return
+			case 'fence':
+				clearTimeout(fenceTimer)
+				fenceTimer = setTimeout(() => {
+					send({
+						type: 'log',
+						level: 'warn',
+						msg: 'fenced: the shard did not renew its fence in time; every client is closed',
+						fields: { clients: clients.size },
+					})
+					void closeAll()
+				}, msg.ms)
+				return
 			case 'shutdown':
+				clearTimeout(fenceTimer)
 				return void closeAll().then(() => {
 					if (msg.id !== undefined) reply(msg.id, null)
 					onShutdown()

@@ -298,6 +298,12 @@ export class SupervisorClient implements TelegramRuntime {
 		if (t && !this.gen?.down) t.send({ type: 'update_filter', kinds: [...next] })
 	}
 
+	/** The bus: the child closes every client unless this is said again within `ms` (protocol `fence`). */
+	fence(ms: number): void {
+		const t = this.gen?.transport
+		if (t && !this.gen?.down) t.send({ type: 'fence', ms: Math.max(0, Math.floor(ms)) })
+	}
+
 	onRequest(listener: (event: RequestEvent) => void): () => void {
 		this.requestListeners.add(listener)
 		return () => this.requestListeners.delete(listener)

@@ -8,7 +8,11 @@ export { SupervisorClient, type SupervisorOptions } from './client'
 export { ShardedRuntime } from './sharded'
 export type { InvokeOptions, RequestEvent, RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
 
-export type LocalRuntime = TelegramRuntime & { readonly pid: number | undefined }
+export type LocalRuntime = TelegramRuntime & {
+	readonly pid: number | undefined
+	/** Renews the children's fence (a shard on the bus; see protocol `fence`). */
+	fence(ms: number): void
+}
 
 /**
  * The Telegram runtime of this process: a supervisor child running real TDLib or the emulator, or

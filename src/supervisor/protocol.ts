@@ -42,12 +42,24 @@ export const UpdateFilterSchema = v.object({
 	kinds: v.array(v.pipe(v.string(), v.regex(/^update[A-Z][A-Za-z]*$/))),
 })
 
+/**
+ * A shard's fence (the bus): close every client unless told again within `ms`. The shard sends it
+ * while its heartbeats reach the bus, with the time until it must count itself cut off; a shard
+ * process that freezes (a pause, a stuck event loop) stops telling, and its child closes the
+ * clients itself before the other shards take its userbots over.
+ */
+export const FenceSchema = v.object({
+	type: v.literal('fence'),
+	ms: v.pipe(v.number(), v.integer(), v.minValue(0)),
+})
+
 export const ParentMessageSchema = v.variant('type', [
 	InvokeSchema,
 	StartSchema,
 	StopSchema,
 	ShutdownSchema,
 	UpdateFilterSchema,
+	FenceSchema,
 ])
 
 const errorCode = v.union([v.number(), v.string()])
@@ -165,6 +177,7 @@ const PARENT_SCHEMAS: Record<string, v.GenericSchema<unknown, ParentMessage>> = 
 	stop: StopSchema,
 	shutdown: ShutdownSchema,
 	update_filter: UpdateFilterSchema,
+	fence: FenceSchema,
 }
 
 function childSchema(m: Discriminated): v.GenericSchema<unknown, ChildMessage> | undefined {

@@ -5,7 +5,7 @@ import type { InvokeOptions, RequestEvent, RuntimeEvent, StartClientOptions, Tel
 /** One supervisor of a `ShardedRuntime`, under a name that places userbots on it. */
 export interface LocalShard {
 	name: string
-	runtime: TelegramRuntime & { readonly pid?: number | undefined }
+	runtime: TelegramRuntime & { readonly pid?: number | undefined; fence?(ms: number): void }
 }
 
 /**
@@ -66,6 +66,11 @@ export class ShardedRuntime implements TelegramRuntime {
 
 	setUpdateFilter(kinds: readonly string[]): void {
 		for (const s of this.shards) s.runtime.setUpdateFilter(kinds)
+	}
+
+	/** Renews the fence of every supervisor's child (see protocol `fence`). */
+	fence(ms: number): void {
+		for (const s of this.shards) s.runtime.fence?.(ms)
 	}
 
 	onRequest(listener: (event: RequestEvent) => void): () => void {

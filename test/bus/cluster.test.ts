@@ -233,6 +233,33 @@ describe('supervisor shards behind NATS', () => {
 		expect([...new Set(after.map((r) => r.userbotId))].sort()).toEqual([...moving].sort())
 	}, 40_000)
 
+	it('keeps the userbots of a frozen shard process out of two places: its children close them first', async () => {
+		const frozen = shards.get('s2') as ShardProcess
+		const live = ['s1', 's2', 's3']
+		const ids = userbots.filter((u) => ownerOf(u, live) === 's2')
+		expect(ids.length).toBeGreaterThan(0)
+		const c = await connect(a)
+		// Frozen, it can neither beat nor stop anything; its supervisor children run on.
+		frozen.proc.kill('SIGSTOP')
+		try {
+			for (const u of ids)
+				await until(`userbot ${u} served elsewhere`, async () => ((await works(c, u)) ? true : undefined))
+		} finally {
+			frozen.proc.kill('SIGCONT')
+		}
+		// Awake, it knows it was cut off, comes back as a new incarnation and gets its share again.
+		await until('the share of s2 back on it', () => {
+			const runs = readRuns(env.SUPERVISOR_RUN_LOG as string)
+			return ids.every(
+				(u) => runs.filter((r) => r.userbotId === u && r.event === 'start').at(-1)?.supervisor === 's2/0',
+			)
+				? true
+				: undefined
+		})
+		for (const u of userbots)
+			await until(`userbot ${u} works`, async () => ((await works(c, u)) ? true : undefined))
+	}, 40_000)
+
 	it('never ran a userbot in two supervisors at once', () => {
 		const runs = readRuns(env.SUPERVISOR_RUN_LOG as string)
 		expect(runs.length).toBeGreaterThan(userbots.length * 2)
