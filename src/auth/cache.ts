@@ -11,8 +11,7 @@
  * Every drop is also announced to the `onRevoked` listeners (the WebSocket gateway closes the
  * sockets opened with what was dropped), synchronously, after memory has forgotten it.
  */
-import type { Profile } from './profiles'
-import type { Revocation } from './types'
+import type { Profile, Revocation } from './types'
 
 export interface SessionEntry {
 	hash: string

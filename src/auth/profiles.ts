@@ -3,20 +3,9 @@ import { alias } from 'drizzle-orm/sqlite-core'
 import type { Database } from '../../db/client'
 import { company, statusOnWork, userProfile } from '../../db/schema'
 import type { AuthCache } from './cache'
+import type { Profile } from './types'
 
-/**
- * The caller's profile as `GET /accounts/me/` shows it, kept serialized in the cache: the hot path
- * answers from memory. Anything that changes a profile must call `AuthCache.dropUser`.
- */
-export interface Profile {
-	id: number
-	email: string
-	companyId: number | null
-	isOwner: boolean
-	active: boolean
-	/** The `me/` body, serialized once. */
-	json: string
-}
+export type { Profile } from './types'
 
 export interface Profiles {
 	get(userId: number): Promise<Profile | null>

@@ -75,3 +75,17 @@ export interface Authenticator {
 	/** Calls `listener` synchronously after every revocation; returns the unsubscribe. */
 	onRevoked(listener: (revocation: Revocation) => void): () => void
 }
+
+/**
+ * The caller's profile as `GET /accounts/me/` shows it, kept serialized in the cache: the hot path
+ * answers from memory. Anything that changes a profile must call `AuthCache.dropUser`.
+ */
+export interface Profile {
+	id: number
+	email: string
+	companyId: number | null
+	isOwner: boolean
+	active: boolean
+	/** The `me/` body, serialized once. */
+	json: string
+}

@@ -1,8 +1,8 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { AuthCache } from '../auth/cache'
 import type { Revocation } from '../auth/types'
+import type { UserbotDirectory } from '../context'
 import type { Logger } from '../logger'
-import type { UserbotDirectory } from '../userbots/types'
 import { INVALIDATIONS } from './subjects'
 
 /**

@@ -1,27 +1,6 @@
-import type { TdRequest, TdUpdate } from './types'
+import type { Backend } from './types'
 
-/**
- * What the supervisor child needs of a Telegram backend: real TDLib (`tdlib.ts`) or the emulator
- * (`emulator/`). One backend per child process, one client per userbot.
- */
-export interface ClientOptions {
-	databaseDirectory: string
-	filesDirectory: string
-	/** base64; never logged */
-	encryptionKey: string
-}
-
-export interface BackendClient {
-	/** Resolves with TDLib's answer, rejects with `TdError` (code and message verbatim). */
-	invoke(request: TdRequest): Promise<unknown>
-	onUpdate(listener: (update: TdUpdate) => void): void
-	close(): Promise<void>
-}
-
-export interface Backend {
-	readonly name: 'tdlib' | 'emulator'
-	createClient(userbotId: number, opts: ClientOptions): BackendClient
-}
+export type { Backend, BackendClient, ClientOptions } from './types'
 
 export interface BackendOptions {
 	backend: 'tdlib' | 'emulator'

@@ -1,6 +1,6 @@
 import { getTdjson } from 'prebuilt-tdlib'
 import * as tdl from 'tdl'
-import type { Backend, BackendClient, ClientOptions } from './backend'
+import type { Backend, BackendClient, ClientOptions } from './types'
 import { TdError, type TdRequest, type TdUpdate } from './types'
 
 /**

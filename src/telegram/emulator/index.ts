@@ -1,6 +1,6 @@
 import type * as Td from 'tdlib-types'
-import type { Backend, BackendClient, ClientOptions } from '../backend'
 import { tdlibParseError } from '../schema/parse'
+import type { Backend, BackendClient, ClientOptions } from '../types'
 import { TdError, type TdRequest, type TdUpdate } from '../types'
 import { ANY_STATE, authHandlers, confirmQrCode, isAborted, NEEDS_NETWORK } from './auth'
 import { chatHandlers } from './chats'

@@ -1,51 +1,14 @@
 import type * as Td from 'tdlib-types'
-import type { ChatRecord, MemberRecord, Role } from './world'
+import { ADMIN_RIGHTS, NO_RIGHTS, OWNER_RIGHTS, type Rights, rights } from './member-records'
+import type { ChatRecord, MemberRecord } from './world'
+
+export { ADMIN_RIGHTS, NO_RIGHTS, newMember, OWNER_RIGHTS } from './member-records'
 
 /**
  * Who may do what in a group, as Telegram decides it (TDLib's `DialogParticipantStatus`): the owner
  * everything, an administrator their rights, anyone else the chat's member permissions (or their own
  * restrictions). Every rights check of the emulator goes through here.
  */
-
-type Rights = Omit<Td.chatAdministratorRights, '_'>
-
-const rights = (all: boolean, changes: Partial<Rights> = {}): Td.chatAdministratorRights => ({
-	_: 'chatAdministratorRights',
-	can_manage_chat: all,
-	can_change_info: all,
-	can_post_messages: all,
-	can_edit_messages: all,
-	can_delete_messages: all,
-	can_invite_users: all,
-	can_restrict_members: all,
-	can_pin_messages: all,
-	can_manage_topics: all,
-	can_promote_members: all,
-	can_manage_video_chats: all,
-	can_post_stories: all,
-	can_edit_stories: all,
-	can_delete_stories: all,
-	can_manage_direct_messages: all,
-	can_manage_tags: all,
-	is_anonymous: false,
-	...changes,
-})
-
-export const OWNER_RIGHTS = rights(true)
-export const NO_RIGHTS = rights(false)
-
-/**
- * An administrator's rights when nobody chose them (the seed's administrators, a promotion in a
- * basic group, where rights are all or nothing): everything but promoting others, tags and stories.
- */
-export const ADMIN_RIGHTS = rights(true, {
-	can_promote_members: false,
-	can_post_stories: false,
-	can_edit_stories: false,
-	can_delete_stories: false,
-	can_manage_direct_messages: false,
-	can_manage_tags: false,
-})
 
 /** A chat's member permissions: all (groups, by default) or none (channels). */
 export function defaultPermissions(all: boolean): Td.chatPermissions {
@@ -68,20 +31,6 @@ export function defaultPermissions(all: boolean): Td.chatPermissions {
 		can_pin_messages: false,
 		can_create_topics: false,
 	}
-}
-
-export function newMember(
-	role: Role,
-	inviterUserId: number,
-	joinedDate: number,
-	adminRights: Td.chatAdministratorRights = ADMIN_RIGHTS,
-): MemberRecord {
-	const record: MemberRecord = { role, tag: '', inviterUserId, joinedDate }
-	if (role === 'administrator') {
-		record.rights = adminRights
-		record.promotedBy = inviterUserId
-	}
-	return record
 }
 
 /** The administrator rights of `userId` in `chat`: all for the owner, none (undefined) for a non-admin. */

@@ -1,37 +1,12 @@
 import type * as Td from 'tdlib-types'
-import { newMember } from './members-rights'
+import { type BanRecord, type MemberRecord, newMember, type Role } from './member-records'
+
+export type { BanRecord, MemberRecord, Role } from './member-records'
 
 /**
  * The emulated Telegram cloud: plain records, shared by every client of one child process.
  * TDLib-shaped objects are built from these per viewer (`objects.ts`).
  */
-export type Role = 'creator' | 'administrator' | 'member'
-
-/**
- * One user present in a group or channel, as TDLib's `chatMember` describes them. A user who left
- * or was kicked has no record; a banned one has a `BanRecord` instead.
- */
-export interface MemberRecord {
-	role: Role
-	/** Administrators: their rights (the owner has every right and no record of them). */
-	rights?: Td.chatAdministratorRights
-	/** Who made them administrator: that user and the owner may edit their rights (`can_be_edited`). */
-	promotedBy?: number
-	/** Supergroups: a member's own restrictions (`chatMemberStatusRestricted`, still a member). */
-	restriction?: { permissions: Td.chatPermissions; until: number }
-	/** The member's tag: an administrator's custom title since TDLib 1.8.65 (0-16 characters). */
-	tag: string
-	/** Who added or promoted them; 0 when unknown (a join by link, the seed's owners). */
-	inviterUserId: number
-	joinedDate: number
-}
-
-/** A supergroup's or channel's ban: out, and unable to come back until unbanned or `until` (0: never). */
-export interface BanRecord {
-	until: number
-	bannedBy: number
-	date: number
-}
 export type ChatKind = 'private' | 'basicGroup' | 'supergroup' | 'channel'
 
 export interface UserRecord {
