@@ -6,6 +6,7 @@ import type { TelegramRuntime } from '../supervisor/types'
 import { type Bus, connectBus } from './connection'
 import { RemoteRuntime } from './remote-runtime'
 import { ShardServer } from './shard-server'
+import { checkSharedStorage } from './storage'
 
 /**
  * What a process runs by `ROLE`, with the bus or without it. Without `BUS_URL` (ROLE=all): the
@@ -50,6 +51,13 @@ export async function startShard(
 		await local.close()
 		throw err
 	}
+	try {
+		await checkSharedStorage(bus.leases, config.dataDir)
+	} catch (err) {
+		await bus.close()
+		await local.close()
+		throw err
+	}
 	const shard = new ShardServer({
 		bus,
 		shardId,
@@ -87,6 +95,9 @@ export async function createProcessRuntime(
 	if (config.role === 'shard') return { runtime: null, shard }
 	const gatewayId = crypto.randomUUID()
 	const bus = await connectBus(busOptions(config, log, `gateway-${gatewayId.slice(0, 8)}`))
+	closers.push(() => bus.close())
+	// Uploads are written here for the shard's TDLib to read: the same folder on every machine.
+	await checkSharedStorage(bus.leases, config.dataDir)
 	const runtime = new RemoteRuntime({
 		bus,
 		gatewayId,
@@ -95,10 +106,7 @@ export async function createProcessRuntime(
 		backend: config.telegram.backend,
 		log,
 	})
-	closers.push(async () => {
-		await runtime.close()
-		await bus.close()
-	})
+	closers.push(() => runtime.close())
 	await runtime.start()
 	return { runtime, bus, gatewayId, shard }
 }

@@ -11,6 +11,9 @@ export const AUTH_STATES = 'ubg.auth'
 /** Cache invalidations between gateways (core NATS: what is missed while away is a full drop). */
 export const INVALIDATIONS = 'ubg.invalidate'
 
+/** In the leases bucket: the id of the storage (`DATA_DIR/tdlib`) the leases are about. */
+export const STORAGE_KEY = 'storage'
+
 export const updateSubject = (userbotId: number) => `${UPDATES}.${userbotId}`
 export const authSubject = (userbotId: number) => `${AUTH_STATES}.${userbotId}`
 /** Where a shard takes supervisor protocol requests. */

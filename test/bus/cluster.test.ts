@@ -21,11 +21,13 @@ import {
 	type NatsServer,
 	overlaps,
 	readRuns,
+	SERVER_ENTRY,
 	type ShardProcess,
 	startGateway,
 	startGatewayProcess,
 	startNats,
 	startShard,
+	terminate,
 	until,
 } from './cluster'
 
@@ -97,11 +99,10 @@ describe('supervisor shards behind NATS', () => {
 
 	afterAll(async () => {
 		for (const s of sockets) s.close()
-		await a?.halt()
-		await b?.stop()
-		for (const s of shards.values()) await s.stop()
+		// Each stopped whatever happened to the others: no process outlives the tests.
+		await Promise.allSettled([a?.halt(), b?.stop(), ...[...shards.values()].map((s) => s.stop())])
 		await nats?.stop()
-		rmSync(dataDir, { recursive: true, force: true })
+		if (dataDir) rmSync(dataDir, { recursive: true, force: true })
 	}, 30_000)
 
 	it('sends a command to the shard that owns its userbot, through either gateway', async () => {
@@ -126,6 +127,26 @@ describe('supervisor shards behind NATS', () => {
 			expect(await works(viaB, id)).toBe(true)
 		}
 	}, 30_000)
+
+	it('refuses to start a shard whose TDLib folders are not the ones the bus shares', async () => {
+		const elsewhere = mkdtempSync(join(tmpdir(), 'ubg-bus-elsewhere-'))
+		try {
+			const proc = Bun.spawn([process.execPath, '--no-env-file', SERVER_ENTRY], {
+				env: { PATH: process.env.PATH ?? '', ...env, DATA_DIR: elsewhere, ROLE: 'shard', SHARD_ID: 'lost' },
+				stdout: 'ignore',
+				stderr: 'pipe',
+			})
+			const done = await Promise.race([proc.exited, Bun.sleep(30_000).then(() => undefined)])
+			if (done === undefined) await terminate(proc)
+			expect(done).toBe(2)
+			const text = await new Response(proc.stderr).text()
+			expect(text.trim().split('\n').at(-1)).toBe(
+				`startup error: ${join(elsewhere, 'tdlib')} is not the storage the other processes on the bus use (it has no .storage-id): every gateway and shard of one bus must share one DATA_DIR/tdlib`,
+			)
+		} finally {
+			rmSync(elsewhere, { recursive: true, force: true })
+		}
+	}, 40_000)
 
 	it('resumes a client on the other gateway with exactly the updates it missed', async () => {
 		const id = userbots[0] as number
@@ -193,7 +214,9 @@ describe('supervisor shards behind NATS', () => {
 			() => 'answered',
 			(err: unknown) => err,
 		)
-		await Bun.sleep(100)
+		// Its requests reach the shard in the order sent, and the shard hands them on in that order:
+		// once a quick one sent after it is answered, the slow one is in the shard's child.
+		expect(await runtime.invoke(id, { _: 'getDefaultMessageAutoDeleteTime' })).toBeDefined()
 		await victim.kill()
 		const failure = await inFlight
 		expect(failure).toBeInstanceOf(RuntimeError)

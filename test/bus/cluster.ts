@@ -31,10 +31,23 @@ export async function startNats(): Promise<NatsServer> {
 	return {
 		url: `nats://${url}`,
 		async stop() {
-			proc.kill('SIGTERM')
-			await proc.exited
+			await terminate(proc)
 			rmSync(dir, { recursive: true, force: true })
 		},
+	}
+}
+
+/**
+ * SIGTERM, then SIGKILL if the process is still there after `graceMs`: a test never leaves a process
+ * behind, and never waits without end for one that does not stop.
+ */
+export async function terminate(proc: Subprocess, graceMs = 10_000): Promise<void> {
+	if (proc.exitCode !== null || proc.signalCode) return
+	proc.kill('SIGTERM')
+	const stopped = await Promise.race([proc.exited.then(() => true), Bun.sleep(graceMs).then(() => false)])
+	if (!stopped) {
+		proc.kill('SIGKILL')
+		await proc.exited
 	}
 }
 
@@ -71,6 +84,9 @@ async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp, ms
 	return found
 }
 
+/** The server's entry, as `npm start` runs it. */
+export const SERVER_ENTRY = join(import.meta.dir, '..', '..', 'src', 'main.ts')
+
 export interface Cluster {
 	nats: NatsServer
 	dataDir: string
@@ -106,8 +122,7 @@ export async function startShard(
 	id: string,
 	extra: Record<string, string> = {},
 ): Promise<ShardProcess> {
-	const entry = join(import.meta.dir, '..', '..', 'src', 'main.ts')
-	const proc = Bun.spawn([process.execPath, '--no-env-file', entry], {
+	const proc = Bun.spawn([process.execPath, '--no-env-file', SERVER_ENTRY], {
 		env: {
 			PATH: process.env.PATH ?? '',
 			HOME: process.env.HOME ?? '',
@@ -132,11 +147,7 @@ export async function startShard(
 		id,
 		proc,
 		lines,
-		async stop() {
-			if (proc.exitCode !== null || proc.signalCode) return
-			proc.kill('SIGTERM')
-			await proc.exited
-		},
+		stop: () => terminate(proc),
 		async kill() {
 			proc.kill('SIGKILL')
 			await proc.exited
@@ -157,8 +168,7 @@ export interface GatewayProcess {
  * two apps of one process writing one file stall each other for the whole busy timeout.
  */
 export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
-	const entry = join(import.meta.dir, '..', '..', 'src', 'main.ts')
-	const proc = Bun.spawn([process.execPath, '--no-env-file', entry], {
+	const proc = Bun.spawn([process.execPath, '--no-env-file', SERVER_ENTRY], {
 		env: {
 			PATH: process.env.PATH ?? '',
 			HOME: process.env.HOME ?? '',
@@ -182,11 +192,7 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
 		url,
 		proc,
 		lines,
-		async stop() {
-			if (proc.exitCode !== null || proc.signalCode) return
-			proc.kill('SIGTERM')
-			await proc.exited
-		},
+		stop: () => terminate(proc),
 	}
 }
 
