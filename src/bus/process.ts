@@ -6,7 +6,7 @@ import type { TelegramRuntime } from '../supervisor/types'
 import { type Bus, connectBus } from './connection'
 import { RemoteRuntime } from './remote-runtime'
 import { ShardServer } from './shard-server'
-import { checkSharedStorage } from './storage'
+import { checkSharedSecrets, checkSharedStorage } from './storage'
 
 /**
  * What a process runs by `ROLE`, with the bus or without it. Without `BUS_URL` (ROLE=all): the
@@ -98,6 +98,7 @@ export async function createProcessRuntime(
 	closers.push(() => bus.close())
 	// Uploads are written here for the shard's TDLib to read: the same folder on every machine.
 	await checkSharedStorage(bus.leases, config.dataDir)
+	await checkSharedSecrets(bus.leases, config.secrets)
 	const runtime = new RemoteRuntime({
 		bus,
 		gatewayId,

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { KV } from '@nats-io/kv'
-import { STORAGE_KEY } from './subjects'
+import { SECRETS_KEY, STORAGE_KEY } from './subjects'
 
 /**
  * Every gateway and shard on one bus must see one `DATA_DIR/tdlib`: a userbot's TDLib database
@@ -61,5 +61,51 @@ function readId(file: string): string | undefined {
 function mismatch(dir: string, why: string) {
 	return new StorageMismatchError(
 		`${dir} is not the storage the other processes on the bus use (${why}): every gateway and shard of one bus must share one DATA_DIR/tdlib`,
+	)
+}
+
+export interface SharedSecrets {
+	jwtSecret: string
+	sessionSecret: string
+	dataKey: string
+}
+
+/**
+ * Gateways of one bus must sign and seal alike: a token signed on one is checked on another, and a
+ * userbot's database key sealed by one is opened by whichever starts it next. Each gateway compares
+ * a fingerprint of its secrets (an HMAC keyed by them over a constant: it tells nothing of them)
+ * with the one the bus keeps, given by the first gateway, and refuses to start on another.
+ */
+export async function checkSharedSecrets(kv: KV, secrets: SharedSecrets): Promise<void> {
+	const fingerprint = await fingerprintOf(secrets)
+	const entry = await kv.get(SECRETS_KEY)
+	if (entry?.operation === 'PUT') {
+		if (entry.string() === fingerprint) return
+		throw secretsMismatch()
+	}
+	try {
+		await kv.create(SECRETS_KEY, fingerprint)
+	} catch {
+		const now = await kv.get(SECRETS_KEY)
+		if (now?.operation !== 'PUT' || now.string() !== fingerprint) throw secretsMismatch()
+	}
+}
+
+async function fingerprintOf(s: SharedSecrets): Promise<string> {
+	const material = new TextEncoder().encode(JSON.stringify([s.jwtSecret, s.sessionSecret, s.dataKey]))
+	const key = await crypto.subtle.importKey('raw', material, { name: 'HMAC', hash: 'SHA-256' }, false, [
+		'sign',
+	])
+	const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode('ubg gateway secrets'))
+	return Buffer.from(mac).toString('base64url')
+}
+
+export class SecretsMismatchError extends Error {
+	override name = 'SecretsMismatchError'
+}
+
+function secretsMismatch() {
+	return new SecretsMismatchError(
+		'JWT_SECRET, SESSION_SECRET or the data key (DATA_DIR/secrets.json) differ from those of the other gateways on the bus: every gateway of one bus must have the same',
 	)
 }

@@ -13,6 +13,8 @@ export const INVALIDATIONS = 'ubg.invalidate'
 
 /** In the leases bucket: the id of the storage (`DATA_DIR/tdlib`) the leases are about. */
 export const STORAGE_KEY = 'storage'
+/** In the leases bucket: a fingerprint of the gateways' secrets, which they must share. */
+export const SECRETS_KEY = 'secrets'
 
 export const updateSubject = (userbotId: number) => `${UPDATES}.${userbotId}`
 export const authSubject = (userbotId: number) => `${AUTH_STATES}.${userbotId}`

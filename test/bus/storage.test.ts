@@ -3,13 +3,18 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Bus, connectBus } from '../../src/bus/connection'
-import { checkSharedStorage, StorageMismatchError } from '../../src/bus/storage'
-import { STORAGE_KEY } from '../../src/bus/subjects'
+import {
+	checkSharedSecrets,
+	checkSharedStorage,
+	SecretsMismatchError,
+	StorageMismatchError,
+} from '../../src/bus/storage'
+import { SECRETS_KEY, STORAGE_KEY } from '../../src/bus/subjects'
 import { createLogger } from '../../src/logger'
 import { type NatsServer, startNats } from './cluster'
 
-/** The multi-machine decision, enforced: one bus, one `DATA_DIR/tdlib`, or a process does not start. */
-describe('checkSharedStorage', () => {
+/** The multi-machine decisions, enforced: one bus, one `DATA_DIR/tdlib` and one set of gateway secrets, or a process does not start. */
+describe('what the processes of one bus must share', () => {
 	let nats: NatsServer
 	let bus: Bus
 	const dirs: string[] = []
@@ -32,6 +37,7 @@ describe('checkSharedStorage', () => {
 	})
 	afterEach(async () => {
 		await bus.leases.delete(STORAGE_KEY)
+		await bus.leases.delete(SECRETS_KEY)
 	})
 	afterAll(async () => {
 		await bus?.close()
@@ -82,5 +88,23 @@ describe('checkSharedStorage', () => {
 		await bus.leases.delete(STORAGE_KEY)
 		expect(await checkSharedStorage(bus.leases, shared)).toBe(id)
 		await expect(checkSharedStorage(bus.leases, dataDir())).rejects.toBeInstanceOf(StorageMismatchError)
+	})
+
+	it('lets gateways with the same secrets start, and refuses one whose secrets differ in any part', async () => {
+		const secrets = { jwtSecret: 'j'.repeat(40), sessionSecret: 's'.repeat(40), dataKey: 'd'.repeat(43) }
+		await checkSharedSecrets(bus.leases, secrets)
+		await checkSharedSecrets(bus.leases, { ...secrets })
+		// What the bus keeps tells nothing of them.
+		const kept = (await bus.leases.get(SECRETS_KEY))?.string() ?? ''
+		for (const value of Object.values(secrets)) expect(kept).not.toContain(value.slice(0, 8))
+		for (const part of ['jwtSecret', 'sessionSecret', 'dataKey'] as const) {
+			const refused = await checkSharedSecrets(bus.leases, { ...secrets, [part]: 'x'.repeat(40) }).catch(
+				(e: unknown) => e,
+			)
+			expect(refused).toBeInstanceOf(SecretsMismatchError)
+			expect((refused as Error).message).toBe(
+				'JWT_SECRET, SESSION_SECRET or the data key (DATA_DIR/secrets.json) differ from those of the other gateways on the bus: every gateway of one bus must have the same',
+			)
+		}
 	})
 })
