@@ -41,13 +41,15 @@ const HANDLERS: Handlers = {
  * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code;
  * `emulatorFailNext {method, code, message}` makes this client's next request of `method` fail with
  * that error (the failures the cloud has and the emulator does not: floods, outages, a step that
- * fails after another succeeded). Domains add their own (`password.ts`: reading the emulated mail,
+ * fails after another succeeded); `emulatorSlowClose {ms}` makes this client's close take that much
+ * longer, as real TDLib's does while it flushes its database (tests of hand-overs). Domains add their own (`password.ts`: reading the emulated mail,
  * a session's age).
  */
 export type EmulatorRequest =
 	| { _: 'emulatorDelay'; ms: number }
 	| { _: 'emulatorConfirmQrCode'; phone_number: string }
 	| { _: 'emulatorFailNext'; method: string; code: number; message: string }
+	| { _: 'emulatorSlowClose'; ms: number }
 	| PasswordEmulatorRequest
 
 const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
@@ -127,6 +129,9 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		}
 	})
 
+	/** `emulatorSlowClose`: how much longer this client's close takes. */
+	let closeDelayMs = 0
+
 	async function run(request: TdRequest): Promise<unknown> {
 		// TDLib holds requests until its parameters are set; so does the emulator.
 		if (!initialized) await init
@@ -141,6 +146,10 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		}
 		if (raw._ === 'emulatorDelay') {
 			await Bun.sleep(Math.max(0, Number(raw.ms) || 0))
+			return { _: 'ok' }
+		}
+		if (raw._ === 'emulatorSlowClose') {
+			closeDelayMs = Math.max(0, Number(raw.ms) || 0)
 			return { _: 'ok' }
 		}
 		if (raw._ === 'emulatorConfirmQrCode') return confirmQrCode(session, String(raw.phone_number ?? ''))
@@ -179,6 +188,7 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 						resolve()
 				}),
 			)
+			if (closeDelayMs > 0) await Bun.sleep(closeDelayMs)
 			await run({ _: 'close' })
 			await closed
 		},
