@@ -142,6 +142,19 @@ describe('supervisor shards behind NATS', () => {
 		}
 	}, 30_000)
 
+	it('keeps the deadline of a request over the bus', async () => {
+		const runtime = a.ctx.runtime as RemoteRuntime
+		const id = userbots[0] as number
+		const slow = await runtime
+			.invoke(id, emulatorRequest({ _: 'emulatorDelay', ms: 1500 }), { timeoutMs: 200 })
+			.then(
+				() => 'answered',
+				(err: unknown) => err,
+			)
+		expect(slow).toBeInstanceOf(RuntimeError)
+		expect((slow as RuntimeError).code).toBe('timeout')
+	}, 30_000)
+
 	it('refuses to start a shard whose TDLib folders are not the ones the bus shares', async () => {
 		const elsewhere = mkdtempSync(join(tmpdir(), 'ubg-bus-elsewhere-'))
 		try {
