@@ -1,4 +1,3 @@
-import { DeliverPolicy } from '@nats-io/jetstream'
 import { createInbox, type Msg, type Subscription } from '@nats-io/transport-node'
 import type { Logger } from '../logger'
 import { PendingRequests } from '../supervisor/pending'
@@ -13,8 +12,9 @@ import type {
 } from '../supervisor/types'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import type { Bus } from './connection'
+import { type AuthStateEvent, followEvents, type UpdateEvent } from './event-feed'
 import { Membership } from './membership'
-import { AUTH_STATES, EVENTS_STREAM, shardSubject, UPDATES, userbotOfSubject } from './subjects'
+import { shardSubject } from './subjects'
 
 /**
  * A gateway's `TelegramRuntime` when the supervisors are shards on the bus: the same interface as
@@ -83,67 +83,34 @@ export class RemoteRuntime implements TelegramRuntime {
 			entry: () => ({ kinds: this.kinds }),
 		})
 		this.stops.push(this.membership.onChange(() => this.onMembers()))
-		await this.follow(`${AUTH_STATES}.>`, DeliverPolicy.New, (m) => this.onAuthState(m))
-		await this.follow(`${UPDATES}.>`, DeliverPolicy.All, (m) => this.onUpdate(m))
+		this.stops.push(
+			await followEvents(
+				this.opts.bus,
+				{ onAuthState: (e) => this.onAuthState(e), onUpdate: (e) => this.onUpdate(e) },
+				this.log,
+				() => this.closing,
+			),
+		)
 		this.lastShards = this.shardKeys()
 	}
 
-	/** Reads one kind of event from the stream with an ordered consumer (it resumes by itself). */
-	private async follow(
-		filter: string,
-		policy: DeliverPolicy,
-		handle: (m: { subject: string; json<T>(): T }) => void,
-	) {
-		const consumer = await this.opts.bus.js.consumers.get(EVENTS_STREAM, {
-			filter_subjects: filter,
-			deliver_policy: policy,
-		})
-		const messages = await consumer.consume()
-		this.stops.push(() => void messages.close())
-		void (async () => {
-			for await (const m of messages) {
-				try {
-					handle(m)
-				} catch (err) {
-					this.log.warn('event from the bus dropped', { subject: m.subject, error: String(err) })
-				}
-			}
-		})().catch((err: unknown) => {
-			if (!this.closing) this.log.error('reading events from the bus stopped', { error: String(err) })
-		})
-	}
-
-	private onAuthState(m: { subject: string; json<T>(): T }) {
-		const userbotId = userbotOfSubject(m.subject)
-		if (userbotId === undefined) return
-		const body = m.json<{ state?: unknown; detail?: unknown; shard?: unknown; incarnation?: unknown }>()
-		if (typeof body.state !== 'string') return
-		if (body.state === 'authorizationStateClosed') {
+	private onAuthState({ userbotId, state, detail, owner }: AuthStateEvent) {
+		if (state === 'authorizationStateClosed') {
 			this.states.delete(userbotId)
 			this.owners.delete(userbotId)
 		} else {
-			this.states.set(userbotId, body.state)
-			if (typeof body.shard === 'string' && typeof body.incarnation === 'string')
-				this.owners.set(userbotId, `${body.shard}=${body.incarnation}`)
+			this.states.set(userbotId, state)
+			if (owner) this.owners.set(userbotId, owner)
 		}
-		const detail =
-			typeof body.detail === 'object' && body.detail !== null
-				? (body.detail as Record<string, unknown>)
-				: undefined
 		this.emit(
 			detail
-				? { type: 'authorization_state', userbotId, state: body.state, detail }
-				: { type: 'authorization_state', userbotId, state: body.state },
+				? { type: 'authorization_state', userbotId, state, detail }
+				: { type: 'authorization_state', userbotId, state },
 		)
 	}
 
-	private onUpdate(m: { subject: string; json<T>(): T }) {
-		const userbotId = userbotOfSubject(m.subject)
-		if (userbotId === undefined) return
-		const body = m.json<{ seq?: unknown; update?: { _?: unknown } }>()
-		const update = body.update
-		if (typeof body.seq !== 'number' || !update || typeof update._ !== 'string') return
-		this.emit({ type: 'update', userbotId, update: update as { _: string }, seq: body.seq })
+	private onUpdate({ userbotId, seq, update }: UpdateEvent) {
+		this.emit({ type: 'update', userbotId, update, seq })
 	}
 
 	private onReply(msg: Msg) {
