@@ -323,6 +323,20 @@ describe('supervisor shards behind NATS', () => {
 			await until(`userbot ${u} works`, async () => ((await works(c, u)) ? true : undefined))
 	}, 40_000)
 
+	it('answers userbot not found on one gateway at once when the userbot is deleted on the other', async () => {
+		const id = userbots.at(-1) as number
+		const onB = await connect(b)
+		// B has it in its directory cache.
+		expect(await works(onB, id)).toBe(true)
+		const res = await fetch(`${a.url}/api/userbots/${id}/`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${user.access}` },
+		})
+		expect(res.status).toBe(204)
+		const reply = await onB.command({ action: GET, userbot_id: id })
+		expect(reply.payload.error).toBe('userbot not found')
+	}, 30_000)
+
 	it('never ran a userbot in two supervisors at once', () => {
 		const runs = readRuns(env.SUPERVISOR_RUN_LOG as string)
 		expect(runs.length).toBeGreaterThan(userbots.length * 2)
