@@ -10,6 +10,9 @@ import { securityPlugin } from '../plugins/commands-security'
 import { sessionsPlugin } from '../plugins/commands-sessions'
 import { userbotsPlugin } from '../plugins/userbots'
 import { createAuthenticator } from './auth'
+import { bridgeInvalidations } from './bus/invalidation'
+import { createProcessRuntime, type ProcessRuntime } from './bus/process'
+import { lastUpdateSeq } from './bus/update-log'
 import { toAsyncApi } from './catalog/asyncapi'
 import { buildCatalog, type Catalog } from './catalog/catalog'
 import { catalogRoutes } from './catalog/routes'
@@ -27,7 +30,6 @@ import { loadPluginModule } from './plugin-loader'
 import { isPathSpecifier, resolvePluginSpecifier } from './plugin-specifier'
 import { RouteOwners } from './route-owners'
 import { StartupError } from './startup-error'
-import { createRuntime } from './supervisor'
 import { recordRequests } from './supervisor/request-log'
 import { createUpdateHub } from './updates/hub'
 import { createUserbotDirectory } from './userbots/directory'
@@ -102,14 +104,18 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		const { chosen, skipped } = await choosePlugins(config, opts.plugins, opts.restOnly === true)
 		const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken)
 		closers.push(() => handle.close())
-		const runtime = opts.restOnly ? null : await createRuntime(config, log)
-		if (runtime) closers.push(() => runtime.close())
+		if (config.role === 'shard')
+			throw new StartupError('ROLE=shard serves no app: start it with createShardApp')
+		const processRuntime: ProcessRuntime = opts.restOnly
+			? { runtime: null }
+			: await createProcessRuntime(config, log, closers)
+		const runtime = processRuntime.runtime
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
 		const { app, ctx, commands, catalog, socketStats } = await compose(
 			config,
 			log,
 			handle,
-			runtime,
+			processRuntime,
 			chosen,
 			closers,
 			{
@@ -212,34 +218,51 @@ async function compose(
 	config: Config,
 	log: Logger,
 	handle: DatabaseHandle,
-	runtime: AppContext['runtime'],
+	processRuntime: ProcessRuntime,
 	plugins: readonly PluginDefinition[],
 	closers: Array<() => Promise<void> | void>,
 	opts: { websocket: boolean },
 ) {
 	const groups: CommandGroup[] = []
 	const subscribers = new Set<(event: CompanyEvent) => void>()
+	const { runtime, bus, gatewayId } = processRuntime
 	const updates = createUpdateHub({
 		size: config.updates.bufferSize,
 		ageMs: config.updates.bufferAgeMs,
 		defaultKinds: config.updates.defaultKinds,
 		onKinds: (kinds) => runtime?.setUpdateFilter(kinds),
+		...(bus ? { lastSeqOf: (userbotId: number) => lastUpdateSeq(bus, userbotId) } : {}),
 	})
 	if (runtime) {
 		closers.push(
 			runtime.onEvent((event) => {
-				if (event.type === 'update') updates.publish(event.userbotId, event.update)
+				if (event.type === 'update') updates.publish(event.userbotId, event.update, event.seq)
 			}),
 		)
+	}
+	const auth = createAuthenticator({ db: handle.db, config, log })
+	let userbots = createUserbotDirectory(handle.db)
+	if (bus && gatewayId) {
+		// Several gateways: what one forgets (a logout, a deleted userbot), they all forget.
+		const bridge = bridgeInvalidations({
+			nc: bus.nc,
+			origin: gatewayId,
+			cache: auth.cache,
+			directory: userbots,
+			onUserbotDeleted: (userbotId) => updates.forget(userbotId),
+			log,
+		})
+		closers.push(() => bridge.close())
+		userbots = bridge.directory
 	}
 	const ctx: AppContext = {
 		config,
 		db: handle.db,
 		log,
-		auth: createAuthenticator({ db: handle.db, config, log }),
+		auth,
 		runtime,
 		updates,
-		userbots: createUserbotDirectory(handle.db),
+		userbots,
 		registerCommands: (group) => groups.push(group),
 		publish: (event) => {
 			for (const fn of subscribers) fn(event)

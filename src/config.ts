@@ -151,6 +151,29 @@ const EnvSchema = v.object({
 	UPDATE_BUFFER_AGE: v.optional(int(1, 7 * 86_400), '3600'),
 	/** Bytes of updates sent ahead to a WebSocket before waiting for it to read them. */
 	UPDATE_QUEUE_BYTES: v.optional(int(16 * 1024, 1024 ** 3), String(1024 ** 2)),
+	/** What this process runs: the REST/WebSocket gateway, supervisor shards, or both. */
+	ROLE: v.optional(v.picklist(['all', 'gateway', 'shard'], 'must be all, gateway or shard'), 'all'),
+	/** Supervisor child processes this process runs (each with its own TDLib receive loop). */
+	SUPERVISORS: v.optional(int(1, 64), '1'),
+	/** The NATS server(s) that join gateways and shards; unset: one process, no bus. */
+	BUS_URL: v.optional(
+		v.pipe(
+			list,
+			v.check((urls) => urls.length > 0, 'must name a NATS server'),
+			v.check(
+				(urls) => urls.every((u) => /^(nats|tls):\/\/[^\s/]+$/i.test(u)),
+				'must be nats://host:port (or tls://), comma-separated',
+			),
+		),
+	),
+	/** This shard's name on the bus; unset: a new random one at each start. */
+	SHARD_ID: v.optional(
+		v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _')),
+	),
+	/** Milliseconds between heartbeats on the bus; a member silent for three is taken as gone. */
+	BUS_HEARTBEAT: v.optional(int(50, 60_000), '1000'),
+	/** Tests: each supervisor child appends a line here per client started and stopped. */
+	SUPERVISOR_RUN_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
 	TDLIB_REQUEST_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	LOG_LEVEL: v.optional(
@@ -222,6 +245,21 @@ export interface Config {
 	wsSendBufferBytes: number
 	/** Conformance record of every new shape of TDLib request (`npm test` sets it). */
 	tdlibRequestLog?: string
+	/** `all`: gateway and shards in one process; `gateway` and `shard` need the bus. */
+	role: 'all' | 'gateway' | 'shard'
+	/** Supervisor child processes run by this process (when it runs shards). */
+	supervisors: number
+	/** The NATS bus between gateways and shards; absent: one process, no bus. */
+	bus?: BusConfig
+	/** Tests: where supervisor children record every client start and stop. */
+	supervisorRunLog?: string
+}
+
+export interface BusConfig {
+	servers: string[]
+	/** This process's shard name, when it runs one (ROLE=shard or all). */
+	shardId?: string
+	heartbeatMs: number
 }
 
 export class ConfigError extends Error {
@@ -290,6 +328,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 			`${e.TELEGRAM_API_ID === undefined ? 'TELEGRAM_API_ID' : 'TELEGRAM_API_HASH'}: must be set together with ${e.TELEGRAM_API_ID === undefined ? 'TELEGRAM_API_HASH' : 'TELEGRAM_API_ID'}`,
 		)
 	}
+	if (e.ROLE !== 'all' && e.BUS_URL === undefined)
+		throw new ConfigError(`ROLE: ${e.ROLE} needs BUS_URL (a NATS server joining gateways and shards)`)
 	const plugins = e.PLUGINS ?? [...BUILT_IN_PLUGINS]
 	for (const p of plugins) checkPluginEntry(p)
 	const dupe = plugins.find((p, i) => plugins.indexOf(p) !== i)
@@ -343,5 +383,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 			queueBytes: e.UPDATE_QUEUE_BYTES,
 		},
 		tdlibRequestLog: e.TDLIB_REQUEST_LOG === undefined ? undefined : resolve(e.TDLIB_REQUEST_LOG),
+		role: e.ROLE,
+		supervisors: e.SUPERVISORS,
+		bus:
+			e.BUS_URL === undefined
+				? undefined
+				: { servers: e.BUS_URL, shardId: e.SHARD_ID, heartbeatMs: e.BUS_HEARTBEAT },
+		supervisorRunLog: e.SUPERVISOR_RUN_LOG === undefined ? undefined : resolve(e.SUPERVISOR_RUN_LOG),
 	}
 }

@@ -54,4 +54,6 @@ export interface UserbotDirectory {
 	 * frees its folders first and writes the row last). Ids are never reused.
 	 */
 	markDeleted(userbotId: number): void
+	/** Forgets every cached answer (the bus: invalidations from other gateways may have been missed). */
+	invalidateAll?(): void
 }

@@ -1,5 +1,6 @@
 import { chmodSync } from 'node:fs'
 import type { App, CreateAppOptions } from './app'
+import type { ShardApp } from './bus/shard-app'
 import { type Config, ConfigError, loadConfig } from './config'
 
 /**
@@ -10,7 +11,7 @@ import { type Config, ConfigError, loadConfig } from './config'
  * stack, never a query's parameters.
  */
 export type StartOutcome =
-	| { ok: true; config: Config; instance: App; url: string }
+	| { ok: true; config: Config; instance: App | ShardApp; url: string }
 	| { ok: false; line: string }
 
 export interface StartOptions extends CreateAppOptions {
@@ -28,11 +29,17 @@ export async function startServer(
 	} catch (err) {
 		return { ok: false, line: failureLine(err) }
 	}
-	let instance: App | undefined
+	let instance: App | ShardApp | undefined
 	try {
 		// Loaded once the configuration is known good, so a bad value fails fast with its one line.
-		const { createApp } = await import('./app')
-		instance = await createApp(config, opts)
+		if (config.role === 'shard') {
+			// Supervisors on the bus only: no database, no REST, no WebSocket; `/health` on PORT.
+			const { createShardApp } = await import('./bus/shard-app')
+			instance = await createShardApp(config, opts)
+		} else {
+			const { createApp } = await import('./app')
+			instance = await createApp(config, opts)
+		}
 		// Sessions and tokens in the database are for this user alone.
 		chmodSync(config.dataDir, 0o700)
 		try {

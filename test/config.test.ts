@@ -34,6 +34,17 @@ describe('loadConfig', () => {
 			/^PLUGINS: 'Not A Name' is not a plugin id, a package name or a path$/,
 		],
 		['TELEGRAM_API_ID', '123', /^TELEGRAM_API_HASH: must be set together with TELEGRAM_API_ID/],
+		['ROLE', 'leader', /^ROLE: must be all, gateway or shard$/],
+		['ROLE', 'gateway', /^ROLE: gateway needs BUS_URL \(a NATS server joining gateways and shards\)$/],
+		['ROLE', 'shard', /^ROLE: shard needs BUS_URL/],
+		[
+			'BUS_URL',
+			'http://127.0.0.1:4222',
+			/^BUS_URL: must be nats:\/\/host:port \(or tls:\/\/\), comma-separated$/,
+		],
+		['SHARD_ID', 'a b', /^SHARD_ID: must be 1 to 64 letters, digits, - or _$/],
+		['SUPERVISORS', '0', /^SUPERVISORS: /],
+		['BUS_HEARTBEAT', '10', /^BUS_HEARTBEAT: /],
 	])('rejects %s=%s with one line naming it', (name, value, pattern) => {
 		const dir = tempDir()
 		let error: unknown
@@ -46,6 +57,26 @@ describe('loadConfig', () => {
 		const message = (error as Error).message
 		expect(message).toMatch(pattern)
 		expect(message).not.toContain('\n')
+		rmSync(dir, { recursive: true })
+	})
+
+	it('runs one process without a bus by default, and reads the bus settings', () => {
+		const dir = tempDir()
+		const one = loadConfig({ DATA_DIR: dir })
+		expect([one.role, one.supervisors, one.bus]).toEqual(['all', 1, undefined])
+		const shard = loadConfig({
+			DATA_DIR: dir,
+			ROLE: 'shard',
+			SUPERVISORS: '4',
+			BUS_URL: 'nats://10.0.0.1:4222,tls://nats.example:4222',
+			SHARD_ID: 'east-1',
+		})
+		expect([shard.role, shard.supervisors]).toEqual(['shard', 4])
+		expect(shard.bus).toEqual({
+			servers: ['nats://10.0.0.1:4222', 'tls://nats.example:4222'],
+			shardId: 'east-1',
+			heartbeatMs: 1000,
+		})
 		rmSync(dir, { recursive: true })
 	})
 

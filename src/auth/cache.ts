@@ -38,6 +38,11 @@ export interface AuthCache {
 	dropFamily(family: string): void
 	/** Profile changed or everything of the user revoked: forget all of it. */
 	dropUser(userId: number, revoked: boolean): void
+	/**
+	 * Forgets everything cached, without announcing anything (the bus: this gateway may have missed
+	 * revocations while it was cut off; what it needs again is read from the database).
+	 */
+	clear(): void
 	/** Hears every drop, after it; returns the unsubscribe. */
 	onRevoked(listener: (revocation: Revocation) => void): () => void
 }
@@ -99,6 +104,12 @@ export function createAuthCache(reportError: (err: unknown) => void = () => {}):
 			for (const [hash, s] of sessions) if (s.userId === userId) sessions.delete(hash)
 			for (const f of families.values()) if (f.userId === userId) f.alive = false
 			announce({ userId, revoked: true })
+		},
+		clear() {
+			epoch++
+			sessions.clear()
+			profiles.clear()
+			families.clear()
 		},
 		onRevoked(listener) {
 			listeners.add(listener)

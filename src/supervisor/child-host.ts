@@ -30,12 +30,19 @@ export interface ChildHostOptions {
 	 * waits for the network for ever.
 	 */
 	logOutTimeoutMs?: number
+	/**
+	 * Hears each client's start (before it is made) and stop (once it is closed): the tests' record
+	 * that no userbot ever runs in two places at once.
+	 */
+	record?: (event: 'start' | 'stop', userbotId: number) => void
 }
 
 interface Entry {
 	client: BackendClient
 	state: string
 	waiters: Array<(state: string) => void>
+	/** Its stop was recorded (it may close twice: by itself, then by `stop`). */
+	stopped?: boolean
 }
 
 const UNSETTLED = new Set(['', 'authorizationStateWaitTdlibParameters'])
@@ -71,12 +78,22 @@ export function createChildHost(opts: ChildHostOptions) {
 	const startTimeoutMs = opts.startTimeoutMs ?? 30_000
 	const logOutTimeoutMs = opts.logOutTimeoutMs ?? 10_000
 
+	let fenceTimer: ReturnType<typeof setTimeout> | undefined
 	/** Kinds of update the parent asked for (`update_filter`); every other update stays here. */
 	let forwarded: ReadonlySet<string> = new Set()
 
 	const reply = (id: number, value: unknown) => send({ type: 'result', id, ok: true, value })
 	const fail = (id: number, error: WireError) => send({ type: 'result', id, ok: false, error })
 	const folder = (userbotId: number) => join(opts.dataDir, 'tdlib', String(userbotId))
+	const recordStop = (userbotId: number, entry: Entry) => {
+		if (entry.stopped) return
+		entry.stopped = true
+		opts.record?.('stop', userbotId)
+	}
+	const closeEntry = async (userbotId: number, entry: Entry) => {
+		await entry.client.close().catch(() => undefined)
+		recordStop(userbotId, entry)
+	}
 
 	function onUpdate(userbotId: number, entry: Entry, update: TdUpdate) {
 		if (forwarded.has(update._))
@@ -90,7 +107,10 @@ export function createChildHost(opts: ChildHostOptions) {
 				? { type: 'authorization_state', userbotId, state: state._, detail }
 				: { type: 'authorization_state', userbotId, state: state._ },
 		)
-		if (state._ === 'authorizationStateClosed' && clients.get(userbotId) === entry) clients.delete(userbotId)
+		if (state._ === 'authorizationStateClosed') {
+			if (clients.get(userbotId) === entry) clients.delete(userbotId)
+			recordStop(userbotId, entry)
+		}
 		if (!UNSETTLED.has(state._)) for (const w of entry.waiters.splice(0)) w(state._)
 	}
 
@@ -100,6 +120,7 @@ export function createChildHost(opts: ChildHostOptions) {
 		const filesDirectory = join(root, 'files')
 		mkdirSync(databaseDirectory, { recursive: true, mode: 0o700 })
 		mkdirSync(filesDirectory, { recursive: true, mode: 0o700 })
+		opts.record?.('start', msg.userbotId)
 		const client = backend.createClient(msg.userbotId, {
 			databaseDirectory,
 			filesDirectory,
@@ -117,7 +138,7 @@ export function createChildHost(opts: ChildHostOptions) {
 			})
 		} catch (err) {
 			clients.delete(msg.userbotId)
-			await client.close().catch(() => undefined)
+			await closeEntry(msg.userbotId, entry)
 			throw err
 		} finally {
 			clearTimeout(timer)
@@ -193,17 +214,15 @@ export function createChildHost(opts: ChildHostOptions) {
 				}
 			}
 			clients.delete(msg.userbotId)
-			await entry.client.close().catch(() => undefined)
+			await closeEntry(msg.userbotId, entry)
 		}
 		if (msg.removeData) rmSync(folder(msg.userbotId), { recursive: true, force: true })
 	}
 
 	async function closeAll() {
-		const all = [...clients.values()]
+		const all = [...clients]
 		clients.clear()
-		await Promise.all(
-			all.map((e) => Promise.race([e.client.close().catch(() => undefined), Bun.sleep(5_000)])),
-		)
+		await Promise.all(all.map(([id, e]) => Promise.race([closeEntry(id, e), Bun.sleep(5_000)])))
 	}
 
 	function dispatch(msg: ParentMessage, onShutdown: () => void) {
@@ -220,7 +239,20 @@ export function createChildHost(opts: ChildHostOptions) {
 			case 'update_filter':
 				forwarded = new Set(msg.kinds)
 				return
+			case 'fence':
+				clearTimeout(fenceTimer)
+				fenceTimer = setTimeout(() => {
+					send({
+						type: 'log',
+						level: 'warn',
+						msg: 'fenced: the shard did not renew its fence in time; every client is closed',
+						fields: { clients: clients.size },
+					})
+					void closeAll()
+				}, msg.ms)
+				return
 			case 'shutdown':
+				clearTimeout(fenceTimer)
 				return void closeAll().then(() => {
 					if (msg.id !== undefined) reply(msg.id, null)
 					onShutdown()

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as v from 'valibot'
 import { createBackend } from '../telegram/backend'
@@ -20,6 +21,8 @@ const EnvSchema = v.object({
 	TELEGRAM_API_ID: v.optional(v.pipe(v.string(), v.transform(Number), v.integer())),
 	TELEGRAM_API_HASH: v.optional(v.string()),
 	TDLIB_OFFLINE: v.optional(v.string()),
+	SUPERVISOR_RUN_LOG: v.optional(v.string()),
+	SUPERVISOR_LABEL: v.optional(v.string()),
 })
 
 async function main() {
@@ -47,7 +50,20 @@ async function main() {
 		// Where the compiled binary keeps the copy of its embedded libtdjson that TDLib is loaded from.
 		cacheDir: join(env.DATA_DIR, 'cache'),
 	})
-	const host = createChildHost({ backend, dataDir: env.DATA_DIR, send })
+	const runLog = env.SUPERVISOR_RUN_LOG
+	const host = createChildHost({
+		backend,
+		dataDir: env.DATA_DIR,
+		send,
+		// One short line per append: the kernel keeps appends whole and in order across processes.
+		record: runLog
+			? (event, userbotId) =>
+					appendFileSync(
+						runLog,
+						`${JSON.stringify({ supervisor: env.SUPERVISOR_LABEL, pid: process.pid, userbotId, event, at: Date.now() })}\n`,
+					)
+			: undefined,
+	})
 	const exit = () => {
 		transport.close()
 		// Let the last batched write leave before the process goes.

@@ -28,6 +28,8 @@ export interface SupervisorOptions {
 	restartResetMs?: number
 	readyTimeoutMs?: number
 	closeTimeoutMs?: number
+	/** Tells supervisors of one process apart (their socket paths); default `0`. */
+	name?: string
 }
 
 interface Generation {
@@ -65,7 +67,10 @@ export class SupervisorClient implements TelegramRuntime {
 	/** Spawns the first child and waits until it is ready. */
 	async start(): Promise<void> {
 		if (this.opts.transport === 'socket') {
-			const { path, cleanup } = socketPath(this.opts.dataDir, `supervisor-${process.pid}`)
+			const { path, cleanup } = socketPath(
+				this.opts.dataDir,
+				`supervisor-${process.pid}-${this.opts.name ?? '0'}`,
+			)
 			const server = listenSocket(
 				path,
 				(t) => this.onConnection(t),
@@ -291,6 +296,12 @@ export class SupervisorClient implements TelegramRuntime {
 		this.updateKinds = next
 		const t = this.gen?.transport
 		if (t && !this.gen?.down) t.send({ type: 'update_filter', kinds: [...next] })
+	}
+
+	/** The bus: the child closes every client unless this is said again within `ms` (protocol `fence`). */
+	fence(ms: number): void {
+		const t = this.gen?.transport
+		if (t && !this.gen?.down) t.send({ type: 'fence', ms: Math.max(0, Math.floor(ms)) })
 	}
 
 	onRequest(listener: (event: RequestEvent) => void): () => void {

@@ -1,20 +1,29 @@
 import type { Config } from '../config'
 import type { Logger } from '../logger'
 import { SupervisorClient, type SupervisorOptions } from './client'
+import { ShardedRuntime } from './sharded'
 import type { TelegramRuntime } from './types'
 
 export { SupervisorClient, type SupervisorOptions } from './client'
+export { ShardedRuntime } from './sharded'
 export type { InvokeOptions, RequestEvent, RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
 
+export type LocalRuntime = TelegramRuntime & {
+	readonly pid: number | undefined
+	/** Renews the children's fence (a shard on the bus; see protocol `fence`). */
+	fence(ms: number): void
+}
+
 /**
- * The Telegram runtime for an app: a supervisor child process running real TDLib or the emulator.
- * Null when the TDLib backend has no API credentials ("not configured").
+ * The Telegram runtime of this process: a supervisor child running real TDLib or the emulator, or
+ * `SUPERVISORS` of them behind one `ShardedRuntime`. Null when the TDLib backend has no API
+ * credentials ("not configured").
  */
 export async function createRuntime(
 	config: Config,
 	log: Logger,
 	overrides: Partial<SupervisorOptions> = {},
-): Promise<(TelegramRuntime & { readonly pid: number | undefined }) | null> {
+): Promise<LocalRuntime | null> {
 	const { apiId, apiHash, backend } = config.telegram
 	if (backend === 'tdlib' && (apiId === undefined || apiHash === undefined)) return null
 	const env: Record<string, string> = {}
@@ -22,15 +31,29 @@ export async function createRuntime(
 		env.TELEGRAM_API_ID = String(apiId)
 		env.TELEGRAM_API_HASH = apiHash
 	}
-	const client = new SupervisorClient({
-		backend,
-		dataDir: config.dataDir,
-		transport: config.supervisorTransport,
-		commandTimeoutMs: config.commandTimeoutMs,
-		log,
-		...overrides,
-		env: { ...env, ...overrides.env },
-	})
-	await client.start()
-	return client
+	if (config.supervisorRunLog) env.SUPERVISOR_RUN_LOG = config.supervisorRunLog
+	const make = (name: string) =>
+		new SupervisorClient({
+			backend,
+			dataDir: config.dataDir,
+			transport: config.supervisorTransport,
+			commandTimeoutMs: config.commandTimeoutMs,
+			log: config.supervisors > 1 ? log.child({ supervisor: name }) : log,
+			name,
+			...overrides,
+			env: {
+				...env,
+				...(config.supervisorRunLog ? { SUPERVISOR_LABEL: `${config.bus?.shardId ?? 'local'}/${name}` } : {}),
+				...overrides.env,
+			},
+		})
+	const clients = Array.from({ length: config.supervisors }, (_, i) => make(String(i)))
+	const started = await Promise.allSettled(clients.map((c) => c.start()))
+	const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+	if (failed) {
+		await Promise.all(clients.map((c) => c.close()))
+		throw failed.reason
+	}
+	if (clients.length === 1) return clients[0] as SupervisorClient
+	return new ShardedRuntime(clients.map((runtime, i) => ({ name: `supervisor-${i}`, runtime })))
 }

@@ -16,6 +16,8 @@ export const InvokeSchema = v.object({
 	id,
 	userbotId,
 	request: tdRequest,
+	/** The time the sender still waits (the bus: a shard's own deadline matches the gateway's). */
+	timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
 })
 export const StartSchema = v.object({
 	type: v.literal('start'),
@@ -40,12 +42,24 @@ export const UpdateFilterSchema = v.object({
 	kinds: v.array(v.pipe(v.string(), v.regex(/^update[A-Z][A-Za-z]*$/))),
 })
 
+/**
+ * A shard's fence (the bus): close every client unless told again within `ms`. The shard sends it
+ * while its heartbeats reach the bus, with the time until it must count itself cut off; a shard
+ * process that freezes (a pause, a stuck event loop) stops telling, and its child closes the
+ * clients itself before the other shards take its userbots over.
+ */
+export const FenceSchema = v.object({
+	type: v.literal('fence'),
+	ms: v.pipe(v.number(), v.integer(), v.minValue(0)),
+})
+
 export const ParentMessageSchema = v.variant('type', [
 	InvokeSchema,
 	StartSchema,
 	StopSchema,
 	ShutdownSchema,
 	UpdateFilterSchema,
+	FenceSchema,
 ])
 
 const errorCode = v.union([v.number(), v.string()])
@@ -122,6 +136,12 @@ export function toWireError(err: unknown): WireError {
 
 const RUNTIME_CODES = new Set(['timeout', 'runtime_down', 'no_client', 'unavailable', 'bad_request'])
 
+/**
+ * The bus's own wire code: the shard asked does not own the userbot (the sender's view of the
+ * shards is behind), so the sender asks again by its newer view.
+ */
+export const MOVED = 'moved'
+
 /** The parent's side of `toWireError`: a `TdError` for TDLib's errors, a `RuntimeError` otherwise. */
 export function fromWireError(e: WireError): Error {
 	if (typeof e.code === 'number') return new TdError(e.code, e.message)
@@ -157,6 +177,7 @@ const PARENT_SCHEMAS: Record<string, v.GenericSchema<unknown, ParentMessage>> = 
 	stop: StopSchema,
 	shutdown: ShutdownSchema,
 	update_filter: UpdateFilterSchema,
+	fence: FenceSchema,
 }
 
 function childSchema(m: Discriminated): v.GenericSchema<unknown, ChildMessage> | undefined {

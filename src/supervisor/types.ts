@@ -20,7 +20,13 @@ export type RuntimeEvent =
 	| { type: 'authorization_state'; userbotId: number; state: string; detail?: Record<string, unknown> }
 	| { type: 'runtime_restarted'; restarts: number }
 	/** A TDLib update of a kind asked for with `setUpdateFilter`. */
-	| { type: 'update'; userbotId: number; update: { _: string } & Record<string, unknown> }
+	| {
+			type: 'update'
+			userbotId: number
+			update: { _: string } & Record<string, unknown>
+			/** With the bus: the number the shard running the userbot gave it (see `UpdateHub.publish`). */
+			seq?: number
+	  }
 
 export interface StartClientOptions {
 	/** The TDLib database encryption key, base64. Never logged. */

@@ -41,6 +41,13 @@ export interface UpdateHubOptions {
 	now?: () => number
 	/** Runs `fn` on a later turn of the event loop (tests may run it at once). */
 	later?: (fn: () => void) => void
+	/**
+	 * With the bus, numbers are given by the shard that runs the userbot and this gateway learns them
+	 * a moment later. A client resuming from a number not seen here yet may have seen it on another
+	 * gateway: this says the last number given out for the userbot, so that a number really given
+	 * out is waited for and one never given out gets `resync`.
+	 */
+	lastSeqOf?: (userbotId: number) => Promise<number>
 }
 
 interface Subscription {
@@ -148,9 +155,24 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 	return {
 		defaultKinds: opts.defaultKinds,
 
-		/** An update from the supervisor: numbered, kept, sent to who wants its kind and reads. */
-		publish(userbotId: number, update: { _: string }): void {
+		/**
+		 * An update from the supervisor: numbered, kept, sent to who wants its kind and reads. With the
+		 * bus, `seq` is the number the shard gave it: one past the last seen is the usual case; further
+		 * on, what lies between was lost to this gateway (its stream starts again there, and cursors
+		 * behind it get `resync`); at or below the last, the numbering started again (nothing was
+		 * retained for the userbot): every cursor is sent back to `resync`.
+		 */
+		publish(userbotId: number, update: { _: string }, given?: number): void {
 			const stream = streamOf(userbotId)
+			if (given !== undefined && given !== stream.seq + 1) {
+				const restarted = given <= stream.seq
+				stream.restartAt(given - 1)
+				if (restarted)
+					for (const sink of byUserbot.get(userbotId) ?? []) {
+						const sub = bySink.get(sink)?.get(userbotId)
+						if (sub) sub.cursor = 0
+					}
+			}
 			const seq = ++stream.seq
 			const text = JSON.stringify({ type: 'update', userbot_id: userbotId, seq, update })
 			stream.add({ seq, at: now(), kind: update._, text })
@@ -184,7 +206,8 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 				lastSeq,
 				start() {
 					// A number never given out comes from before a restart: everything is unknown to it.
-					const cursor = after === undefined ? stream.seq + 1 : after > stream.seq ? 0 : after + 1
+					const ahead = after !== undefined && after > stream.seq
+					const cursor = after === undefined ? stream.seq + 1 : ahead && !opts.lastSeqOf ? 0 : after + 1
 					let subs = bySink.get(sink)
 					if (!subs) {
 						subs = new Map()
@@ -199,6 +222,19 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 					sinks.add(sink)
 					announce()
 					pump(sink)
+					if (ahead && opts.lastSeqOf) {
+						const sub = subs.get(userbotId)
+						void opts.lastSeqOf(userbotId).then(
+							(last) => {
+								// Never given out: resync, as without the bus. Given out: it is on its way here.
+								if (last < (after as number) && subs.get(userbotId) === sub && sub) {
+									sub.cursor = 0
+									pump(sink)
+								}
+							},
+							() => undefined,
+						)
+					}
 				},
 			}
 		},

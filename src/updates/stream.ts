@@ -65,6 +65,13 @@ export class UpdateStream {
 		return out
 	}
 
+	/** Forgets every entry kept: the next number given out is `seq + 1`. */
+	restartAt(seq: number): void {
+		this.entries = []
+		this.head = 0
+		this.seq = seq
+	}
+
 	get kept(): number {
 		return this.entries.length - this.head
 	}

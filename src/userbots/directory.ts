@@ -58,6 +58,11 @@ export function createUserbotDirectory(db: Database): UserbotDirectory {
 			return pending
 		},
 		invalidate,
+		invalidateAll() {
+			generation++
+			cache.clear()
+			inflight.clear()
+		},
 		markDeleted(id) {
 			deleted.add(id)
 			invalidate(id)

@@ -45,7 +45,9 @@ const HANDLERS: Handlers = {
  * that error (the failures the cloud has and the emulator does not: floods, outages, a step that
  * fails after another succeeded); `emulatorLatency {ms}` makes every later request of this client
  * answer `ms` later, having done its work first (a slow cloud: the late answer carries real
- * effects), until `emulatorLatency {ms: 0}`. Domains add their own (`password.ts`: reading the emulated mail,
+ * effects), until `emulatorLatency {ms: 0}`; `emulatorSlowClose {ms}` makes this client's close take
+ * that much longer, as real TDLib's does while it flushes its database (tests of hand-overs). Domains
+ * add their own (`password.ts`: reading the emulated mail,
  * a session's age).
  */
 export type EmulatorRequest =
@@ -53,6 +55,7 @@ export type EmulatorRequest =
 	| { _: 'emulatorConfirmQrCode'; phone_number: string }
 	| { _: 'emulatorFailNext'; method: string; code: number; message: string }
 	| { _: 'emulatorLatency'; ms: number }
+	| { _: 'emulatorSlowClose'; ms: number }
 	| PasswordEmulatorRequest
 
 const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
@@ -134,6 +137,9 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		}
 	})
 
+	/** `emulatorSlowClose`: how much longer this client's close takes. */
+	let closeDelayMs = 0
+
 	async function run(request: TdRequest): Promise<unknown> {
 		// TDLib holds requests until its parameters are set; so does the emulator.
 		if (!initialized) await init
@@ -148,6 +154,10 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 		}
 		if (raw._ === 'emulatorDelay') {
 			await Bun.sleep(Math.max(0, Number(raw.ms) || 0))
+			return { _: 'ok' }
+		}
+		if (raw._ === 'emulatorSlowClose') {
+			closeDelayMs = Math.max(0, Number(raw.ms) || 0)
 			return { _: 'ok' }
 		}
 		if (raw._ === 'emulatorConfirmQrCode') return confirmQrCode(session, String(raw.phone_number ?? ''))
@@ -201,6 +211,7 @@ function createEmulatorClient(world: World, opts: ClientOptions): BackendClient 
 						resolve()
 				}),
 			)
+			if (closeDelayMs > 0) await Bun.sleep(closeDelayMs)
 			await run({ _: 'close' })
 			await closed
 		},

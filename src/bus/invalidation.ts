@@ -1,0 +1,106 @@
+import type { NatsConnection } from '@nats-io/transport-node'
+import type { AuthCache } from '../auth/cache'
+import type { Revocation } from '../auth/types'
+import type { UserbotDirectory } from '../context'
+import type { Logger } from '../logger'
+import { INVALIDATIONS } from './subjects'
+
+/**
+ * What one gateway forgets, every gateway forgets: each drop of the auth cache (a logout, a refresh
+ * token reused, a password reset, a profile changed) and each userbot invalidated or deleted is
+ * published on the invalidation subject and applied by the others as if it had happened there, so
+ * their revocation listeners close the sockets opened with what was revoked. A gateway that lost
+ * the bus for a moment may have missed some: when it is back, it forgets everything it cached.
+ */
+type Invalidation =
+	| { origin: string; revocation: Revocation }
+	| { origin: string; userbot: number; deleted: boolean }
+
+export interface InvalidationBridge {
+	/** The directory to use: the given one, whose changes are told to the other gateways. */
+	directory: UserbotDirectory
+	close(): void
+}
+
+export function bridgeInvalidations(opts: {
+	nc: NatsConnection
+	origin: string
+	cache: AuthCache
+	directory: UserbotDirectory
+	/** A userbot deleted on another gateway: its updates and subscriptions end here too. */
+	onUserbotDeleted(userbotId: number): void
+	log: Logger
+}): InvalidationBridge {
+	const { nc, origin, cache, directory, log } = opts
+	let applying = false
+	const publish = (message: Invalidation) => {
+		try {
+			nc.publish(INVALIDATIONS, JSON.stringify(message))
+		} catch (err) {
+			log.warn('invalidation not published', { error: String(err) })
+		}
+	}
+	const offRevoked = cache.onRevoked((revocation) => {
+		if (!applying) publish({ origin, revocation })
+	})
+	const apply = (m: Invalidation) => {
+		if ('revocation' in m) {
+			const r = m.revocation
+			applying = true
+			try {
+				if ('sessionHash' in r && typeof r.sessionHash === 'string') cache.dropSession(r.sessionHash)
+				else if ('family' in r && typeof r.family === 'string') cache.dropFamily(r.family)
+				else if ('userId' in r && typeof r.userId === 'number') cache.dropUser(r.userId, 'revoked' in r)
+			} finally {
+				applying = false
+			}
+			return
+		}
+		if (typeof m.userbot !== 'number') return
+		if (m.deleted) {
+			directory.markDeleted(m.userbot)
+			opts.onUserbotDeleted(m.userbot)
+		} else directory.invalidate(m.userbot)
+	}
+	const sub = nc.subscribe(INVALIDATIONS, {
+		callback: (err, msg) => {
+			if (err) return
+			try {
+				const m = msg.json<Invalidation>()
+				if (m && typeof m === 'object' && m.origin !== origin) apply(m)
+			} catch {
+				log.warn('invalid invalidation dropped')
+			}
+		},
+	})
+	let closed = false
+	void (async () => {
+		for await (const s of nc.status()) {
+			if (closed) return
+			if (s.type === 'reconnect') {
+				cache.clear()
+				directory.invalidateAll?.()
+				log.info('back on the bus: cached credentials and userbots forgotten')
+			}
+		}
+	})().catch(() => undefined)
+	return {
+		directory: {
+			lookup: (id) => directory.lookup(id),
+			invalidate(id) {
+				directory.invalidate(id)
+				publish({ origin, userbot: id, deleted: false })
+			},
+			markDeleted(id) {
+				directory.markDeleted(id)
+				publish({ origin, userbot: id, deleted: true })
+			},
+			invalidateAll: () => directory.invalidateAll?.(),
+		},
+		close() {
+			closed = true
+			offRevoked()
+			sub.unsubscribe()
+		},
+	}
+}

@@ -1,0 +1,96 @@
+import type { KV } from '@nats-io/kv'
+import { leaseKey } from './subjects'
+
+/**
+ * The fence that keeps a userbot out of two shards at once: a shard runs a userbot only while it
+ * holds the userbot's lease, an entry in the leases bucket naming the shard and its incarnation.
+ * Every change is revision-checked (create only if absent, update or delete only at the revision
+ * read), so of two shards racing for one lease exactly one wins. A lease is taken over from its
+ * holder only when the holder is gone from the members (its heartbeats stopped: it stopped its
+ * clients itself before that, see `ShardServer`'s self-fence), and otherwise waited for: the holder
+ * stops the userbot and lets go when it sees it is no longer the owner.
+ */
+export interface LeaseHolder {
+	shard: string
+	incarnation: string
+}
+
+export class LeaseTimeoutError extends Error {
+	override name = 'LeaseTimeoutError'
+}
+
+export class Leases {
+	/** Revisions of the leases this incarnation holds. */
+	private readonly held = new Map<number, number>()
+
+	constructor(
+		private readonly kv: KV,
+		private readonly self: LeaseHolder,
+		/** Whether a holder is still up (its shard live under that incarnation). */
+		private readonly alive: (holder: LeaseHolder) => boolean,
+		/** Whether what `alive` says is current (our own view of the members is not stale). */
+		private readonly viewFresh: () => boolean = () => true,
+	) {}
+
+	holds(userbotId: number): boolean {
+		return this.held.has(userbotId)
+	}
+
+	/** Takes the lease, waiting while a live holder has it; rejects after `timeoutMs`. */
+	async acquire(userbotId: number, timeoutMs: number, pollMs = 50): Promise<void> {
+		if (this.held.has(userbotId)) return
+		const key = leaseKey(userbotId)
+		const value = JSON.stringify(this.self)
+		const end = performance.now() + timeoutMs
+		for (;;) {
+			const entry = await this.kv.get(key)
+			try {
+				if (entry?.operation !== 'PUT') {
+					const revision = entry
+						? await this.kv.update(key, value, entry.revision)
+						: await this.kv.create(key, value)
+					this.held.set(userbotId, revision)
+					return
+				}
+				const holder = entry.json<LeaseHolder>()
+				// Gone only by a current view: a process that just woke from a freeze sees everyone as gone.
+				if (holder.incarnation === this.self.incarnation || (!this.alive(holder) && this.viewFresh())) {
+					this.held.set(userbotId, await this.kv.update(key, value, entry.revision))
+					return
+				}
+			} catch (err) {
+				// Someone else changed it between our read and our write: read again.
+				if (!isConflict(err)) throw err
+			}
+			if (performance.now() > end)
+				throw new LeaseTimeoutError(`userbot ${userbotId} is still run by another shard`)
+			await Bun.sleep(pollMs)
+		}
+	}
+
+	/** Lets go of the lease, if it is still ours (the revision we wrote). */
+	async release(userbotId: number): Promise<void> {
+		const revision = this.held.get(userbotId)
+		if (revision === undefined) return
+		this.held.delete(userbotId)
+		await this.kv.delete(leaseKey(userbotId), { previousSeq: revision }).catch((err: unknown) => {
+			if (!isConflict(err)) throw err
+		})
+	}
+
+	/** Forgets every lease without a word to the bucket (self-fenced: the others take them over). */
+	dropAll(): number[] {
+		const ids = [...this.held.keys()]
+		this.held.clear()
+		return ids
+	}
+
+	get size(): number {
+		return this.held.size
+	}
+}
+
+function isConflict(err: unknown): boolean {
+	const text = err instanceof Error ? err.message : String(err)
+	return /wrong last sequence|key exists/i.test(text)
+}

@@ -1,0 +1,222 @@
+import type { KV, KvEntry } from '@nats-io/kv'
+import type { Logger } from '../logger'
+import { gatewayKey, shardKey } from './subjects'
+
+/**
+ * Who is up on the bus. Every gateway and shard puts its own entry in the members bucket at each
+ * heartbeat and watches everyone's. A member is up while its heartbeats arrive: silent for three
+ * heartbeats (as this process's clock counts from the last one it received), or deleted (a clean
+ * stop), it is gone. Liveness is judged by arrival, not by the server's timestamps, so clocks of
+ * other machines do not matter, but for entries found at start (their age is all there is).
+ *
+ * A shard's entry names its incarnation (random per start): a shard that restarted under the same
+ * `SHARD_ID` is another incarnation, and whatever was in flight to the old one is lost.
+ */
+export interface ShardEntry {
+	incarnation: string
+}
+
+export interface GatewayEntry {
+	/** The kinds of TDLib update its clients want (its hub's `onKinds`). */
+	kinds: string[]
+}
+
+interface Seen {
+	value: ShardEntry | GatewayEntry
+	/** performance.now() of the last heartbeat received. */
+	at: number
+}
+
+export interface MembershipOptions {
+	kv: KV
+	heartbeatMs: number
+	log: Logger
+	/** How many heartbeats a member may miss before it is gone; default 3. */
+	missed?: number
+}
+
+export type Self =
+	| { kind: 'shard'; id: string; entry: () => ShardEntry }
+	| { kind: 'gateway'; id: string; entry: () => GatewayEntry }
+
+export class Membership {
+	private readonly seen = new Map<string, Seen>()
+	private readonly listeners = new Set<() => void>()
+	private timer?: ReturnType<typeof setInterval>
+	private watcher?: { stop(): void }
+	private self?: Self
+	private liveKey = ''
+	private closed = false
+	/** performance.now() when the last heartbeat of our own was stored by the server. */
+	lastBeatOk = 0
+	readonly ttlMs: number
+
+	constructor(private readonly opts: MembershipOptions) {
+		this.ttlMs = opts.heartbeatMs * (opts.missed ?? 3)
+	}
+
+	/** Starts watching; resolves once the entries already there are read. */
+	async watch(): Promise<void> {
+		const iter = await this.opts.kv.watch()
+		this.watcher = iter
+		let resolveInitial: () => void = () => {}
+		const ready = new Promise<void>((r) => {
+			resolveInitial = r
+		})
+		void (async () => {
+			// The entries already there come first, the last of them with `delta` 0.
+			let initial = true
+			for await (const e of iter) {
+				this.onEntry(e, initial)
+				if (initial && e.delta === 0) {
+					initial = false
+					resolveInitial()
+				}
+			}
+		})().catch((err: unknown) => {
+			if (!this.closed) this.opts.log.warn('bus membership watch ended', { error: String(err) })
+		})
+		// An empty bucket sends nothing: nothing to wait for.
+		const status = await this.opts.kv.status()
+		if (status.values === 0) resolveInitial()
+		await ready
+		this.timer = setInterval(() => this.tick(), Math.max(25, Math.floor(this.opts.heartbeatMs / 2)))
+		this.check()
+	}
+
+	/** Joins: our own entry, now and at every heartbeat. */
+	async join(self: Self): Promise<void> {
+		this.self = self
+		await this.beat()
+	}
+
+	/** Leaves at once (a clean stop): the others need not wait for the heartbeats to stop. */
+	async leave(): Promise<void> {
+		const self = this.self
+		this.self = undefined
+		if (!self) return
+		await this.opts.kv.delete(this.keyOf(self)).catch(() => undefined)
+	}
+
+	private keyOf(self: Self) {
+		return self.kind === 'shard' ? shardKey(self.id) : gatewayKey(self.id)
+	}
+
+	private beating = false
+	private lastBeatAt = 0
+
+	private async beat() {
+		const self = this.self
+		if (!self || this.beating) return
+		this.beating = true
+		const sent = performance.now()
+		this.lastBeatAt = sent
+		try {
+			await this.opts.kv.put(this.keyOf(self), JSON.stringify(self.entry()))
+			// Measured from the send: the others heard it no earlier than that.
+			this.lastBeatOk = sent
+		} catch (err) {
+			this.opts.log.warn('bus heartbeat failed', { error: String(err) })
+		} finally {
+			this.beating = false
+		}
+	}
+
+	/** Sends our entry now (what it says changed: a gateway's update kinds). */
+	refresh(): void {
+		void this.beat()
+	}
+
+	private tick() {
+		if (this.self && performance.now() - this.lastBeatAt >= this.opts.heartbeatMs) void this.beat()
+		this.check()
+	}
+
+	private onEntry(e: KvEntry, initial: boolean) {
+		if (e.operation !== 'PUT') {
+			this.seen.delete(e.key)
+			return this.check()
+		}
+		let value: ShardEntry | GatewayEntry
+		try {
+			value = e.json<ShardEntry | GatewayEntry>()
+		} catch {
+			return
+		}
+		// Found at start: only its age says whether it still beats.
+		const age = initial ? Math.max(0, Date.now() - e.created.getTime()) : 0
+		this.seen.set(e.key, { value, at: performance.now() - age })
+		this.check()
+	}
+
+	/** Calls the listeners when the set of live members (or an incarnation) changed. */
+	private check() {
+		const key = [...this.liveEntries()]
+			.map(([k, v]) => `${k}=${'incarnation' in v ? v.incarnation : ''}`)
+			.sort()
+			.join(',')
+		if (key === this.liveKey) return
+		this.liveKey = key
+		for (const l of this.listeners) {
+			try {
+				l()
+			} catch (err) {
+				this.opts.log.error('membership listener failed', { error: err instanceof Error ? err : String(err) })
+			}
+		}
+	}
+
+	private *liveEntries(): Generator<[string, ShardEntry | GatewayEntry]> {
+		const now = performance.now()
+		for (const [k, s] of this.seen) if (now - s.at < this.ttlMs) yield [k, s.value]
+	}
+
+	/** Live shards: id → incarnation. */
+	shards(): Map<string, string> {
+		const out = new Map<string, string>()
+		for (const [k, v] of this.liveEntries())
+			if (k.startsWith('shard.') && 'incarnation' in v) out.set(k.slice('shard.'.length), v.incarnation)
+		return out
+	}
+
+	/** Every kind of update some live gateway wants. */
+	gatewayKinds(): string[] {
+		const kinds = new Set<string>()
+		for (const [k, v] of this.liveEntries())
+			if (k.startsWith('gateway.') && 'kinds' in v && Array.isArray(v.kinds))
+				for (const kind of v.kinds) kinds.add(String(kind))
+		return [...kinds].sort()
+	}
+
+	/**
+	 * Whether this view is current: our own last heartbeat came back to us within two heartbeats.
+	 * A process that was frozen wakes with everyone's entries old, as if all had gone; the bucket's
+	 * watch is ordered, so once our own fresh heartbeat is back, every entry before it is read too.
+	 */
+	viewFresh(): boolean {
+		const self = this.self
+		const own = self && this.seen.get(this.keyOf(self))
+		if (!self || !own) return false
+		if (self.kind === 'shard' && (own.value as ShardEntry).incarnation !== self.entry().incarnation)
+			return false
+		return performance.now() - own.at < 2 * this.opts.heartbeatMs
+	}
+
+	/** Whether a live entry other than ours holds this shard id (another process, or our own past). */
+	heldByOther(shardId: string, incarnation: string): boolean {
+		const live = this.shards().get(shardId)
+		return live !== undefined && live !== incarnation
+	}
+
+	onChange(listener: () => void): () => void {
+		this.listeners.add(listener)
+		return () => this.listeners.delete(listener)
+	}
+
+	async close(): Promise<void> {
+		this.closed = true
+		clearInterval(this.timer)
+		await this.leave()
+		this.watcher?.stop()
+	}
+}

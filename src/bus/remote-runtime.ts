@@ -1,0 +1,313 @@
+import { createInbox, type Msg, type Subscription } from '@nats-io/transport-node'
+import type { Logger } from '../logger'
+import { PendingRequests } from '../supervisor/pending'
+import { fromWireError, MOVED, type ParentMessage, parseChildMessage } from '../supervisor/protocol'
+import { ownerOf } from '../supervisor/rendezvous'
+import type {
+	InvokeOptions,
+	RequestEvent,
+	RuntimeEvent,
+	StartClientOptions,
+	TelegramRuntime,
+} from '../supervisor/types'
+import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
+import type { Bus } from './connection'
+import { type AuthStateEvent, followEvents, type UpdateEvent } from './event-feed'
+import { Membership } from './membership'
+import { shardSubject } from './subjects'
+
+/**
+ * A gateway's `TelegramRuntime` when the supervisors are shards on the bus: the same interface as
+ * the local supervisor client, so nothing above it changes. Each request goes to the shard that
+ * owns its userbot (rendezvous hashing over the live shards, as every gateway and shard computes
+ * it) as one NATS message carrying the supervisor protocol, with the same ids, deadlines and
+ * "every request answered once" as the local client (`PendingRequests`). A shard that goes (its
+ * heartbeats stop, or it comes back as another incarnation) fails what it had in flight at once
+ * with `runtime_down`, as a dead child does.
+ *
+ * Updates and authorization states come from JetStream: every update kept there is read into this
+ * gateway's hub with the number its shard gave it, so a client resumes on any gateway. When the
+ * owner of some userbots changes, what this gateway knew of them is forgotten and it says
+ * `runtime_restarted`: the userbots plugin then starts them again, which reaches their new owner.
+ */
+export interface RemoteRuntimeOptions {
+	bus: Bus
+	gatewayId: string
+	heartbeatMs: number
+	commandTimeoutMs: number
+	backend: 'tdlib' | 'emulator'
+	log: Logger
+}
+
+const MOVED_RETRY_MS = 100
+
+class MovedError extends Error {
+	override name = 'MovedError'
+}
+
+export class RemoteRuntime implements TelegramRuntime {
+	readonly membership: Membership
+	private readonly pending = new PendingRequests()
+	private readonly listeners = new Set<(e: RuntimeEvent) => void>()
+	private readonly requestListeners = new Set<(e: RequestEvent) => void>()
+	/** Requests in flight per shard incarnation (`id=incarnation`). */
+	private readonly inflight = new Map<string, Set<number>>()
+	private readonly states = new Map<number, string>()
+	/** The shard incarnation each known userbot was last seen on. */
+	private readonly owners = new Map<number, string>()
+	private kinds: string[] = []
+	private restarts = 0
+	private readonly inbox: string
+	private sub?: Subscription
+	private readonly stops: Array<() => void> = []
+	private closing = false
+	private readonly log: Logger
+
+	constructor(private readonly opts: RemoteRuntimeOptions) {
+		this.log = opts.log.child({ component: 'gateway-bus' })
+		this.membership = new Membership({ kv: opts.bus.members, heartbeatMs: opts.heartbeatMs, log: this.log })
+		this.inbox = createInbox()
+	}
+
+	async start(): Promise<void> {
+		const { nc } = this.opts.bus
+		this.sub = nc.subscribe(this.inbox, {
+			callback: (err, msg) => {
+				if (!err) this.onReply(msg)
+			},
+		})
+		await this.membership.watch()
+		await this.membership.join({
+			kind: 'gateway',
+			id: this.opts.gatewayId,
+			entry: () => ({ kinds: this.kinds }),
+		})
+		this.stops.push(this.membership.onChange(() => this.onMembers()))
+		this.stops.push(
+			await followEvents(
+				this.opts.bus,
+				{ onAuthState: (e) => this.onAuthState(e), onUpdate: (e) => this.onUpdate(e) },
+				this.log,
+				() => this.closing,
+			),
+		)
+		this.lastShards = this.shardKeys()
+	}
+
+	private onAuthState({ userbotId, state, detail, owner }: AuthStateEvent) {
+		if (state === 'authorizationStateClosed') {
+			this.states.delete(userbotId)
+			this.owners.delete(userbotId)
+		} else {
+			this.states.set(userbotId, state)
+			if (owner) this.owners.set(userbotId, owner)
+		}
+		this.emit(
+			detail
+				? { type: 'authorization_state', userbotId, state, detail }
+				: { type: 'authorization_state', userbotId, state },
+		)
+	}
+
+	private onUpdate({ userbotId, seq, update }: UpdateEvent) {
+		this.emit({ type: 'update', userbotId, update, seq })
+	}
+
+	private onReply(msg: Msg) {
+		let raw: unknown
+		try {
+			raw = msg.json()
+		} catch {
+			return this.log.warn('invalid reply from a shard dropped')
+		}
+		const parsed = parseChildMessage(raw)
+		if (!parsed.ok) {
+			if (parsed.id !== undefined)
+				this.pending.reject(parsed.id, new RuntimeError('unavailable', 'invalid reply'))
+			return
+		}
+		const m = parsed.message
+		if (m.type !== 'result') return
+		if (m.ok) this.pending.resolve(m.id, m.value)
+		else
+			this.pending.reject(
+				m.id,
+				m.error.code === MOVED ? new MovedError(m.error.message) : fromWireError(m.error),
+			)
+	}
+
+	private lastShards = new Set<string>()
+
+	private shardKeys(): Set<string> {
+		return new Set([...this.membership.shards()].map(([id, inc]) => `${id}=${inc}`))
+	}
+
+	/** Shards came or went: fail what the gone ones had in flight, forget the userbots that moved. */
+	private onMembers() {
+		const now = this.shardKeys()
+		const gone = [...this.lastShards].filter((k) => !now.has(k))
+		const came = [...now].filter((k) => !this.lastShards.has(k))
+		this.lastShards = now
+		for (const key of gone) {
+			const ids = this.inflight.get(key)
+			this.inflight.delete(key)
+			const err = new RuntimeError('runtime_down', 'the shard running the userbot stopped')
+			for (const id of ids ?? []) this.pending.reject(id, err)
+		}
+		let moved = 0
+		for (const [userbotId, was] of this.owners) {
+			if (this.ownerKey(userbotId) === was) continue
+			this.owners.delete(userbotId)
+			this.states.delete(userbotId)
+			moved++
+		}
+		// A shard that came starts its share; one that went leaves its share to the others. Either way
+		// the userbots plugin starts again whatever is not known to run (`restore`), on its owner now.
+		if ((moved > 0 || came.length > 0 || gone.length > 0) && now.size > 0 && !this.closing) {
+			this.log.info('shards changed', { moved, came: came.length, gone: gone.length })
+			this.restarts++
+			this.emit({ type: 'runtime_restarted', restarts: this.restarts })
+		}
+	}
+
+	private ownerKey(userbotId: number): string | undefined {
+		const shards = this.membership.shards()
+		const id = ownerOf(userbotId, shards.keys())
+		return id === undefined ? undefined : `${id}=${shards.get(id)}`
+	}
+
+	private emit(event: RuntimeEvent) {
+		for (const l of this.listeners) {
+			try {
+				l(event)
+			} catch (err) {
+				this.log.error('runtime event listener failed', { error: err instanceof Error ? err : String(err) })
+			}
+		}
+	}
+
+	/** Sends `msg` to the userbot's shard under a fresh id; resolves with the reply. */
+	private request(
+		userbotId: number,
+		msg: ParentMessage & { id: number },
+		opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+	): { promise: Promise<unknown>; shard?: string } {
+		if (this.closing)
+			return { promise: Promise.reject(new RuntimeError('runtime_down', 'the runtime is closed')) }
+		const shard = this.ownerKey(userbotId)
+		if (!shard) return { promise: Promise.reject(new RuntimeError('runtime_down', 'no shard is up')) }
+		const timeoutMs = opts.timeoutMs ?? this.opts.commandTimeoutMs
+		const { id, promise } = this.pending.add(timeoutMs, opts.signal)
+		msg.id = id
+		if (msg.type === 'invoke') msg.timeoutMs = timeoutMs
+		let ids = this.inflight.get(shard)
+		if (!ids) {
+			ids = new Set()
+			this.inflight.set(shard, ids)
+		}
+		ids.add(id)
+		const untrack = () => {
+			const set = this.inflight.get(shard)
+			set?.delete(id)
+			if (set?.size === 0) this.inflight.delete(shard)
+		}
+		void promise.then(untrack, untrack)
+		const shardId = shard.slice(0, shard.indexOf('='))
+		this.opts.bus.nc.publish(shardSubject(shardId), JSON.stringify(msg), { reply: this.inbox })
+		return { promise, shard }
+	}
+
+	invoke<M extends TdMethod>(
+		userbotId: number,
+		request: TdRequest<M>,
+		opts?: InvokeOptions,
+	): Promise<TdResult<M>> {
+		if (this.requestListeners.size > 0) {
+			const event: RequestEvent = { userbotId, request, label: opts?.label }
+			for (const l of this.requestListeners) {
+				try {
+					l(event)
+				} catch (err) {
+					this.log.error('request listener failed', { error: err instanceof Error ? err : String(err) })
+				}
+			}
+		}
+		return this.request(userbotId, { type: 'invoke', id: 0, userbotId, request }, opts).promise as Promise<
+			TdResult<M>
+		>
+	}
+
+	/** Starts the client on its owner; asked again while the owner says it is another's (views differ for a moment). */
+	async startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
+		const end = performance.now() + this.opts.commandTimeoutMs
+		for (;;) {
+			const left = Math.max(1, Math.ceil(end - performance.now()))
+			const { promise, shard } = this.request(
+				userbotId,
+				{ type: 'start', id: 0, userbotId, encryptionKey: opts.encryptionKey },
+				{ timeoutMs: left },
+			)
+			try {
+				const state = String(await promise)
+				if (shard) this.owners.set(userbotId, shard)
+				if (state !== 'authorizationStateClosed') this.states.set(userbotId, state)
+				return state
+			} catch (err) {
+				if (!(err instanceof MovedError) || performance.now() + MOVED_RETRY_MS > end) {
+					throw err instanceof MovedError ? new RuntimeError('unavailable', err.message) : err
+				}
+				await Bun.sleep(MOVED_RETRY_MS)
+			}
+		}
+	}
+
+	async stopClient(userbotId: number, opts: { logOut: boolean; removeData: boolean }): Promise<void> {
+		this.states.delete(userbotId)
+		this.owners.delete(userbotId)
+		await this.request(
+			userbotId,
+			{ type: 'stop', id: 0, userbotId, logOut: opts.logOut, removeData: opts.removeData },
+			{ timeoutMs: this.opts.commandTimeoutMs + (opts.logOut ? 15_000 : 5_000) },
+		).promise
+	}
+
+	authorizationState(userbotId: number): string | undefined {
+		return this.states.get(userbotId)
+	}
+
+	onEvent(listener: (event: RuntimeEvent) => void): () => void {
+		this.listeners.add(listener)
+		return () => this.listeners.delete(listener)
+	}
+
+	/** Said to the shards through this gateway's entry among the members. */
+	setUpdateFilter(kinds: readonly string[]): void {
+		const next = [...kinds].sort()
+		if (next.join(',') === this.kinds.join(',')) return
+		this.kinds = next
+		this.membership.refresh()
+	}
+
+	onRequest(listener: (event: RequestEvent) => void): () => void {
+		this.requestListeners.add(listener)
+		return () => this.requestListeners.delete(listener)
+	}
+
+	health() {
+		const up = !this.closing && !this.opts.bus.nc.isClosed() && this.membership.shards().size > 0
+		return { up, restarts: this.restarts, clients: this.states.size, backend: this.opts.backend }
+	}
+
+	get pid(): number | undefined {
+		return undefined
+	}
+
+	async close(): Promise<void> {
+		if (this.closing) return
+		this.closing = true
+		for (const stop of this.stops.splice(0)) stop()
+		this.pending.rejectAll(new RuntimeError('runtime_down', 'the runtime is closed'))
+		await this.sub?.drain().catch(() => undefined)
+		await this.membership.close()
+	}
+}

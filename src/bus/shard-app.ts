@@ -1,0 +1,46 @@
+import { type AnyElysia, Elysia } from 'elysia'
+import type { Config } from '../config'
+import { createLogger, type Logger } from '../logger'
+import { startShard } from './process'
+
+/**
+ * `ROLE=shard`: supervisors on the bus and nothing else: no database, no REST, no WebSocket. It
+ * serves `GET /health` on `PORT` for whoever watches it: `{status, supervisor, bus, shard, userbots}`.
+ */
+export interface ShardApp {
+	app: AnyElysia
+	ctx: { log: Logger }
+	close(): Promise<void>
+}
+
+export async function createShardApp(config: Config, opts: { logger?: Logger } = {}): Promise<ShardApp> {
+	const log = opts.logger ?? createLogger(config.logLevel)
+	const closers: Array<() => Promise<void> | void> = []
+	const closeAll = async () => {
+		for (const close of closers.reverse()) {
+			try {
+				await close()
+			} catch (err) {
+				log.warn('error while closing', { error: err instanceof Error ? err : String(err) })
+			}
+		}
+		closers.length = 0
+	}
+	try {
+		const shard = await startShard(config, log, closers)
+		const app = new Elysia().get('/health', ({ set }) => {
+			const fenced = performance.now() - shard.membership.lastBeatOk > 2 * (config.bus?.heartbeatMs ?? 1000)
+			if (fenced) set.status = 503
+			return {
+				status: fenced ? 'degraded' : 'ok',
+				bus: fenced ? 'cut off' : 'ok',
+				shard: shard.id,
+				userbots: shard.userbots.length,
+			}
+		})
+		return { app, ctx: { log }, close: closeAll }
+	} catch (err) {
+		await closeAll()
+		throw err
+	}
+}

@@ -1,0 +1,336 @@
+import type { Msg, Subscription } from '@nats-io/transport-node'
+import { createKeyedQueue } from '../keyed-queue'
+import type { Logger } from '../logger'
+import {
+	type InvokeMessage,
+	MOVED,
+	parseParentMessage,
+	type ResultMessage,
+	type StartMessage,
+	type StopMessage,
+	toWireError,
+	type WireError,
+} from '../supervisor/protocol'
+import { ownerOf } from '../supervisor/rendezvous'
+import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
+import { RuntimeError, type TdRequest } from '../telegram/types'
+import type { Bus } from './connection'
+import { type LeaseHolder, Leases, LeaseTimeoutError } from './leases'
+import { Membership } from './membership'
+import { authSubject, shardSubject, updateSubject } from './subjects'
+import { lastUpdateSeq } from './update-log'
+
+/**
+ * A supervisor shard on the bus: the supervisors of this process (`SUPERVISORS`), serving the
+ * supervisor protocol to every gateway on `ubg.shard.<SHARD_ID>` (NATS request/reply: one message
+ * per request, one reply per request, the same messages as the Unix socket), and publishing its
+ * userbots' updates and authorization states to JetStream.
+ *
+ * Which userbots it runs: those whose rendezvous owner among the live shards it is, each only while
+ * it holds the userbot's lease (`leases.ts`). When the members change, it stops the userbots that
+ * are no longer its own and lets go of their leases; the gateways start them on their new owner,
+ * which waits for the lease. If its own heartbeats stop reaching the bus (two heartbeats without
+ * one stored), it stops every client at once, before the others take it for gone (three), and
+ * comes back as a new incarnation: so a shard cut off from the bus never runs a userbot that
+ * another shard has taken over.
+ */
+export interface ShardServerOptions {
+	bus: Bus
+	shardId: string
+	/** This process's supervisors; `fence` renews their children's fence. */
+	local: TelegramRuntime & { fence?(ms: number): void }
+	heartbeatMs: number
+	/** Kinds of update always forwarded (`UPDATE_KINDS`); gateways add their subscribers'. */
+	defaultKinds: readonly string[]
+	commandTimeoutMs: number
+	log: Logger
+}
+
+/** How long a start waits for the previous owner to let go of the userbot. */
+const LEASE_WAIT_MS = 20_000
+
+export class ShardServer {
+	readonly membership: Membership
+	private incarnation = crypto.randomUUID()
+	private leases: Leases
+	private readonly queue = createKeyedQueue()
+	/** Userbots whose lease is held: their events are published. */
+	private readonly running = new Set<number>()
+	/** Userbots being handed over: their closing states are not the account's, and are not told. */
+	private readonly leaving = new Set<number>()
+	private readonly starting = new Map<number, Promise<unknown>>()
+	/** The last update number given out per userbot. */
+	private readonly seqs = new Map<number, number>()
+	private sub?: Subscription
+	private fenceTimer?: ReturnType<typeof setInterval>
+	private offEvents?: () => void
+	private offMembers?: () => void
+	private closed = false
+	private readonly log: Logger
+
+	constructor(private readonly opts: ShardServerOptions) {
+		this.log = opts.log.child({ component: 'shard', shard: opts.shardId })
+		this.membership = new Membership({ kv: opts.bus.members, heartbeatMs: opts.heartbeatMs, log: this.log })
+		this.leases = this.makeLeases()
+	}
+
+	private makeLeases() {
+		const self: LeaseHolder = { shard: this.opts.shardId, incarnation: this.incarnation }
+		return new Leases(
+			this.opts.bus.leases,
+			self,
+			(holder) => this.membership.shards().get(holder.shard) === holder.incarnation,
+			() => this.membership.viewFresh(),
+		)
+	}
+
+	/**
+	 * Joins the bus. A shard of the same id that is still beating (the process before a restart, not
+	 * yet taken for gone) is waited for, so that its userbots are never run twice; a live one that
+	 * does not go away means two processes share the id, and the start fails.
+	 */
+	async start(): Promise<void> {
+		await this.membership.watch()
+		const end = performance.now() + this.membership.ttlMs + 2 * this.opts.heartbeatMs
+		while (this.membership.heldByOther(this.opts.shardId, this.incarnation)) {
+			if (performance.now() > end)
+				throw new Error(`SHARD_ID ${this.opts.shardId} is used by another running shard`)
+			await Bun.sleep(Math.min(100, this.opts.heartbeatMs))
+		}
+		this.offEvents = this.opts.local.onEvent((e) => this.onLocalEvent(e))
+		this.sub = this.opts.bus.nc.subscribe(shardSubject(this.opts.shardId), {
+			callback: (err, msg) => {
+				if (!err) this.onMessage(msg)
+			},
+		})
+		await this.membership.join({
+			kind: 'shard',
+			id: this.opts.shardId,
+			entry: () => ({ incarnation: this.incarnation }),
+		})
+		this.offMembers = this.membership.onChange(() => this.onMembers())
+		this.onMembers()
+		this.fenceTimer = setInterval(
+			() => this.checkFence(),
+			Math.max(20, Math.floor(this.opts.heartbeatMs / 4)),
+		)
+		this.log.info('shard joined', { incarnation: this.incarnation })
+	}
+
+	get id(): string {
+		return this.opts.shardId
+	}
+
+	get incarnationId(): string {
+		return this.incarnation
+	}
+
+	/** Userbots this shard runs now. */
+	get userbots(): number[] {
+		return [...this.running]
+	}
+
+	private isOwner(userbotId: number): boolean {
+		return ownerOf(userbotId, this.membership.shards().keys()) === this.opts.shardId
+	}
+
+	private onMessage(msg: Msg) {
+		let raw: unknown
+		try {
+			raw = msg.json()
+		} catch {
+			return this.log.warn('invalid message from the bus dropped')
+		}
+		const parsed = parseParentMessage(raw)
+		if (!parsed.ok) {
+			if (parsed.id !== undefined)
+				this.respond(msg, parsed.id, { code: 'bad_request', message: parsed.error })
+			return
+		}
+		const m = parsed.message
+		const id = 'id' in m ? (m.id ?? 0) : 0
+		const answer = (p: Promise<unknown>) =>
+			p.then(
+				(value) => this.respond(msg, id, undefined, value),
+				(err: unknown) => this.respond(msg, id, wire(err)),
+			)
+		switch (m.type) {
+			case 'invoke':
+				return void answer(this.invoke(m))
+			case 'start':
+				return void answer(this.queue(String(m.userbotId), () => this.startUserbot(m)))
+			case 'stop':
+				return void answer(this.queue(String(m.userbotId), () => this.stopUserbot(m)))
+			default:
+				if ('id' in m && m.id !== undefined)
+					this.respond(msg, m.id, { code: 'bad_request', message: `${m.type} is not taken over the bus` })
+		}
+	}
+
+	private respond(msg: Msg, id: number, error?: WireError, value?: unknown) {
+		const result: ResultMessage = error
+			? { type: 'result', id, ok: false, error }
+			: { type: 'result', id, ok: true, value: value ?? null }
+		msg.respond(JSON.stringify(result))
+	}
+
+	private async invoke(m: InvokeMessage) {
+		// A request that overtook its userbot's start waits for it, as the child does.
+		const starting = this.starting.get(m.userbotId)
+		if (starting) await starting.catch(() => undefined)
+		return this.opts.local.invoke(m.userbotId, m.request as TdRequest, {
+			timeoutMs: m.timeoutMs ?? this.opts.commandTimeoutMs,
+		})
+	}
+
+	private startUserbot(m: StartMessage): Promise<unknown> {
+		const run = async () => {
+			const userbotId = m.userbotId
+			if (!this.running.has(userbotId)) {
+				// A stale view (just back from a freeze) decides nothing: the gateway asks again.
+				if (!this.membership.viewFresh() || !this.isOwner(userbotId)) throw new MovedError()
+				await this.leases.acquire(userbotId, LEASE_WAIT_MS)
+				try {
+					this.seqs.set(userbotId, await lastUpdateSeq(this.opts.bus, userbotId))
+				} catch (err) {
+					await this.leases.release(userbotId).catch(() => undefined)
+					throw err
+				}
+				this.running.add(userbotId)
+			}
+			try {
+				return await this.opts.local.startClient(userbotId, { encryptionKey: m.encryptionKey })
+			} catch (err) {
+				// The supervisor died meanwhile: it starts the client again itself, so the lease stays.
+				if (!(err instanceof RuntimeError && err.code === 'runtime_down')) await this.letGo(userbotId)
+				throw err
+			}
+		}
+		const p = run()
+		this.starting.set(m.userbotId, p)
+		void p.then(
+			() => this.starting.get(m.userbotId) === p && this.starting.delete(m.userbotId),
+			() => this.starting.get(m.userbotId) === p && this.starting.delete(m.userbotId),
+		)
+		return p
+	}
+
+	private async stopUserbot(m: StopMessage) {
+		await this.opts.local.stopClient(m.userbotId, { logOut: m.logOut, removeData: m.removeData })
+		await this.letGo(m.userbotId)
+		return null
+	}
+
+	private async letGo(userbotId: number) {
+		this.running.delete(userbotId)
+		this.seqs.delete(userbotId)
+		await this.leases.release(userbotId)
+	}
+
+	/** Stops the userbots that now belong to another shard, and tells the supervisors the update kinds. */
+	private onMembers() {
+		if (this.closed) return
+		this.opts.local.setUpdateFilter([
+			...new Set([...this.opts.defaultKinds, ...this.membership.gatewayKinds()]),
+		])
+		for (const userbotId of this.running) {
+			if (this.isOwner(userbotId)) continue
+			void this.queue(String(userbotId), () => this.handOver(userbotId)).catch((err: unknown) =>
+				this.log.warn('could not hand a userbot over', { userbotId, error: String(err) }),
+			)
+		}
+	}
+
+	private async handOver(userbotId: number) {
+		if (!this.running.has(userbotId) || this.isOwner(userbotId)) return
+		this.leaving.add(userbotId)
+		try {
+			await this.opts.local.stopClient(userbotId, { logOut: false, removeData: false })
+		} finally {
+			this.leaving.delete(userbotId)
+		}
+		await this.letGo(userbotId)
+		this.log.info('userbot handed over', { userbotId })
+	}
+
+	/**
+	 * Cut off from the bus for two heartbeats: stop everything before the others take over (three).
+	 * While the heartbeats go through, the children's fence is renewed up to that same moment, so a
+	 * process that freezes is covered too: its children close their clients when the fence runs out.
+	 */
+	private checkFence() {
+		if (this.closed) return
+		const left = this.membership.lastBeatOk + 2 * this.opts.heartbeatMs - performance.now()
+		if (left > 0) {
+			this.opts.local.fence?.(left)
+			return
+		}
+		if (this.running.size === 0) return
+		const ids = [...this.running]
+		this.log.warn('cut off from the bus: stopping every userbot', { count: ids.length })
+		this.running.clear()
+		this.seqs.clear()
+		this.leases.dropAll()
+		for (const userbotId of ids) {
+			this.leaving.add(userbotId)
+			void this.opts.local
+				.stopClient(userbotId, { logOut: false, removeData: false })
+				.catch(() => undefined)
+				.finally(() => this.leaving.delete(userbotId))
+		}
+		// Back on the bus, it is a new incarnation: the gateways start its share on it again.
+		this.incarnation = crypto.randomUUID()
+		this.leases = this.makeLeases()
+	}
+
+	private onLocalEvent(e: RuntimeEvent) {
+		if (e.type === 'runtime_restarted') return
+		const userbotId = e.userbotId
+		if (!this.running.has(userbotId)) return
+		const { js } = this.opts.bus
+		if (e.type === 'update') {
+			const seq = (this.seqs.get(userbotId) ?? 0) + 1
+			this.seqs.set(userbotId, seq)
+			// The message id makes the stream keep one update per number, whoever publishes it.
+			void js
+				.publish(updateSubject(userbotId), JSON.stringify({ seq, update: e.update }), {
+					msgID: `${userbotId}:${seq}`,
+				})
+				.catch((err: unknown) =>
+					this.log.warn('update not published', { userbotId, seq, error: String(err) }),
+				)
+			return
+		}
+		if (this.leaving.has(userbotId)) return
+		const body = { state: e.state, detail: e.detail, shard: this.opts.shardId, incarnation: this.incarnation }
+		void js
+			.publish(authSubject(userbotId), JSON.stringify(body))
+			.catch((err: unknown) => this.log.warn('state not published', { userbotId, error: String(err) }))
+	}
+
+	/** Stops taking requests, closes every client and lets go of the leases, then leaves. */
+	async close(): Promise<void> {
+		if (this.closed) return
+		this.closed = true
+		clearInterval(this.fenceTimer)
+		this.offMembers?.()
+		await this.sub?.drain().catch(() => undefined)
+		this.offEvents?.()
+		const ids = [...this.running]
+		this.running.clear()
+		await this.opts.local.close()
+		await Promise.all(ids.map((id) => this.leases.release(id).catch(() => undefined)))
+		await this.membership.close()
+	}
+}
+
+class MovedError extends Error {
+	override name = 'MovedError'
+}
+
+function wire(err: unknown): WireError {
+	if (err instanceof MovedError) return { code: MOVED, message: 'the userbot belongs to another shard' }
+	if (err instanceof LeaseTimeoutError) return { code: 'unavailable', message: err.message }
+	if (err instanceof RuntimeError) return { code: err.code, message: err.message }
+	return toWireError(err)
+}

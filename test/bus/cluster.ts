@@ -1,0 +1,252 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Subprocess } from 'bun'
+import { getTestInstance, type TestInstance } from '../helpers'
+
+/**
+ * A bus on this machine for the tests: a real `nats-server` (JetStream on, 127.0.0.1, a port the
+ * server picks) started and stopped from the test, shard processes (`ROLE=shard`, the real entry)
+ * and gateways (in-process apps with `ROLE=gateway`) sharing one data folder and database file.
+ *
+ * nats-server is installed by `.ci/run` (Debian's `nats-server`); without it these tests fail,
+ * they are not skipped.
+ */
+const NATS = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(existsSync)
+
+export interface NatsServer {
+	url: string
+	stop(): Promise<void>
+}
+
+export async function startNats(): Promise<NatsServer> {
+	if (!NATS)
+		throw new Error('nats-server is not installed (apt-get install -y nats-server): the bus tests need it')
+	const dir = mkdtempSync(join(tmpdir(), 'ubg-nats-'))
+	const proc = Bun.spawn([NATS, '-js', '-p', '-1', '-a', '127.0.0.1', '-sd', dir], {
+		stdout: 'ignore',
+		stderr: 'pipe',
+	})
+	const url = await readUntil(proc.stderr, /Listening for client connections on (127\.0\.0\.1:\d+)/, 10_000)
+	return {
+		url: `nats://${url}`,
+		async stop() {
+			await terminate(proc)
+			rmSync(dir, { recursive: true, force: true })
+		},
+	}
+}
+
+/**
+ * SIGTERM, then SIGKILL if the process is still there after `graceMs`: a test never leaves a process
+ * behind, and never waits without end for one that does not stop.
+ */
+export async function terminate(proc: Subprocess, graceMs = 10_000): Promise<void> {
+	if (proc.exitCode !== null || proc.signalCode) return
+	proc.kill('SIGTERM')
+	const stopped = await Promise.race([proc.exited.then(() => true), Bun.sleep(graceMs).then(() => false)])
+	if (!stopped) {
+		proc.kill('SIGKILL')
+		await proc.exited
+	}
+}
+
+/** Reads a stream until `pattern` matches a line; resolves with its first group. Keeps reading after. */
+async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp, ms: number, lines?: string[]) {
+	const reader = stream.getReader()
+	const decoder = new TextDecoder()
+	let rest = ''
+	let found: string | undefined
+	const timer = setTimeout(() => void reader.cancel().catch(() => undefined), ms)
+	while (found === undefined) {
+		const { value, done } = await reader.read()
+		if (done) break
+		const parts = (rest + decoder.decode(value, { stream: true })).split('\n')
+		rest = parts.pop() ?? ''
+		for (const line of parts) {
+			lines?.push(line)
+			const m = pattern.exec(line)
+			if (m && found === undefined) found = m[1] ?? m[0]
+		}
+	}
+	clearTimeout(timer)
+	if (found === undefined) throw new Error(`not seen within ${ms} ms: ${pattern}`)
+	// Keep draining, so that the process never blocks on a full pipe.
+	void (async () => {
+		for (;;) {
+			const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
+			if (done) return
+			const parts = (rest + decoder.decode(value, { stream: true })).split('\n')
+			rest = parts.pop() ?? ''
+			lines?.push(...parts)
+		}
+	})()
+	return found
+}
+
+/** The server's entry, as `npm start` runs it. */
+export const SERVER_ENTRY = join(import.meta.dir, '..', '..', 'src', 'main.ts')
+
+export interface Cluster {
+	nats: NatsServer
+	dataDir: string
+	runLog: string
+	env: Record<string, string>
+}
+
+export const HEARTBEAT_MS = 300
+
+export function clusterEnv(nats: NatsServer, dataDir: string): Record<string, string> {
+	return {
+		BUS_URL: nats.url,
+		BUS_HEARTBEAT: String(HEARTBEAT_MS),
+		DATA_DIR: dataDir,
+		TDLIB_BACKEND: 'emulator',
+		SUPERVISOR_RUN_LOG: join(dataDir, 'runs.jsonl'),
+	}
+}
+
+export interface ShardProcess {
+	id: string
+	proc: Subprocess
+	lines: string[]
+	/** SIGTERM and wait: a clean stop. */
+	stop(): Promise<void>
+	/** SIGKILL and wait. */
+	kill(): Promise<void>
+}
+
+/** Starts `bun src/main.ts` as a shard; resolves once it has joined the bus. */
+export async function startShard(
+	env: Record<string, string>,
+	id: string,
+	extra: Record<string, string> = {},
+): Promise<ShardProcess> {
+	const proc = Bun.spawn([process.execPath, '--no-env-file', SERVER_ENTRY], {
+		env: {
+			PATH: process.env.PATH ?? '',
+			HOME: process.env.HOME ?? '',
+			...env,
+			ROLE: 'shard',
+			SHARD_ID: id,
+			PORT: '0',
+			LOG_LEVEL: 'info',
+			...extra,
+		},
+		stdout: 'ignore',
+		stderr: 'pipe',
+	})
+	const lines: string[] = []
+	try {
+		await readUntil(proc.stderr, /"shard joined"/, 20_000, lines)
+	} catch (err) {
+		proc.kill('SIGKILL')
+		throw new Error(`shard ${id} did not join: ${lines.slice(-5).join(' | ')}`, { cause: err })
+	}
+	return {
+		id,
+		proc,
+		lines,
+		stop: () => terminate(proc),
+		async kill() {
+			proc.kill('SIGKILL')
+			await proc.exited
+		},
+	}
+}
+
+export interface GatewayProcess {
+	url: string
+	proc: Subprocess
+	lines: string[]
+	stop(): Promise<void>
+}
+
+/**
+ * A gateway in its own process (`bun src/main.ts`, ROLE=gateway). Two gateways must not share one
+ * process: the embedded database's driver waits for another connection's lock synchronously, so
+ * two apps of one process writing one file stall each other for the whole busy timeout.
+ */
+export async function startGatewayProcess(env: Record<string, string>): Promise<GatewayProcess> {
+	const proc = Bun.spawn([process.execPath, '--no-env-file', SERVER_ENTRY], {
+		env: {
+			PATH: process.env.PATH ?? '',
+			HOME: process.env.HOME ?? '',
+			...env,
+			ROLE: 'gateway',
+			PORT: '0',
+			LOG_LEVEL: 'info',
+		},
+		stdout: 'ignore',
+		stderr: 'pipe',
+	})
+	const lines: string[] = []
+	let url: string
+	try {
+		url = await readUntil(proc.stderr, /"msg":"listening","url":"(http:\/\/[^"]+)"/, 20_000, lines)
+	} catch (err) {
+		proc.kill('SIGKILL')
+		throw new Error(`gateway did not start: ${lines.slice(-5).join(' | ')}`, { cause: err })
+	}
+	return {
+		url,
+		proc,
+		lines,
+		stop: () => terminate(proc),
+	}
+}
+
+/** A gateway: an in-process app on the shared folder and database, `ROLE=gateway`. */
+export function startGateway(env: Record<string, string>, dataDir: string): Promise<TestInstance> {
+	return getTestInstance({ ...env, ROLE: 'gateway' }, { dataDir })
+}
+
+export interface RunRecord {
+	supervisor: string
+	pid: number
+	userbotId: number
+	event: 'start' | 'stop'
+	at: number
+}
+
+export function readRuns(path: string): RunRecord[] {
+	if (!existsSync(path)) return []
+	return readFileSync(path, 'utf8')
+		.split('\n')
+		.filter(Boolean)
+		.map((l) => JSON.parse(l) as RunRecord)
+}
+
+/**
+ * Walks the record in the order it was written (appends from every process, in the kernel's order)
+ * and returns every moment a userbot was started while another supervisor still ran it.
+ */
+export function overlaps(runs: RunRecord[]): string[] {
+	const running = new Map<number, Set<string>>()
+	const found: string[] = []
+	for (const r of runs) {
+		const who = `${r.supervisor}#${r.pid}`
+		const set = running.get(r.userbotId) ?? new Set<string>()
+		running.set(r.userbotId, set)
+		if (r.event === 'start') {
+			if (set.size > 0)
+				found.push(`userbot ${r.userbotId} started on ${who} while ${[...set].join(', ')} ran it`)
+			set.add(who)
+		} else set.delete(who)
+	}
+	return found
+}
+
+export async function until<T>(
+	what: string,
+	find: () => Promise<T | undefined> | T | undefined,
+	ms = 15_000,
+) {
+	const end = Date.now() + ms
+	for (;;) {
+		const found = await find()
+		if (found !== undefined) return found
+		if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`)
+		await Bun.sleep(50)
+	}
+}
