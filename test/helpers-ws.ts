@@ -187,6 +187,17 @@ export async function createLoggedInUserbot(
 		if (Date.now() > until) throw new Error(`userbot ${id}: ${runtime.authorizationState(id)}`)
 		await Bun.sleep(5)
 	}
+	// The app stores the state (after asking the account's number) and only then pushes it: wait
+	// until it is stored, so that the push has gone before a test's socket opens.
+	for (;;) {
+		const [stored] = await t.ctx.db
+			.select({ state: userbot.authorizationState })
+			.from(userbot)
+			.where(eq(userbot.id, id))
+		if (stored?.state === 'authorizationStateReady') break
+		if (Date.now() > until) throw new Error(`userbot ${id}: Ready not stored`)
+		await Bun.sleep(5)
+	}
 	return id
 }
 
