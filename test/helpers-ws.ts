@@ -187,9 +187,11 @@ export async function createLoggedInUserbot(
 		if (Date.now() > until) throw new Error(`userbot ${id}: ${runtime.authorizationState(id)}`)
 		await Bun.sleep(5)
 	}
-	// The app stores the state (after asking the account's number) and only then pushes it: wait
-	// until it is stored, so that the push has gone before a test's socket opens.
-	for (;;) {
+	// With the userbots plugin, the app stores the state (after asking the account's number) and only
+	// then pushes it: wait until it is stored, so that the push has gone before a test's socket opens.
+	// Without it nothing follows the states: nothing is stored, nothing pushed.
+	const followed = [...t.commands.values()].some((c) => c.groupId === 'userbots')
+	while (followed) {
 		const [stored] = await t.ctx.db
 			.select({ state: userbot.authorizationState })
 			.from(userbot)
