@@ -16,6 +16,13 @@ export type { Connection } from './running'
 export const MAX_IN_FLIGHT = 256
 
 /**
+ * Frame characters one connection's running commands may hold, together: 8 frames of the largest
+ * size. Without it 256 frames of 1 MiB each, kept until their slow answers, would hold 256 MiB per
+ * socket; past it a command is refused at once, as one over MAX_IN_FLIGHT is.
+ */
+export const MAX_IN_FLIGHT_CHARS = 8 * 1024 * 1024
+
+/**
  * Objects and lists nested in one frame, at most. A client's TDLib object may nest 16 deep under its
  * field (src/commands/td-objects.ts); nothing a command takes goes further. Deeper frames are refused
  * before anything walks them (a 5,000-level value once overflowed a stack inside a command).
@@ -118,12 +125,12 @@ export function createDispatcher(
 		return err instanceof CommandError ? { error, result: err.result } : { error }
 	}
 
-	async function execute(conn: Connection, job: Job, received: number): Promise<void> {
+	async function execute(conn: Connection, job: Job, received: number, chars: number): Promise<void> {
 		const { entry, frame, userbotId, requestId } = job
 		const { command } = entry
 		const action = command.name
 		// The deadline runs from the frame's arrival: a slow userbot lookup counts against it too.
-		const running = new Running(received + timeoutMs, action, userbotId, requestId, conn, deadlines)
+		const running = new Running(received + timeoutMs, action, userbotId, requestId, conn, deadlines, chars)
 		deadlines.add(running)
 
 		// The socket may have outlived its credential (logout, revocation, expiry) since its upgrade.
@@ -246,12 +253,20 @@ export function createDispatcher(
 			conn.send(errorReply(userbotId, `${action}_error`, conn.refusing, checked.requestId))
 			return
 		}
-		if (conn.running.size >= MAX_IN_FLIGHT) {
+		if (conn.running.size >= MAX_IN_FLIGHT || conn.runningChars + text.length > MAX_IN_FLIGHT_CHARS) {
 			conn.send(errorReply(userbotId, `${action}_error`, E.TOO_MANY_IN_FLIGHT, checked.requestId))
 			return
 		}
 		if (!('entry' in checked)) {
-			const running = new Running(received + timeoutMs, action, userbotId, checked.requestId, conn, deadlines)
+			const running = new Running(
+				received + timeoutMs,
+				action,
+				userbotId,
+				checked.requestId,
+				conn,
+				deadlines,
+				text.length,
+			)
 			deadlines.add(running)
 			checked.action(conn, checked.frame, checked.requestId).then(
 				(outcome) => {
@@ -267,7 +282,7 @@ export function createDispatcher(
 			)
 			return
 		}
-		execute(conn, checked, received).catch((err) => {
+		execute(conn, checked, received, text.length).catch((err) => {
 			// execute answers every outcome itself; reaching here is a bug in the gateway.
 			log.error('gateway dispatch failed', { error: err instanceof Error ? err : String(err) })
 		})

@@ -162,6 +162,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 				send: () => {},
 				admit: () => true,
 				running: new Set(),
+				runningChars: 0,
 				refusing: null,
 				settled: () => {},
 			},

@@ -18,6 +18,8 @@ export interface Connection {
 	admit(): boolean | Promise<boolean>
 	/** Commands accepted and not yet answered. */
 	running: Set<Running>
+	/** The frame characters of those commands: what they hold in memory until answered. */
+	runningChars: number
 	/**
 	 * Set once the socket must take no new command (its credential expired): each new one is answered
 	 * with this string, while those running finish.
@@ -43,8 +45,11 @@ export class Running implements Deadline {
 		readonly requestId: RequestId | undefined,
 		private readonly conn: Connection,
 		private readonly deadlines: DeadlineQueue,
+		/** Characters of the frame it came in, counted against the connection's budget. */
+		private readonly chars = 0,
 	) {
 		conn.running.add(this)
+		conn.runningChars += chars
 	}
 
 	get signal(): AbortSignal {
@@ -101,6 +106,7 @@ export class Running implements Deadline {
 
 	private close(reply: string | null): void {
 		this.conn.running.delete(this)
+		this.conn.runningChars -= this.chars
 		if (reply !== null) this.conn.send(reply)
 		this.conn.settled()
 	}
