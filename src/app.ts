@@ -64,6 +64,8 @@ export interface App {
 	catalog: Catalog
 	/** The WebSocket gateway's open sockets and the reply and update bytes waiting for them. */
 	socketStats(userId?: number): { sockets: number; waitingBytes: number }
+	/** The ids of the plugins loaded, in order (those that said they cannot load are not among them). */
+	plugins: string[]
 	handle: DatabaseHandle
 	close(): Promise<void>
 }
@@ -131,6 +133,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			commands,
 			catalog,
 			socketStats,
+			plugins: chosen.map((p) => p.id),
 			handle,
 			async close() {
 				if (closed) return

@@ -16,7 +16,9 @@ async function serve() {
 	}
 	const { config, instance, url } = started
 	const { app, ctx, close } = instance
-	ctx.log.info('listening', { url, plugins: config.plugins })
+	// What was loaded, not what was asked for: a plugin that cannot load with this config is skipped.
+	const plugins = 'plugins' in instance ? instance.plugins : []
+	ctx.log.info('listening', { url, role: config.role, plugins })
 	let stopping = false
 	const stop = async (signal: string) => {
 		if (stopping) return

@@ -139,12 +139,18 @@ describe('npm start with a bad value', () => {
 			// Wait for the line that says it listens: by then the database is open and migrated.
 			const reader = proc.stderr.getReader()
 			let seen = ''
-			while (!seen.includes('"listening"')) {
+			// The whole line, up to its newline: it is read below.
+			while (!/"listening"[^\n]*\n/.test(seen)) {
 				const { done, value } = await reader.read()
 				if (done) break
 				seen += new TextDecoder().decode(value)
 			}
 			expect(seen).toContain('"listening"')
+			// It names the plugins loaded: family B, without MAIN_SERVER_URL, is skipped and not among them.
+			const line = seen.split('\n').find((l) => l.includes('"listening"')) ?? '{}'
+			const listening = JSON.parse(line) as { plugins?: string[] }
+			expect(listening.plugins).toContain('accounts')
+			expect(listening.plugins).not.toContain('api-accounts')
 			expect(statSync(dir).mode & 0o777).toBe(0o700)
 			for (const file of ['app.db', 'secrets.json']) expect(statSync(join(dir, file)).mode & 0o077).toBe(0)
 		} finally {
