@@ -206,6 +206,8 @@ export class StateTracker {
 			// Stored before it is pushed: a client that reads the userbot on hearing the state finds it
 			// (and, after a log-in, the account's number) already there. A failed write still pushes.
 			await this.store(userbotId, state, detail, loggedIn)
+			// Deleted while it was stored (the number is asked of TDLib first): not pushed either.
+			if (this.isDeleted(userbotId) && !ENDING.has(state)) return
 			this.publish(userbotId, companyId, state, detail)
 		} catch (err) {
 			this.ctx.log.warn('could not push an authorization state', {

@@ -44,4 +44,34 @@ describe('the authorization state tracker', () => {
 			{ state: 'authorizationStateReady', phone: '9996621234' },
 		])
 	})
+
+	it('pushes no state of a userbot deleted while the state was being stored', async () => {
+		const owner = await signUp(server.url)
+		const id = await createUserbot(owner)
+		let deleted = false
+		const pushed: string[] = []
+		const runtime = {
+			// The delete lands while the account's number is asked for.
+			invoke: async () => {
+				deleted = true
+				return { _: 'user', phone_number: '9996621234' }
+			},
+		} as unknown as AppContext['runtime']
+		const tracker = new StateTracker(
+			{
+				db: server.ctx.db,
+				log: server.ctx.log,
+				runtime,
+				publish: (e) => {
+					const message = e.message as { payload: { result?: { authorization_state?: string } } }
+					pushed.push(String(message.payload.result?.authorization_state))
+				},
+			},
+			() => deleted,
+		)
+		tracker.handle({ type: 'authorization_state', userbotId: id, state: 'authorizationStateWaitCode' })
+		tracker.handle({ type: 'authorization_state', userbotId: id, state: 'authorizationStateReady' })
+		await tracker.drain()
+		expect(pushed).toEqual(['authorizationStateWaitCode'])
+	})
 })
