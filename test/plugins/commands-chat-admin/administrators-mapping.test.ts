@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { administratorCommands } from '../../../plugins/commands-chat-admin/administrators'
-import type { CommandContext } from '../../../src/commands/define'
-import type { TdInvoke } from '../../../src/telegram/types'
+import { type Answer, stubContext } from '../../helpers-stub'
 
 /** The exact TDLib requests of the administrator commands (tdlib-mapping §5), against a recording stub. */
-type Request = { _: string } & Record<string, unknown>
-type Answer = (req: Request) => unknown
 
 const chatOf =
 	(type: Record<string, unknown>, more: Answer = () => ({ _: 'ok' })): Answer =>
@@ -19,18 +16,7 @@ const sender = { _: 'messageSenderUser', user_id: 9 }
 
 async function runCommand(name: string, frame: Record<string, unknown>, answer: Answer) {
 	const command = administratorCommands.find((c) => c.name === name)!
-	const requests: Request[] = []
-	const invoke = (async (req: Request) => {
-		requests.push(req)
-		return answer(req)
-	}) as unknown as TdInvoke
-	const ctx: CommandContext = {
-		userbotId: 1,
-		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, via: 'bearer' },
-		invoke,
-		signal: new AbortController().signal,
-		uploadedFilePath: async () => null,
-	}
+	const { ctx, requests } = stubContext(answer)
 	try {
 		return { result: await command.run(v.parse(command.input, frame), ctx), requests, error: undefined }
 	} catch (error) {

@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { membersCommands } from '../../../plugins/commands-members'
-import { type CommandContext, CommandError } from '../../../src/commands/define'
+import { CommandError } from '../../../src/commands/define'
 import { PARSE_FAILED } from '../../../src/telegram/schema/types'
-import { TdError, type TdInvoke } from '../../../src/telegram/types'
+import { TdError } from '../../../src/telegram/types'
+import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
  * The exact TDLib requests each members command builds (tdlib-mapping §4), against a stub that
  * records them: what the emulator cannot show (the chunks of 20, a chat object without its id, a
  * TDLib without getBasicGroupFullInfo).
  */
-type Request = { _: string } & Record<string, unknown>
-type Answer = (req: Request) => unknown
 
 const chatOf =
 	(type: Record<string, unknown>, more: Answer = () => ({ _: 'ok' })): Answer =>
@@ -31,18 +30,7 @@ const member = (user_id: number) => ({
 
 async function runCommand(name: string, frame: Record<string, unknown>, answer: Answer) {
 	const command = membersCommands.commands.find((c) => c.name === name)!
-	const requests: Request[] = []
-	const invoke = (async (req: Request) => {
-		requests.push(req)
-		return answer(req)
-	}) as unknown as TdInvoke
-	const ctx: CommandContext = {
-		userbotId: 1,
-		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, via: 'bearer' },
-		invoke,
-		signal: new AbortController().signal,
-		uploadedFilePath: async () => null,
-	}
+	const { ctx, requests } = stubContext(answer)
 	const input = v.parse(command.input, frame)
 	try {
 		return { result: await command.run(input, ctx), requests, error: undefined }

@@ -1,31 +1,21 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { messagesCommands } from '../../../plugins/commands-messages'
-import { type CommandContext, CommandError } from '../../../src/commands/define'
-import { RuntimeError, TdError, type TdInvoke } from '../../../src/telegram/types'
+import { CommandError } from '../../../src/commands/define'
+import { RuntimeError, TdError } from '../../../src/telegram/types'
+import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
  * The exact TDLib requests each command builds (tdlib-mapping §1), against a stub that records
  * them: the parts the emulator cannot show (update_recent_reactions, copy options, topics).
  */
-type Answer = (req: { _: string } & Record<string, unknown>) => unknown
-
-function stub(answer: Answer = () => ({ _: 'ok' }), signal = new AbortController().signal) {
-	const requests: Array<Record<string, unknown>> = []
-	const invoke = (async (req: { _: string } & Record<string, unknown>) => {
-		requests.push(req)
-		return answer(req)
-	}) as unknown as TdInvoke
-	const ctx: CommandContext = {
-		userbotId: 1,
-		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, via: 'bearer' },
-		invoke,
+/** Uploads: `ok.txt` is a file the userbot uploaded; any other name is not. */
+const stub = (answer?: Answer, signal?: AbortSignal) =>
+	stubContext(answer, {
 		signal,
 		uploadedFilePath: async (ref) =>
 			ref === 'upload:ok.txt' || ref === 'ok.txt' ? '/data/tdlib/1/uploads/ok.txt' : null,
-	}
-	return { ctx, requests }
-}
+	})
 
 async function runCommand(
 	name: string,

@@ -1,31 +1,19 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { securityCommands } from '../../../plugins/commands-security'
-import { type CommandContext, CommandError } from '../../../src/commands/define'
-import { TdError, type TdInvoke } from '../../../src/telegram/types'
+import { CommandError } from '../../../src/commands/define'
+import { TdError } from '../../../src/telegram/types'
+import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
  * The exact TDLib requests each command builds (tdlib-mapping §3), against a stub that records them:
  * every field set explicitly, the dangerous defaults never sent, and what a refusal sends (nothing).
  */
-type Request = { _: string } & Record<string, unknown>
-type Answer = (req: Request) => unknown
 
 const STATE = { _: 'passwordState', has_password: true, password_hint: '' }
 
 async function runCommand(name: string, frame: Record<string, unknown>, answer: Answer = () => STATE) {
-	const requests: Request[] = []
-	const invoke = (async (req: Request) => {
-		requests.push(req)
-		return answer(req)
-	}) as unknown as TdInvoke
-	const ctx: CommandContext = {
-		userbotId: 1,
-		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, via: 'bearer' },
-		invoke,
-		signal: new AbortController().signal,
-		uploadedFilePath: async () => null,
-	}
+	const { ctx, requests } = stubContext(answer)
 	const command = securityCommands.commands.find((c) => c.name === name)!
 	const parsed = v.safeParse(command.input, frame)
 	if (!parsed.success) return { error: parsed.issues[0].message, requests }

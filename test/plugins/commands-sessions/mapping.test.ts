@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { sessionsCommands } from '../../../plugins/commands-sessions'
-import { type CommandContext, CommandError } from '../../../src/commands/define'
+import { CommandError } from '../../../src/commands/define'
 import { constructorsOf } from '../../../src/telegram/schema/index'
-import { RuntimeError, TdError, type TdInvoke } from '../../../src/telegram/types'
+import { RuntimeError, TdError } from '../../../src/telegram/types'
+import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
  * The exact TDLib requests each command builds (tdlib-mapping §2), against a stub that records them:
  * what the emulator cannot show (the current session told by is_current whatever its id, defaults set
  * explicitly, rule order, the fields of a read-modify-write).
  */
-type Request = { _: string } & Record<string, unknown>
-type Answer = (req: Request) => unknown
 
 async function runCommand(
 	name: string,
@@ -19,18 +18,7 @@ async function runCommand(
 	answer: Answer = () => ({ _: 'ok' }),
 ) {
 	const command = sessionsCommands.commands.find((c) => c.name === name)!
-	const requests: Request[] = []
-	const invoke = (async (req: Request) => {
-		requests.push(req)
-		return answer(req)
-	}) as unknown as TdInvoke
-	const ctx: CommandContext = {
-		userbotId: 1,
-		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, via: 'bearer' },
-		invoke,
-		signal: new AbortController().signal,
-		uploadedFilePath: async () => null,
-	}
+	const { ctx, requests } = stubContext(answer)
 	const input = v.parse(command.input, frame)
 	let result: unknown
 	let error: unknown
