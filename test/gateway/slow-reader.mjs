@@ -9,98 +9,30 @@
 //   PAUSE / RESUME  stops / starts reading
 //   END <ms> [n]    reads until the server closes, n messages came, or ms passed; then prints one
 //                   JSON line: every message received (its type, request_id, seq) and the close.
-import { randomBytes } from 'node:crypto'
-import { connect } from 'node:net'
 import { createInterface } from 'node:readline'
+import { openRawWebSocket } from '../raw-ws.mjs'
 
 const [url, token] = process.argv.slice(2)
-const { hostname, port } = new URL(url)
-
-function frame(text) {
-	const payload = Buffer.from(text)
-	const mask = randomBytes(4)
-	const len = payload.length
-	let header
-	if (len < 126) header = Buffer.from([0x81, 0x80 | len])
-	else if (len < 65536) header = Buffer.from([0x81, 0x80 | 126, len >> 8, len & 255])
-	else {
-		header = Buffer.alloc(10)
-		header[0] = 0x81
-		header[1] = 0x80 | 127
-		header.writeBigUInt64BE(BigInt(len), 2)
-	}
-	for (let i = 0; i < len; i++) payload[i] ^= mask[i % 4]
-	return Buffer.concat([header, mask, payload])
-}
 
 const received = []
 let close = null
-let buffer = Buffer.alloc(0)
 let enough = Number.POSITIVE_INFINITY
 let ending = false
 let done = () => {}
-const socket = connect(Number(port), hostname)
-const upgraded = new Promise((resolve, reject) => {
-	socket.on('connect', () => {
-		socket.write(
-			[
-				'GET /ws HTTP/1.1',
-				`Host: ${hostname}:${port}`,
-				'Upgrade: websocket',
-				'Connection: Upgrade',
-				`Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
-				'Sec-WebSocket-Version: 13',
-				`Authorization: Bearer ${token}`,
-				'',
-				'',
-			].join('\r\n'),
-		)
-	})
-	let head = true
-	socket.on('data', (chunk) => {
-		buffer = Buffer.concat([buffer, chunk])
-		if (head) {
-			const end = buffer.indexOf('\r\n\r\n')
-			if (end < 0) return
-			const status = buffer.subarray(0, end).toString().split('\r\n')[0]
-			if (!status.startsWith('HTTP/1.1 101')) return reject(new Error(status))
-			buffer = buffer.subarray(end + 4)
-			head = false
-			resolve()
+const { socket, upgraded, send } = openRawWebSocket(url, token, {
+	onText(text) {
+		const m = JSON.parse(text)
+		received.push({ type: m.payload?.type ?? m.type, request_id: m.payload?.request_id, seq: m.seq })
+		if (ending && received.length >= enough) {
+			done()
+			return false
 		}
-		for (;;) {
-			if (buffer.length < 2) return
-			const opcode = buffer[0] & 0x0f
-			let len = buffer[1] & 0x7f
-			let offset = 2
-			if (len === 126) {
-				if (buffer.length < 4) return
-				len = buffer.readUInt16BE(2)
-				offset = 4
-			} else if (len === 127) {
-				if (buffer.length < 10) return
-				len = Number(buffer.readBigUInt64BE(2))
-				offset = 10
-			}
-			if (buffer.length < offset + len) return
-			const payload = buffer.subarray(offset, offset + len)
-			buffer = buffer.subarray(offset + len)
-			if (opcode === 1) {
-				const m = JSON.parse(payload.toString())
-				received.push({ type: m.payload?.type ?? m.type, request_id: m.payload?.request_id, seq: m.seq })
-				if (ending && received.length >= enough) return done()
-			}
-			if (opcode === 8) {
-				close = {
-					code: payload.length >= 2 ? payload.readUInt16BE(0) : 1005,
-					reason: payload.subarray(2).toString(),
-				}
-				return done()
-			}
-		}
-	})
-	socket.on('error', (err) => (head ? reject(err) : done()))
-	socket.on('close', () => done())
+	},
+	onClose(c) {
+		close = c
+		done()
+	},
+	onEnd: () => done(),
 })
 
 await upgraded
@@ -113,7 +45,7 @@ for await (const line of createInterface({ input: process.stdin })) {
 		const frames = batch.frames
 		batch = null
 		for (let i = 0; i < frames.length; i += 100) {
-			for (const f of frames.slice(i, i + 100)) socket.write(frame(f))
+			for (const f of frames.slice(i, i + 100)) send(f)
 			await new Promise((r) => setTimeout(r, 5))
 		}
 		process.stdout.write('SENT\n')
@@ -133,5 +65,5 @@ for await (const line of createInterface({ input: process.stdin })) {
 		})
 		process.stdout.write(`${JSON.stringify({ received, close })}\n`)
 		process.exit(0)
-	} else if (line.trim()) socket.write(frame(line))
+	} else if (line.trim()) send(line)
 }

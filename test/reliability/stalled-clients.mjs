@@ -8,29 +8,10 @@
 // `batch` (100) frames per `paceMs`, near the rate the server takes them: past 256 in flight it refuses them), stays stalled `stallMs`, then reads until the server closed it, it has every reply, or
 // `readMs` passed. Prints `READY` once every socket is stalled and has sent its frames, then one
 // JSON line: per socket the request ids answered, how many updates came, and the close.
-import { randomBytes } from 'node:crypto'
-import { connect } from 'node:net'
+import { frame, openRawWebSocket } from '../raw-ws.mjs'
 
 const [url, token, specText] = process.argv.slice(2)
 const spec = JSON.parse(specText)
-const { hostname, port } = new URL(url)
-
-function frame(text) {
-	const payload = Buffer.from(text)
-	const mask = randomBytes(4)
-	const len = payload.length
-	let header
-	if (len < 126) header = Buffer.from([0x81, 0x80 | len])
-	else if (len < 65536) header = Buffer.from([0x81, 0x80 | 126, len >> 8, len & 255])
-	else {
-		header = Buffer.alloc(10)
-		header[0] = 0x81
-		header[1] = 0x80 | 127
-		header.writeBigUInt64BE(BigInt(len), 2)
-	}
-	for (let i = 0; i < len; i++) payload[i] ^= mask[i % 4]
-	return Buffer.concat([header, mask, payload])
-}
 
 function open(index) {
 	const state = {
@@ -43,84 +24,31 @@ function open(index) {
 		socket: null,
 		done: () => {},
 	}
-	const socket = connect(Number(port), hostname)
-	state.socket = socket
-	let buffer = Buffer.alloc(0)
-	let head = true
-	const upgraded = new Promise((resolve, reject) => {
-		socket.on('connect', () => {
-			socket.write(
-				[
-					'GET /ws HTTP/1.1',
-					`Host: ${hostname}:${port}`,
-					'Upgrade: websocket',
-					'Connection: Upgrade',
-					`Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
-					'Sec-WebSocket-Version: 13',
-					`Authorization: Bearer ${token}`,
-					'',
-					'',
-				].join('\r\n'),
-			)
-		})
-		socket.on('data', (chunk) => {
-			buffer = Buffer.concat([buffer, chunk])
-			if (head) {
-				const end = buffer.indexOf('\r\n\r\n')
-				if (end < 0) return
-				const status = buffer.subarray(0, end).toString().split('\r\n')[0]
-				if (!status.startsWith('HTTP/1.1 101')) return reject(new Error(`socket ${index}: ${status}`))
-				buffer = buffer.subarray(end + 4)
-				head = false
-				resolve()
+	const { socket, upgraded } = openRawWebSocket(url, token, {
+		onText(text, len) {
+			const m = JSON.parse(text)
+			if (m.type === 'update' || m.type === 'resync') state.updates++
+			else if (typeof m.payload?.request_id === 'string' && m.payload.request_id.startsWith(`${index}-`)) {
+				state.replies.push(m.payload.request_id)
+				state.bytes += len
+				if (m.payload.error) state.errors[m.payload.error] = (state.errors[m.payload.error] ?? 0) + 1
+				if (state.replies.length >= spec.count) state.done()
 			}
-			for (;;) {
-				if (buffer.length < 2) return
-				const opcode = buffer[0] & 0x0f
-				let len = buffer[1] & 0x7f
-				let offset = 2
-				if (len === 126) {
-					if (buffer.length < 4) return
-					len = buffer.readUInt16BE(2)
-					offset = 4
-				} else if (len === 127) {
-					if (buffer.length < 10) return
-					len = Number(buffer.readBigUInt64BE(2))
-					offset = 10
-				}
-				if (buffer.length < offset + len) return
-				const payload = buffer.subarray(offset, offset + len)
-				buffer = buffer.subarray(offset + len)
-				if (opcode === 1) {
-					const m = JSON.parse(payload.toString())
-					if (m.type === 'update' || m.type === 'resync') state.updates++
-					else if (
-						typeof m.payload?.request_id === 'string' &&
-						m.payload.request_id.startsWith(`${index}-`)
-					) {
-						state.replies.push(m.payload.request_id)
-						state.bytes += len
-						if (m.payload.error) state.errors[m.payload.error] = (state.errors[m.payload.error] ?? 0) + 1
-						if (state.replies.length >= spec.count) state.done()
-					}
-				}
-				if (opcode === 8) {
-					state.close = {
-						code: payload.length >= 2 ? payload.readUInt16BE(0) : 1005,
-						reason: payload.subarray(2).toString(),
-					}
-					state.done()
-					return
-				}
-			}
-		})
-		socket.on('error', (err) => (head ? reject(err) : state.done()))
-		socket.on('close', () => {
+		},
+		onClose(close) {
+			state.close = close
+			state.done()
+		},
+		onEnd() {
 			state.ended = true
 			state.done()
-		})
+		},
 	})
-	return { state, upgraded }
+	state.socket = socket
+	return {
+		state,
+		upgraded: upgraded.catch((err) => Promise.reject(new Error(`socket ${index}: ${err.message}`))),
+	}
 }
 
 const clients = Array.from({ length: spec.sockets }, (_, i) => open(i))
