@@ -6,7 +6,10 @@ import {
 	createClient,
 	createRestClient,
 } from 'userbot-gateway/client'
+import { defineCommand, definePlugin } from 'userbot-gateway/plugin'
+import { builtInPlugins } from 'userbot-gateway'
 import { startTestServer, type TestServer, type TestUser } from 'userbot-gateway/testing'
+import * as v from 'valibot'
 
 /** The typed WebSocket client against a real server on the emulator (Bob's account, 1002). */
 let server: TestServer
@@ -14,8 +17,27 @@ let user: TestUser
 let bob: number
 const LOUNGE = -1000000003001
 
+/** `test_hold` answers once the test lets it: a reply that comes late, with no timer to race. */
+let releaseHeld: () => void = () => {}
+let held: Promise<void> = Promise.resolve()
+const holdPlugin = definePlugin({
+	id: 'test-hold',
+	commands: [
+		defineCommand({
+			name: 'test_hold',
+			methods: [],
+			input: v.looseObject({}),
+			requiresAuthorization: false,
+			run: async () => {
+				await held
+				return { released: true }
+			},
+		}),
+	],
+})
+
 beforeAll(async () => {
-	server = await startTestServer()
+	server = await startTestServer({ plugins: [...builtInPlugins, holdPlugin] })
 	user = await server.registerUser()
 	bob = await server.createUserbot(user)
 })
@@ -66,12 +88,19 @@ describe('createClient', () => {
 	it('gives up on a reply after its own deadline, and keeps the connection', async () => {
 		const client = createClient({ url: server.url, token: user.access, timeoutMs: 5_000 })
 		try {
-			// `emulatorDelay` is no command: a frame the server answers late is simulated by a short deadline.
-			const slow = client.send('get_active_sessions', { userbot_id: bob }, { timeoutMs: 0 })
+			// The server holds the reply until the deadline has passed: no timer races another.
+			held = new Promise((resolve) => {
+				releaseHeld = resolve
+			})
+			const slow = client.request({ action: 'test_hold', userbot_id: bob }, { timeoutMs: 20 })
 			const err = await slow.catch((e: unknown) => e)
 			expect(err).toBeInstanceOf(ClientError)
 			expect((err as ClientError).reason).toBe('timeout')
+			// The late reply arrives on a connection that is still open, and is dropped: the next
+			// command's reply is its own.
+			releaseHeld()
 			expect(await client.send('get_account_ttl', { userbot_id: bob })).toMatchObject({ days: 180 })
+			expect(client.connected).toBe(true)
 		} finally {
 			client.close()
 		}
