@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { type Client, createClient } from '@libsql/client'
 import { drizzle, type LibSQLDatabase } from 'drizzle-orm/libsql'
 import { migrate } from 'drizzle-orm/libsql/migrator'
+import { type LeaseOptions, withMigrationLease } from './migration-lease'
 import * as schema from './schema'
 import { serializeWrites } from './serialize-writes'
 
@@ -30,9 +31,14 @@ export class DatabaseOpenError extends Error {
 
 /**
  * Opens the database (embedded `file:` libSQL by default, a libSQL server by URL), applies the
- * committed migrations and seeds the work statuses. Every caller gets its own handle: no globals.
+ * committed migrations and seeds the work statuses, one process at a time (db/migration-lease.ts).
+ * Every caller gets its own handle: no globals.
  */
-export async function openDatabase(url: string, authToken?: string): Promise<DatabaseHandle> {
+export async function openDatabase(
+	url: string,
+	authToken?: string,
+	lease?: LeaseOptions,
+): Promise<DatabaseHandle> {
 	let client: Client | undefined
 	try {
 		if (url.startsWith('file:')) mkdirSync(dirname(url.slice('file:'.length)), { recursive: true })
@@ -48,11 +54,18 @@ export async function openDatabase(url: string, authToken?: string): Promise<Dat
 			await client.execute('PRAGMA synchronous = NORMAL')
 		}
 		const db = drizzle(client, { schema })
-		await migrate(db, { migrationsFolder: MIGRATIONS })
-		await db
-			.insert(schema.statusOnWork)
-			.values([...schema.SEED_STATUSES])
-			.onConflictDoNothing()
+		// Replicas start together: one migrates and seeds, the others wait and find it done.
+		await withMigrationLease(
+			client,
+			async () => {
+				await migrate(db, { migrationsFolder: MIGRATIONS })
+				await db
+					.insert(schema.statusOnWork)
+					.values([...schema.SEED_STATUSES])
+					.onConflictDoNothing()
+			},
+			lease,
+		)
 		const opened = client
 		return { db, client: opened, close: () => opened.close() }
 	} catch (err) {

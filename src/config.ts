@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
@@ -278,9 +278,15 @@ function loadSecrets(dataDir: string, given: Partial<Secrets>): Secrets {
 	}
 }
 
-function readOrGenerateSecrets(file: string, dataDir: string, given: Partial<Secrets>): Secrets {
+function readOrGenerateSecrets(
+	file: string,
+	dataDir: string,
+	given: Partial<Secrets>,
+	retry = true,
+): Secrets {
 	let stored: Partial<Secrets> = {}
-	if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>
+	const existed = existsSync(file)
+	if (existed) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>
 	const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
 	const merged: Secrets = {
 		jwtSecret: given.jwtSecret ?? stored.jwtSecret ?? random(),
@@ -294,9 +300,31 @@ function readOrGenerateSecrets(file: string, dataDir: string, given: Partial<Sec
 	}
 	if (JSON.stringify(toStore) !== JSON.stringify(stored)) {
 		mkdirSync(dataDir, { recursive: true, mode: 0o700 })
-		writeFileSync(file, JSON.stringify(toStore), { mode: 0o600 })
+		// Replicas on one DATA_DIR start together: the first to publish a new file wins, the others
+		// read its secrets (tokens one signs, the others accept).
+		if (!publishSecrets(file, JSON.stringify(toStore), !existed) && retry)
+			return readOrGenerateSecrets(file, dataDir, given, false)
 	}
 	return merged
+}
+
+/**
+ * Writes the file whole or not at all (a temporary file, then a link or a rename): a reader never
+ * sees half of it. A new file is linked, which fails when another process made it first (false).
+ */
+export function publishSecrets(file: string, content: string, fresh: boolean): boolean {
+	const tmp = `${file}.${process.pid}.${Date.now()}.tmp`
+	writeFileSync(tmp, content, { mode: 0o600 })
+	try {
+		if (!fresh) renameSync(tmp, file)
+		else linkSync(tmp, file)
+		return true
+	} catch (err) {
+		if (fresh && (err as NodeJS.ErrnoException).code === 'EEXIST') return false
+		throw err
+	} finally {
+		rmSync(tmp, { force: true })
+	}
 }
 
 /**

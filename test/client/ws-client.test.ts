@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { builtInPlugins } from 'userbot-gateway'
 import {
 	backoffDelay,
 	ClientError,
@@ -7,7 +8,6 @@ import {
 	createRestClient,
 } from 'userbot-gateway/client'
 import { defineCommand, definePlugin } from 'userbot-gateway/plugin'
-import { builtInPlugins } from 'userbot-gateway'
 import { startTestServer, type TestServer, type TestUser } from 'userbot-gateway/testing'
 import * as v from 'valibot'
 
