@@ -2,6 +2,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writ
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
+import { isAddressOrCidr } from './http/client-address'
 import { isPackageSpecifier, isPathSpecifier } from './plugin-specifier'
 import { isTdUpdate } from './telegram/schema/index'
 
@@ -176,6 +177,19 @@ const EnvSchema = v.object({
 	SUPERVISOR_RUN_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
 	TDLIB_REQUEST_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+	// Life cycle of a fleet (issue 21): shared ports, bounded stops, clients behind proxies.
+	/** Several processes of one deployment on one port (SO_REUSEPORT); off: a busy port stops the start. */
+	REUSE_PORT: v.optional(bool, 'false'),
+	/** Milliseconds a stop (SIGTERM, SIGINT) may take before the process exits anyway. */
+	SHUTDOWN_TIMEOUT: v.optional(int(0, 3_600_000), '10000'),
+	/** Addresses and CIDRs of the reverse proxies whose X-Forwarded-For / Forwarded is believed. */
+	TRUSTED_PROXIES: v.optional(
+		v.pipe(
+			list,
+			v.check((entries) => entries.every(isAddressOrCidr), 'must be IP addresses or CIDRs, comma-separated'),
+		),
+		'',
+	),
 	LOG_LEVEL: v.optional(
 		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
 		'info',
@@ -233,6 +247,12 @@ export interface Config {
 	/** Live (not deleted) userbots one company may have. */
 	companyUserbotLimit: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+	/** Listen with SO_REUSEPORT: processes of one deployment share the port (REUSE_PORT). */
+	reusePort: boolean
+	/** How long a stop may take before the process exits anyway, non-zero (SHUTDOWN_TIMEOUT). */
+	shutdownTimeoutMs: number
+	/** Proxies whose forwarding headers name the client (TRUSTED_PROXIES); empty: none. */
+	trustedProxies: string[]
 	updates: {
 		/** Kept for resume, and what a subscription without `updates` gets. */
 		defaultKinds: string[]
@@ -403,6 +423,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		companyUploadQuotaBytes: e.COMPANY_UPLOAD_QUOTA_BYTES,
 		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
+		reusePort: e.REUSE_PORT,
+		shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
+		trustedProxies: e.TRUSTED_PROXIES,
 		wsSendBufferBytes: e.WS_SEND_BUFFER_BYTES,
 		updates: {
 			defaultKinds: e.UPDATE_KINDS ?? [...DEFAULT_UPDATE_KINDS],

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client'
 import type { Config } from '../config'
+import { clientAddressOf, type PeerSource } from '../http/client-address'
 import type { Logger } from '../logger'
 import { type CallerResolver, createCallerResolver } from './authenticator'
 import { type AuthCache, createAuthCache } from './cache'
@@ -46,6 +47,8 @@ export interface AuthCore extends CallerResolver {
 	readonly checkCredentials: CredentialCheck
 	/** Rate limit and one-at-a-time turns of password logins, shared by both families. */
 	readonly loginGate: LoginGate
+	/** The client's address for rate limits: the peer, or what a trusted proxy says (TRUSTED_PROXIES). */
+	readonly clientAddress: (server: PeerSource | null | undefined, request: Request) => string
 	/** Deletes every session and revokes every refresh family of the user (inside `tx` if given). */
 	revokeUser(userId: number, tx?: Executor): Promise<void>
 	/**
@@ -92,6 +95,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		mailer,
 		checkCredentials: createCredentialCheck(db, hasher, loginGate),
 		loginGate,
+		clientAddress: clientAddressOf(config.trustedProxies),
 		async revokeUser(userId, tx = db) {
 			await sessions.destroyUser(userId, tx)
 			await families.revokeUser(userId, tx)

@@ -26,11 +26,3 @@ export const clearedCookies = (config: Config) => [
 	`${SESSION_COOKIE}=; ${attributes(config, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`,
 	`${CSRF_COOKIE}=; ${attributes(config, 0)}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`,
 ]
-
-/** The caller's address as the Bun server saw it (never a forwarded header), else 'unknown'. */
-export function clientIp(
-	server: { requestIP(r: Request): { address: string } | null } | null,
-	request: Request,
-) {
-	return server?.requestIP(request)?.address ?? 'unknown'
-}

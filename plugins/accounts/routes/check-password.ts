@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import { MESSAGES, throttled } from '../../../src/auth/errors'
 import { validatePassword } from '../../../src/auth/password-policy'
-import { clientIp, json } from '../../../src/auth/respond'
+import { json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { checkFields, FIELDS } from '../fields'
 import { emailTaken } from '../register-user'
@@ -31,7 +31,7 @@ export const checkPasswordRoute = (core: AuthCore) =>
 			if (email) {
 				const { config } = core
 				const wait = await core.limiter.hit(
-					`check-ip:${clientIp(server, request)}`,
+					`check-ip:${core.clientAddress(server, request)}`,
 					config.resetRateLimitIp,
 					config.resetRateWindow,
 				)

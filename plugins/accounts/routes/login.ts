@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
-import { clientIp } from '../../../src/auth/respond'
 import { openSession } from '../../../src/auth/web-session'
 import { readJsonObject } from '../../../src/http/body'
 import { FIELDS, parseFields } from '../fields'
@@ -12,7 +11,7 @@ export const loginRoute = (core: AuthCore) =>
 		async ({ request, server }) => {
 			const body = await readJsonObject(request)
 			const { email, password } = parseFields(body, { email: FIELDS.email, password: FIELDS.password })
-			const user = await core.checkCredentials(email, password, clientIp(server, request))
+			const user = await core.checkCredentials(email, password, core.clientAddress(server, request))
 			return openSession(core, request, user)
 		},
 		{ parse: 'none' },

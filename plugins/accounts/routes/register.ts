@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import { throttled } from '../../../src/auth/errors'
-import { clientIp, json } from '../../../src/auth/respond'
+import { json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { FIELDS, parseFields } from '../fields'
 import { registerUser } from '../register-user'
@@ -27,7 +27,7 @@ export const registerRoute = (core: AuthCore) =>
 			})
 			const { config } = core
 			const wait = await core.limiter.hit(
-				`register-ip:${clientIp(server, request)}`,
+				`register-ip:${core.clientAddress(server, request)}`,
 				config.registerRateLimitIp,
 				config.registerRateWindow,
 			)

@@ -4,7 +4,7 @@ import { userProfile } from '../../../db/schema'
 import type { AuthCore } from '../../../src/auth'
 import { MESSAGES, throttled } from '../../../src/auth/errors'
 import { validatePassword } from '../../../src/auth/password-policy'
-import { clientIp, json } from '../../../src/auth/respond'
+import { json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { badRequest } from '../../../src/http/errors'
 import { FIELDS, parseFields } from '../fields'
@@ -51,7 +51,7 @@ export const resetRoutes = (core: AuthCore) =>
 				const { config } = core
 				// The client address first: past its limit the request is refused before it writes a
 				// counter for the (possibly made-up) email, so a flood adds no rows.
-				const ip = clientIp(server, request)
+				const ip = core.clientAddress(server, request)
 				const byIp = await core.limiter.hit(`reset-ip:${ip}`, config.resetRateLimitIp, config.resetRateWindow)
 				if (byIp) throw throttled(byIp)
 				const byEmail = await core.limiter.hit(

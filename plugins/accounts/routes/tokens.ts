@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import { tokenNotValid } from '../../../src/auth/errors'
-import { clientIp, json } from '../../../src/auth/respond'
+import { json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
 import { FIELDS, parseFields } from '../fields'
 
@@ -16,7 +16,7 @@ export const tokenRoutes = (core: AuthCore) =>
 			async ({ request, server }) => {
 				const body = await readJsonObject(request)
 				const { email, password } = parseFields(body, { email: FIELDS.email, password: FIELDS.password })
-				const user = await core.checkCredentials(email, password, clientIp(server, request))
+				const user = await core.checkCredentials(email, password, core.clientAddress(server, request))
 				const pair = await core.families.issue(user.id)
 				return json({ access: pair.access, refresh: pair.refresh })
 			},

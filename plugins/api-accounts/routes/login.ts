@@ -2,7 +2,6 @@ import { Elysia } from 'elysia'
 import type { AuthCore } from '../../../src/auth'
 import { readCookie, SESSION_COOKIE } from '../../../src/auth/cookies'
 import { MESSAGES as AUTH, throttled, unauthorized } from '../../../src/auth/errors'
-import { clientIp } from '../../../src/auth/respond'
 import { openSession } from '../../../src/auth/web-session'
 import { readJsonObject } from '../../../src/http/body'
 import { HttpError } from '../../../src/http/errors'
@@ -26,7 +25,7 @@ export const loginRoute = (core: AuthCore, main: MainServer) =>
 		async ({ request, server }) => {
 			const body = await readJsonObject(request)
 			const { email, password } = parseFields(body, { email: FIELDS.email, password: FIELDS.password })
-			return core.loginGate(email, clientIp(server, request), (normalised, fail) =>
+			return core.loginGate(email, core.clientAddress(server, request), (normalised, fail) =>
 				logIn(core, main, request, normalised, password, fail),
 			)
 		},
