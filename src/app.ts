@@ -282,7 +282,8 @@ async function compose(
 			maxPayloadLength: MAX_FRAME_BYTES,
 			backpressureLimit: Math.max(16 * 1024 ** 2, 2 * config.wsSendBufferBytes),
 		},
-		serve: { maxRequestBodySize: config.uploadMaxBytes + MULTIPART_ALLOWANCE },
+		// Elysia's Bun adapter would share a busy port (SO_REUSEPORT) by default: REUSE_PORT says.
+		serve: { maxRequestBodySize: config.uploadMaxBytes + MULTIPART_ALLOWANCE, reusePort: config.reusePort },
 	})
 		.use(errorHandler(log))
 		.get('/health', async ({ set }) => {

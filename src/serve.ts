@@ -31,6 +31,9 @@ export async function startServer(
 	}
 	let instance: App | ShardApp | undefined
 	try {
+		// A busy port is known before anything starts (supervisors, restored userbots): a second
+		// server of one DATA_DIR must not run its accounts only to find it cannot serve them.
+		if (!config.reusePort && config.port !== 0) probePort(config.host, config.port)
 		// Loaded once the configuration is known good, so a bad value fails fast with its one line.
 		if (config.role === 'shard') {
 			// Supervisors on the bus only: no database, no REST, no WebSocket; `/health` on PORT.
@@ -43,9 +46,11 @@ export async function startServer(
 		// Sessions and tokens in the database are for this user alone.
 		chmodSync(config.dataDir, 0o700)
 		try {
-			instance.app.listen({ port: config.port, hostname: config.host })
+			// Elysia listens with SO_REUSEPORT unless told otherwise: a second server on a busy port would
+			// come up without a word and take half the clients. Sharing is the operator's choice.
+			instance.app.listen({ port: config.port, hostname: config.host, reusePort: config.reusePort })
 		} catch (err) {
-			throw new ListenError(`cannot listen on ${config.host}:${config.port}: ${oneLine(err)}`)
+			throw listenError(config.host, config.port, err)
 		}
 		const host = config.host === '0.0.0.0' ? '127.0.0.1' : config.host
 		return { ok: true, config, instance, url: `http://${host}:${instance.app.server?.port ?? config.port}` }
@@ -57,6 +62,25 @@ export async function startServer(
 
 class ListenError extends Error {
 	override name = 'ListenError'
+}
+
+function listenError(host: string, port: number, err: unknown): ListenError {
+	const why = (err as { code?: unknown }).code === 'EADDRINUSE' ? 'port in use' : oneLine(err)
+	return new ListenError(`cannot listen on ${host}:${port}: ${why}`)
+}
+
+/** Listens on the port without SO_REUSEPORT and lets go at once; throws when it is taken. */
+function probePort(host: string, port: number): void {
+	try {
+		Bun.serve({
+			hostname: host,
+			port,
+			reusePort: false,
+			fetch: () => new Response(null, { status: 503 }),
+		}).stop(true)
+	} catch (err) {
+		throw listenError(host, port, err)
+	}
 }
 
 /** The one line a failed start prints. */

@@ -28,7 +28,7 @@ export async function createShardApp(config: Config, opts: { logger?: Logger } =
 	}
 	try {
 		const shard = await startShard(config, log, closers)
-		const app = new Elysia().get('/health', ({ set }) => {
+		const app = new Elysia({ serve: { reusePort: config.reusePort } }).get('/health', ({ set }) => {
 			const fenced = performance.now() - shard.membership.lastBeatOk > 2 * (config.bus?.heartbeatMs ?? 1000)
 			if (fenced) set.status = 503
 			return {
