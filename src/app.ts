@@ -64,6 +64,8 @@ export interface App {
 	catalog: Catalog
 	/** The WebSocket gateway's open sockets and the reply and update bytes waiting for them. */
 	socketStats(userId?: number): { sockets: number; waitingBytes: number }
+	/** Stopping: every WebSocket closes with 1001 once its commands are answered (src/shutdown.ts). */
+	goAway(): Promise<void>
 	/** The ids of the plugins loaded, in order (those that said they cannot load are not among them). */
 	plugins: string[]
 	handle: DatabaseHandle
@@ -113,7 +115,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			: await createProcessRuntime(config, log, closers)
 		const runtime = processRuntime.runtime
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
-		const { app, ctx, commands, catalog, socketStats } = await compose(
+		const { app, ctx, commands, catalog, socketStats, goAway } = await compose(
 			config,
 			log,
 			handle,
@@ -133,6 +135,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			commands,
 			catalog,
 			socketStats,
+			goAway,
 			plugins: chosen.map((p) => p.id),
 			handle,
 			async close() {
@@ -312,6 +315,7 @@ async function compose(
 			commands: new Map<string, RegisteredCommand>(),
 			catalog: buildCatalog(new Map()),
 			socketStats: () => ({ sockets: 0, waitingBytes: 0 }),
+			goAway: async () => {},
 		}
 	}
 	const gateway = createGateway(ctx, groups)
@@ -327,5 +331,5 @@ async function compose(
 	const webConsole = consoleRoutes({ familyA: ids.has('accounts'), familyB: ids.has('api-accounts'), log })
 	routeOwners.claim('core', webConsole)
 	app.use(webConsole)
-	return { app, ctx, commands: gateway.commands, catalog, socketStats: gateway.stats }
+	return { app, ctx, commands: gateway.commands, catalog, socketStats: gateway.stats, goAway: gateway.goAway }
 }

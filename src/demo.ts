@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path'
 import { createClient, createRestClient } from './public/client'
 import { failureLine, startServer } from './serve'
+import { shutDown } from './shutdown'
 
 /**
  * `npm run demo`: the quickest way to try the command channel. Starts the server on the Telegram
@@ -44,9 +45,16 @@ async function main() {
 	const stop = async () => {
 		if (stopping) return
 		stopping = true
-		await instance.app.stop()
-		await instance.close()
-		process.exit(0)
+		const code = await shutDown(
+			{
+				stopListening: () => instance.app.stop(false),
+				goAway: 'goAway' in instance ? instance.goAway : undefined,
+				close: instance.close,
+			},
+			config.shutdownTimeoutMs,
+			instance.ctx.log,
+		)
+		process.exit(code)
 	}
 	process.on('SIGINT', () => void stop())
 	process.on('SIGTERM', () => void stop())

@@ -5,6 +5,7 @@ import { type DenoServeInfo, denoHandler, denoPlugins } from './deno-serve'
 import { loadDotenv } from './dotenv'
 import { createLogger } from './logger'
 import { failureLine, oneLine } from './serve'
+import { shutDown } from './shutdown'
 
 /**
  * `npm run start:deno`: the REST families on Deno 2, `Deno.serve(app.fetch)`, against an embedded
@@ -79,9 +80,12 @@ async function main() {
 		if (stopping) return
 		stopping = true
 		log.info('stopping', { signal })
-		await server.shutdown()
-		await instance.close()
-		Deno.exit(0)
+		const code = await shutDown(
+			{ stopListening: () => server.shutdown(), close: instance.close },
+			config.shutdownTimeoutMs,
+			log,
+		)
+		Deno.exit(code)
 	}
 	process.on('SIGTERM', () => void stop('SIGTERM'))
 	process.on('SIGINT', () => void stop('SIGINT'))

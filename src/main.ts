@@ -2,6 +2,7 @@ import { bundled } from './build/bundled'
 import { parseCommand, USAGE, versionLine } from './cli'
 import { loadDotenv } from './dotenv'
 import { failureLine, startServer } from './serve'
+import { shutDown } from './shutdown'
 
 /**
  * The entry of `npm start` and of the compiled binary: `serve` (the default), `migrate`,
@@ -24,9 +25,16 @@ async function serve() {
 		if (stopping) return
 		stopping = true
 		ctx.log.info('stopping', { signal })
-		await app.stop()
-		await close()
-		process.exit(0)
+		const code = await shutDown(
+			{
+				stopListening: () => app.stop(false),
+				goAway: 'goAway' in instance ? instance.goAway : undefined,
+				close,
+			},
+			config.shutdownTimeoutMs,
+			ctx.log,
+		)
+		process.exit(code)
 	}
 	process.on('SIGTERM', () => void stop('SIGTERM'))
 	process.on('SIGINT', () => void stop('SIGINT'))

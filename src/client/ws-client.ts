@@ -27,6 +27,13 @@ export interface ClientOptions {
 	reconnect?: BackoffOptions | false
 	/** Events that answer no request: `authorization_state` pushes and the like. */
 	onEvent?(event: ChatUpdate): void
+	/**
+	 * The connection closed (not by `close()`): 1001 when the server stops (the client comes back,
+	 * to the same URL: another gateway behind the balancer), 1008 when the credential ended, 1013
+	 * when it did not read its replies. Commands still waiting then reject with `connection_closed`;
+	 * after a 1001 they were not run, and may be sent again.
+	 */
+	onClose?(code: number, reason: string): void
 	/** Another WebSocket implementation (default: the global one). */
 	WebSocket?: typeof WebSocket
 }
@@ -168,6 +175,7 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 			clearTimeout(p.timer)
 			p.reject(lost)
 		}
+		if (!closedByUser) opts.onClose?.(code, reason)
 		// Revoked or expired: a fixed token will not open it again.
 		const hopeless = code === CLOSE_POLICY && typeof opts.token !== 'function'
 		if (closedByUser || opts.reconnect === false || hopeless) {

@@ -8,6 +8,9 @@ import type { Connection } from './running'
 export const CLOSE_POLICY = 1008
 export const REASON_REVOKED = 'credentials revoked'
 export const REASON_EXPIRED = 'credentials expired'
+/** The server is stopping: each socket closes with 1001 (going away) once its commands are answered. */
+export const CLOSE_GOING_AWAY = 1001
+export const REASON_SHUTTING_DOWN = 'server shutting down'
 /** setTimeout's longest delay; a later expiry re-arms. */
 const MAX_TIMER_MS = 2 ** 31 - 1
 
@@ -194,12 +197,19 @@ export function createConnections(ctx: AppContext, outbox: Outbox) {
 				)
 			}
 		},
-		/** A running command was answered: an expired socket closes once none is left. */
+		/** A running command was answered: an expired or leaving socket closes once none is left. */
 		settled(ws: Socket) {
 			const d = ws.data
-			if (!d.ended && d.conn.refusing === REASON_EXPIRED && d.conn.running.size === 0) {
-				closeNow(ws, CLOSE_POLICY, REASON_EXPIRED)
-			}
+			if (d.ended || d.conn.running.size > 0) return
+			if (d.conn.leaving) closeNow(ws, CLOSE_GOING_AWAY, REASON_SHUTTING_DOWN)
+			else if (d.conn.refusing === REASON_EXPIRED) closeNow(ws, CLOSE_POLICY, REASON_EXPIRED)
+		},
+		/** The server is stopping: nothing new runs; the socket closes with 1001 once nothing runs. */
+		goAway(ws: Socket) {
+			const d = ws.data
+			if (d.ended) return
+			d.conn.leaving = true
+			if (d.conn.running.size === 0) closeNow(ws, CLOSE_GOING_AWAY, REASON_SHUTTING_DOWN)
 		},
 		/** The socket acts with `credential` from now on (an `authenticate` frame renewed it). */
 		renew(ws: Socket, credential: Credential) {

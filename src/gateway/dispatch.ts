@@ -241,6 +241,8 @@ export function createDispatcher(
 
 	/** Handles one text frame. Never throws; never sends more than one reply. */
 	function handle(conn: Connection, text: string): void {
+		// Stopping: nothing new runs; the coming close answers it (and tells the client it never ran).
+		if (conn.leaving) return
 		const received = performance.now()
 		const checked = envelope(text)
 		if (typeof checked === 'string') {

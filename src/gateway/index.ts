@@ -11,7 +11,13 @@ import { errorReply, successReply } from './replies'
 import type { Connection } from './running'
 import { subscriptionActions } from './subscriptions'
 
-export { CLOSE_POLICY, REASON_EXPIRED, REASON_REVOKED } from './connections'
+export {
+	CLOSE_GOING_AWAY,
+	CLOSE_POLICY,
+	REASON_EXPIRED,
+	REASON_REVOKED,
+	REASON_SHUTTING_DOWN,
+} from './connections'
 export { CLOSE_SLOW_CONSUMER, REASON_SLOW_CONSUMER } from './outbox'
 
 /** Contract §6: a frame over 1 MiB closes the connection with 1009 (message too big). */
@@ -28,6 +34,11 @@ export interface Gateway {
 	publish(event: CompanyEvent): void
 	/** Open sockets (of one user, if given), and what waits for them, here and in Bun's buffers. */
 	stats(userId?: number): { sockets: number; waitingBytes: number }
+	/**
+	 * The server is stopping: no new socket is opened and no new command run; each socket closes
+	 * with 1001 once its running commands are answered. Resolves when every socket has closed.
+	 */
+	goAway(): Promise<void>
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
@@ -57,6 +68,8 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 	const connections = createConnections(ctx, outbox)
 	const open = new Set<Socket>()
 	const sockets = new WeakMap<Connection, Socket>()
+	/** Set by goAway: resolved once the last socket has closed. */
+	let leaving: { resolve(): void; done: Promise<void> } | null = null
 
 	/** `authenticate`: a fresh access token of the same user renews the socket before it expires. */
 	const authenticate: ConnectionAction = async (conn, frame, requestId) => {
@@ -124,10 +137,16 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 			blocked: () => data.ended || outbox.blocked(ws),
 		})
 		connections.opened(ws)
+		// Upgraded while the server began to stop.
+		if (leaving) connections.goAway(ws)
 	}
 
 	const routes = new Elysia({ name: 'gateway' }).route('WS', '/ws', async ({ request, server, set }) => {
 		const outcome = await ctx.auth.authenticateUpgrade(request)
+		if (leaving) {
+			set.status = 503
+			return { detail: 'The server is shutting down.' }
+		}
 		if (!outcome.ok) {
 			set.status = outcome.status
 			return outcome.body
@@ -150,6 +169,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 				if (sink) ctx.updates.dropSink(sink)
 				open.delete(ws)
 				connections.closed(ws)
+				if (leaving && open.size === 0) leaving.resolve()
 			},
 			closed,
 			credential: outcome.credential,
@@ -164,6 +184,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 				running: new Set(),
 				runningChars: 0,
 				refusing: null,
+				leaving: false,
 				settled: () => {},
 			},
 		}
@@ -187,6 +208,18 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 				waitingBytes += outbox.pending(ws)
 			}
 			return { sockets, waitingBytes }
+		},
+		goAway() {
+			if (!leaving) {
+				let resolve = () => {}
+				const done = new Promise<void>((r) => {
+					resolve = r
+				})
+				leaving = { resolve, done }
+				for (const ws of [...open]) connections.goAway(ws)
+				if (open.size === 0) resolve()
+			}
+			return leaving.done
 		},
 	}
 }

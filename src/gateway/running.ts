@@ -25,6 +25,11 @@ export interface Connection {
 	 * with this string, while those running finish.
 	 */
 	refusing: string | null
+	/**
+	 * The server is stopping: a new command is not run and gets no reply of its own; the close
+	 * (1001) that comes once the running ones are answered is its answer.
+	 */
+	leaving: boolean
 	/** A running command was answered: the gateway closes an expired socket when none is left. */
 	settled(): void
 }

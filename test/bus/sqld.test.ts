@@ -14,7 +14,6 @@ import {
 	startNats,
 	startShard,
 	terminate,
-	until,
 } from './cluster'
 
 /**

@@ -78,3 +78,44 @@ export function pluginsWith(...groups: CommandGroup[]): PluginDefinition[] {
 		}),
 	]
 }
+
+/**
+ * `test_held`: answered only when the test says (`release()`), so that a command is in flight for
+ * as long as a test needs, with no timer to race. `started` counts the runs begun.
+ */
+export function heldCommands() {
+	let open: () => void = () => {}
+	let gate = new Promise<void>((resolve) => {
+		open = resolve
+	})
+	const state = { started: 0 }
+	const group = defineCommandGroup({
+		id: 'test-held',
+		commands: [
+			defineCommand({
+				name: 'test_held',
+				methods: [],
+				input: v.looseObject({}),
+				requiresAuthorization: false,
+				run: async () => {
+					state.started++
+					await gate
+					return { released: true }
+				},
+			}),
+		],
+	})
+	return {
+		group,
+		state,
+		release() {
+			open()
+		},
+		/** A new gate: later runs wait again. */
+		hold() {
+			gate = new Promise<void>((resolve) => {
+				open = resolve
+			})
+		},
+	}
+}
