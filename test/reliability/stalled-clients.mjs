@@ -3,9 +3,9 @@
 // reading from the kernel, so the server meets TCP backpressure (test/gateway/slow-reader.mjs does
 // the same for one client, driven step by step).
 //
-// SPEC: {sockets, userbotId, frame, count, batch?, paceMs, stallMs, readMs}. Each socket subscribes
+// SPEC: {sockets, userbotId, frame, count, batch?, paceMs, stallMs?, readMs}. Each socket subscribes
 // to the userbot's updates, stops reading, sends `frame` `count` times (request ids `<socket>-<n>`,
-// `batch` (100) frames per `paceMs`, near the rate the server takes them: past 256 in flight it refuses them), stays stalled `stallMs`, then reads until the server closed it, it has every reply, or
+// `batch` (100) frames per `paceMs`, near the rate the server takes them: past 256 in flight it refuses them), stays stalled `stallMs` (unset: until a line comes on stdin, sending on meanwhile), then reads until the server closed it, it has every reply, or
 // `readMs` passed. Prints `READY` once every socket is stalled and has sent its frames, then one
 // JSON line: per socket the request ids answered, how many updates came, and the close.
 import { frame, openRawWebSocket } from '../raw-ws.mjs'
@@ -16,6 +16,7 @@ const spec = JSON.parse(specText)
 function open(index) {
 	const state = {
 		replies: [],
+		sent: 0,
 		errors: {},
 		bytes: 0,
 		updates: 0,
@@ -32,7 +33,7 @@ function open(index) {
 				state.replies.push(m.payload.request_id)
 				state.bytes += len
 				if (m.payload.error) state.errors[m.payload.error] = (state.errors[m.payload.error] ?? 0) + 1
-				if (state.replies.length >= spec.count) state.done()
+				if (state.replies.length >= state.sent) state.done()
 			}
 		},
 		onClose(close) {
@@ -61,22 +62,45 @@ for (const { state } of clients) {
 await new Promise((r) => setTimeout(r, 200))
 for (const { state } of clients) state.socket.pause()
 const batch = spec.batch ?? 100
+const send = (index, state, j) => {
+	state.socket.write(frame(JSON.stringify({ ...spec.frame, request_id: `${index}-${j}` })))
+	state.sent = j + 1
+}
 for (let i = 0; i < spec.count; i += batch) {
 	for (const [index, { state }] of clients.entries()) {
-		for (let j = i; j < Math.min(spec.count, i + batch); j++) {
-			state.socket.write(frame(JSON.stringify({ ...spec.frame, request_id: `${index}-${j}` })))
-		}
+		for (let j = i; j < Math.min(spec.count, i + batch); j++) send(index, state, j)
 	}
 	await new Promise((r) => setTimeout(r, spec.paceMs))
 }
 process.stdout.write('READY\n')
-await new Promise((r) => setTimeout(r, spec.stallMs))
+if (spec.stallMs === undefined) {
+	// Stalled, and sending on at the same pace, until the test writes a line: the moment it has seen
+	// what it waits for (a socket closed for not reading). How much a loaded server takes of a fixed
+	// number of frames (it refuses those past 256 in flight) is no longer a guess: replies grow
+	// until one socket's cannot wait any more.
+	let told = false
+	const tell = () => {
+		told = true
+	}
+	process.stdin.once('data', tell)
+	// The test went away: stop waiting for it.
+	process.stdin.once('end', tell)
+	while (!told) {
+		for (const [index, { state }] of clients.entries()) {
+			if (state.ended || state.socket.destroyed) continue
+			const from = state.sent
+			for (let j = from; j < from + batch; j++) send(index, state, j)
+		}
+		await new Promise((r) => setTimeout(r, spec.paceMs))
+	}
+} else await new Promise((r) => setTimeout(r, spec.stallMs))
+process.stdin.destroy()
 await Promise.all(
 	clients.map(
 		({ state }) =>
 			new Promise((resolve) => {
 				state.done = resolve
-				if (state.close || state.ended || state.replies.length >= spec.count) resolve()
+				if (state.close || state.ended || state.replies.length >= state.sent) resolve()
 				setTimeout(resolve, spec.readMs)
 				state.socket.resume()
 			}),
@@ -84,6 +108,7 @@ await Promise.all(
 )
 const result = clients.map(({ state }) => ({
 	replies: state.replies,
+	sent: state.sent,
 	errors: state.errors,
 	bytes: state.bytes,
 	updates: state.updates,

@@ -11,13 +11,16 @@ export interface StalledSpec {
 	batch?: number
 	/** Milliseconds between batches. */
 	paceMs: number
-	stallMs: number
+	/** How long the sockets stay stalled; unset: until `resume()`, sending on at the same pace. */
+	stallMs?: number
 	readMs: number
 }
 
 export interface StalledResult {
 	/** Request ids answered, in arrival order. */
 	replies: string[]
+	/** Frames sent (`count`, or more when it stayed stalled until `resume()`). */
+	sent: number
 	/** Error replies by their error. */
 	errors: Record<string, number>
 	/** Bytes of the replies received. */
@@ -36,8 +39,9 @@ export async function startStalledClients(
 	url: string,
 	token: string,
 	spec: StalledSpec,
-): Promise<{ pid: number; results: Promise<StalledResult[]> }> {
+): Promise<{ pid: number; results: Promise<StalledResult[]>; resume(): void }> {
 	const proc = Bun.spawn(['node', SCRIPT, url, token, JSON.stringify(spec)], {
+		stdin: 'pipe',
 		stdout: 'pipe',
 		stderr: 'inherit',
 	})
@@ -62,5 +66,12 @@ export async function startStalledClients(
 		await proc.exited
 		return JSON.parse(l) as StalledResult[]
 	})
-	return { pid: proc.pid, results }
+	return {
+		pid: proc.pid,
+		results,
+		resume() {
+			proc.stdin.write('resume\n')
+			void proc.stdin.end()
+		},
+	}
 }
