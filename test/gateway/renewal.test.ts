@@ -6,7 +6,9 @@ import {
 	type TestUser,
 	type WsClient,
 } from '../helpers-ws'
-import { pluginsWith, testCommands } from './fixtures'
+import { heldCommands, pluginsWith, testCommands } from './fixtures'
+
+const held = heldCommands()
 
 /**
  * Issue 7, item 6: a bearer socket renews its credential in band before the access token expires
@@ -42,7 +44,7 @@ describe('a bearer socket and its access token', () => {
 	beforeAll(async () => {
 		f = await createMessagingFixture(
 			{ ACCESS_TOKEN_LIFETIME: '3', LOGIN_RATE_LIMIT: '1000' },
-			{ plugins: pluginsWith(testCommands) },
+			{ plugins: pluginsWith(testCommands, held.group) },
 		)
 	})
 	afterAll(() => f.stop())
@@ -83,23 +85,34 @@ describe('a bearer socket and its access token', () => {
 	})
 
 	it('at expiry answers the commands in flight, refuses new ones, then closes', async () => {
+		held.hold()
 		const c = await connectWs(f.t.url, { bearer: (await pair(f.alice)).access })
-		// Runs across the expiry: its reply comes before the close.
-		const slow = c.command({ action: 'test_sleep', userbot_id: f.userbotId, ms: 4500 }, 15_000)
-		await Bun.sleep(3300)
-		const late = await c.command({ action: GET, userbot_id: f.userbotId })
+		// Held across the expiry, however long the machine takes to get there: its reply comes before
+		// the close.
+		const slow = c.command({ action: 'test_held', userbot_id: f.userbotId, request_id: 'slow' }, 15_000)
+		// The expiry is the event waited for: commands are answered until one is refused for it.
+		let late = await c.command({ action: GET, userbot_id: f.userbotId })
+		while (late.payload.type === GET) {
+			await Bun.sleep(100)
+			late = await c.command({ action: GET, userbot_id: f.userbotId })
+		}
 		expect(late.payload).toMatchObject({ type: `${GET}_error`, error: 'credentials expired' })
-		expect((await slow).payload.type).toBe('test_sleep')
+		expect(c.ws.readyState).toBe(WebSocket.OPEN)
+		held.release()
+		expect((await slow).payload.type).toBe('test_held')
 		expect(await closeOf(c)).toEqual(EXPIRED)
 	}, 20_000)
 
 	it('at a revocation answers the commands in flight with an error, then closes at once', async () => {
+		held.hold()
 		const tokens = await pair(f.alice)
 		const c = await connectWs(f.t.url, { bearer: tokens.access })
-		const slow = c.command({ action: 'test_sleep', userbot_id: f.userbotId, ms: 5000 }, 15_000)
-		await Bun.sleep(100)
+		const slow = c.command({ action: 'test_held', userbot_id: f.userbotId }, 15_000)
+		// A later frame answered: the held one runs (frames are handled in order).
+		await c.command({ action: 'no_such_action', userbot_id: f.userbotId })
 		expect((await post(f.t.url, '/accounts/token/blacklist/', { refresh: tokens.refresh })).status).toBe(200)
-		expect((await slow).payload).toMatchObject({ type: 'test_sleep_error', error: 'credentials revoked' })
+		expect((await slow).payload).toMatchObject({ type: 'test_held_error', error: 'credentials revoked' })
 		expect(await closeOf(c, 2000)).toEqual(REVOKED)
+		held.release()
 	})
 })
