@@ -63,7 +63,8 @@ for await (const line of createInterface({ input: process.stdin })) {
 			setTimeout(resolve, Number(a))
 			if (received.length >= enough || close) resolve()
 		})
-		process.stdout.write(`${JSON.stringify({ received, close })}\n`)
-		process.exit(0)
+		// A pipe takes a large line in several writes: exit only once it is all out.
+		process.stdout.write(`${JSON.stringify({ received, close })}\n`, () => process.exit(0))
+		break
 	} else if (line.trim()) send(line)
 }
