@@ -1,0 +1,90 @@
+import type { BackendClient, ClientOptions, TdRequest, TdUpdate } from '../../types'
+import { TdError } from '../../types'
+import { CLOUD_LOST } from './remote'
+import type { CloudLink, LinkedClient } from './types'
+
+/**
+ * The client a supervisor child holds for one userbot on the shared emulator: it reaches its
+ * emulated session wherever the cloud is, and outlives a change of cloud host. When the host goes
+ * away, the getters it held (`get…`: TDLib's getters change nothing the cloud keeps) are sent again
+ * to the next host, any other request fails (`CLOUD_LOST`: it may have been done, and saved, or
+ * not), and the client is opened again on the next host,
+ * from what its folder keeps: a logged-in client comes back logged in without a word (as a TDLib
+ * client whose connection dropped and came back), one caught in the middle of a log-in starts it
+ * again (its new state is reported). Its settings of the session (options, network type, the
+ * emulator's test requests) start again too.
+ */
+const CLOSED: TdUpdate = {
+	_: 'updateAuthorizationState',
+	authorization_state: { _: 'authorizationStateClosed' },
+}
+
+export function createCloudClient(
+	link: () => Promise<CloudLink>,
+	userbotId: number,
+	opts: ClientOptions,
+): BackendClient {
+	const listeners: Array<(u: TdUpdate) => void> = []
+	/** The last authorization state told to the listeners. */
+	let told = ''
+	/** Opened again after a host change: the states it goes through to where it was are not news. */
+	let resuming = false
+	let closing = false
+	let current: Promise<LinkedClient>
+
+	const deliver = (u: TdUpdate) => {
+		if (u._ === 'updateAuthorizationState') {
+			const state = u.authorization_state._
+			if (resuming) {
+				if (state === 'authorizationStateWaitTdlibParameters') return
+				resuming = false
+				if (state === told) return
+			}
+			told = state
+		}
+		for (const l of listeners) l(u)
+	}
+	const bind = (resume: boolean) => {
+		resuming = resume
+		current = link().then((cloud) => cloud.open(userbotId, opts, { update: deliver, lost }))
+		// A request waiting for the cloud fails with the reason; this one is only a handle for them.
+		current.catch(() => undefined)
+	}
+	function lost() {
+		if (closing) {
+			// Its close was in flight or done: for the supervisor, the client is closed.
+			if (told !== 'authorizationStateClosed') deliver(CLOSED)
+			return
+		}
+		bind(true)
+	}
+	bind(false)
+
+	return {
+		async invoke(request: TdRequest) {
+			for (;;) {
+				const client = await current
+				try {
+					return await client.invoke(request)
+				} catch (err) {
+					// `lost` has opened it again by now: a getter asks the next host.
+					const lostWithHost = err instanceof TdError && err.message === CLOUD_LOST
+					if (!lostWithHost || closing || !request._.startsWith('get')) throw err
+				}
+			}
+		},
+		onUpdate(listener) {
+			listeners.push(listener)
+		},
+		async close() {
+			if (told === 'authorizationStateClosed') return
+			closing = true
+			try {
+				await (await current).close()
+			} catch {
+				// The host went away meanwhile (`lost` said Closed) or never came: nothing is left open.
+				if (told !== 'authorizationStateClosed') deliver(CLOSED)
+			}
+		},
+	}
+}
