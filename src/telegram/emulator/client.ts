@@ -64,6 +64,8 @@ export interface EmulatedClientOptions {
 	readAuth(): PersistedAuth | null
 	/** Writes it (or with `null` removes it). */
 	persist(auth: PersistedAuth | null): void
+	/** Told after each request has done its work in the world (the cloud host then saves it soon). */
+	handled?(): void
 }
 
 function createSession(world: World, persist: EmulatedClientOptions['persist']) {
@@ -215,6 +217,7 @@ export function createEmulatorClient(world: World, opts: EmulatedClientOptions):
 		if (isAborted(session, request._)) fail('Request aborted', 500)
 		if (request._.startsWith('emulator')) {
 			const answer = await emulatorOnly(session, settings, request)
+			opts.handled?.()
 			if (answer !== undefined) return answer
 		}
 		// What real TDLib's JSON parser refuses is refused first, in its words; and a field no TDLib
@@ -230,7 +233,11 @@ export function createEmulatorClient(world: World, opts: EmulatedClientOptions):
 			settings.failures.delete(request._)
 			throw failure
 		}
-		return handler(session, request)
+		try {
+			return handler(session, request)
+		} finally {
+			opts.handled?.()
+		}
 	}
 
 	return {

@@ -31,6 +31,8 @@ export function createCloudClient(
 	let resuming = false
 	let closing = false
 	let current: Promise<LinkedClient>
+	/** `current`, once it has settled on an open client. */
+	let opened: LinkedClient | undefined
 
 	const deliver = (u: TdUpdate) => {
 		if (u._ === 'updateAuthorizationState') {
@@ -46,9 +48,15 @@ export function createCloudClient(
 	}
 	const bind = (resume: boolean) => {
 		resuming = resume
-		current = link().then((cloud) => cloud.open(userbotId, opts, { update: deliver, lost }))
-		// A request waiting for the cloud fails with the reason; this one is only a handle for them.
-		current.catch(() => undefined)
+		opened = undefined
+		const binding = link().then((cloud) => cloud.open(userbotId, opts, { update: deliver, lost }))
+		current = binding
+		binding.then(
+			(c) => {
+				if (current === binding) opened = c
+			},
+			() => undefined,
+		)
 	}
 	function lost() {
 		if (closing) {
@@ -60,19 +68,21 @@ export function createCloudClient(
 	}
 	bind(false)
 
+	function invoke(request: TdRequest): Promise<unknown> {
+		// Hot path: the client is open on a host; no extra turn.
+		const ready = opened
+		if (ready?.local) return ready.invoke(request)
+		const answer = ready ? ready.invoke(request) : current.then((c) => c.invoke(request))
+		return answer.catch((err: unknown) => {
+			// `lost` has opened it again by now: a getter asks the next host.
+			const lostWithHost = err instanceof TdError && err.message === CLOUD_LOST
+			if (!lostWithHost || closing || !request._.startsWith('get')) throw err
+			return invoke(request)
+		})
+	}
+
 	return {
-		async invoke(request: TdRequest) {
-			for (;;) {
-				const client = await current
-				try {
-					return await client.invoke(request)
-				} catch (err) {
-					// `lost` has opened it again by now: a getter asks the next host.
-					const lostWithHost = err instanceof TdError && err.message === CLOUD_LOST
-					if (!lostWithHost || closing || !request._.startsWith('get')) throw err
-				}
-			}
-		},
+		invoke,
 		onUpdate(listener) {
 			listeners.push(listener)
 		},

@@ -63,6 +63,7 @@ function serveConnection(
 		const client = createEmulatorClient(world, {
 			readAuth: () => m.auth,
 			persist: (auth) => send({ type: 'auth', client: m.client, auth }),
+			handled: touched,
 		})
 		client.onUpdate((update) => send({ type: 'update', client: m.client, update }))
 		clients.set(m.client, client)
@@ -70,7 +71,7 @@ function serveConnection(
 	const invoke = (m: InvokeMessage) => {
 		const client = clients.get(m.client)
 		if (!client) return answer(m.id, Promise.reject(new TdError(400, 'emulator: no such client')))
-		answer(m.id, client.invoke(m.request as TdRequest).finally(touched))
+		answer(m.id, client.invoke(m.request as TdRequest))
 	}
 	const close = (m: CloseMessage) => {
 		const client = clients.get(m.client)
@@ -143,12 +144,11 @@ export function startHost(opts: HostOptions): CloudHost {
 			const emulated = createEmulatorClient(world, {
 				readAuth: () => readAuth(client.databaseDirectory),
 				persist: (auth) => writeAuth(client.databaseDirectory, auth),
+				handled: touched,
 			})
 			emulated.onUpdate((u: TdUpdate) => sink.update(u))
-			const linked: LinkedClient = {
-				invoke: (request) => emulated.invoke(request).finally(touched),
-				close: () => emulated.close(),
-			}
+			// In this process: nothing between the client and the world can go away.
+			const linked: LinkedClient = { invoke: emulated.invoke, close: emulated.close, local: true }
 			return linked
 		},
 		close() {

@@ -18,6 +18,8 @@ export interface UpdateSink {
 export interface LinkedClient {
 	invoke(request: TdRequest): Promise<unknown>
 	close(): Promise<void>
+	/** In the host's own process: its requests are never lost with a host. */
+	readonly local?: boolean
 }
 
 /** How a backend reaches the cloud: in its own process (it is the host), or over the socket. */
