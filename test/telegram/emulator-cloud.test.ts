@@ -188,6 +188,29 @@ describe('the shared emulated cloud', () => {
 		await ready(reopened)
 	})
 
+	it('answers everything sent to a host that stops, then sends to the next one: nothing fails', async () => {
+		const a = backend()
+		const alice = open(a, 1)
+		await logIn(alice, '9996611111')
+		const b = backend()
+		const bob = open(b, 2)
+		await logIn(bob, '9996621234')
+		const change = (time: number) =>
+			call(bob, {
+				_: 'setDefaultMessageAutoDeleteTime',
+				message_auto_delete_time: { _: 'messageAutoDeleteTime', time },
+			})
+		// Sent before, while and after the host leaves: each answered once, by one host or the next.
+		const before = Array.from({ length: 100 }, (_, i) => change(i % 2 === 0 ? 86_400 : 0))
+		const stopping = a.close()
+		const during = Array.from({ length: 100 }, (_, i) => change(i % 2 === 0 ? 86_400 : 0))
+		expect(await Promise.all([...before, ...during])).toEqual(Array(200).fill({ _: 'ok' }))
+		await stopping
+		await change(604_800)
+		expect(b.hosting).toBe(true)
+		expect(await call(bob, { _: 'getDefaultMessageAutoDeleteTime' })).toMatchObject({ time: 604_800 })
+	})
+
 	it('asks the next host again for a getter the host held, and fails any other request it held', async () => {
 		const a = backend()
 		const alice = open(a, 1)

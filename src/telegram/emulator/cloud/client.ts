@@ -59,11 +59,8 @@ export function createCloudClient(
 		)
 	}
 	function lost() {
-		if (closing) {
-			// Its close was in flight or done: for the supervisor, the client is closed.
-			if (told !== 'authorizationStateClosed') deliver(CLOSED)
-			return
-		}
+		// Closing, or closed: nothing to open again (a close in flight is still answered, or fails).
+		if (closing || told === 'authorizationStateClosed') return
 		bind(true)
 	}
 	bind(false)

@@ -20,9 +20,16 @@ import type { CloudLink, CloudLog, LinkedClient } from './types'
  */
 export interface CloudHost extends CloudLink {
 	readonly world: World
-	/** Stops serving, writes the world a last time. The caller then lets go of the lock. */
-	close(): void
+	/**
+	 * Stops: tells the other processes (`leaving`: they send the next requests to the next host),
+	 * answers what they had in flight (for up to `DRAIN_MS`), writes the world a last time, closes.
+	 * The caller then lets go of the lock.
+	 */
+	close(): Promise<void>
 }
+
+/** How long a stopping host keeps answering what was in flight (a request held longer fails). */
+const DRAIN_MS = 1_000
 
 export interface HostOptions {
 	dir: string
@@ -37,17 +44,28 @@ const errorOf = (err: unknown) =>
 		? { code: err.code, message: err.message }
 		: { code: 500, message: 'emulator: the request failed in the emulated cloud' }
 
+/** What the host's connections have in flight: a stopping host answers it before it closes. */
+interface Serving {
+	connections: Set<Transport>
+	/** Connections whose backend has answered `leaving` (`moved`): nothing more comes on them. */
+	moved: Set<Transport>
+	inFlight: number
+	/** Called each time a request is answered or a backend has moved. */
+	answered?: () => void
+}
+
 /** The clients one backend opened over one connection. */
 function serveConnection(
 	world: World,
 	transport: Transport,
 	touched: () => void,
 	log: CloudLog,
-	opened: Set<Transport>,
+	serving: Serving,
 ) {
 	const clients = new Map<number, BackendClient>()
 	const send = (m: HostMessage) => transport.send(m)
-	const answer = (id: number, p: Promise<unknown>) =>
+	const answer = (id: number, p: Promise<unknown>) => {
+		serving.inFlight++
 		p.then(
 			(value) => send({ type: 'result', id, ok: true, value: value ?? null }),
 			(err) => {
@@ -55,7 +73,11 @@ function serveConnection(
 					log('error', 'emulator cloud: a request failed', { error: (err as Error)?.message })
 				send({ type: 'result', id, ok: false, error: errorOf(err) })
 			},
-		)
+		).finally(() => {
+			serving.inFlight--
+			serving.answered?.()
+		})
+	}
 
 	const open = (m: OpenMessage) => {
 		if (clients.has(m.client))
@@ -79,7 +101,7 @@ function serveConnection(
 		answer(m.id, client ? client.close() : Promise.resolve())
 	}
 
-	opened.add(transport)
+	serving.connections.add(transport)
 	transport.onMessage((raw) => {
 		const checked = parseBackendMessage(raw)
 		if (!checked.ok) {
@@ -97,11 +119,17 @@ function serveConnection(
 		const m = checked.message
 		if (m.type === 'open') open(m)
 		else if (m.type === 'invoke') invoke(m)
-		else close(m)
+		else if (m.type === 'close') close(m)
+		else {
+			serving.moved.add(transport)
+			serving.answered?.()
+		}
 	})
 	// The backend's process is gone (or stopping): its clients close, their sessions stay in the cloud.
 	transport.onClose(() => {
-		opened.delete(transport)
+		serving.connections.delete(transport)
+		serving.moved.delete(transport)
+		serving.answered?.()
 		for (const client of clients.values()) void client.close().catch(() => undefined)
 		clients.clear()
 	})
@@ -127,12 +155,12 @@ export function startHost(opts: HostOptions): CloudHost {
 	)
 	world.setSaver(() => saver.saveNow())
 	const touched = () => saver.touch()
-	const connections = new Set<Transport>()
+	const serving: Serving = { connections: new Set(), moved: new Set(), inFlight: 0 }
 	// Only the lock's holder gets here: a socket file left by a host that died is its to replace.
 	rmSync(opts.socket, { force: true })
 	const server = listenSocket(
 		opts.socket,
-		(t) => serveConnection(world, t, touched, opts.log, connections),
+		(t) => serveConnection(world, t, touched, opts.log, serving),
 		() => opts.log('warn', 'emulator cloud: an unreadable line dropped'),
 	)
 	chmodSync(opts.socket, 0o600)
@@ -151,17 +179,36 @@ export function startHost(opts: HostOptions): CloudHost {
 			const linked: LinkedClient = { invoke: emulated.invoke, close: emulated.close, local: true }
 			return linked
 		},
-		close() {
+		async close() {
 			if (closed) return
 			closed = true
-			server.stop()
-			for (const t of [...connections]) t.close()
+			server.stop(false)
+			for (const t of serving.connections) t.send({ type: 'leaving' })
+			await drain(serving)
 			saver.stop()
 			saver.saveNow()
 			world.setSaver(undefined)
+			for (const t of [...serving.connections]) t.close()
 			rmSync(opts.socket, { force: true })
 		},
 	}
+}
+
+/** Resolves once every backend has moved and nothing is in flight, or after `DRAIN_MS`. */
+function drain(serving: Serving): Promise<void> {
+	const drained = () => serving.inFlight === 0 && serving.moved.size === serving.connections.size
+	if (drained()) return Promise.resolve()
+	return new Promise((resolve) => {
+		const timer = setTimeout(done, DRAIN_MS)
+		function done() {
+			clearTimeout(timer)
+			serving.answered = undefined
+			resolve()
+		}
+		serving.answered = () => {
+			if (drained()) done()
+		}
+	})
 }
 
 /** The cloud's folder, private to the user. */

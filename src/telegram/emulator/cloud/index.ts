@@ -57,7 +57,7 @@ export function cloudSocketPath(dir: string): string {
 }
 
 const RETRY_MIN_MS = 5
-const RETRY_MAX_MS = 200
+const RETRY_MAX_MS = 50
 /** How long a backend waits for a host before it says so in the log (it keeps waiting). */
 const SLOW_WARNING_MS = 5_000
 
@@ -136,7 +136,7 @@ export function createCloudBackend(opts: CloudBackendOptions): CloudBackend {
 			closing = true
 			await current?.catch(() => undefined)
 			remote?.close()
-			host?.close()
+			await host?.close()
 			lock?.release()
 			host = undefined
 			lock = undefined

@@ -5,7 +5,9 @@ import * as v from 'valibot'
  * import, checked with valibot on arrival at either end (as `src/supervisor/protocol.ts` does for the
  * supervisor's). A backend opens a client (numbered by it, per connection) with the authorization
  * its TDLib folder keeps; requests and closes carry an id their result echoes; the host sends each
- * client's updates, and the authorization to write into the folder when the client logs in or out.
+ * client's updates, and the authorization to write into the folder when the client logs in or out;
+ * a host that stops says so first (`leaving`), and answers what it was sent until the backend says
+ * it sends nothing more there (`moved`), then closes.
  */
 const id = v.pipe(v.number(), v.integer(), v.minValue(0))
 const client = v.pipe(v.number(), v.integer(), v.minValue(1))
@@ -30,6 +32,8 @@ export const InvokeSchema = v.object({
 	request: v.looseObject({ _: v.pipe(v.string(), v.minLength(1), v.maxLength(128)) }),
 })
 export const CloseSchema = v.object({ type: v.literal('close'), id, client })
+/** The answer to `leaving`: this backend sends nothing more on this connection. */
+export const MovedSchema = v.object({ type: v.literal('moved') })
 
 export const ResultOkSchema = v.object({
 	type: v.literal('result'),
@@ -49,20 +53,23 @@ export const UpdateSchema = v.object({
 	update: v.looseObject({ _: v.pipe(v.string(), v.regex(/^update[A-Z][A-Za-z]*$/)) }),
 })
 export const AuthSchema = v.object({ type: v.literal('auth'), client, auth })
+/** The host is stopping: what is in flight is answered, nothing new should come (ask the next host). */
+export const LeavingSchema = v.object({ type: v.literal('leaving') })
 
 export type OpenMessage = v.InferOutput<typeof OpenSchema>
 export type InvokeMessage = v.InferOutput<typeof InvokeSchema>
 export type CloseMessage = v.InferOutput<typeof CloseSchema>
-export type BackendMessage = OpenMessage | InvokeMessage | CloseMessage
+export type BackendMessage = OpenMessage | InvokeMessage | CloseMessage | v.InferOutput<typeof MovedSchema>
 export type ResultMessage = v.InferOutput<typeof ResultOkSchema> | v.InferOutput<typeof ResultErrorSchema>
 export type UpdateMessage = v.InferOutput<typeof UpdateSchema>
 export type AuthMessage = v.InferOutput<typeof AuthSchema>
-export type HostMessage = ResultMessage | UpdateMessage | AuthMessage
+export type HostMessage = ResultMessage | UpdateMessage | AuthMessage | v.InferOutput<typeof LeavingSchema>
 
 const BACKEND: Record<string, v.GenericSchema<unknown, BackendMessage>> = {
 	open: OpenSchema,
 	invoke: InvokeSchema,
 	close: CloseSchema,
+	moved: MovedSchema,
 }
 
 function hostSchema(m: { type?: unknown; ok?: unknown }): v.GenericSchema<unknown, HostMessage> | undefined {
@@ -70,6 +77,7 @@ function hostSchema(m: { type?: unknown; ok?: unknown }): v.GenericSchema<unknow
 		return m.ok === true ? ResultOkSchema : m.ok === false ? ResultErrorSchema : undefined
 	if (m.type === 'update') return UpdateSchema
 	if (m.type === 'auth') return AuthSchema
+	if (m.type === 'leaving') return LeavingSchema
 	return undefined
 }
 

@@ -28,8 +28,17 @@ export function connectRemote(transport: Transport, log: CloudLog, onLost: () =>
 	let nextClient = 1
 	let nextId = 1
 	let closing = false
-	/** The connection is gone: nothing sent now would be answered. */
+	/** The connection is gone, or its host is leaving: nothing sent now would be answered. */
 	let down = false
+	/**
+	 * Tells the backend and every client opened here to find the next host. Their updates and
+	 * authorizations still come here until the connection closes (a leaving host answers what is in
+	 * flight first): a log-in it finishes reaches the folder before the next host reads it.
+	 */
+	const moveOn = () => {
+		onLost()
+		for (const c of [...clients.values()]) c.sink.lost()
+	}
 	const send = (m: BackendMessage) => transport.send(m)
 
 	const call = (m: { type: 'invoke'; client: number; request: object } | { type: 'close'; client: number }) =>
@@ -45,7 +54,12 @@ export function connectRemote(transport: Transport, log: CloudLog, onLost: () =>
 		if (!checked.ok)
 			return log('warn', 'emulator cloud: invalid message from the host dropped', { error: checked.error })
 		const m = checked.message
-		if (m.type === 'result') {
+		if (m.type === 'leaving') {
+			// Its answers to what is in flight still come here; everything new goes to the next host.
+			down = true
+			send({ type: 'moved' })
+			if (!closing) moveOn()
+		} else if (m.type === 'result') {
 			const p = pending.get(m.id)
 			pending.delete(m.id)
 			if (m.ok) p?.resolve(m.value)
@@ -58,15 +72,13 @@ export function connectRemote(transport: Transport, log: CloudLog, onLost: () =>
 		}
 	})
 	transport.onClose(() => {
+		const moved = down
 		down = true
 		const lost = new TdError(500, CLOUD_LOST)
 		for (const p of pending.values()) p.reject(lost)
 		pending.clear()
-		const opened = [...clients.values()]
+		if (!closing && !moved) moveOn()
 		clients.clear()
-		if (closing) return
-		onLost()
-		for (const c of opened) c.sink.lost()
 	})
 
 	return {
