@@ -49,6 +49,9 @@ async function main() {
 		offline: env.TDLIB_OFFLINE === '1' || env.TDLIB_OFFLINE === 'true',
 		// Where the compiled binary keeps the copy of its embedded libtdjson that TDLib is loaded from.
 		cacheDir: join(env.DATA_DIR, 'cache'),
+		// The emulator's one cloud for every child and shard on this DATA_DIR/tdlib.
+		dataDir: env.DATA_DIR,
+		log: (level, msg, fields) => send({ type: 'log', level, msg, fields }),
 	})
 	const runLog = env.SUPERVISOR_RUN_LOG
 	const host = createChildHost({
@@ -64,14 +67,31 @@ async function main() {
 					)
 			: undefined,
 	})
+	/** What the backend holds goes first (the emulated cloud writes its state), once. */
+	let released: Promise<void> | undefined
+	const release = () => {
+		released ??= (backend.close?.() ?? Promise.resolve()).catch(() => undefined)
+		return released
+	}
 	const exit = () => {
-		transport.close()
-		// Let the last batched write leave before the process goes.
-		setTimeout(() => process.exit(0), 20)
+		void release().then(() => {
+			transport.close()
+			// Let the last batched write leave before the process goes.
+			setTimeout(() => process.exit(0), 20)
+		})
 	}
 	transport.onMessage((m) => host.handle(m, exit))
 	// The parent is gone: nobody is left to answer; close the clients and leave.
-	transport.onClose(() => void host.closeAll().finally(() => process.exit(0)))
+	transport.onClose(
+		() =>
+			void host
+				.closeAll()
+				.then(release)
+				.finally(() => process.exit(0)),
+	)
+	// A signal to the child itself (Ctrl-C reaches the whole process group): the same, at once.
+	for (const signal of ['SIGINT', 'SIGTERM'] as const)
+		process.on(signal, () => void release().finally(() => process.exit(0)))
 	send({ type: 'ready', pid: process.pid, token: env.SUPERVISOR_TOKEN })
 }
 

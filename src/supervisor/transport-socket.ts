@@ -100,7 +100,8 @@ export function listenSocket(
 			},
 		},
 	})
-	return { stop: () => server.stop(true) }
+	/** `stop(false)` stops accepting and leaves the open connections be. */
+	return { stop: (closeActive = true) => server.stop(closeActive) }
 }
 
 /** Connects to a Unix socket (child side). */

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import type { Backend } from './types'
 
 export type { Backend, BackendClient, ClientOptions } from './types'
@@ -10,12 +11,23 @@ export interface BackendOptions {
 	offline: boolean
 	/** Where a compiled binary copies its embedded libtdjson (dlopen needs a real file). */
 	cacheDir?: string
+	/**
+	 * The emulator: the data folder whose `tdlib/emulator` keeps the one emulated cloud of the
+	 * deployment. Without it the emulator's world lives in this process's memory only.
+	 */
+	dataDir?: string
+	/** Where the emulated cloud reports (the supervisor child's log messages). */
+	log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void
 }
 
 export async function createBackend(opts: BackendOptions): Promise<Backend> {
 	if (opts.backend === 'emulator') {
-		const { createEmulatorBackend } = await import('./emulator')
-		return createEmulatorBackend()
+		if (opts.dataDir === undefined) {
+			const { createEmulatorBackend } = await import('./emulator')
+			return createEmulatorBackend()
+		}
+		const { createCloudBackend } = await import('./emulator/cloud')
+		return createCloudBackend({ dir: join(opts.dataDir, 'tdlib', 'emulator'), log: opts.log })
 	}
 	const { createTdlibBackend } = await import('./tdlib')
 	if (opts.apiId === undefined || opts.apiHash === undefined) {

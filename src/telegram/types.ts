@@ -55,4 +55,6 @@ export interface BackendClient {
 export interface Backend {
 	readonly name: 'tdlib' | 'emulator'
 	createClient(userbotId: number, opts: ClientOptions): BackendClient
+	/** Lets go of what the backend holds for its process (the emulated cloud writes its state). */
+	close?(): Promise<void>
 }

@@ -31,7 +31,10 @@ const LOG_IN_STARTS: Array<Td.AuthorizationState['_']> = [
 export function becomeReady(s: Session, userId: number, phone: string) {
 	s.userId = userId
 	s.login = undefined
-	s.persist({ userId, phone })
+	s.key = s.world.authorize(userId)
+	// The account (a sign-up) and its authorization reach the disk before the folder names them.
+	s.world.durable()
+	s.persist({ userId, phone, key: s.key })
 	s.options.set('my_id', { _: 'optionValueInteger', value: String(userId) })
 	s.setState({ _: 'authorizationStateReady' })
 }
@@ -127,6 +130,9 @@ export const authHandlers: Handlers = {
 		s.persist(null)
 		s.userId = 0
 		s.setState({ _: 'authorizationStateLoggingOut' })
+		// Detached from the world by now: ending the authorization tells nobody else.
+		s.world.revoke(s.key)
+		s.key = ''
 		queueMicrotask(() => {
 			s.setState({ _: 'authorizationStateClosing' })
 			s.setState({ _: 'authorizationStateClosed' })

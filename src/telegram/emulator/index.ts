@@ -1,226 +1,33 @@
-import type * as Td from 'tdlib-types'
-import { tdlibParseError } from '../schema/parse'
-import type { Backend, BackendClient, ClientOptions } from '../types'
-import { TdError, type TdRequest, type TdUpdate } from '../types'
-import { ANY_STATE, authHandlers, confirmQrCode, isAborted, NEEDS_NETWORK } from './auth'
-import { chatHandlers } from './chats'
-import { inviteHandlers } from './invites'
-import { memberHandlers } from './members'
-import { messageHandlers } from './messages'
-import { type PasswordEmulatorRequest, passwordEmulatorRequest, passwordHandlers } from './password'
-import { privacyHandlers } from './privacy'
-import { publicChatHandlers } from './public-chats'
+import type { Backend, TdRequest } from '../types'
+import { createEmulatorClient, type EmulatorRequest } from './client'
 import { createSeededWorld } from './seed'
-import { fail, type Handler, type Handlers, readAuth, type Session, writeAuth } from './session'
-import { sessionHandlers } from './sessions'
+import { readAuth, writeAuth } from './session'
 import type { World } from './world'
 
+export type { EmulatorRequest } from './client'
 /**
- * The emulator backend: an in-process stand-in for the Telegram cloud that answers TDLib's JSON
- * API with TDLib-shaped objects and TDLib-worded errors. One seeded world per backend (per child
- * process); one session per client. To grow it, add handlers to a group file or a new group.
+ * The emulator backend: a stand-in for the Telegram cloud that answers TDLib's JSON API with
+ * TDLib-shaped objects and TDLib-worded errors; one session per client (`client.ts`). To grow it,
+ * add handlers to a group file or a new group.
+ *
+ * Two ways to hold its world: `createEmulatorBackend(world?)` keeps one in this process's memory
+ * (unit tests: the world is theirs to look at); `createCloudBackend` (`cloud/`), what a supervisor
+ * child runs, shares one world kept in `DATA_DIR/tdlib/emulator` by every child and shard of a
+ * deployment, as Telegram's cloud is one for every device.
  */
 export { SEED_CHATS, SEED_USERS } from './seed'
-
-/** One file per TDLib domain, as the command groups are split. */
-const HANDLERS: Handlers = {
-	...authHandlers,
-	...chatHandlers,
-	...messageHandlers,
-	...sessionHandlers,
-	...privacyHandlers,
-	...passwordHandlers,
-	...memberHandlers,
-	...inviteHandlers,
-	...publicChatHandlers,
-}
-
-/**
- * `setNetworkType(networkTypeNone)` takes a client offline: the log-in steps and `logOut` then wait
- * for the network, as TDLib's do, and fail `500 Request aborted` when the client closes first.
- *
- * Emulator-only requests, not part of TDLib: `emulatorDelay {ms}` answers after a pause (tests of
- * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code;
- * `emulatorFailNext {method, code, message}` makes this client's next request of `method` fail with
- * that error (the failures the cloud has and the emulator does not: floods, outages, a step that
- * fails after another succeeded); `emulatorLatency {ms}` makes every later request of this client
- * answer `ms` later, having done its work first (a slow cloud: the late answer carries real
- * effects), until `emulatorLatency {ms: 0}`; `emulatorSlowClose {ms}` makes this client's close take
- * that much longer, as real TDLib's does while it flushes its database (tests of hand-overs). Domains
- * add their own (`password.ts`: reading the emulated mail,
- * a session's age).
- */
-export type EmulatorRequest =
-	| { _: 'emulatorDelay'; ms: number }
-	| { _: 'emulatorConfirmQrCode'; phone_number: string }
-	| { _: 'emulatorFailNext'; method: string; code: number; message: string }
-	| { _: 'emulatorLatency'; ms: number }
-	| { _: 'emulatorSlowClose'; ms: number }
-	| PasswordEmulatorRequest
-
-const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
 
 /** Types an emulator-only request as a TDLib one, for `runtime.invoke` in tests. */
 export const emulatorRequest = (r: EmulatorRequest) => r as unknown as TdRequest<'testCallEmpty'>
 
-function createSession(world: World, opts: ClientOptions) {
-	const listeners: Array<(u: TdUpdate) => void> = []
-	/** Requests waiting for the network: resolved when it is back, rejected when the client closes. */
-	const waiting = new Set<{ resolve: () => void; reject: (e: unknown) => void }>()
-	/** The account this client listens as (its user id leaves `session` at log-out, before the state). */
-	let attachedAs = 0
-	const session: Session = {
-		world,
-		userId: 0,
-		state: { _: 'authorizationStateWaitTdlibParameters' },
-		options: new Map(),
-		chatsLoaded: false,
-		offline: false,
-		setNetwork(online) {
-			session.offline = !online
-			if (!online) return
-			for (const w of [...waiting]) w.resolve()
-			waiting.clear()
-		},
-		whenOnline() {
-			if (!session.offline) return Promise.resolve()
-			return new Promise<void>((resolve, reject) => {
-				const w = {
-					resolve: () => {
-						waiting.delete(w)
-						resolve()
-					},
-					reject,
-				}
-				waiting.add(w)
-			})
-		},
-		setState(state: Td.AuthorizationState) {
-			// A client hears its account's updates while it is logged in, and only then.
-			if (state._ === 'authorizationStateReady') world.attach(session.userId, session)
-			else if (session.state._ === 'authorizationStateReady') world.detach(attachedAs, session)
-			if (state._ === 'authorizationStateReady') attachedAs = session.userId
-			session.state = state
-			if (state._ === 'authorizationStateClosed') {
-				for (const w of [...waiting]) w.reject(new TdError(500, 'Request aborted'))
-				waiting.clear()
-			}
-			session.emit({ _: 'updateAuthorizationState', authorization_state: state })
-		},
-		emit(update: TdUpdate) {
-			for (const l of listeners) l(update)
-		},
-		persist: (auth) => writeAuth(opts.databaseDirectory, auth),
-	}
-	return { session, listeners }
-}
-
-function createEmulatorClient(world: World, opts: ClientOptions): BackendClient {
-	const { session, listeners } = createSession(world, opts)
-	/** `emulatorFailNext`: the error the next request of a method gets instead of its answer. */
-	const failures = new Map<string, TdError>()
-	/** `emulatorLatency`: how much later than done each answer is given. */
-	let latencyMs = 0
-	// As with tdl: the parameters are sent for the caller, then the stored session is restored.
-	let initialized = false
-	const init = Promise.resolve().then(() => {
-		initialized = true
-		session.setState({ _: 'authorizationStateWaitTdlibParameters' })
-		const auth = readAuth(opts.databaseDirectory)
-		const user = auth ? world.users.get(auth.userId) : undefined
-		if (auth && user) {
-			session.userId = user.id
-			session.options.set('my_id', { _: 'optionValueInteger', value: String(user.id) })
-			session.setState({ _: 'authorizationStateReady' })
-		} else {
-			session.setState({ _: 'authorizationStateWaitPhoneNumber' })
-		}
-	})
-
-	/** `emulatorSlowClose`: how much longer this client's close takes. */
-	let closeDelayMs = 0
-
-	async function run(request: TdRequest): Promise<unknown> {
-		// TDLib holds requests until its parameters are set; so does the emulator.
-		if (!initialized) await init
-		if (isAborted(session, request._)) fail('Request aborted', 500)
-		const raw = request as unknown as {
-			_: string
-			ms?: number
-			phone_number?: string
-			method?: string
-			code?: number
-			message?: string
-		}
-		if (raw._ === 'emulatorDelay') {
-			await Bun.sleep(Math.max(0, Number(raw.ms) || 0))
-			return { _: 'ok' }
-		}
-		if (raw._ === 'emulatorSlowClose') {
-			closeDelayMs = Math.max(0, Number(raw.ms) || 0)
-			return { _: 'ok' }
-		}
-		if (raw._ === 'emulatorConfirmQrCode') return confirmQrCode(session, String(raw.phone_number ?? ''))
-		if (DOMAIN_EMULATOR_REQUESTS.has(raw._))
-			return passwordEmulatorRequest(session, request as unknown as PasswordEmulatorRequest)
-		if (raw._ === 'emulatorLatency') {
-			latencyMs = Math.max(0, Number(raw.ms) || 0)
-			return { _: 'ok' }
-		}
-		if (raw._ === 'emulatorFailNext') {
-			failures.set(String(raw.method), new TdError(Number(raw.code) || 400, String(raw.message ?? '')))
-			return { _: 'ok' }
-		}
-		// What real TDLib's JSON parser refuses is refused first, in its words; and a field no TDLib
-		// type declares (which TDLib would drop) too, so that our own mistakes fail the tests.
-		const malformed = tdlibParseError(request, { strict: true })
-		if (malformed) fail(malformed)
-		const handler = HANDLERS[request._] as Handler<typeof request._> | undefined
-		if (!handler) return fail(`Method not supported by the emulator: ${request._}`)
-		if (!ANY_STATE.has(request._) && session.state._ !== 'authorizationStateReady') fail('Unauthorized', 401)
-		if (session.offline && NEEDS_NETWORK.has(request._)) await session.whenOnline()
-		const failure = failures.get(request._)
-		if (failure) {
-			failures.delete(request._)
-			throw failure
-		}
-		return handler(session, request)
-	}
-
-	return {
-		async invoke(request) {
-			if (latencyMs === 0) return run(request)
-			const late = latencyMs
-			try {
-				const result = await run(request)
-				await Bun.sleep(late)
-				return result
-			} catch (err) {
-				await Bun.sleep(late)
-				throw err
-			}
-		},
-		onUpdate(listener) {
-			listeners.push(listener)
-		},
-		async close() {
-			if (session.state._ === 'authorizationStateClosed') return
-			const closed = new Promise<void>((resolve) =>
-				listeners.push((u) => {
-					if (u._ === 'updateAuthorizationState' && u.authorization_state._ === 'authorizationStateClosed')
-						resolve()
-				}),
-			)
-			if (closeDelayMs > 0) await Bun.sleep(closeDelayMs)
-			await run({ _: 'close' })
-			await closed
-		},
-	}
-}
-
+/** A world in this process's memory, gone with it: the emulator of unit tests. */
 export function createEmulatorBackend(world: World = createSeededWorld()): Backend {
 	return {
 		name: 'emulator',
-		createClient: (_userbotId, opts) => createEmulatorClient(world, opts),
+		createClient: (_userbotId, opts) =>
+			createEmulatorClient(world, {
+				readAuth: () => readAuth(opts.databaseDirectory),
+				persist: (auth) => writeAuth(opts.databaseDirectory, auth),
+			}),
 	}
 }

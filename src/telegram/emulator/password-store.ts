@@ -32,8 +32,8 @@ export interface PasswordStore {
 	accounts: Map<number, TwoFactorRecord>
 	/** The emulated mail: the last code sent to each address (read by `emulatorReadMail`). */
 	mailbox: Map<string, string>
-	/** Log-in dates a test set (`emulatorSetSessionAge`); a session not in it logged in long ago. */
-	logInDates: WeakMap<Session, number>
+	/** Log-in dates a test set (`emulatorSetSessionAge`), by authorization key; a session not in it logged in long ago. */
+	logInDates: Map<string, number>
 }
 
 /** Telegram's rules for an ownership transfer: 2FA on for 7 days, a session older than 24 hours. */
@@ -46,7 +46,7 @@ export const RECOVERY_CODE_LIFETIME = 3_600
 export const CODE_LENGTH = 6
 
 export const passwordStore = (world: World): PasswordStore =>
-	world.store('password', () => ({ accounts: new Map(), mailbox: new Map(), logInDates: new WeakMap() }))
+	world.store('password', () => ({ accounts: new Map(), mailbox: new Map(), logInDates: new Map() }))
 
 export function me(s: Session): UserRecord {
 	return s.world.users.get(s.userId) ?? fail('Unauthorized', 401)

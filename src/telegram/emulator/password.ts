@@ -134,7 +134,7 @@ export const passwordHandlers: Handlers = {
 		const passwordReady = record.enabledAt + PASSWORD_MIN_AGE
 		if (record.enabledAt > 0 && passwordReady > now)
 			return { _: 'canTransferOwnershipResultPasswordTooFresh', retry_after: passwordReady - now }
-		const loggedIn = passwordStore(s.world).logInDates.get(s)
+		const loggedIn = passwordStore(s.world).logInDates.get(s.key)
 		if (loggedIn !== undefined && loggedIn + SESSION_MIN_AGE > now)
 			return { _: 'canTransferOwnershipResultSessionTooFresh', retry_after: loggedIn + SESSION_MIN_AGE - now }
 		return { _: 'canTransferOwnershipResultOk' }
@@ -158,6 +158,6 @@ export function passwordEmulatorRequest(s: Session, req: PasswordEmulatorRequest
 		return code === undefined ? fail('emulator: no mail for this address') : { _: 'text', text: code }
 	}
 	me(s)
-	store.logInDates.set(s, s.world.clock - Math.max(0, Number(req.seconds) || 0))
+	store.logInDates.set(s.key, s.world.clock - Math.max(0, Number(req.seconds) || 0))
 	return OK
 }

@@ -9,6 +9,8 @@ export interface Session {
 	readonly world: World
 	/** The logged-in user, 0 before `authorizationStateReady`. */
 	userId: number
+	/** The authorization it logged in with (`World.authorizations`); '' while logged out. */
+	key: string
 	state: Td.AuthorizationState
 	/** Login in progress: the phone and the account (if any) it belongs to. */
 	login?: { phone: string; dc: number; userId?: number }
@@ -21,6 +23,8 @@ export interface Session {
 	whenOnline(): Promise<void>
 	setState(state: Td.AuthorizationState): void
 	emit(update: TdUpdate): void
+	/** Another session of the account terminated this one (`World.revoke`): it logs out. */
+	revoked(): void
 	/** Writes (or with `null` removes) the persisted authorization in the database folder. */
 	persist(auth: PersistedAuth | null): void
 }
@@ -28,7 +32,12 @@ export interface Session {
 export interface PersistedAuth {
 	userId: number
 	phone: string
+	/** The authorization's key; absent in folders written before the cloud kept authorizations. */
+	key?: string
 }
+
+const KEY = /^[A-Za-z0-9_-]{16,64}$/
+export const isAuthKey = (key: unknown): key is string => typeof key === 'string' && KEY.test(key)
 
 export type Handler<M extends TdMethod> = (
 	s: Session,
@@ -49,9 +58,10 @@ export function readAuth(databaseDirectory: string): PersistedAuth | null {
 	if (!existsSync(file)) return null
 	try {
 		const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<PersistedAuth>
-		return typeof data.userId === 'number' && typeof data.phone === 'string'
-			? { userId: data.userId, phone: data.phone }
-			: null
+		if (typeof data.userId !== 'number' || typeof data.phone !== 'string') return null
+		return isAuthKey(data.key)
+			? { userId: data.userId, phone: data.phone, key: data.key }
+			: { userId: data.userId, phone: data.phone }
 	} catch {
 		return null
 	}

@@ -1,5 +1,4 @@
 import type * as Td from 'tdlib-types'
-import { authHandlers } from './auth'
 import { SEED_USERS } from './seed'
 import { fail, type Handlers, OK, type Session } from './session'
 
@@ -8,11 +7,14 @@ import { fail, type Handlers, OK, type Session } from './session'
  * them, with the server's errors (tdlib-mapping §2).
  *
  * Each account has two other devices, seeded when the account is first asked about (a phone app
- * and Telegram Web), and one session per emulated client logged in to it, made when that client
- * first reaches this domain: a client sees its own as `is_current`, and other clients of the same
- * account (other userbots) as further devices. Ids are random 64-bit values past 2^53, as
- * Telegram's are, so that any loss of precision on the way shows. Terminating a session that is
- * another emulated client's logs that client out, as Telegram does to a device whose session ends.
+ * and Telegram Web), and one session per authorization of an emulated client (`World.authorizations`,
+ * the key its folder keeps), made when that client first reaches this domain: a client sees its own
+ * as `is_current`, and other clients of the same account (other userbots) as further devices. A
+ * session lives as long as its authorization, as on Telegram: a client that closes keeps it, one
+ * that logs out ends it. Ids are random 64-bit values past 2^53, as Telegram's are, so that any
+ * loss of precision on the way shows. Terminating a session that is another emulated client's ends
+ * its authorization and logs that client out (now, or when it next starts), as Telegram does to a
+ * device whose session ends.
  *
  * Telegram refuses to end other sessions from one younger than 24 hours
  * (`406 FRESH_RESET_AUTHORISATION_FORBIDDEN`). Every emulated log-in is fresh, so the emulator dates
@@ -25,8 +27,8 @@ const DAY = 86_400
 interface SessionRecord {
 	id: string
 	userId: number
-	/** The emulated client this session is; none for a seeded device. */
-	client?: Session
+	/** The authorization of the emulated client this session is; none for a seeded device. */
+	clientKey?: string
 	device: Td.SessionDeviceType['_']
 	apiId: number
 	applicationName: string
@@ -45,11 +47,9 @@ interface SessionRecord {
 
 interface SessionsState {
 	byAccount: Map<number, SessionRecord[]>
-	own: WeakMap<Session, SessionRecord>
 }
 
-const state = (s: Session) =>
-	s.world.store<SessionsState>('sessions', () => ({ byAccount: new Map(), own: new WeakMap() }))
+const state = (s: Session) => s.world.store<SessionsState>('sessions', () => ({ byAccount: new Map() }))
 
 /** A random 64-bit id in [2^61, 2^62): always past 2^53, always positive. */
 function sessionId(): string {
@@ -98,7 +98,7 @@ function seededDevices(s: Session, userId: number): SessionRecord[] {
 	]
 }
 
-/** The account's sessions, without those of emulated clients that have logged out or closed since. */
+/** The account's sessions, without those of emulated clients whose authorization has ended since. */
 function sessionsOf(s: Session, userId: number): SessionRecord[] {
 	const { byAccount } = state(s)
 	let list = byAccount.get(userId)
@@ -107,7 +107,7 @@ function sessionsOf(s: Session, userId: number): SessionRecord[] {
 		byAccount.set(userId, list)
 	}
 	const live = list.filter(
-		(r) => !r.client || (r.client.userId === userId && r.client.state._ === 'authorizationStateReady'),
+		(r) => r.clientKey === undefined || s.world.authorizations.get(r.clientKey)?.userId === userId,
 	)
 	if (live.length === list.length) return list
 	byAccount.set(userId, live)
@@ -117,13 +117,13 @@ function sessionsOf(s: Session, userId: number): SessionRecord[] {
 /** The calling client's own session, made the first time it asks. */
 function ownSession(s: Session): SessionRecord {
 	const list = sessionsOf(s, s.userId)
-	const known = state(s).own.get(s)
-	if (known && list.includes(known)) return known
+	const known = list.find((r) => r.clientKey === s.key)
+	if (known) return known
 	const fresh = !isSeeded(s.userId)
 	const record: SessionRecord = {
 		id: sessionId(),
 		userId: s.userId,
-		client: s,
+		clientKey: s.key,
 		device: 'sessionDeviceTypeLinux',
 		apiId: 94575,
 		applicationName: 'userbot-gateway',
@@ -140,7 +140,6 @@ function ownSession(s: Session): SessionRecord {
 		canAcceptSecretChats: true,
 	}
 	list.push(record)
-	state(s).own.set(s, record)
 	return record
 }
 
@@ -185,9 +184,7 @@ function end(s: Session, ended: SessionRecord[]) {
 		s.userId,
 		list.filter((r) => !ended.includes(r)),
 	)
-	for (const r of ended) {
-		if (r.client && r.client !== s) authHandlers.logOut?.(r.client, { _: 'logOut' })
-	}
+	for (const r of ended) if (r.clientKey !== undefined && r.clientKey !== s.key) s.world.revoke(r.clientKey)
 }
 
 function requireSettled(s: Session, own: SessionRecord) {

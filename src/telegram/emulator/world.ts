@@ -1,11 +1,21 @@
 import type * as Td from 'tdlib-types'
+import { encodeGraph } from './cloud/codec'
 import { type BanRecord, type MemberRecord, newMember, type Role } from './member-records'
 
 export type { BanRecord, MemberRecord, Role } from './member-records'
 
 /**
- * The emulated Telegram cloud: plain records, shared by every client of one child process.
- * TDLib-shaped objects are built from these per viewer (`objects.ts`).
+ * The emulated Telegram cloud: plain records, shared by every emulated client. TDLib-shaped objects
+ * are built from these per viewer (`objects.ts`).
+ *
+ * What persists (the rule for whoever adds state): every own field of `World` and every domain's
+ * `store(name, init)` is kept in `DATA_DIR/tdlib/emulator/cloud.json` by the cloud host
+ * (`cloud/`), with no code of the domain's own: the encoding (`cloud/codec.ts`) takes any plain
+ * data (objects, arrays, Maps, Sets, primitives, shared references between records) and refuses
+ * anything else (a function, a class instance, a WeakMap, a live client) by its path. So keep a
+ * domain's records as plain data in a store, refer to a client by its authorization key (never by
+ * its `Session`), and keep what belongs to live clients only in `#private` fields, which do not
+ * persist.
  */
 export type ChatKind = 'private' | 'basicGroup' | 'supergroup' | 'channel'
 
@@ -73,8 +83,20 @@ export const MESSAGE_ID_SHIFT = 2 ** 20
 
 /** An emulated client, as the world reaches it. */
 export interface UpdateListener {
+	/** The authorization it logged in with (its auth key, in Telegram's terms). */
+	readonly key: string
 	emit(update: Td.Update): void
+	/** Another session of the account terminated this one: the client logs out. */
+	revoked(): void
 }
+
+/** One authorization of the cloud (Telegram's auth key): made at log-in, gone at log-out or when terminated. */
+export interface AuthorizationRecord {
+	userId: number
+	date: number
+}
+
+const REACTIONS: readonly string[] = ['👍', '👎', '❤', '🔥', '🎉', '😁', '🤔', '😢']
 
 export class World {
 	readonly users = new Map<number, UserRecord>()
@@ -82,21 +104,62 @@ export class World {
 	readonly groups = new Map<number, ChatRecord>()
 	/** Private chats by `min:max` of the two user ids. */
 	readonly privates = new Map<string, ChatRecord>()
-	readonly reactions: readonly string[] = ['👍', '👎', '❤', '🔥', '🎉', '😁', '🤔', '😢']
+	/** Logged-in clients' authorizations by key: a client's folder keeps its key, the cloud its validity. */
+	readonly authorizations = new Map<string, AuthorizationRecord>()
 	nextUserId = 5000
 	nextFileId = 1
 	nextEventId = 1
 	clock = 1_700_000_000
 	/** Each emulated domain's own state (sessions, privacy, 2FA, invite links...), made on first use. */
 	private readonly stores = new Map<string, unknown>()
+	/** Set by the cloud host: writes the world to disk now. */
+	#saveNow?: () => void
+
+	get reactions(): readonly string[] {
+		return REACTIONS
+	}
 
 	/**
 	 * The state of one domain in this world: `init()` the first time, the same object after. A domain
-	 * module keeps its records here (one world per child process, nothing at module level).
+	 * module keeps its records here (one world per cloud, nothing at module level), as plain data: it
+	 * persists as it is (see the rule above).
 	 */
 	store<T>(name: string, init: () => T): T {
-		if (!this.stores.has(name)) this.stores.set(name, init())
+		if (!this.stores.has(name)) {
+			const state = init()
+			// A live object in a store's first shape fails here, in the first test that uses it.
+			encodeGraph(state)
+			this.stores.set(name, state)
+		}
 		return this.stores.get(name) as T
+	}
+
+	/** The cloud host's writer, called by `durable()`. */
+	setSaver(saveNow: (() => void) | undefined): void {
+		this.#saveNow = saveNow
+	}
+
+	/**
+	 * The change just made must be on disk before anyone is told of it (a log-in: the client's folder
+	 * must never name an authorization the cloud has lost). A no-op for a world kept in memory only.
+	 */
+	durable(): void {
+		this.#saveNow?.()
+	}
+
+	/** A new authorization of `userId` (a log-in): its key, for the client's folder. */
+	authorize(userId: number): string {
+		const key = Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64url')
+		this.authorizations.set(key, { userId, date: this.clock })
+		return key
+	}
+
+	/** Ends an authorization; a logged-in client holding it logs out. */
+	revoke(key: string): void {
+		const record = this.authorizations.get(key)
+		if (!record) return
+		this.authorizations.delete(key)
+		for (const l of [...(this.#listeners.get(record.userId) ?? [])]) if (l.key === key) l.revoked()
 	}
 
 	/** Appends to a group's event log, as TDLib's `getChatEventLog` reports it. */
@@ -216,23 +279,23 @@ export class World {
 		return chat.messages.get(messageId / MESSAGE_ID_SHIFT)
 	}
 
-	/** The logged-in emulated clients of each account: who hears what happens in the world. */
-	private readonly listeners = new Map<number, Set<UpdateListener>>()
+	/** The logged-in emulated clients of each account: who hears what happens in the world (live: not kept). */
+	readonly #listeners = new Map<number, Set<UpdateListener>>()
 
 	/** An emulated client logged in as `userId` hears the updates of its account from now on. */
 	attach(userId: number, listener: UpdateListener): void {
-		let set = this.listeners.get(userId)
+		let set = this.#listeners.get(userId)
 		if (!set) {
 			set = new Set()
-			this.listeners.set(userId, set)
+			this.#listeners.set(userId, set)
 		}
 		set.add(listener)
 	}
 
 	detach(userId: number, listener: UpdateListener): void {
-		const set = this.listeners.get(userId)
+		const set = this.#listeners.get(userId)
 		set?.delete(listener)
-		if (set?.size === 0) this.listeners.delete(userId)
+		if (set?.size === 0) this.#listeners.delete(userId)
 	}
 
 	/**
@@ -246,7 +309,7 @@ export class World {
 		except?: UpdateListener,
 	): void {
 		for (const userId of new Set(userIds)) {
-			const set = this.listeners.get(userId)
+			const set = this.#listeners.get(userId)
 			if (!set) continue
 			const update = build(userId)
 			if (!update) continue

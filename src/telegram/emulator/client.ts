@@ -1,0 +1,272 @@
+import type * as Td from 'tdlib-types'
+import { tdlibParseError } from '../schema/parse'
+import type { BackendClient } from '../types'
+import { TdError, type TdRequest, type TdUpdate } from '../types'
+import { ANY_STATE, authHandlers, confirmQrCode, isAborted, NEEDS_NETWORK } from './auth'
+import { chatHandlers } from './chats'
+import { inviteHandlers } from './invites'
+import { memberHandlers } from './members'
+import { messageHandlers } from './messages'
+import { type PasswordEmulatorRequest, passwordEmulatorRequest, passwordHandlers } from './password'
+import { privacyHandlers } from './privacy'
+import { publicChatHandlers } from './public-chats'
+import { fail, type Handler, type Handlers, type PersistedAuth, type Session } from './session'
+import { sessionHandlers } from './sessions'
+import type { World } from './world'
+
+/**
+ * One emulated TDLib client of a world: its session (authorization state, options, network), the
+ * emulator-only test requests, and the dispatch of every TDLib request to its domain's handler.
+ * Where the world lives (this process, or a cloud host another process reaches) is not its concern:
+ * it reads and writes its authorization through `EmulatedClientOptions`.
+ */
+
+/** One file per TDLib domain, as the command groups are split. */
+const HANDLERS: Handlers = {
+	...authHandlers,
+	...chatHandlers,
+	...messageHandlers,
+	...sessionHandlers,
+	...privacyHandlers,
+	...passwordHandlers,
+	...memberHandlers,
+	...inviteHandlers,
+	...publicChatHandlers,
+}
+
+/**
+ * `setNetworkType(networkTypeNone)` takes a client offline: the log-in steps and `logOut` then wait
+ * for the network, as TDLib's do, and fail `500 Request aborted` when the client closes first.
+ *
+ * Emulator-only requests, not part of TDLib: `emulatorDelay {ms}` answers after a pause (tests of
+ * deadlines); `emulatorConfirmQrCode {phone_number}` plays the other device scanning the QR code;
+ * `emulatorFailNext {method, code, message}` makes this client's next request of `method` fail with
+ * that error (the failures the cloud has and the emulator does not: floods, outages, a step that
+ * fails after another succeeded); `emulatorLatency {ms}` makes every later request of this client
+ * answer `ms` later, having done its work first (a slow cloud: the late answer carries real
+ * effects), until `emulatorLatency {ms: 0}`; `emulatorSlowClose {ms}` makes this client's close take
+ * that much longer, as real TDLib's does while it flushes its database (tests of hand-overs). Domains
+ * add their own (`password.ts`: reading the emulated mail, a session's age).
+ */
+export type EmulatorRequest =
+	| { _: 'emulatorDelay'; ms: number }
+	| { _: 'emulatorConfirmQrCode'; phone_number: string }
+	| { _: 'emulatorFailNext'; method: string; code: number; message: string }
+	| { _: 'emulatorLatency'; ms: number }
+	| { _: 'emulatorSlowClose'; ms: number }
+	| PasswordEmulatorRequest
+
+const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
+
+/** Where an emulated client keeps its authorization: its TDLib folder, as TDLib keeps its auth key. */
+export interface EmulatedClientOptions {
+	/** The authorization the folder holds, read once when the client starts. */
+	readAuth(): PersistedAuth | null
+	/** Writes it (or with `null` removes it). */
+	persist(auth: PersistedAuth | null): void
+	/** Told after each request has done its work in the world (the cloud host then saves it soon). */
+	handled?(): void
+}
+
+function createSession(world: World, persist: EmulatedClientOptions['persist']) {
+	const listeners: Array<(u: TdUpdate) => void> = []
+	/** Requests waiting for the network: resolved when it is back, rejected when the client closes. */
+	const waiting = new Set<{ resolve: () => void; reject: (e: unknown) => void }>()
+	/** The account this client listens as (its user id leaves `session` at log-out, before the state). */
+	let attachedAs = 0
+	const session: Session = {
+		world,
+		userId: 0,
+		key: '',
+		state: { _: 'authorizationStateWaitTdlibParameters' },
+		options: new Map(),
+		chatsLoaded: false,
+		offline: false,
+		setNetwork(online) {
+			session.offline = !online
+			if (!online) return
+			for (const w of [...waiting]) w.resolve()
+			waiting.clear()
+		},
+		whenOnline() {
+			if (!session.offline) return Promise.resolve()
+			return new Promise<void>((resolve, reject) => {
+				const w = {
+					resolve: () => {
+						waiting.delete(w)
+						resolve()
+					},
+					reject,
+				}
+				waiting.add(w)
+			})
+		},
+		setState(state: Td.AuthorizationState) {
+			// A client hears its account's updates while it is logged in, and only then.
+			if (state._ === 'authorizationStateReady') world.attach(session.userId, session)
+			else if (session.state._ === 'authorizationStateReady') world.detach(attachedAs, session)
+			if (state._ === 'authorizationStateReady') attachedAs = session.userId
+			session.state = state
+			if (state._ === 'authorizationStateClosed') {
+				for (const w of [...waiting]) w.reject(new TdError(500, 'Request aborted'))
+				waiting.clear()
+			}
+			session.emit({ _: 'updateAuthorizationState', authorization_state: state })
+		},
+		emit(update: TdUpdate) {
+			for (const l of listeners) l(update)
+		},
+		revoked() {
+			// As the device whose session another ended: logged out at once ('Already logging out' aside).
+			try {
+				authHandlers.logOut?.(session, { _: 'logOut' })
+			} catch {}
+		},
+		persist,
+	}
+	return { session, listeners }
+}
+
+/**
+ * The stored authorization, if the cloud still knows it: the account exists and its key is one of
+ * the world's authorizations. A key the cloud has ended (a terminated session, a world started
+ * again from the seed) logs the folder out, as TDLib does when its auth key is no longer registered.
+ */
+function restore(world: World, session: Session, opts: EmulatedClientOptions): boolean {
+	const auth = opts.readAuth()
+	if (!auth) return false
+	const user = world.users.get(auth.userId)
+	let key = auth.key
+	if (user && key === undefined) {
+		// A folder written before the cloud kept authorizations: it gets one now.
+		key = world.authorize(user.id)
+		world.durable()
+		opts.persist({ ...auth, key })
+	}
+	if (!user || key === undefined || world.authorizations.get(key)?.userId !== user.id) {
+		opts.persist(null)
+		return false
+	}
+	session.userId = user.id
+	session.key = key
+	session.options.set('my_id', { _: 'optionValueInteger', value: String(user.id) })
+	return true
+}
+
+interface TestSettings {
+	/** `emulatorFailNext`: the error the next request of a method gets instead of its answer. */
+	failures: Map<string, TdError>
+	/** `emulatorLatency`: how much later than done each answer is given. */
+	latencyMs: number
+	/** `emulatorSlowClose`: how much longer this client's close takes. */
+	closeDelayMs: number
+}
+
+/** The emulator-only requests; `undefined` for a TDLib request. */
+async function emulatorOnly(session: Session, settings: TestSettings, request: TdRequest) {
+	const raw = request as unknown as {
+		_: string
+		ms?: number
+		phone_number?: string
+		method?: string
+		code?: number
+		message?: string
+	}
+	const ms = Math.max(0, Number(raw.ms) || 0)
+	switch (raw._) {
+		case 'emulatorDelay':
+			await Bun.sleep(ms)
+			return { _: 'ok' }
+		case 'emulatorSlowClose':
+			settings.closeDelayMs = ms
+			return { _: 'ok' }
+		case 'emulatorConfirmQrCode':
+			return confirmQrCode(session, String(raw.phone_number ?? ''))
+		case 'emulatorLatency':
+			settings.latencyMs = ms
+			return { _: 'ok' }
+		case 'emulatorFailNext':
+			settings.failures.set(
+				String(raw.method),
+				new TdError(Number(raw.code) || 400, String(raw.message ?? '')),
+			)
+			return { _: 'ok' }
+		default:
+			return DOMAIN_EMULATOR_REQUESTS.has(raw._)
+				? passwordEmulatorRequest(session, request as unknown as PasswordEmulatorRequest)
+				: undefined
+	}
+}
+
+export function createEmulatorClient(world: World, opts: EmulatedClientOptions): BackendClient {
+	const { session, listeners } = createSession(world, opts.persist)
+	const settings: TestSettings = { failures: new Map(), latencyMs: 0, closeDelayMs: 0 }
+	// As with tdl: the parameters are sent for the caller, then the stored session is restored.
+	let initialized = false
+	const init = Promise.resolve().then(() => {
+		initialized = true
+		session.setState({ _: 'authorizationStateWaitTdlibParameters' })
+		session.setState({
+			_: restore(world, session, opts) ? 'authorizationStateReady' : 'authorizationStateWaitPhoneNumber',
+		})
+	})
+
+	async function run(request: TdRequest): Promise<unknown> {
+		// TDLib holds requests until its parameters are set; so does the emulator.
+		if (!initialized) await init
+		if (isAborted(session, request._)) fail('Request aborted', 500)
+		if (request._.startsWith('emulator')) {
+			const answer = await emulatorOnly(session, settings, request)
+			opts.handled?.()
+			if (answer !== undefined) return answer
+		}
+		// What real TDLib's JSON parser refuses is refused first, in its words; and a field no TDLib
+		// type declares (which TDLib would drop) too, so that our own mistakes fail the tests.
+		const malformed = tdlibParseError(request, { strict: true })
+		if (malformed) fail(malformed)
+		const handler = HANDLERS[request._] as Handler<typeof request._> | undefined
+		if (!handler) return fail(`Method not supported by the emulator: ${request._}`)
+		if (!ANY_STATE.has(request._) && session.state._ !== 'authorizationStateReady') fail('Unauthorized', 401)
+		if (session.offline && NEEDS_NETWORK.has(request._)) await session.whenOnline()
+		const failure = settings.failures.get(request._)
+		if (failure) {
+			settings.failures.delete(request._)
+			throw failure
+		}
+		try {
+			return handler(session, request)
+		} finally {
+			opts.handled?.()
+		}
+	}
+
+	return {
+		async invoke(request) {
+			if (settings.latencyMs === 0) return run(request)
+			const late = settings.latencyMs
+			try {
+				const result = await run(request)
+				await Bun.sleep(late)
+				return result
+			} catch (err) {
+				await Bun.sleep(late)
+				throw err
+			}
+		},
+		onUpdate(listener) {
+			listeners.push(listener)
+		},
+		async close() {
+			if (session.state._ === 'authorizationStateClosed') return
+			const closed = new Promise<void>((resolve) =>
+				listeners.push((u) => {
+					if (u._ === 'updateAuthorizationState' && u.authorization_state._ === 'authorizationStateClosed')
+						resolve()
+				}),
+			)
+			if (settings.closeDelayMs > 0) await Bun.sleep(settings.closeDelayMs)
+			await run({ _: 'close' })
+			await closed
+		},
+	}
+}
