@@ -110,7 +110,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			throw new StartupError('ROLE=shard serves no app: start it with createShardApp')
 		const processRuntime: ProcessRuntime = opts.restOnly
 			? { runtime: null }
-			: await createProcessRuntime(config, log, closers)
+			: await createProcessRuntime(config, log, closers, chosen)
 		const runtime = processRuntime.runtime
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
 		const { app, ctx, commands, catalog, socketStats } = await compose(
@@ -159,7 +159,7 @@ interface Offered {
  * say they cannot load with this config); with it set, each entry in its order, an offered plugin by
  * id or else a package or path loaded here. Two plugins of one id stop the start, naming both.
  */
-async function choosePlugins(
+export async function choosePlugins(
 	config: Config,
 	given: readonly PluginDefinition[] | undefined,
 	restOnly: boolean,
@@ -248,7 +248,7 @@ async function compose(
 	if (bus && gatewayId) {
 		// Several gateways: what one forgets (a logout, a deleted userbot), they all forget.
 		const bridge = bridgeInvalidations({
-			nc: bus.nc,
+			bus,
 			origin: gatewayId,
 			cache: auth.cache,
 			directory: userbots,

@@ -12,9 +12,11 @@ import type {
 } from '../supervisor/types'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import type { Bus } from './connection'
-import { type AuthStateEvent, followEvents, type UpdateEvent } from './event-feed'
+import { type AuthStateEvent, EventFeed, type UpdateEvent } from './event-feed'
+import { LeaseView } from './lease-view'
+import { GatewayReconcile } from './gateway-health'
 import { Membership } from './membership'
-import { shardSubject } from './subjects'
+import { inboxPrefix, shardSubject } from './subjects'
 
 /**
  * A gateway's `TelegramRuntime` when the supervisors are shards on the bus: the same interface as
@@ -62,11 +64,38 @@ export class RemoteRuntime implements TelegramRuntime {
 	private readonly stops: Array<() => void> = []
 	private closing = false
 	private readonly log: Logger
+	private readonly feed: EventFeed
+	readonly leaseView: LeaseView
+	private readonly reconcile: GatewayReconcile
 
 	constructor(private readonly opts: RemoteRuntimeOptions) {
 		this.log = opts.log.child({ component: 'gateway-bus' })
-		this.membership = new Membership({ kv: opts.bus.members, heartbeatMs: opts.heartbeatMs, log: this.log })
-		this.inbox = createInbox()
+		this.membership = new Membership({ bus: opts.bus, heartbeatMs: opts.heartbeatMs, log: this.log })
+		this.inbox = createInbox(inboxPrefix('gateway', opts.gatewayId.slice(0, 8)))
+		this.feed = new EventFeed(
+			opts.bus,
+			{ onAuthState: (e) => this.onAuthState(e), onUpdate: (e) => this.onUpdate(e) },
+			this.log,
+		)
+		this.leaseView = new LeaseView(opts.bus, this.log)
+		this.reconcile = new GatewayReconcile(
+			{
+				recheck: async () => {
+					this.membership.recheck()
+					this.leaseView.recheck()
+					await this.feed.check()
+				},
+				reconcileOwners: () => {
+					this.onMembers()
+					this.retryFailedStarts()
+				},
+				leaseMismatches: () => this.leaseMismatches(),
+				connected: () => !this.opts.bus.nc.isClosed() && this.connected,
+				feed: () => this.feed.health(),
+			},
+			opts.heartbeatMs,
+		)
+		this.watchConnection()
 	}
 
 	async start(): Promise<void> {
@@ -83,15 +112,13 @@ export class RemoteRuntime implements TelegramRuntime {
 			entry: () => ({ kinds: this.kinds }),
 		})
 		this.stops.push(this.membership.onChange(() => this.onMembers()))
-		this.stops.push(
-			await followEvents(
-				this.opts.bus,
-				{ onAuthState: (e) => this.onAuthState(e), onUpdate: (e) => this.onUpdate(e) },
-				this.log,
-				() => this.closing,
-			),
-		)
+		await this.feed.start()
+		this.stops.push(() => this.feed.close())
+		await this.leaseView.watch()
+		this.stops.push(() => this.leaseView.close())
 		this.lastShards = this.shardKeys()
+		this.reconcile.start()
+		this.stops.push(() => this.reconcile.stop())
 	}
 
 	private onAuthState({ userbotId, state, detail, owner }: AuthStateEvent) {
@@ -114,12 +141,9 @@ export class RemoteRuntime implements TelegramRuntime {
 	}
 
 	private onReply(msg: Msg) {
-		let raw: unknown
-		try {
-			raw = msg.json()
-		} catch {
-			return this.log.warn('invalid reply from a shard dropped')
-		}
+		// Sealed by a shard of this deployment for this very inbox, or dropped (and logged).
+		const raw = this.opts.bus.codec.open(msg.subject, msg.data)
+		if (raw === undefined) return
 		const parsed = parseChildMessage(raw)
 		if (!parsed.ok) {
 			if (parsed.id !== undefined)
@@ -212,8 +236,8 @@ export class RemoteRuntime implements TelegramRuntime {
 			if (set?.size === 0) this.inflight.delete(shard)
 		}
 		void promise.then(untrack, untrack)
-		const shardId = shard.slice(0, shard.indexOf('='))
-		this.opts.bus.nc.publish(shardSubject(shardId), JSON.stringify(msg), { reply: this.inbox })
+		const subject = shardSubject(shard.slice(0, shard.indexOf('=')))
+		this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, msg), { reply: this.inbox })
 		return { promise, shard }
 	}
 
@@ -232,7 +256,10 @@ export class RemoteRuntime implements TelegramRuntime {
 				}
 			}
 		}
-		return this.request(userbotId, { type: 'invoke', id: 0, userbotId, request }, opts).promise as Promise<
+		// The label says who sends it (a command, a lifecycle step): the shard checks the method against it.
+		const label = opts?.label
+		return this.request(userbotId, { type: 'invoke', id: 0, userbotId, request, ...(label ? { label } : {}) }, opts)
+			.promise as Promise<
 			TdResult<M>
 		>
 	}
@@ -254,6 +281,8 @@ export class RemoteRuntime implements TelegramRuntime {
 				return state
 			} catch (err) {
 				if (!(err instanceof MovedError) || performance.now() + MOVED_RETRY_MS > end) {
+					// The bus or a shard failed it, not TDLib: the next check has the userbots started again.
+					if (err instanceof MovedError || err instanceof RuntimeError) this.failedStarts++
 					throw err instanceof MovedError ? new RuntimeError('unavailable', err.message) : err
 				}
 				await Bun.sleep(MOVED_RETRY_MS)
@@ -295,7 +324,39 @@ export class RemoteRuntime implements TelegramRuntime {
 
 	health() {
 		const up = !this.closing && !this.opts.bus.nc.isClosed() && this.membership.shards().size > 0
-		return { up, restarts: this.restarts, clients: this.states.size, backend: this.opts.backend }
+		const bus = this.reconcile.health()
+		return { up, restarts: this.restarts, clients: this.states.size, backend: this.opts.backend, bus }
+	}
+
+	private connected = true
+	/** Starts the bus or a shard failed since the last check (not TDLib): they are asked for again. */
+	private failedStarts = 0
+
+	private retryFailedStarts() {
+		if (this.failedStarts === 0 || this.closing || !this.membership.viewFresh()) return
+		if (this.membership.shards().size === 0) return
+		this.log.info('starting again the userbots whose start failed on the bus', { failed: this.failedStarts })
+		this.failedStarts = 0
+		this.restarts++
+		this.emit({ type: 'runtime_restarted', restarts: this.restarts })
+	}
+
+	/** Whether the connection is up now (between a disconnect and its reconnect it is not). */
+	private watchConnection() {
+		void (async () => {
+			for await (const s of this.opts.bus.nc.status()) {
+				if (s.type === 'disconnect') this.connected = false
+				else if (s.type === 'reconnect') this.connected = true
+			}
+		})().catch(() => undefined)
+	}
+
+	/** Each lease whose holder is not its userbot's owner now, as `userbot:shard=incarnation`. */
+	private *leaseMismatches(): Generator<string> {
+		for (const [userbotId, lease] of this.leaseView.entries()) {
+			const holder = lease.holder ? `${lease.holder.shard}=${lease.holder.incarnation}` : 'unreadable'
+			if (holder !== this.ownerKey(userbotId)) yield `${userbotId}:${holder}`
+		}
 	}
 
 	get pid(): number | undefined {
