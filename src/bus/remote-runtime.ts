@@ -100,7 +100,9 @@ export class RemoteRuntime implements TelegramRuntime {
 
 	async start(): Promise<void> {
 		const { nc } = this.opts.bus
-		this.sub = nc.subscribe(this.inbox, {
+		// A reply subject per request (`<inbox>.<id>`): the server lets a shard answer each request
+		// once (`allow_responses`), and a shard's "no responders" says which request it was.
+		this.sub = nc.subscribe(`${this.inbox}.*`, {
 			callback: (err, msg) => {
 				if (!err) this.onReply(msg)
 			},
@@ -141,17 +143,21 @@ export class RemoteRuntime implements TelegramRuntime {
 	}
 
 	private onReply(msg: Msg) {
-		// Sealed by a shard of this deployment for this very inbox, or dropped (and logged).
+		const id = Number(msg.subject.slice(this.inbox.length + 1))
+		if (!Number.isSafeInteger(id)) return
+		// The server's own word: nobody takes requests on that shard's subject (it just went).
+		if (msg.data.length === 0 && msg.headers?.code === 503)
+			return this.pending.reject(id, new RuntimeError('runtime_down', 'the shard running the userbot stopped'))
+		// Sealed by a shard of this deployment for this very reply subject, or dropped (and logged).
 		const raw = this.opts.bus.codec.open(msg.subject, msg.data)
 		if (raw === undefined) return
 		const parsed = parseChildMessage(raw)
 		if (!parsed.ok) {
-			if (parsed.id !== undefined)
-				this.pending.reject(parsed.id, new RuntimeError('unavailable', 'invalid reply'))
+			this.pending.reject(id, new RuntimeError('unavailable', 'invalid reply'))
 			return
 		}
 		const m = parsed.message
-		if (m.type !== 'result') return
+		if (m.type !== 'result' || m.id !== id) return
 		if (m.ok) this.pending.resolve(m.id, m.value)
 		else
 			this.pending.reject(
@@ -237,7 +243,7 @@ export class RemoteRuntime implements TelegramRuntime {
 		}
 		void promise.then(untrack, untrack)
 		const subject = shardSubject(shard.slice(0, shard.indexOf('=')))
-		this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, msg), { reply: this.inbox })
+		this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, msg), { reply: `${this.inbox}.${id}` })
 		return { promise, shard }
 	}
 

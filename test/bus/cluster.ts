@@ -72,7 +72,7 @@ export async function startShard(
 		await readUntil(proc.stderr, /"shard joined"/, 20_000, lines)
 	} catch (err) {
 		proc.kill('SIGKILL')
-		throw new Error(`shard ${id} did not join: ${lines.slice(-5).join(' | ')}`, { cause: err })
+		throw new Error(`shard ${id} did not join: ${lines.slice(-40).join(' | ')}`, { cause: err })
 	}
 	return {
 		id,
