@@ -339,7 +339,8 @@ function busConfig(urls: string[], e: v.InferOutput<typeof EnvSchema>): BusConfi
 	let tls = false
 	for (const raw of urls) {
 		const u = URL.parse(raw)
-		if (!u || u.hostname === '') throw new ConfigError('BUS_URL: must be nats://host:port (or tls://), comma-separated')
+		if (!u || u.hostname === '')
+			throw new ConfigError('BUS_URL: must be nats://host:port (or tls://), comma-separated')
 		if (u.protocol === 'tls:') tls = true
 		let auth: BusAuth | undefined
 		const user = decodeURIComponent(u.username)
@@ -359,7 +360,8 @@ function busConfig(urls: string[], e: v.InferOutput<typeof EnvSchema>): BusConfi
 		e.BUS_CREDS === undefined ? undefined : 'BUS_CREDS',
 		e.BUS_NKEY === undefined ? undefined : 'BUS_NKEY',
 	].filter(Boolean)
-	if (ways.length > 1) throw new ConfigError(`${ways[1]}: use one way of authenticating to the bus, not ${ways.join(' and ')}`)
+	if (ways.length > 1)
+		throw new ConfigError(`${ways[1]}: use one way of authenticating to the bus, not ${ways.join(' and ')}`)
 	for (const name of ['BUS_CREDS', 'BUS_NKEY', 'BUS_TLS_CA', 'BUS_TLS_CERT', 'BUS_TLS_KEY'] as const) {
 		const file = e[name]
 		if (file !== undefined && !readable(file)) throw new ConfigError(`${name}: cannot read that file`)

@@ -84,7 +84,10 @@ describe('loadConfig', () => {
 
 	it('takes the bus credentials out of BUS_URL, and never puts them in an error line', () => {
 		const dir = tempDir()
-		const withPassword = loadConfig({ DATA_DIR: dir, BUS_URL: 'nats://gw:p%40ss@10.0.0.1:4222,nats://10.0.0.2:4222' })
+		const withPassword = loadConfig({
+			DATA_DIR: dir,
+			BUS_URL: 'nats://gw:p%40ss@10.0.0.1:4222,nats://10.0.0.2:4222',
+		})
 		expect(withPassword.bus?.servers).toEqual(['nats://10.0.0.1:4222', 'nats://10.0.0.2:4222'])
 		expect(withPassword.bus?.auth).toEqual({ kind: 'password', user: 'gw', pass: 'p@ss' })
 		const withToken = loadConfig({ DATA_DIR: dir, BUS_URL: 'nats://s3cr3t-token@10.0.0.1:4222' })
@@ -103,10 +106,22 @@ describe('loadConfig', () => {
 		const tls = loadConfig({ DATA_DIR: dir, BUS_URL: 'nats://h:1', BUS_TLS_CA: seed })
 		expect(tls.bus?.tls).toEqual({ caFile: seed })
 		const refusals: Array<[Record<string, string>, RegExp]> = [
-			[{ BUS_URL: 'nats://a:one-secret@h:1,nats://a:other-secret@h:2' }, /^BUS_URL: every server must carry the same credentials$/],
-			[{ BUS_URL: 'nats://a:one-secret@h:1', BUS_CREDS: seed }, /^BUS_CREDS: use one way of authenticating to the bus, not BUS_URL and BUS_CREDS$/],
-			[{ BUS_URL: 'nats://h:1', BUS_CREDS: join(dir, 'missing.creds') }, /^BUS_CREDS: cannot read that file$/],
-			[{ BUS_URL: 'nats://h:1', BUS_TLS_CERT: seed }, /^BUS_TLS_KEY: must be set together with BUS_TLS_CERT$/],
+			[
+				{ BUS_URL: 'nats://a:one-secret@h:1,nats://a:other-secret@h:2' },
+				/^BUS_URL: every server must carry the same credentials$/,
+			],
+			[
+				{ BUS_URL: 'nats://a:one-secret@h:1', BUS_CREDS: seed },
+				/^BUS_CREDS: use one way of authenticating to the bus, not BUS_URL and BUS_CREDS$/,
+			],
+			[
+				{ BUS_URL: 'nats://h:1', BUS_CREDS: join(dir, 'missing.creds') },
+				/^BUS_CREDS: cannot read that file$/,
+			],
+			[
+				{ BUS_URL: 'nats://h:1', BUS_TLS_CERT: seed },
+				/^BUS_TLS_KEY: must be set together with BUS_TLS_CERT$/,
+			],
 		]
 		for (const [env, pattern] of refusals) {
 			let error: unknown

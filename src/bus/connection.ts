@@ -19,14 +19,7 @@ import type { BusConfig } from '../config'
 import type { Logger } from '../logger'
 import { BusCodec } from './codec'
 import type { BusKey } from './seal'
-import {
-	AUTH_STATES,
-	EVENTS_STREAM,
-	inboxPrefix,
-	LEASES_BUCKET,
-	MEMBERS_BUCKET,
-	UPDATES,
-} from './subjects'
+import { AUTH_STATES, EVENTS_STREAM, inboxPrefix, LEASES_BUCKET, MEMBERS_BUCKET, UPDATES } from './subjects'
 
 /** A gateway's or shard's connection to the bus, with the stream and buckets they share. */
 export interface Bus {
@@ -75,7 +68,9 @@ export function natsOptions(config: BusConfig, name: string, prefix: string): No
 	if (auth?.kind === 'password') Object.assign(opts, { user: auth.user, pass: auth.pass })
 	else if (auth?.kind === 'token') opts.token = auth.token
 	else if (auth?.kind === 'nkey')
-		opts.authenticator = nkeyAuthenticator(new TextEncoder().encode(readFileSync(auth.seedFile, 'utf8').trim()))
+		opts.authenticator = nkeyAuthenticator(
+			new TextEncoder().encode(readFileSync(auth.seedFile, 'utf8').trim()),
+		)
 	else if (auth?.kind === 'creds') opts.authenticator = credsAuthenticator(readFileSync(auth.file))
 	// An object, even empty, makes the client refuse a server that does not speak TLS.
 	if (config.tls) opts.tls = { ...config.tls }
@@ -202,7 +197,9 @@ function watchStatus(nc: NatsConnection, log: Logger, listeners: Set<() => void>
 				}
 			} else if (s.type === 'error') {
 				// A permission the server refused: what was tried, in the server's words (no payload in them).
-				log.warn('bus operation refused by the server', { error: String(s.error?.message ?? s.error).slice(0, 200) })
+				log.warn('bus operation refused by the server', {
+					error: String(s.error?.message ?? s.error).slice(0, 200),
+				})
 			}
 		}
 	})().catch(() => undefined)

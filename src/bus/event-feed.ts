@@ -138,7 +138,11 @@ export class EventFeed {
 	private update(m: JsMsg) {
 		const where = eventSubjectParts(m.subject)
 		if (!where) return
-		const body = this.bus.codec.open<{ seq?: unknown; update?: { _?: unknown } }>(m.subject, m.data, this.stored(m))
+		const body = this.bus.codec.open<{ seq?: unknown; update?: { _?: unknown } }>(
+			m.subject,
+			m.data,
+			this.stored(m),
+		)
 		const update = body?.update
 		if (!body || typeof body.seq !== 'number' || !Number.isSafeInteger(body.seq) || body.seq < 1) return
 		if (!update || typeof update !== 'object' || typeof update._ !== 'string') return

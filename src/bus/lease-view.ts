@@ -75,7 +75,11 @@ export class LeaseView {
 			into.delete(userbotId)
 			return
 		}
-		const holder = this.bus.codec.open<LeaseHolder>(kvSubject(LEASES_BUCKET, e.key), e.value, e.created.getTime())
+		const holder = this.bus.codec.open<LeaseHolder>(
+			kvSubject(LEASES_BUCKET, e.key),
+			e.value,
+			e.created.getTime(),
+		)
 		const ok = holder && typeof holder.shard === 'string' && typeof holder.incarnation === 'string'
 		into.set(userbotId, ok ? { holder, revision: e.revision } : { revision: e.revision })
 	}

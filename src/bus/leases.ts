@@ -79,7 +79,9 @@ export class Leases {
 	/** The holder a lease's value names, if it opens with the bus key. */
 	holderOf(key: string, value: Uint8Array, created: Date): LeaseHolder | undefined {
 		const holder = this.bus.codec.open<LeaseHolder>(kvSubject(LEASES_BUCKET, key), value, created.getTime())
-		return holder && typeof holder.shard === 'string' && typeof holder.incarnation === 'string' ? holder : undefined
+		return holder && typeof holder.shard === 'string' && typeof holder.incarnation === 'string'
+			? holder
+			: undefined
 	}
 
 	/** The revision this incarnation wrote for the userbot's lease, if it holds it. */

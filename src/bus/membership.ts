@@ -59,7 +59,12 @@ export class Membership {
 
 	/** Starts watching; resolves once the entries already there are read. Made again after a reconnect. */
 	async watch(): Promise<void> {
-		this.watcher = new Resilient('members', { start: (ended) => this.follow(ended) }, this.opts.bus, this.opts.log)
+		this.watcher = new Resilient(
+			'members',
+			{ start: (ended) => this.follow(ended) },
+			this.opts.bus,
+			this.opts.log,
+		)
 		await this.watcher.open()
 		this.timer = setInterval(() => this.tick(), Math.max(25, Math.floor(this.opts.heartbeatMs / 2)))
 		this.check()
@@ -134,7 +139,10 @@ export class Membership {
 		this.lastBeatAt = sent
 		try {
 			const key = this.keyOf(self)
-			await this.opts.bus.members.put(key, this.opts.bus.codec.seal(kvSubject(MEMBERS_BUCKET, key), self.entry()))
+			await this.opts.bus.members.put(
+				key,
+				this.opts.bus.codec.seal(kvSubject(MEMBERS_BUCKET, key), self.entry()),
+			)
 			// Measured from the send: the others heard it no earlier than that.
 			this.lastBeatOk = sent
 		} catch (err) {

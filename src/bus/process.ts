@@ -1,15 +1,14 @@
 import { hostname } from 'node:os'
-import type { Config } from '../config'
+import type { BusConfig, Config } from '../config'
 import type { Logger } from '../logger'
+import type { PluginDefinition } from '../plugin'
 import { createRuntime, type LocalRuntime } from '../supervisor'
 import type { TelegramRuntime } from '../supervisor/types'
-import type { BusConfig } from '../config'
-import type { PluginDefinition } from '../plugin'
 import { methodsByLabel } from './allowed'
 import { type Bus, type BusOptions, connectBus } from './connection'
 import { RemoteRuntime } from './remote-runtime'
-import { ShardServer } from './shard-server'
 import { BusKey } from './seal'
+import { ShardServer } from './shard-server'
 import { checkBusKey, checkSharedSecrets, checkSharedStorage } from './storage'
 
 /**
@@ -108,7 +107,8 @@ export async function createProcessRuntime(
 		if (runtime) closers.push(() => runtime.close())
 		return { runtime }
 	}
-	if (config.role === 'shard') return { runtime: null, shard: await startShard(config, log, closers, plugins) }
+	if (config.role === 'shard')
+		return { runtime: null, shard: await startShard(config, log, closers, plugins) }
 	const gatewayId = crypto.randomUUID()
 	// The gateway first: it sets the bus up (the stream, the buckets, the storage id), which a shard may not.
 	const bus = await connectBus(busOptions(config, log, 'gateway', gatewayId.slice(0, 8)))

@@ -13,8 +13,8 @@ import type {
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import type { Bus } from './connection'
 import { type AuthStateEvent, EventFeed, type UpdateEvent } from './event-feed'
-import { LeaseView } from './lease-view'
 import { GatewayReconcile } from './gateway-health'
+import { LeaseView } from './lease-view'
 import { Membership } from './membership'
 import { inboxPrefix, shardSubject } from './subjects'
 
@@ -147,7 +147,10 @@ export class RemoteRuntime implements TelegramRuntime {
 		if (!Number.isSafeInteger(id)) return
 		// The server's own word: nobody takes requests on that shard's subject (it just went).
 		if (msg.data.length === 0 && msg.headers?.code === 503)
-			return this.pending.reject(id, new RuntimeError('runtime_down', 'the shard running the userbot stopped'))
+			return this.pending.reject(
+				id,
+				new RuntimeError('runtime_down', 'the shard running the userbot stopped'),
+			)
 		// Sealed by a shard of this deployment for this very reply subject, or dropped (and logged).
 		const raw = this.opts.bus.codec.open(msg.subject, msg.data)
 		if (raw === undefined) return
@@ -243,7 +246,9 @@ export class RemoteRuntime implements TelegramRuntime {
 		}
 		void promise.then(untrack, untrack)
 		const subject = shardSubject(shard.slice(0, shard.indexOf('=')))
-		this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, msg), { reply: `${this.inbox}.${id}` })
+		this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, msg), {
+			reply: `${this.inbox}.${id}`,
+		})
 		return { promise, shard }
 	}
 
@@ -264,10 +269,11 @@ export class RemoteRuntime implements TelegramRuntime {
 		}
 		// The label says who sends it (a command, a lifecycle step): the shard checks the method against it.
 		const label = opts?.label
-		return this.request(userbotId, { type: 'invoke', id: 0, userbotId, request, ...(label ? { label } : {}) }, opts)
-			.promise as Promise<
-			TdResult<M>
-		>
+		return this.request(
+			userbotId,
+			{ type: 'invoke', id: 0, userbotId, request, ...(label ? { label } : {}) },
+			opts,
+		).promise as Promise<TdResult<M>>
 	}
 
 	/** Starts the client on its owner; asked again while the owner says it is another's (views differ for a moment). */

@@ -94,7 +94,11 @@ export class Resilient {
 				this.onRestart()
 				return
 			} catch (err) {
-				if (!told) this.log.warn('bus subscription not made yet: trying again', { what: this.name, error: String(err) })
+				if (!told)
+					this.log.warn('bus subscription not made yet: trying again', {
+						what: this.name,
+						error: String(err),
+					})
 				told = true
 				await Bun.sleep(RETRY_MS)
 			}

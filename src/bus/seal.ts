@@ -24,7 +24,9 @@ export const REPLAY_WINDOW_MS = 120_000
 
 export type Refusal = 'malformed' | 'forged' | 'replayed' | 'stale'
 
-export type Opened = { ok: true; body: Uint8Array; sender: string; at: number } | { ok: false; reason: Refusal }
+export type Opened =
+	| { ok: true; body: Uint8Array; sender: string; at: number }
+	| { ok: false; reason: Refusal }
 
 const encoder = new TextEncoder()
 
@@ -133,7 +135,8 @@ export class ReplayGuard {
 		if (counter <= state.max - WINDOW || state.seen.has(counter)) return 'replayed'
 		state.seen.add(counter)
 		if (counter > state.max) state.max = counter
-		if (state.seen.size > 2 * WINDOW) for (const c of state.seen) if (c <= state.max - WINDOW) state.seen.delete(c)
+		if (state.seen.size > 2 * WINDOW)
+			for (const c of state.seen) if (c <= state.max - WINDOW) state.seen.delete(c)
 		return undefined
 	}
 

@@ -17,9 +17,9 @@ import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
 import { tdFunction } from '../telegram/schema/index'
 import { RuntimeError, type TdRequest } from '../telegram/types'
 import type { Bus } from './connection'
+import { LeaseView } from './lease-view'
 import { type LeaseHolder, Leases, LeaseTimeoutError } from './leases'
 import { Membership } from './membership'
-import { LeaseView } from './lease-view'
 import { type ReconcilableShard, ShardReconcile } from './shard-reconcile'
 import { authSubject, leaseKey, shardSubject, updateSubject } from './subjects'
 import { lastUpdateSeq } from './update-log'
@@ -177,7 +177,10 @@ export class ShardServer {
 		this.offMembers = this.membership.onChange(() => this.onMembers())
 		this.onMembers()
 		await this.leaseView.watch()
-		this.reconcileTimer = setInterval(() => void this.reconcile.tick(), Math.max(500, 3 * this.opts.heartbeatMs))
+		this.reconcileTimer = setInterval(
+			() => void this.reconcile.tick(),
+			Math.max(500, 3 * this.opts.heartbeatMs),
+		)
 		this.fenceTimer = setInterval(
 			() => this.checkFence(),
 			Math.max(20, Math.floor(this.opts.heartbeatMs / 4)),
@@ -246,13 +249,19 @@ export class ShardServer {
 		try {
 			checkTdRequest(m.request, {
 				userbotId: m.userbotId,
-				methods: (method) => methods?.has(method) === true || (this.opts.emulator && /^emulator[A-Z]/.test(method)),
+				methods: (method) =>
+					methods?.has(method) === true || (this.opts.emulator && /^emulator[A-Z]/.test(method)),
 				dataDir: this.opts.dataDir,
 				emulator: this.opts.emulator,
 			})
 		} catch (err) {
-			const method = typeof m.request._ === 'string' && tdFunction(m.request._) ? m.request._ : 'not a TDLib method'
-			this.log.warn('request refused', { userbotId: m.userbotId, method, reason: String((err as Error).message) })
+			const method =
+				typeof m.request._ === 'string' && tdFunction(m.request._) ? m.request._ : 'not a TDLib method'
+			this.log.warn('request refused', {
+				userbotId: m.userbotId,
+				method,
+				reason: String((err as Error).message),
+			})
 			throw err
 		}
 		// A request that overtook its userbot's start waits for it, as the child does.
@@ -380,7 +389,9 @@ export class ShardServer {
 			// The message id makes the stream keep one update per number, whoever publishes it.
 			void js
 				.publish(subject, codec.seal(subject, { seq, update: e.update }), { msgID: `${userbotId}:${seq}` })
-				.catch((err: unknown) => this.log.warn('update not published', { userbotId, seq, error: String(err) }))
+				.catch((err: unknown) =>
+					this.log.warn('update not published', { userbotId, seq, error: String(err) }),
+				)
 			return
 		}
 		if (this.leaving.has(userbotId)) return

@@ -17,11 +17,16 @@ export class StorageMismatchError extends Error {
 	override name = 'StorageMismatchError'
 }
 
-export async function checkSharedStorage(kv: KV, dataDir: string, opts: { waitMs?: number } = {}): Promise<string> {
+export async function checkSharedStorage(
+	kv: KV,
+	dataDir: string,
+	opts: { waitMs?: number } = {},
+): Promise<string> {
 	const dir = join(dataDir, 'tdlib')
 	const file = join(dir, '.storage-id')
 	// A shard may not give the bus its id (its permissions): it waits for a gateway to have done so.
-	const expected = opts.waitMs === undefined ? await stored(kv, STORAGE_KEY) : await waitFor(kv, STORAGE_KEY, opts.waitMs)
+	const expected =
+		opts.waitMs === undefined ? await stored(kv, STORAGE_KEY) : await waitFor(kv, STORAGE_KEY, opts.waitMs)
 	const local = readId(file)
 	if (expected !== undefined) {
 		if (local === expected) return local

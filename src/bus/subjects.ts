@@ -42,7 +42,9 @@ export function eventSubjectParts(subject: string): { shardId: string; userbotId
 	if (parts.length !== 4) return undefined
 	const [, , shardId, last] = parts as [string, string, string, string]
 	const id = Number(last)
-	return /^-?\d+$/.test(last) && Number.isSafeInteger(id) && shardId !== '' ? { shardId, userbotId: id } : undefined
+	return /^-?\d+$/.test(last) && Number.isSafeInteger(id) && shardId !== ''
+		? { shardId, userbotId: id }
+		: undefined
 }
 
 /** The userbot of a lease key (`lease.42` → 42). */

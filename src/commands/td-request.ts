@@ -4,7 +4,7 @@ import { isSafeUploadName, uploadsDir } from '../gateway/uploads'
 import { functionFields, TD_SCHEMA } from '../telegram/schema/index'
 import { RuntimeError } from '../telegram/types'
 import { isObject } from './fields'
-import { checkValue, MAX_NODES, type TdSlot, TdObjectError, type Walk } from './td-validator'
+import { checkValue, MAX_NODES, TdObjectError, type TdSlot, type Walk } from './td-validator'
 
 /**
  * The one check of a TDLib request on its way to TDLib, made by the gateway before it sends a
@@ -21,14 +21,10 @@ import { checkValue, MAX_NODES, type TdSlot, TdObjectError, type Walk } from './
 export const UNDECLARED_METHOD = 'undeclared TDLib method'
 export const INVALID_REQUEST = 'invalid TDLib request'
 
-/** Every constructor but those that generate a file on the server (`inputFileLocal` is checked by path). */
-let anyConstructor: TdSlot | undefined
-const requestSlot = (): TdSlot => {
-	anyConstructor ??= {
-		type: 'request',
-		allowed: new Set(Object.keys(TD_SCHEMA.constructors).filter((c) => c !== 'inputFileGenerated')),
-	}
-	return anyConstructor
+/** Every constructor but the one that generates a file on the server (`inputFileLocal` is checked by path). */
+const ANY_CONSTRUCTOR: TdSlot = {
+	type: 'request',
+	allowed: new Set(Object.keys(TD_SCHEMA.constructors).filter((c) => c !== 'inputFileGenerated')),
 }
 
 export interface RequestCheck {
@@ -46,13 +42,18 @@ export function checkTdRequest(request: unknown, check: RequestCheck): void {
 	const method = isObject(request) ? request._ : undefined
 	if (typeof method !== 'string') throw new RuntimeError('bad_request', INVALID_REQUEST)
 	const m = check.methods
-	const declared = typeof m === 'function' ? m(method) : Array.isArray(m) ? m.includes(method) : (m as ReadonlySet<string>).has(method)
+	const declared =
+		typeof m === 'function'
+			? m(method)
+			: Array.isArray(m)
+				? m.includes(method)
+				: (m as ReadonlySet<string>).has(method)
 	if (!declared) throw new RuntimeError('bad_request', UNDECLARED_METHOD)
 	if (check.emulator && /^emulator[A-Z]/.test(method)) return
 	const fields = functionFields(method)
 	if (!fields) throw new RuntimeError('bad_request', INVALID_REQUEST)
 	const folder = uploadsDir(check.dataDir, check.userbotId)
-	const walk: Walk = { slot: requestSlot(), nodes: 0, localFile: (path) => isUploadedFile(folder, path) }
+	const walk: Walk = { slot: ANY_CONSTRUCTOR, nodes: 0, localFile: (path) => isUploadedFile(folder, path) }
 	try {
 		for (const key of Object.keys(request as object)) {
 			if (key === '_' || key === '@type' || key === '@extra') continue

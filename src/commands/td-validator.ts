@@ -135,7 +135,13 @@ function integer(value: unknown, path: string, int32: boolean): number {
 	return n
 }
 
-export function checkValue(value: unknown, kind: FieldKind, path: string, depth: number, walk: Walk): unknown {
+export function checkValue(
+	value: unknown,
+	kind: FieldKind,
+	path: string,
+	depth: number,
+	walk: Walk,
+): unknown {
 	if (++walk.nodes > MAX_NODES) throw new TdObjectError(`${path} is too large`)
 	switch (kind.kind) {
 		case 'int32':

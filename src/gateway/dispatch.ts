@@ -2,13 +2,13 @@ import * as v from 'valibot'
 import { type CommandContext, CommandError } from '../commands/define'
 import { toInt } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'
+import { checkTdRequest } from '../commands/td-request'
 import type { AppContext } from '../context'
 import { createDeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
 import { GatewayErrors as E, FRAME_ERROR_TYPE, wordError } from './errors'
 import { errorReply, type RequestId, requestIdOf, successReply } from './replies'
 import { type Connection, Running } from './running'
-import { checkTdRequest } from '../commands/td-request'
 import { resolveUploadedFile } from './uploads'
 
 export type { Connection } from './running'
@@ -179,7 +179,11 @@ export function createDispatcher(
 					emulator: config.telegram.backend === 'emulator',
 				})
 			} catch (err) {
-				log.error('command sent a TDLib request it may not send', { action, method: request._, error: String(err) })
+				log.error('command sent a TDLib request it may not send', {
+					action,
+					method: request._,
+					error: String(err),
+				})
 				return Promise.reject(err)
 			}
 			const timeoutMs = Math.max(1, Math.ceil(running.at - performance.now()))

@@ -264,7 +264,8 @@ export class UserbotService {
 
 	private async step(principal: Principal, userbotId: number, step: Step, request: TdRequest<TdMethod>) {
 		// The method a shard on the bus allows this step (`LIFECYCLE_METHODS`), and no other.
-		if (request._ !== LIFECYCLE_METHODS[`userbots:${step}`]) throw new Error(`userbots:${step} sends ${request._}`)
+		if (request._ !== LIFECYCLE_METHODS[`userbots:${step}`])
+			throw new Error(`userbots:${step} sends ${request._}`)
 		// Another company's (or no) userbot is 404 before anything says Telegram is not configured.
 		const row = await this.find(principal, userbotId)
 		const runtime = this.requireRuntime()

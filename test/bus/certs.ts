@@ -20,12 +20,31 @@ function openssl(args: string[], cwd: string) {
 
 export function makeCerts(dir: string): TestCerts {
 	const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
-	openssl(['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=ubg-test-ca'], dir)
+	openssl(
+		['req', '-x509', ...ec, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '1', '-subj', '/CN=ubg-test-ca'],
+		dir,
+	)
 	const sign = (name: string, ext: string) => {
 		writeFileSync(join(dir, `${name}.ext`), ext)
 		openssl(['req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir)
 		openssl(
-			['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${name}.pem`, '-days', '1', '-extfile', `${name}.ext`],
+			[
+				'x509',
+				'-req',
+				'-in',
+				`${name}.csr`,
+				'-CA',
+				'ca.pem',
+				'-CAkey',
+				'ca.key',
+				'-CAcreateserial',
+				'-out',
+				`${name}.pem`,
+				'-days',
+				'1',
+				'-extfile',
+				`${name}.ext`,
+			],
 			dir,
 		)
 	}

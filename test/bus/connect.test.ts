@@ -29,7 +29,16 @@ const tempDir = () => {
 const key = BusKey.fromDataKey('k'.repeat(43))
 const log = createLogger('silent')
 const gatewayBus = (config: BusConfig) =>
-	connectBus({ config, role: 'gateway', id: 'gw-test', key, heartbeatMs: 1000, bufferSize: 16, bufferAgeMs: 60_000, log })
+	connectBus({
+		config,
+		role: 'gateway',
+		id: 'gw-test',
+		key,
+		heartbeatMs: 1000,
+		bufferSize: 16,
+		bufferAgeMs: 60_000,
+		log,
+	})
 const configOf = (env: Record<string, string>) => loadConfig({ DATA_DIR: tempDir(), ...env }).bus as BusConfig
 const credentialsOf = (url: string) => {
 	const u = new URL(url)
@@ -89,19 +98,37 @@ describe('the bus under NATS security', () => {
 
 	it('holds a shard’s user to its own subjects: no other shard’s requests, no invalidations, no other’s keys', async () => {
 		const sniffer = await connect(credentialsOf(nats.urlFor('sniffer')))
-		const shard = await connect({ ...credentialsOf(nats.urlFor('shard', 's1')), inboxPrefix: 'ubg.inbox.shard.s1' })
+		const shard = await connect({
+			...credentialsOf(nats.urlFor('shard', 's1')),
+			inboxPrefix: 'ubg.inbox.shard.s1',
+		})
 		const gateway = await connect({ ...credentialsOf(nats.url), inboxPrefix: 'ubg.inbox.gateway.t' })
 		try {
 			const heard: string[] = []
-			sniffer.subscribe('ubg.>', { callback: (_e, m) => heard.push(m.subject) })
-			sniffer.subscribe('$KV.>', { callback: (_e, m) => heard.push(m.subject) })
+			sniffer.subscribe('ubg.>', {
+				callback: (_e, m) => {
+					heard.push(m.subject)
+				},
+			})
+			sniffer.subscribe('$KV.>', {
+				callback: (_e, m) => {
+					heard.push(m.subject)
+				},
+			})
 			await sniffer.flush()
 			const refused = refusals(shard)
-			const forbidden = ['ubg.req.s2', 'ubg.invalidate', 'ubg.upd.s2.1', '$KV.ubg-members.shard.s2', '$KV.ubg-leases.storage']
+			const forbidden = [
+				'ubg.req.s2',
+				'ubg.invalidate',
+				'ubg.upd.s2.1',
+				'$KV.ubg-members.shard.s2',
+				'$KV.ubg-leases.storage',
+			]
 			for (const subject of forbidden) shard.publish(subject, 'x')
 			shard.subscribe('ubg.req.s2')
 			await waitFor('a refusal for each', () => refused.length >= forbidden.length + 1)
-			for (const subject of forbidden) expect(refused.some((r) => r.includes(`Publish to "${subject}"`))).toBe(true)
+			for (const subject of forbidden)
+				expect(refused.some((r) => r.includes(`Publish to "${subject}"`))).toBe(true)
 			expect(refused.some((r) => r.includes('Subscription to "ubg.req.s2"'))).toBe(true)
 			// Only gateways ask shards and tell other gateways; no gateway publishes a shard's events.
 			const gatewayRefused = refusals(gateway)
@@ -120,7 +147,15 @@ describe('the bus under NATS security', () => {
 		const dataDir = tempDir()
 		const run = async (url: string) => {
 			const proc = Bun.spawn([process.execPath, '--no-env-file', SERVER_ENTRY], {
-				env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ROLE: 'gateway', BUS_URL: url, PORT: '0', LOG_LEVEL: 'debug', TDLIB_BACKEND: 'emulator' },
+				env: {
+					PATH: process.env.PATH ?? '',
+					DATA_DIR: dataDir,
+					ROLE: 'gateway',
+					BUS_URL: url,
+					PORT: '0',
+					LOG_LEVEL: 'debug',
+					TDLIB_BACKEND: 'emulator',
+				},
 				stdout: 'pipe',
 				stderr: 'pipe',
 			})
@@ -149,11 +184,23 @@ describe('the bus under NATS security', () => {
 	it('connects with a token in BUS_URL', async () => {
 		const dir = tempDir()
 		const conf = join(dir, 'token.conf')
-		writeFileSync(conf, `authorization { token: "t0ken-of-the-test" }\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n`)
-		const proc = Bun.spawn(['/usr/sbin/nats-server', '-c', conf, '-p', '-1', '-a', '127.0.0.1'], { stdout: 'ignore', stderr: 'pipe' })
+		writeFileSync(
+			conf,
+			`authorization { token: "t0ken-of-the-test" }\njetstream { store_dir: ${JSON.stringify(join(dir, 'js'))} }\n`,
+		)
+		const proc = Bun.spawn(['/usr/sbin/nats-server', '-c', conf, '-p', '-1', '-a', '127.0.0.1'], {
+			stdout: 'ignore',
+			stderr: 'pipe',
+		})
 		try {
-			const port = await readUntil(proc.stderr, /Listening for client connections on 127\.0\.0\.1:(\d+)/, 10_000)
-			await expect(connect({ servers: `127.0.0.1:${port}`, reconnect: false })).rejects.toThrow(/authorization/i)
+			const port = await readUntil(
+				proc.stderr,
+				/Listening for client connections on 127\.0\.0\.1:(\d+)/,
+				10_000,
+			)
+			await expect(connect({ servers: `127.0.0.1:${port}`, reconnect: false })).rejects.toThrow(
+				/authorization/i,
+			)
 			const bus = await gatewayBus(configOf({ BUS_URL: `nats://t0ken-of-the-test@127.0.0.1:${port}` }))
 			expect(bus.nc.info?.auth_required).toBe(true)
 			await bus.close()
@@ -170,13 +217,28 @@ describe('the bus under NATS security', () => {
 		const text = renderConfig([])
 		const block = /GATEWAY_PERMISSIONS = {([\s\S]*?)\n}\n/.exec(text)?.[1] ?? ''
 		const list = (dir: string) =>
-			[...(new RegExp(`${dir}:\\s*{\\s*allow:\\s*\\[([^\\]]*)\\]`).exec(block)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1] as string)
+			[
+				...(new RegExp(`${dir}:\\s*{\\s*allow:\\s*\\[([^\\]]*)\\]`).exec(block)?.[1] ?? '').matchAll(
+					/"([^"]+)"/g,
+				),
+			].map((m) => m[1] as string)
 		const creds = join(dir, 'gateway.creds')
-		writeFileSync(creds, operator.creds({ publish: list('publish'), subscribe: list('subscribe') }), { mode: 0o600 })
-		const proc = Bun.spawn(['/usr/sbin/nats-server', '-c', conf, '-p', '-1', '-a', '127.0.0.1'], { stdout: 'ignore', stderr: 'pipe' })
+		writeFileSync(creds, operator.creds({ publish: list('publish'), subscribe: list('subscribe') }), {
+			mode: 0o600,
+		})
+		const proc = Bun.spawn(['/usr/sbin/nats-server', '-c', conf, '-p', '-1', '-a', '127.0.0.1'], {
+			stdout: 'ignore',
+			stderr: 'pipe',
+		})
 		try {
-			const port = await readUntil(proc.stderr, /Listening for client connections on 127\.0\.0\.1:(\d+)/, 10_000)
-			await expect(connect({ servers: `127.0.0.1:${port}`, reconnect: false })).rejects.toThrow(/authorization/i)
+			const port = await readUntil(
+				proc.stderr,
+				/Listening for client connections on 127\.0\.0\.1:(\d+)/,
+				10_000,
+			)
+			await expect(connect({ servers: `127.0.0.1:${port}`, reconnect: false })).rejects.toThrow(
+				/authorization/i,
+			)
 			const bus = await gatewayBus(configOf({ BUS_URL: `nats://127.0.0.1:${port}`, BUS_CREDS: creds }))
 			// Connected, and the stream and buckets made under the JWT's permissions.
 			expect((await bus.jsm.streams.info('UBG_EVENTS')).config.name).toBe('UBG_EVENTS')
@@ -203,18 +265,30 @@ describe('the bus over TLS', () => {
 
 	it('connects with the CA and a client certificate (BUS_TLS_CA, BUS_TLS_CERT, BUS_TLS_KEY)', async () => {
 		const bus = await gatewayBus(
-			configOf({ BUS_URL: tlsNats.url, BUS_TLS_CA: certs.ca, BUS_TLS_CERT: certs.clientCert, BUS_TLS_KEY: certs.clientKey }),
+			configOf({
+				BUS_URL: tlsNats.url,
+				BUS_TLS_CA: certs.ca,
+				BUS_TLS_CERT: certs.clientCert,
+				BUS_TLS_KEY: certs.clientKey,
+			}),
 		)
 		expect(bus.nc.info?.tls_required).toBe(true)
 		await bus.close()
 	})
 
 	it('is refused without a client certificate, and does not trust a server its CA did not sign', async () => {
-		const noCert = await gatewayBus(configOf({ BUS_URL: tlsNats.url, BUS_TLS_CA: certs.ca })).catch((e: unknown) => e)
+		const noCert = await gatewayBus(configOf({ BUS_URL: tlsNats.url, BUS_TLS_CA: certs.ca })).catch(
+			(e: unknown) => e,
+		)
 		expect(noCert).toBeInstanceOf(BusConnectError)
 		const otherCa = makeCerts(tempDir())
 		const untrusted = await gatewayBus(
-			configOf({ BUS_URL: tlsNats.url, BUS_TLS_CA: otherCa.ca, BUS_TLS_CERT: certs.clientCert, BUS_TLS_KEY: certs.clientKey }),
+			configOf({
+				BUS_URL: tlsNats.url,
+				BUS_TLS_CA: otherCa.ca,
+				BUS_TLS_CERT: certs.clientCert,
+				BUS_TLS_KEY: certs.clientKey,
+			}),
 		).catch((e: unknown) => e)
 		expect(untrusted).toBeInstanceOf(BusConnectError)
 		expect((untrusted as Error).message).toContain('the TLS handshake with the NATS server failed')

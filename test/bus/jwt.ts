@@ -10,7 +10,9 @@ type KeyPair = ReturnType<typeof nkeys.createUser>
 function encode(kind: string, subject: string, issuer: KeyPair, nats: Record<string, unknown>, name: string) {
 	const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url')
 	const claims = {
-		jti: Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('hex').toUpperCase(),
+		jti: Buffer.from(crypto.getRandomValues(new Uint8Array(16)))
+			.toString('hex')
+			.toUpperCase(),
 		iat: Math.floor(Date.now() / 1000),
 		iss: issuer.getPublicKey(),
 		name,
@@ -33,7 +35,16 @@ export function makeOperator(): Operator {
 	const account = nkeys.createAccount()
 	const system = nkeys.createAccount()
 	const operatorJwt = encode('operator', operator.getPublicKey(), operator, {}, 'ubg-test')
-	const unlimited = { subs: -1, data: -1, payload: -1, imports: -1, exports: -1, wildcards: true, conn: -1, leaf: -1 }
+	const unlimited = {
+		subs: -1,
+		data: -1,
+		payload: -1,
+		imports: -1,
+		exports: -1,
+		wildcards: true,
+		conn: -1,
+		leaf: -1,
+	}
 	const accountJwt = encode(
 		'account',
 		account.getPublicKey(),

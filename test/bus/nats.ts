@@ -19,7 +19,22 @@ const NATS = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/n
 export const CONFIG_FILE = join(import.meta.dir, '..', '..', 'docs', 'nats', 'nats-server.conf')
 
 /** Shard ids that get a user: every one the bus tests use. */
-export const TEST_SHARDS = ['s1', 's2', 's3', 's4', 's5', 's6', 's7', 's8', 'solo', 'lost', 'b0', 'b1', 'b2', 'b3']
+export const TEST_SHARDS = [
+	's1',
+	's2',
+	's3',
+	's4',
+	's5',
+	's6',
+	's7',
+	's8',
+	'solo',
+	'lost',
+	'b0',
+	'b1',
+	'b2',
+	'b3',
+]
 
 export interface TlsFiles {
 	cert: string

@@ -3,13 +3,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Bus, connectBus } from '../../src/bus/connection'
+import { BusKey } from '../../src/bus/seal'
 import {
 	checkSharedSecrets,
 	checkSharedStorage,
 	SecretsMismatchError,
 	StorageMismatchError,
 } from '../../src/bus/storage'
-import { BusKey } from '../../src/bus/seal'
 import { BUS_KEY_KEY, SECRETS_KEY, STORAGE_KEY } from '../../src/bus/subjects'
 import { createLogger } from '../../src/logger'
 import { type NatsServer, startNats } from './cluster'
