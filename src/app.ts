@@ -287,9 +287,13 @@ async function compose(
 		.use(errorHandler(log))
 		.get('/health', async ({ set }) => {
 			const database = await probeDatabase(handle.client)
-			const supervisor = runtime ? (runtime.health().up ? 'ok' : 'restarting') : 'not configured'
-			if (database !== 'ok') set.status = 503
-			return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor }
+			const health = runtime?.health()
+			const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
+			// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
+			const bus = health?.bus
+			if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
+			const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
+			return bus ? { status, database, supervisor, bus } : { status, database, supervisor }
 		})
 
 	const routeOwners = new RouteOwners()
