@@ -134,7 +134,10 @@ export const Health = t.Object({
 				lease_mismatches: Int(),
 				degraded: t.Boolean(),
 			},
-			{ description: 'With the bus (ROLE=gateway or all with BUS_URL): the connection, the update feed, the leases' },
+			{
+				description:
+					'With the bus (ROLE=gateway or all with BUS_URL): the connection, the update feed, the leases',
+			},
 		),
 	),
 })
