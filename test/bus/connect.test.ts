@@ -304,3 +304,10 @@ describe('the bus over TLS', () => {
 		)
 	})
 })
+
+describe('the configuration the README shows', () => {
+	it('is the very file the tests start nats-server with', () => {
+		const readme = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
+		expect(readme).toContain(`\`\`\`\n${readFileSync(CONFIG_FILE, 'utf8')}\`\`\``)
+	})
+})
