@@ -32,6 +32,8 @@ export interface Bus {
 	codec: BusCodec
 	/** Called each time the connection is back after a disconnect (the server restarted, the network). */
 	onReconnect(listener: () => void): () => void
+	/** Whether the connection is up now (not between a disconnect and its reconnect, not closed). */
+	connected(): boolean
 	close(): Promise<void>
 }
 
@@ -119,7 +121,8 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
 			members = await kvm.open(MEMBERS_BUCKET)
 			leases = await kvm.open(LEASES_BUCKET)
 		}
-		watchStatus(nc, log, listeners)
+		const state = { up: true }
+		watchStatus(nc, log, listeners, state)
 		log.info('bus connected', { servers: opts.config.servers, as: name, tls: opts.config.tls !== undefined })
 		return {
 			nc,
@@ -128,6 +131,7 @@ export async function connectBus(opts: BusOptions): Promise<Bus> {
 			members,
 			leases,
 			codec: new BusCodec(opts.key, name, opts.log),
+			connected: () => state.up && !nc.isClosed(),
 			onReconnect(listener) {
 				listeners.add(listener)
 				return () => listeners.delete(listener)
@@ -182,11 +186,14 @@ async function waitForGateway(jsm: JetStreamManager, log: Logger, closed: () => 
 	}
 }
 
-function watchStatus(nc: NatsConnection, log: Logger, listeners: Set<() => void>) {
+function watchStatus(nc: NatsConnection, log: Logger, listeners: Set<() => void>, state: { up: boolean }) {
 	void (async () => {
 		for await (const s of nc.status()) {
-			if (s.type === 'disconnect') log.warn('bus disconnected')
-			else if (s.type === 'reconnect') {
+			if (s.type === 'disconnect') {
+				state.up = false
+				log.warn('bus disconnected')
+			} else if (s.type === 'reconnect') {
+				state.up = true
 				log.warn('bus reconnected')
 				for (const l of [...listeners]) {
 					try {

@@ -90,12 +90,11 @@ export class RemoteRuntime implements TelegramRuntime {
 					this.retryFailedStarts()
 				},
 				leaseMismatches: () => this.leaseMismatches(),
-				connected: () => !this.opts.bus.nc.isClosed() && this.connected,
+				connected: () => this.opts.bus.connected(),
 				feed: () => this.feed.health(),
 			},
 			opts.heartbeatMs,
 		)
-		this.watchConnection()
 	}
 
 	async start(): Promise<void> {
@@ -340,7 +339,6 @@ export class RemoteRuntime implements TelegramRuntime {
 		return { up, restarts: this.restarts, clients: this.states.size, backend: this.opts.backend, bus }
 	}
 
-	private connected = true
 	/** Starts the bus or a shard failed since the last check (not TDLib): they are asked for again. */
 	private failedStarts = 0
 
@@ -351,16 +349,6 @@ export class RemoteRuntime implements TelegramRuntime {
 		this.failedStarts = 0
 		this.restarts++
 		this.emit({ type: 'runtime_restarted', restarts: this.restarts })
-	}
-
-	/** Whether the connection is up now (between a disconnect and its reconnect it is not). */
-	private watchConnection() {
-		void (async () => {
-			for await (const s of this.opts.bus.nc.status()) {
-				if (s.type === 'disconnect') this.connected = false
-				else if (s.type === 'reconnect') this.connected = true
-			}
-		})().catch(() => undefined)
 	}
 
 	/** Each lease whose holder is not its userbot's owner now, as `userbot:shard=incarnation`. */

@@ -1,5 +1,4 @@
 import type { Msg, Subscription } from '@nats-io/transport-node'
-import { checkTdRequest } from '../commands/td-request'
 import { createKeyedQueue } from '../keyed-queue'
 import type { Logger } from '../logger'
 import {
@@ -14,14 +13,15 @@ import {
 } from '../supervisor/protocol'
 import { ownerOf } from '../supervisor/rendezvous'
 import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
-import { tdFunction } from '../telegram/schema/index'
 import { RuntimeError, type TdRequest } from '../telegram/types'
+import { checkShardRequest } from './allowed'
 import type { Bus } from './connection'
 import { LeaseView } from './lease-view'
 import { type LeaseHolder, Leases, LeaseTimeoutError } from './leases'
 import { Membership } from './membership'
+import { ShardEvents } from './shard-events'
 import { type ReconcilableShard, ShardReconcile } from './shard-reconcile'
-import { authSubject, leaseKey, shardSubject, updateSubject } from './subjects'
+import { leaseKey, shardSubject } from './subjects'
 import { lastUpdateSeq } from './update-log'
 
 /**
@@ -69,8 +69,7 @@ export class ShardServer {
 	/** Userbots being handed over: their closing states are not the account's, and are not told. */
 	private readonly leaving = new Set<number>()
 	private readonly starting = new Map<number, Promise<unknown>>()
-	/** The last update number given out per userbot. */
-	private readonly seqs = new Map<number, number>()
+	private readonly events: ShardEvents
 	/** Userbots whose stale lease was cleared here: their next start skips a number, as a takeover does. */
 	private readonly tainted = new Set<number>()
 	readonly leaseView: LeaseView
@@ -88,6 +87,7 @@ export class ShardServer {
 		this.membership = new Membership({ bus: opts.bus, heartbeatMs: opts.heartbeatMs, log: this.log })
 		this.leases = this.makeLeases()
 		this.leaseView = new LeaseView(opts.bus, this.log)
+		this.events = new ShardEvents(opts.bus, opts.shardId, this.log)
 		this.reconcile = new ShardReconcile(this.reconcilable(), this.log)
 	}
 
@@ -136,7 +136,7 @@ export class ShardServer {
 			this.leaving.delete(userbotId)
 		}
 		this.running.delete(userbotId)
-		this.seqs.delete(userbotId)
+		this.events.forget(userbotId)
 		this.leases.forget(userbotId)
 	}
 
@@ -245,25 +245,7 @@ export class ShardServer {
 
 	private async invoke(m: InvokeMessage) {
 		// The gateway's own check, again: what its sender may send, as TDLib's schema has it.
-		const methods = this.opts.methodsOf(m.label)
-		try {
-			checkTdRequest(m.request, {
-				userbotId: m.userbotId,
-				methods: (method) =>
-					methods?.has(method) === true || (this.opts.emulator && /^emulator[A-Z]/.test(method)),
-				dataDir: this.opts.dataDir,
-				emulator: this.opts.emulator,
-			})
-		} catch (err) {
-			const method =
-				typeof m.request._ === 'string' && tdFunction(m.request._) ? m.request._ : 'not a TDLib method'
-			this.log.warn('request refused', {
-				userbotId: m.userbotId,
-				method,
-				reason: String((err as Error).message),
-			})
-			throw err
-		}
+		checkShardRequest(m, this.opts, this.log)
 		// A request that overtook its userbot's start waits for it, as the child does.
 		const starting = this.starting.get(m.userbotId)
 		if (starting) await starting.catch(() => undefined)
@@ -283,7 +265,7 @@ export class ShardServer {
 					// Taken over from a holder that went without letting go: updates it numbered but could not
 					// publish are lost, so a number is skipped and the gateways' subscribers get `resync`.
 					const skip = takenOver || this.tainted.delete(userbotId) ? 1 : 0
-					this.seqs.set(userbotId, (await lastUpdateSeq(this.opts.bus, userbotId)) + skip)
+					this.events.startAt(userbotId, (await lastUpdateSeq(this.opts.bus, userbotId)) + skip)
 				} catch (err) {
 					await this.leases.release(userbotId).catch(() => undefined)
 					throw err
@@ -315,7 +297,7 @@ export class ShardServer {
 
 	private async letGo(userbotId: number) {
 		this.running.delete(userbotId)
-		this.seqs.delete(userbotId)
+		this.events.forget(userbotId)
 		await this.leases.release(userbotId)
 	}
 
@@ -361,7 +343,7 @@ export class ShardServer {
 		const ids = [...this.running]
 		this.log.warn('cut off from the bus: stopping every userbot', { count: ids.length })
 		this.running.clear()
-		this.seqs.clear()
+		this.events.clear()
 		this.leases.dropAll()
 		for (const userbotId of ids) {
 			this.leaving.add(userbotId)
@@ -379,27 +361,9 @@ export class ShardServer {
 		if (e.type === 'runtime_restarted') return
 		const userbotId = e.userbotId
 		if (!this.running.has(userbotId)) return
-		const { js, codec } = this.opts.bus
-		const shardId = this.opts.shardId
-		if (e.type === 'update') {
-			// A number that does not reach the stream stays used: the gateways see the hole (`resync`).
-			const seq = (this.seqs.get(userbotId) ?? 0) + 1
-			this.seqs.set(userbotId, seq)
-			const subject = updateSubject(shardId, userbotId)
-			// The message id makes the stream keep one update per number, whoever publishes it.
-			void js
-				.publish(subject, codec.seal(subject, { seq, update: e.update }), { msgID: `${userbotId}:${seq}` })
-				.catch((err: unknown) =>
-					this.log.warn('update not published', { userbotId, seq, error: String(err) }),
-				)
-			return
-		}
+		if (e.type === 'update') return this.events.update(e)
 		if (this.leaving.has(userbotId)) return
-		const subject = authSubject(shardId, userbotId)
-		const body = { state: e.state, detail: e.detail, incarnation: this.incarnation }
-		void js
-			.publish(subject, codec.seal(subject, body))
-			.catch((err: unknown) => this.log.warn('state not published', { userbotId, error: String(err) }))
+		this.events.state(e, this.incarnation)
 	}
 
 	/** Stops taking requests, closes every client and lets go of the leases, then leaves. */
