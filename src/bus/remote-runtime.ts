@@ -42,6 +42,8 @@ export interface RemoteRuntimeOptions {
 }
 
 const MOVED_RETRY_MS = 100
+/** How often userbots whose start the bus failed are started again, at most. */
+const RETRY_STARTS_MS = 5_000
 
 class MovedError extends Error {
 	override name = 'MovedError'
@@ -341,10 +343,13 @@ export class RemoteRuntime implements TelegramRuntime {
 
 	/** Starts the bus or a shard failed since the last check (not TDLib): they are asked for again. */
 	private failedStarts = 0
+	private lastRetry = 0
 
+	/** At most every `RETRY_STARTS_MS`: the userbots plugin reads every userbot again for it. */
 	private retryFailedStarts() {
 		if (this.failedStarts === 0 || this.closing || !this.membership.viewFresh()) return
-		if (this.membership.shards().size === 0) return
+		if (this.membership.shards().size === 0 || performance.now() - this.lastRetry < RETRY_STARTS_MS) return
+		this.lastRetry = performance.now()
 		this.log.info('starting again the userbots whose start failed on the bus', { failed: this.failedStarts })
 		this.failedStarts = 0
 		this.restarts++
