@@ -32,7 +32,8 @@ export interface ReconcilableShard {
  * leaving leases behind), a missed change of members, a lease that vanished. What it finds is acted
  * on when seen at two checks in a row, the same (a start or a hand-over in progress is not):
  * - a userbot it runs whose lease another live shard holds: stopped here (that shard runs it);
- * - a userbot it runs whose lease is gone: the lease taken again, or the userbot stopped;
+ * - a userbot it runs whose lease is gone, or held by a holder that is gone (its own past
+ *   incarnation: a start that outlived a fence): the lease taken again, or the userbot stopped;
  * - a lease of this incarnation for a userbot it does not run: let go;
  * - a lease of a holder that is gone (or does not open), for a userbot it owns and does not run:
  *   cleared, so that the userbot starts without waiting, with a number skipped (`resync`).
@@ -68,8 +69,11 @@ export class ShardReconcile {
 			if (s.busy(userbotId)) continue
 			const lease = s.leaseView.get(userbotId)
 			if (!lease) found.set(`${userbotId}:missing`, () => s.reacquire(userbotId))
-			else if (holderKey(lease.holder) !== self && lease.holder && s.alive(lease.holder))
+			else if (holderKey(lease.holder) === self) continue
+			else if (lease.holder && s.alive(lease.holder))
 				found.set(`${userbotId}:other:${lease.revision}`, () => s.stopHere(userbotId))
+			// Held by a past incarnation (a start that outlived a fence) or a holder that is gone: ours again.
+			else found.set(`${userbotId}:past:${lease.revision}`, () => s.reacquire(userbotId))
 		}
 		const runs = new Set(s.running())
 		for (const [userbotId, lease] of s.leaseView.entries()) {

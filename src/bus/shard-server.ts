@@ -260,7 +260,11 @@ export class ShardServer {
 			if (!this.running.has(userbotId)) {
 				// A stale view (just back from a freeze) decides nothing: the gateway asks again.
 				if (!this.membership.viewFresh() || !this.isOwner(userbotId)) throw new MovedError()
-				const { takenOver } = await this.leases.acquire(userbotId, LEASE_WAIT_MS)
+				const leases = this.leases
+				const { takenOver } = await leases.acquire(userbotId, LEASE_WAIT_MS)
+				// Cut off meanwhile: that lease is the past incarnation's; the gateway asks again.
+				if (leases !== this.leases)
+					throw new RuntimeError('unavailable', 'cut off from the bus while starting')
 				try {
 					// Taken over from a holder that went without letting go: updates it numbered but could not
 					// publish are lost, so a number is skipped and the gateways' subscribers get `resync`.

@@ -158,6 +158,7 @@ describe('the bus after nats-server was down', () => {
 				left(),
 			)
 		// Every lease is held by its userbot's owner, as the members say now.
+		let seen = ''
 		await until(
 			'leases match ownership',
 			async () => {
@@ -167,10 +168,13 @@ describe('the bus after nats-server was down', () => {
 					const owner = ownerOf(id, live.keys()) as string
 					return leases.get(id) !== `${owner}=${live.get(owner)}`
 				})
+				seen = JSON.stringify({ live: [...live], leases: [...leases] })
 				return wrong.length === 0 && leases.size === userbots.length ? true : undefined
 			},
 			left(),
-		)
+		).catch((err: unknown) => {
+			throw new Error(`${String(err)}: ${seen}`)
+		})
 		// And the gateway says so.
 		await until(
 			'the gateway healthy',
