@@ -2,7 +2,7 @@ import type { KvEntry } from '@nats-io/kv'
 import type { Logger } from '../logger'
 import type { Bus } from './connection'
 import type { LeaseHolder } from './leases'
-import { Resilient } from './resilient'
+import { READY_MS, Resilient, within } from './resilient'
 import { kvSubject, LEASES_BUCKET, userbotOfLeaseKey } from './subjects'
 
 export interface LeaseRecord {
@@ -61,7 +61,13 @@ export class LeaseView {
 			})
 		const status = await kv.status()
 		if (status.values === 0) settle()
-		await ready
+		try {
+			await within(ready, READY_MS, 'the leases watch')
+		} catch (err) {
+			stopped = true
+			iter.stop()
+			throw err
+		}
 		return () => {
 			stopped = true
 			iter.stop()

@@ -1,7 +1,7 @@
 import type { KvEntry } from '@nats-io/kv'
 import type { Logger } from '../logger'
 import type { Bus } from './connection'
-import { Resilient } from './resilient'
+import { READY_MS, Resilient, within } from './resilient'
 import { gatewayKey, kvSubject, MEMBERS_BUCKET, shardKey } from './subjects'
 
 /**
@@ -98,7 +98,13 @@ export class Membership {
 		// An empty bucket sends nothing: nothing to wait for.
 		const status = await kv.status()
 		if (status.values === 0) resolveInitial()
-		await ready
+		try {
+			await within(ready, READY_MS, 'the members watch')
+		} catch (err) {
+			stopped = true
+			iter.stop()
+			throw err
+		}
 		return () => {
 			stopped = true
 			iter.stop()

@@ -21,6 +21,24 @@ export interface Follower {
 
 const RETRY_MS = 500
 
+/** How long a watch may take to deliver what a bucket holds before it is made again. */
+export const READY_MS = 5_000
+
+/** Resolves with `ready`, or rejects after `ms` (the watch is then stopped and made again). */
+export async function within<T>(ready: Promise<T>, ms: number, what: string): Promise<T> {
+	let timer: ReturnType<typeof setTimeout> | undefined
+	try {
+		return await Promise.race([
+			ready,
+			new Promise<never>((_, reject) => {
+				timer = setTimeout(() => reject(new Error(`${what} did not deliver the bucket within ${ms} ms`)), ms)
+			}),
+		])
+	} finally {
+		clearTimeout(timer)
+	}
+}
+
 export class Resilient {
 	private stop?: () => void
 	private restarting = false
@@ -47,9 +65,19 @@ export class Resilient {
 		return this.stop !== undefined && this.downSince === undefined
 	}
 
-	/** The first start: fails as the subscription fails. */
-	async open(): Promise<void> {
-		this.stop = await this.follower.start(() => this.ended())
+	/** The first start, tried again for up to `ms` (a server that just restarted may not serve it yet). */
+	async open(ms = 30_000): Promise<void> {
+		const end = performance.now() + ms
+		for (;;) {
+			try {
+				this.stop = await this.follower.start(() => this.ended())
+				return
+			} catch (err) {
+				if (this.closed || performance.now() + RETRY_MS > end) throw err
+				this.log.warn('bus subscription not made yet: trying again', { what: this.name, error: String(err) })
+				await Bun.sleep(RETRY_MS)
+			}
+		}
 	}
 
 	private ended() {
