@@ -6,6 +6,8 @@ import { type BusKey, ReplayGuard, type Sealer } from './seal'
  * with the replay guard. A refused message is dropped with one warning line that names the subject
  * and the reason, never its content; a flood of them is counted, not written line by line.
  */
+const decoder = new TextDecoder()
+
 export class BusCodec {
 	private readonly sealer: Sealer
 	private readonly guard = new ReplayGuard()
@@ -39,10 +41,10 @@ export class BusCodec {
 	open<T = unknown>(subject: string, data: Uint8Array, storedAt?: number): T | undefined {
 		const opened = this.key.open(subject, data)
 		if (!opened.ok) return this.refuse(subject, opened.reason)
-		const replay = this.guard.check(opened.sender, opened.at, storedAt)
+		const replay = this.guard.check(opened.sender, opened.counter, opened.at, storedAt)
 		if (replay) return this.refuse(subject, replay)
 		try {
-			return JSON.parse(new TextDecoder().decode(opened.body)) as T
+			return JSON.parse(decoder.decode(opened.body)) as T
 		} catch {
 			return this.refuse(subject, 'malformed')
 		}

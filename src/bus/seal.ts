@@ -1,4 +1,12 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto'
+import {
+	createCipheriv,
+	createDecipheriv,
+	createHmac,
+	createSecretKey,
+	hkdfSync,
+	type KeyObject,
+	randomBytes,
+} from 'node:crypto'
 
 /**
  * Every message on the bus is sealed with a key that only the deployment's gateways and shards
@@ -25,22 +33,26 @@ export const REPLAY_WINDOW_MS = 120_000
 export type Refusal = 'malformed' | 'forged' | 'replayed' | 'stale'
 
 export type Opened =
-	| { ok: true; body: Uint8Array; sender: string; at: number }
+	| { ok: true; body: Uint8Array; sender: string; counter: number; at: number }
 	| { ok: false; reason: Refusal }
 
 const encoder = new TextEncoder()
+const ZERO = Buffer.from([0])
+
+/** The additional data: the subject, a zero byte, the header. */
+const aad = (subject: string, header: Uint8Array) => Buffer.concat([Buffer.from(subject), ZERO, header])
 
 export class BusKey {
 	private constructor(
-		private readonly key: Buffer,
+		private readonly key: KeyObject,
 		/** Tells nothing of the key: an HMAC keyed by it over a constant. */
 		readonly fingerprint: string,
 	) {}
 
 	static fromDataKey(dataKey: string): BusKey {
-		const key = Buffer.from(hkdfSync('sha256', dataKey, 'userbot-gateway bus', 'message key v1', 32))
-		const fingerprint = createHmac('sha256', key).update('ubg bus key fingerprint').digest('base64url')
-		return new BusKey(key, fingerprint)
+		const raw = Buffer.from(hkdfSync('sha256', dataKey, 'userbot-gateway bus', 'message key v1', 32))
+		const fingerprint = createHmac('sha256', raw).update('ubg bus key fingerprint').digest('base64url')
+		return new BusKey(createSecretKey(raw), fingerprint)
 	}
 
 	/** A sealer for one sender: its name on the bus, and a counter of its own. */
@@ -57,48 +69,76 @@ export class BusKey {
 		const headerEnd = 4 + senderLength + 16 + IV_BYTES
 		if (data.length < headerEnd + TAG_BYTES) return { ok: false, reason: 'malformed' }
 		const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-		const iv = buf.subarray(headerEnd - IV_BYTES, headerEnd)
-		const tag = buf.subarray(buf.length - TAG_BYTES)
 		try {
-			const decipher = createDecipheriv('aes-256-gcm', this.key, iv)
-			decipher.setAAD(Buffer.concat([encoder.encode(subject), Buffer.from([0]), buf.subarray(0, headerEnd)]))
-			decipher.setAuthTag(tag)
-			const body = Buffer.concat([
-				decipher.update(buf.subarray(headerEnd, buf.length - TAG_BYTES)),
-				decipher.final(),
-			])
-			const sender = buf.subarray(4, 4 + senderLength).toString('utf8')
-			const at = Number(buf.readBigUInt64BE(4 + senderLength + 8))
-			return { ok: true, body, sender: `${sender}@${buf.readBigUInt64BE(4 + senderLength)}`, at }
+			const decipher = createDecipheriv(
+				'aes-256-gcm',
+				this.key,
+				buf.subarray(headerEnd - IV_BYTES, headerEnd),
+			)
+			decipher.setAAD(aad(subject, buf.subarray(0, headerEnd)))
+			decipher.setAuthTag(buf.subarray(buf.length - TAG_BYTES))
+			const body = decipher.update(buf.subarray(headerEnd, buf.length - TAG_BYTES))
+			decipher.final()
+			return {
+				ok: true,
+				body,
+				sender: buf.toString('utf8', 4, 4 + senderLength),
+				counter: Number(buf.readBigUInt64BE(4 + senderLength)),
+				at: Number(buf.readBigUInt64BE(4 + senderLength + 8)),
+			}
 		} catch {
 			return { ok: false, reason: 'forged' }
 		}
 	}
 }
 
+/** Random IVs drawn from a pool: one call to the system's generator per 512 messages. */
+class IvPool {
+	private pool = Buffer.alloc(0)
+	private at = 0
+
+	next(): Buffer {
+		if (this.at + IV_BYTES > this.pool.length) {
+			this.pool = randomBytes(IV_BYTES * 512)
+			this.at = 0
+		}
+		const iv = this.pool.subarray(this.at, this.at + IV_BYTES)
+		this.at += IV_BYTES
+		return iv
+	}
+}
+
 export class Sealer {
 	private counter = 0n
+	private readonly senderBytes: Uint8Array
+	private readonly ivs = new IvPool()
 
 	constructor(
-		private readonly key: Buffer,
+		private readonly key: KeyObject,
 		readonly sender: string,
-	) {}
+	) {
+		this.senderBytes = encoder.encode(sender).subarray(0, 255)
+	}
 
 	seal(subject: string, body: string | Uint8Array, now = Date.now()): Uint8Array {
-		const senderBytes = encoder.encode(this.sender).subarray(0, 255)
-		const header = Buffer.alloc(4 + senderBytes.length + 16 + IV_BYTES)
-		header.set(MAGIC, 0)
-		header[3] = senderBytes.length
-		header.set(senderBytes, 4)
+		const n = this.senderBytes.length
+		const plain = typeof body === 'string' ? Buffer.from(body) : body
+		const out = Buffer.allocUnsafe(4 + n + 16 + IV_BYTES + plain.length + TAG_BYTES)
+		out.set(MAGIC, 0)
+		out[3] = n
+		out.set(this.senderBytes, 4)
 		this.counter++
-		header.writeBigUInt64BE(this.counter, 4 + senderBytes.length)
-		header.writeBigUInt64BE(BigInt(Math.max(0, Math.floor(now))), 4 + senderBytes.length + 8)
-		const iv = randomBytes(IV_BYTES)
-		header.set(iv, header.length - IV_BYTES)
+		out.writeBigUInt64BE(this.counter, 4 + n)
+		out.writeBigUInt64BE(BigInt(Math.max(0, Math.floor(now))), 4 + n + 8)
+		const headerEnd = 4 + n + 16 + IV_BYTES
+		const iv = this.ivs.next()
+		out.set(iv, headerEnd - IV_BYTES)
 		const cipher = createCipheriv('aes-256-gcm', this.key, iv)
-		cipher.setAAD(Buffer.concat([encoder.encode(subject), Buffer.from([0]), header]))
-		const plain = typeof body === 'string' ? encoder.encode(body) : body
-		return Buffer.concat([header, cipher.update(plain), cipher.final(), cipher.getAuthTag()])
+		cipher.setAAD(aad(subject, out.subarray(0, headerEnd)))
+		out.set(cipher.update(plain), headerEnd)
+		cipher.final()
+		out.set(cipher.getAuthTag(), out.length - TAG_BYTES)
+		return out
 	}
 }
 
@@ -115,16 +155,13 @@ export class ReplayGuard {
 
 	constructor(private readonly now: () => number = Date.now) {}
 
-	/** `sender` is `name#instance@counter`, as `BusKey.open` gives it. */
-	check(sender: string, at: number, storedAt?: number): Refusal | undefined {
+	/** `sender` is `name#instance` and `counter` its counter, as `BusKey.open` gives them. */
+	check(who: string, counter: number, at: number, storedAt?: number): Refusal | undefined {
 		const now = this.now()
 		const reference = storedAt ?? now
 		if (Math.abs(reference - at) > REPLAY_WINDOW_MS) return 'stale'
 		// Stored messages (the stream, the buckets) are read again by design: their time is the check.
 		if (storedAt !== undefined) return undefined
-		const split = sender.lastIndexOf('@')
-		const who = sender.slice(0, split)
-		const counter = Number(sender.slice(split + 1))
 		this.sweep(now)
 		let state = this.senders.get(who)
 		if (!state) {

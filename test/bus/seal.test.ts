@@ -44,7 +44,7 @@ describe('sealed bus messages', () => {
 		const check = (data: Uint8Array, storedAt?: number) => {
 			const o = open('x', data)
 			if (!o.ok) throw new Error(o.reason)
-			return guard.check(o.sender, o.at, storedAt)
+			return guard.check(o.sender, o.counter, o.at, storedAt)
 		}
 		const first = sealer.seal('x', 'a', now)
 		const second = sealer.seal('x', 'b', now)
