@@ -112,7 +112,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			throw new StartupError('ROLE=shard serves no app: start it with createShardApp')
 		const processRuntime: ProcessRuntime = opts.restOnly
 			? { runtime: null }
-			: await createProcessRuntime(config, log, closers)
+			: await createProcessRuntime(config, log, closers, chosen)
 		const runtime = processRuntime.runtime
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
 		const { app, ctx, commands, catalog, socketStats, goAway } = await compose(
@@ -162,7 +162,7 @@ interface Offered {
  * say they cannot load with this config); with it set, each entry in its order, an offered plugin by
  * id or else a package or path loaded here. Two plugins of one id stop the start, naming both.
  */
-async function choosePlugins(
+export async function choosePlugins(
 	config: Config,
 	given: readonly PluginDefinition[] | undefined,
 	restOnly: boolean,
@@ -251,7 +251,7 @@ async function compose(
 	if (bus && gatewayId) {
 		// Several gateways: what one forgets (a logout, a deleted userbot), they all forget.
 		const bridge = bridgeInvalidations({
-			nc: bus.nc,
+			bus,
 			origin: gatewayId,
 			cache: auth.cache,
 			directory: userbots,
@@ -291,9 +291,13 @@ async function compose(
 		.use(errorHandler(log))
 		.get('/health', async ({ set }) => {
 			const database = await probeDatabase(handle.client)
-			const supervisor = runtime ? (runtime.health().up ? 'ok' : 'restarting') : 'not configured'
-			if (database !== 'ok') set.status = 503
-			return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor }
+			const health = runtime?.health()
+			const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
+			// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
+			const bus = health?.bus
+			if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
+			const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
+			return bus ? { status, database, supervisor, bus } : { status, database, supervisor }
 		})
 
 	const routeOwners = new RouteOwners()

@@ -1,4 +1,4 @@
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
@@ -173,6 +173,14 @@ const EnvSchema = v.object({
 	),
 	/** Milliseconds between heartbeats on the bus; a member silent for three is taken as gone. */
 	BUS_HEARTBEAT: v.optional(int(50, 60_000), '1000'),
+	/** A NATS credentials file (a user JWT and its nkey seed), for a server in operator mode. */
+	BUS_CREDS: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+	/** A file holding the user's nkey seed (`SU...`), for a server that lists users by nkey. */
+	BUS_NKEY: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+	/** TLS to the bus: the CA that signed the server's certificate, and this process's own. */
+	BUS_TLS_CA: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+	BUS_TLS_CERT: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+	BUS_TLS_KEY: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	/** Tests: each supervisor child appends a line here per client started and stopped. */
 	SUPERVISOR_RUN_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
@@ -276,11 +284,22 @@ export interface Config {
 }
 
 export interface BusConfig {
+	/** The servers, without the credentials BUS_URL may carry (those are in `auth`). */
 	servers: string[]
 	/** This process's shard name, when it runs one (ROLE=shard or all). */
 	shardId?: string
 	heartbeatMs: number
+	/** How this process proves who it is to the NATS server; absent: anonymous. */
+	auth?: BusAuth
+	/** Present: TLS is required (a `tls://` server or a BUS_TLS_* file); the files, when given. */
+	tls?: { caFile?: string; certFile?: string; keyFile?: string }
 }
+
+export type BusAuth =
+	| { kind: 'password'; user: string; pass: string }
+	| { kind: 'token'; token: string }
+	| { kind: 'nkey'; seedFile: string }
+	| { kind: 'creds'; file: string }
 
 export class ConfigError extends Error {
 	override name = 'ConfigError'
@@ -355,6 +374,75 @@ export function publishSecrets(file: string, content: string, fresh: boolean): b
 function checkPluginEntry(entry: string): void {
 	if (isPackageSpecifier(entry) || isPathSpecifier(entry)) return
 	throw new ConfigError(`PLUGINS: '${entry}' is not a plugin id, a package name or a path`)
+}
+
+/**
+ * The bus's servers and how to authenticate to them. Credentials in BUS_URL (`user:password@`,
+ * `token@`) are taken out of the URLs: nothing below ever holds them in a URL, so no log line or
+ * error can show them. One way of authenticating, and TLS for every server or none.
+ */
+function busConfig(urls: string[], e: v.InferOutput<typeof EnvSchema>): BusConfig {
+	const servers: string[] = []
+	let fromUrl: BusAuth | undefined
+	let tls = false
+	for (const raw of urls) {
+		const u = URL.parse(raw)
+		if (!u || u.hostname === '')
+			throw new ConfigError('BUS_URL: must be nats://host:port (or tls://), comma-separated')
+		if (u.protocol === 'tls:') tls = true
+		let auth: BusAuth | undefined
+		const user = decodeURIComponent(u.username)
+		const pass = decodeURIComponent(u.password)
+		if (user !== '' && pass !== '') auth = { kind: 'password', user, pass }
+		else if (user !== '') auth = { kind: 'token', token: user }
+		else if (pass !== '') throw new ConfigError('BUS_URL: a password needs a user name (user:password@host)')
+		if (auth) {
+			if (fromUrl && JSON.stringify(fromUrl) !== JSON.stringify(auth))
+				throw new ConfigError('BUS_URL: every server must carry the same credentials')
+			fromUrl = auth
+		}
+		servers.push(`${u.protocol}//${u.host}`)
+	}
+	const ways = [
+		fromUrl ? 'BUS_URL' : undefined,
+		e.BUS_CREDS === undefined ? undefined : 'BUS_CREDS',
+		e.BUS_NKEY === undefined ? undefined : 'BUS_NKEY',
+	].filter(Boolean)
+	if (ways.length > 1)
+		throw new ConfigError(`${ways[1]}: use one way of authenticating to the bus, not ${ways.join(' and ')}`)
+	for (const name of ['BUS_CREDS', 'BUS_NKEY', 'BUS_TLS_CA', 'BUS_TLS_CERT', 'BUS_TLS_KEY'] as const) {
+		const file = e[name]
+		if (file !== undefined && !readable(file)) throw new ConfigError(`${name}: cannot read that file`)
+	}
+	if ((e.BUS_TLS_CERT === undefined) !== (e.BUS_TLS_KEY === undefined))
+		throw new ConfigError(
+			`${e.BUS_TLS_CERT === undefined ? 'BUS_TLS_CERT' : 'BUS_TLS_KEY'}: must be set together with ${e.BUS_TLS_CERT === undefined ? 'BUS_TLS_KEY' : 'BUS_TLS_CERT'}`,
+		)
+	const auth: BusAuth | undefined =
+		fromUrl ??
+		(e.BUS_CREDS !== undefined
+			? { kind: 'creds', file: resolve(e.BUS_CREDS) }
+			: e.BUS_NKEY !== undefined
+				? { kind: 'nkey', seedFile: resolve(e.BUS_NKEY) }
+				: undefined)
+	const files = {
+		...(e.BUS_TLS_CA === undefined ? {} : { caFile: resolve(e.BUS_TLS_CA) }),
+		...(e.BUS_TLS_CERT === undefined ? {} : { certFile: resolve(e.BUS_TLS_CERT) }),
+		...(e.BUS_TLS_KEY === undefined ? {} : { keyFile: resolve(e.BUS_TLS_KEY) }),
+	}
+	const config: BusConfig = { servers, shardId: e.SHARD_ID, heartbeatMs: e.BUS_HEARTBEAT }
+	if (auth) config.auth = auth
+	if (tls || Object.keys(files).length > 0) config.tls = files
+	return config
+}
+
+function readable(file: string): boolean {
+	try {
+		accessSync(file, constants.R_OK)
+		return statSync(file).isFile()
+	} catch {
+		return false
+	}
 }
 
 /** Reads and checks the environment. Throws ConfigError with one line naming the bad variable. */
@@ -436,10 +524,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		tdlibRequestLog: e.TDLIB_REQUEST_LOG === undefined ? undefined : resolve(e.TDLIB_REQUEST_LOG),
 		role: e.ROLE,
 		supervisors: e.SUPERVISORS,
-		bus:
-			e.BUS_URL === undefined
-				? undefined
-				: { servers: e.BUS_URL, shardId: e.SHARD_ID, heartbeatMs: e.BUS_HEARTBEAT },
+		bus: e.BUS_URL === undefined ? undefined : busConfig(e.BUS_URL, e),
 		supervisorRunLog: e.SUPERVISOR_RUN_LOG === undefined ? undefined : resolve(e.SUPERVISOR_RUN_LOG),
 	}
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ConfigError, loadConfig } from '../src/config'
@@ -76,7 +76,64 @@ describe('loadConfig', () => {
 			servers: ['nats://10.0.0.1:4222', 'tls://nats.example:4222'],
 			shardId: 'east-1',
 			heartbeatMs: 1000,
+			// A tls:// server: TLS is required, for every server.
+			tls: {},
 		})
+		rmSync(dir, { recursive: true })
+	})
+
+	it('takes the bus credentials out of BUS_URL, and never puts them in an error line', () => {
+		const dir = tempDir()
+		const withPassword = loadConfig({
+			DATA_DIR: dir,
+			BUS_URL: 'nats://gw:p%40ss@10.0.0.1:4222,nats://10.0.0.2:4222',
+		})
+		expect(withPassword.bus?.servers).toEqual(['nats://10.0.0.1:4222', 'nats://10.0.0.2:4222'])
+		expect(withPassword.bus?.auth).toEqual({ kind: 'password', user: 'gw', pass: 'p@ss' })
+		const withToken = loadConfig({ DATA_DIR: dir, BUS_URL: 'nats://s3cr3t-token@10.0.0.1:4222' })
+		expect(withToken.bus?.auth).toEqual({ kind: 'token', token: 's3cr3t-token' })
+		expect(withToken.bus?.servers).toEqual(['nats://10.0.0.1:4222'])
+		const seed = join(dir, 'user.nk')
+		writeFileSync(seed, 'SUAxxx')
+		expect(loadConfig({ DATA_DIR: dir, BUS_URL: 'nats://h:1', BUS_NKEY: seed }).bus?.auth).toEqual({
+			kind: 'nkey',
+			seedFile: seed,
+		})
+		expect(loadConfig({ DATA_DIR: dir, BUS_URL: 'nats://h:1', BUS_CREDS: seed }).bus?.auth).toEqual({
+			kind: 'creds',
+			file: seed,
+		})
+		const tls = loadConfig({ DATA_DIR: dir, BUS_URL: 'nats://h:1', BUS_TLS_CA: seed })
+		expect(tls.bus?.tls).toEqual({ caFile: seed })
+		const refusals: Array<[Record<string, string>, RegExp]> = [
+			[
+				{ BUS_URL: 'nats://a:one-secret@h:1,nats://a:other-secret@h:2' },
+				/^BUS_URL: every server must carry the same credentials$/,
+			],
+			[
+				{ BUS_URL: 'nats://a:one-secret@h:1', BUS_CREDS: seed },
+				/^BUS_CREDS: use one way of authenticating to the bus, not BUS_URL and BUS_CREDS$/,
+			],
+			[
+				{ BUS_URL: 'nats://h:1', BUS_CREDS: join(dir, 'missing.creds') },
+				/^BUS_CREDS: cannot read that file$/,
+			],
+			[
+				{ BUS_URL: 'nats://h:1', BUS_TLS_CERT: seed },
+				/^BUS_TLS_KEY: must be set together with BUS_TLS_CERT$/,
+			],
+		]
+		for (const [env, pattern] of refusals) {
+			let error: unknown
+			try {
+				loadConfig({ DATA_DIR: dir, ...env })
+			} catch (err) {
+				error = err
+			}
+			expect(error).toBeInstanceOf(ConfigError)
+			expect((error as Error).message).toMatch(pattern)
+			expect((error as Error).message).not.toContain('secret')
+		}
 		rmSync(dir, { recursive: true })
 	})
 

@@ -179,9 +179,14 @@ export async function createLoggedInUserbot(
 		.returning({ id: userbot.id })
 	const id = row!.id
 	await runtime.startClient(id, { encryptionKey: Buffer.from(`key-${id}`).toString('base64') })
-	await runtime.invoke(id, { _: 'setAuthenticationPhoneNumber', phone_number: phone })
+	// Labelled as the log-in steps are: a shard on the bus lets each label its own method only.
+	await runtime.invoke(
+		id,
+		{ _: 'setAuthenticationPhoneNumber', phone_number: phone },
+		{ label: 'userbots:phone' },
+	)
 	const code = phone.charAt(5).repeat(5)
-	await runtime.invoke(id, { _: 'checkAuthenticationCode', code })
+	await runtime.invoke(id, { _: 'checkAuthenticationCode', code }, { label: 'userbots:code' })
 	const until = Date.now() + 5000
 	while (runtime.authorizationState(id) !== 'authorizationStateReady') {
 		if (Date.now() > until) throw new Error(`userbot ${id}: ${runtime.authorizationState(id)}`)

@@ -1,7 +1,8 @@
-import { DeliverPolicy } from '@nats-io/jetstream'
+import { type Consumer, DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
 import type { Logger } from '../logger'
 import type { Bus } from './connection'
-import { AUTH_STATES, EVENTS_STREAM, UPDATES, userbotOfSubject } from './subjects'
+import { type Follower, Resilient } from './resilient'
+import { AUTH_STATES, EVENTS_STREAM, eventSubjectParts, UPDATES } from './subjects'
 
 /** An authorization state as a shard publishes it, with the shard incarnation that runs the userbot. */
 export interface AuthStateEvent {
@@ -18,78 +19,152 @@ export interface UpdateEvent {
 	update: { _: string }
 }
 
+interface FollowState {
+	/** The stream sequence of the last message handled: a consumer made again goes on after it. */
+	last: number
+	delivered: number
+	deliveredAtCheck: number
+	/** Messages the server still had for it, as of the last one received. */
+	pending: number
+	consumer?: Consumer
+}
+
 /**
  * A gateway's reading of the event stream: authorization states from now on, and every update the
- * stream keeps (so the hub holds what a resuming client may ask for), each checked before use.
- * Ordered consumers: they resume by themselves after a reconnect. Resolves with the stop.
+ * stream keeps (so the hub holds what a resuming client may ask for), each opened with the bus key
+ * and checked before use. Each consumer is made again after a reconnect, when it ends, and when it
+ * is stuck, from the message after the last one handled (`Resilient`): nothing the stream kept is
+ * skipped. What the stream never got (a shard cut off while publishing) shows as a hole in a
+ * userbot's numbers, which the hub answers with `resync`.
  */
-export async function followEvents(
-	bus: Pick<Bus, 'js'>,
-	handlers: { onAuthState(e: AuthStateEvent): void; onUpdate(e: UpdateEvent): void },
-	log: Logger,
-	isClosing: () => boolean,
-): Promise<() => void> {
-	const stops: Array<() => void> = []
-	const follow = async (
-		filter: string,
-		policy: DeliverPolicy,
-		handle: (m: { subject: string; json<T>(): T }) => void,
-	) => {
-		const consumer = await bus.js.consumers.get(EVENTS_STREAM, {
-			filter_subjects: filter,
-			deliver_policy: policy,
-		})
-		const messages = await consumer.consume()
-		stops.push(() => void messages.close())
-		void (async () => {
-			for await (const m of messages) {
-				try {
-					handle(m)
-				} catch (err) {
-					log.warn('event from the bus dropped', { subject: m.subject, error: String(err) })
+export class EventFeed {
+	private readonly followers: Resilient[] = []
+	private readonly states: FollowState[] = []
+	private caughtUpAt = performance.now()
+
+	constructor(
+		private readonly bus: Pick<Bus, 'js' | 'jsm' | 'codec' | 'onReconnect'>,
+		private readonly handlers: { onAuthState(e: AuthStateEvent): void; onUpdate(e: UpdateEvent): void },
+		private readonly log: Logger,
+	) {}
+
+	async start(): Promise<void> {
+		// States from now on: the stream's last message is where the auth consumer starts.
+		const info = await this.bus.jsm.streams.info(EVENTS_STREAM)
+		const auth: FollowState = { last: info.state.last_seq, delivered: 0, deliveredAtCheck: 0, pending: 0 }
+		const updates: FollowState = { last: 0, delivered: 0, deliveredAtCheck: 0, pending: 0 }
+		this.add('authorization states', `${AUTH_STATES}.*.*`, auth, (m) => this.authState(m))
+		this.add('updates', `${UPDATES}.*.*`, updates, (m) => this.update(m))
+		try {
+			for (const f of this.followers) await f.open()
+		} catch (err) {
+			this.close()
+			throw err
+		}
+	}
+
+	private add(name: string, filter: string, state: FollowState, handle: (m: JsMsg) => void) {
+		const follower: Follower = {
+			start: async (ended) => {
+				const consumer = await this.bus.js.consumers.get(EVENTS_STREAM, {
+					filter_subjects: filter,
+					...(state.last > 0
+						? { deliver_policy: DeliverPolicy.StartSequence, opt_start_seq: state.last + 1 }
+						: { deliver_policy: DeliverPolicy.All }),
+				})
+				state.consumer = consumer
+				const messages = await consumer.consume({
+					callback: (m) => {
+						state.last = m.seq
+						state.delivered++
+						state.pending = m.info.pending
+						if (this.pending() === 0) this.caughtUpAt = performance.now()
+						try {
+							handle(m)
+						} catch (err) {
+							this.log.warn('event from the bus dropped', { subject: m.subject, error: String(err) })
+						}
+					},
+				})
+				let stopped = false
+				void messages.closed().then(() => {
+					if (!stopped) ended()
+				})
+				return () => {
+					stopped = true
+					void messages.close().catch(() => undefined)
 				}
-			}
-		})().catch((err: unknown) => {
-			if (!isClosing()) log.error('reading events from the bus stopped', { error: String(err) })
-		})
+			},
+			stalled: async () => {
+				const delivered = state.delivered
+				const stuck = state.delivered === state.deliveredAtCheck
+				state.deliveredAtCheck = delivered
+				// Gone from the server (it restarted), or messages wait there and none came since the last check.
+				const info = await state.consumer?.info(false).catch(() => undefined)
+				if (!info) return true
+				state.pending = info.num_pending
+				if (info.num_pending === 0 && this.pending() === 0) this.caughtUpAt = performance.now()
+				return stuck && info.num_pending > 0
+			},
+		}
+		this.states.push(state)
+		this.followers.push(new Resilient(name, follower, this.bus, this.log))
 	}
-	const stopAll = () => {
-		for (const stop of stops.splice(0)) stop()
-	}
-	try {
-		await follow(`${AUTH_STATES}.>`, DeliverPolicy.New, (m) => {
-			const e = authStateOf(m)
-			if (e) handlers.onAuthState(e)
-		})
-		await follow(`${UPDATES}.>`, DeliverPolicy.All, (m) => {
-			const e = updateOf(m)
-			if (e) handlers.onUpdate(e)
-		})
-	} catch (err) {
-		stopAll()
-		throw err
-	}
-	return stopAll
-}
 
-function authStateOf(m: { subject: string; json<T>(): T }): AuthStateEvent | undefined {
-	const userbotId = userbotOfSubject(m.subject)
-	if (userbotId === undefined) return undefined
-	const body = m.json<{ state?: unknown; detail?: unknown; shard?: unknown; incarnation?: unknown }>()
-	if (typeof body.state !== 'string') return undefined
-	const event: AuthStateEvent = { userbotId, state: body.state }
-	if (typeof body.detail === 'object' && body.detail !== null)
-		event.detail = body.detail as Record<string, unknown>
-	if (typeof body.shard === 'string' && typeof body.incarnation === 'string')
-		event.owner = `${body.shard}=${body.incarnation}`
-	return event
-}
+	private pending(): number {
+		return this.states.reduce((n, s) => n + s.pending, 0)
+	}
 
-function updateOf(m: { subject: string; json<T>(): T }): UpdateEvent | undefined {
-	const userbotId = userbotOfSubject(m.subject)
-	if (userbotId === undefined) return undefined
-	const body = m.json<{ seq?: unknown; update?: { _?: unknown } }>()
-	const update = body.update
-	if (typeof body.seq !== 'number' || !update || typeof update._ !== 'string') return undefined
-	return { userbotId, seq: body.seq, update: update as { _: string } }
+	private stored(m: JsMsg) {
+		return m.time.getTime()
+	}
+
+	private authState(m: JsMsg) {
+		const where = eventSubjectParts(m.subject)
+		if (!where) return
+		const body = this.bus.codec.open<{ state?: unknown; detail?: unknown; incarnation?: unknown }>(
+			m.subject,
+			m.data,
+			this.stored(m),
+		)
+		if (!body || typeof body.state !== 'string') return
+		const event: AuthStateEvent = { userbotId: where.userbotId, state: body.state }
+		if (typeof body.detail === 'object' && body.detail !== null && !Array.isArray(body.detail))
+			event.detail = body.detail as Record<string, unknown>
+		if (typeof body.incarnation === 'string') event.owner = `${where.shardId}=${body.incarnation}`
+		this.handlers.onAuthState(event)
+	}
+
+	private update(m: JsMsg) {
+		const where = eventSubjectParts(m.subject)
+		if (!where) return
+		const body = this.bus.codec.open<{ seq?: unknown; update?: { _?: unknown } }>(
+			m.subject,
+			m.data,
+			this.stored(m),
+		)
+		const update = body?.update
+		if (!body || typeof body.seq !== 'number' || !Number.isSafeInteger(body.seq) || body.seq < 1) return
+		if (!update || typeof update !== 'object' || typeof update._ !== 'string') return
+		this.handlers.onUpdate({ userbotId: where.userbotId, seq: body.seq, update: update as { _: string } })
+	}
+
+	/** Makes again what is stuck (called periodically). */
+	async check(): Promise<void> {
+		await Promise.all(this.followers.map((f) => f.check()))
+	}
+
+	/**
+	 * How the feed is: down (a consumer is being made again), or how many messages wait on the
+	 * server and for how long it has not been caught up.
+	 */
+	health(): { up: boolean; pending: number; behindMs: number } {
+		const up = this.followers.every((f) => f.up)
+		const pending = this.pending()
+		return { up, pending, behindMs: pending > 0 || !up ? Math.round(performance.now() - this.caughtUpAt) : 0 }
+	}
+
+	close(): void {
+		for (const f of this.followers) f.close()
+	}
 }

@@ -1,8 +1,8 @@
-import type { NatsConnection } from '@nats-io/transport-node'
 import type { AuthCache } from '../auth/cache'
 import type { Revocation } from '../auth/types'
 import type { UserbotDirectory } from '../context'
 import type { Logger } from '../logger'
+import type { Bus } from './connection'
 import { INVALIDATIONS } from './subjects'
 
 /**
@@ -23,7 +23,7 @@ export interface InvalidationBridge {
 }
 
 export function bridgeInvalidations(opts: {
-	nc: NatsConnection
+	bus: Pick<Bus, 'nc' | 'codec' | 'onReconnect'>
 	origin: string
 	cache: AuthCache
 	directory: UserbotDirectory
@@ -31,11 +31,12 @@ export function bridgeInvalidations(opts: {
 	onUserbotDeleted(userbotId: number): void
 	log: Logger
 }): InvalidationBridge {
-	const { nc, origin, cache, directory, log } = opts
+	const { origin, cache, directory, log } = opts
+	const { nc, codec } = opts.bus
 	let applying = false
 	const publish = (message: Invalidation) => {
 		try {
-			nc.publish(INVALIDATIONS, JSON.stringify(message))
+			nc.publish(INVALIDATIONS, codec.seal(INVALIDATIONS, message))
 		} catch (err) {
 			log.warn('invalidation not published', { error: String(err) })
 		}
@@ -65,25 +66,21 @@ export function bridgeInvalidations(opts: {
 	const sub = nc.subscribe(INVALIDATIONS, {
 		callback: (err, msg) => {
 			if (err) return
+			// Sealed by a gateway of this deployment, or dropped (and logged) here.
+			const m = codec.open<Invalidation>(msg.subject, msg.data)
+			if (m === undefined) return
 			try {
-				const m = msg.json<Invalidation>()
 				if (m && typeof m === 'object' && m.origin !== origin) apply(m)
 			} catch {
 				log.warn('invalid invalidation dropped')
 			}
 		},
 	})
-	let closed = false
-	void (async () => {
-		for await (const s of nc.status()) {
-			if (closed) return
-			if (s.type === 'reconnect') {
-				cache.clear()
-				directory.invalidateAll?.()
-				log.info('back on the bus: cached credentials and userbots forgotten')
-			}
-		}
-	})().catch(() => undefined)
+	const offReconnect = opts.bus.onReconnect(() => {
+		cache.clear()
+		directory.invalidateAll?.()
+		log.info('back on the bus: cached credentials and userbots forgotten')
+	})
 	return {
 		directory: {
 			lookup: (id) => directory.lookup(id),
@@ -98,7 +95,7 @@ export function bridgeInvalidations(opts: {
 			invalidateAll: () => directory.invalidateAll?.(),
 		},
 		close() {
-			closed = true
+			offReconnect()
 			offRevoked()
 			sub.unsubscribe()
 		},

@@ -1,5 +1,5 @@
-import type { KV } from '@nats-io/kv'
-import { leaseKey } from './subjects'
+import type { Bus } from './connection'
+import { kvSubject, LEASES_BUCKET, leaseKey } from './subjects'
 
 /**
  * The fence that keeps a userbot out of two shards at once: a shard runs a userbot only while it
@@ -24,7 +24,7 @@ export class Leases {
 	private readonly held = new Map<number, number>()
 
 	constructor(
-		private readonly kv: KV,
+		private readonly bus: Pick<Bus, 'leases' | 'codec'>,
 		private readonly self: LeaseHolder,
 		/** Whether a holder is still up (its shard live under that incarnation). */
 		private readonly alive: (holder: LeaseHolder) => boolean,
@@ -36,27 +36,35 @@ export class Leases {
 		return this.held.has(userbotId)
 	}
 
-	/** Takes the lease, waiting while a live holder has it; rejects after `timeoutMs`. */
-	async acquire(userbotId: number, timeoutMs: number, pollMs = 50): Promise<void> {
-		if (this.held.has(userbotId)) return
+	/**
+	 * Takes the lease, waiting while a live holder has it; rejects after `timeoutMs`. Resolves with
+	 * whether it was taken over from a holder that is gone (it did not let go: whatever it was doing
+	 * when it went, such as publishing an update, may not have been done).
+	 */
+	async acquire(userbotId: number, timeoutMs: number, pollMs = 50): Promise<{ takenOver: boolean }> {
+		if (this.held.has(userbotId)) return { takenOver: false }
 		const key = leaseKey(userbotId)
-		const value = JSON.stringify(this.self)
+		const kv = this.bus.leases
+		const value = this.bus.codec.seal(kvSubject(LEASES_BUCKET, key), this.self)
 		const end = performance.now() + timeoutMs
 		for (;;) {
-			const entry = await this.kv.get(key)
+			const entry = await kv.get(key)
 			try {
 				if (entry?.operation !== 'PUT') {
-					const revision = entry
-						? await this.kv.update(key, value, entry.revision)
-						: await this.kv.create(key, value)
+					const revision = entry ? await kv.update(key, value, entry.revision) : await kv.create(key, value)
 					this.held.set(userbotId, revision)
-					return
+					return { takenOver: false }
 				}
-				const holder = entry.json<LeaseHolder>()
+				const holder = this.holderOf(key, entry.value, entry.created)
+				if (holder?.incarnation === this.self.incarnation) {
+					this.held.set(userbotId, await kv.update(key, value, entry.revision))
+					return { takenOver: false }
+				}
 				// Gone only by a current view: a process that just woke from a freeze sees everyone as gone.
-				if (holder.incarnation === this.self.incarnation || (!this.alive(holder) && this.viewFresh())) {
-					this.held.set(userbotId, await this.kv.update(key, value, entry.revision))
-					return
+				// A value that does not open (not sealed by this deployment) holds nothing.
+				if ((!holder || !this.alive(holder)) && this.viewFresh()) {
+					this.held.set(userbotId, await kv.update(key, value, entry.revision))
+					return { takenOver: true }
 				}
 			} catch (err) {
 				// Someone else changed it between our read and our write: read again.
@@ -68,14 +76,32 @@ export class Leases {
 		}
 	}
 
+	/** The holder a lease's value names, if it opens with the bus key. */
+	holderOf(key: string, value: Uint8Array, created: Date): LeaseHolder | undefined {
+		const holder = this.bus.codec.open<LeaseHolder>(kvSubject(LEASES_BUCKET, key), value, created.getTime())
+		return holder && typeof holder.shard === 'string' && typeof holder.incarnation === 'string'
+			? holder
+			: undefined
+	}
+
+	/** The revision this incarnation wrote for the userbot's lease, if it holds it. */
+	revisionOf(userbotId: number): number | undefined {
+		return this.held.get(userbotId)
+	}
+
 	/** Lets go of the lease, if it is still ours (the revision we wrote). */
 	async release(userbotId: number): Promise<void> {
 		const revision = this.held.get(userbotId)
 		if (revision === undefined) return
 		this.held.delete(userbotId)
-		await this.kv.delete(leaseKey(userbotId), { previousSeq: revision }).catch((err: unknown) => {
+		await this.bus.leases.delete(leaseKey(userbotId), { previousSeq: revision }).catch((err: unknown) => {
 			if (!isConflict(err)) throw err
 		})
+	}
+
+	/** Forgets one lease without a word to the bucket (another holds it, or it is gone). */
+	forget(userbotId: number): void {
+		this.held.delete(userbotId)
 	}
 
 	/** Forgets every lease without a word to the bucket (self-fenced: the others take them over). */

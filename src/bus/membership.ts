@@ -1,6 +1,8 @@
-import type { KV, KvEntry } from '@nats-io/kv'
+import type { KvEntry } from '@nats-io/kv'
 import type { Logger } from '../logger'
-import { gatewayKey, shardKey } from './subjects'
+import type { Bus } from './connection'
+import { READY_MS, Resilient, within } from './resilient'
+import { gatewayKey, kvSubject, MEMBERS_BUCKET, shardKey } from './subjects'
 
 /**
  * Who is up on the bus. Every gateway and shard puts its own entry in the members bucket at each
@@ -28,7 +30,7 @@ interface Seen {
 }
 
 export interface MembershipOptions {
-	kv: KV
+	bus: Pick<Bus, 'members' | 'codec' | 'onReconnect'>
 	heartbeatMs: number
 	log: Logger
 	/** How many heartbeats a member may miss before it is gone; default 3. */
@@ -43,7 +45,7 @@ export class Membership {
 	private readonly seen = new Map<string, Seen>()
 	private readonly listeners = new Set<() => void>()
 	private timer?: ReturnType<typeof setInterval>
-	private watcher?: { stop(): void }
+	private watcher?: Resilient
 	private self?: Self
 	private liveKey = ''
 	private closed = false
@@ -55,14 +57,27 @@ export class Membership {
 		this.ttlMs = opts.heartbeatMs * (opts.missed ?? 3)
 	}
 
-	/** Starts watching; resolves once the entries already there are read. */
+	/** Starts watching; resolves once the entries already there are read. Made again after a reconnect. */
 	async watch(): Promise<void> {
-		const iter = await this.opts.kv.watch()
-		this.watcher = iter
+		this.watcher = new Resilient(
+			'members',
+			{ start: (ended) => this.follow(ended) },
+			this.opts.bus,
+			this.opts.log,
+		)
+		await this.watcher.open()
+		this.timer = setInterval(() => this.tick(), Math.max(25, Math.floor(this.opts.heartbeatMs / 2)))
+		this.check()
+	}
+
+	private async follow(ended: () => void): Promise<() => void> {
+		const kv = this.opts.bus.members
+		const iter = await kv.watch()
 		let resolveInitial: () => void = () => {}
 		const ready = new Promise<void>((r) => {
 			resolveInitial = r
 		})
+		let stopped = false
 		void (async () => {
 			// The entries already there come first, the last of them with `delta` 0.
 			let initial = true
@@ -73,15 +88,32 @@ export class Membership {
 					resolveInitial()
 				}
 			}
-		})().catch((err: unknown) => {
-			if (!this.closed) this.opts.log.warn('bus membership watch ended', { error: String(err) })
-		})
+		})()
+			.catch((err: unknown) => {
+				if (!this.closed) this.opts.log.warn('bus membership watch ended', { error: String(err) })
+			})
+			.finally(() => {
+				if (!stopped) ended()
+			})
 		// An empty bucket sends nothing: nothing to wait for.
-		const status = await this.opts.kv.status()
+		const status = await kv.status()
 		if (status.values === 0) resolveInitial()
-		await ready
-		this.timer = setInterval(() => this.tick(), Math.max(25, Math.floor(this.opts.heartbeatMs / 2)))
-		this.check()
+		try {
+			await within(ready, READY_MS, 'the members watch')
+		} catch (err) {
+			stopped = true
+			iter.stop()
+			throw err
+		}
+		return () => {
+			stopped = true
+			iter.stop()
+		}
+	}
+
+	/** Makes the watch again if it is down or stuck (called periodically). */
+	recheck(): void {
+		if (this.watcher && !this.watcher.up) this.watcher.restart()
 	}
 
 	/** Joins: our own entry, now and at every heartbeat. */
@@ -95,7 +127,7 @@ export class Membership {
 		const self = this.self
 		this.self = undefined
 		if (!self) return
-		await this.opts.kv.delete(this.keyOf(self)).catch(() => undefined)
+		await this.opts.bus.members.delete(this.keyOf(self)).catch(() => undefined)
 	}
 
 	private keyOf(self: Self) {
@@ -112,7 +144,11 @@ export class Membership {
 		const sent = performance.now()
 		this.lastBeatAt = sent
 		try {
-			await this.opts.kv.put(this.keyOf(self), JSON.stringify(self.entry()))
+			const key = this.keyOf(self)
+			await this.opts.bus.members.put(
+				key,
+				this.opts.bus.codec.seal(kvSubject(MEMBERS_BUCKET, key), self.entry()),
+			)
 			// Measured from the send: the others heard it no earlier than that.
 			this.lastBeatOk = sent
 		} catch (err) {
@@ -137,12 +173,14 @@ export class Membership {
 			this.seen.delete(e.key)
 			return this.check()
 		}
-		let value: ShardEntry | GatewayEntry
-		try {
-			value = e.json<ShardEntry | GatewayEntry>()
-		} catch {
-			return
-		}
+		// Sealed by a gateway or shard of this deployment, or not a member at all.
+		const value = this.opts.bus.codec.open<ShardEntry | GatewayEntry>(
+			kvSubject(MEMBERS_BUCKET, e.key),
+			e.value,
+			e.created.getTime(),
+		)
+		if (!value || typeof value !== 'object') return
+		if (e.key.startsWith('shard.') && typeof (value as ShardEntry).incarnation !== 'string') return
 		// Found at start: only its age says whether it still beats.
 		const age = initial ? Math.max(0, Date.now() - e.created.getTime()) : 0
 		this.seen.set(e.key, { value, at: performance.now() - age })
@@ -217,6 +255,6 @@ export class Membership {
 		this.closed = true
 		clearInterval(this.timer)
 		await this.leave()
-		this.watcher?.stop()
+		this.watcher?.close()
 	}
 }

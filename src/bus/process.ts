@@ -1,12 +1,15 @@
 import { hostname } from 'node:os'
-import type { Config } from '../config'
+import type { BusConfig, Config } from '../config'
 import type { Logger } from '../logger'
+import type { PluginDefinition } from '../plugin'
 import { createRuntime, type LocalRuntime } from '../supervisor'
 import type { TelegramRuntime } from '../supervisor/types'
-import { type Bus, connectBus } from './connection'
+import { methodsByLabel } from './allowed'
+import { type Bus, type BusOptions, connectBus } from './connection'
 import { RemoteRuntime } from './remote-runtime'
+import { BusKey } from './seal'
 import { ShardServer } from './shard-server'
-import { checkSharedSecrets, checkSharedStorage } from './storage'
+import { checkBusKey, checkSharedSecrets, checkSharedStorage } from './storage'
 
 /**
  * What a process runs by `ROLE`, with the bus or without it. Without `BUS_URL` (ROLE=all): the
@@ -23,20 +26,27 @@ export interface ProcessRuntime {
 	shard?: ShardServer
 }
 
-const busOptions = (config: Config, log: Logger, name: string) => ({
-	servers: config.bus?.servers ?? [],
-	name,
+const busOptions = (config: Config, log: Logger, role: 'gateway' | 'shard', id: string): BusOptions => ({
+	config: config.bus as BusConfig,
+	role,
+	id,
+	key: BusKey.fromDataKey(config.secrets.dataKey),
 	heartbeatMs: config.bus?.heartbeatMs ?? 1000,
 	bufferSize: config.updates.bufferSize,
 	bufferAgeMs: config.updates.bufferAgeMs,
 	log,
 })
 
+/** How long a shard waits for a gateway to have set the bus up (its storage id, its key's fingerprint). */
+const GATEWAY_WAIT_MS = 30_000
+
 /** A shard of this process's supervisors on the bus. */
 export async function startShard(
 	config: Config,
 	log: Logger,
 	closers: Array<() => Promise<void> | void>,
+	/** The plugins the gateways load: their commands' declared methods are all a request may use. */
+	plugins: readonly PluginDefinition[],
 ): Promise<ShardServer> {
 	const local: LocalRuntime | null = await createRuntime(config, log)
 	if (!local)
@@ -46,18 +56,20 @@ export async function startShard(
 	const shardId = config.bus?.shardId ?? `${hostname()}-${crypto.randomUUID().slice(0, 8)}`
 	let bus: Bus
 	try {
-		bus = await connectBus(busOptions(config, log, `shard-${shardId}`))
+		bus = await connectBus(busOptions(config, log, 'shard', shardId))
 	} catch (err) {
 		await local.close()
 		throw err
 	}
 	try {
-		await checkSharedStorage(bus.leases, config.dataDir)
+		await checkSharedStorage(bus.leases, config.dataDir, { waitMs: GATEWAY_WAIT_MS })
+		await checkBusKey(bus.leases, bus.codec.fingerprint, GATEWAY_WAIT_MS)
 	} catch (err) {
 		await bus.close()
 		await local.close()
 		throw err
 	}
+	const allowed = methodsByLabel(plugins)
 	const shard = new ShardServer({
 		bus,
 		shardId,
@@ -66,6 +78,9 @@ export async function startShard(
 		defaultKinds: config.updates.defaultKinds,
 		commandTimeoutMs: config.commandTimeoutMs,
 		log,
+		methodsOf: (label) => (label === undefined ? undefined : allowed.get(label)),
+		dataDir: config.dataDir,
+		emulator: config.telegram.backend === 'emulator',
 	})
 	closers.push(async () => {
 		await shard.close()
@@ -85,20 +100,23 @@ export async function createProcessRuntime(
 	config: Config,
 	log: Logger,
 	closers: Array<() => Promise<void> | void>,
+	plugins: readonly PluginDefinition[],
 ): Promise<ProcessRuntime> {
 	if (!config.bus) {
 		const runtime = await createRuntime(config, log)
 		if (runtime) closers.push(() => runtime.close())
 		return { runtime }
 	}
-	const shard = config.role === 'gateway' ? undefined : await startShard(config, log, closers)
-	if (config.role === 'shard') return { runtime: null, shard }
+	if (config.role === 'shard')
+		return { runtime: null, shard: await startShard(config, log, closers, plugins) }
 	const gatewayId = crypto.randomUUID()
-	const bus = await connectBus(busOptions(config, log, `gateway-${gatewayId.slice(0, 8)}`))
+	// The gateway first: it sets the bus up (the stream, the buckets, the storage id), which a shard may not.
+	const bus = await connectBus(busOptions(config, log, 'gateway', gatewayId.slice(0, 8)))
 	closers.push(() => bus.close())
 	// Uploads are written here for the shard's TDLib to read: the same folder on every machine.
 	await checkSharedStorage(bus.leases, config.dataDir)
-	await checkSharedSecrets(bus.leases, config.secrets)
+	await checkSharedSecrets(bus.leases, config.secrets, bus.codec.fingerprint)
+	const shard = config.role === 'gateway' ? undefined : await startShard(config, log, closers, plugins)
 	const runtime = new RemoteRuntime({
 		bus,
 		gatewayId,

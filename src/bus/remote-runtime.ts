@@ -12,9 +12,11 @@ import type {
 } from '../supervisor/types'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import type { Bus } from './connection'
-import { type AuthStateEvent, followEvents, type UpdateEvent } from './event-feed'
+import { type AuthStateEvent, EventFeed, type UpdateEvent } from './event-feed'
+import { GatewayReconcile } from './gateway-health'
+import { LeaseView } from './lease-view'
 import { Membership } from './membership'
-import { shardSubject } from './subjects'
+import { inboxPrefix, shardSubject } from './subjects'
 
 /**
  * A gateway's `TelegramRuntime` when the supervisors are shards on the bus: the same interface as
@@ -40,6 +42,8 @@ export interface RemoteRuntimeOptions {
 }
 
 const MOVED_RETRY_MS = 100
+/** How often userbots whose start the bus failed are started again, at most. */
+const RETRY_STARTS_MS = 5_000
 
 class MovedError extends Error {
 	override name = 'MovedError'
@@ -62,16 +66,44 @@ export class RemoteRuntime implements TelegramRuntime {
 	private readonly stops: Array<() => void> = []
 	private closing = false
 	private readonly log: Logger
+	private readonly feed: EventFeed
+	readonly leaseView: LeaseView
+	private readonly reconcile: GatewayReconcile
 
 	constructor(private readonly opts: RemoteRuntimeOptions) {
 		this.log = opts.log.child({ component: 'gateway-bus' })
-		this.membership = new Membership({ kv: opts.bus.members, heartbeatMs: opts.heartbeatMs, log: this.log })
-		this.inbox = createInbox()
+		this.membership = new Membership({ bus: opts.bus, heartbeatMs: opts.heartbeatMs, log: this.log })
+		this.inbox = createInbox(inboxPrefix('gateway', opts.gatewayId.slice(0, 8)))
+		this.feed = new EventFeed(
+			opts.bus,
+			{ onAuthState: (e) => this.onAuthState(e), onUpdate: (e) => this.onUpdate(e) },
+			this.log,
+		)
+		this.leaseView = new LeaseView(opts.bus, this.log)
+		this.reconcile = new GatewayReconcile(
+			{
+				recheck: async () => {
+					this.membership.recheck()
+					this.leaseView.recheck()
+					await this.feed.check()
+				},
+				reconcileOwners: () => {
+					this.onMembers()
+					this.retryFailedStarts()
+				},
+				leaseMismatches: () => this.leaseMismatches(),
+				connected: () => this.opts.bus.connected(),
+				feed: () => this.feed.health(),
+			},
+			opts.heartbeatMs,
+		)
 	}
 
 	async start(): Promise<void> {
 		const { nc } = this.opts.bus
-		this.sub = nc.subscribe(this.inbox, {
+		// A reply subject per request (`<inbox>.<id>`): the server lets a shard answer each request
+		// once (`allow_responses`), and a shard's "no responders" says which request it was.
+		this.sub = nc.subscribe(`${this.inbox}.*`, {
 			callback: (err, msg) => {
 				if (!err) this.onReply(msg)
 			},
@@ -83,15 +115,13 @@ export class RemoteRuntime implements TelegramRuntime {
 			entry: () => ({ kinds: this.kinds }),
 		})
 		this.stops.push(this.membership.onChange(() => this.onMembers()))
-		this.stops.push(
-			await followEvents(
-				this.opts.bus,
-				{ onAuthState: (e) => this.onAuthState(e), onUpdate: (e) => this.onUpdate(e) },
-				this.log,
-				() => this.closing,
-			),
-		)
+		await this.feed.start()
+		this.stops.push(() => this.feed.close())
+		await this.leaseView.watch()
+		this.stops.push(() => this.leaseView.close())
 		this.lastShards = this.shardKeys()
+		this.reconcile.start()
+		this.stops.push(() => this.reconcile.stop())
 	}
 
 	private onAuthState({ userbotId, state, detail, owner }: AuthStateEvent) {
@@ -114,20 +144,24 @@ export class RemoteRuntime implements TelegramRuntime {
 	}
 
 	private onReply(msg: Msg) {
-		let raw: unknown
-		try {
-			raw = msg.json()
-		} catch {
-			return this.log.warn('invalid reply from a shard dropped')
-		}
+		const id = Number(msg.subject.slice(this.inbox.length + 1))
+		if (!Number.isSafeInteger(id)) return
+		// The server's own word: nobody takes requests on that shard's subject (it just went).
+		if (msg.data.length === 0 && msg.headers?.code === 503)
+			return this.pending.reject(
+				id,
+				new RuntimeError('runtime_down', 'the shard running the userbot stopped'),
+			)
+		// Sealed by a shard of this deployment for this very reply subject, or dropped (and logged).
+		const raw = this.opts.bus.codec.open(msg.subject, msg.data)
+		if (raw === undefined) return
 		const parsed = parseChildMessage(raw)
 		if (!parsed.ok) {
-			if (parsed.id !== undefined)
-				this.pending.reject(parsed.id, new RuntimeError('unavailable', 'invalid reply'))
+			this.pending.reject(id, new RuntimeError('unavailable', 'invalid reply'))
 			return
 		}
 		const m = parsed.message
-		if (m.type !== 'result') return
+		if (m.type !== 'result' || m.id !== id) return
 		if (m.ok) this.pending.resolve(m.id, m.value)
 		else
 			this.pending.reject(
@@ -212,8 +246,10 @@ export class RemoteRuntime implements TelegramRuntime {
 			if (set?.size === 0) this.inflight.delete(shard)
 		}
 		void promise.then(untrack, untrack)
-		const shardId = shard.slice(0, shard.indexOf('='))
-		this.opts.bus.nc.publish(shardSubject(shardId), JSON.stringify(msg), { reply: this.inbox })
+		const subject = shardSubject(shard.slice(0, shard.indexOf('=')))
+		this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, msg), {
+			reply: `${this.inbox}.${id}`,
+		})
 		return { promise, shard }
 	}
 
@@ -232,9 +268,13 @@ export class RemoteRuntime implements TelegramRuntime {
 				}
 			}
 		}
-		return this.request(userbotId, { type: 'invoke', id: 0, userbotId, request }, opts).promise as Promise<
-			TdResult<M>
-		>
+		// The label says who sends it (a command, a lifecycle step): the shard checks the method against it.
+		const label = opts?.label
+		return this.request(
+			userbotId,
+			{ type: 'invoke', id: 0, userbotId, request, ...(label ? { label } : {}) },
+			opts,
+		).promise as Promise<TdResult<M>>
 	}
 
 	/** Starts the client on its owner; asked again while the owner says it is another's (views differ for a moment). */
@@ -254,6 +294,8 @@ export class RemoteRuntime implements TelegramRuntime {
 				return state
 			} catch (err) {
 				if (!(err instanceof MovedError) || performance.now() + MOVED_RETRY_MS > end) {
+					// The bus or a shard failed it, not TDLib: the next check has the userbots started again.
+					if (err instanceof MovedError || err instanceof RuntimeError) this.failedStarts++
 					throw err instanceof MovedError ? new RuntimeError('unavailable', err.message) : err
 				}
 				await Bun.sleep(MOVED_RETRY_MS)
@@ -295,7 +337,31 @@ export class RemoteRuntime implements TelegramRuntime {
 
 	health() {
 		const up = !this.closing && !this.opts.bus.nc.isClosed() && this.membership.shards().size > 0
-		return { up, restarts: this.restarts, clients: this.states.size, backend: this.opts.backend }
+		const bus = this.reconcile.health()
+		return { up, restarts: this.restarts, clients: this.states.size, backend: this.opts.backend, bus }
+	}
+
+	/** Starts the bus or a shard failed since the last check (not TDLib): they are asked for again. */
+	private failedStarts = 0
+	private lastRetry = 0
+
+	/** At most every `RETRY_STARTS_MS`: the userbots plugin reads every userbot again for it. */
+	private retryFailedStarts() {
+		if (this.failedStarts === 0 || this.closing || !this.membership.viewFresh()) return
+		if (this.membership.shards().size === 0 || performance.now() - this.lastRetry < RETRY_STARTS_MS) return
+		this.lastRetry = performance.now()
+		this.log.info('starting again the userbots whose start failed on the bus', { failed: this.failedStarts })
+		this.failedStarts = 0
+		this.restarts++
+		this.emit({ type: 'runtime_restarted', restarts: this.restarts })
+	}
+
+	/** Each lease whose holder is not its userbot's owner now, as `userbot:shard=incarnation`. */
+	private *leaseMismatches(): Generator<string> {
+		for (const [userbotId, lease] of this.leaseView.entries()) {
+			const holder = lease.holder ? `${lease.holder.shard}=${lease.holder.incarnation}` : 'unreadable'
+			if (holder !== this.ownerKey(userbotId)) yield `${userbotId}:${holder}`
+		}
 	}
 
 	get pid(): number | undefined {

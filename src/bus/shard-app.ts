@@ -27,7 +27,10 @@ export async function createShardApp(config: Config, opts: { logger?: Logger } =
 		closers.length = 0
 	}
 	try {
-		const shard = await startShard(config, log, closers)
+		// The plugins the gateways of this configuration load: what their commands may send.
+		const { choosePlugins } = await import('../app')
+		const { chosen } = await choosePlugins(config, undefined, false)
+		const shard = await startShard(config, log, closers, chosen)
 		const app = new Elysia({ serve: { reusePort: config.reusePort } }).get('/health', ({ set }) => {
 			const fenced = performance.now() - shard.membership.lastBeatOk > 2 * (config.bus?.heartbeatMs ?? 1000)
 			if (fenced) set.status = 503

@@ -14,10 +14,14 @@ import {
 import { ownerOf } from '../supervisor/rendezvous'
 import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
 import { RuntimeError, type TdRequest } from '../telegram/types'
+import { checkShardRequest } from './allowed'
 import type { Bus } from './connection'
+import { LeaseView } from './lease-view'
 import { type LeaseHolder, Leases, LeaseTimeoutError } from './leases'
 import { Membership } from './membership'
-import { authSubject, shardSubject, updateSubject } from './subjects'
+import { ShardEvents } from './shard-events'
+import { type ReconcilableShard, ShardReconcile } from './shard-reconcile'
+import { leaseKey, shardSubject } from './subjects'
 import { lastUpdateSeq } from './update-log'
 
 /**
@@ -44,6 +48,12 @@ export interface ShardServerOptions {
 	defaultKinds: readonly string[]
 	commandTimeoutMs: number
 	log: Logger
+	/** The TDLib methods a sender may send, by its label (a command's name, `userbots:<step>`). */
+	methodsOf(label: string | undefined): ReadonlySet<string> | undefined
+	/** The data folder (uploads are the only local files a request may name). */
+	dataDir: string
+	/** The backend is the emulator: its own test-control methods are taken too. */
+	emulator: boolean
 }
 
 /** How long a start waits for the previous owner to let go of the userbot. */
@@ -59,10 +69,14 @@ export class ShardServer {
 	/** Userbots being handed over: their closing states are not the account's, and are not told. */
 	private readonly leaving = new Set<number>()
 	private readonly starting = new Map<number, Promise<unknown>>()
-	/** The last update number given out per userbot. */
-	private readonly seqs = new Map<number, number>()
+	private readonly events: ShardEvents
+	/** Userbots whose stale lease was cleared here: their next start skips a number, as a takeover does. */
+	private readonly tainted = new Set<number>()
+	readonly leaseView: LeaseView
 	private sub?: Subscription
 	private fenceTimer?: ReturnType<typeof setInterval>
+	private reconcileTimer?: ReturnType<typeof setInterval>
+	private readonly reconcile: ShardReconcile
 	private offEvents?: () => void
 	private offMembers?: () => void
 	private closed = false
@@ -70,14 +84,66 @@ export class ShardServer {
 
 	constructor(private readonly opts: ShardServerOptions) {
 		this.log = opts.log.child({ component: 'shard', shard: opts.shardId })
-		this.membership = new Membership({ kv: opts.bus.members, heartbeatMs: opts.heartbeatMs, log: this.log })
+		this.membership = new Membership({ bus: opts.bus, heartbeatMs: opts.heartbeatMs, log: this.log })
 		this.leases = this.makeLeases()
+		this.leaseView = new LeaseView(opts.bus, this.log)
+		this.events = new ShardEvents(opts.bus, opts.shardId, this.log)
+		this.reconcile = new ShardReconcile(this.reconcilable(), this.log)
+	}
+
+	private reconcilable(): ReconcilableShard {
+		return {
+			shardId: this.opts.shardId,
+			incarnation: () => this.incarnation,
+			busy: (id) => this.starting.has(id) || this.leaving.has(id),
+			running: () => [...this.running],
+			isOwner: (id) => this.isOwner(id),
+			alive: (holder) => this.membership.shards().get(holder.shard) === holder.incarnation,
+			viewFresh: () => this.membership.viewFresh(),
+			leaseView: this.leaseView,
+			recheck: () => {
+				this.membership.recheck()
+				this.leaseView.recheck()
+			},
+			handOver: () => this.onMembers(),
+			reacquire: (id) =>
+				this.queue(String(id), async () => {
+					if (!this.running.has(id)) return true
+					this.leases.forget(id)
+					try {
+						await this.leases.acquire(id, 0)
+						return true
+					} catch {
+						await this.stopHereNow(id)
+						return false
+					}
+				}),
+			stopHere: (id) => this.queue(String(id), () => this.stopHereNow(id)),
+			clearLease: async (id, revision) => {
+				await this.opts.bus.leases.delete(leaseKey(id), { previousSeq: revision })
+				this.tainted.add(id)
+			},
+		}
+	}
+
+	/** Stops a userbot here, its lease left to whoever holds it now. */
+	private async stopHereNow(userbotId: number) {
+		if (!this.running.has(userbotId)) return
+		this.leaving.add(userbotId)
+		try {
+			await this.opts.local.stopClient(userbotId, { logOut: false, removeData: false })
+		} finally {
+			this.leaving.delete(userbotId)
+		}
+		this.running.delete(userbotId)
+		this.events.forget(userbotId)
+		this.leases.forget(userbotId)
 	}
 
 	private makeLeases() {
 		const self: LeaseHolder = { shard: this.opts.shardId, incarnation: this.incarnation }
 		return new Leases(
-			this.opts.bus.leases,
+			this.opts.bus,
 			self,
 			(holder) => this.membership.shards().get(holder.shard) === holder.incarnation,
 			() => this.membership.viewFresh(),
@@ -110,6 +176,11 @@ export class ShardServer {
 		})
 		this.offMembers = this.membership.onChange(() => this.onMembers())
 		this.onMembers()
+		await this.leaseView.watch()
+		this.reconcileTimer = setInterval(
+			() => void this.reconcile.tick(),
+			Math.max(500, 3 * this.opts.heartbeatMs),
+		)
 		this.fenceTimer = setInterval(
 			() => this.checkFence(),
 			Math.max(20, Math.floor(this.opts.heartbeatMs / 4)),
@@ -135,12 +206,10 @@ export class ShardServer {
 	}
 
 	private onMessage(msg: Msg) {
-		let raw: unknown
-		try {
-			raw = msg.json()
-		} catch {
-			return this.log.warn('invalid message from the bus dropped')
-		}
+		// Only a gateway's request sealed with the deployment's key, never seen before, and answerable.
+		if (!msg.reply) return
+		const raw = this.opts.bus.codec.open(msg.subject, msg.data)
+		if (raw === undefined) return
 		const parsed = parseParentMessage(raw)
 		if (!parsed.ok) {
 			if (parsed.id !== undefined)
@@ -171,10 +240,12 @@ export class ShardServer {
 		const result: ResultMessage = error
 			? { type: 'result', id, ok: false, error }
 			: { type: 'result', id, ok: true, value: value ?? null }
-		msg.respond(JSON.stringify(result))
+		if (msg.reply) msg.respond(this.opts.bus.codec.seal(msg.reply, result))
 	}
 
 	private async invoke(m: InvokeMessage) {
+		// The gateway's own check, again: what its sender may send, as TDLib's schema has it.
+		checkShardRequest(m, this.opts, this.log)
 		// A request that overtook its userbot's start waits for it, as the child does.
 		const starting = this.starting.get(m.userbotId)
 		if (starting) await starting.catch(() => undefined)
@@ -189,9 +260,16 @@ export class ShardServer {
 			if (!this.running.has(userbotId)) {
 				// A stale view (just back from a freeze) decides nothing: the gateway asks again.
 				if (!this.membership.viewFresh() || !this.isOwner(userbotId)) throw new MovedError()
-				await this.leases.acquire(userbotId, LEASE_WAIT_MS)
+				const leases = this.leases
+				const { takenOver } = await leases.acquire(userbotId, LEASE_WAIT_MS)
+				// Cut off meanwhile: that lease is the past incarnation's; the gateway asks again.
+				if (leases !== this.leases)
+					throw new RuntimeError('unavailable', 'cut off from the bus while starting')
 				try {
-					this.seqs.set(userbotId, await lastUpdateSeq(this.opts.bus, userbotId))
+					// Taken over from a holder that went without letting go: updates it numbered but could not
+					// publish are lost, so a number is skipped and the gateways' subscribers get `resync`.
+					const skip = takenOver || this.tainted.delete(userbotId) ? 1 : 0
+					this.events.startAt(userbotId, (await lastUpdateSeq(this.opts.bus, userbotId)) + skip)
 				} catch (err) {
 					await this.leases.release(userbotId).catch(() => undefined)
 					throw err
@@ -223,7 +301,7 @@ export class ShardServer {
 
 	private async letGo(userbotId: number) {
 		this.running.delete(userbotId)
-		this.seqs.delete(userbotId)
+		this.events.forget(userbotId)
 		await this.leases.release(userbotId)
 	}
 
@@ -269,7 +347,7 @@ export class ShardServer {
 		const ids = [...this.running]
 		this.log.warn('cut off from the bus: stopping every userbot', { count: ids.length })
 		this.running.clear()
-		this.seqs.clear()
+		this.events.clear()
 		this.leases.dropAll()
 		for (const userbotId of ids) {
 			this.leaving.add(userbotId)
@@ -287,25 +365,9 @@ export class ShardServer {
 		if (e.type === 'runtime_restarted') return
 		const userbotId = e.userbotId
 		if (!this.running.has(userbotId)) return
-		const { js } = this.opts.bus
-		if (e.type === 'update') {
-			const seq = (this.seqs.get(userbotId) ?? 0) + 1
-			this.seqs.set(userbotId, seq)
-			// The message id makes the stream keep one update per number, whoever publishes it.
-			void js
-				.publish(updateSubject(userbotId), JSON.stringify({ seq, update: e.update }), {
-					msgID: `${userbotId}:${seq}`,
-				})
-				.catch((err: unknown) =>
-					this.log.warn('update not published', { userbotId, seq, error: String(err) }),
-				)
-			return
-		}
+		if (e.type === 'update') return this.events.update(e)
 		if (this.leaving.has(userbotId)) return
-		const body = { state: e.state, detail: e.detail, shard: this.opts.shardId, incarnation: this.incarnation }
-		void js
-			.publish(authSubject(userbotId), JSON.stringify(body))
-			.catch((err: unknown) => this.log.warn('state not published', { userbotId, error: String(err) }))
+		this.events.state(e, this.incarnation)
 	}
 
 	/** Stops taking requests, closes every client and lets go of the leases, then leaves. */
@@ -313,6 +375,8 @@ export class ShardServer {
 		if (this.closed) return
 		this.closed = true
 		clearInterval(this.fenceTimer)
+		clearInterval(this.reconcileTimer)
+		this.leaseView.close()
 		this.offMembers?.()
 		await this.sub?.drain().catch(() => undefined)
 		this.offEvents?.()

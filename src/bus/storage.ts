@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { KV } from '@nats-io/kv'
-import { SECRETS_KEY, STORAGE_KEY } from './subjects'
+import { BUS_KEY_KEY, SECRETS_KEY, STORAGE_KEY } from './subjects'
 
 /**
  * Every gateway and shard on one bus must see one `DATA_DIR/tdlib`: a userbot's TDLib database
@@ -17,16 +17,23 @@ export class StorageMismatchError extends Error {
 	override name = 'StorageMismatchError'
 }
 
-export async function checkSharedStorage(kv: KV, dataDir: string): Promise<string> {
+export async function checkSharedStorage(
+	kv: KV,
+	dataDir: string,
+	opts: { waitMs?: number } = {},
+): Promise<string> {
 	const dir = join(dataDir, 'tdlib')
 	const file = join(dir, '.storage-id')
-	const entry = await kv.get(STORAGE_KEY)
-	const expected = entry?.operation === 'PUT' ? entry.string() : undefined
+	// A shard may not give the bus its id (its permissions): it waits for a gateway to have done so.
+	const expected =
+		opts.waitMs === undefined ? await stored(kv, STORAGE_KEY) : await waitFor(kv, STORAGE_KEY, opts.waitMs)
 	const local = readId(file)
 	if (expected !== undefined) {
 		if (local === expected) return local
 		throw mismatch(dir, local === undefined ? 'it has no .storage-id' : 'its .storage-id is another')
 	}
+	if (opts.waitMs !== undefined)
+		throw new StorageMismatchError('no gateway has given the bus its storage id: start a gateway first')
 	// A new bus: this folder's id, made now if it has none (of two first starts, one file wins).
 	mkdirSync(dir, { recursive: true, mode: 0o700 })
 	let id = local
@@ -76,18 +83,52 @@ export interface SharedSecrets {
  * a fingerprint of its secrets (an HMAC keyed by them over a constant: it tells nothing of them)
  * with the one the bus keeps, given by the first gateway, and refuses to start on another.
  */
-export async function checkSharedSecrets(kv: KV, secrets: SharedSecrets): Promise<void> {
-	const fingerprint = await fingerprintOf(secrets)
-	const entry = await kv.get(SECRETS_KEY)
+export async function checkSharedSecrets(kv: KV, secrets: SharedSecrets, busKey: string): Promise<void> {
+	await agreeOn(kv, SECRETS_KEY, await fingerprintOf(secrets), secretsMismatch)
+	// What the shards compare theirs with (they hold only the data key, not the other two).
+	await agreeOn(kv, BUS_KEY_KEY, busKey, secretsMismatch)
+}
+
+/** The first to come writes its value; everyone after must have the same. */
+async function agreeOn(kv: KV, key: string, value: string, mismatch: () => Error): Promise<void> {
+	const entry = await kv.get(key)
 	if (entry?.operation === 'PUT') {
-		if (entry.string() === fingerprint) return
-		throw secretsMismatch()
+		if (entry.string() === value) return
+		throw mismatch()
 	}
 	try {
-		await kv.create(SECRETS_KEY, fingerprint)
+		await kv.create(key, value)
 	} catch {
-		const now = await kv.get(SECRETS_KEY)
-		if (now?.operation !== 'PUT' || now.string() !== fingerprint) throw secretsMismatch()
+		const now = await kv.get(key)
+		if (now?.operation !== 'PUT' || now.string() !== value) throw mismatch()
+	}
+}
+
+/**
+ * A shard seals and opens the bus's messages with a key derived from the data key of its
+ * `DATA_DIR/secrets.json`: it must be the gateways' (compared by fingerprint, given by a gateway).
+ */
+export async function checkBusKey(kv: KV, fingerprint: string, waitMs: number): Promise<void> {
+	const expected = await waitFor(kv, BUS_KEY_KEY, waitMs)
+	if (expected === undefined)
+		throw new SecretsMismatchError('no gateway has joined the bus yet: start a gateway first')
+	if (expected !== fingerprint)
+		throw new SecretsMismatchError(
+			'the data key (DATA_DIR/secrets.json) differs from the gateways’ on the bus: copy DATA_DIR/secrets.json from a gateway to every shard',
+		)
+}
+
+async function stored(kv: KV, key: string): Promise<string | undefined> {
+	const entry = await kv.get(key)
+	return entry?.operation === 'PUT' ? entry.string() : undefined
+}
+
+async function waitFor(kv: KV, key: string, ms: number): Promise<string | undefined> {
+	const end = performance.now() + ms
+	for (;;) {
+		const value = await stored(kv, key)
+		if (value !== undefined || performance.now() > end) return value
+		await Bun.sleep(200)
 	}
 }
 

@@ -118,9 +118,11 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** A UTF-16 code unit of a surrogate pair without its other half: UTF-8 cannot carry it. */
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-interface Walk {
+export interface Walk {
 	slot: TdSlot
 	nodes: number
+	/** Whether an `inputFileLocal`'s path may go to TDLib (an uploaded file); absent: never. */
+	localFile?: (path: unknown) => boolean
 }
 
 function integer(value: unknown, path: string, int32: boolean): number {
@@ -133,7 +135,13 @@ function integer(value: unknown, path: string, int32: boolean): number {
 	return n
 }
 
-function checkValue(value: unknown, kind: FieldKind, path: string, depth: number, walk: Walk): unknown {
+export function checkValue(
+	value: unknown,
+	kind: FieldKind,
+	path: string,
+	depth: number,
+	walk: Walk,
+): unknown {
 	if (++walk.nodes > MAX_NODES) throw new TdObjectError(`${path} is too large`)
 	switch (kind.kind) {
 		case 'int32':
@@ -196,7 +204,8 @@ function checkObject(value: unknown, type: string, path: string, depth: number, 
 	if (!tdConstructor(name)) throw new TdObjectError(`${path}: unknown TDLib type`)
 	// Where a file goes, contract §6's one wording for every way of naming one on the server's disk.
 	if (NEVER_FROM_CLIENTS.includes(name) && constructorsOf(type).includes(name)) {
-		throw new TdObjectError(LOCAL_FILE_REFUSED)
+		const uploaded = name === 'inputFileLocal' && walk.localFile?.(value.path) === true
+		if (!uploaded) throw new TdObjectError(LOCAL_FILE_REFUSED)
 	}
 	// The name is TDLib's own (just checked): naming it repeats no client text.
 	if (!constructorsOf(type).includes(name) || !walk.slot.allowed.has(name)) {

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { type CommandContext, CommandError } from '../commands/define'
 import { toInt } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'
+import { checkTdRequest } from '../commands/td-request'
 import type { AppContext } from '../context'
 import { createDeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
@@ -168,10 +169,22 @@ export function createDispatcher(
 
 		const invoke: TdInvoke = (request) => {
 			if (!runtime) return Promise.reject(new RuntimeError('unavailable', 'no Telegram runtime'))
-			// A command sends only what it declares: the catalog and the conformance report stay true.
-			if (!command.methods.includes(request._)) {
-				log.error('command sent a TDLib method it does not declare', { action, method: request._ })
-				return Promise.reject(new RuntimeError('bad_request', 'undeclared TDLib method'))
+			// A command sends only what it declares (the catalog and the conformance report stay true), and
+			// only what TDLib's schema allows: the check a shard makes again (src/commands/td-request.ts).
+			try {
+				checkTdRequest(request, {
+					userbotId,
+					methods: command.methods,
+					dataDir: config.dataDir,
+					emulator: config.telegram.backend === 'emulator',
+				})
+			} catch (err) {
+				log.error('command sent a TDLib request it may not send', {
+					action,
+					method: request._,
+					error: String(err),
+				})
+				return Promise.reject(err)
 			}
 			const timeoutMs = Math.max(1, Math.ceil(running.at - performance.now()))
 			// `timeoutMs` ends the request at the command's deadline. A signal goes along only when `run`

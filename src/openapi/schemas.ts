@@ -126,4 +126,18 @@ export const Health = t.Object({
 	status: t.Union([t.Literal('ok'), t.Literal('degraded')]),
 	database: t.String(),
 	supervisor: t.String(),
+	bus: t.Optional(
+		t.Object(
+			{
+				connected: t.Boolean(),
+				feed: t.Object({ up: t.Boolean(), pending: Int(), behind_ms: Int() }),
+				lease_mismatches: Int(),
+				degraded: t.Boolean(),
+			},
+			{
+				description:
+					'With the bus (ROLE=gateway or all with BUS_URL): the connection, the update feed, the leases',
+			},
+		),
+	),
 })

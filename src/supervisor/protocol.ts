@@ -18,6 +18,8 @@ export const InvokeSchema = v.object({
 	request: tdRequest,
 	/** The time the sender still waits (the bus: a shard's own deadline matches the gateway's). */
 	timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+	/** Who sends it (a command's name, `userbots:<step>`): the bus's shard allows its methods only. */
+	label: v.optional(v.pipe(v.string(), v.maxLength(100))),
 })
 export const StartSchema = v.object({
 	type: v.literal('start'),

@@ -62,6 +62,18 @@ export interface TelegramRuntime {
 	setUpdateFilter(kinds: readonly string[]): void
 	/** Calls `listener` with every TDLib request sent to a client, before it leaves; returns the unsubscribe. */
 	onRequest(listener: (event: RequestEvent) => void): () => void
-	health(): { up: boolean; restarts: number; clients: number; backend: string }
+	health(): { up: boolean; restarts: number; clients: number; backend: string; bus?: BusHealth }
 	close(): Promise<void>
+}
+
+/** A gateway's view of the bus, for `/health` (the bus only). */
+export interface BusHealth {
+	/** Connected to the NATS server. */
+	connected: boolean
+	/** The update and state feed: running, and how far behind the stream it is. */
+	feed: { up: boolean; pending: number; behind_ms: number }
+	/** Leases held by a shard that does not own the userbot, seen at two checks in a row. */
+	lease_mismatches: number
+	/** Something above is wrong now: the gateway says `degraded` while it lasts. */
+	degraded: boolean
 }

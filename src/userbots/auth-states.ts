@@ -42,6 +42,19 @@ const RESTARTABLE = new Set<string>([
 
 export type Step = 'phone' | 'code' | 'password' | 'qr' | 'registration'
 
+/**
+ * The one TDLib method each log-in step sends, under the label `userbots:<step>`; and the check of
+ * a logged-in account (`userbots:ready`). A shard on the bus allows these labels these methods only.
+ */
+export const LIFECYCLE_METHODS: Readonly<Record<`userbots:${Step | 'ready'}`, string>> = {
+	'userbots:phone': 'setAuthenticationPhoneNumber',
+	'userbots:code': 'checkAuthenticationCode',
+	'userbots:password': 'checkAuthenticationPassword',
+	'userbots:qr': 'requestQrCodeAuthentication',
+	'userbots:registration': 'registerUser',
+	'userbots:ready': 'getMe',
+}
+
 const WAITING_FOR: Record<Step, string> = {
 	phone: 'a phone number',
 	code: 'a code',

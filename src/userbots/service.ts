@@ -3,7 +3,7 @@ import { userbot } from '../../db/schema'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
 import type { TdMethod, TdRequest } from '../telegram/types'
-import { assertStepAllowed, STATES, type Step } from './auth-states'
+import { assertStepAllowed, LIFECYCLE_METHODS, STATES, type Step } from './auth-states'
 import { UserbotError, userbotErrors } from './errors'
 import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from './key-crypto'
 import { callTelegram, mapRuntimeError } from './runtime-calls'
@@ -263,6 +263,9 @@ export class UserbotService {
 	}
 
 	private async step(principal: Principal, userbotId: number, step: Step, request: TdRequest<TdMethod>) {
+		// The method a shard on the bus allows this step (`LIFECYCLE_METHODS`), and no other.
+		if (request._ !== LIFECYCLE_METHODS[`userbots:${step}`])
+			throw new Error(`userbots:${step} sends ${request._}`)
 		// Another company's (or no) userbot is 404 before anything says Telegram is not configured.
 		const row = await this.find(principal, userbotId)
 		const runtime = this.requireRuntime()

@@ -18,8 +18,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connectBus } from '../../src/bus/connection'
 import { RemoteRuntime } from '../../src/bus/remote-runtime'
-import { checkSharedStorage } from '../../src/bus/storage'
-import { loadConfig } from '../../src/config'
+import { BusKey } from '../../src/bus/seal'
+import { checkSharedSecrets, checkSharedStorage } from '../../src/bus/storage'
+import { type BusConfig, loadConfig } from '../../src/config'
 import { createLogger } from '../../src/logger'
 import { createRuntime } from '../../src/supervisor'
 import type { TelegramRuntime } from '../../src/supervisor/types'
@@ -34,6 +35,8 @@ const USERBOTS = Number(process.env.BENCH_USERBOTS ?? 16)
 const RATE = Number(process.env.BENCH_RATE ?? 2000)
 const SHARDS = [1, 2, 4]
 const REQUEST = { _: 'getOption', name: 'version' } as const
+/** The command the shards' plugin declares `getOption` for (`bench-plugin.ts`): a shard checks it. */
+const LABEL = { label: 'bench_get_option' }
 const log = createLogger('error')
 
 type Backend = 'emulator' | 'tdlib'
@@ -59,7 +62,7 @@ async function throughput(runtime: TelegramRuntime): Promise<{ rate: number; err
 		while (running) {
 			const id = ids[next++ % ids.length] as number
 			try {
-				await runtime.invoke(id, REQUEST)
+				await runtime.invoke(id, REQUEST, LABEL)
 				if (measuring) count++
 			} catch {
 				if (measuring) errors++
@@ -95,7 +98,7 @@ async function latency(runtime: TelegramRuntime): Promise<{ p50: number; p99: nu
 			const id = ids[n++ % ids.length] as number
 			const sent = performance.now()
 			pending.push(
-				runtime.invoke(id, REQUEST).then(
+				runtime.invoke(id, REQUEST, LABEL).then(
 					() => {
 						if (sent >= measureFrom) samples.push(performance.now() - sent)
 					},
@@ -130,15 +133,24 @@ async function local(backend: Backend) {
 async function onBus(backend: Backend, shardCount: number, withLatency: boolean) {
 	const nats = await startNats()
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-bench-bus-'))
-	const env = { BUS_URL: nats.url, BUS_HEARTBEAT: '1000', DATA_DIR: dataDir, ...backendEnv(backend) }
+	const env = {
+		BUS_URL: nats.url,
+		BUS_HEARTBEAT: '1000',
+		DATA_DIR: dataDir,
+		PLUGINS: join(import.meta.dir, 'bench-plugin.ts'),
+		...backendEnv(backend),
+	}
 	const shards: ShardProcess[] = []
 	let runtime: RemoteRuntime | undefined
 	let close = async () => {}
 	try {
-		for (let i = 0; i < shardCount; i++) shards.push(await startShard(env, `b${i}`, { LOG_LEVEL: 'info' }))
+		// The gateway first (it sets the bus up), with the data key the shards read from DATA_DIR too.
+		const config = loadConfig(env)
 		const bus = await connectBus({
-			servers: [nats.url],
-			name: 'bench-gateway',
+			config: config.bus as BusConfig,
+			role: 'gateway',
+			id: 'bench',
+			key: BusKey.fromDataKey(config.secrets.dataKey),
 			heartbeatMs: 1000,
 			bufferSize: 256,
 			bufferAgeMs: 3_600_000,
@@ -146,6 +158,8 @@ async function onBus(backend: Backend, shardCount: number, withLatency: boolean)
 		})
 		close = () => bus.close()
 		await checkSharedStorage(bus.leases, dataDir)
+		await checkSharedSecrets(bus.leases, config.secrets, bus.codec.fingerprint)
+		for (let i = 0; i < shardCount; i++) shards.push(await startShard(env, `b${i}`, { LOG_LEVEL: 'info' }))
 		runtime = new RemoteRuntime({
 			bus,
 			gatewayId: crypto.randomUUID(),

@@ -102,8 +102,9 @@ describe('supervisor shards behind NATS', () => {
 		nats = await startNats()
 		dataDir = mkdtempSync(join(tmpdir(), 'ubg-bus-'))
 		env = clusterEnv(nats, dataDir)
-		for (const id of ['s1', 's2']) shards.set(id, await startShard(env, id))
+		// A gateway first: it sets the bus up (stream, buckets, storage id), which shards may not.
 		a = await startGateway(env, dataDir)
+		for (const id of ['s1', 's2']) shards.set(id, await startShard(env, id))
 		// The browser's page is served by A; B trusts that origin for cookie upgrades.
 		b = await startGatewayProcess({ ...env, ALLOWED_ORIGINS: a.url })
 		user = await registerUser(a, `bus-${Date.now()}@example.com`)
@@ -159,7 +160,14 @@ describe('supervisor shards behind NATS', () => {
 		const elsewhere = mkdtempSync(join(tmpdir(), 'ubg-bus-elsewhere-'))
 		try {
 			const proc = Bun.spawn([process.execPath, '--no-env-file', SERVER_ENTRY], {
-				env: { PATH: process.env.PATH ?? '', ...env, DATA_DIR: elsewhere, ROLE: 'shard', SHARD_ID: 'lost' },
+				env: {
+					PATH: process.env.PATH ?? '',
+					...env,
+					BUS_URL: nats.urlFor('shard', 'lost'),
+					DATA_DIR: elsewhere,
+					ROLE: 'shard',
+					SHARD_ID: 'lost',
+				},
 				stdout: 'ignore',
 				stderr: 'pipe',
 			})
@@ -243,7 +251,7 @@ describe('supervisor shards behind NATS', () => {
 		)
 		// Its requests reach the shard in the order sent, and the shard hands them on in that order:
 		// once a quick one sent after it is answered, the slow one is in the shard's child.
-		expect(await runtime.invoke(id, { _: 'getDefaultMessageAutoDeleteTime' })).toBeDefined()
+		expect(await runtime.invoke(id, { _: 'getDefaultMessageAutoDeleteTime' }, { label: GET })).toBeDefined()
 		await victim.kill()
 		const failure = await inFlight
 		expect(failure).toBeInstanceOf(RuntimeError)

@@ -1,88 +1,17 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import { getTestInstance, type TestInstance } from '../helpers'
 
-/**
- * A bus on this machine for the tests: a real `nats-server` (JetStream on, 127.0.0.1, a port the
- * server picks) started and stopped from the test, shard processes (`ROLE=shard`, the real entry)
- * and gateways (in-process apps with `ROLE=gateway`) sharing one data folder and database file.
- *
- * nats-server is installed by `.ci/run` (Debian's `nats-server`); without it these tests fail,
- * they are not skipped.
- */
-const NATS = ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(existsSync)
-
-export interface NatsServer {
-	url: string
-	stop(): Promise<void>
-}
-
-export async function startNats(): Promise<NatsServer> {
-	if (!NATS)
-		throw new Error('nats-server is not installed (apt-get install -y nats-server): the bus tests need it')
-	const dir = mkdtempSync(join(tmpdir(), 'ubg-nats-'))
-	const proc = Bun.spawn([NATS, '-js', '-p', '-1', '-a', '127.0.0.1', '-sd', dir], {
-		stdout: 'ignore',
-		stderr: 'pipe',
-	})
-	const url = await readUntil(proc.stderr, /Listening for client connections on (127\.0\.0\.1:\d+)/, 10_000)
-	return {
-		url: `nats://${url}`,
-		async stop() {
-			await terminate(proc)
-			rmSync(dir, { recursive: true, force: true })
-		},
-	}
-}
+import { type NatsServer, readUntil, shardBusUrl, terminate } from './nats'
 
 /**
- * SIGTERM, then SIGKILL if the process is still there after `graceMs`: a test never leaves a process
- * behind, and never waits without end for one that does not stop.
+ * A bus on this machine for the tests: a real `nats-server` started with the repository's
+ * configuration (`nats.ts`), shard processes (`ROLE=shard`, the real entry, each with its own
+ * user) and gateways (in-process apps with `ROLE=gateway`, the gateway's user) sharing one data
+ * folder and database file.
  */
-export async function terminate(proc: Subprocess, graceMs = 10_000): Promise<void> {
-	if (proc.exitCode !== null || proc.signalCode) return
-	proc.kill('SIGTERM')
-	const stopped = await Promise.race([proc.exited.then(() => true), Bun.sleep(graceMs).then(() => false)])
-	if (!stopped) {
-		proc.kill('SIGKILL')
-		await proc.exited
-	}
-}
-
-/** Reads a stream until `pattern` matches a line; resolves with its first group. Keeps reading after. */
-async function readUntil(stream: ReadableStream<Uint8Array>, pattern: RegExp, ms: number, lines?: string[]) {
-	const reader = stream.getReader()
-	const decoder = new TextDecoder()
-	let rest = ''
-	let found: string | undefined
-	const timer = setTimeout(() => void reader.cancel().catch(() => undefined), ms)
-	while (found === undefined) {
-		const { value, done } = await reader.read()
-		if (done) break
-		const parts = (rest + decoder.decode(value, { stream: true })).split('\n')
-		rest = parts.pop() ?? ''
-		for (const line of parts) {
-			lines?.push(line)
-			const m = pattern.exec(line)
-			if (m && found === undefined) found = m[1] ?? m[0]
-		}
-	}
-	clearTimeout(timer)
-	if (found === undefined) throw new Error(`not seen within ${ms} ms: ${pattern}`)
-	// Keep draining, so that the process never blocks on a full pipe.
-	void (async () => {
-		for (;;) {
-			const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }))
-			if (done) return
-			const parts = (rest + decoder.decode(value, { stream: true })).split('\n')
-			rest = parts.pop() ?? ''
-			lines?.push(...parts)
-		}
-	})()
-	return found
-}
+export { type NatsServer, startNats, terminate } from './nats'
 
 /** The server's entry, as `npm start` runs it. */
 export const SERVER_ENTRY = join(import.meta.dir, '..', '..', 'src', 'main.ts')
@@ -127,6 +56,8 @@ export async function startShard(
 			PATH: process.env.PATH ?? '',
 			HOME: process.env.HOME ?? '',
 			...env,
+			// Its own user on the test's server: a shard's permissions name its SHARD_ID.
+			...(shardBusUrl(env, id) ? { BUS_URL: shardBusUrl(env, id) as string } : {}),
 			ROLE: 'shard',
 			SHARD_ID: id,
 			PORT: '0',
@@ -141,7 +72,7 @@ export async function startShard(
 		await readUntil(proc.stderr, /"shard joined"/, 20_000, lines)
 	} catch (err) {
 		proc.kill('SIGKILL')
-		throw new Error(`shard ${id} did not join: ${lines.slice(-5).join(' | ')}`, { cause: err })
+		throw new Error(`shard ${id} did not join: ${lines.slice(-40).join(' | ')}`, { cause: err })
 	}
 	return {
 		id,

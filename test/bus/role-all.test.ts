@@ -14,7 +14,7 @@ describe('ROLE=all on the bus', () => {
 		nats = await startNats()
 		t = await getTestInstance({
 			ROLE: 'all',
-			BUS_URL: nats.url,
+			BUS_URL: nats.urlFor('all', 'solo'),
 			BUS_HEARTBEAT: String(HEARTBEAT_MS),
 			SHARD_ID: 'solo',
 		})

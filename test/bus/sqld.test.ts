@@ -58,7 +58,10 @@ describe('gateways and shards on several data folders, with a libSQL server', ()
 		// The documented step: the first gateway's secrets, data key included, on the others.
 		copyFileSync(join(first, 'secrets.json'), join(second, 'secrets.json'))
 		gateways.push(await startGatewayProcess(envOf(second)))
-		shard = await startShard(envOf(machine('shard-1')), 's1')
+		// And on every shard: the bus's messages are sealed with a key derived from its data key.
+		const shardDir = machine('shard-1')
+		copyFileSync(join(first, 'secrets.json'), join(shardDir, 'secrets.json'))
+		shard = await startShard(envOf(shardDir), 's1')
 	}, 60_000)
 
 	afterAll(async () => {

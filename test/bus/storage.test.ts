@@ -3,15 +3,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Bus, connectBus } from '../../src/bus/connection'
+import { BusKey } from '../../src/bus/seal'
 import {
 	checkSharedSecrets,
 	checkSharedStorage,
 	SecretsMismatchError,
 	StorageMismatchError,
 } from '../../src/bus/storage'
-import { SECRETS_KEY, STORAGE_KEY } from '../../src/bus/subjects'
+import { BUS_KEY_KEY, SECRETS_KEY, STORAGE_KEY } from '../../src/bus/subjects'
 import { createLogger } from '../../src/logger'
 import { type NatsServer, startNats } from './cluster'
+import { busConfigOf } from './nats'
 
 /** The multi-machine decisions, enforced: one bus, one `DATA_DIR/tdlib` and one set of gateway secrets, or a process does not start. */
 describe('what the processes of one bus must share', () => {
@@ -27,8 +29,10 @@ describe('what the processes of one bus must share', () => {
 	beforeAll(async () => {
 		nats = await startNats()
 		bus = await connectBus({
-			servers: [nats.url],
-			name: 'storage-test',
+			config: busConfigOf(nats.url),
+			role: 'gateway',
+			id: 'storage-test',
+			key: BusKey.fromDataKey('d'.repeat(43)),
 			heartbeatMs: 1000,
 			bufferSize: 16,
 			bufferAgeMs: 60_000,
@@ -38,6 +42,7 @@ describe('what the processes of one bus must share', () => {
 	afterEach(async () => {
 		await bus.leases.delete(STORAGE_KEY)
 		await bus.leases.delete(SECRETS_KEY)
+		await bus.leases.delete(BUS_KEY_KEY)
 	})
 	afterAll(async () => {
 		await bus?.close()
@@ -92,15 +97,15 @@ describe('what the processes of one bus must share', () => {
 
 	it('lets gateways with the same secrets start, and refuses one whose secrets differ in any part', async () => {
 		const secrets = { jwtSecret: 'j'.repeat(40), sessionSecret: 's'.repeat(40), dataKey: 'd'.repeat(43) }
-		await checkSharedSecrets(bus.leases, secrets)
-		await checkSharedSecrets(bus.leases, { ...secrets })
+		const key = (s: typeof secrets) => BusKey.fromDataKey(s.dataKey).fingerprint
+		await checkSharedSecrets(bus.leases, secrets, key(secrets))
+		await checkSharedSecrets(bus.leases, { ...secrets }, key(secrets))
 		// What the bus keeps tells nothing of them.
 		const kept = (await bus.leases.get(SECRETS_KEY))?.string() ?? ''
 		for (const value of Object.values(secrets)) expect(kept).not.toContain(value.slice(0, 8))
 		for (const part of ['jwtSecret', 'sessionSecret', 'dataKey'] as const) {
-			const refused = await checkSharedSecrets(bus.leases, { ...secrets, [part]: 'x'.repeat(40) }).catch(
-				(e: unknown) => e,
-			)
+			const other = { ...secrets, [part]: 'x'.repeat(40) }
+			const refused = await checkSharedSecrets(bus.leases, other, key(other)).catch((e: unknown) => e)
 			expect(refused).toBeInstanceOf(SecretsMismatchError)
 			expect((refused as Error).message).toBe(
 				'JWT_SECRET, SESSION_SECRET or the data key (DATA_DIR/secrets.json) differ from those of the other gateways on the bus: every gateway of one bus must have the same',

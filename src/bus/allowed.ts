@@ -1,0 +1,50 @@
+import { checkTdRequest } from '../commands/td-request'
+import type { Logger } from '../logger'
+import type { PluginDefinition } from '../plugin'
+import type { InvokeMessage } from '../supervisor/protocol'
+import { tdFunction } from '../telegram/schema/index'
+import { LIFECYCLE_METHODS } from '../userbots/auth-states'
+
+/**
+ * What a shard lets through: for each label a request may carry (a command's wire name, a
+ * lifecycle step), the TDLib methods its sender declares, read from the same plugins the gateways
+ * load (`PLUGINS`). A request without a label, or with one no plugin declares, sends nothing.
+ * A command group that a plugin registers only from `build` (not in `commands`) is unknown here.
+ */
+export function methodsByLabel(plugins: readonly PluginDefinition[]): Map<string, ReadonlySet<string>> {
+	const byLabel = new Map<string, ReadonlySet<string>>()
+	for (const [label, method] of Object.entries(LIFECYCLE_METHODS)) byLabel.set(label, new Set([method]))
+	for (const plugin of plugins)
+		for (const command of plugin.commands ?? []) byLabel.set(command.name, new Set(command.methods))
+	return byLabel
+}
+
+/**
+ * A shard's check of a request from the bus: the gateway's own (`checkTdRequest`), with the methods
+ * the request's label declares (and the emulator's test controls on the emulator). A refusal is
+ * logged with the method when it is TDLib's (never the request), and thrown to be answered.
+ */
+export function checkShardRequest(
+	m: InvokeMessage,
+	opts: {
+		methodsOf(label: string | undefined): ReadonlySet<string> | undefined
+		dataDir: string
+		emulator: boolean
+	},
+	log: Logger,
+): void {
+	const methods = opts.methodsOf(m.label)
+	try {
+		checkTdRequest(m.request, {
+			userbotId: m.userbotId,
+			methods: (method) => methods?.has(method) === true || (opts.emulator && /^emulator[A-Z]/.test(method)),
+			dataDir: opts.dataDir,
+			emulator: opts.emulator,
+		})
+	} catch (err) {
+		const method =
+			typeof m.request._ === 'string' && tdFunction(m.request._) ? m.request._ : 'not a TDLib method'
+		log.warn('request refused', { userbotId: m.userbotId, method, reason: String((err as Error).message) })
+		throw err
+	}
+}

@@ -1,0 +1,112 @@
+import type { KvEntry } from '@nats-io/kv'
+import type { Logger } from '../logger'
+import type { Bus } from './connection'
+import type { LeaseHolder } from './leases'
+import { READY_MS, Resilient, within } from './resilient'
+import { kvSubject, LEASES_BUCKET, userbotOfLeaseKey } from './subjects'
+
+export interface LeaseRecord {
+	/** Undefined when the value does not open with the bus key (it holds nothing). */
+	holder?: LeaseHolder
+	revision: number
+}
+
+/**
+ * Every lease in the bucket as it is now, watched (and watched again after a reconnect): what a
+ * shard reconciles its own leases against, and what a gateway compares with the ownership for its
+ * `/health`.
+ */
+export class LeaseView {
+	private readonly leases = new Map<number, LeaseRecord>()
+	private watcher?: Resilient
+
+	constructor(
+		private readonly bus: Pick<Bus, 'leases' | 'codec' | 'onReconnect'>,
+		private readonly log: Logger,
+	) {}
+
+	async watch(): Promise<void> {
+		this.watcher = new Resilient('leases', { start: (ended) => this.follow(ended) }, this.bus, this.log)
+		await this.watcher.open()
+	}
+
+	private async follow(ended: () => void): Promise<() => void> {
+		const kv = this.bus.leases
+		// The whole bucket: its other keys (storage, secrets) make sure the first read ends with `delta` 0.
+		const iter = await kv.watch()
+		// Watched again from the start: what it holds now is what the bucket says.
+		const fresh = new Map<number, LeaseRecord>()
+		let initial = true
+		let resolveInitial: () => void = () => {}
+		const ready = new Promise<void>((r) => {
+			resolveInitial = r
+		})
+		const settle = () => {
+			if (!initial) return
+			initial = false
+			this.leases.clear()
+			for (const [k, v] of fresh) this.leases.set(k, v)
+			resolveInitial()
+		}
+		let stopped = false
+		void (async () => {
+			for await (const e of iter) {
+				this.onEntry(e, initial ? fresh : this.leases)
+				if (initial && e.delta === 0) settle()
+			}
+		})()
+			.catch(() => undefined)
+			.finally(() => {
+				if (!stopped) ended()
+			})
+		const status = await kv.status()
+		if (status.values === 0) settle()
+		try {
+			await within(ready, READY_MS, 'the leases watch')
+		} catch (err) {
+			stopped = true
+			iter.stop()
+			throw err
+		}
+		return () => {
+			stopped = true
+			iter.stop()
+		}
+	}
+
+	private onEntry(e: KvEntry, into: Map<number, LeaseRecord>) {
+		const userbotId = userbotOfLeaseKey(e.key)
+		if (userbotId === undefined) return
+		if (e.operation !== 'PUT') {
+			into.delete(userbotId)
+			return
+		}
+		const holder = this.bus.codec.open<LeaseHolder>(
+			kvSubject(LEASES_BUCKET, e.key),
+			e.value,
+			e.created.getTime(),
+		)
+		const ok = holder && typeof holder.shard === 'string' && typeof holder.incarnation === 'string'
+		into.set(userbotId, ok ? { holder, revision: e.revision } : { revision: e.revision })
+	}
+
+	get up(): boolean {
+		return this.watcher?.up ?? false
+	}
+
+	entries(): IterableIterator<[number, LeaseRecord]> {
+		return this.leases.entries()
+	}
+
+	get(userbotId: number): LeaseRecord | undefined {
+		return this.leases.get(userbotId)
+	}
+
+	recheck(): void {
+		if (this.watcher && !this.watcher.up) this.watcher.restart()
+	}
+
+	close(): void {
+		this.watcher?.close()
+	}
+}

@@ -1,0 +1,83 @@
+import { lstatSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { isSafeUploadName, uploadsDir } from '../gateway/uploads'
+import { functionFields, TD_SCHEMA } from '../telegram/schema/index'
+import { RuntimeError } from '../telegram/types'
+import { isObject } from './fields'
+import { checkValue, MAX_NODES, TdObjectError, type TdSlot, type Walk } from './td-validator'
+
+/**
+ * The one check of a TDLib request on its way to TDLib, made by the gateway before it sends a
+ * command's request and again by the shard that receives it over the bus (a gateway's bug, or a
+ * stolen gateway credential and key, gets no further than the gateway itself would have let it):
+ * - the method is one the sender declared (a command's `methods`, or a lifecycle step's);
+ * - the request is a TDLib 1.8.65 function's, every field of its type, every nested object a
+ *   constructor of its field's type (the same walk as the client-object validator), depth and size
+ *   bounded;
+ * - no object names a file on the server's disk (`inputFileLocal`, `inputFileGenerated`), but for
+ *   an `inputFileLocal` whose path is an uploaded file of this very userbot
+ *   (`DATA_DIR/tdlib/<id>/uploads/<name>`, a regular file, not a symlink).
+ */
+export const UNDECLARED_METHOD = 'undeclared TDLib method'
+export const INVALID_REQUEST = 'invalid TDLib request'
+
+/** Every constructor but the one that generates a file on the server (`inputFileLocal` is checked by path). */
+const ANY_CONSTRUCTOR: TdSlot = {
+	type: 'request',
+	allowed: new Set(Object.keys(TD_SCHEMA.constructors).filter((c) => c !== 'inputFileGenerated')),
+}
+
+export interface RequestCheck {
+	userbotId: number
+	/** The methods the sender may send. */
+	methods: ReadonlySet<string> | readonly string[] | ((method: string) => boolean)
+	/** Where uploads are: the data folder every gateway and shard of a deployment shares. */
+	dataDir: string
+	/** The backend is the emulator: its own methods (test controls, not TDLib's) skip the schema. */
+	emulator?: boolean
+}
+
+/** Throws `RuntimeError('bad_request')` with one of the two messages above; never echoes the request. */
+export function checkTdRequest(request: unknown, check: RequestCheck): void {
+	const method = isObject(request) ? request._ : undefined
+	if (typeof method !== 'string') throw new RuntimeError('bad_request', INVALID_REQUEST)
+	const m = check.methods
+	const declared =
+		typeof m === 'function'
+			? m(method)
+			: Array.isArray(m)
+				? m.includes(method)
+				: (m as ReadonlySet<string>).has(method)
+	if (!declared) throw new RuntimeError('bad_request', UNDECLARED_METHOD)
+	if (check.emulator && /^emulator[A-Z]/.test(method)) return
+	const fields = functionFields(method)
+	if (!fields) throw new RuntimeError('bad_request', INVALID_REQUEST)
+	const folder = uploadsDir(check.dataDir, check.userbotId)
+	const walk: Walk = { slot: ANY_CONSTRUCTOR, nodes: 0, localFile: (path) => isUploadedFile(folder, path) }
+	try {
+		for (const key of Object.keys(request as object)) {
+			if (key === '_' || key === '@type' || key === '@extra') continue
+			if (!fields.some(([f]) => f === key)) throw new TdObjectError(`${method}: unknown field`)
+		}
+		for (const [field, kind] of fields) {
+			const raw = (request as Record<string, unknown>)[field]
+			if (raw === undefined || raw === null) continue
+			checkValue(raw, kind, field, 1, walk)
+			if (walk.nodes > MAX_NODES) throw new TdObjectError(`${method} is too large`)
+		}
+	} catch (err) {
+		if (err instanceof TdObjectError) throw new RuntimeError('bad_request', INVALID_REQUEST)
+		throw err
+	}
+}
+
+function isUploadedFile(folder: string, path: unknown): boolean {
+	if (typeof path !== 'string' || dirname(path) !== folder) return false
+	const name = basename(path)
+	if (!isSafeUploadName(name) || join(folder, name) !== path) return false
+	try {
+		return lstatSync(path).isFile()
+	} catch {
+		return false
+	}
+}
