@@ -1,0 +1,45 @@
+/**
+ * The one parse of a command frame, lossless for integers. JSON has one number type and
+ * `JSON.parse` reads every number as a double, so an int64 id past 2^53 sent as a JSON integer (a
+ * session id such as `3088675158945946166`, as a Python or Go client writes it) would arrive as some
+ * other number. Here an integer literal that a double cannot hold exactly arrives as a `bigint` with
+ * every digit; the fields that take int64 ids read it (`src/commands/fields.ts`, the TDLib object
+ * validator), every other field refuses it as it refuses any value of the wrong type.
+ *
+ * Only an integer literal changes: `1.5`, `1e20` and `12345678901234567890.0` stay the doubles
+ * JSON.parse makes of them, and digits inside a string stay a string. Every unsafe integer literal
+ * has at least 16 digits (2^53 has 16), so a frame without a run of 16 digits is parsed by plain
+ * `JSON.parse`; only the others pay for the reviver, which reads each number's source text (the
+ * "JSON.parse source text access" of ES2025, in Bun and V8). `test/bench/frame-json.ts` measures both.
+ */
+
+const LONG_DIGITS = /\d{16}/
+/** JSON's integer literal: no fraction, no exponent (a leading zero is not JSON). */
+const INTEGER_LITERAL = /^-?\d+$/
+
+/** The third argument a reviver gets where the engine gives source text access. */
+interface ReviverContext {
+	source?: string
+}
+
+type Reviver = (this: unknown, key: string, value: unknown, context?: ReviverContext) => unknown
+
+const parseWith = JSON.parse as (text: string, reviver?: Reviver) => unknown
+
+function keepIntegers(_key: string, value: unknown, context?: ReviverContext): unknown {
+	if (typeof value !== 'number' || Number.isSafeInteger(value)) return value
+	const source = context?.source
+	return source !== undefined && INTEGER_LITERAL.test(source) ? BigInt(source) : value
+}
+
+/** Parses a frame's text; throws as JSON.parse does on text that is not JSON. */
+export function parseFrame(text: string): unknown {
+	return LONG_DIGITS.test(text) ? parseWith(text, keepIntegers) : JSON.parse(text)
+}
+
+/**
+ * A value of a parsed frame as JSON text, integers past 2^53 with every digit (where the reply
+ * echoes something the client sent, `request_id`).
+ */
+export const rawInteger = (value: bigint): unknown =>
+	(JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(value.toString())
