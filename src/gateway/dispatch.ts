@@ -222,7 +222,7 @@ export function createDispatcher(
 		if (nestedDeeperThan(fields, MAX_FRAME_DEPTH)) {
 			return errorReply(userbotId, errorType, E.TOO_DEEP, requestId)
 		}
-		if (own) return { action: own, frame: fields, requestId }
+		if (own) return { action: own, frame: withoutNulls(fields), requestId }
 		if (isMissing(rawId)) return errorReply(null, errorType, E.USERBOT_ID_REQUIRED, requestId)
 		if (userbotId === null) {
 			// An integer beyond 2^53 is an integer: no userbot has such an id.

@@ -173,6 +173,24 @@ describe('gateway frame table (contract §6)', () => {
 		expect('request_id' in fraction.payload).toBe(false)
 	})
 
+	it("reads null as a field not sent in the connection's own frames too (subscribe)", async () => {
+		// A socket of its own: the updates it subscribes to go nowhere near the other tests' replies.
+		const own = await f.connect()
+		const reply = await own.command({
+			action: 'subscribe',
+			userbot_id: f.userbotId,
+			updates: null,
+			after: null,
+		})
+		expect(reply.payload).toMatchObject({ type: 'subscribe', result: { last_seq: expect.any(Number) } })
+		const bad = await own.command({ action: 'subscribe', userbot_id: f.userbotId, after: -1 })
+		expect(bad.payload).toMatchObject({
+			type: 'subscribe_error',
+			error: 'after must be a whole number (a seq)',
+		})
+		own.close()
+	})
+
 	it('accepts userbot_id as a digit string', async () => {
 		const reply = await c.command({ action: GET, userbot_id: String(f.userbotId) })
 		expect(reply.payload.type).toBe(GET)
