@@ -10,7 +10,7 @@
  * JSON.parse makes of them, and digits inside a string stay a string. The reviver that reads each
  * number's source text (the "JSON.parse source text access" of ES2025, in Bun and V8) costs several
  * times a plain parse, so only a frame that may hold such a literal pays for it, told cheaply:
- * - up to 4 KiB (nearly every command), by a run of 16 digits in the text (2^53 has 16 digits);
+ * - up to 512 characters (most commands), by a run of 16 digits in the text (2^53 has 16 digits);
  * - past that, where a text full of digits makes the scan cost more than the parse, by a plain
  *   `JSON.parse` and a walk of its values for an integral double past 2^53 (what such a literal
  *   becomes), which costs per value, not per character; only then is the frame parsed again.
@@ -19,7 +19,7 @@
 
 const LONG_DIGITS = /\d{16}/
 /** Frames up to this many characters are scanned; longer ones are parsed and walked. */
-const SCAN_LIMIT = 4096
+const SCAN_LIMIT = 512
 /** JSON's integer literal: no fraction, no exponent (a leading zero is not JSON). */
 const INTEGER_LITERAL = /^-?\d+$/
 

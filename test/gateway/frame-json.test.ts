@@ -24,6 +24,14 @@ describe('parseFrame', () => {
 		for (const value of Object.values(parsed)) expect(typeof value).toBe('number')
 	})
 
+	it('keeps every digit in a long frame too, where it walks the parsed values to tell', () => {
+		const text = `{"text": "${'0123456789 '.repeat(200)}", "ids": [1, [{"id": -3088675158945946166}]], "x": 1e300}`
+		expect(text.length).toBeGreaterThan(512)
+		expect(parseFrame(text)).toEqual({ ...JSON.parse(text), ids: [1, [{ id: -3088675158945946166n }]] })
+		const plain = `{"text": "${'12345678901234567890 '.repeat(100)}", "n": 9007199254740991, "e": 1.5e300}`
+		expect(parseFrame(plain)).toEqual(JSON.parse(plain))
+	})
+
 	it('leaves digits inside strings alone, keys included', () => {
 		const text =
 			'{"12345678901234567890": "12345678901234567890", "t": "id 3088675158945946166 here", "n": 1}'
@@ -72,12 +80,16 @@ describe('parseFrame', () => {
 				fc.dictionary(fc.string({ maxLength: 6 }), tie('value'), { maxKeys: 4 }),
 			),
 		})).value
+		// Padded past 512 characters, a frame takes the other way of telling (parse, then walk).
+		const frame = fc
+			.tuple(json, fc.boolean())
+			.map(([value, long]) => (long ? { pad: 'x'.repeat(600), value } : value))
 		fc.assert(
-			fc.property(json, (value) => {
+			fc.property(frame, (value) => {
 				const text = JSON.stringify(value, (_k, x) => (typeof x === 'bigint' ? rawJSON(String(x)) : x))
 				expect(parseFrame(text)).toEqual(expected(value))
 			}),
-			{ numRuns: 500 },
+			{ numRuns: 1000 },
 		)
 	})
 })
