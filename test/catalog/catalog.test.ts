@@ -24,8 +24,16 @@ beforeAll(async () => {
 })
 afterAll(() => t?.stop())
 
-const ajv = () =>
-	new Ajv({ strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true, allErrors: true })
+// One instance for the file: a new Ajv compiles its meta-schemas again, which made the sweeps below
+// CPU-bound enough to pass 5 s on a loaded machine. The catalog's schemas carry no $id to collide.
+const sharedAjv = new Ajv({
+	strict: true,
+	strictRequired: false,
+	strictTypes: false,
+	allowUnionTypes: true,
+	allErrors: true,
+})
+const ajv = () => sharedAjv
 const entry = (name: string) => catalog.commands.find((c) => c.name === name) as CatalogCommand
 
 describe('the command catalog', () => {
