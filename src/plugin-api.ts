@@ -23,8 +23,11 @@ export {
 	FIELD_DOC,
 	type FieldDoc,
 	fields,
+	INT64_SCHEMA,
 	INTEGER_SCHEMA,
 	int64String,
+	isIntegral,
+	isMissing,
 	isObject,
 	type JsonObject,
 	type JsonSchema,
@@ -41,6 +44,7 @@ export {
 	requiredString,
 	requiredValue,
 	toInt,
+	toInt64,
 } from './commands/fields'
 export {
 	type CheckOptions,

@@ -3,12 +3,12 @@ import { userbot, userProfile } from '../db/schema'
 import type { CreateAppOptions } from '../src/app'
 import { getTestInstance, type TestInstance } from './helpers'
 
-/** A reply as the gateway sends it (contract §6). */
+/** A reply as the gateway sends it (contract §6); `userbot_id` is absent when the frame named none usable. */
 export interface ChatUpdate {
 	type: 'chat_update'
-	userbot_id: number | null
+	userbot_id?: number
 	payload: {
-		userbot_id: number | null
+		userbot_id?: number
 		type: string
 		result?: unknown
 		error?: string
@@ -35,6 +35,15 @@ export interface WsClient {
 }
 
 let counter = 0
+
+/**
+ * A value `JSON.stringify` writes as the bare digits given: an int64 as a Python or Go client sends
+ * it, a JSON integer past 2^53 with every digit (`{"session_id": 3088675158945946166}`).
+ */
+export const bareInteger = (digits: string): unknown => {
+	if (!/^-?\d+$/.test(digits)) throw new Error('bareInteger takes digits')
+	return (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(digits)
+}
 
 /** Opens `/ws` of a test server with a bearer token, a session cookie (+ Origin), or nothing. */
 export function connectWs(baseUrl: string, auth: WsAuth = {}): Promise<WsClient> {

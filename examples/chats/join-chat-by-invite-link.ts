@@ -7,10 +7,7 @@ export const joinChatByInviteLink = defineCommand({
 	summary: 'Joins a group or channel by an invite link, or asks to join where the link needs approval.',
 	methods: ['joinChatByInviteLink'],
 	input: fields({
-		invite_link: requiredString('invite_link', {
-			missing: E.INVITE_LINK_REQUIRED,
-			empty: E.INVITE_LINK_REQUIRED,
-		}),
+		invite_link: requiredString('invite_link', { missing: E.INVITE_LINK_REQUIRED }),
 	}),
 	result: {
 		description: 'Joined (with the chat id), or a join request sent to the administrators.',

@@ -7,7 +7,7 @@ export const searchPublicChat = defineCommand({
 	summary: 'Finds a public user, supergroup or channel by username (`@name` or `name`).',
 	methods: ['searchPublicChat'],
 	input: fields({
-		username: requiredString('username', { missing: E.USERNAME_REQUIRED, empty: E.USERNAME_REQUIRED }),
+		username: requiredString('username', { missing: E.USERNAME_REQUIRED }),
 	}),
 	result: { description: "TDLib's chat object; the account can then send to it.", tdlib: 'chat' },
 	examples: [{ username: '@emulator_news' }],

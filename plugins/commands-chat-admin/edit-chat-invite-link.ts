@@ -1,5 +1,12 @@
 import type { chatInviteLink, editChatInviteLink as EditRequest } from 'tdlib-types'
-import { defineCommand, fields, optionalBool, optionalString, requiredInt } from 'userbot-gateway/plugin'
+import {
+	defineCommand,
+	documented,
+	fields,
+	optionalBool,
+	optionalString,
+	requiredInt,
+} from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
 import { optionalInt32, requiredText } from './invite-fields'
 
@@ -11,8 +18,8 @@ interface Change {
 }
 
 /**
- * The link's terms after an edit: what the client gave, and for what it left out, the link's
- * current value. An omitted field that would contradict a given one yields to it, since TDLib allows
+ * The link's terms after an edit with `keep_unspecified`: what the client gave, and for what it left
+ * out, the link's current value. An omitted field that would contradict a given one yields to it, since TDLib allows
  * no member limit on a link that asks for approval: asking for approval drops the limit, and setting
  * a limit stops asking for approval.
  */
@@ -27,40 +34,61 @@ export function editedTerms(change: Change, current: chatInviteLink) {
 	}
 }
 
+/** The spec's defaults (ws-commands §4.5), which are TDLib's reading of a field left out. */
+export const EDIT_DEFAULTS = { name: '', expiration_date: 0, member_limit: 0, creates_join_request: false }
+
 /**
  * `edit_chat_invite_link` → `editChatInviteLink`; result `chatInviteLink`. TDLib replaces every
- * field, so a field left out would be reset (tdlib-mapping §8.7). An edit here changes only what it
- * names: when a field is left out, the link is read first (`getChatInviteLink`) and its current value
- * is sent back. With all four fields given, the edit is one request.
+ * field, and so does this command, as ws-commands §4.5 has it: a field left out takes the spec's
+ * default (`expiration_date` 0, `member_limit` 0, `creates_join_request` false; no name), in one
+ * request. `keep_unspecified: true` opts into an edit of only what the frame names: the link is read
+ * first (`getChatInviteLink`) and its current value sent back for each field left out (read and
+ * write are two requests, so an edit landing in between is overwritten for those fields).
  */
 export const editChatInviteLink = defineCommand({
 	name: 'edit_chat_invite_link',
-	summary: 'Changes the fields of an invite link the frame names; the others stay.',
+	summary:
+		'Replaces the terms of an invite link (fields left out take their defaults, or stay with keep_unspecified).',
 	result: { description: 'The edited link.', tdlib: 'chatInviteLink' },
-	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', member_limit: 100 }],
+	examples: [
+		{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', member_limit: 100 },
+		{
+			chat_id: -1000000003001,
+			invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp',
+			name: 'partners',
+			keep_unspecified: true,
+		},
+	],
 	methods: ['getChatInviteLink', 'editChatInviteLink'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),
-		name: optionalString('name'),
-		expiration_date: optionalInt32('expiration_date'),
-		member_limit: optionalInt32('member_limit'),
-		creates_join_request: optionalBool('creates_join_request'),
+		name: documented(optionalString('name'), { default: EDIT_DEFAULTS.name }),
+		expiration_date: documented(optionalInt32('expiration_date'), { default: EDIT_DEFAULTS.expiration_date }),
+		member_limit: documented(optionalInt32('member_limit'), { default: EDIT_DEFAULTS.member_limit }),
+		creates_join_request: documented(optionalBool('creates_join_request'), {
+			default: EDIT_DEFAULTS.creates_join_request,
+		}),
+		keep_unspecified: documented(optionalBool('keep_unspecified'), {
+			default: false,
+			description: "true: fields left out keep the link's current values instead of their defaults",
+		}),
 	}),
 	async run(input, ctx) {
 		const { chat_id, invite_link } = input
 		// Named one by one: the frame's other keys (action, request_id...) must not reach TDLib.
 		const { name, expiration_date, member_limit, creates_join_request } = input
+		const change = { name, expiration_date, member_limit, creates_join_request }
+		const complete = Object.values(change).every((x) => x !== undefined)
 		const terms =
-			name !== undefined &&
-			expiration_date !== undefined &&
-			member_limit !== undefined &&
-			creates_join_request !== undefined
-				? { name, expiration_date, member_limit, creates_join_request }
-				: editedTerms(
-						{ name, expiration_date, member_limit, creates_join_request },
-						await ctx.invoke({ _: 'getChatInviteLink', chat_id, invite_link }),
-					)
+			input.keep_unspecified === true && !complete
+				? editedTerms(change, await ctx.invoke({ _: 'getChatInviteLink', chat_id, invite_link }))
+				: {
+						name: name ?? EDIT_DEFAULTS.name,
+						expiration_date: expiration_date ?? EDIT_DEFAULTS.expiration_date,
+						member_limit: member_limit ?? EDIT_DEFAULTS.member_limit,
+						creates_join_request: creates_join_request ?? EDIT_DEFAULTS.creates_join_request,
+					}
 		const request: EditRequest = { _: 'editChatInviteLink', chat_id, invite_link, ...terms }
 		return ctx.invoke(request)
 	},

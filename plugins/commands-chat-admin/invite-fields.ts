@@ -21,15 +21,14 @@ export const optionalInt32 = (field: string) =>
 	)
 
 /**
- * A required text field: absent, `null` and the empty string all read `missing` (an empty invite
- * link names no link; for process_chat_join_requests TDLib would read it as every request).
+ * A required text field: absent, `null` and the empty string all read `missing`, as in every group
+ * (an empty invite link names no link; TDLib would read it as every link of the chat).
  */
 export const requiredText = (field: string, missing: string) =>
 	v.pipe(
 		requiredValue(missing, { type: 'string', minLength: 1 }),
 		v.check((x) => typeof x === 'string', `${field} must be a string`),
 		v.transform((x) => x as string),
-		v.check((x) => x !== '', missing),
 	)
 
 /** `limit` of the list commands: ws-commands §8's default of 50, set explicitly (tdlib-mapping §0). */

@@ -4,8 +4,9 @@ import { requiredString } from './strings'
 
 /**
  * `change_2fa_recovery_email` → `setRecoveryEmailAddress`; the raw `passwordState`. A new address is
- * pending until the code mailed to it is confirmed (`recovery_email_address_code_info` says so); the
- * current address answers at once and cancels a pending change.
+ * pending until the code mailed to it is confirmed with `check_recovery_email_address_code`
+ * (`recovery_email_address_code_info` says so); the current address answers at once and cancels a
+ * pending change.
  */
 export const change2faRecoveryEmail = defineCommand({
 	name: 'change_2fa_recovery_email',
@@ -15,11 +16,7 @@ export const change2faRecoveryEmail = defineCommand({
 	methods: ['setRecoveryEmailAddress'],
 	input: fields({
 		current_password: requiredString('current_password', E.CURRENT_PASSWORD_REQUIRED),
-		new_recovery_email_address: requiredString(
-			'new_recovery_email_address',
-			E.NEW_RECOVERY_EMAIL_REQUIRED,
-			E.NEW_RECOVERY_EMAIL_EMPTY,
-		),
+		new_recovery_email_address: requiredString('new_recovery_email_address', E.NEW_RECOVERY_EMAIL_REQUIRED),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({

@@ -17,7 +17,7 @@ export const checkPasswordRecoveryCode = defineCommand({
 	examples: [{ recovery_code: '12345' }],
 	methods: ['checkPasswordRecoveryCode'],
 	input: fields({
-		recovery_code: requiredString('recovery_code', E.RECOVERY_CODE_REQUIRED, E.RECOVERY_CODE_EMPTY),
+		recovery_code: requiredString('recovery_code', E.RECOVERY_CODE_REQUIRED),
 	}),
 	async run(input, ctx) {
 		await ctx.invoke({ _: 'checkPasswordRecoveryCode', recovery_code: input.recovery_code })

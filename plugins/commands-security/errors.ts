@@ -1,7 +1,8 @@
 /**
  * The security group's wire strings. The first block is ws-commands §7 word for word; the second
  * fills the gaps §7 leaves, where tdlib-mapping §3 and §8 call the protocol dangerous (an omitted
- * `new_password` that TDLib reads as "remove the password") or leaky (verify_2fa_password).
+ * `new_password` that TDLib reads as "remove the password") or leaky (verify_2fa_password), and for
+ * the two commands that finish a pending recovery address change.
  */
 export const ACCOUNT_TTL_MIN_DAYS = 30
 export const ACCOUNT_TTL_MAX_DAYS = 730
@@ -18,15 +19,17 @@ export const SecurityErrors = {
 	// Where §7 is silent
 	/** tdlib-mapping §3: with no password set, getRecoveryEmailAddress accepts any password. */
 	NOT_ENABLED: '2-step verification is not enabled',
-	/** recover_password: an omitted new password would remove the password (tdlib-mapping §8.7). */
-	NEW_PASSWORD_REQUIRED: 'new_password is required',
-	/** change_2fa_password with nothing to change. */
-	NOTHING_TO_CHANGE: 'new_password or new_recovery_email_address is required',
+	/** change_2fa_password with nothing to change (the address counts only with the flag, §4.3). */
+	NOTHING_TO_CHANGE: 'new_password or set_recovery_email_address is required',
 	/** change_2fa_password never removes the password: disable_2fa_password is the deliberate way. */
 	NEW_PASSWORD_EMPTY: 'new_password must not be empty; use disable_2fa_password to remove the password',
 	/** TDLib changes a hint only together with a password (setPassword). */
 	HINT_WITHOUT_PASSWORD: 'new_hint can only be changed together with new_password',
-	EMAIL_FLAG_CONFLICT: 'set_recovery_email_address is false but new_recovery_email_address is given',
-	RECOVERY_CODE_EMPTY: 'recovery_code must not be empty',
-	NEW_RECOVERY_EMAIL_EMPTY: 'new_recovery_email_address must not be empty',
+	/** check_recovery_email_address_code */
+	CODE_REQUIRED: 'code is required',
+	/** check_/resend_recovery_email_address_code with no change waiting for a code. */
+	NOTHING_PENDING: 'no recovery email address is waiting for confirmation',
+	/** TDLib answers a wrong or expired code with the state, still pending: said, not passed as success. */
+	CODE_NOT_ACCEPTED:
+		'code is invalid or expired; the recovery email address is still waiting for confirmation',
 } as const

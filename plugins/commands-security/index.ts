@@ -1,7 +1,8 @@
 /**
  * The security and two-factor authentication command group: the 2FA password (state, verify, change,
  * disable, recovery e-mail, recovery codes), the account's TTL and the ownership-transfer check, as the
- * 11 commands of ws-commands §4.3 mapped onto TDLib 1.8.65 (tdlib-mapping §3).
+ * 11 commands of ws-commands §4.3 mapped onto TDLib 1.8.65 (tdlib-mapping §3), and two more that
+ * finish a pending recovery address (its code checked or sent again), which §4.3 leaves out.
  * It adds no route: it registers its commands with the WebSocket gateway, which checks the envelope,
  * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
  * error strings are data in `errors.ts`.
@@ -10,12 +11,14 @@ import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { change2faPassword } from './change-2fa-password'
 import { change2faRecoveryEmail } from './change-2fa-recovery-email'
 import { checkPasswordRecoveryCode } from './check-password-recovery-code'
+import { checkRecoveryEmailAddressCode } from './check-recovery-email-address-code'
 import { disable2faPassword } from './disable-2fa-password'
 import { getAccountTtl } from './get-account-ttl'
 import { getPasswordState } from './get-password-state'
 import { getTransferOwnershipState } from './get-transfer-ownership-state'
 import { recoverPassword } from './recover-password'
 import { requestPasswordRecovery } from './request-password-recovery'
+import { resendRecoveryEmailAddressCode } from './resend-recovery-email-address-code'
 import { setAccountTtl } from './set-account-ttl'
 import { verify2faPassword } from './verify-2fa-password'
 
@@ -33,6 +36,8 @@ export const securityCommands = defineCommandGroup({
 		change2faPassword,
 		disable2faPassword,
 		change2faRecoveryEmail,
+		checkRecoveryEmailAddressCode,
+		resendRecoveryEmailAddressCode,
 	],
 })
 

@@ -3,27 +3,29 @@ import { SecurityErrors as E } from './errors'
 import { optionalText, requiredString } from './strings'
 
 /**
- * `recover_password` → `recoverPassword`; the raw `passwordState`. TDLib reads an empty new password
- * as "remove the password", so an omitted `new_password` is refused rather than defaulted to '':
- * removing the password by recovery (the one way without knowing it) takes an explicit
- * `new_password: ""`. A new password without `new_hint` gets no hint.
+ * `recover_password` → `recoverPassword`; the raw `passwordState`. `new_password` is optional, as
+ * ws-commands §4.3 has it, and TDLib reads it left out (or `""`) as "remove the password": recovery
+ * is the one way to remove a forgotten password. A new password without `new_hint` gets no hint.
  */
 export const recoverPassword = defineCommand({
 	name: 'recover_password',
-	summary: 'Sets a new password with a recovery code (an explicit empty one removes it).',
+	summary: 'Sets a new password with a recovery code; without new_password, removes the password.',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
 	examples: [{ recovery_code: '12345', new_password: 'a new secret', new_hint: 'the usual' }],
 	methods: ['recoverPassword'],
 	input: fields({
-		recovery_code: requiredString('recovery_code', E.RECOVERY_CODE_REQUIRED, E.RECOVERY_CODE_EMPTY),
-		new_password: requiredString('new_password', E.NEW_PASSWORD_REQUIRED),
+		recovery_code: requiredString('recovery_code', E.RECOVERY_CODE_REQUIRED),
+		new_password: documented(optionalText('new_password'), {
+			default: '',
+			description: 'the new password; left out or empty, the password is removed',
+		}),
 		new_hint: documented(optionalText('new_hint'), { default: '' }),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({
 			_: 'recoverPassword',
 			recovery_code: input.recovery_code,
-			new_password: input.new_password,
+			new_password: input.new_password ?? '',
 			new_hint: input.new_hint ?? '',
 		}),
 })

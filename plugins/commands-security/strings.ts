@@ -14,17 +14,8 @@ const stringOf = (field: string) =>
 		v.transform((x) => x as string),
 	)
 
-/**
- * A required string: `missing` when absent (or null), and `empty`, when given, for ''. An empty
- * password is meaningful (with no password set, the current one is ''), an empty code is not.
- */
-export const requiredString = (field: string, missing: string, empty?: string) =>
-	empty === undefined
-		? v.pipe(requiredValue(missing, { type: 'string' }), stringOf(field))
-		: v.pipe(
-				requiredValue(missing, { type: 'string', minLength: 1 }),
-				stringOf(field),
-				v.check((x) => x !== '', empty),
-			)
+/** A required string: `missing` when absent, null or `""`, as every required field of every group. */
+export const requiredString = (field: string, missing: string) =>
+	v.pipe(requiredValue(missing, { type: 'string', minLength: 1 }), stringOf(field))
 
 export const optionalText = (field: string) => v.optional(stringOf(field))

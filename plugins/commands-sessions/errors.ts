@@ -1,7 +1,7 @@
 /**
  * The sessions and privacy group's wire strings. The first block is ws-commands §7 word for word; the
  * second fills the gaps §7 leaves (`<field> is required`, as tdlib-mapping §2 recommends) and says
- * what this service refuses on its own (int64 precision, TDLib's limits on privacy rules).
+ * what this service refuses on its own (ids past int64, TDLib's limits on privacy rules).
  */
 
 /** TDLib's limits on the ids all the rules of one privacy setting may name (tdlib-mapping §2). */
@@ -29,11 +29,7 @@ export const SessionsErrors = {
 	// Where §7 is silent
 	SETTING_REQUIRED: 'setting is required',
 	ALLOW_NEW_CHATS_REQUIRED: 'allow_new_chats_from_unknown_users is required',
-	/**
-	 * A JSON number past 2^53 has lost digits before any code here sees it: terminating or changing
-	 * "the nearest" session would act on the wrong one. TDLib's session ids are such numbers.
-	 */
-	SESSION_ID_IMPRECISE: 'session_id beyond 2^53 must be sent as a string',
+	SESSION_ID_TYPE: 'session_id must be an integer',
 	SESSION_ID_RANGE: 'session_id must be a 64-bit integer',
 	/**
 	 * Telegram's FRESH_RESET_AUTHORISATION_FORBIDDEN is a code-406 error, which TDLib says must not be

@@ -2,6 +2,7 @@ import type { UserPrivacySetting$Input } from 'tdlib-types'
 import {
 	checkTdObject,
 	documented,
+	isMissing,
 	isObject,
 	type JsonSchema,
 	TdObjectError,
@@ -66,7 +67,7 @@ export function privacySettingOf(value: unknown): PrivacySetting | null {
 export const privacySettingField = documented(
 	v.pipe(
 		v.optional(v.unknown(), null),
-		v.check((x) => x !== null && x !== undefined, E.SETTING_REQUIRED),
+		v.check((x) => !isMissing(x), E.SETTING_REQUIRED),
 		v.rawTransform(({ dataset, addIssue, NEVER }) => {
 			const setting = privacySettingOf(dataset.value)
 			if (setting) return setting
@@ -80,7 +81,9 @@ export const privacySettingField = documented(
 
 /**
  * `settings`: a list of settings or one; each read once, in the order first named. Left out or null,
- * every setting (`ALL_PRIVACY_SETTINGS`).
+ * every setting (`ALL_PRIVACY_SETTINGS`). A setting that is none of TDLib's cannot be retrieved:
+ * ws-commands §7 words that `failed to get privacy settings` for this command, whose table row has
+ * no `unsupported privacy setting` (that string is get_privacy_setting's and set_privacy_setting's).
  */
 export const privacySettingsField = v.optional(
 	v.pipe(
@@ -90,7 +93,7 @@ export const privacySettingsField = v.optional(
 				anyOf: [SETTING_SCHEMA, { type: 'array', items: SETTING_SCHEMA, maxItems: MAX_SETTINGS }],
 				description: 'settings to read, in order; left out, every one',
 			},
-			{ errors: [E.SETTINGS_TYPE, E.SETTINGS_TOO_MANY, E.UNSUPPORTED_PRIVACY_SETTING] },
+			{ errors: [E.SETTINGS_TYPE, E.SETTINGS_TOO_MANY, E.FAILED_TO_GET_PRIVACY_SETTINGS] },
 		),
 		v.rawTransform(({ dataset, addIssue, NEVER }) => {
 			const value = dataset.value
@@ -108,7 +111,7 @@ export const privacySettingsField = v.optional(
 			for (const item of list) {
 				const setting = privacySettingOf(item)
 				if (!setting) {
-					addIssue({ message: E.UNSUPPORTED_PRIVACY_SETTING })
+					addIssue({ message: E.FAILED_TO_GET_PRIVACY_SETTINGS })
 					return NEVER
 				}
 				if (!settings.has(setting.name)) settings.set(setting.name, setting)

@@ -23,7 +23,8 @@ const MESSAGES = {
 	ws: {
 		required: (field: string) => `${field} is required`,
 		string: (field: string) => `${field} must be a string`,
-		blank: (field: string) => `${field} must not be empty`,
+		// An empty (or, where text is trimmed, blank) field is a missing one, as in every command group.
+		blank: (field: string) => `${field} is required`,
 		long: (field: string, max: number) => `${field} must be at most ${max} characters`,
 		fault: (field: string, fault: TextFault) =>
 			fault === 'control'

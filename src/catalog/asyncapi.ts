@@ -34,19 +34,29 @@ function frame(c: CatalogCommand): JsonSchema {
 	}
 }
 
-function reply(type: JsonSchema, extra: Record<string, JsonSchema>, required: string[]): JsonSchema {
+/**
+ * A reply's envelope. `userbot_id` is always an integer: a success names the userbot it ran for; an
+ * error to a frame that named no usable userbot (none, no integer, past 2^53) leaves it out.
+ */
+function reply(
+	type: JsonSchema,
+	extra: Record<string, JsonSchema>,
+	required: string[],
+	userbotIdRequired = true,
+): JsonSchema {
+	const id = userbotIdRequired ? ['userbot_id'] : []
 	return {
 		type: 'object',
 		properties: {
 			type: { const: 'chat_update' },
-			userbot_id: { type: ['integer', 'null'] },
+			userbot_id: { type: 'integer' },
 			payload: {
 				type: 'object',
-				properties: { userbot_id: { type: ['integer', 'null'] }, type, request_id: REQUEST_ID, ...extra },
-				required: ['userbot_id', 'type', ...required],
+				properties: { userbot_id: { type: 'integer' }, type, request_id: REQUEST_ID, ...extra },
+				required: [...id, 'type', ...required],
 			},
 		},
-		required: ['type', 'userbot_id', 'payload'],
+		required: ['type', ...id, 'payload'],
 	}
 }
 
@@ -98,6 +108,7 @@ export function toAsyncApi(catalog: Catalog): JsonSchema {
 					result: { description: 'a partial result, where the command has one' },
 				},
 				['error'],
+				false,
 			),
 		}
 		for (const name of Object.values(names)) channelMessages[name] = ref(`#/components/messages/${name}`)

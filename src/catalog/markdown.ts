@@ -113,7 +113,7 @@ export function commandReference(catalog: Catalog): string {
 	const out: string[] = [
 		REFERENCE_START,
 		'',
-		`${catalog.commands.length} commands in ${groups.size} groups. Besides its own, any command may be answered ${[...GATEWAY].map(code).join(', ')} (\`userbot is not authorized\` not for the log-in steps; \`request failed\` only for those that reach TDLib). Integers may be sent as strings of digits.`,
+		`${catalog.commands.length} commands in ${groups.size} groups. Besides its own, any command may be answered ${[...GATEWAY].map(code).join(', ')} (\`userbot is not authorized\` not for the log-in steps; \`request failed\` only for those that reach TDLib). Integers may be sent as JSON integers (int64 ids past 2^53 keep every digit) or as strings of digits; a field at \`null\` is a field not sent, and a required field at \`""\` is a missing one.`,
 		'',
 	]
 	for (const [group, commands] of groups) {

@@ -5,12 +5,15 @@
 
 export type RequestId = string | number
 
-/** Every reply and pushed event of a command (and of `authenticate`, `subscribe`...). */
+/**
+ * Every reply and pushed event of a command (and of `authenticate`, `subscribe`...). `userbot_id` is
+ * left out where the frame named no usable userbot (and in the connection's own `authenticate`).
+ */
 export interface ChatUpdate {
 	type: 'chat_update'
-	userbot_id: number | null
+	userbot_id?: number
 	payload: {
-		userbot_id: number | null
+		userbot_id?: number
 		type: string
 		result?: unknown
 		error?: string

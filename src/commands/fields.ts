@@ -6,7 +6,8 @@ import * as v from 'valibot'
  *
  * valibot reports a missing key of an object with the object's message, not the field's. A required
  * field is therefore declared optional with a `null` default: valibot then runs the field's pipe on
- * `null`, and the pipe's first check says `<field> is required`. A present `null` reads the same.
+ * `null`, and the pipe's first check says `<field> is required`. What counts as missing is decided
+ * once, by `isMissing`: absent, `null`, and the empty string.
  */
 
 const INT = /^-?\d{1,16}$/
@@ -61,9 +62,14 @@ export const INTEGER_SCHEMA: JsonSchema = {
 	description: 'an integer (a string of digits is read as one)',
 }
 
-/** Integers arrive as JSON numbers or, for ids beyond 2^53 in some clients, as digit strings. */
+/**
+ * Integers arrive as JSON numbers or as digit strings. TDLib's int53 fields (chat, message and user
+ * ids, dates, counts) hold at most 2^53: past it (a `bigint` from the frame parse, a longer digit
+ * string) there is no such number here.
+ */
 export function toInt(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined
+	if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : undefined
 	if (typeof value === 'string' && INT.test(value)) {
 		const n = Number(value)
 		return Number.isSafeInteger(n) ? n : undefined
@@ -71,27 +77,67 @@ export function toInt(value: unknown): number | undefined {
 	return undefined
 }
 
+const DIGITS = /^-?\d+$/
+
+/** An integer however large: a JSON integer (a `bigint` past 2^53) or a string of digits. */
+export const isIntegral = (x: unknown): boolean =>
+	typeof x === 'bigint' ||
+	(typeof x === 'number' && Number.isInteger(x)) ||
+	(typeof x === 'string' && DIGITS.test(x))
+
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+
+/**
+ * An int64 as TDLib's string (one spelling per number: `"007"` is `"7"`), from a JSON integer of any
+ * size (the frame parse keeps one past 2^53 whole, as a `bigint`) or a string of digits; `undefined`
+ * for anything else or past the int64 range. A double past 2^53 that is no integer literal (`1e19`)
+ * has lost its digits and is refused.
+ */
+export function toInt64(value: unknown): string | undefined {
+	let n: bigint
+	if (typeof value === 'bigint') n = value
+	else if (typeof value === 'number' && Number.isSafeInteger(value)) n = BigInt(value)
+	else if (typeof value === 'string' && value.length <= 25 && DIGITS.test(value)) n = BigInt(value)
+	else return undefined
+	return n >= INT64_MIN && n <= INT64_MAX ? n.toString() : undefined
+}
+
+/**
+ * The one rule for a required field that is not there: absent, `null` or `""` (ws-commands §7's
+ * `<field> is required`). An empty password, code, link or id names nothing, so every command
+ * answers it as it answers a missing one.
+ */
+export const isMissing = (x: unknown): boolean => x === undefined || x === null || x === ''
+
+/**
+ * The frame as a command's input reads it: a field whose value is `null` is a field not sent. So an
+ * optional field at `null` takes its default, and a required one is `<field> is required`, in every
+ * command alike. Copies only a frame that has a `null`.
+ */
+export function withoutNulls(frame: Record<string, unknown>): Record<string, unknown> {
+	for (const key in frame) {
+		// fromEntries defines each key as data: a `__proto__` key stays a key, never the prototype.
+		if (frame[key] === null) return Object.fromEntries(Object.entries(frame).filter(([, x]) => x !== null))
+	}
+	return frame
+}
+
 const present = (missing: string, schema: JsonSchema = {}) =>
 	v.pipe(
 		v.optional(v.unknown(), null),
 		doc(schema, true),
-		v.check((x) => x !== null && x !== undefined, missing),
+		v.check((x) => !isMissing(x), missing),
 	)
 
-/** A schema over `unknown` that checks `ok` and maps the value. */
-const mapped = <T>(
-	message: string,
-	ok: (x: unknown) => boolean,
-	map: (x: unknown) => T,
-	schema: JsonSchema,
-) => v.pipe(v.unknown(), doc(schema), v.check(ok, message), v.transform(map))
-
 const intOf = (field: string) =>
-	mapped(
-		`${field} must be an integer`,
-		(x) => toInt(x) !== undefined,
-		(x) => toInt(x) as number,
-		INTEGER_SCHEMA,
+	v.pipe(
+		v.unknown(),
+		doc(INTEGER_SCHEMA),
+		v.check(isIntegral, `${field} must be an integer`),
+		// An integer TDLib's int53 cannot hold is still an integer: said so, not called something else.
+		v.check((x) => !isIntegral(x) || toInt(x) !== undefined, `${field} is out of range`),
+		v.transform((x) => toInt(x) as number),
 	)
 
 /** A required integer: `<field> is required` when absent, `<field> must be an integer` otherwise. */
@@ -100,18 +146,24 @@ export const requiredInt = (field: string, missing = `${field} is required`) =>
 
 export const optionalInt = (field: string) => v.optional(intOf(field))
 
-/** An int64 id passed on as TDLib's string form (custom_emoji_id, session ids). */
+/** What the catalog says of an int64 field. */
+export const INT64_SCHEMA: JsonSchema = {
+	type: ['integer', 'string'],
+	pattern: '^-?[0-9]{1,19}$',
+	description: 'a 64-bit integer, as a JSON integer (every digit kept) or a string of digits',
+}
+
+/**
+ * An int64 id passed on as TDLib's string form (event ids, custom emoji ids): a JSON integer of any
+ * size or a string of digits, each keeping its exact value.
+ */
 export const int64String = (field: string) =>
-	mapped(
-		`${field} must be an integer`,
-		(x) =>
-			(typeof x === 'number' && Number.isSafeInteger(x)) || (typeof x === 'string' && /^-?\d{1,19}$/.test(x)),
-		(x) => String(x),
-		{
-			type: ['integer', 'string'],
-			pattern: '^-?[0-9]{1,19}$',
-			description: 'a 64-bit integer; past 2^53 as a string of digits',
-		},
+	v.pipe(
+		v.unknown(),
+		doc(INT64_SCHEMA),
+		v.check(isIntegral, `${field} must be an integer`),
+		v.check((x) => !isIntegral(x) || toInt64(x) !== undefined, `${field} must be a 64-bit integer`),
+		v.transform((x) => toInt64(x) as string),
 	)
 
 /**
@@ -188,20 +240,23 @@ export const optionalString = (field: string) =>
 	)
 
 /**
- * A required string: `<field> is required` when absent or null (and, with `empty`, that message for
- * `""`), `<field> must be a string` for anything else, `<field> must be valid Unicode text` for a lone
- * surrogate, which TDLib cannot take.
+ * A required string: `<field> is required` when missing (absent, null or `""`), `<field> must be a
+ * string` for anything else, `<field> must be valid Unicode text` for a lone surrogate, which TDLib
+ * cannot take.
  */
-export const requiredString = (field: string, opts: { missing?: string; empty?: string } = {}) =>
+export const requiredString = (
+	field: string,
+	opts: {
+		missing?: string
+		/** @deprecated `""` is missing in every command: it answers `missing`. */
+		empty?: string
+	} = {},
+) =>
 	v.pipe(
-		present(opts.missing ?? `${field} is required`, {
-			type: 'string',
-			...(opts.empty === undefined ? {} : { minLength: 1 }),
-		}),
+		present(opts.missing ?? `${field} is required`, { type: 'string', minLength: 1 }),
 		v.check((x) => typeof x === 'string', `${field} must be a string`),
 		v.check((x) => typeof x !== 'string' || !LONE_SURROGATE.test(x), `${field} must be valid Unicode text`),
 		v.transform((x) => x as string),
-		v.check((x) => opts.empty === undefined || x !== '', opts.empty ?? ''),
 	)
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/

@@ -6,7 +6,7 @@ import {
 	tdConstructor,
 } from '../telegram/schema/index'
 import { CommandError } from './define'
-import { isObject, type JsonObject } from './fields'
+import { isObject, type JsonObject, toInt64 } from './fields'
 
 /**
  * The one validator for every TDLib object a client hands us (reply targets, send options, reply
@@ -126,6 +126,8 @@ export interface Walk {
 }
 
 function integer(value: unknown, path: string, int32: boolean): number {
+	// A JSON integer past 2^53 (the frame parse keeps it as a bigint) is an integer, just too big here.
+	if (typeof value === 'bigint') throw new TdObjectError(`${path} is out of range`)
 	let n: number | undefined
 	if (typeof value === 'number' && Number.isSafeInteger(value)) n = value
 	else if (typeof value === 'string' && INT_TEXT.test(value) && Number.isSafeInteger(Number(value)))
@@ -149,18 +151,15 @@ export function checkValue(
 		case 'int53':
 		case 'number':
 			return integer(value, path, false)
-		case 'int64':
-			// TDLib writes int64 as a string, and a JSON number past 2^53 has already lost digits.
-			if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value)
-			if (
-				typeof value === 'string' &&
-				INT_TEXT.test(value) &&
-				BigInt(value) < 2n ** 63n &&
-				BigInt(value) >= -(2n ** 63n)
-			)
-				return value
-			throw new TdObjectError(`${path} must be an integer`)
+		case 'int64': {
+			// TDLib writes int64 as a string: from a JSON integer of any size (past 2^53 the frame parse
+			// keeps every digit) or a string of digits without leading zeros.
+			const int64 = typeof value === 'string' && !INT_TEXT.test(value) ? undefined : toInt64(value)
+			if (int64 === undefined) throw new TdObjectError(`${path} must be an integer`)
+			return int64
+		}
 		case 'double':
+			if (typeof value === 'bigint') return Number(value)
 			if (typeof value === 'number' && Number.isFinite(value)) return value
 			throw new TdObjectError(`${path} must be a number`)
 		case 'string':

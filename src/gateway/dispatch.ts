@@ -1,12 +1,13 @@
 import * as v from 'valibot'
 import { type CommandContext, CommandError } from '../commands/define'
-import { toInt } from '../commands/fields'
+import { isIntegral, isMissing, toInt, withoutNulls } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'
 import { checkTdRequest } from '../commands/td-request'
 import type { AppContext } from '../context'
 import { createDeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
 import { GatewayErrors as E, FRAME_ERROR_TYPE, wordError } from './errors'
+import { parseFrame } from './frame-json'
 import { errorReply, type RequestId, requestIdOf, successReply } from './replies'
 import { type Connection, Running } from './running'
 import { resolveUploadedFile } from './uploads'
@@ -30,11 +31,6 @@ export const MAX_IN_FLIGHT_CHARS = 8 * 1024 * 1024
  */
 export const MAX_FRAME_DEPTH = 32
 
-/** A JSON number that is an integer, however large, or a digit string (ids beyond 2^53 in some clients). */
-const isIntegral = (value: unknown) =>
-	(typeof value === 'number' && Number.isInteger(value)) ||
-	(typeof value === 'string' && /^-?\d+$/.test(value))
-
 const READY = 'authorizationStateReady'
 
 /**
@@ -43,7 +39,7 @@ const READY = 'authorizationStateReady'
  */
 export function userbotIdOf(frame: Record<string, unknown>): number | { error: string } {
 	const raw = frame.userbot_id
-	if (raw === undefined || raw === null) return { error: E.USERBOT_ID_REQUIRED }
+	if (isMissing(raw)) return { error: E.USERBOT_ID_REQUIRED }
 	const id = toInt(raw)
 	if (id !== undefined) return id
 	return { error: isIntegral(raw) ? E.USERBOT_NOT_FOUND : E.USERBOT_ID_NOT_INTEGER }
@@ -155,7 +151,7 @@ export function createDispatcher(
 		}
 		if (!record || record.companyId !== conn.principal.companyId) return running.fail(E.USERBOT_NOT_FOUND)
 
-		const parsed = v.safeParse(command.input, frame, { message: UNWORDED })
+		const parsed = v.safeParse(command.input, withoutNulls(frame), { message: UNWORDED })
 		if (!parsed.success) return running.fail(wireMessage(parsed.issues[0]))
 
 		const runtime = ctx.runtime
@@ -217,7 +213,7 @@ export function createDispatcher(
 	): string | Job | { action: ConnectionAction; frame: Record<string, unknown>; requestId?: RequestId } {
 		let frame: unknown
 		try {
-			frame = JSON.parse(text)
+			frame = parseFrame(text)
 		} catch {
 			return errorReply(null, FRAME_ERROR_TYPE, E.INVALID_JSON, undefined)
 		}
@@ -239,9 +235,8 @@ export function createDispatcher(
 		if (nestedDeeperThan(fields, MAX_FRAME_DEPTH)) {
 			return errorReply(userbotId, errorType, E.TOO_DEEP, requestId)
 		}
-		if (own) return { action: own, frame: fields, requestId }
-		if (rawId === undefined || rawId === null)
-			return errorReply(null, errorType, E.USERBOT_ID_REQUIRED, requestId)
+		if (own) return { action: own, frame: withoutNulls(fields), requestId }
+		if (isMissing(rawId)) return errorReply(null, errorType, E.USERBOT_ID_REQUIRED, requestId)
 		if (userbotId === null) {
 			// An integer beyond 2^53 is an integer: no userbot has such an id.
 			if (isIntegral(rawId)) return errorReply(null, errorType, E.USERBOT_NOT_FOUND, requestId)

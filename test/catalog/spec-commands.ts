@@ -230,7 +230,6 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 	recover_password: {
 		required: ['recovery_code'],
 		optional: ['new_password', 'new_hint'],
-		decidedRequired: ['new_password'],
 		frames: [{ recovery_code: '12345', new_password: 'a new secret', new_hint: 'the usual' }],
 	},
 	verify_2fa_password: { required: ['password'], optional: [], frames: [{ password: 'secret-2fa' }] },
@@ -405,6 +404,7 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 	get_chat_join_requests: {
 		required: ['chat_id', 'invite_link'],
 		optional: ['query', 'offset_request', 'limit'],
+		// invite_link, or every link's requests with an explicit `all: true` (README decision).
 		decidedOptional: ['invite_link'],
 		frames: [
 			{ chat_id: CHAT, invite_link: LINK },

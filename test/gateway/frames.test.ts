@@ -14,12 +14,11 @@ afterAll(() => f.stop())
 const GET = 'get_default_message_auto_delete_time'
 
 describe('gateway frame table (contract §6)', () => {
-	it('answers a frame that is not JSON with invalid JSON', async () => {
+	it('answers a frame that is not JSON with invalid JSON, and no userbot_id (never null)', async () => {
 		c.send('{not json')
 		expect(await c.next()).toEqual({
 			type: 'chat_update',
-			userbot_id: null,
-			payload: { userbot_id: null, type: 'error', error: 'invalid JSON' },
+			payload: { type: 'error', error: 'invalid JSON' },
 		})
 	})
 
@@ -27,10 +26,9 @@ describe('gateway frame table (contract §6)', () => {
 		for (const frame of ['"{}"', '[1,2]', '42', 'null', 'true']) {
 			c.send(frame)
 			const reply = await c.next()
-			expect(reply.payload).toEqual({
-				userbot_id: null,
-				type: 'error',
-				error: 'command must be a JSON object',
+			expect(reply).toEqual({
+				type: 'chat_update',
+				payload: { type: 'error', error: 'command must be a JSON object' },
 			})
 		}
 	})
@@ -50,18 +48,22 @@ describe('gateway frame table (contract §6)', () => {
 		expect(reply.payload.error).toBe('unknown action')
 	})
 
-	it('requires userbot_id', async () => {
-		const reply = await c.command({ action: GET })
-		expect(reply).toMatchObject({
-			userbot_id: null,
-			payload: { userbot_id: null, type: `${GET}_error`, error: 'userbot_id is required' },
-		})
+	it('requires userbot_id, and answers without one: the field is left out, never null', async () => {
+		for (const missing of [{}, { userbot_id: null }, { userbot_id: '' }]) {
+			const reply = await c.command({ action: GET, ...missing, request_id: 'no-id' })
+			expect(reply).toEqual({
+				type: 'chat_update',
+				payload: { type: `${GET}_error`, error: 'userbot_id is required', request_id: 'no-id' },
+			})
+		}
 	})
 
-	it('requires userbot_id to be an integer', async () => {
+	it('requires userbot_id to be an integer, and does not echo what was sent instead', async () => {
 		for (const bad of ['abc', 1.5, true, { id: 1 }, [1]]) {
 			const reply = await c.command({ action: GET, userbot_id: bad })
 			expect(reply.payload).toMatchObject({ type: `${GET}_error`, error: 'userbot_id must be an integer' })
+			expect('userbot_id' in reply).toBe(false)
+			expect('userbot_id' in reply.payload).toBe(false)
 		}
 	})
 
@@ -70,11 +72,9 @@ describe('gateway frame table (contract §6)', () => {
 		for (const id of ['1152921504606846976', '1e300', '-9007199254740993', '"12345678901234567890"']) {
 			c.send(`{"action":"${GET}","userbot_id":${id},"request_id":"huge"}`)
 			const reply = await c.next()
-			expect(reply.payload).toEqual({
-				userbot_id: null,
-				type: `${GET}_error`,
-				error: 'userbot not found',
-				request_id: 'huge',
+			expect(reply).toEqual({
+				type: 'chat_update',
+				payload: { type: `${GET}_error`, error: 'userbot not found', request_id: 'huge' },
 			})
 		}
 		expect(c.ws.readyState).toBe(WebSocket.OPEN)
@@ -156,15 +156,39 @@ describe('gateway frame table (contract §6)', () => {
 		})
 	})
 
-	it('echoes an integer request_id beyond 2^53 as JSON read it, and ignores a fraction', async () => {
+	it('echoes an integer request_id beyond 2^53 digit for digit, and ignores a fraction', async () => {
+		const raw: string[] = []
+		const keep = (event: MessageEvent) => raw.push(String(event.data))
+		c.ws.addEventListener('message', keep)
 		c.send(`{"action":"${GET}","userbot_id":${f.userbotId},"request_id":12345678901234567890}`)
+		// JSON.parse on this side rounds the id; the reply's text carries the very digits sent.
 		const big = await c.next()
-		// Echoed as JSON.parse read it: the nearest double, written back in its shortest form.
-		expect(big.payload).toMatchObject({ type: GET, request_id: 12345678901234567000 })
+		expect(big.payload.type).toBe(GET)
+		expect(Number(big.payload.request_id)).toBeGreaterThan(2 ** 53)
+		c.ws.removeEventListener('message', keep)
+		expect(raw.filter((text) => text.endsWith(',"request_id":12345678901234567890}}'))).toHaveLength(1)
 		c.send(`{"action":"${GET}","userbot_id":${f.userbotId},"request_id":1.5}`)
 		const fraction = await c.next()
 		expect(fraction.payload.type).toBe(GET)
 		expect('request_id' in fraction.payload).toBe(false)
+	})
+
+	it("reads null as a field not sent in the connection's own frames too (subscribe)", async () => {
+		// A socket of its own: the updates it subscribes to go nowhere near the other tests' replies.
+		const own = await f.connect()
+		const reply = await own.command({
+			action: 'subscribe',
+			userbot_id: f.userbotId,
+			updates: null,
+			after: null,
+		})
+		expect(reply.payload).toMatchObject({ type: 'subscribe', result: { last_seq: expect.any(Number) } })
+		const bad = await own.command({ action: 'subscribe', userbot_id: f.userbotId, after: -1 })
+		expect(bad.payload).toMatchObject({
+			type: 'subscribe_error',
+			error: 'after must be a whole number (a seq)',
+		})
+		own.close()
 	})
 
 	it('accepts userbot_id as a digit string', async () => {

@@ -180,9 +180,10 @@ describe('client objects at every pass-through field', () => {
 			'userPrivacySettingShowEverything',
 		]) {
 			expect(await error({ action: 'get_privacy_setting', setting })).toBe(UNSUPPORTED)
+			// §7 words it `failed to get privacy settings` for this command.
 			expect(
 				await error({ action: 'get_privacy_settings', settings: ['userPrivacySettingShowBio', setting] }),
-			).toBe(UNSUPPORTED)
+			).toBe('failed to get privacy settings')
 			expect(await error({ action: 'set_privacy_setting', setting, mode: 'nobody' })).toBe(UNSUPPORTED)
 		}
 		expect(await error({ action: 'get_privacy_settings', settings: LOCAL_BY_NUMBER })).toBe(
@@ -208,6 +209,7 @@ describe('client objects at every pass-through field', () => {
 			await error({
 				action: 'get_chat_join_requests',
 				chat_id: SEED_CHATS.supergroup,
+				invite_link: 'https://t.me/+AAAAAAAAAAAAAAAA',
 				offset_request: { user_id: 1001, date: 1, path: '/etc/passwd' },
 			}),
 		).toBe('offset_request: unknown field for chatJoinRequest')

@@ -156,7 +156,12 @@ export const CHAT_ADMIN: Record<string, Place> = {
 		fine: 2592000,
 	},
 	'get_chat_join_requests offset_request': {
-		build: (h) => ({ action: 'get_chat_join_requests', ...supergroup, offset_request: h }),
+		build: (h) => ({
+			action: 'get_chat_join_requests',
+			...supergroup,
+			invite_link: 'https://t.me/+AAAAAAAAAAAAAAAA',
+			offset_request: h,
+		}),
 		fine: { '@type': 'chatJoinRequest', user_id: ALICE, date: 1, bio: '' },
 		own: ['chatJoinRequest'],
 	},
@@ -164,6 +169,7 @@ export const CHAT_ADMIN: Record<string, Place> = {
 		build: (h) => ({
 			action: 'get_chat_join_requests',
 			...supergroup,
+			invite_link: 'https://t.me/+AAAAAAAAAAAAAAAA',
 			offset_request: { user_id: ALICE, date: 1, bio: h },
 		}),
 		fine: '',

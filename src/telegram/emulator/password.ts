@@ -76,6 +76,14 @@ export const passwordHandlers: Handlers = {
 		return passwordState(s)
 	},
 
+	resendRecoveryEmailAddressCode(s) {
+		const pending = twoFactor(s).pending
+		// With nothing waiting Telegram answers EMAIL_HASH_EXPIRED, which TDLib swallows here too: the
+		// answer is the state, nothing pending in it. Otherwise a new code replaces the last one.
+		if (pending) pending.code = sendCode(s.world, pending.address)
+		return passwordState(s)
+	},
+
 	getRecoveryEmailAddress(s, req) {
 		// With no password TDLib does not ask the server, and any password "verifies" (tdlib-mapping §3).
 		checkCurrentPassword(me(s), req.password)

@@ -122,12 +122,42 @@ describe('get_chat_invite_links', () => {
 })
 
 describe('edit_chat_invite_link', () => {
-	it('changes only the fields it is given (the others are read first)', async () => {
+	it("gives the fields it is not given the spec's defaults, as TDLib does", async () => {
 		const link = await create({ name: 'before', expiration_date: 2_000_000_000, member_limit: 5 })
 		const renamed = await x.ok<Link>('edit_chat_invite_link', {
 			chat_id: chat,
 			invite_link: link.invite_link,
 			name: 'after',
+		})
+		// expiration_date 0, member_limit 0, creates_join_request false (ws-commands §4.5).
+		expect(renamed).toMatchObject({
+			name: 'after',
+			expiration_date: 0,
+			member_limit: 0,
+			creates_join_request: false,
+		})
+		const asking = await x.ok<Link>('edit_chat_invite_link', {
+			chat_id: chat,
+			invite_link: link.invite_link,
+			creates_join_request: true,
+		})
+		expect(asking).toMatchObject({
+			name: '',
+			expiration_date: 0,
+			member_limit: 0,
+			creates_join_request: true,
+		})
+		expect(await read(link.invite_link)).toEqual(asking)
+	})
+
+	it('with keep_unspecified: true changes only the fields it is given (the others are read first)', async () => {
+		const link = await create({ name: 'before', expiration_date: 2_000_000_000, member_limit: 5 })
+		const keep = { keep_unspecified: true }
+		const renamed = await x.ok<Link>('edit_chat_invite_link', {
+			chat_id: chat,
+			invite_link: link.invite_link,
+			name: 'after',
+			...keep,
 		})
 		expect(renamed).toMatchObject({
 			name: 'after',
@@ -141,6 +171,7 @@ describe('edit_chat_invite_link', () => {
 			chat_id: chat,
 			invite_link: link.invite_link,
 			creates_join_request: true,
+			...keep,
 		})
 		expect(approval).toMatchObject({
 			name: 'after',
@@ -153,6 +184,7 @@ describe('edit_chat_invite_link', () => {
 			chat_id: chat,
 			invite_link: link.invite_link,
 			member_limit: 3,
+			...keep,
 		})
 		expect(limited).toMatchObject({ member_limit: 3, creates_join_request: false, name: 'after' })
 		// Explicit zero values do reset.
@@ -182,6 +214,9 @@ describe('edit_chat_invite_link', () => {
 		expect(await x.errorOf('edit_chat_invite_link', { chat_id: chat, invite_link: 5 })).toBe(
 			'invite_link must be a string',
 		)
+		expect(
+			await x.errorOf('edit_chat_invite_link', { chat_id: chat, invite_link: 'x', keep_unspecified: 'yes' }),
+		).toBe('keep_unspecified must be a boolean')
 		expect(
 			await x.errorOf('edit_chat_invite_link', {
 				chat_id: chat,

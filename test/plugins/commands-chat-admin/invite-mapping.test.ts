@@ -76,9 +76,23 @@ describe('invite links mapping onto TDLib 1.8.65', () => {
 		expect(await requestsOf('process_chat_join_request', { chat_id: -5, user_id: 3 })).toEqual([
 			{ _: 'processChatJoinRequest', chat_id: -5, user_id: 3, approve: true },
 		])
-		expect(await requestsOf('get_chat_join_requests', { chat_id: -5 })).toEqual([
-			{ _: 'getChatJoinRequests', chat_id: -5, invite_link: '', query: '', limit: 50 },
+		expect(await requestsOf('get_chat_join_requests', { chat_id: -5, invite_link: 'L' })).toEqual([
+			{ _: 'getChatJoinRequests', chat_id: -5, invite_link: 'L', query: '', limit: 50 },
 		])
+		// The spec's defaults for the fields an edit leaves out, in one request, as TDLib reads them.
+		expect(await requestsOf('edit_chat_invite_link', { chat_id: -5, invite_link: 'L', name: 'new' })).toEqual(
+			[
+				{
+					_: 'editChatInviteLink',
+					chat_id: -5,
+					invite_link: 'L',
+					name: 'new',
+					expiration_date: 0,
+					member_limit: 0,
+					creates_join_request: false,
+				},
+			],
+		)
 		expect(await requestsOf('get_chat_invite_link_members', { chat_id: -5, invite_link: 'L' })).toEqual([
 			{
 				_: 'getChatInviteLinkMembers',
@@ -90,28 +104,34 @@ describe('invite links mapping onto TDLib 1.8.65', () => {
 		])
 	})
 
-	it('edit_chat_invite_link reads the link first and keeps what the frame leaves out', async () => {
-		expect(await requestsOf('edit_chat_invite_link', { chat_id: -5, invite_link: 'L', name: 'new' })).toEqual(
-			[
-				{ _: 'getChatInviteLink', chat_id: -5, invite_link: 'L' },
-				{
-					_: 'editChatInviteLink',
-					chat_id: -5,
-					invite_link: 'L',
-					name: 'new',
-					expiration_date: 2_000_000_000,
-					member_limit: 7,
-					creates_join_request: false,
-				},
-			],
-		)
+	it('edit_chat_invite_link with keep_unspecified reads the link first and keeps what the frame leaves out', async () => {
+		expect(
+			await requestsOf('edit_chat_invite_link', {
+				chat_id: -5,
+				invite_link: 'L',
+				name: 'new',
+				keep_unspecified: true,
+			}),
+		).toEqual([
+			{ _: 'getChatInviteLink', chat_id: -5, invite_link: 'L' },
+			{
+				_: 'editChatInviteLink',
+				chat_id: -5,
+				invite_link: 'L',
+				name: 'new',
+				expiration_date: 2_000_000_000,
+				member_limit: 7,
+				creates_join_request: false,
+			},
+		])
 	})
 
 	it('edit_chat_invite_link with every field is one request, and nothing else from the frame', async () => {
 		const full = { name: '', expiration_date: 0, member_limit: 0, creates_join_request: true }
-		expect(await requestsOf('edit_chat_invite_link', { chat_id: -5, invite_link: 'L', ...full })).toEqual([
-			{ _: 'editChatInviteLink', chat_id: -5, invite_link: 'L', ...full },
-		])
+		for (const keep of [{}, { keep_unspecified: true }])
+			expect(
+				await requestsOf('edit_chat_invite_link', { chat_id: -5, invite_link: 'L', ...full, ...keep }),
+			).toEqual([{ _: 'editChatInviteLink', chat_id: -5, invite_link: 'L', ...full }])
 	})
 
 	it('edit_chat_subscription_invite_link without a name only reads', async () => {
@@ -123,7 +143,12 @@ describe('invite links mapping onto TDLib 1.8.65', () => {
 		).toEqual([{ _: 'editChatSubscriptionInviteLink', chat_id: -5, invite_link: 'L', name: '' }])
 	})
 
-	it('process_chat_join_requests sends an empty link only for all: true', async () => {
+	it('get_chat_join_requests and process_chat_join_requests send an empty link only for all: true', async () => {
+		expect(await requestsOf('get_chat_join_requests', { chat_id: -5, all: true })).toEqual([
+			{ _: 'getChatJoinRequests', chat_id: -5, invite_link: '', query: '', limit: 50 },
+		])
+		for (const frame of [{ chat_id: -5 }, { chat_id: -5, invite_link: '' }])
+			await expect(requestsOf('get_chat_join_requests', frame)).rejects.toThrow('invite_link is required')
 		expect(await requestsOf('process_chat_join_requests', { chat_id: -5, all: true })).toEqual([
 			{ _: 'processChatJoinRequests', chat_id: -5, invite_link: '', approve: true },
 		])
@@ -151,6 +176,7 @@ describe('invite links mapping onto TDLib 1.8.65', () => {
 		])
 		const [request] = await requestsOf('get_chat_join_requests', {
 			chat_id: -5,
+			all: true,
 			offset_request: { '@type': 'chatJoinRequest', user_id: 4, date: 9 },
 		})
 		expect(request!.offset_request).toEqual({ _: 'chatJoinRequest', user_id: 4, date: 9 })

@@ -21,7 +21,7 @@ const join = (bot: number, invite_link: string) => x.td(bot, { _: 'joinChatByInv
 const approvalLink = (chat_id: number, name: string) =>
 	x.ok<Link>('create_chat_invite_link', { chat_id, name, creates_join_request: true })
 const pending = async (chat_id: number) =>
-	(await x.ok<Requests>('get_chat_join_requests', { chat_id })).requests.map((r) => r.user_id)
+	(await x.ok<Requests>('get_chat_join_requests', { chat_id, all: true })).requests.map((r) => r.user_id)
 
 describe('get_chat_join_requests', () => {
 	let chat: number
@@ -35,8 +35,15 @@ describe('get_chat_join_requests', () => {
 		await join(x.bots.alice, second.invite_link)
 	})
 
-	it('lists every request of the chat when invite_link is left out, newest first', async () => {
-		const all = await x.ok<Requests>('get_chat_join_requests', { chat_id: chat })
+	it('requires invite_link (§4.5), and lists every request of the chat with all: true, newest first', async () => {
+		for (const frame of [{}, { invite_link: '' }, { invite_link: null }, { all: false }])
+			expect(await x.errorOf('get_chat_join_requests', { chat_id: chat, ...frame })).toBe(
+				'invite_link is required',
+			)
+		expect(
+			await x.errorOf('get_chat_join_requests', { chat_id: chat, invite_link: first.invite_link, all: true }),
+		).toBe('invite_link and all: true cannot be used together')
+		const all = await x.ok<Requests>('get_chat_join_requests', { chat_id: chat, all: true })
 		expect(all).toEqual({
 			_: 'chatJoinRequests',
 			total_count: 3,
@@ -47,7 +54,6 @@ describe('get_chat_join_requests', () => {
 				bio: '',
 			})),
 		})
-		expect(await x.ok('get_chat_join_requests', { chat_id: chat, invite_link: '' })).toEqual(all)
 	})
 
 	it("lists one link's requests, by name, from an offset", async () => {
@@ -56,11 +62,12 @@ describe('get_chat_join_requests', () => {
 			invite_link: first.invite_link,
 		})
 		expect(byLink.requests.map((r) => r.user_id)).toEqual([USER.dave, USER.eve])
-		const byName = await x.ok<Requests>('get_chat_join_requests', { chat_id: chat, query: 'eve' })
+		const byName = await x.ok<Requests>('get_chat_join_requests', { chat_id: chat, all: true, query: 'eve' })
 		expect(byName.requests.map((r) => r.user_id)).toEqual([USER.eve])
-		const [newest] = (await x.ok<Requests>('get_chat_join_requests', { chat_id: chat })).requests
+		const [newest] = (await x.ok<Requests>('get_chat_join_requests', { chat_id: chat, all: true })).requests
 		const next = await x.ok<Requests>('get_chat_join_requests', {
 			chat_id: chat,
+			all: true,
 			offset_request: { '@type': 'chatJoinRequest', user_id: newest!.user_id, date: newest!.date },
 			limit: 1,
 		})
@@ -69,27 +76,29 @@ describe('get_chat_join_requests', () => {
 
 	it('answers its strings, the validator on offset_request, and TDLib errors passed through', async () => {
 		expect(await x.errorOf('get_chat_join_requests', {})).toBe('chat_id is required')
-		expect(await x.errorOf('get_chat_join_requests', { chat_id: chat, offset_request: 5 })).toBe(
+		expect(await x.errorOf('get_chat_join_requests', { chat_id: chat, all: true, offset_request: 5 })).toBe(
 			'offset_request must be an object',
 		)
 		expect(
 			await x.errorOf('get_chat_join_requests', {
 				chat_id: chat,
+				all: true,
 				offset_request: { '@type': 'chatJoinRequest', user_id: 'me' },
 			}),
 		).toBe('offset_request.user_id must be an integer')
 		expect(
 			await x.errorOf('get_chat_join_requests', {
 				chat_id: chat,
+				all: true,
 				offset_request: { '@type': 'chatInviteLinkMember', user_id: 1 },
 			}),
 		).toBe('offset_request: chatInviteLinkMember is not allowed here')
-		expect(await x.errorOf('get_chat_join_requests', { chat_id: chat, limit: -1 })).toBe(
+		expect(await x.errorOf('get_chat_join_requests', { chat_id: chat, all: true, limit: -1 })).toBe(
 			'Parameter limit must be positive',
 		)
-		expect(await x.errorOf('get_chat_join_requests', { chat_id: SEED_CHATS.supergroup }, x.bots.eve)).toBe(
-			'Not enough rights to manage chat join requests',
-		)
+		expect(
+			await x.errorOf('get_chat_join_requests', { chat_id: SEED_CHATS.supergroup, all: true }, x.bots.eve),
+		).toBe('Not enough rights to manage chat join requests')
 	})
 })
 

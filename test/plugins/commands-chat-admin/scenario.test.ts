@@ -183,7 +183,7 @@ describe('scenario: inviting people into a new supergroup', () => {
 			member_count: 1,
 			pending_join_request_count: 0,
 		})
-		expect(await x.ok('get_chat_join_requests', { chat_id: chat })).toEqual({
+		expect(await x.ok('get_chat_join_requests', { chat_id: chat, all: true })).toEqual({
 			_: 'chatJoinRequests',
 			total_count: 0,
 			requests: [],

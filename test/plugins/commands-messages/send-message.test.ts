@@ -52,9 +52,12 @@ describe('send_message', () => {
 	})
 
 	it('answers media must be an object', async () => {
-		for (const media of ['https://example.com/a.jpg', 5, [], ['x'], [{ file: 'https://e.com/a' }, 3], null]) {
+		for (const media of ['https://example.com/a.jpg', 5, [], ['x'], [{ file: 'https://e.com/a' }, 3]]) {
 			expect((await send({ chat_id: ALICE, media })).payload.error).toBe('media must be an object')
 		}
+		// null is a field not sent, in every command: a text message.
+		const text = await send({ chat_id: ALICE, media: null, text: 'no media after all' })
+		expect((text.payload.result as Msg).content).toMatchObject({ text: { text: 'no media after all' } })
 	})
 
 	it('sends a message_thread_id to a forum topic in a forum and to a thread in a plain supergroup', async () => {

@@ -21,6 +21,8 @@ const newAccount = async (account?: { phone: string; password: string }) => {
 	return { id, ...commandsOf(c, id) }
 }
 type Account = Awaited<ReturnType<typeof newAccount>>
+/** With no password set TDLib checks no current password: any non-empty one will do (`""` is missing). */
+const NONE = 'no password yet'
 const NO_PASSWORD = {
 	_: 'passwordState',
 	has_password: false,
@@ -33,10 +35,9 @@ const NO_PASSWORD = {
 
 /** Sets a password and a confirmed recovery address, the code read from the emulated mail. */
 async function withRecoveryEmail(a: Account, password: string, address: string) {
-	await a.ok('change_2fa_password', { current_password: '', new_password: password, new_hint: 'hint' })
+	await a.ok('change_2fa_password', { current_password: NONE, new_password: password, new_hint: 'hint' })
 	await a.ok('change_2fa_recovery_email', { current_password: password, new_recovery_email_address: address })
-	const code = await readMail(f.t, a.id, address)
-	await f.t.ctx.runtime!.invoke(a.id, { _: 'checkRecoveryEmailAddressCode', code })
+	await a.ok('check_recovery_email_address_code', { code: await readMail(f.t, a.id, address) })
 }
 
 describe('get_password_state', () => {
@@ -87,12 +88,11 @@ describe('verify_2fa_password', () => {
 	it('passes TDLib’s PASSWORD_HASH_INVALID on for a wrong password', async () => {
 		const a = await newAccount(CAROL)
 		expect(await a.errorOf('verify_2fa_password', { password: 'not-it' })).toBe('PASSWORD_HASH_INVALID')
-		expect(await a.errorOf('verify_2fa_password', { password: '' })).toBe('PASSWORD_HASH_INVALID')
 	})
 
 	it('accepts no password at all when none is set', async () => {
 		const a = await newAccount()
-		for (const password of ['', 'anything', 'secret-2fa'])
+		for (const password of ['anything', 'secret-2fa'])
 			expect(await a.errorOf('verify_2fa_password', { password })).toBe('2-step verification is not enabled')
 	})
 
@@ -100,6 +100,7 @@ describe('verify_2fa_password', () => {
 		const a = await newAccount(CAROL)
 		expect(await a.errorOf('verify_2fa_password')).toBe('password is required')
 		expect(await a.errorOf('verify_2fa_password', { password: null })).toBe('password is required')
+		expect(await a.errorOf('verify_2fa_password', { password: '' })).toBe('password is required')
 		expect(await a.errorOf('verify_2fa_password', { password: 42 })).toBe('password must be a string')
 		expect(await a.errorOf('verify_2fa_password', { password: 'a\ud800' })).toBe(
 			'password must be valid Unicode text',
@@ -108,10 +109,10 @@ describe('verify_2fa_password', () => {
 })
 
 describe('change_2fa_password', () => {
-	it('sets a first password with current_password "" and changes it with the right one', async () => {
+	it('sets a first password with any current_password and changes it with the right one', async () => {
 		const a = await newAccount()
 		expect(
-			await a.ok('change_2fa_password', { current_password: '', new_password: 'one-1', new_hint: 'first' }),
+			await a.ok('change_2fa_password', { current_password: NONE, new_password: 'one-1', new_hint: 'first' }),
 		).toEqual({ ...NO_PASSWORD, has_password: true, password_hint: 'first' })
 		expect(
 			await a.ok('change_2fa_password', {
@@ -138,9 +139,9 @@ describe('change_2fa_password', () => {
 
 	it('never removes the password when new_password is omitted or empty', async () => {
 		const a = await newAccount()
-		await a.ok('change_2fa_password', { current_password: '', new_password: 'keep-me', new_hint: 'kept' })
+		await a.ok('change_2fa_password', { current_password: NONE, new_password: 'keep-me', new_hint: 'kept' })
 		expect(await a.errorOf('change_2fa_password', { current_password: 'keep-me' })).toBe(
-			'new_password or new_recovery_email_address is required',
+			'new_password or set_recovery_email_address is required',
 		)
 		expect(await a.errorOf('change_2fa_password', { current_password: 'keep-me', new_password: '' })).toBe(
 			'new_password must not be empty; use disable_2fa_password to remove the password',
@@ -148,17 +149,20 @@ describe('change_2fa_password', () => {
 		expect(await a.errorOf('change_2fa_password', { current_password: 'keep-me', new_hint: 'other' })).toBe(
 			'new_hint can only be changed together with new_password',
 		)
-		expect(
-			await a.errorOf('change_2fa_password', { current_password: 'keep-me', new_recovery_email_address: '' }),
-		).toBe('new_password or new_recovery_email_address is required')
+		// An address counts only with set_recovery_email_address: true (the spec's default is false).
+		for (const new_recovery_email_address of ['', 'ignored@example.com'])
+			expect(
+				await a.errorOf('change_2fa_password', { current_password: 'keep-me', new_recovery_email_address }),
+			).toBe('new_password or set_recovery_email_address is required')
 		expect(await a.ok('get_password_state')).toMatchObject({ has_password: true, password_hint: 'kept' })
 	})
 
 	it('changes only the recovery address when new_password is absent, leaving password and hint', async () => {
 		const a = await newAccount()
-		await a.ok('change_2fa_password', { current_password: '', new_password: 'pw-1', new_hint: 'h' })
+		await a.ok('change_2fa_password', { current_password: NONE, new_password: 'pw-1', new_hint: 'h' })
 		const held = await a.ok('change_2fa_password', {
 			current_password: 'pw-1',
+			set_recovery_email_address: true,
 			new_recovery_email_address: 'only.mail@example.com',
 		})
 		expect(held).toEqual({
@@ -172,7 +176,7 @@ describe('change_2fa_password', () => {
 			},
 		})
 		const code = await readMail(f.t, a.id, 'only.mail@example.com')
-		await f.t.ctx.runtime!.invoke(a.id, { _: 'checkRecoveryEmailAddressCode', code })
+		await a.ok('check_recovery_email_address_code', { code })
 		expect(await a.ok('get_password_state')).toMatchObject({
 			has_recovery_email_address: true,
 			password_hint: 'h',
@@ -183,20 +187,58 @@ describe('change_2fa_password', () => {
 		).toMatchObject({ has_password: true, has_recovery_email_address: false, password_hint: 'h' })
 	})
 
-	it('holds a new password with a new address until the code is confirmed', async () => {
+	it('applies a new password at once when set_recovery_email_address is left out or false (the spec default)', async () => {
+		for (const flag of [{}, { set_recovery_email_address: false }]) {
+			const a = await newAccount()
+			await a.ok('change_2fa_password', { current_password: NONE, new_password: 'secret-2fa' })
+			// The audit's case: a new password and an address, the flag omitted. The address is not set.
+			expect(
+				await a.ok('change_2fa_password', {
+					current_password: 'secret-2fa',
+					new_password: 'applied-now',
+					new_recovery_email_address: 'not.set@example.com',
+					...flag,
+				}),
+			).toEqual({ ...NO_PASSWORD, has_password: true })
+			expect(await a.ok('verify_2fa_password', { password: 'applied-now' })).toEqual({ verified: true })
+			expect(await a.errorOf('verify_2fa_password', { password: 'secret-2fa' })).toBe('PASSWORD_HASH_INVALID')
+			expect(await a.errorOf('check_recovery_email_address_code', { code: '123456' })).toBe(
+				'no recovery email address is waiting for confirmation',
+			)
+			await expect(readMail(f.t, a.id, 'not.set@example.com')).rejects.toThrow('no mail')
+		}
+	})
+
+	it('holds a new password with a new address until check_recovery_email_address_code confirms it', async () => {
 		const a = await newAccount()
 		const held = await a.ok('change_2fa_password', {
-			current_password: '',
+			current_password: NONE,
 			new_password: 'held-pw',
 			new_hint: 'held',
+			set_recovery_email_address: true,
 			new_recovery_email_address: 'held@example.com',
 		})
-		expect(held).toMatchObject({ has_password: false, recovery_email_address_code_info: { length: 6 } })
+		// Pending, and where it must be confirmed: the address as Telegram masks it.
+		expect(held).toEqual({
+			...NO_PASSWORD,
+			recovery_email_address_code_info: {
+				_: 'emailAddressAuthenticationCodeInfo',
+				email_address_pattern: 'h***@e******.com',
+				length: 6,
+			},
+		})
+		expect(await a.errorOf('verify_2fa_password', { password: 'held-pw' })).toBe(
+			'2-step verification is not enabled',
+		)
 		const code = await readMail(f.t, a.id, 'held@example.com')
-		await f.t.ctx.runtime!.invoke(a.id, { _: 'checkRecoveryEmailAddressCode', code: otherCode(code) })
-		expect(await a.ok('get_password_state')).toMatchObject({ has_password: false })
-		await f.t.ctx.runtime!.invoke(a.id, { _: 'checkRecoveryEmailAddressCode', code })
-		expect(await a.ok('get_password_state')).toMatchObject({
+		const wrong = await a.run('check_recovery_email_address_code', { code: otherCode(code) })
+		expect(wrong.payload).toMatchObject({
+			type: 'check_recovery_email_address_code_error',
+			error: 'code is invalid or expired; the recovery email address is still waiting for confirmation',
+			result: { has_password: false, recovery_email_address_code_info: { length: 6 } },
+		})
+		expect(await a.ok('check_recovery_email_address_code', { code })).toEqual({
+			...NO_PASSWORD,
 			has_password: true,
 			password_hint: 'held',
 			has_recovery_email_address: true,
@@ -213,24 +255,19 @@ describe('change_2fa_password', () => {
 		expect(await a.errorOf('change_2fa_password', { current_password: 1, new_password: 'x' })).toBe(
 			'current_password must be a string',
 		)
-		expect(await a.errorOf('change_2fa_password', { current_password: '', new_password: 7 })).toBe(
+		expect(await a.errorOf('change_2fa_password', { current_password: NONE, new_password: 7 })).toBe(
 			'new_password must be a string',
 		)
 		expect(
 			await a.errorOf('change_2fa_password', {
-				current_password: '',
+				current_password: NONE,
 				new_password: 'x',
 				set_recovery_email_address: 'yes',
 			}),
 		).toBe('set_recovery_email_address must be a boolean')
-		expect(
-			await a.errorOf('change_2fa_password', {
-				current_password: '',
-				new_password: 'x',
-				set_recovery_email_address: false,
-				new_recovery_email_address: 'a@example.com',
-			}),
-		).toBe('set_recovery_email_address is false but new_recovery_email_address is given')
+		expect(await a.errorOf('change_2fa_password', { current_password: '', new_password: 'x' })).toBe(
+			'current_password is required',
+		)
 		expect(await a.ok('get_password_state')).toEqual(NO_PASSWORD)
 	})
 
@@ -238,8 +275,9 @@ describe('change_2fa_password', () => {
 		const a = await newAccount()
 		expect(
 			await a.errorOf('change_2fa_password', {
-				current_password: '',
+				current_password: NONE,
 				new_password: 'x-1',
+				set_recovery_email_address: true,
 				new_recovery_email_address: 'not an address',
 			}),
 		).toBe('EMAIL_INVALID')
@@ -305,14 +343,20 @@ describe('change_2fa_recovery_email', () => {
 		)
 		expect(
 			await a.errorOf('change_2fa_recovery_email', { current_password: 'x', new_recovery_email_address: '' }),
-		).toBe('new_recovery_email_address must not be empty')
+		).toBe('new_recovery_email_address is required')
 		expect(
 			await a.errorOf('change_2fa_recovery_email', {
 				current_password: '',
+				new_recovery_email_address: 'a@b.cd',
+			}),
+		).toBe('current_password is required')
+		expect(
+			await a.errorOf('change_2fa_recovery_email', {
+				current_password: NONE,
 				new_recovery_email_address: 'a@example.com',
 			}),
 		).toBe('PASSWORD_EMPTY')
-		await a.ok('change_2fa_password', { current_password: '', new_password: 'pw-9' })
+		await a.ok('change_2fa_password', { current_password: NONE, new_password: 'pw-9' })
 		expect(
 			await a.errorOf('change_2fa_recovery_email', {
 				current_password: 'pw-8',
@@ -325,6 +369,55 @@ describe('change_2fa_recovery_email', () => {
 				new_recovery_email_address: '@',
 			}),
 		).toBe('EMAIL_INVALID')
+	})
+})
+
+describe('check_recovery_email_address_code and resend_recovery_email_address_code', () => {
+	const NOTHING = 'no recovery email address is waiting for confirmation'
+
+	it('mails a new code for the pending address, which confirms it', async () => {
+		const a = await newAccount()
+		await a.ok('change_2fa_password', { current_password: NONE, new_password: 'pw-m', new_hint: 'm' })
+		await a.ok('change_2fa_recovery_email', {
+			current_password: 'pw-m',
+			new_recovery_email_address: 'm@example.com',
+		})
+		const first = await readMail(f.t, a.id, 'm@example.com')
+		expect(await a.ok('resend_recovery_email_address_code')).toMatchObject({
+			has_recovery_email_address: false,
+			recovery_email_address_code_info: { email_address_pattern: '*@e******.com', length: 6 },
+		})
+		const second = await readMail(f.t, a.id, 'm@example.com')
+		// The new code replaced the first (unless the random draw repeated it, one time in a million).
+		if (second !== first)
+			expect((await a.run('check_recovery_email_address_code', { code: first })).payload.type).toBe(
+				'check_recovery_email_address_code_error',
+			)
+		expect(await a.ok('check_recovery_email_address_code', { code: second })).toEqual({
+			...NO_PASSWORD,
+			has_password: true,
+			password_hint: 'm',
+			has_recovery_email_address: true,
+		})
+		expect(await a.errorOf('resend_recovery_email_address_code')).toBe(NOTHING)
+		expect(await a.errorOf('check_recovery_email_address_code', { code: second })).toBe(NOTHING)
+	})
+
+	it('answers that nothing is pending, with the state, when nothing is', async () => {
+		const a = await newAccount()
+		const reply = await a.run('resend_recovery_email_address_code')
+		expect(reply.payload).toMatchObject({ type: 'resend_recovery_email_address_code_error', error: NOTHING })
+		expect(reply.payload.result).toEqual(NO_PASSWORD)
+		expect(await a.errorOf('check_recovery_email_address_code', { code: '123456' })).toBe(NOTHING)
+	})
+
+	it('answers their validation errors', async () => {
+		const a = await newAccount()
+		for (const code of [undefined, null, ''])
+			expect(await a.errorOf('check_recovery_email_address_code', { code })).toBe('code is required')
+		expect(await a.errorOf('check_recovery_email_address_code', { code: 123456 })).toBe(
+			'code must be a string',
+		)
 	})
 })
 
@@ -350,7 +443,7 @@ describe('request_password_recovery, check_password_recovery_code, recover_passw
 	it('passes TDLib’s errors on: PASSWORD_EMPTY, PASSWORD_RECOVERY_NA, Invalid recovery code, CODE_INVALID', async () => {
 		const a = await newAccount()
 		expect(await a.errorOf('request_password_recovery')).toBe('PASSWORD_EMPTY')
-		await a.ok('change_2fa_password', { current_password: '', new_password: 'no-mail' })
+		await a.ok('change_2fa_password', { current_password: NONE, new_password: 'no-mail' })
 		expect(await a.errorOf('request_password_recovery')).toBe('PASSWORD_RECOVERY_NA')
 		expect(await a.errorOf('recover_password', { recovery_code: '123456', new_password: 'x' })).toBe(
 			'PASSWORD_RECOVERY_NA',
@@ -368,17 +461,17 @@ describe('request_password_recovery, check_password_recovery_code, recover_passw
 		expect(await b.ok('verify_2fa_password', { password: 'pw-b' })).toEqual({ verified: true })
 	})
 
-	it('refuses recover_password without new_password, and removes the password on an explicit ""', async () => {
-		const a = await newAccount()
-		await withRecoveryEmail(a, 'pw-r', 'r.owner@example.com')
-		await a.ok('request_password_recovery')
-		const code = await readMail(f.t, a.id, 'r.owner@example.com')
-		expect(await a.errorOf('recover_password', { recovery_code: code })).toBe('new_password is required')
-		expect(await a.errorOf('recover_password', { recovery_code: code, new_password: null })).toBe(
-			'new_password is required',
-		)
-		expect(await a.ok('verify_2fa_password', { password: 'pw-r' })).toEqual({ verified: true })
-		expect(await a.ok('recover_password', { recovery_code: code, new_password: '' })).toEqual(NO_PASSWORD)
+	it('removes the password when recover_password has no new_password (optional in §4.3, as TDLib reads it)', async () => {
+		for (const without of [{}, { new_password: null }, { new_password: '' }]) {
+			const a = await newAccount()
+			await withRecoveryEmail(a, 'pw-r', 'r.owner@example.com')
+			await a.ok('request_password_recovery')
+			const code = await readMail(f.t, a.id, 'r.owner@example.com')
+			expect(await a.ok('recover_password', { recovery_code: code, ...without })).toEqual(NO_PASSWORD)
+			expect(await a.errorOf('verify_2fa_password', { password: 'pw-r' })).toBe(
+				'2-step verification is not enabled',
+			)
+		}
 	})
 
 	it('answers their validation errors', async () => {
@@ -386,7 +479,7 @@ describe('request_password_recovery, check_password_recovery_code, recover_passw
 		for (const action of ['check_password_recovery_code', 'recover_password']) {
 			expect(await a.errorOf(action, { new_password: 'x' })).toBe('recovery_code is required')
 			expect(await a.errorOf(action, { recovery_code: '', new_password: 'x' })).toBe(
-				'recovery_code must not be empty',
+				'recovery_code is required',
 			)
 			expect(await a.errorOf(action, { recovery_code: 123456, new_password: 'x' })).toBe(
 				'recovery_code must be a string',
@@ -404,7 +497,7 @@ describe('get_transfer_ownership_state', () => {
 		expect(await a.ok('get_transfer_ownership_state')).toEqual({
 			_: 'canTransferOwnershipResultPasswordNeeded',
 		})
-		await a.ok('change_2fa_password', { current_password: '', new_password: 'fresh-pw' })
+		await a.ok('change_2fa_password', { current_password: NONE, new_password: 'fresh-pw' })
 		const tooFresh = (await a.ok('get_transfer_ownership_state')) as { _: string; retry_after: number }
 		expect(tooFresh._).toBe('canTransferOwnershipResultPasswordTooFresh')
 		expect(tooFresh.retry_after).toBeGreaterThan(7 * 86_400 - 3_600)

@@ -27,7 +27,7 @@ async function runCommand(name: string, frame: Record<string, unknown>, answer: 
 }
 
 describe('security mapping onto TDLib 1.8.65', () => {
-	it('declares the 11 commands of ws-commands §4.3 and the methods of tdlib-mapping §3', () => {
+	it('declares the 11 commands of ws-commands §4.3, the two that finish a recovery address, and their methods', () => {
 		expect(Object.fromEntries(securityCommands.commands.map((c) => [c.name, c.methods]))).toEqual({
 			get_password_state: ['getPasswordState'],
 			get_account_ttl: ['getAccountTtl'],
@@ -40,6 +40,8 @@ describe('security mapping onto TDLib 1.8.65', () => {
 			change_2fa_password: ['setPassword', 'setRecoveryEmailAddress'],
 			disable_2fa_password: ['setPassword'],
 			change_2fa_recovery_email: ['setRecoveryEmailAddress'],
+			check_recovery_email_address_code: ['getPasswordState', 'checkRecoveryEmailAddressCode'],
+			resend_recovery_email_address_code: ['resendRecoveryEmailAddressCode'],
 		})
 	})
 
@@ -83,10 +85,30 @@ describe('security mapping onto TDLib 1.8.65', () => {
 				new_recovery_email_address: '',
 			},
 		])
+		// The spec's default: set_recovery_email_address false, so an address alone is not sent.
+		for (const flag of [{}, { set_recovery_email_address: false }]) {
+			const without = await runCommand('change_2fa_password', {
+				current_password: 'old',
+				new_password: 'new',
+				new_recovery_email_address: 'm@example.com',
+				...flag,
+			})
+			expect(without.requests).toEqual([
+				{
+					_: 'setPassword',
+					old_password: 'old',
+					new_password: 'new',
+					new_hint: '',
+					set_recovery_email_address: false,
+					new_recovery_email_address: '',
+				},
+			])
+		}
 		const withMail = await runCommand('change_2fa_password', {
 			current_password: 'old',
 			new_password: 'new',
 			new_hint: 'h',
+			set_recovery_email_address: true,
 			new_recovery_email_address: 'm@example.com',
 		})
 		expect(withMail.requests).toEqual([
@@ -123,6 +145,7 @@ describe('security mapping onto TDLib 1.8.65', () => {
 			{ current_password: 'old', new_hint: 'h' },
 			{ current_password: 'old', set_recovery_email_address: false },
 			{ current_password: 'old', new_recovery_email_address: '' },
+			{ current_password: 'old', new_recovery_email_address: 'm@example.com' },
 		]) {
 			const refused = await runCommand('change_2fa_password', frame)
 			expect(refused.error).toBeString()
@@ -144,8 +167,40 @@ describe('security mapping onto TDLib 1.8.65', () => {
 		expect(
 			(await runCommand('recover_password', { recovery_code: '123456', new_password: 'n' })).requests,
 		).toEqual([{ _: 'recoverPassword', recovery_code: '123456', new_password: 'n', new_hint: '' }])
-		const refused = await runCommand('recover_password', { recovery_code: '123456' })
-		expect(refused).toMatchObject({ error: 'new_password is required', requests: [] })
+		// Left out, the new password is TDLib's "none": the password is removed (§4.3: optional).
+		expect((await runCommand('recover_password', { recovery_code: '123456' })).requests).toEqual([
+			{ _: 'recoverPassword', recovery_code: '123456', new_password: '', new_hint: '' },
+		])
+	})
+
+	it('check_recovery_email_address_code asks what is pending first, and sends the code only then', async () => {
+		const pending = {
+			...STATE,
+			recovery_email_address_code_info: {
+				_: 'emailAddressAuthenticationCodeInfo',
+				email_address_pattern: 'm***@e******.com',
+				length: 6,
+			},
+		}
+		const confirmed = await runCommand('check_recovery_email_address_code', { code: '123456' }, (req) =>
+			req._ === 'getPasswordState' ? pending : STATE,
+		)
+		expect(confirmed.requests).toEqual([
+			{ _: 'getPasswordState' },
+			{ _: 'checkRecoveryEmailAddressCode', code: '123456' },
+		])
+		expect(confirmed.result).toEqual(STATE)
+		// TDLib answers a wrong code with the state, still pending: an error, carrying that state.
+		const wrong = await runCommand('check_recovery_email_address_code', { code: '000000' }, () => pending)
+		expect(wrong.error).toBe(
+			'code is invalid or expired; the recovery email address is still waiting for confirmation',
+		)
+		expect((wrong.thrown as CommandError).result).toEqual(pending)
+		const nothing = await runCommand('check_recovery_email_address_code', { code: '123456' })
+		expect(nothing).toMatchObject({
+			error: 'no recovery email address is waiting for confirmation',
+			requests: [{ _: 'getPasswordState' }],
+		})
 	})
 
 	it('passes a TDLib error on untouched from every command', async () => {
@@ -161,6 +216,8 @@ describe('security mapping onto TDLib 1.8.65', () => {
 			change_2fa_password: { current_password: 'p', new_password: 'n' },
 			disable_2fa_password: { current_password: 'p' },
 			change_2fa_recovery_email: { current_password: 'p', new_recovery_email_address: 'm@example.com' },
+			check_recovery_email_address_code: { code: '123456' },
+			resend_recovery_email_address_code: {},
 		}
 		const limit = new TdError(429, 'Too Many Requests: retry after 7')
 		for (const command of securityCommands.commands) {

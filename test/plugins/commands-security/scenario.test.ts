@@ -50,10 +50,13 @@ describe('2FA scenario', () => {
 			'2-step verification is not enabled',
 		)
 
-		// Set: with no password, the current one is "".
+		// Set: with no password, the current one is not checked (but "" is a missing one).
+		expect(await errorOf('change_2fa_password', { current_password: '', new_password: 'first-Pass-1' })).toBe(
+			'current_password is required',
+		)
 		expect(
 			await ok('change_2fa_password', {
-				current_password: '',
+				current_password: 'none yet',
 				new_password: 'first-Pass-1',
 				new_hint: 'one',
 			}),
@@ -74,7 +77,7 @@ describe('2FA scenario', () => {
 		expect(await errorOf('verify_2fa_password', { password: 'first-Pass-1' })).toBe('PASSWORD_HASH_INVALID')
 		expect(await ok('verify_2fa_password', { password: 'second-Pass-2' })).toEqual({ verified: true })
 
-		// A recovery address, pending until the code mailed there is confirmed (outside the protocol).
+		// A recovery address, pending until the code mailed there is confirmed.
 		expect(
 			await ok('change_2fa_recovery_email', {
 				current_password: 'second-Pass-2',
@@ -83,7 +86,9 @@ describe('2FA scenario', () => {
 		).toMatchObject({ has_recovery_email_address: false, recovery_email_address_code_info: { length: 6 } })
 		const confirmation = await readMail(t, userbotId, 'mailbox-owner@example.com')
 		secrets.push(confirmation)
-		await t.ctx.runtime!.invoke(userbotId, { _: 'checkRecoveryEmailAddressCode', code: confirmation })
+		expect(await ok('check_recovery_email_address_code', { code: confirmation })).toMatchObject({
+			has_recovery_email_address: true,
+		})
 		const state = await ok('get_password_state')
 		expect(state).toMatchObject({ has_password: true, has_recovery_email_address: true })
 		expect(state.recovery_email_address_code_info).toBeUndefined()

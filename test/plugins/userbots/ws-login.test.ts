@@ -92,7 +92,7 @@ describe('log-in steps as WebSocket commands', () => {
 		)
 		expect((await ws.command('userbot_submit_code', id)).error).toBe('code is required')
 		expect((await ws.command('userbot_submit_password', id, { password: '' })).error).toBe(
-			'password must not be empty',
+			'password is required',
 		)
 		const rest = await owner.call('POST', `/api/userbots/${id}/phone/`, {})
 		expect(rest.status).toBe(400)
