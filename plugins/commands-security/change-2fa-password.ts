@@ -21,6 +21,8 @@ import { optionalText, requiredString } from './strings'
  */
 export const change2faPassword = defineCommand({
 	name: 'change_2fa_password',
+	permission: 'security.password',
+	checksSecret: true,
 	summary: 'Sets or changes the 2FA password, its hint, its recovery address; never removes it.',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
 	errors: [E.EMAIL_FLAG_CONFLICT, E.HINT_WITHOUT_PASSWORD, E.NOTHING_TO_CHANGE, E.NEW_PASSWORD_EMPTY],

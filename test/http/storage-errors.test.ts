@@ -103,7 +103,7 @@ describe('errorHandler', () => {
 		const b = await app.handle(new Request('http://localhost/read-only'))
 		expect(b.status).toBe(503)
 		expect(await b.json()).toEqual({
-			detail: 'The database cannot be written right now; try again later.',
+			detail: 'The database cannot be reached or written right now; try again later.',
 			code: 'database_unavailable',
 		})
 		// The operator still reads what happened.
