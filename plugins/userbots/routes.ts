@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
-import { permissionDenied, throttled } from '../../src/auth/errors'
-import { allows, type Permission } from '../../src/auth/permissions'
+import { throttled } from '../../src/auth/errors'
 import type { Principal } from '../../src/auth/types'
 import type { AppContext } from '../../src/context'
 import { checkBody, readJsonObject } from '../../src/http/body'
@@ -29,7 +28,7 @@ function toHttp(err: unknown): unknown {
 /**
  * The REST face of the lifecycle (contract §5): session or bearer, scoped to the caller's company.
  * Members use the company's userbots; creating and deleting one takes `userbots.manage` (owners, or
- * a member granted it). The log-in steps that send a code or password count against the userbot's
+ * a member granted it: the service checks). The log-in steps that send a code or password count against the userbot's
  * guess limit, as their commands do.
  */
 export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia {
@@ -37,9 +36,6 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		const outcome = await ctx.auth.authenticate(request)
 		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
 		return outcome.principal
-	}
-	const requirePermission = (principal: Principal, permission: Permission) => {
-		if (!allows(principal, permission)) throw permissionDenied()
 	}
 	/** A log-in step that checks a secret: counted first, given back when it was right. */
 	const guessing = async <T>(principal: Principal, userbotId: number, step: () => Promise<T>): Promise<T> => {
@@ -77,7 +73,6 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	app.post(
 		`${BASE}/`,
 		guarded(async (p, request) => {
-			requirePermission(p, 'userbots.manage')
 			const { name } = checkBody(rest.create, await readJsonObject(request))
 			return created(await service.create(p, name))
 		}),
@@ -90,11 +85,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	app.delete(
 		`${BASE}/:id/`,
 		guarded(async (p, _r, id) => {
-			const userbotId = idOf(id)
-			// Another company's userbot stays a 404, for a member as for anyone.
-			await service.get(p, userbotId)
-			requirePermission(p, 'userbots.manage')
-			await service.remove(p, userbotId)
+			await service.remove(p, idOf(id))
 			return new Response(null, { status: 204 })
 		}),
 		none,
