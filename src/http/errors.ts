@@ -33,7 +33,13 @@ export const WWW_AUTHENTICATE = 'Bearer realm="api"'
  * Adds the challenge to a 401 a handler answered: its own Response (the `me/` hot path builds its
  * own) or a status it set (the WebSocket upgrade). A copy when the Response's headers are immutable.
  */
-function challenge(response: unknown, set: { status?: number | string; headers: Record<string, unknown> }) {
+function challenge(
+	response: unknown,
+	set: { status?: number | string; headers: Record<string, unknown> },
+): Response | Promise<unknown> | undefined {
+	// A handler Elysia took for synchronous may hand back a promise of its Response (the `me/` route).
+	if (response instanceof Promise)
+		return response.then((settled: unknown): unknown => challenge(settled, set) ?? settled)
 	if (!(response instanceof Response)) {
 		if (set.status === 401 || set.status === 'Unauthorized')
 			set.headers['www-authenticate'] = WWW_AUTHENTICATE
