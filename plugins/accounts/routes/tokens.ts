@@ -29,9 +29,12 @@ export const tokenRoutes = (core: AuthCore) =>
 			'/accounts/token/refresh/',
 			async ({ request }) => {
 				const { refresh } = parseFields(await readJsonObject(request), { refresh: FIELDS.refresh })
+				// A live token of a member who may not work now: refused, and kept for their return.
 				const claims = core.signer.verify(refresh, 'refresh')
-				const holder = claims ? await core.profiles.get(claims.user_id) : null
-				if (holder?.active && !mayWork(holder)) throw statusNotAllowed()
+				if (claims && (await core.families.isAlive(claims.fam, claims.user_id))) {
+					const holder = await core.profiles.get(claims.user_id)
+					if (holder?.active && !mayWork(holder)) throw statusNotAllowed()
+				}
 				const pair = await core.families.rotate(refresh)
 				if (!pair) throw tokenNotValid()
 				const profile = await core.profiles.get(pair.userId)

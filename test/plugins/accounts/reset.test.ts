@@ -188,15 +188,14 @@ describe('POST /accounts/request-reset/ timing', () => {
 
 describe('a reset token and a login (Django hashes last_login into its tokens)', () => {
 	it('dies when the user logs in with the password, by login/ or token/, after it was mailed', async () => {
-		for (const logIn of [
-			(email: string) => login(app, email),
-			(email: string) => tokenPair(app, email),
-		]) {
+		for (const logIn of [(email: string) => login(app, email), (email: string) => tokenPair(app, email)]) {
 			const user = await registerAccount(app)
 			const { token } = await requestToken(user.email)
-			expect(await (await app.post('/accounts/request-reset/', { email: user.email, token })).json()).toEqual({
-				valid: true,
-			})
+			expect(await (await app.post('/accounts/request-reset/', { email: user.email, token })).json()).toEqual(
+				{
+					valid: true,
+				},
+			)
 			await logIn(user.email)
 			const check = await app.post('/accounts/request-reset/', { email: user.email, token })
 			expect(check.status).toBe(400)
@@ -214,9 +213,9 @@ describe('a reset token and a login (Django hashes last_login into its tokens)',
 	it('lives through a failed login', async () => {
 		const user = await registerAccount(app)
 		const { token } = await requestToken(user.email)
-		expect((await app.post('/accounts/login/', { email: user.email, password: 'Wrong-password-1' })).status).toBe(
-			401,
-		)
+		expect(
+			(await app.post('/accounts/login/', { email: user.email, password: 'Wrong-password-1' })).status,
+		).toBe(401)
 		expect((await resetPassword(app, user.email, token, NEW_PASSWORD)).status).toBe(200)
 	})
 })

@@ -15,7 +15,11 @@ type Verdict = { ok: true; userId: number } | { ok: false; reason: string }
 
 const b64url = (text: string) => Buffer.from(text, 'base64url')
 
-async function simplejwtVerify(token: string, key: string, tokenType: 'access' | 'refresh'): Promise<Verdict> {
+async function simplejwtVerify(
+	token: string,
+	key: string,
+	tokenType: 'access' | 'refresh',
+): Promise<Verdict> {
 	const parts = token.split('.')
 	if (parts.length !== 3) return { ok: false, reason: 'Token is invalid' }
 	const [header, payload, signature] = parts as [string, string, string]
@@ -113,6 +117,8 @@ describe('tokens and a simplejwt service sharing the signing key', () => {
 		expect((await app.me({ access: sign({ ...rest, token_type: 'access' }) })).status).toBe(200)
 		// `typ` is what tokens of the previous version carried; `token_type`, when present, decides.
 		expect((await app.me({ access: sign({ ...rest, typ: 'access' }) })).status).toBe(200)
-		expect((await app.me({ access: sign({ ...rest, typ: 'access', token_type: 'refresh' }) })).status).toBe(401)
+		expect((await app.me({ access: sign({ ...rest, typ: 'access', token_type: 'refresh' }) })).status).toBe(
+			401,
+		)
 	})
 })
