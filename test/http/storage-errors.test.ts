@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Client, createClient } from '@libsql/client'
+import { type Client, createClient, LibsqlError } from '@libsql/client'
+import { DrizzleQueryError } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { Elysia } from 'elysia'
@@ -76,6 +77,17 @@ describe('storageFailure', () => {
 		expect(storageFailure(await caught(() => client.execute('select * from missing')))).toBeNull()
 		expect(storageFailure(new Error('boom'))).toBeNull()
 		expect(storageFailure('not an error')).toBeNull()
+	})
+})
+
+describe('storageFailure and an unreachable libSQL server', () => {
+	it('reads a refused or failed connection as unavailable under the database client, and only there', () => {
+		const refused = Object.assign(new TypeError('Unable to connect'), { code: 'ECONNREFUSED' })
+		expect(storageFailure(new DrizzleQueryError('select 1', [], refused))).toBe('unavailable')
+		expect(storageFailure(new LibsqlError('WebSocket failed', 'HRANA_WEBSOCKET_ERROR'))).toBe('unavailable')
+		// A refused connection elsewhere (an SMTP server, the main server) says nothing of the database.
+		expect(storageFailure(refused)).toBeNull()
+		expect(storageFailure(new Error('mail', { cause: refused }))).toBeNull()
 	})
 })
 
