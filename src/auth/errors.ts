@@ -39,7 +39,3 @@ export const throttled = (retryAfter: number) =>
 /** A member whose work status does not allow work (contract §4's rule, family B's body). */
 export const statusNotAllowed = () =>
 	new HttpError(403, { detail: MESSAGES.accessDenied, code: 'status_not_allowed' })
-
-/** An owner-only power (src/auth/permissions.ts) the member was not granted. */
-export const permissionDenied = () =>
-	new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })

@@ -140,7 +140,10 @@ describe('web console: account pages', () => {
 			const res = await fetch('/accounts/me/')
 			return { status: res.status, body: await res.json() }
 		})
-		expect(refused).toEqual({ status: 403, body: { detail: 'Permission denied', code: 'status_not_allowed' } })
+		expect(refused).toEqual({
+			status: 403,
+			body: { detail: 'Permission denied', code: 'status_not_allowed' },
+		})
 		expect(unexpected(owner.problems)).toEqual([])
 		expect(unexpected(member.problems)).toEqual([])
 		await member.close()

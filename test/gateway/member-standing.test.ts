@@ -141,6 +141,21 @@ describe("an owner's power over a member's work status", () => {
 		])
 	})
 
+	it('lets a member on leave log out, which ends the session for their return too', async () => {
+		const m = await joinCompany(c.t, c.owner, `leave-logout-${Date.now()}@example.com`)
+		const cookie = await sessionCookie(c.t, m)
+		expect((await setStatus(m.userId, 'on_leave')).status).toBe(200)
+		const out = await fetch(`${c.t.url}/accounts/logout/`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie, origin: c.t.url },
+			body: '{}',
+		})
+		expect(out.status).toBe(200)
+		expect(out.headers.getSetCookie().some((line) => line.startsWith('sessionid=;'))).toBe(true)
+		expect((await setStatus(m.userId, 'active')).status).toBe(200)
+		expect((await fetch(`${c.t.url}/accounts/me/`, { headers: { cookie } })).status).toBe(401)
+	})
+
 	it('lets an owner work whatever the owner’s own status says', async () => {
 		expect((await setStatus(c.owner.userId, 'on_leave')).status).toBe(200)
 		const s = await connect({ bearer: c.owner.access })
