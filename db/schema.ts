@@ -1,5 +1,13 @@
 import { sql } from 'drizzle-orm'
-import { type AnySQLiteColumn, index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import {
+	type AnySQLiteColumn,
+	index,
+	integer,
+	primaryKey,
+	sqliteTable,
+	text,
+	uniqueIndex,
+} from 'drizzle-orm/sqlite-core'
 
 /**
  * The one place that says what is stored. Times are Unix milliseconds (integers); booleans are
@@ -76,6 +84,23 @@ export const invite = sqliteTable(
 		createdAt: integer('created_at').notNull().default(now),
 	},
 	(t) => [uniqueIndex('invite_token_hash_unique').on(t.tokenHash), index('invite_company').on(t.companyId)],
+)
+
+/**
+ * Owner-only permissions (src/auth/permissions.ts) an owner granted a member of the company. Removing
+ * the member from the company deletes them.
+ */
+export const memberGrant = sqliteTable(
+	'member_grant',
+	{
+		userId: integer('user_id')
+			.notNull()
+			.references(() => userProfile.id, { onDelete: 'cascade' }),
+		permission: text('permission').notNull(),
+		grantedBy: integer('granted_by').references(() => userProfile.id, { onDelete: 'set null' }),
+		createdAt: integer('created_at').notNull().default(now),
+	},
+	(t) => [primaryKey({ columns: [t.userId, t.permission] })],
 )
 
 /** Server-side web sessions. The JWT pair lives here, never in the browser (rest-auth §5). */

@@ -103,6 +103,8 @@ const EnvSchema = v.object({
 	RESET_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
 	REGISTER_RATE_LIMIT_IP: v.optional(int(1, 1_000_000), '100'),
 	REGISTER_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
+	GUESS_RATE_LIMIT: v.optional(int(1, 1_000_000), '5'),
+	GUESS_RATE_WINDOW: v.optional(int(1, 86_400), '900'),
 	RESET_TOKEN_LIFETIME: v.optional(int(60, 7 * 86_400), '3600'),
 	INVITE_LIFETIME: v.optional(int(60, 365 * 86_400), String(7 * 86_400)),
 	SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
@@ -235,6 +237,9 @@ export interface Config {
 	/** Registrations per client address per window: register/ says whether an e-mail is taken. */
 	registerRateLimitIp: number
 	registerRateWindow: number
+	/** Wrong tries at a userbot's 2FA password or codes per window, per userbot (commands and log-in steps). */
+	guessRateLimit: number
+	guessRateWindow: number
 	resetTokenLifetime: number
 	inviteLifetime: number
 	smtpUrl?: string
@@ -496,6 +501,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		resetRateWindow: e.RESET_RATE_WINDOW,
 		registerRateLimitIp: e.REGISTER_RATE_LIMIT_IP,
 		registerRateWindow: e.REGISTER_RATE_WINDOW,
+		guessRateLimit: e.GUESS_RATE_LIMIT,
+		guessRateWindow: e.GUESS_RATE_WINDOW,
 		resetTokenLifetime: e.RESET_TOKEN_LIFETIME,
 		inviteLifetime: e.INVITE_LIFETIME,
 		smtpUrl: e.SMTP_URL,

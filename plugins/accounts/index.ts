@@ -14,6 +14,7 @@ import { inviteRoutes } from './routes/invites'
 import { loginRoute } from './routes/login'
 import { logoutRoute } from './routes/logout'
 import { meRoute } from './routes/me'
+import { memberGrantRoutes } from './routes/member-grants'
 import { memberRoutes } from './routes/members'
 import { registerRoute } from './routes/register'
 import { resetRoutes } from './routes/reset'
@@ -35,6 +36,7 @@ export const accountsPlugin = definePlugin({
 			tokenRoutes(core),
 			inviteRoutes(core),
 			memberRoutes(core),
+			memberGrantRoutes(core),
 		]) {
 			app.use(routes)
 		}

@@ -12,6 +12,8 @@ import { type MainProfile, readMainProfile } from './main-profile'
 export type MainFailure =
 	| { kind: 'unavailable' }
 	| { kind: 'bad_credentials' }
+	/** The password was right, but the main's access rules refuse the account now (its work status). */
+	| { kind: 'status_not_allowed' }
 	| { kind: 'throttled'; retryAfter: number | null }
 
 export class MainServerError extends Error {
@@ -139,6 +141,14 @@ export function createMainServer(opts: MainServerOptions): MainServer {
 					await discard(res)
 					throw new MainServerError({ kind: 'throttled', retryAfter: retryAfterOf(res) })
 				}
+				// Family A gives a member whose work status does not allow work no token pair.
+				if (res.status === 403) {
+					const refusal = await readJson(res, signal)
+					if (codeOf(refusal) === 'status_not_allowed') {
+						throw new MainServerError({ kind: 'status_not_allowed' })
+					}
+					throw new Unavailable('status 403')
+				}
 				if (res.status !== 200) throw await unexpected(res)
 				const body = await readJson(res, signal)
 				const access = tokenIn(body, 'access')
@@ -181,6 +191,10 @@ export function createMainServer(opts: MainServerOptions): MainServer {
 }
 
 const discard = (res: Response) => res.body?.cancel().catch(() => {}) ?? Promise.resolve()
+
+function codeOf(body: unknown): unknown {
+	return typeof body === 'object' && body !== null ? (body as Record<string, unknown>).code : undefined
+}
 
 function tokenIn(body: unknown, key: 'access' | 'refresh'): string | null {
 	if (typeof body !== 'object' || body === null) return null

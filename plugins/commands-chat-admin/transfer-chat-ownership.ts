@@ -22,6 +22,8 @@ const password = v.pipe(
  */
 export const transferChatOwnership = defineCommand({
 	name: 'transfer_chat_ownership',
+	permission: 'chats.transfer_ownership',
+	checksSecret: true,
 	summary: 'Makes another member the owner (needs the 2FA password).',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, user_id: 1001, password: 'secret-2fa' }],

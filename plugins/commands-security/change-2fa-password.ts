@@ -23,6 +23,8 @@ import { optionalText, requiredString } from './strings'
  */
 export const change2faPassword = defineCommand({
 	name: 'change_2fa_password',
+	permission: 'security.password',
+	checksSecret: true,
 	summary:
 		'Sets or changes the 2FA password, its hint, its recovery address (a new address: pending until confirmed).',
 	result: {

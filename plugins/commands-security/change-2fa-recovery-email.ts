@@ -10,6 +10,8 @@ import { requiredString } from './strings'
  */
 export const change2faRecoveryEmail = defineCommand({
 	name: 'change_2fa_recovery_email',
+	permission: 'security.password',
+	checksSecret: true,
 	summary: 'Changes the recovery address (pending until its code is confirmed).',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
 	examples: [{ current_password: 'secret-2fa', new_recovery_email_address: 'me@example.com' }],

@@ -13,6 +13,8 @@ import { requiredString } from './strings'
  */
 export const checkRecoveryEmailAddressCode = defineCommand({
 	name: 'check_recovery_email_address_code',
+	permission: 'security.password',
+	checksSecret: true,
 	summary: 'Confirms a pending recovery address with the code mailed to it (a held password change applies).',
 	result: {
 		description: "TDLib's password state, the address confirmed; a wrong code's error carries the state.",

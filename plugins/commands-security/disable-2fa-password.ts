@@ -8,6 +8,8 @@ import { requiredString } from './strings'
  */
 export const disable2faPassword = defineCommand({
 	name: 'disable_2fa_password',
+	permission: 'security.password',
+	checksSecret: true,
 	summary: 'Removes the 2FA password (and the recovery address with it).',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
 	examples: [{ current_password: 'secret-2fa' }],

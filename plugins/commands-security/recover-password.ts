@@ -9,6 +9,8 @@ import { optionalText, requiredString } from './strings'
  */
 export const recoverPassword = defineCommand({
 	name: 'recover_password',
+	permission: 'security.password',
+	checksSecret: true,
 	summary: 'Sets a new password with a recovery code; without new_password, removes the password.',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
 	examples: [{ recovery_code: '12345', new_password: 'a new secret', new_hint: 'the usual' }],

@@ -11,6 +11,8 @@ import { requiredString } from './strings'
  */
 export const verify2faPassword = defineCommand({
 	name: 'verify_2fa_password',
+	permission: 'security.password',
+	checksSecret: true,
 	summary: 'Checks the 2FA password.',
 	result: {
 		description: "`{verified: true}`; a wrong password is TDLib's `PASSWORD_HASH_INVALID`.",

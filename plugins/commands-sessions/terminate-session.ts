@@ -10,6 +10,7 @@ import { explainTooNew } from './too-new'
  */
 export const terminateSession = defineCommand({
 	name: 'terminate_session',
+	permission: 'sessions.terminate',
 	summary: 'Logs out one other session (never the current one).',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: [E.CURRENT_SESSION, E.SESSION_TOO_NEW],

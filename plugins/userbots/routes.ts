@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { throttled } from '../../src/auth/errors'
 import type { Principal } from '../../src/auth/types'
 import type { AppContext } from '../../src/context'
 import { checkBody, readJsonObject } from '../../src/http/body'
@@ -24,12 +25,26 @@ function toHttp(err: unknown): unknown {
 	return err
 }
 
-/** The REST face of the lifecycle (contract §5): session or bearer, scoped to the caller's company. */
+/**
+ * The REST face of the lifecycle (contract §5): session or bearer, scoped to the caller's company.
+ * Members use the company's userbots; creating and deleting one takes `userbots.manage` (owners, or
+ * a member granted it: the service checks). The log-in steps that send a code or password count against the userbot's
+ * guess limit, as their commands do.
+ */
 export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia {
 	const principalOf = async (request: Request): Promise<Principal> => {
 		const outcome = await ctx.auth.authenticate(request)
 		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
 		return outcome.principal
+	}
+	/** A log-in step that checks a secret: counted first, given back when it was right. */
+	const guessing = async <T>(principal: Principal, userbotId: number, step: () => Promise<T>): Promise<T> => {
+		await service.get(principal, userbotId)
+		const wait = await ctx.auth.guesses.take(userbotId)
+		if (wait > 0) throw throttled(wait)
+		const answer = await step()
+		await ctx.auth.guesses.giveBack(userbotId)
+		return answer
 	}
 	const idOf = (raw: string): number => {
 		if (!/^\d{1,15}$/.test(raw)) throw notFound()
@@ -87,7 +102,8 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		`${BASE}/:id/code/`,
 		guarded(async (p, request, id) => {
 			const body = checkBody(rest.code, await readJsonObject(request))
-			return service.submitCode(p, idOf(id), body.code)
+			const userbotId = idOf(id)
+			return guessing(p, userbotId, () => service.submitCode(p, userbotId, body.code))
 		}),
 		none,
 	)
@@ -95,7 +111,8 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		`${BASE}/:id/password/`,
 		guarded(async (p, request, id) => {
 			const body = checkBody(rest.password, await readJsonObject(request))
-			return service.submitPassword(p, idOf(id), body.password)
+			const userbotId = idOf(id)
+			return guessing(p, userbotId, () => service.submitPassword(p, userbotId, body.password))
 		}),
 		none,
 	)

@@ -4,7 +4,7 @@ import { readCookie, SESSION_COOKIE } from './cookies'
 import { createCsrfCheck, UNSAFE_METHODS } from './csrf'
 import { MESSAGES } from './errors'
 import type { Families } from './families'
-import type { Profile, Profiles } from './profiles'
+import { mayWork, type Profile, type Profiles } from './profiles'
 import type { Sessions } from './sessions'
 import type { TokenSigner } from './tokens'
 import type { Authenticator, AuthOutcome, Credential, Principal, UpgradeOutcome } from './types'
@@ -16,8 +16,12 @@ import type { Authenticator, AuthOutcome, Credential, Principal, UpgradeOutcome 
  * answered synchronously: one SHA-256 and four map lookups, no promise. Everything revoked is
  * dropped from that memory at once (see cache.ts), so the fast path never outlives a revocation.
  *
- * A WebSocket outlives its upgrade: it keeps the `Credential` and asks `credentialAlive` before each
- * command and push, and hears every revocation through `onRevoked` (contract §6).
+ * A member whose work status does not allow work is refused (403 `status_not_allowed`, the body
+ * family B's access rules answer) on every path that resolves a caller: each REST route, the
+ * WebSocket upgrade and renewal, and each command (`currentPrincipal`); owners are exempt.
+ *
+ * A WebSocket outlives its upgrade: it keeps the `Credential` and asks `currentPrincipal` before
+ * each command and push, and hears every revocation through `onRevoked` (contract §6).
  */
 export interface AuthenticatedCaller {
 	principal: Principal
@@ -29,12 +33,17 @@ export interface AuthenticatedCaller {
 
 export type CallerOutcome = { ok: true; caller: AuthenticatedCaller } | Extract<AuthOutcome, { ok: false }>
 
-export interface CallerResolver extends Authenticator {
+export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	/**
 	 * As `authenticate`, with the profile and session id the accounts routes need; a plain value
 	 * when memory alone decided, else a promise.
 	 */
 	resolve(request: Request, upgrade?: boolean): CallerOutcome | Promise<CallerOutcome>
+	/**
+	 * Who the credentials name, whatever their work status: for logout, which must end a session
+	 * its holder may no longer use.
+	 */
+	identify(request: Request): CallerOutcome | Promise<CallerOutcome>
 }
 
 const notAuthenticated = {
@@ -52,6 +61,11 @@ const sessionEnded = {
 	status: 401,
 	body: { detail: MESSAGES.sessionEnded, code: 'session_expired' },
 } as const
+const statusNotAllowed = {
+	ok: false,
+	status: 403,
+	body: { detail: MESSAGES.accessDenied, code: 'status_not_allowed' },
+} as const
 
 export function createCallerResolver(
 	config: Config,
@@ -63,13 +77,24 @@ export function createCallerResolver(
 ): CallerResolver {
 	const checkCsrf = createCsrfCheck(config)
 
-	const principalOf = (profile: Profile, via: Principal['via']): Principal => ({
-		userId: profile.id,
-		email: profile.email,
-		companyId: profile.companyId,
-		isOwner: profile.isOwner,
-		via,
-	})
+	// One principal per profile and credential kind, made once: a socket asks for it per command.
+	const principals = new WeakMap<Profile, Partial<Record<Principal['via'], Principal>>>()
+	const principalOf = (profile: Profile, via: Principal['via']): Principal => {
+		let made = principals.get(profile)
+		if (!made) {
+			made = {}
+			principals.set(profile, made)
+		}
+		made[via] ??= {
+			userId: profile.id,
+			email: profile.email,
+			companyId: profile.companyId,
+			isOwner: profile.isOwner,
+			grants: profile.grants,
+			via,
+		}
+		return made[via]
+	}
 
 	/** A cookie upgrade whose Origin fails is refused like any unauthenticated upgrade: 401 (contract §6). */
 	const csrfRefusal = (request: Request, upgrade: boolean, csrfToken: string): CallerOutcome | null => {
@@ -148,44 +173,55 @@ export function createCallerResolver(
 		return { ok: true, caller: sessionCaller(profile, sessionId, entry) }
 	}
 
-	const resolve = (request: Request, upgrade = false) =>
+	/** A caller whose work status does not allow work is refused, whatever the credential. */
+	const standing = (outcome: CallerOutcome): CallerOutcome =>
+		outcome.ok && !mayWork(outcome.caller.profile) ? statusNotAllowed : outcome
+
+	const identify = (request: Request, upgrade = false) =>
 		fromMemory(request, upgrade) ?? fromDatabase(request, upgrade)
+
+	const resolve = (request: Request, upgrade = false) => {
+		const outcome = identify(request, upgrade)
+		return outcome instanceof Promise ? outcome.then(standing) : standing(outcome)
+	}
 
 	const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
 		outcome.ok ? { ok: true, principal: outcome.caller.principal } : outcome
 
-	/** The user may still act as the principal the credential was issued for. */
+	/** The user may still act as the principal the credential was issued for, and may work. */
 	const stillHolds = (profile: Profile, principal: Principal) =>
-		profile.active && profile.companyId === principal.companyId && profile.isOwner === principal.isOwner
+		mayWork(profile) && profile.companyId === principal.companyId && profile.isOwner === principal.isOwner
 
-	const aliveFromDatabase = async (credential: Credential): Promise<boolean> => {
+	const principalFromDatabase = async (credential: Credential): Promise<Principal | null> => {
 		const { principal, family, sessionId } = credential
-		if (!(await families.isAlive(family, principal.userId))) return false
+		if (!(await families.isAlive(family, principal.userId))) return null
 		if (sessionId !== null) {
 			// Refreshes the session's access token if it is due: a session socket lives as its session.
 			const entry = await sessions.resolve(sessionId)
-			if (!entry || entry.family !== family) return false
+			if (!entry || entry.family !== family) return null
 		}
 		const profile = await profiles.get(principal.userId)
-		return profile !== null && stillHolds(profile, principal) && credential.expiresAt > Date.now()
+		if (profile === null || !stillHolds(profile, principal) || credential.expiresAt <= Date.now()) return null
+		return principalOf(profile, principal.via)
 	}
 
-	const credentialAlive = (credential: Credential): boolean | Promise<boolean> => {
+	const currentPrincipal = (credential: Credential): Principal | null | Promise<Principal | null> => {
 		const now = Date.now()
-		if (credential.expiresAt <= now) return false
+		if (credential.expiresAt <= now) return null
 		const family = cache.families.get(credential.family)
-		if (family && !family.alive) return false
+		if (family && !family.alive) return null
 		const profile = profiles.peek(credential.principal.userId)
-		if (profile && !stillHolds(profile, credential.principal)) return false
+		if (profile && !stillHolds(profile, credential.principal)) return null
 		const hash = credential.sessionHash
 		const session = hash === null ? undefined : cache.sessions.get(hash)
-		if (session && (session.expiresAt <= now || session.family !== credential.family)) return false
-		if (family && profile && (hash === null || session)) return true
-		return aliveFromDatabase(credential)
+		if (session && (session.expiresAt <= now || session.family !== credential.family)) return null
+		if (family && profile && (hash === null || session)) return principalOf(profile, credential.principal.via)
+		return principalFromDatabase(credential)
 	}
 
 	return {
 		resolve,
+		identify: (request) => identify(request),
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> => {
 			const outcome = await resolve(request, true)
@@ -195,12 +231,12 @@ export function createCallerResolver(
 		},
 		authenticateAccess: async (token): Promise<UpgradeOutcome> => {
 			if (token.length > 4096) return tokenInvalid
-			const outcome = await fromAccessToken(token)
+			const outcome = standing(await fromAccessToken(token))
 			if (!outcome.ok) return outcome
 			const { principal, credential } = outcome.caller
 			return { ok: true, principal, credential }
 		},
-		credentialAlive,
+		currentPrincipal,
 		onRevoked: (listener) => cache.onRevoked(listener),
 	}
 }

@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, isNull } from 'drizzle-orm'
 import type { Database } from '../../db/client'
-import { userProfile } from '../../db/schema'
+import { resetToken, statusOnWork, userProfile } from '../../db/schema'
 import type { Config } from '../config'
 import { createKeyedQueue } from '../keyed-queue'
 import { normalizeEmail } from '../text'
-import { MESSAGES, throttled, unauthorized } from './errors'
+import { MESSAGES, statusNotAllowed, throttled, unauthorized } from './errors'
 import { DUMMY_HASH, type PasswordHasher } from './passwords'
 import type { RateLimiter } from './rate-limit'
 
@@ -13,6 +13,11 @@ import type { RateLimiter } from './rate-limit'
  * argon2id hash, so it costs the same work and gets the same 401 as a wrong password (no user
  * enumeration). An account made by family B (linked to the main server) has no password here and
  * never passes, whatever its stored hash: its rules live on the main server.
+ *
+ * With the right password, a member whose work status does not allow work is refused (403
+ * `status_not_allowed`): no new token comes out. A login that passes ends the user's unused reset
+ * tokens, as Django's generator does by hashing `last_login`: a reset link mailed before someone
+ * logged in with the password no longer changes it.
  */
 export interface CheckedUser {
 	id: number
@@ -66,15 +71,20 @@ export function createCredentialCheck(
 				email: userProfile.email,
 				hash: userProfile.passwordHash,
 				active: userProfile.active,
+				isOwner: userProfile.isOwner,
+				allowsWork: statusOnWork.allowsWork,
 				mainServerId: userProfile.mainServerId,
 			})
 			.from(userProfile)
+			.innerJoin(statusOnWork, eq(statusOnWork.id, userProfile.statusId))
 			.where(eq(userProfile.email, email))
 		const matches = await hasher.verify(password, user?.hash ?? DUMMY_HASH)
 		if (!user || !matches || !user.active || user.mainServerId !== null) {
 			await fail()
 			throw unauthorized(MESSAGES.badCredentials, 'no_active_account')
 		}
+		if (!user.isOwner && !user.allowsWork) throw statusNotAllowed()
+		await db.delete(resetToken).where(and(eq(resetToken.userId, user.id), isNull(resetToken.usedAt)))
 		if (hasher.needsRehash(user.hash)) {
 			await db
 				.update(userProfile)

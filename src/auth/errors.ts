@@ -10,6 +10,8 @@ export const MESSAGES = {
 	csrfOrigin: 'CSRF Failed: Origin checking failed - the origin is not trusted.',
 	csrfMissing: 'CSRF Failed: CSRF token missing or incorrect.',
 	permissionDenied: 'You do not have permission to perform this action.',
+	/** Contract §4's refusal by the access rules (`code` names the rule), on every path. */
+	accessDenied: 'Permission denied',
 	throttled: (seconds: number) => `Request was throttled. Expected available in ${seconds} seconds.`,
 	required: 'This field is required.',
 	notString: 'Not a valid string.',
@@ -33,3 +35,7 @@ export const throttled = (retryAfter: number) =>
 		{ detail: MESSAGES.throttled(retryAfter), code: 'throttled' },
 		{ 'Retry-After': String(retryAfter) },
 	)
+
+/** A member whose work status does not allow work (contract §4's rule, family B's body). */
+export const statusNotAllowed = () =>
+	new HttpError(403, { detail: MESSAGES.accessDenied, code: 'status_not_allowed' })

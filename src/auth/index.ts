@@ -15,7 +15,7 @@ import { createRateLimiter, type RateLimiter } from './rate-limit'
 import { createResetTokens, type ResetTokens } from './reset-tokens'
 import { createSessions, type Sessions } from './sessions'
 import { createTokenSigner, type TokenSigner } from './tokens'
-import type { Authenticator } from './types'
+import type { Authenticator, GuessLimit } from './types'
 
 /**
  * The auth core of one app: password hashing, JWT families, server-side sessions, CSRF, rate
@@ -32,6 +32,7 @@ export interface AuthDeps {
 }
 
 export interface AuthCore extends CallerResolver {
+	readonly guesses: GuessLimit
 	readonly config: Config
 	readonly db: Database
 	readonly log: Logger
@@ -75,9 +76,15 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 	const limiter = createRateLimiter(
 		db,
 		Date.now,
-		Math.max(config.loginRateWindow, config.resetRateWindow, 24 * 3600),
+		Math.max(config.loginRateWindow, config.resetRateWindow, config.guessRateWindow, 24 * 3600),
 	)
 	const loginGate = createLoginGate(config, limiter)
+	// Per userbot, in the database: every gateway of a deployment counts against one limit.
+	const guessKey = (userbotId: number) => `guess:${userbotId}`
+	const guesses: GuessLimit = {
+		take: (userbotId) => limiter.hit(guessKey(userbotId), config.guessRateLimit, config.guessRateWindow),
+		giveBack: (userbotId) => limiter.giveBack(guessKey(userbotId)),
+	}
 	const resolver = createCallerResolver(config, signer, sessions, profiles, families, cache)
 	const core: AuthCore = {
 		...resolver,
@@ -91,6 +98,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		sessions,
 		profiles,
 		limiter,
+		guesses,
 		resetTokens: createResetTokens(db, config),
 		mailer,
 		checkCredentials: createCredentialCheck(db, hasher, loginGate),

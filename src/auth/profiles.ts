@@ -1,11 +1,18 @@
 import { eq, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import type { Database } from '../../db/client'
-import { company, statusOnWork, userProfile } from '../../db/schema'
+import { company, memberGrant, statusOnWork, userProfile } from '../../db/schema'
 import type { AuthCache } from './cache'
+import { isPermission, type Permission } from './permissions'
 import type { Profile } from './types'
 
 export type { Profile } from './types'
+
+/**
+ * Whether the user may act at all: an active account, and for a member a work status that allows
+ * work (contract §4's rule for non-owners; owners work whatever their status says).
+ */
+export const mayWork = (profile: Profile) => profile.active && (profile.isOwner || profile.allowsWork)
 
 export interface Profiles {
 	get(userId: number): Promise<Profile | null>
@@ -23,6 +30,7 @@ export function createProfiles(db: Database, cache: AuthCache): Profiles {
 			lastName: userProfile.lastName,
 			isOwner: userProfile.isOwner,
 			active: userProfile.active,
+			allowsWork: statusOnWork.allowsWork,
 			statusCode: statusOnWork.code,
 			statusName: statusOnWork.name,
 			companyId: c.id,
@@ -34,6 +42,11 @@ export function createProfiles(db: Database, cache: AuthCache): Profiles {
 		.leftJoin(c, eq(c.id, userProfile.companyId))
 		.where(eq(userProfile.id, sql.placeholder('id')))
 		.prepare()
+	const grantsOf = db
+		.select({ permission: memberGrant.permission })
+		.from(memberGrant)
+		.where(eq(memberGrant.userId, sql.placeholder('id')))
+		.prepare()
 
 	return {
 		peek: (userId) => cache.profiles.get(userId),
@@ -43,12 +56,18 @@ export function createProfiles(db: Database, cache: AuthCache): Profiles {
 			const stamp = cache.stamp()
 			const [row] = await byId.execute({ id: userId })
 			if (!row) return null
+			// An owner holds every permission; a permission this version does not know grants nothing.
+			const grants = new Set<Permission>()
+			const granted = row.isOwner ? [] : await grantsOf.execute({ id: userId })
+			for (const g of granted) if (isPermission(g.permission)) grants.add(g.permission)
 			const profile: Profile = {
 				id: row.id,
 				email: row.email,
 				companyId: row.companyId,
 				isOwner: row.isOwner,
 				active: row.active,
+				allowsWork: row.allowsWork,
+				grants,
 				json: JSON.stringify({
 					id: row.id,
 					email: row.email,

@@ -14,6 +14,8 @@ export interface RateLimiter {
 	blocked(key: string, limit: number, windowSeconds: number): Promise<number>
 	/** Counts one hit; returns seconds to wait when this hit went over `limit`, else 0. */
 	hit(key: string, limit: number, windowSeconds: number): Promise<number>
+	/** Takes one hit back (never below zero): a try that turned out right no longer counts. */
+	giveBack(key: string): Promise<void>
 	reset(key: string): Promise<void>
 }
 
@@ -52,6 +54,12 @@ export function createRateLimiter(
 				.returning()
 			if (!row || row.count <= limit) return 0
 			return retryAfter(row.windowStart, windowSeconds, now)
+		},
+		async giveBack(key) {
+			await db
+				.update(rateLimit)
+				.set({ count: sql`max(${rateLimit.count} - 1, 0)` })
+				.where(eq(rateLimit.key, key))
 		},
 		async reset(key) {
 			await db.delete(rateLimit).where(eq(rateLimit.key, key))

@@ -2,14 +2,20 @@ import { createHmac } from 'node:crypto'
 import { randomToken, safeEqual } from './crypto'
 
 /**
- * HS256 JWTs in simplejwt's shape: `typ` (access | refresh), `jti`, `fam` (the rotation family
- * every refresh descends from), `user_id`, `iat`, `exp`. Signing is a plain HMAC, synchronous and
+ * HS256 JWTs in simplejwt's shape, with its default claim names: `token_type` (access | refresh),
+ * `jti`, `user_id`, `iat`, `exp`, and our `fam` (the rotation family every refresh descends from). A
+ * simplejwt service configured with the same signing key accepts our access tokens, and refuses a
+ * refresh token where an access token belongs, as we do. Signing is a plain HMAC, synchronous and
  * cheap, which keeps bearer checks off the hot path's async work.
+ *
+ * Tokens signed before the claim took simplejwt's name carry the type as `typ`: they are still
+ * read (their signature is ours), so that an upgrade logs no session out; every new one is signed
+ * with `token_type` only.
  */
 export type TokenType = 'access' | 'refresh'
 
 export interface TokenClaims {
-	typ: TokenType
+	token_type: TokenType
 	jti: string
 	fam: string
 	user_id: number
@@ -36,7 +42,7 @@ export function createTokenSigner(secret: string): TokenSigner {
 		sign(typ, userId, family, lifetimeSeconds, now = Date.now()) {
 			const iat = Math.floor(now / 1000)
 			const claims: TokenClaims = {
-				typ,
+				token_type: typ,
 				jti: randomToken(16),
 				fam: family,
 				user_id: userId,
@@ -53,7 +59,7 @@ export function createTokenSigner(secret: string): TokenSigner {
 			const [header, payload, signature] = parts as [string, string, string]
 			if (!safeEqual(mac(`${header}.${payload}`), signature)) return null
 			const claims = decodeClaims(payload)
-			if (!claims || claims.typ !== typ || claims.exp * 1000 <= now) return null
+			if (!claims || claims.token_type !== typ || claims.exp * 1000 <= now) return null
 			return claims
 		},
 	}
@@ -65,18 +71,22 @@ export function readClaims(token: string): TokenClaims | null {
 	return payload ? decodeClaims(payload) : null
 }
 
+type StoredClaims = Partial<TokenClaims> & { typ?: unknown }
+
 function decodeClaims(payload: string): TokenClaims | null {
 	try {
-		const c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Partial<TokenClaims>
+		const c = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as StoredClaims
+		// `typ` only where `token_type` is absent: a token signed before the rename.
+		const type = 'token_type' in c ? c.token_type : c.typ
 		if (
-			(c.typ === 'access' || c.typ === 'refresh') &&
+			(type === 'access' || type === 'refresh') &&
 			typeof c.jti === 'string' &&
 			typeof c.fam === 'string' &&
 			typeof c.user_id === 'number' &&
 			typeof c.iat === 'number' &&
 			typeof c.exp === 'number'
 		) {
-			return c as TokenClaims
+			return { token_type: type, jti: c.jti, fam: c.fam, user_id: c.user_id, iat: c.iat, exp: c.exp }
 		}
 	} catch {}
 	return null

@@ -1,15 +1,34 @@
-/** Who is calling, as resolved from a session cookie or a bearer access token. */
+import type { Permission } from './permissions'
+
+/**
+ * Who is calling, as resolved from a session cookie or a bearer access token: the user, the company,
+ * the role (owner or member) and the owner-only permissions granted to a member. Every REST route
+ * and command decides by these (`allows` in permissions.ts), never by the kind of credential.
+ */
 export interface Principal {
 	userId: number
 	email: string
 	companyId: number | null
 	isOwner: boolean
+	/** Owner-only permissions the owner granted this member (an owner holds them all anyway). */
+	grants: ReadonlySet<Permission>
 	via: 'session' | 'bearer'
 }
 
 export type AuthOutcome =
 	| { ok: true; principal: Principal }
 	| { ok: false; status: 401 | 403; body: { detail: string; code?: string } }
+
+/**
+ * The limit on guessing a userbot's secrets (its 2FA password, recovery and log-in codes): each try
+ * is counted in the same atomic step that checks the limit, so concurrent tries cannot all pass it.
+ */
+export interface GuessLimit {
+	/** Counts one try at a secret of the userbot: 0 to go on, else the seconds to wait. */
+	take(userbotId: number): Promise<number>
+	/** The try was right: it no longer counts against the limit. */
+	giveBack(userbotId: number): Promise<void>
+}
 
 /**
  * What a long-lived connection (a WebSocket) keeps of the credential it was opened with, to learn
@@ -67,11 +86,15 @@ export interface Authenticator {
 	 */
 	authenticateAccess(token: string): Promise<UpgradeOutcome>
 	/**
-	 * Whether `credential` still holds: unexpired, its family alive, its session (if any) not ended,
-	 * its user active and still of the same company. A plain value when memory alone can tell, else
-	 * a promise (the database is asked, and memory refilled).
+	 * The principal `credential` acts as now, or null when it no longer holds: expired, its family
+	 * revoked, its session (if any) ended, its user inactive, of another company or role, or a member
+	 * whose work status does not allow work. The principal carries the member's grants as they stand
+	 * now. A plain value when memory alone can tell, else a promise (the database is asked, and
+	 * memory refilled).
 	 */
-	credentialAlive(credential: Credential): boolean | Promise<boolean>
+	currentPrincipal(credential: Credential): Principal | null | Promise<Principal | null>
+	/** The per-userbot limit on commands and log-in steps that check a password or code. */
+	guesses: GuessLimit
 	/** Calls `listener` synchronously after every revocation; returns the unsubscribe. */
 	onRevoked(listener: (revocation: Revocation) => void): () => void
 }
@@ -86,6 +109,9 @@ export interface Profile {
 	companyId: number | null
 	isOwner: boolean
 	active: boolean
+	/** The work status allows work (an owner works whatever it says). */
+	allowsWork: boolean
+	grants: ReadonlySet<Permission>
 	/** The `me/` body, serialized once. */
 	json: string
 }

@@ -34,10 +34,11 @@ export async function openSession(
  * Logout's local part: a cookie request that fails CSRF is refused (403); a bearer token's family
  * is revoked; the cookie's session is deleted (and its refresh token blacklisted) unless the request
  * also carried a bearer token that did not hold. Returns the cookie value of the session it ended
- * (or found already ended), else null. The caller clears the cookies in every case.
+ * (or found already ended), else null. The caller clears the cookies in every case. A member whose
+ * work status does not allow work may still log out.
  */
 export async function endCaller(core: AuthCore, request: Request): Promise<string | null> {
-	const outcome = await core.resolve(request)
+	const outcome = await core.identify(request)
 	if (!outcome.ok && outcome.status === 403) throw new HttpError(403, outcome.body)
 	const authorization = request.headers.get('authorization')
 	if (outcome.ok && outcome.caller.sessionId === null) {

@@ -19,6 +19,10 @@ export interface CatalogCommand {
 	summary: string | null
 	/** False for the log-in steps, which work before the account is logged in. */
 	requires_authorization: boolean
+	/** The owner-only permission it needs (owners, and members granted it), or null: any member. */
+	permission: string | null
+	/** Each try counts against the userbot's limit on guessing its password and codes. */
+	checks_secret: boolean
 	/** The TDLib methods it may send (the gateway refuses any other). */
 	tdlib_methods: string[]
 	/** The frame's own fields (beside `action`, `userbot_id` and `request_id`). */
@@ -54,6 +58,8 @@ function gatewayErrors(command: CommandDefinition): string[] {
 		G.RUNTIME_RESTARTED,
 		G.TIMEOUT,
 		...(command.methods.length > 0 ? [G.HIDDEN_TDLIB_ERROR] : []),
+		...(command.permission ? [G.PERMISSION_DENIED] : []),
+		...(command.checksSecret ? [G.TOO_MANY_GUESSES] : []),
 		G.TOO_DEEP,
 		G.TOO_MANY_IN_FLIGHT,
 		REASON_REVOKED,
@@ -70,6 +76,8 @@ export function catalogEntry({ command, groupId }: RegisteredCommand): CatalogCo
 		group: groupId,
 		summary: command.summary ?? null,
 		requires_authorization: command.requiresAuthorization !== false,
+		permission: command.permission ?? null,
+		checks_secret: command.checksSecret === true,
 		tdlib_methods: [...command.methods],
 		input: inputSchema(command.input),
 		examples: (command.examples ?? []).map((e) => ({ ...e })),

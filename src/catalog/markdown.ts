@@ -77,6 +77,9 @@ function commandSection(c: CatalogCommand): string {
 		}
 		lines.push('')
 	}
+	if (c.permission) lines.push(`Owner-only: owners, and members granted ${code(c.permission)}.`, '')
+	if (c.checks_secret)
+		lines.push("Each try counts against the userbot's limit on password and code guesses.", '')
 	const types = c.result.tdlib_types?.map(code).join(' or ')
 	lines.push(`Result: ${c.result.description ?? 'not documented'}${types ? ` (TDLib ${types})` : ''}`, '')
 	const own = c.errors.filter((e) => !GATEWAY.has(e))

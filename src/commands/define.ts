@@ -1,4 +1,5 @@
 import type * as v from 'valibot'
+import type { Permission } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { TdInvoke, TdMethod } from '../telegram/types'
 
@@ -48,6 +49,18 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 * the userbots plugin). Default true: the gateway answers `userbot is not authorized` first.
 	 */
 	requiresAuthorization?: boolean
+	/**
+	 * The owner-only permission the command needs (src/auth/permissions.ts): an owner always has it,
+	 * a member only when the owner granted it; otherwise the gateway answers `permission denied`.
+	 * Left out, every member of the company may send it.
+	 */
+	permission?: Permission
+	/**
+	 * True for a command that checks a password or code the client supplies (a 2FA password, a
+	 * recovery or log-in code): the gateway counts each try against the userbot's guess limit before
+	 * it runs, and gives a right one back.
+	 */
+	checksSecret?: boolean
 	/** One line for the command catalog (`GET /api/commands/`, the README's reference). */
 	summary?: string
 	/** The success result, for the catalog. */

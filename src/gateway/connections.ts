@@ -40,7 +40,8 @@ export type Socket = ServerWebSocket<SocketData>
  * revocation names (`f:<family>`, `s:<session hash>`, `u:<user id>`).
  *
  * A socket lives as long as its credential, and never leaves a command unanswered on its way out:
- * - revoked (logout, reuse, reset, deactivation): every command in flight is answered
+ * - revoked (logout, reuse, reset, deactivation, removal from the company, a work status that does
+ *   not allow work): every command in flight is answered
  *   `<command>_error` `credentials revoked`, then the socket closes with 1008 at once;
  * - expired (a bearer token's `exp`, unless an `authenticate` frame renewed it in time): new commands
  *   are answered `credentials expired`, those in flight finish (within their deadline), then 1008.
@@ -101,23 +102,31 @@ export function createConnections(ctx: AppContext, outbox: Outbox) {
 
 	/**
 	 * Whether the socket may still act: true or false from memory, else a promise (the auth core asks
-	 * the database). A socket found dead is ended.
+	 * the database). A socket found dead is ended (a member whose work status stopped allowing work
+	 * included); a live one acts as its principal stands now (a member's grants as they are now).
 	 */
 	const admit = (ws: Socket): boolean | Promise<boolean> => {
 		const d = ws.data
 		if (d.ended || d.conn.refusing !== null) return false
 		const credential = d.credential
-		const alive = ctx.auth.credentialAlive(credential)
-		if (alive === true) return true
-		if (alive === false) {
+		const now = ctx.auth.currentPrincipal(credential)
+		if (now === null) {
 			endForCredential(ws)
 			return false
 		}
-		return alive.then((ok) => {
+		if (!(now instanceof Promise)) {
+			d.conn.principal = now
+			return true
+		}
+		return now.then((principal) => {
 			// Renewed meanwhile: the answer was about a credential the socket no longer uses.
 			if (d.credential !== credential) return !d.ended && d.conn.refusing === null
-			if (!ok) endForCredential(ws)
-			return ok && !d.ended
+			if (principal === null) {
+				endForCredential(ws)
+				return false
+			}
+			d.conn.principal = principal
+			return !d.ended
 		})
 	}
 

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { allows } from '../auth/permissions'
 import { type CommandContext, CommandError } from '../commands/define'
 import { isIntegral, isMissing, toInt, withoutNulls } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'
@@ -8,6 +9,7 @@ import { createDeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
 import { GatewayErrors as E, FRAME_ERROR_TYPE, wordError } from './errors'
 import { parseFrame } from './frame-json'
+import { guessCheck } from './guesses'
 import { errorReply, type RequestId, requestIdOf, successReply } from './replies'
 import { type Connection, Running } from './running'
 import { resolveUploadedFile } from './uploads'
@@ -111,6 +113,7 @@ export function createDispatcher(
 	const connectionActions = opts.connectionActions ?? new Map<string, ConnectionAction>()
 	// Every command gets the same allowance, so deadlines fall in arrival order: one queue, one timer.
 	const deadlines = createDeadlineQueue()
+	const guesses = guessCheck(ctx)
 
 	function describe(err: unknown, action: string, userbotId: number): { error: string; result?: unknown } {
 		const error = wordError(err)
@@ -150,6 +153,10 @@ export function createDispatcher(
 			return running.fail(E.INTERNAL)
 		}
 		if (!record || record.companyId !== conn.principal.companyId) return running.fail(E.USERBOT_NOT_FOUND)
+		// The principal as admit just found it: a grant made or revoked a moment ago counts.
+		if (command.permission && !allows(conn.principal, command.permission)) {
+			return running.fail(E.PERMISSION_DENIED)
+		}
 
 		const parsed = v.safeParse(command.input, withoutNulls(frame), { message: UNWORDED })
 		if (!parsed.success) return running.fail(wireMessage(parsed.issues[0]))
@@ -161,6 +168,10 @@ export function createDispatcher(
 			// log-in: the client is unavailable, not unauthorized.
 			if (state === undefined) return running.fail(E.RUNTIME_UNAVAILABLE)
 			if (state !== READY) return running.fail(E.USERBOT_NOT_AUTHORIZED)
+		}
+		if (command.checksSecret) {
+			const refused = await guesses.take(userbotId)
+			if (refused) return running.fail(refused.error, refused.result)
 		}
 
 		const invoke: TdInvoke = (request) => {
@@ -199,6 +210,8 @@ export function createDispatcher(
 		}
 		try {
 			const result = await command.run(parsed.output, commandCtx)
+			// The secret was right: the try no longer counts (given back before the answer, in order).
+			if (command.checksSecret) await guesses.giveBack(userbotId)
 			running.finish(successReply(userbotId, action, result, requestId))
 		} catch (err) {
 			if (running.done) return

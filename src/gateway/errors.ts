@@ -30,6 +30,16 @@ export const GatewayErrors = {
 	RUNTIME_RESTARTED: 'userbot runtime restarted, try again',
 	/** No Telegram backend is configured, or the userbot's client is not running (yet: restore at start). */
 	RUNTIME_UNAVAILABLE: 'userbot runtime unavailable',
+	/**
+	 * The command needs an owner-only permission (its `permission`) that the owner has not granted
+	 * this member.
+	 */
+	PERMISSION_DENIED: 'permission denied',
+	/**
+	 * Past the userbot's limit on tries at its 2FA password or codes (commands that declare
+	 * `checksSecret`); `result.retry_after` says in how many seconds the window ends.
+	 */
+	TOO_MANY_GUESSES: 'too many password or code attempts, try again later',
 	/** Anything unexpected: the details go to the log, never to the client. */
 	INTERNAL: 'internal error',
 	/** TDLib code 406: its message "must not be displayed" (tdlib-mapping §0). */

@@ -23,13 +23,51 @@ export class HttpError extends Error {
 export const badRequest = (fields: Record<string, string[]>) => new HttpError(400, fields)
 export const notFound = () => new HttpError(404, { detail: 'Not found.' })
 
-/** Elysia plugin: one error handler for the whole app. */
+/**
+ * The challenge every 401 carries (RFC 9110 §15.5.2 requires one), as simplejwt words it: the
+ * scheme of `Authorization: Bearer <access>` and its realm.
+ */
+export const WWW_AUTHENTICATE = 'Bearer realm="api"'
+
+/**
+ * Adds the challenge to a 401 a handler answered: its own Response (the `me/` hot path builds its
+ * own) or a status it set (the WebSocket upgrade). A copy when the Response's headers are immutable.
+ */
+function challenge(
+	response: unknown,
+	set: { status?: number | string; headers: Record<string, unknown> },
+): Response | Promise<unknown> | undefined {
+	// A handler Elysia took for synchronous may hand back a promise of its Response (the `me/` route).
+	if (response instanceof Promise)
+		return response.then((settled: unknown): unknown => challenge(settled, set) ?? settled)
+	if (!(response instanceof Response)) {
+		if (set.status === 401 || set.status === 'Unauthorized')
+			set.headers['www-authenticate'] = WWW_AUTHENTICATE
+		return undefined
+	}
+	if (response.status !== 401 || response.headers.has('www-authenticate')) return undefined
+	try {
+		response.headers.set('www-authenticate', WWW_AUTHENTICATE)
+		return undefined
+	} catch {
+		const headers = new Headers(response.headers)
+		headers.set('www-authenticate', WWW_AUTHENTICATE)
+		return new Response(response.body, { status: 401, statusText: response.statusText, headers })
+	}
+}
+
+/**
+ * Elysia plugin: one error handler for the whole app, and the one place that puts the challenge on
+ * every 401 of every route: what handlers answer (`challenge`) and what the error handler answers.
+ */
 export function errorHandler(log: Logger) {
 	return new Elysia({ name: 'error-handler' })
+		.onAfterHandle({ as: 'global' }, ({ responseValue, set }) => challenge(responseValue, set))
 		.error({ HttpError })
 		.onError({ as: 'global' }, ({ code, error, set }) => {
 			if (code === 'HttpError') {
 				set.status = error.status
+				if (error.status === 401) set.headers['www-authenticate'] = WWW_AUTHENTICATE
 				Object.assign(set.headers, error.headers)
 				return error.body
 			}

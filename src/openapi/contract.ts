@@ -13,6 +13,7 @@ const unreachable = (): never => {
 }
 
 const ID = t.Object({ id: t.String({ pattern: '^[0-9]+$' }) })
+const GRANT = t.Object({ id: t.String({ pattern: '^[0-9]+$' }), permission: t.String() })
 const bearerOrSession: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
 
 const errors = {
@@ -32,7 +33,7 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 	})
 	.post('/accounts/register/', unreachable, {
 		body: S.Registration,
-		response: { 201: S.Registered, ...errors.badRequest, ...errors.throttled },
+		response: { 201: S.Registered, ...errors.badRequest, ...errors.throttled, ...errors.unavailable },
 		detail: {
 			summary: 'Registers a user: a new company of their own, or the inviting one',
 			tags: ['accounts'],
@@ -48,7 +49,13 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 	})
 	.post('/accounts/login/', unreachable, {
 		body: S.Credentials,
-		response: { 200: S.Session, ...errors.badRequest, ...errors.unauthenticated, ...errors.throttled },
+		response: {
+			200: S.Session,
+			...errors.badRequest,
+			...errors.unauthenticated,
+			...errors.forbidden,
+			...errors.throttled,
+		},
 		detail: { summary: 'Opens a session: cookies sessionid and csrftoken', tags: ['accounts'] },
 	})
 	.post('/accounts/logout/', unreachable, {
@@ -77,12 +84,18 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 	})
 	.post('/accounts/token/', unreachable, {
 		body: S.Credentials,
-		response: { 200: S.TokenPair, ...errors.badRequest, ...errors.unauthenticated, ...errors.throttled },
+		response: {
+			200: S.TokenPair,
+			...errors.badRequest,
+			...errors.unauthenticated,
+			...errors.forbidden,
+			...errors.throttled,
+		},
 		detail: { summary: 'A JWT pair for a server client', tags: ['tokens'] },
 	})
 	.post('/accounts/token/refresh/', unreachable, {
 		body: S.Refresh,
-		response: { 200: S.TokenPair, ...errors.badRequest, ...errors.unauthenticated },
+		response: { 200: S.TokenPair, ...errors.badRequest, ...errors.unauthenticated, ...errors.forbidden },
 		detail: { summary: 'Rotates a refresh token; reusing a used one revokes its family', tags: ['tokens'] },
 	})
 	.post('/accounts/token/blacklist/', unreachable, {
@@ -117,7 +130,7 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 		detail: { summary: 'Revokes an invite (owners)', tags: ['accounts'], security: bearerOrSession },
 	})
 	.get('/accounts/statuses/', unreachable, {
-		response: { 200: t.Array(S.WorkStatus), ...errors.unauthenticated },
+		response: { 200: t.Array(S.WorkStatus), ...authed },
 		detail: {
 			summary: 'The work statuses of this deployment',
 			tags: ['accounts'],
@@ -138,6 +151,51 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 		response: { 200: S.Member, ...errors.badRequest, ...authed, ...errors.notFound },
 		detail: {
 			summary: "Sets a member's work status by its code (owners)",
+			tags: ['accounts'],
+			security: bearerOrSession,
+		},
+	})
+	.delete('/accounts/members/:id/', unreachable, {
+		params: ID,
+		response: { 204: t.Void(), 400: S.Detail, ...authed, ...errors.notFound },
+		detail: {
+			summary: 'Removes a member from the company, ending their sessions; their userbots stay (owners)',
+			tags: ['accounts'],
+			security: bearerOrSession,
+		},
+	})
+	.get('/accounts/permissions/', unreachable, {
+		response: { 200: t.Array(S.PermissionInfo), ...authed },
+		detail: {
+			summary: 'The owner-only permissions an owner may grant a member',
+			tags: ['accounts'],
+			security: bearerOrSession,
+		},
+	})
+	.get('/accounts/members/:id/grants/', unreachable, {
+		params: ID,
+		response: { 200: t.Array(S.Grant), ...authed, ...errors.notFound },
+		detail: {
+			summary: "A member's granted permissions (owners)",
+			tags: ['accounts'],
+			security: bearerOrSession,
+		},
+	})
+	.post('/accounts/members/:id/grants/', unreachable, {
+		params: ID,
+		body: S.GrantRequest,
+		response: { 201: S.Grant, 200: S.Grant, ...errors.badRequest, ...authed, ...errors.notFound },
+		detail: {
+			summary: 'Grants a member an owner-only permission (owners; 200 when it was granted already)',
+			tags: ['accounts'],
+			security: bearerOrSession,
+		},
+	})
+	.delete('/accounts/members/:id/grants/:permission/', unreachable, {
+		params: GRANT,
+		response: { 204: t.Void(), ...authed, ...errors.notFound },
+		detail: {
+			summary: 'Revokes a granted permission (owners)',
 			tags: ['accounts'],
 			security: bearerOrSession,
 		},

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { PERMISSION_NAMES } from '../auth/permissions'
 
 /** An integer, as JSON Schema says it (Elysia's `t.Integer` also takes a string of digits). */
 const Int = () => t.Unsafe<number>({ type: 'integer' })
@@ -97,6 +98,17 @@ export const Member = t.Object({
 	is_owner: t.Boolean(),
 	active: t.Boolean(),
 	status: WorkStatus,
+})
+const PermissionName = t.Union(
+	PERMISSION_NAMES.map((name) => t.Literal(name)),
+	{ description: 'an owner-only permission, as /accounts/permissions/ lists them' },
+)
+export const PermissionInfo = t.Object({ code: PermissionName, description: t.String() })
+export const GrantRequest = t.Object({ permission: PermissionName })
+export const Grant = t.Object({
+	permission: PermissionName,
+	granted_by: t.Union([Int(), t.Null()], { description: 'the owner who granted it' }),
+	granted_at: t.String({ description: 'ISO 8601' }),
 })
 export const StatusChange = t.Object({
 	status: t.String({ description: 'a work status code from /accounts/statuses/' }),

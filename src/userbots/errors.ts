@@ -23,6 +23,14 @@ export const userbotErrors = {
 	notFound: () => new UserbotError(404, 'Not found.', undefined, 'userbot not found'),
 	notConfigured: () => new UserbotError(503, TELEGRAM_NOT_CONFIGURED, 'telegram_not_configured'),
 	noCompany: () => new UserbotError(403, 'Permission denied', 'no_company'),
+	/** An owner-only step (src/auth/permissions.ts) the member was not granted. */
+	permissionDenied: () =>
+		new UserbotError(
+			403,
+			'You do not have permission to perform this action.',
+			'permission_denied',
+			'permission denied',
+		),
 	timeout: () =>
 		new UserbotError(
 			504,

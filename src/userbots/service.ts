@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
+import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
 import type { TdMethod, TdRequest } from '../telegram/types'
@@ -80,6 +81,7 @@ export class UserbotService {
 	async create(principal: Principal, name: string): Promise<{ id: number; authorization_state: string }> {
 		const companyId = principal.companyId
 		if (companyId === null) throw userbotErrors.noCompany()
+		if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 		this.requireRuntime()
 		const key = generateDatabaseKey()
 		const { secrets, companyUserbotLimit } = this.ctx.config
@@ -184,6 +186,8 @@ export class UserbotService {
 	 */
 	async remove(principal: Principal, userbotId: number): Promise<void> {
 		const row = await this.find(principal, userbotId)
+		// After the lookup: another company's userbot stays a 404, for a member as for anyone.
+		if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 		const again = this.deleted.has(userbotId)
 		this.deleted.add(userbotId)
 		this.ctx.userbots.markDeleted(userbotId)

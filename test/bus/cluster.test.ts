@@ -6,6 +6,7 @@ import { RemoteRuntime } from '../../src/bus/remote-runtime'
 import { ownerOf } from '../../src/supervisor/rendezvous'
 import { emulatorRequest, SEED_CHATS } from '../../src/telegram/emulator'
 import { RuntimeError } from '../../src/telegram/types'
+import { joinCompany } from '../gateway/company'
 import type { TestInstance } from '../helpers'
 import {
 	type ChatUpdate,
@@ -238,6 +239,23 @@ describe('supervisor shards behind NATS', () => {
 		// And the session is refused at once by gateway B's REST too.
 		const me = await fetch(`${b.url}/accounts/me/`, { headers: { cookie, origin: a.url } })
 		expect(me.status).toBe(401)
+	}, 30_000)
+
+	it("closes a member's socket on one gateway when the owner, on the other, sets a status that does not allow work", async () => {
+		const member = await joinCompany(a, user, `bus-member-${Date.now()}@example.com`)
+		const onB = await connectWs(b.url, { bearer: member.access })
+		sockets.push(onB)
+		expect(await works(onB, userbots[0] as number)).toBe(true)
+		const res = await fetch(`${a.url}/accounts/members/${member.userId}/status/`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${user.access}` },
+			body: JSON.stringify({ status: 'on_leave' }),
+		})
+		expect(res.status).toBe(200)
+		expect(await onB.closed).toEqual(REVOKED)
+		// And gateway B's REST refuses the member at once too.
+		const me = await fetch(`${b.url}/accounts/me/`, { headers: { authorization: `Bearer ${member.access}` } })
+		expect(me.status).toBe(403)
 	}, 30_000)
 
 	it('fails the commands in flight on a shard killed with SIGKILL, and runs its userbots again', async () => {

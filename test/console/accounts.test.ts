@@ -135,10 +135,15 @@ describe('web console: account pages', () => {
 		await owner.page.selectOption(`select[data-status-of="${memberId}"]`, 'on_leave')
 		await owner.page.waitForSelector('[data-page=members] .status:text("On Leave")')
 		await screenshot(owner.page, 'members')
-		const status = await member.page.evaluate(
-			async () => (await (await fetch('/accounts/me/')).json()).status,
-		)
-		expect(status).toEqual({ code: 'on_leave', name: 'On Leave' })
+		// On leave, the member is refused everywhere: their own page's requests included.
+		const refused = await member.page.evaluate(async () => {
+			const res = await fetch('/accounts/me/')
+			return { status: res.status, body: await res.json() }
+		})
+		expect(refused).toEqual({
+			status: 403,
+			body: { detail: 'Permission denied', code: 'status_not_allowed' },
+		})
 		expect(unexpected(owner.problems)).toEqual([])
 		expect(unexpected(member.problems)).toEqual([])
 		await member.close()

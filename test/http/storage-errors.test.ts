@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Client, createClient } from '@libsql/client'
+import { type Client, createClient, LibsqlError } from '@libsql/client'
+import { DrizzleQueryError } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { Elysia } from 'elysia'
@@ -79,6 +80,17 @@ describe('storageFailure', () => {
 	})
 })
 
+describe('storageFailure and an unreachable libSQL server', () => {
+	it('reads a refused or failed connection as unavailable under the database client, and only there', () => {
+		const refused = Object.assign(new TypeError('Unable to connect'), { code: 'ECONNREFUSED' })
+		expect(storageFailure(new DrizzleQueryError('select 1', [], refused))).toBe('unavailable')
+		expect(storageFailure(new LibsqlError('WebSocket failed', 'HRANA_WEBSOCKET_ERROR'))).toBe('unavailable')
+		// A refused connection elsewhere (an SMTP server, the main server) says nothing of the database.
+		expect(storageFailure(refused)).toBeNull()
+		expect(storageFailure(new Error('mail', { cause: refused }))).toBeNull()
+	})
+})
+
 describe('errorHandler', () => {
 	it('answers a storage failure with 507 or 503 and our own sentence, never its message', async () => {
 		const full = await caught(() => writeFile('/dev/full', 'x'))
@@ -103,7 +115,7 @@ describe('errorHandler', () => {
 		const b = await app.handle(new Request('http://localhost/read-only'))
 		expect(b.status).toBe(503)
 		expect(await b.json()).toEqual({
-			detail: 'The database cannot be written right now; try again later.',
+			detail: 'The database cannot be reached or written right now; try again later.',
 			code: 'database_unavailable',
 		})
 		// The operator still reads what happened.

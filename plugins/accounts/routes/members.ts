@@ -1,18 +1,23 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import { statusOnWork, userProfile } from '../../../db/schema'
+import { memberGrant, statusOnWork, userProfile } from '../../../db/schema'
 import type { AuthCore } from '../../../src/auth'
 import { MESSAGES } from '../../../src/auth/errors'
 import { json } from '../../../src/auth/respond'
 import { readJsonObject } from '../../../src/http/body'
-import { badRequest, notFound } from '../../../src/http/errors'
+import { badRequest, HttpError, notFound } from '../../../src/http/errors'
 import { requireCaller, requireOwner } from '../guard'
 
 /**
- * The company's members and their work statuses, for its owner (403 for anyone else): list them, and
- * set a member's status by its code. A member of another company answers 404, as if it did not exist.
- * The work statuses themselves are listed for any signed-in caller: they are the deployment's
- * reference table, nothing about a company.
+ * The company's members and their work statuses, for its owner (403 for anyone else): list them, set
+ * a member's status by its code, and remove a member from the company. A member of another company
+ * answers 404, as if it did not exist. The work statuses themselves are listed for any signed-in
+ * caller: they are the deployment's reference table, nothing about a company.
+ *
+ * A status that does not allow work takes effect at once: the member's open sockets are told (the
+ * profile change is announced, here and over the bus) and close with 1008, and every later request,
+ * login, refresh and command is refused (src/auth). Removal ends the member's sessions and tokens
+ * too; their userbots stay with the company.
  */
 const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.'
 
@@ -50,7 +55,10 @@ const view = (r: MemberRow) => ({
 	status: { code: r.statusCode, name: r.statusName, allows_work: r.allowsWork },
 })
 
-const parseId = (raw: string) => {
+const ownerNotRemovable = () =>
+	new HttpError(400, { detail: 'An owner cannot be removed from the company.', code: 'owner_not_removable' })
+
+export const parseId = (raw: string) => {
 	const id = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN
 	if (!Number.isSafeInteger(id)) throw notFound()
 	return id
@@ -106,4 +114,50 @@ export const memberRoutes = (core: AuthCore) => {
 			},
 			{ parse: 'none' },
 		)
+		.delete(
+			'/accounts/members/:id/',
+			async ({ request, params }) => {
+				const owner = await requireOwner(core, request)
+				const outcome = await removeMember(core, owner.companyId, parseId(params.id))
+				if (outcome === 'absent') throw notFound()
+				if (outcome === 'owner') throw ownerNotRemovable()
+				core.log.info('member removed', { userId: outcome.id, by: owner.principal.userId })
+				return new Response(null, { status: 204 })
+			},
+			{ parse: 'none' },
+		)
+}
+
+/**
+ * Takes the member out of the company in one transaction: no company, no owner flag, the `dismissed`
+ * status, no grants, every session and token family revoked. Then the cache forgets the user and the
+ * revocation is announced, which closes the member's sockets (here and on other gateways).
+ */
+async function removeMember(
+	core: AuthCore,
+	companyId: number,
+	id: number,
+): Promise<'absent' | 'owner' | { id: number }> {
+	const outcome = await core.db.transaction(async (tx) => {
+		const [target] = await tx
+			.select({ isOwner: userProfile.isOwner })
+			.from(userProfile)
+			.where(and(eq(userProfile.id, id), eq(userProfile.companyId, companyId)))
+		if (!target) return 'absent' as const
+		if (target.isOwner) return 'owner' as const
+		const [dismissed] = await tx
+			.select({ id: statusOnWork.id })
+			.from(statusOnWork)
+			.where(eq(statusOnWork.code, 'dismissed'))
+		if (!dismissed) throw new Error('the seeded work status dismissed is missing')
+		await tx
+			.update(userProfile)
+			.set({ companyId: null, isOwner: false, statusId: dismissed.id, updatedAt: Date.now() })
+			.where(eq(userProfile.id, id))
+		await tx.delete(memberGrant).where(eq(memberGrant.userId, id))
+		await core.revokeUser(id, tx)
+		return { id }
+	})
+	if (typeof outcome === 'object') core.invalidateUser(id, true)
+	return outcome
 }

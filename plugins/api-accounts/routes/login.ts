@@ -1,4 +1,6 @@
+import { and, eq, isNotNull } from 'drizzle-orm'
 import { Elysia } from 'elysia'
+import { userProfile } from '../../../db/schema'
 import type { AuthCore } from '../../../src/auth'
 import { readCookie, SESSION_COOKIE } from '../../../src/auth/cookies'
 import { MESSAGES as AUTH, throttled, unauthorized } from '../../../src/auth/errors'
@@ -45,6 +47,10 @@ async function logIn(
 	try {
 		pair = await main.obtainPair(email, password, deadline)
 	} catch (err) {
+		if (err instanceof MainServerError && err.failure.kind === 'status_not_allowed') {
+			// As when the rules refuse here: this account's sessions opened before end too.
+			await endLinkedSessions(core, email)
+		}
 		throw await answerFor(err, core, fail)
 	}
 	let response: Response
@@ -87,6 +93,21 @@ async function answerFor(err: unknown, core: AuthCore, fail: () => Promise<void>
 		await fail()
 		return unauthorized(AUTH.badCredentials, 'no_active_account')
 	}
+	if (failure.kind === 'status_not_allowed') {
+		await fail()
+		return refused('status_not_allowed')
+	}
 	if (failure.kind === 'throttled') return throttled(failure.retryAfter ?? core.config.loginRateWindow)
 	return mainUnavailable()
+}
+
+/** Revokes the sessions of the local account linked to the main server under `email`, if any. */
+async function endLinkedSessions(core: AuthCore, email: string): Promise<void> {
+	const [linked] = await core.db
+		.select({ id: userProfile.id })
+		.from(userProfile)
+		.where(and(eq(userProfile.email, email), isNotNull(userProfile.mainServerId)))
+	if (!linked) return
+	await core.revokeUser(linked.id)
+	core.invalidateUser(linked.id, true)
 }

@@ -6,6 +6,7 @@ import { wire, ws } from './wire'
 export const userbotSubmitCode = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_code',
+		checksSecret: true,
 		summary: 'Log-in step: the code Telegram sent.',
 		result: {
 			description: 'The new log-in state (`...WaitPassword` or `...Ready`).',

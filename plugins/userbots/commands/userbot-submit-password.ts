@@ -6,6 +6,7 @@ import { wire, ws } from './wire'
 export const userbotSubmitPassword = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_password',
+		checksSecret: true,
 		summary: "Log-in step: the account's 2FA password.",
 		result: {
 			description: 'The new log-in state (`authorizationStateReady`).',

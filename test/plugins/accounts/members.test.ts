@@ -57,7 +57,7 @@ describe('members and work statuses (family A)', () => {
 		expect(await statusOf(member.session)).toMatchObject({ code: 'active' })
 	})
 
-	it("sets a member's status, which me/ shows at once", async () => {
+	it("sets a member's status: me/ refuses one that does not allow work at once, and shows the next", async () => {
 		expect(await statusOf(member.session)).toMatchObject({ code: 'active' })
 		const res = await setStatus(owner, member.id, { status: 'on_leave' })
 		expect(res.status).toBe(200)
@@ -65,9 +65,12 @@ describe('members and work statuses (family A)', () => {
 			id: member.id,
 			status: { code: 'on_leave', name: 'On Leave', allows_work: false },
 		})
-		expect(await statusOf(member.session)).toEqual({ code: 'on_leave', name: 'On Leave' })
-		await setStatus(owner, member.id, { status: 'active' })
-		expect(await statusOf(member.session)).toMatchObject({ code: 'active' })
+		const refused = await app.me({ cookie: member.session.cookie })
+		expect(refused.status).toBe(403)
+		expect(await refused.json()).toEqual({ detail: 'Permission denied', code: 'status_not_allowed' })
+		// The session was refused, not ended: a status that allows work lets it in again.
+		expect((await setStatus(owner, member.id, { status: 'active' })).status).toBe(200)
+		expect(await statusOf(member.session)).toEqual({ code: 'active', name: 'Active' })
 	})
 
 	it("answers 404 for another company's member, and leaves them as they were", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { statusOnWork, userProfile } from '../../../db/schema'
+import { userProfile } from '../../../db/schema'
 import {
 	edgeLogin,
 	edgeSessionsOf,
@@ -39,19 +39,18 @@ async function expectRefused(account: MainAccount, code: string) {
 }
 
 describe('access rules of family B login', () => {
-	it('refuses a non-owner On Leave with status_not_allowed', async () => {
+	it('refuses a non-owner On Leave with status_not_allowed, and ends the sessions opened here before', async () => {
 		const owner = await mainAccount(pair.main)
 		const member = await mainAccount(pair.main, { invitedBy: owner })
-		await setMainStatus(pair, member.id, 'on_leave')
-		await expectRefused(member, 'status_not_allowed')
-		// The local profile was synchronised all the same: it shows the status the main gave.
+		await loggedIn(pair.edge, member.email)
 		const local = await edgeUser(pair.edge, member.email)
 		expect(local?.mainServerId).toBe(member.id)
-		const [status] = await pair.edge.ctx.db
-			.select()
-			.from(statusOnWork)
-			.where(eq(statusOnWork.id, local?.statusId as number))
-		expect(status).toMatchObject({ code: 'on_leave', allowsWork: false })
+		expect(await edgeSessionsOf(pair.edge, local?.id as number)).toHaveLength(1)
+		await setMainStatus(pair, member.id, 'on_leave')
+		// The main itself gives no pair now (its token/ answers 403 status_not_allowed): the edge says so,
+		// and ends what it had opened for the account (expectRefused checks no session is left).
+		await expectRefused(member, 'status_not_allowed')
+		expect(await edgeSessionsOf(pair.edge, local?.id as number)).toEqual([])
 	})
 
 	it('refuses a non-owner Dismissed with status_not_allowed', async () => {

@@ -39,7 +39,7 @@ async function requestsOf(name: string, frame: Record<string, unknown>, answer: 
 	}) as unknown as TdInvoke
 	const ctx: CommandContext = {
 		userbotId: 1,
-		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, via: 'bearer' },
+		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, grants: new Set(), via: 'bearer' },
 		invoke,
 		signal: new AbortController().signal,
 		uploadedFilePath: async () => null,

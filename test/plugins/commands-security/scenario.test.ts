@@ -15,7 +15,8 @@ let t: TestInstance
 let client: Client<BuiltInCommands>
 let userbotId: number
 beforeAll(async () => {
-	t = await getTestInstance({ LOG_LEVEL: 'debug' }, { logLines })
+	// The scenario tries wrong passwords and codes on purpose, more than the guess limit allows.
+	t = await getTestInstance({ LOG_LEVEL: 'debug', GUESS_RATE_LIMIT: '20' }, { logLines })
 	const owner = await registerUser(t, 'scenario-owner@example.com')
 	userbotId = await loginUserbot(t, owner.companyId)
 	client = createClient({ url: t.url, token: owner.access })
