@@ -131,6 +131,7 @@ export function commandReference(catalog: Catalog): string {
 export function withReference(document: string, reference: string): string {
 	const start = document.indexOf(REFERENCE_START)
 	const end = document.indexOf(REFERENCE_END)
-	if (start === -1 || end === -1 || end < start) throw new Error('docs/commands.md has no command reference markers')
+	if (start === -1 || end === -1 || end < start)
+		throw new Error('docs/commands.md has no command reference markers')
 	return document.slice(0, start) + reference + document.slice(end + REFERENCE_END.length)
 }
