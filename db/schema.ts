@@ -103,7 +103,10 @@ export const memberGrant = sqliteTable(
 	(t) => [primaryKey({ columns: [t.userId, t.permission] })],
 )
 
-/** Server-side web sessions. The JWT pair lives here, never in the browser (rest-auth §5). */
+/**
+ * Server-side web sessions. The JWT pair lives here, never in the browser
+ * (docs/rest.md#sessions-and-cookies).
+ */
 export const session = sqliteTable(
 	'session',
 	{
@@ -194,7 +197,7 @@ export const userbot = sqliteTable(
 	(t) => [index('userbot_company').on(t.companyId)],
 )
 
-/** The work statuses every deployment starts with (contract §5). */
+/** The work statuses every deployment starts with (docs/rest.md#resources). */
 export const SEED_STATUSES = [
 	{ code: 'active', name: 'Active', allowsWork: true },
 	{ code: 'on_leave', name: 'On Leave', allowsWork: false },

@@ -276,8 +276,8 @@ async function compose(
 		onClose: (fn) => closers.push(fn),
 	}
 
-	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (contract §6). A body
-	// may be as large as a media upload and its multipart framing, no larger.
+	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (docs/protocol.md#close-codes). A
+	// body may be as large as a media upload and its multipart framing, no larger.
 	const app = new Elysia({
 		// The gateway's outbox bounds what waits per socket and closes a socket that does not read;
 		// Bun's own limit sits above it so that Bun never drops a reply on its own.

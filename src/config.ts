@@ -19,7 +19,7 @@ import { isTdUpdate } from './telegram/schema/index'
 
 /**
  * Configuration comes from the environment (and `.env`, which Bun loads itself), checked once at
- * start. A bad value stops the server with one line naming the variable (contract §1).
+ * start. A bad value stops the server with one line naming the variable (docs/configuration.md).
  */
 
 const int = (min: number, max: number) =>

@@ -21,7 +21,7 @@ import type { Authenticator, AuthOutcome, Credential, Principal, UpgradeOutcome 
  * WebSocket upgrade and renewal, and each command (`currentPrincipal`); owners are exempt.
  *
  * A WebSocket outlives its upgrade: it keeps the `Credential` and asks `currentPrincipal` before
- * each command and push, and hears every revocation through `onRevoked` (contract §6).
+ * each command and push, and hears every revocation through `onRevoked` (docs/protocol.md#close-codes).
  */
 export interface AuthenticatedCaller {
 	principal: Principal
@@ -96,7 +96,10 @@ export function createCallerResolver(
 		return made[via]
 	}
 
-	/** A cookie upgrade whose Origin fails is refused like any unauthenticated upgrade: 401 (contract §6). */
+	/**
+	 * A cookie upgrade whose Origin fails is refused like any unauthenticated upgrade: 401
+	 * (docs/protocol.md#connecting).
+	 */
 	const csrfRefusal = (request: Request, upgrade: boolean, csrfToken: string): CallerOutcome | null => {
 		if (!upgrade && !UNSAFE_METHODS.has(request.method)) return null
 		const refused = checkCsrf(request, csrfToken)

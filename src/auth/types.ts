@@ -69,15 +69,16 @@ export type Revocation =
  */
 export interface Authenticator {
 	/**
-	 * REST: `Authorization: Bearer <access>` first, else the `sessionid` cookie. An unsafe method
-	 * (POST, PUT, PATCH, DELETE) authenticated by the cookie must pass the CSRF check (contract §3).
-	 * An expired access token inside a session is refreshed from the stored refresh token.
+	 * REST: `Authorization: Bearer <access>` first, else the `sessionid` cookie. An unsafe method (POST, PUT,
+	 * PATCH, DELETE) authenticated by the cookie must pass the CSRF check
+	 * (docs/rest.md#rest-accounts-family-a). An expired access token inside a session is refreshed from the
+	 * stored refresh token.
 	 */
 	authenticate(request: Request): Promise<AuthOutcome>
 	/**
-	 * WebSocket upgrade: bearer, or the session cookie with an allowed `Origin` (contract §6). Every
-	 * refusal, a failed Origin check included, is a 401. The credential lets the connection check
-	 * later that it still holds.
+	 * WebSocket upgrade: bearer, or the session cookie with an allowed `Origin` (docs/protocol.md#connecting).
+	 * Every refusal, a failed Origin check included, is a 401. The credential lets the connection check later
+	 * that it still holds.
 	 */
 	authenticateUpgrade(request: Request): Promise<UpgradeOutcome>
 	/**

@@ -15,7 +15,10 @@ export interface CommandContext {
 	invoke: TdInvoke
 	/** Aborted when the command's deadline passes or the connection closes. */
 	signal: AbortSignal
-	/** Resolves a media reference to an uploaded file of this userbot (contract §6), or null. */
+	/**
+	 * Resolves a media reference to an uploaded file of this userbot (docs/protocol.md#media-in-a-command), or
+	 * null.
+	 */
 	uploadedFilePath(fileRef: string): Promise<string | null>
 }
 
@@ -35,7 +38,10 @@ export interface ResultDoc {
 export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	/** The exact wire name (`send_message`). */
 	name: string
-	/** Checks the frame; the first issue's message is the `<command>_error` string (ws-commands §7). */
+	/**
+	 * Checks the frame; the first issue's message is the `<command>_error` string
+	 * (docs/protocol.md#error-strings).
+	 */
 	input: S
 	/**
 	 * Every TDLib method `run` may send through `ctx.invoke` (tdlib-mapping's index). The gateway
@@ -61,7 +67,7 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 * it runs, and gives a right one back.
 	 */
 	checksSecret?: boolean
-	/** One line for the command catalog (`GET /api/commands/`, the README's reference). */
+	/** One line for the command catalog (`GET /api/commands/`, docs/commands.md). */
 	summary?: string
 	/** The success result, for the catalog. */
 	result?: ResultDoc
@@ -115,7 +121,7 @@ export interface CommandGroup<C extends readonly CommandDefinition[] = readonly 
 }
 
 /**
- * A failure the service itself reports (ws-commands §7), as opposed to one TDLib reported.
+ * A failure the service itself reports (docs/protocol.md#error-strings), as opposed to one TDLib reported.
  * `result` carries a partial result beside the error (add_chat_member(s), forward_message).
  */
 export class CommandError extends Error {

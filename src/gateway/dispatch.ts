@@ -36,8 +36,9 @@ export const MAX_FRAME_DEPTH = 32
 const READY = 'authorizationStateReady'
 
 /**
- * The frame table's checks of `userbot_id` (contract §6), for the connection's own frames that name
- * a userbot (`subscribe`): the id, or the wire string saying what is wrong with it.
+ * The frame table's checks of `userbot_id` (docs/protocol.md#frames-that-are-no-command), for the
+ * connection's own frames that name a userbot (`subscribe`): the id, or the wire string saying what is wrong
+ * with it.
  */
 export function userbotIdOf(frame: Record<string, unknown>): number | { error: string } {
 	const raw = frame.userbot_id

@@ -20,7 +20,7 @@ export {
 } from './connections'
 export { CLOSE_SLOW_CONSUMER, REASON_SLOW_CONSUMER } from './outbox'
 
-/** Contract §6: a frame over 1 MiB closes the connection with 1009 (message too big). */
+/** A frame over 1 MiB closes the connection with 1009, message too big (docs/protocol.md#close-codes). */
 export const MAX_FRAME_BYTES = 1024 * 1024
 export const CLOSE_TOO_BIG = 1009
 

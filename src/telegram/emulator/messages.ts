@@ -30,7 +30,7 @@ const isServerMessageId = (id: number) => Number.isSafeInteger(id) && id > 0 && 
 
 /**
  * The topic of a message to send, checked as TDLib's `MessageTopic::get_send_message_topic` does,
- * with its error strings (tdlib-mapping §1).
+ * with its error strings (docs/tdlib-mapping.md#messages).
  */
 function sendTopic(chat: ChatRecord, topic: Td.MessageTopic$Input | undefined): Td.MessageTopic | undefined {
 	switch (topic?._) {

@@ -144,7 +144,7 @@ describe('add_chat_members', () => {
 		})
 	})
 
-	it('answers its §7 strings and list checks', async () => {
+	it('answers its strings of the error table and list checks', async () => {
 		const error = (fields: Record<string, unknown>) => m.errorOf('add_chat_members', fields)
 		expect(await error({ user_ids: [U.dave] })).toBe('chat_id is required')
 		expect(await error({ chat_id: SEED_CHATS.supergroup, user_ids: U.dave })).toBe('user_ids must be a list')
