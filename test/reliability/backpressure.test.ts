@@ -111,7 +111,11 @@ describe('clients that stop reading while commands and updates flow', () => {
 		const check = await producer.command({ action: 'subscribe', userbot_id: f.userbotId })
 		const lastSeq = (check.payload.result as { last_seq: number }).last_seq
 		// Updates up to it may still be on their way to a reader: wait for the last one, not a timer.
-		await Promise.all(readers.map((r) => r.take((m) => m.type === 'update' && m.seq === lastSeq, 30_000)))
+		const isLast = (m: unknown) => {
+			const u = m as { type: string; seq?: number }
+			return u.type === 'update' && u.seq === lastSeq
+		}
+		await Promise.all(readers.map((r) => r.take(isLast, 30_000)))
 
 		// Readers: every update number from their first to the last, in order, once; no resync.
 		for (const [i, r] of readers.entries()) {
