@@ -101,7 +101,7 @@ describe('webhook endpoints: who may, and what is checked', () => {
 			(await (await as(owner)('GET', `/api/webhooks/${id}/deliveries/`)).json()) as Array<
 				Record<string, unknown>
 			>
-		for (let i = 0; i < 1000 && ((await deliveries())[0]?.attempts ?? 0) < 2; i++) await Bun.sleep(10)
+		for (let i = 0; i < 1000 && Number((await deliveries())[0]?.attempts ?? 0) < 2; i++) await Bun.sleep(10)
 		expect((await deliveries())[0]).toMatchObject({
 			status: 'pending',
 			last_error: `refused: ${URL_ERRORS.internal}`,
