@@ -73,7 +73,7 @@ describe('claiming deliveries', () => {
 		).toBe(false)
 		expect(await sa.settle(mine as Claimed, holder, attempt, { status: 'delivered' })).toBe(true)
 		const next = await sb.claim('B', 100, 2000, 10_000)
-		expect(next.map((c) => c.userbotId)).toEqual([mine?.userbotId])
+		expect(next.map((c) => c.userbotId)).toEqual([(mine as Claimed).userbotId])
 		expect(next[0]?.id).toBe((mine?.id as number) + 10)
 	})
 
