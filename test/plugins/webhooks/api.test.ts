@@ -183,3 +183,16 @@ describe('webhook endpoints: who may, and what is checked', () => {
 		expect((await as(owner)('GET', `/api/webhooks/${id}/`)).status).toBe(404)
 	})
 })
+
+describe('webhooks left out', () => {
+	it('serves no webhook route when PLUGINS does not name it', async () => {
+		const t = await getTestInstance({ PLUGINS: 'accounts,userbots' })
+		try {
+			const owner = await registerUser(t, 'no-hooks@example.com')
+			expect(t.plugins).not.toContain('webhooks')
+			expect((await call(t, owner.access)('GET', '/api/webhooks/')).status).toBe(404)
+		} finally {
+			await t.stop()
+		}
+	})
+})
