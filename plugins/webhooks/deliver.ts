@@ -5,8 +5,10 @@ import { openSecret, signatureHeader } from './secrets'
 import { checkUrlForm, type Lookup, pinnedUrl, resolveTarget, UrlRefused } from './ssrf'
 import type { Attempt, Claimed, WebhookStore } from './store'
 
-/** Deliveries sent at once by one process (each a different endpoint and userbot). */
+/** Endpoint-and-userbot pairs one process sends to at once (one delivery at a time each). */
 const MAX_IN_FLIGHT = 64
+/** Deliveries of one pair claimed together, sent one after another. */
+const RUN = 16
 /** What of a response's body is kept for the deliveries listing. */
 const KEPT_BODY_BYTES = 1024
 /** A lease outlives the attempt's timeout by this much; then another gateway may take the delivery. */
@@ -79,22 +81,39 @@ export class Deliverer {
 			if (free <= 0 || this.closed) return
 			let claimed: Claimed[]
 			try {
-				const leaseMs = this.opts.config.timeoutMs + LEASE_MARGIN_MS
-				claimed = await this.opts.store.claim(this.owner, free, this.opts.now(), leaseMs)
+				// The lease covers the whole run at its worst (every attempt timing out).
+				const leaseMs = this.opts.config.timeoutMs * RUN + LEASE_MARGIN_MS
+				claimed = await this.opts.store.claim(this.owner, free, this.opts.now(), leaseMs, RUN)
 			} catch (err) {
 				this.opts.log.error('claiming webhook deliveries failed', {
 					error: err instanceof Error ? err : String(err),
 				})
 				return
 			}
-			for (const c of claimed) this.launch(c)
-			if (claimed.length === free) this.again = true
+			const runs = new Map<string, Claimed[]>()
+			for (const c of claimed) {
+				const key = `${c.endpointId}:${c.userbotId}`
+				runs.set(key, [...(runs.get(key) ?? []), c])
+			}
+			for (const run of runs.values()) this.launch(run)
+			if (runs.size === free) this.again = true
 		} while (this.again && !this.closed)
 	}
 
-	private launch(c: Claimed): void {
+	/** Sends a pair's run in order; at the first that is not delivered, the rest goes back. */
+	private launch(claimed: Claimed[]): void {
 		this.inFlight++
-		const run = this.attempt(c)
+		const run = (async () => {
+			let i = 0
+			try {
+				for (; i < claimed.length; i++) {
+					if (this.closed || !(await this.attempt(claimed[i] as Claimed))) break
+				}
+			} finally {
+				const rest = claimed.slice(i + 1).map((r) => r.id)
+				if (!this.closed) await this.opts.store.release(this.owner, rest)
+			}
+		})()
 			.catch((err: unknown) => {
 				this.opts.log.error('webhook delivery failed', { error: err instanceof Error ? err : String(err) })
 			})
@@ -106,15 +125,16 @@ export class Deliverer {
 		this.attempts.add(run)
 	}
 
-	private async attempt(c: Claimed): Promise<void> {
+	/** One attempt and its outcome written; true when it was delivered. */
+	private async attempt(c: Claimed): Promise<boolean> {
 		const result = await this.send(c)
-		if (result === null) return
+		if (result === null) return false
 		const { config, store, now } = this.opts
 		const ok = result.code !== null && result.code >= 200 && result.code < 300
 		if (ok) {
-			await store.settle(c, this.owner, result, { status: 'delivered' })
-			await store.endpointSucceeded(c.endpointId)
-			return
+			if (!(await store.settle(c, this.owner, result, { status: 'delivered' }))) return false
+			if (c.failingSince !== null) await store.endpointSucceeded(c.endpointId)
+			return true
 		}
 		const first = c.firstAttemptAt ?? result.at
 		const gaveUp = result.at - first >= config.retryForMs
@@ -124,9 +144,11 @@ export class Deliverer {
 					status: 'pending',
 					nextAt: nextAttemptAt(c.attempts + 1, result, config, this.opts.random),
 				} as const)
-		if (!(await store.settle(c, this.owner, result, outcome))) return
+		if (!(await store.settle(c, this.owner, result, outcome))) return false
 		const disabled = await store.endpointFailed(c.endpointId, result.at, now() - config.disableAfterMs)
 		if (disabled !== null) this.opts.onDisabled(disabled, c.endpointId)
+		// Failed for good: the pair's next may go (after the rest of this run was given back).
+		return false
 	}
 
 	/** One attempt; null when this process is stopping (the delivery goes back untried). */

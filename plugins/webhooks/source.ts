@@ -1,10 +1,9 @@
 import { and, eq } from 'drizzle-orm'
 import { webhookEndpoint } from '../../db/schema'
 import type { AppContext } from '../../src/context'
-import { createKeyedQueue } from '../../src/keyed-queue'
 import type { ObservedEvent } from '../../src/updates/hub'
 import { isTdUpdate } from './kinds'
-import type { WebhookStore } from './store'
+import type { NewEvent, WebhookStore } from './store'
 
 interface EndpointFilter {
 	id: number
@@ -25,31 +24,29 @@ export interface EventSourceOptions {
 /**
  * Turns the update hub's events (every numbered update, whatever its kind, and the events beside the
  * stream) into stored events with a pending delivery per endpoint that wants them. One userbot's
- * events are stored one after another, so their outbox order is their order. Without the bus the
+ * events are stored in the order they came (all those of one turn in one write), so their outbox
+ * order is their order. Without the bus the
  * numbers start again at each start: the event's key then carries this start's own mark. With the
  * bus every gateway sees every update under the shard's number: the key is the userbot and number,
  * so the event is stored once whichever gateway stores it first.
  */
 export class EventSource {
-	private readonly queue = createKeyedQueue()
 	private readonly cache = new Map<number, { at: number; endpoints: EndpointFilter[] }>()
 	private readonly epoch = crypto.randomUUID()
 	private closed = false
-	private pending = new Set<Promise<unknown>>()
+	/** Events seen and not yet stored, in arrival order; stored together once per turn. */
+	private waiting: ObservedEvent[] = []
+	/** The store of the previous turn's events: each turn's waits for it (their order is kept). */
+	private tail: Promise<void> = Promise.resolve()
 
 	constructor(private readonly opts: EventSourceOptions) {}
 
 	handle(event: ObservedEvent): void {
 		if (this.closed) return
-		const work = this.queue(String(event.userbotId), () => this.store(event)).catch((err: unknown) => {
-			this.opts.ctx.log.error('webhook event not stored', {
-				userbotId: event.userbotId,
-				kind: event.kind,
-				error: err instanceof Error ? err : String(err),
-			})
-		})
-		this.pending.add(work)
-		void work.finally(() => this.pending.delete(work))
+		this.waiting.push(event)
+		if (this.waiting.length > 1) return
+		const flush = () => this.flush()
+		this.tail = this.tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(flush)
 	}
 
 	/** Forgets what it knew of a company's endpoints (one was made, changed or deleted here). */
@@ -60,16 +57,36 @@ export class EventSource {
 	/** Stops taking events and waits for those being stored. */
 	async close(): Promise<void> {
 		this.closed = true
-		await Promise.all([...this.pending])
+		await this.tail
 	}
 
-	private async store(event: ObservedEvent): Promise<void> {
+	private async flush(): Promise<void> {
+		const events = this.waiting
+		this.waiting = []
+		try {
+			const rows: Array<{ event: NewEvent; endpointIds: number[] }> = []
+			for (const event of events) {
+				const row = await this.prepare(event)
+				if (row) rows.push(row)
+			}
+			if (rows.length === 0) return
+			await this.opts.store.recordMany(rows)
+			this.opts.kick()
+		} catch (err) {
+			this.opts.ctx.log.error('webhook events not stored', {
+				events: events.length,
+				error: err instanceof Error ? err : String(err),
+			})
+		}
+	}
+
+	private async prepare(event: ObservedEvent): Promise<{ event: NewEvent; endpointIds: number[] } | null> {
 		const record = await this.opts.ctx.userbots.lookup(event.userbotId)
-		if (!record) return
+		if (!record) return null
 		const endpoints = (await this.endpointsOf(record.companyId)).filter(
 			(e) => e.events.has(event.kind) && (e.userbotIds === null || e.userbotIds.has(event.userbotId)),
 		)
-		if (endpoints.length === 0) return
+		if (endpoints.length === 0) return null
 		const head = `{"userbot_id":${event.userbotId},"seq":${event.seq}`
 		const data = event.live
 			? `${head},"update":${JSON.stringify(event.data)}}`
@@ -78,8 +95,8 @@ export class EventSource {
 			event.live && this.opts.ctx.config.bus
 				? `u:${event.userbotId}:${event.seq}`
 				: `${this.epoch}:${event.live ? `u:${event.userbotId}:${event.seq}` : crypto.randomUUID()}`
-		const stored = await this.opts.store.record(
-			{
+		return {
+			event: {
 				companyId: record.companyId,
 				userbotId: event.userbotId,
 				seq: event.seq,
@@ -88,9 +105,8 @@ export class EventSource {
 				dedupeKey,
 				at: this.opts.now(),
 			},
-			endpoints.map((e) => e.id),
-		)
-		if (stored !== null) this.opts.kick()
+			endpointIds: endpoints.map((e) => e.id),
+		}
 	}
 
 	private async endpointsOf(companyId: number): Promise<EndpointFilter[]> {

@@ -26,6 +26,8 @@ export interface Claimed {
 	secret: string
 	previousSecret: string | null
 	previousSecretUntil: number | null
+	/** The endpoint's failing since (null: its last attempt succeeded). */
+	failingSince: number | null
 	type: string
 	data: string
 	eventAt: number
@@ -79,22 +81,54 @@ export class WebhookStore {
 		})
 	}
 
-	/** Leases up to `limit` deliveries that are due, each the head of its endpoint and userbot. */
-	async claim(owner: string, limit: number, now: number, leaseMs: number): Promise<Claimed[]> {
+	/**
+	 * Stores many events in one write (one batch, one transaction), in the order given, each with a
+	 * pending delivery per endpoint it names. An event stored already (its key: another gateway saw
+	 * it first) gets no second set of deliveries.
+	 */
+	async recordMany(
+		events: ReadonlyArray<{ event: NewEvent; endpointIds: readonly number[] }>,
+	): Promise<void> {
+		if (events.length === 0) return
+		const statements = events.flatMap(({ event: e, endpointIds }) => [
+			this.db.run(sql`INSERT INTO webhook_event (company_id, userbot_id, seq, type, data, dedupe_key, created_at)
+				VALUES (${e.companyId}, ${e.userbotId}, ${e.seq}, ${e.type}, ${e.data}, ${e.dedupeKey}, ${e.at})
+				ON CONFLICT DO NOTHING`),
+			this.db.run(sql`INSERT INTO webhook_delivery (endpoint_id, event_id, userbot_id, message_id, next_at, created_at)
+				SELECT j.value, ev.id, ev.userbot_id, 'msg_' || ev.id, ${e.at}, ${e.at}
+				FROM webhook_event ev, json_each(${JSON.stringify(endpointIds)}) j
+				WHERE ev.dedupe_key = ${e.dedupeKey}
+					AND NOT EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = ev.id)
+				ORDER BY j.key`),
+		])
+		await this.db.batch(statements as [(typeof statements)[number], ...typeof statements])
+	}
+
+	/**
+	 * Leases, for up to `keys` endpoint-and-userbot pairs whose oldest pending delivery is due and
+	 * free, that delivery and up to `run - 1` of the pair's next ones (the claimant sends them one
+	 * after another, and gives back the rest when one fails). One statement: two gateways never lease
+	 * one delivery, nor two runs of one pair.
+	 */
+	async claim(owner: string, keys: number, now: number, leaseMs: number, run = 1): Promise<Claimed[]> {
 		const ids = await this.db.all<{ id: number }>(sql`
-			UPDATE webhook_delivery SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
-			WHERE id IN (
-				SELECT d.id FROM webhook_delivery d
-				JOIN webhook_endpoint e ON e.id = d.endpoint_id AND e.enabled = 1
-				WHERE d.status = 'pending' AND d.next_at <= ${now}
-					AND (d.lease_until IS NULL OR d.lease_until <= ${now})
-					AND NOT EXISTS (
-						SELECT 1 FROM webhook_delivery p
-						WHERE p.endpoint_id = d.endpoint_id AND p.userbot_id = d.userbot_id
-							AND p.status = 'pending' AND p.id < d.id
-					)
-				ORDER BY d.next_at, d.id LIMIT ${limit}
+			WITH heads AS (
+				SELECT endpoint_id, userbot_id, min(id) AS head FROM webhook_delivery
+				WHERE status = 'pending' GROUP BY endpoint_id, userbot_id
+			), ready AS (
+				SELECT h.endpoint_id, h.userbot_id FROM heads h
+				JOIN webhook_delivery hd ON hd.id = h.head
+				JOIN webhook_endpoint e ON e.id = h.endpoint_id AND e.enabled = 1
+				WHERE hd.next_at <= ${now} AND (hd.lease_until IS NULL OR hd.lease_until <= ${now})
+				ORDER BY hd.next_at, hd.id LIMIT ${keys}
+			), runs AS (
+				SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id, d.userbot_id ORDER BY d.id) AS n
+				FROM webhook_delivery d
+				JOIN ready r ON d.endpoint_id = r.endpoint_id AND d.userbot_id = r.userbot_id
+				WHERE d.status = 'pending'
 			)
+			UPDATE webhook_delivery SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
+			WHERE id IN (SELECT id FROM runs WHERE n <= ${run})
 			RETURNING id`)
 		if (ids.length === 0) return []
 		return this.db
@@ -109,6 +143,7 @@ export class WebhookStore {
 				secret: webhookEndpoint.secret,
 				previousSecret: webhookEndpoint.previousSecret,
 				previousSecretUntil: webhookEndpoint.previousSecretUntil,
+				failingSince: webhookEndpoint.failingSince,
 				type: webhookEvent.type,
 				data: webhookEvent.data,
 				eventAt: webhookEvent.createdAt,
@@ -154,12 +189,22 @@ export class WebhookStore {
 		return rows.length > 0
 	}
 
-	/** Gives back this process's leases untried (it is stopping): another start takes them at once. */
-	async release(owner: string): Promise<void> {
+	/**
+	 * Gives back this process's leases untried: all of them (it is stopping: another start takes them
+	 * at once), or those of `ids` (the rest of a run behind a delivery that failed).
+	 */
+	async release(owner: string, ids?: readonly number[]): Promise<void> {
+		if (ids?.length === 0) return
 		await this.db
 			.update(webhookDelivery)
 			.set({ leaseOwner: null, leaseUntil: null })
-			.where(and(eq(webhookDelivery.leaseOwner, owner), eq(webhookDelivery.status, 'pending')))
+			.where(
+				and(
+					eq(webhookDelivery.leaseOwner, owner),
+					eq(webhookDelivery.status, 'pending'),
+					ids ? inArray(webhookDelivery.id, [...ids]) : undefined,
+				),
+			)
 	}
 
 	/** The endpoint answered: it is not failing. */

@@ -90,6 +90,46 @@ describe('claiming deliveries', () => {
 	})
 })
 
+describe('claiming runs', () => {
+	it('leases the oldest deliveries of a pair in order, and gives back the rest of a run', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'ubg-runs-'))
+		const h = await openDatabase(`file:${join(dir, 'app.db')}`)
+		try {
+			const [c] = await h.db.insert(company).values({ name: 'runs' }).returning()
+			const [e] = await h.db
+				.insert(webhookEndpoint)
+				.values({ companyId: c!.id, url: 'https://93.184.216.34/', events: '[]', secret: 'v1.x.y' })
+				.returning()
+			const store = new WebhookStore(h.db)
+			await store.recordMany(
+				[1, 2, 3, 4, 5].map((n) => ({
+					event: { companyId: c!.id, userbotId: 9, seq: n, type: 't', data: '{}', dedupeKey: `k${n}`, at: 1 },
+					endpointIds: [e!.id],
+				})),
+			)
+			// The same key again (another gateway's sighting): no second delivery.
+			await store.recordMany([
+				{
+					event: { companyId: c!.id, userbotId: 9, seq: 1, type: 't', data: '{}', dedupeKey: 'k1', at: 1 },
+					endpointIds: [e!.id],
+				},
+			])
+			const run = await store.claim('A', 10, 2, 1000, 3)
+			expect(run.map((r) => r.id)).toEqual([1, 2, 3])
+			expect(await store.claim('B', 10, 2, 1000, 3)).toEqual([])
+			await store.release('A', [2, 3])
+			// The head is still leased: nothing of the pair is claimable until it settles.
+			expect(await store.claim('B', 10, 2, 1000, 3)).toEqual([])
+			const attempt = { at: 2, code: 200, body: null, error: null }
+			expect(await store.settle(run[0] as Claimed, 'A', attempt, { status: 'delivered' })).toBe(true)
+			expect((await store.claim('B', 10, 2, 1000, 3)).map((r) => r.id)).toEqual([2, 3, 4])
+		} finally {
+			h.close()
+			rmSync(dir, { recursive: true, force: true })
+		}
+	})
+})
+
 describe('webhook pieces', () => {
 	it('backs off with full jitter from the base, doubling, capped', () => {
 		const cfg = { retryBaseMs: 5000, retryCapMs: 3600_000 }
