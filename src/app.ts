@@ -9,6 +9,7 @@ import { messagesPlugin } from '../plugins/commands-messages'
 import { securityPlugin } from '../plugins/commands-security'
 import { sessionsPlugin } from '../plugins/commands-sessions'
 import { userbotsPlugin } from '../plugins/userbots'
+import { webhooksPlugin } from '../plugins/webhooks'
 import { createAuthenticator } from './auth'
 import { bridgeInvalidations } from './bus/invalidation'
 import { createProcessRuntime, type ProcessRuntime } from './bus/process'
@@ -48,6 +49,7 @@ export const builtInPlugins: readonly PluginDefinition[] = [
 	securityPlugin,
 	membersPlugin,
 	chatAdminPlugin,
+	webhooksPlugin,
 ]
 /** Room for multipart boundaries and part headers around an upload. */
 const MULTIPART_ALLOWANCE = 1024 * 1024

@@ -62,6 +62,7 @@ export const BUILT_IN_PLUGINS = [
 	'commands-security',
 	'commands-members',
 	'commands-chat-admin',
+	'webhooks',
 ] as const
 export type BuiltInPluginId = (typeof BUILT_IN_PLUGINS)[number]
 
@@ -211,6 +212,31 @@ const EnvSchema = v.object({
 		),
 		'',
 	),
+	// Webhooks (issue 26, plugins/webhooks): durable, signed deliveries to a company's own server.
+	/** Milliseconds a receiver may take to answer one delivery before it counts as failed. */
+	WEBHOOK_TIMEOUT: v.optional(int(100, 300_000), '10000'),
+	/** Allow `http://` endpoint URLs (default: https only). */
+	WEBHOOK_ALLOW_HTTP: v.optional(bool, 'false'),
+	/** Host names, addresses and CIDRs an endpoint may reach although they are internal. */
+	WEBHOOK_ALLOWED_HOSTS: v.optional(
+		v.pipe(
+			list,
+			v.check(
+				(entries) => entries.every((e) => isAddressOrCidr(e) || /^[a-z0-9.-]{1,253}$/i.test(e)),
+				'must be host names, IP addresses or CIDRs, comma-separated',
+			),
+		),
+		'',
+	),
+	/** Milliseconds: the first retry's backoff (full jitter), doubling up to WEBHOOK_RETRY_CAP. */
+	WEBHOOK_RETRY_BASE: v.optional(int(1, 3_600_000), '5000'),
+	WEBHOOK_RETRY_CAP: v.optional(int(1, 86_400_000), '3600000'),
+	/** Milliseconds a delivery is retried before it is marked failed (kept as a dead letter). */
+	WEBHOOK_RETRY_FOR: v.optional(int(1, 30 * 86_400_000), '86400000'),
+	/** Milliseconds an endpoint may fail without one success before it is disabled. */
+	WEBHOOK_DISABLE_AFTER: v.optional(int(1, 30 * 86_400_000), '86400000'),
+	/** Milliseconds between looks for due deliveries (other gateways' events, retries). */
+	WEBHOOK_POLL: v.optional(int(5, 60_000), '1000'),
 	LOG_LEVEL: v.optional(
 		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
 		'info',
@@ -297,6 +323,20 @@ export interface Config {
 	bus?: BusConfig
 	/** Tests: where supervisor children record every client start and stop. */
 	supervisorRunLog?: string
+	/** Webhook deliveries (plugins/webhooks). */
+	webhooks: WebhookConfig
+}
+
+export interface WebhookConfig {
+	timeoutMs: number
+	allowHttp: boolean
+	/** Host names (lower case), addresses and CIDRs allowed although internal. */
+	allowedHosts: string[]
+	retryBaseMs: number
+	retryCapMs: number
+	retryForMs: number
+	disableAfterMs: number
+	pollMs: number
 }
 
 export interface BusConfig {
@@ -544,5 +584,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		supervisors: e.SUPERVISORS,
 		bus: e.BUS_URL === undefined ? undefined : busConfig(e.BUS_URL, e),
 		supervisorRunLog: e.SUPERVISOR_RUN_LOG === undefined ? undefined : resolve(e.SUPERVISOR_RUN_LOG),
+		webhooks: {
+			timeoutMs: e.WEBHOOK_TIMEOUT,
+			allowHttp: e.WEBHOOK_ALLOW_HTTP,
+			allowedHosts: e.WEBHOOK_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
+			retryBaseMs: e.WEBHOOK_RETRY_BASE,
+			retryCapMs: e.WEBHOOK_RETRY_CAP,
+			retryForMs: e.WEBHOOK_RETRY_FOR,
+			disableAfterMs: e.WEBHOOK_DISABLE_AFTER,
+			pollMs: e.WEBHOOK_POLL,
+		},
 	}
 }

@@ -154,6 +154,10 @@ export function createDispatcher(
 			return running.fail(E.INTERNAL)
 		}
 		if (!record || record.companyId !== conn.principal.companyId) return running.fail(E.USERBOT_NOT_FOUND)
+		// Asked for: the reply goes to the company's webhooks too, as a `command.result` event.
+		if (frame.webhook === true)
+			running.onReply = (reply) =>
+				ctx.updates.emit(userbotId, 'command.result', { chat_update: JSON.parse(reply) })
 		// The principal as admit just found it: a grant made or revoked a moment ago counts.
 		if (command.permission && !allows(conn.principal, command.permission)) {
 			return running.fail(E.PERMISSION_DENIED)

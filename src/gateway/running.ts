@@ -42,6 +42,8 @@ export interface Connection {
  */
 export class Running implements Deadline {
 	done = false
+	/** Also given the reply (a command sent with `"webhook": true`: its `command.result` event). */
+	onReply: ((reply: string) => void) | undefined
 	private controller: AbortController | undefined
 	constructor(
 		readonly at: number,
@@ -112,7 +114,10 @@ export class Running implements Deadline {
 	private close(reply: string | null): void {
 		this.conn.running.delete(this)
 		this.conn.runningChars -= this.chars
-		if (reply !== null) this.conn.send(reply)
+		if (reply !== null) {
+			this.conn.send(reply)
+			this.onReply?.(reply)
+		}
 		this.conn.settled()
 	}
 }
