@@ -25,6 +25,7 @@ import { createGateway, MAX_FRAME_BYTES } from './gateway'
 import { errorHandler } from './http/errors'
 import { createLogger, type Logger } from './logger'
 import { openApiRoutes } from './openapi/document'
+import { operatorRoutes } from './operator'
 import type { PluginDefinition } from './plugin'
 import { loadPluginModule } from './plugin-loader'
 import { isPathSpecifier, resolvePluginSpecifier } from './plugin-specifier'
@@ -326,6 +327,9 @@ async function compose(
 	subscribers.add(gateway.publish)
 	routeOwners.claim('core', gateway.routes)
 	app.use(gateway.routes)
+	const operator = operatorRoutes(ctx, gateway.commands)
+	routeOwners.claim('core', operator)
+	app.use(operator)
 	const catalog = buildCatalog(gateway.commands)
 	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app))
 	routeOwners.claim('core', docs)

@@ -9,6 +9,8 @@ import type { UpdateHub } from './updates/hub'
 /** A message pushed to every open WebSocket connection of a company (authorization states...). */
 export interface CompanyEvent {
 	companyId: number
+	/** The userbot the message is about, if one: an API key's socket hears only of its own userbots. */
+	userbotId?: number
 	message: unknown
 }
 

@@ -2,6 +2,7 @@ import type { Database } from '../../db/client'
 import type { Config } from '../config'
 import { clientAddressOf, type PeerSource } from '../http/client-address'
 import type { Logger } from '../logger'
+import { type ApiKeys, createApiKeys } from './api-keys'
 import { type CallerResolver, createCallerResolver } from './authenticator'
 import { type AuthCache, createAuthCache } from './cache'
 import { type CredentialCheck, createCredentialCheck, createLoginGate, type LoginGate } from './credentials'
@@ -48,6 +49,8 @@ export interface AuthCore extends CallerResolver {
 	readonly checkCredentials: CredentialCheck
 	/** Rate limit and one-at-a-time turns of password logins, shared by both families. */
 	readonly loginGate: LoginGate
+	/** The company's API keys (src/auth/api-keys.ts). */
+	readonly keys: ApiKeys
 	/** The client's address for rate limits: the peer, or what a trusted proxy says (TRUSTED_PROXIES). */
 	readonly clientAddress: (server: PeerSource | null | undefined, request: Request) => string
 	/** Deletes every session and revokes every refresh family of the user (inside `tx` if given). */
@@ -85,7 +88,10 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		take: (userbotId) => limiter.hit(guessKey(userbotId), config.guessRateLimit, config.guessRateWindow),
 		giveBack: (userbotId) => limiter.giveBack(guessKey(userbotId)),
 	}
-	const resolver = createCallerResolver(config, signer, sessions, profiles, families, cache)
+	const keys = createApiKeys(db, cache, (err) =>
+		log.warn('api key use not recorded', { error: err instanceof Error ? err : String(err) }),
+	)
+	const resolver = createCallerResolver(config, signer, sessions, profiles, families, cache, keys)
 	const core: AuthCore = {
 		...resolver,
 		config,
@@ -103,6 +109,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		mailer,
 		checkCredentials: createCredentialCheck(db, hasher, loginGate),
 		loginGate,
+		keys,
 		clientAddress: clientAddressOf(config.trustedProxies),
 		async revokeUser(userId, tx = db) {
 			await sessions.destroyUser(userId, tx)
