@@ -46,6 +46,8 @@ export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	 * its holder may no longer use.
 	 */
 	identify(request: Request): CallerOutcome | Promise<CallerOutcome>
+	/** Who a request was resolved to, if it was (the access log names the user or key). */
+	callerOf(request: Request): Principal | undefined
 }
 
 const notAuthenticated = {
@@ -245,9 +247,16 @@ export function createCallerResolver(
 	const identify = (request: Request, upgrade = false) =>
 		fromMemory(request, upgrade) ?? fromDatabase(request, upgrade)
 
+	const callers = new WeakMap<Request, Principal>()
+	const remember = (request: Request, outcome: CallerOutcome): CallerOutcome => {
+		if (outcome.ok) callers.set(request, outcome.caller.principal)
+		return outcome
+	}
 	const resolve = (request: Request, upgrade = false) => {
 		const outcome = identify(request, upgrade)
-		return outcome instanceof Promise ? outcome.then(standing) : standing(outcome)
+		return outcome instanceof Promise
+			? outcome.then((o) => remember(request, standing(o)))
+			: remember(request, standing(outcome))
 	}
 
 	const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
@@ -290,6 +299,7 @@ export function createCallerResolver(
 	return {
 		resolve,
 		identify: (request) => identify(request),
+		callerOf: (request) => callers.get(request),
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> => {
 			const outcome = await resolve(request, true)

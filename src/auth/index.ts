@@ -30,6 +30,8 @@ export interface AuthDeps {
 	/** Tests count hashing work through it (no timing in tests). */
 	hasher?: PasswordHasher
 	mailer?: Mailer
+	/** Hears each refused password log-in (metrics). */
+	onLoginFailed?: () => void
 }
 
 export interface AuthCore extends CallerResolver {
@@ -81,7 +83,11 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		Date.now,
 		Math.max(config.loginRateWindow, config.resetRateWindow, config.guessRateWindow, 24 * 3600),
 	)
-	const loginGate = createLoginGate(config, limiter)
+	// One line per refused log-in, with the client's address: what fail2ban reads (docs/operator.md).
+	const loginGate = createLoginGate(config, limiter, (client, throttled) => {
+		log.warn(throttled ? 'login throttled' : 'login failed', { client })
+		deps.onLoginFailed?.()
+	})
 	// Per userbot, in the database: every gateway of a deployment counts against one limit.
 	const guessKey = (userbotId: number) => `guess:${userbotId}`
 	const guesses: GuessLimit = {

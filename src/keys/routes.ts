@@ -140,7 +140,11 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 				target: `key:${made.record.id}`,
 				detail: { name: made.record.name },
 			})
-			ctx.log.info('api key created', { keyId: made.record.id, companyId: p.companyId, by: p.userId })
+			ctx.log.info('api key created', {
+				credential: `key:${made.record.id}`,
+				companyId: p.companyId,
+				by: p.userId,
+			})
 			return json({ ...view(made.record), key: made.secret }, 201)
 		},
 		{ parse: 'none' },
@@ -157,7 +161,11 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 				target: `key:${revoked.id}`,
 				detail: { name: revoked.name },
 			})
-			ctx.log.info('api key revoked', { keyId: revoked.id, companyId: p.companyId, by: p.userId })
+			ctx.log.info('api key revoked', {
+				credential: `key:${revoked.id}`,
+				companyId: p.companyId,
+				by: p.userId,
+			})
 			return new Response(null, { status: 204 })
 		},
 		{ parse: 'none' },

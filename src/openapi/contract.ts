@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import { operatorContract } from './operator-contract'
 import * as S from './schemas'
 
 /**
@@ -311,5 +312,6 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 		},
 	})
 
+	.use(operatorContract)
 /** The REST app's type, for Eden (`treaty<RestApi>(url)`). */
 export type RestApi = typeof restContract
