@@ -197,6 +197,55 @@ export const userbot = sqliteTable(
 	(t) => [index('userbot_company').on(t.companyId)],
 )
 
+/**
+ * API keys of a company (docs/operator.md): made by its owner, acting as that owner narrowed by
+ * `scopes` (JSON, src/auth/key-scopes.ts). Only the SHA-256 of the key is stored; `prefix` is its
+ * first characters, to tell keys apart in a list. A revoked key keeps its row (the audit log names it).
+ */
+export const apiKey = sqliteTable(
+	'api_key',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		companyId: integer('company_id')
+			.notNull()
+			.references(() => company.id, { onDelete: 'cascade' }),
+		/** The owner who made it: the key acts as this user, and dies when they stop being the owner. */
+		userId: integer('user_id')
+			.notNull()
+			.references(() => userProfile.id, { onDelete: 'cascade' }),
+		name: text('name').notNull(),
+		keyHash: text('key_hash').notNull(),
+		prefix: text('prefix').notNull(),
+		scopes: text('scopes').notNull(),
+		expiresAt: integer('expires_at'),
+		/** Written at most once a minute per key and gateway, not on every request. */
+		lastUsedAt: integer('last_used_at'),
+		createdAt: integer('created_at').notNull().default(now),
+		revokedAt: integer('revoked_at'),
+	},
+	(t) => [uniqueIndex('api_key_hash_unique').on(t.keyHash), index('api_key_company').on(t.companyId)],
+)
+
+/**
+ * What changed an account or a company, for its owner (`GET /api/audit/`): who (a user, or a user
+ * through an API key), what (`action`, a fixed word), on what (`target`), and a small JSON detail
+ * that never holds a secret.
+ */
+export const auditLog = sqliteTable(
+	'audit_log',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		companyId: integer('company_id').references(() => company.id, { onDelete: 'cascade' }),
+		userId: integer('user_id').references(() => userProfile.id, { onDelete: 'set null' }),
+		keyId: integer('key_id').references(() => apiKey.id, { onDelete: 'set null' }),
+		action: text('action').notNull(),
+		target: text('target'),
+		detail: text('detail'),
+		at: integer('at').notNull().default(now),
+	},
+	(t) => [index('audit_log_company_at').on(t.companyId, t.at)],
+)
+
 /** The work statuses every deployment starts with (docs/rest.md#resources). */
 export const SEED_STATUSES = [
 	{ code: 'active', name: 'Active', allowsWork: true },

@@ -25,7 +25,12 @@ import type { AppContext, CompanyEvent } from './context'
 import { createGateway, MAX_FRAME_BYTES } from './gateway'
 import { errorHandler } from './http/errors'
 import { createLogger, type Logger } from './logger'
+import { addCollectors } from './metrics/collectors'
+import { metricsListener, metricsRoute } from './metrics/endpoint'
+import { instrumentHttp } from './metrics/http'
+import { createMetrics } from './metrics/metrics'
 import { openApiRoutes } from './openapi/document'
+import { operatorRoutes } from './operator'
 import type { PluginDefinition } from './plugin'
 import { loadPluginModule } from './plugin-loader'
 import { isPathSpecifier, resolvePluginSpecifier } from './plugin-specifier'
@@ -68,6 +73,8 @@ export interface App {
 	socketStats(userId?: number): { sockets: number; waitingBytes: number }
 	/** Stopping: every WebSocket closes with 1001 once its commands are answered (src/shutdown.ts). */
 	goAway(): Promise<void>
+	/** The port of the METRICS_ADDRESS listener, or null without one. */
+	metricsPort: number | null
 	/** The ids of the plugins loaded, in order (those that said they cannot load are not among them). */
 	plugins: string[]
 	handle: DatabaseHandle
@@ -128,6 +135,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 				websocket: !opts.restOnly,
 			},
 		)
+		const listener = metricsListener(config, ctx.metrics, log)
+		if (listener) closers.push(() => listener.stop())
 		// Said once the app stands: a start that fails says its one line and nothing else.
 		for (const s of skipped) log.info('plugin skipped', s)
 		let closed = false
@@ -140,6 +149,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			goAway,
 			plugins: chosen.map((p) => p.id),
 			handle,
+			metricsPort: listener?.port ?? null,
 			async close() {
 				if (closed) return
 				closed = true
@@ -248,7 +258,8 @@ async function compose(
 			}),
 		)
 	}
-	const auth = createAuthenticator({ db: handle.db, config, log })
+	const metrics = createMetrics()
+	const auth = createAuthenticator({ db: handle.db, config, log, onLoginFailed: () => metrics.loginFailed() })
 	let userbots = createUserbotDirectory(handle.db)
 	if (bus && gatewayId) {
 		// Several gateways: what one forgets (a logout, a deleted userbot), they all forget.
@@ -275,6 +286,7 @@ async function compose(
 		publish: (event) => {
 			for (const fn of subscribers) fn(event)
 		},
+		metrics,
 		onClose: (fn) => closers.push(fn),
 	}
 
@@ -289,18 +301,19 @@ async function compose(
 		},
 		// Elysia's Bun adapter would share a busy port (SO_REUSEPORT) by default: REUSE_PORT says.
 		serve: { maxRequestBodySize: config.uploadMaxBytes + MULTIPART_ALLOWANCE, reusePort: config.reusePort },
+	}).use(errorHandler(log))
+	// Before any route: every request, of every plugin, gets its access line and its sample.
+	instrumentHttp(app, auth, metrics, log)
+	app.get('/health', async ({ set }) => {
+		const database = await probeDatabase(handle.client)
+		const health = runtime?.health()
+		const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
+		// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
+		const bus = health?.bus
+		if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
+		const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
+		return bus ? { status, database, supervisor, bus } : { status, database, supervisor }
 	})
-		.use(errorHandler(log))
-		.get('/health', async ({ set }) => {
-			const database = await probeDatabase(handle.client)
-			const health = runtime?.health()
-			const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
-			// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
-			const bus = health?.bus
-			if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
-			const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
-			return bus ? { status, database, supervisor, bus } : { status, database, supervisor }
-		})
 
 	const routeOwners = new RouteOwners()
 	routeOwners.claim('core', app)
@@ -310,6 +323,13 @@ async function compose(
 		if (!routes) continue
 		routeOwners.claim(plugin.id, routes)
 		app.use(routes)
+	}
+	let stats = () => ({ sockets: 0, waitingBytes: 0 })
+	addCollectors(metrics, ctx, () => stats(), bus)
+	const scrape = metricsRoute(config, metrics)
+	if (scrape) {
+		routeOwners.claim('core', scrape)
+		app.use(scrape)
 	}
 	if (!opts.websocket) {
 		const named = groups.map((g) => g.id).join(', ')
@@ -325,9 +345,13 @@ async function compose(
 		}
 	}
 	const gateway = createGateway(ctx, groups)
+	stats = gateway.stats
 	subscribers.add(gateway.publish)
 	routeOwners.claim('core', gateway.routes)
 	app.use(gateway.routes)
+	const operator = operatorRoutes(ctx, gateway.commands)
+	routeOwners.claim('core', operator)
+	app.use(operator)
 	const catalog = buildCatalog(gateway.commands)
 	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app))
 	routeOwners.claim('core', docs)

@@ -202,6 +202,11 @@ const EnvSchema = v.object({
 	// Life cycle of a fleet (issue 21): shared ports, bounded stops, clients behind proxies.
 	/** Several processes of one deployment on one port (SO_REUSEPORT); off: a busy port stops the start. */
 	REUSE_PORT: v.optional(bool, 'false'),
+	// Operator controls (docs/operator.md): /metrics behind its own bearer token, or on its own listener.
+	METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+	METRICS_ADDRESS: v.optional(
+		v.pipe(v.string(), v.regex(/^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be host:port')),
+	),
 	/** Milliseconds a stop (SIGTERM, SIGINT) may take before the process exits anyway. */
 	SHUTDOWN_TIMEOUT: v.optional(int(0, 3_600_000), '10000'),
 	/** Addresses and CIDRs of the reverse proxies whose X-Forwarded-For / Forwarded is believed. */
@@ -301,6 +306,8 @@ export interface Config {
 	reusePort: boolean
 	/** How long a stop may take before the process exits anyway, non-zero (SHUTDOWN_TIMEOUT). */
 	shutdownTimeoutMs: number
+	/** `/metrics`: its bearer token (METRICS_TOKEN) and its own listener (METRICS_ADDRESS, host:port). */
+	metrics: { token?: string; address?: { host: string; port: number } }
 	/** Proxies whose forwarding headers name the client (TRUSTED_PROXIES); empty: none. */
 	trustedProxies: string[]
 	updates: {
@@ -492,6 +499,15 @@ function busConfig(urls: string[], e: v.InferOutput<typeof EnvSchema>): BusConfi
 	return config
 }
 
+function metricsConfig(token: string | undefined, address: string | undefined): Config['metrics'] {
+	if (address === undefined) return token === undefined ? {} : { token }
+	const colon = address.lastIndexOf(':')
+	const port = Number(address.slice(colon + 1))
+	if (port > 65535) throw new ConfigError('METRICS_ADDRESS: the port must be at most 65535')
+	const host = address.slice(0, colon).replace(/^\[|\]$/g, '')
+	return { ...(token === undefined ? {} : { token }), address: { host, port } }
+}
+
 function readable(file: string): boolean {
 	try {
 		accessSync(file, constants.R_OK)
@@ -572,6 +588,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		reusePort: e.REUSE_PORT,
 		shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
 		trustedProxies: e.TRUSTED_PROXIES,
+		metrics: metricsConfig(e.METRICS_TOKEN, e.METRICS_ADDRESS),
 		wsSendBufferBytes: e.WS_SEND_BUFFER_BYTES,
 		updates: {
 			defaultKinds: e.UPDATE_KINDS ?? [...DEFAULT_UPDATE_KINDS],

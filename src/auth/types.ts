@@ -1,3 +1,4 @@
+import type { KeyGrant } from './key-scopes'
 import type { Permission } from './permissions'
 
 /**
@@ -12,12 +13,14 @@ export interface Principal {
 	isOwner: boolean
 	/** Owner-only permissions the owner granted this member (an owner holds them all anyway). */
 	grants: ReadonlySet<Permission>
-	via: 'session' | 'bearer'
+	via: 'session' | 'bearer' | 'key'
+	/** Set when the caller came with an API key: the owner's principal, narrowed by its scopes. */
+	key?: KeyGrant
 }
 
 export type AuthOutcome =
 	| { ok: true; principal: Principal }
-	| { ok: false; status: 401 | 403; body: { detail: string; code?: string } }
+	| { ok: false; status: 401 | 403 | 404; body: { detail: string; code?: string } }
 
 /**
  * The limit on guessing a userbot's secrets (its 2FA password, recovery and log-in codes): each try

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { keyAllowsCommand, keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import { type CommandContext, CommandError } from '../commands/define'
 import { isIntegral, isMissing, toInt, withoutNulls } from '../commands/fields'
@@ -154,6 +155,10 @@ export function createDispatcher(
 			return running.fail(E.INTERNAL)
 		}
 		if (!record || record.companyId !== conn.principal.companyId) return running.fail(E.USERBOT_NOT_FOUND)
+		// An API key reaches its userbots only (others are not found, as another company's) and its commands.
+		const key = conn.principal.key
+		if (key && !keyReachesUserbot(key, userbotId)) return running.fail(E.USERBOT_NOT_FOUND)
+		if (key && !keyAllowsCommand(key, entry.groupId, action)) return running.fail(E.PERMISSION_DENIED)
 		// Asked for: the reply goes to the company's webhooks too, as a `command.result` event.
 		if (frame.webhook === true)
 			running.onReply = (reply) =>

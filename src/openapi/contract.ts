@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import { operatorContract } from './operator-contract'
 import * as S from './schemas'
 import { webhookContract } from './webhooks'
 
@@ -313,5 +314,6 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 	})
 	.use(webhookContract)
 
+	.use(operatorContract)
 /** The REST app's type, for Eden (`treaty<RestApi>(url)`). */
 export type RestApi = typeof restContract

@@ -170,6 +170,12 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 	announce()
 
 	return {
+		/** Subscriptions open now, over every connection (the metrics' gauge). */
+		subscriptionCount(): number {
+			let n = 0
+			for (const subs of bySink.values()) n += subs.size
+			return n
+		},
 		defaultKinds: opts.defaultKinds,
 
 		/**
