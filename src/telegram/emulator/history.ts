@@ -163,7 +163,7 @@ export const historyHandlers: Handlers = {
 		const cursor = after
 			? ([Number(after[1]), Number(after[2]), Number(after[3])] as [number, number, number])
 			: null
-		const rest = cursor ? hits.filter((h) => cmp(cursor, h.key) > 0) : hits
+		const rest = cursor ? hits.filter((h) => cmp(cursor, h.key) < 0) : hits
 		const page = rest.slice(0, limit)
 		const last = page.at(-1)
 		return {
