@@ -94,7 +94,7 @@ describe('emulator read side', () => {
 			})
 			// from_message_id itself comes back first: the pages overlap by one.
 			expect(page.messages[0]!.id).toBe(from)
-			const older = page.messages.slice(1).map((m) => m.id)
+			const older = page.messages.slice(1).map((m) => m!.id)
 			if (older.length === 0) break
 			seen.push(...older)
 			from = older.at(-1)!
@@ -111,7 +111,7 @@ describe('emulator read side', () => {
 			offset: -2,
 			limit: 5,
 		})
-		expect(around.messages.map((m) => m.id / SHIFT)).toEqual([12, 11, 10, 9, 8])
+		expect(around.messages.map((m) => m!.id / SHIFT)).toEqual([12, 11, 10, 9, 8])
 		const all = await invoke(BOB, { _: 'getChatHistory', chat_id, from_message_id: 0, offset: 0, limit: 500 })
 		expect(all.messages).toHaveLength(LOUNGE_SIZE)
 	})
@@ -254,7 +254,7 @@ describe('emulator read side', () => {
 		// The viewMessages test read this chat's last message only: the first history call holds that alone.
 		expect(history.messages).toHaveLength(1)
 		const again = await invoke(ALICE, { _: 'getChatHistory', chat_id: 1002, limit: 10 })
-		const photo = again.messages.map((m) => m.content).find((c) => c._ === 'messagePhoto')
+		const photo = again.messages.map((m) => m!.content).find((c) => c._ === 'messagePhoto')
 		const fileId = photo?._ === 'messagePhoto' ? photo.photo.sizes[0]!.photo.id : 0
 		expect(bob.last_message?.content._).toBe('messageDocument')
 		expect(photo?._ === 'messagePhoto' && photo.photo.sizes[0]!.photo.local.path).toBe('')
