@@ -5,6 +5,7 @@ import { accountsPlugin } from '../plugins/accounts'
 import { apiAccountsPlugin } from '../plugins/api-accounts'
 import { chatAdminPlugin } from '../plugins/commands-chat-admin'
 import { membersPlugin } from '../plugins/commands-members'
+import { chatsPlugin } from '../plugins/commands-chats'
 import { messagesPlugin } from '../plugins/commands-messages'
 import { securityPlugin } from '../plugins/commands-security'
 import { sessionsPlugin } from '../plugins/commands-sessions'
@@ -54,6 +55,7 @@ export const builtInPlugins: readonly PluginDefinition[] = [
 	securityPlugin,
 	membersPlugin,
 	chatAdminPlugin,
+	chatsPlugin,
 	webhooksPlugin,
 ]
 /** Room for multipart boundaries and part headers around an upload. */

@@ -62,6 +62,7 @@ export const BUILT_IN_PLUGINS = [
 	'commands-security',
 	'commands-members',
 	'commands-chat-admin',
+	'commands-chats',
 	'webhooks',
 ] as const
 export type BuiltInPluginId = (typeof BUILT_IN_PLUGINS)[number]

@@ -21,6 +21,8 @@ const failedFor = (user_id: number) => ({
 })
 /** The newest text message of the chat (service messages, as joins and removals, are skipped). */
 const lastText = async (chat_id: number) => {
+	// As TDLib's, the first history call on a chat not yet fetched holds its last message alone.
+	await m.td({ _: 'getChatHistory', chat_id, from_message_id: 0, offset: 0, limit: 1, only_local: false })
 	const history = await m.td({
 		_: 'getChatHistory',
 		chat_id,
