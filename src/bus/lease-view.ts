@@ -19,6 +19,9 @@ export interface LeaseRecord {
 export class LeaseView {
 	private readonly leases = new Map<number, LeaseRecord>()
 	private watcher?: Resilient
+	/** The highest bucket revision the watch delivered, and the bucket's last at the previous check. */
+	private seenRevision = 0
+	private awaited = 0
 
 	constructor(
 		private readonly bus: Pick<Bus, 'leases' | 'codec' | 'onReconnect'>,
@@ -26,7 +29,12 @@ export class LeaseView {
 	) {}
 
 	async watch(): Promise<void> {
-		this.watcher = new Resilient('leases', { start: (ended) => this.follow(ended) }, this.bus, this.log)
+		this.watcher = new Resilient(
+			'leases',
+			{ start: (ended) => this.follow(ended), stalled: () => this.stalled() },
+			this.bus,
+			this.log,
+		)
 		await this.watcher.open()
 	}
 
@@ -74,7 +82,19 @@ export class LeaseView {
 		}
 	}
 
+	/**
+	 * Stuck: what the bucket held at the last check has not all come through the watch. (The bucket
+	 * has no age limit, so its last sequence is always a message the watch delivers, a delete too.)
+	 */
+	private async stalled(): Promise<boolean> {
+		const status = await this.bus.leases.status()
+		const behind = this.awaited > 0 && this.seenRevision < this.awaited
+		this.awaited = status.streamInfo.state.last_seq
+		return behind
+	}
+
 	private onEntry(e: KvEntry, into: Map<number, LeaseRecord>) {
+		if (e.revision > this.seenRevision) this.seenRevision = e.revision
 		const userbotId = userbotOfLeaseKey(e.key)
 		if (userbotId === undefined) return
 		if (e.operation !== 'PUT') {
@@ -102,8 +122,11 @@ export class LeaseView {
 		return this.leases.get(userbotId)
 	}
 
-	recheck(): void {
+	/** Makes the watch again if it is down or stuck (called periodically). */
+	recheck(): Promise<void> {
 		if (this.watcher && !this.watcher.up) this.watcher.restart()
+		else return this.watcher?.check() ?? Promise.resolve()
+		return Promise.resolve()
 	}
 
 	close(): void {

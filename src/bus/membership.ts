@@ -61,7 +61,7 @@ export class Membership {
 	async watch(): Promise<void> {
 		this.watcher = new Resilient(
 			'members',
-			{ start: (ended) => this.follow(ended) },
+			{ start: (ended) => this.follow(ended), stalled: async () => this.stalled() },
 			this.opts.bus,
 			this.opts.log,
 		)
@@ -112,8 +112,21 @@ export class Membership {
 	}
 
 	/** Makes the watch again if it is down or stuck (called periodically). */
-	recheck(): void {
+	recheck(): Promise<void> {
 		if (this.watcher && !this.watcher.up) this.watcher.restart()
+		else return this.watcher?.check() ?? Promise.resolve()
+		return Promise.resolve()
+	}
+
+	/**
+	 * Stuck: a heartbeat of ours the server stored before the last check has not come back through
+	 * the watch. (A watch made again on a server that had just restarted can stay silent while the
+	 * puts succeed: this process would then take every other member for gone, for good.)
+	 */
+	private stalled(): boolean {
+		const behind = this.awaited > 0 && this.seenRevision < this.awaited
+		this.awaited = this.putRevision
+		return behind
 	}
 
 	/** Joins: our own entry, now and at every heartbeat. */
@@ -136,6 +149,10 @@ export class Membership {
 
 	private beating = false
 	private lastBeatAt = 0
+	/** The bucket revision of our last stored heartbeat, the highest the watch delivered, and the one awaited. */
+	private putRevision = 0
+	private seenRevision = 0
+	private awaited = 0
 
 	private async beat() {
 		const self = this.self
@@ -145,7 +162,7 @@ export class Membership {
 		this.lastBeatAt = sent
 		try {
 			const key = this.keyOf(self)
-			await this.opts.bus.members.put(
+			this.putRevision = await this.opts.bus.members.put(
 				key,
 				this.opts.bus.codec.seal(kvSubject(MEMBERS_BUCKET, key), self.entry()),
 			)
@@ -169,6 +186,7 @@ export class Membership {
 	}
 
 	private onEntry(e: KvEntry, initial: boolean) {
+		if (e.revision > this.seenRevision) this.seenRevision = e.revision
 		if (e.operation !== 'PUT') {
 			this.seen.delete(e.key)
 			return this.check()

@@ -83,9 +83,7 @@ export class RemoteRuntime implements TelegramRuntime {
 		this.reconcile = new GatewayReconcile(
 			{
 				recheck: async () => {
-					this.membership.recheck()
-					this.leaseView.recheck()
-					await this.feed.check()
+					await Promise.all([this.membership.recheck(), this.leaseView.recheck(), this.feed.check()])
 				},
 				reconcileOwners: () => {
 					this.onMembers()

@@ -14,8 +14,8 @@ export interface ReconcilableShard {
 	alive(holder: LeaseHolder): boolean
 	viewFresh(): boolean
 	leaseView: LeaseView
-	/** Makes again the watchers that are down. */
-	recheck(): void
+	/** Makes again the watchers that are down or stuck. */
+	recheck(): Promise<void>
 	/** Hands over what it runs but no longer owns (as on a change of members). */
 	handOver(): void
 	/** Takes the lease of a userbot it runs again (it vanished from the bucket); false when it cannot. */
@@ -59,7 +59,7 @@ export class ShardReconcile {
 
 	private async run() {
 		const s = this.shard
-		s.recheck()
+		await s.recheck()
 		s.handOver()
 		if (!s.viewFresh() || !s.leaseView.up) return
 		const found = new Map<string, () => Promise<unknown>>()

@@ -101,9 +101,8 @@ export class ShardServer {
 			alive: (holder) => this.membership.shards().get(holder.shard) === holder.incarnation,
 			viewFresh: () => this.membership.viewFresh(),
 			leaseView: this.leaseView,
-			recheck: () => {
-				this.membership.recheck()
-				this.leaseView.recheck()
+			recheck: async () => {
+				await Promise.all([this.membership.recheck(), this.leaseView.recheck()])
 			},
 			handOver: () => this.onMembers(),
 			reacquire: (id) =>

@@ -133,85 +133,94 @@ describe('the bus after nats-server was down', () => {
 				}
 			}
 		})()
-		await until('updates flowing', () =>
-			(subscriber.received as Frame[]).filter((f) => f.type === 'update').length >= 3 ? true : undefined,
-		)
-		await nats.kill()
-		await until('the gateway degraded', async () =>
-			(await health()).status === 'degraded' ? true : undefined,
-		)
-		await Bun.sleep(OUTAGE_MS)
-		await nats.start()
-		const back = Date.now()
-		const left = () => Math.max(1, HEAL_MS - (Date.now() - back))
+		try {
+			await until('updates flowing', () =>
+				(subscriber.received as Frame[]).filter((f) => f.type === 'update').length >= 3 ? true : undefined,
+			)
+			await nats.kill()
+			await until('the gateway degraded', async () =>
+				(await health()).status === 'degraded' ? true : undefined,
+			)
+			await Bun.sleep(OUTAGE_MS)
+			await nats.start()
+			const back = Date.now()
+			const left = () => Math.max(1, HEAL_MS - (Date.now() - back))
 
-		// Every Ready userbot answers a command again.
-		const probe = await connectWs(a.url, { bearer: user.access })
-		sockets.push(probe)
-		for (const id of userbots)
+			// Every Ready userbot answers a command again.
+			const probe = await connectWs(a.url, { bearer: user.access })
+			sockets.push(probe)
+			for (const id of userbots)
+				await until(
+					`userbot ${id} answers`,
+					async () =>
+						(await probe.command({ action: GET, userbot_id: id })).payload.error === undefined
+							? true
+							: undefined,
+					left(),
+				)
+			// Every lease is held by its userbot's owner, as the members say now.
+			let seen = ''
 			await until(
-				`userbot ${id} answers`,
-				async () =>
-					(await probe.command({ action: GET, userbot_id: id })).payload.error === undefined
+				'leases match ownership',
+				async () => {
+					const { live, leases } = await busState()
+					if (live.size !== 2) return undefined
+					const wrong = userbots.filter((id) => {
+						const owner = ownerOf(id, live.keys()) as string
+						return leases.get(id) !== `${owner}=${live.get(owner)}`
+					})
+					seen = JSON.stringify({ live: [...live], leases: [...leases] })
+					return wrong.length === 0 && leases.size === userbots.length ? true : undefined
+				},
+				left(),
+			).catch((err: unknown) => {
+				const logs = shards.map((s) => `${s.id}: ${s.lines.slice(-25).join('\n')}`)
+				throw new Error(`${String(err)}: ${seen}\n${logs.join('\n')}`)
+			})
+			// And the gateway says so.
+			await until(
+				'the gateway healthy',
+				async () => {
+					const h = await health()
+					return h.status === 'ok' && h.bus?.connected && h.bus.feed.up && h.bus.lease_mismatches === 0
 						? true
-						: undefined,
+						: undefined
+				},
 				left(),
 			)
-		// Every lease is held by its userbot's owner, as the members say now.
-		let seen = ''
-		await until(
-			'leases match ownership',
-			async () => {
-				const { live, leases } = await busState()
-				if (live.size !== 2) return undefined
-				const wrong = userbots.filter((id) => {
-					const owner = ownerOf(id, live.keys()) as string
-					return leases.get(id) !== `${owner}=${live.get(owner)}`
-				})
-				seen = JSON.stringify({ live: [...live], leases: [...leases] })
-				return wrong.length === 0 && leases.size === userbots.length ? true : undefined
-			},
-			left(),
-		).catch((err: unknown) => {
-			throw new Error(`${String(err)}: ${seen}`)
-		})
-		// And the gateway says so.
-		await until(
-			'the gateway healthy',
-			async () => {
-				const h = await health()
-				return h.status === 'ok' && h.bus?.connected && h.bus.feed.up && h.bus.lease_mismatches === 0
-					? true
-					: undefined
-			},
-			left(),
-		)
-		loading = false
-		await load
-		// A message after the outage reaches the subscriber: its feed runs again.
-		const after = await probe.command({
-			action: 'send_message',
-			userbot_id: watched,
-			chat_id: GROUP,
-			text: 'after-the-outage',
-		})
-		expect(after.payload.error).toBeUndefined()
-		await until('the subscriber gets what came after', () =>
-			subscriber.received.some((f) => JSON.stringify(f).includes('after-the-outage')) ? true : undefined,
-		)
-		// Every update, or a resync where one may be missing: never a silent hole in the numbers.
-		const frames = (subscriber.received as Frame[]).filter((f) => f.type === 'update' || f.type === 'resync')
-		let last: number | undefined
-		const holes: string[] = []
-		for (const f of frames) {
-			if (f.type === 'resync') last = (f.seq as number) - 1
-			else {
-				if (last !== undefined && f.seq !== last + 1) holes.push(`${last} → ${f.seq}`)
-				last = f.seq as number
+			loading = false
+			await load
+			// A message after the outage reaches the subscriber: its feed runs again.
+			const after = await probe.command({
+				action: 'send_message',
+				userbot_id: watched,
+				chat_id: GROUP,
+				text: 'after-the-outage',
+			})
+			expect(after.payload.error).toBeUndefined()
+			await until('the subscriber gets what came after', () =>
+				subscriber.received.some((f) => JSON.stringify(f).includes('after-the-outage')) ? true : undefined,
+			)
+			// Every update, or a resync where one may be missing: never a silent hole in the numbers.
+			const frames = (subscriber.received as Frame[]).filter(
+				(f) => f.type === 'update' || f.type === 'resync',
+			)
+			let last: number | undefined
+			const holes: string[] = []
+			for (const f of frames) {
+				if (f.type === 'resync') last = (f.seq as number) - 1
+				else {
+					if (last !== undefined && f.seq !== last + 1) holes.push(`${last} → ${f.seq}`)
+					last = f.seq as number
+				}
 			}
+			expect(holes).toEqual([])
+			expect(sent).toBeGreaterThan(userbots.length)
+		} finally {
+			// Stopped however the test ends: a load left running would fail the tests after it.
+			loading = false
+			await load.catch(() => undefined)
 		}
-		expect(holes).toEqual([])
-		expect(sent).toBeGreaterThan(userbots.length)
 	}, 120_000)
 
 	it('clears a lease left by a shard that is gone, on the shard that owns its userbot', async () => {
