@@ -108,7 +108,10 @@ describe('a bucket watch that goes silent while writes succeed', () => {
 		const view = new LeaseView({ leases: bucket as unknown as KV, codec, onReconnect: noReconnect }, log)
 		await view.watch()
 		const lease = (id: number, shard: string) =>
-			bucket.put(`lease.${id}`, codec.seal(kvSubject(LEASES_BUCKET, `lease.${id}`), { shard, incarnation: 'x' }))
+			bucket.put(
+				`lease.${id}`,
+				codec.seal(kvSubject(LEASES_BUCKET, `lease.${id}`), { shard, incarnation: 'x' }),
+			)
 		await lease(1, 's1')
 		await until('seen', () => (view.get(1)?.holder?.shard === 's1' ? true : undefined))
 		bucket.mute()
