@@ -1,5 +1,3 @@
-import type { Principal } from './types'
-
 /**
  * What only a company's owner may do, unless the owner grants it to a member: the powers that
  * create or destroy what the company holds, or change a Telegram account itself rather than use it.
@@ -25,7 +23,13 @@ export function isPermission(value: unknown): value is Permission {
 	return typeof value === 'string' && Object.hasOwn(PERMISSIONS, value)
 }
 
-/** Whether the principal may use `permission`: an owner always, a member when granted it. */
-export function allows(principal: Principal, permission: Permission): boolean {
+/**
+ * Whether the principal may use `permission`: an owner always, a member when granted it. (Typed by
+ * what it reads, so that this file, which the principal's type names, names nothing back.)
+ */
+export function allows(
+	principal: { isOwner: boolean; grants: ReadonlySet<Permission> },
+	permission: Permission,
+): boolean {
 	return principal.isOwner || principal.grants.has(permission)
 }
