@@ -97,6 +97,11 @@ describe('the audit log', () => {
 		})
 		await run('terminate_all_other_sessions', {})
 		expect(await newest('sessions.terminated')).toMatchObject(byOwner)
+		await run('set_account_ttl', { days: 180 })
+		expect(await newest('account.ttl_changed')).toMatchObject({
+			...byOwner,
+			detail: { command: 'set_account_ttl', days: 180 },
+		})
 
 		// A command that failed changed nothing: no line.
 		const before = (await lines()).length
@@ -106,6 +111,24 @@ describe('the audit log', () => {
 		await run('get_password_state', {})
 		expect((await lines()).length).toBe(before)
 		expect(JSON.stringify(await lines())).not.toContain(TWO_FA)
+	})
+
+	it('is declared by exactly the commands that change the account', () => {
+		const audited = [...c.t.commands.values()]
+			.filter((r) => r.command.audit)
+			.map((r) => `${r.command.name}:${r.command.audit?.action}`)
+			.sort()
+		expect(audited).toEqual([
+			'change_2fa_password:twofa.changed',
+			'change_2fa_recovery_email:twofa.recovery_email_changed',
+			'check_recovery_email_address_code:twofa.recovery_email_confirmed',
+			'disable_2fa_password:twofa.disabled',
+			'recover_password:twofa.recovered',
+			'set_account_ttl:account.ttl_changed',
+			'terminate_all_other_sessions:sessions.terminated',
+			'terminate_session:session.terminated',
+			'transfer_chat_ownership:chat.ownership_transferred',
+		])
 	})
 
 	it('records member changes: joined by invite, invited, invite revoked, status, grants, removal', async () => {
