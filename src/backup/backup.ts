@@ -45,9 +45,12 @@ export async function backup(env: Record<string, string | undefined>, target: st
 	try {
 		await snapshot(databaseFile, join(staging, 'app.db'))
 		writeFileSync(join(staging, 'secrets.json'), readFileSync(secretsFile), { mode: 0o600 })
+		// The key of the copy that is kept, not of the file as read a moment ago.
+		const keptKey = readDataKey(join(staging, 'secrets.json'))
+		if (keptKey === undefined) return fail(`${secretsFile} changed during the backup: try again`)
 		const userbots = await liveUserbots(join(staging, 'app.db'))
 		for (const u of userbots) {
-			const opens = await openDatabaseKey(dataKey, u.id, u.sealed).then(
+			const opens = await openDatabaseKey(keptKey, u.id, u.sealed).then(
 				() => true,
 				() => false,
 			)

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type ServerProcess, startServerProcess } from '../build/server-process'
@@ -198,5 +198,26 @@ describe('backup and restore', () => {
 		expect(made.stdout).toContain('clients stopped')
 		expect(readFileSync(join(path, 'tdlib', String(ids[0]), 'db', 'db.sqlite'), 'utf8')).toBe('cache')
 		expect(JSON.parse(readFileSync(join(path, 'manifest.json'), 'utf8')).clients_running).toBe(false)
+	})
+
+	it("refuses a secrets.json that does not open the userbots' keys, and writes nothing", async () => {
+		const file = join(first, 'secrets.json')
+		const kept = readFileSync(file, 'utf8')
+		try {
+			writeFileSync(
+				file,
+				JSON.stringify({ ...JSON.parse(kept), dataKey: Buffer.alloc(32, 7).toString('base64url') }),
+			)
+			const path = join(root, 'backup-wrong-secrets')
+			const out = await cli(['backup', path], baseEnv(first))
+			expect(out.code).toBe(2)
+			expect(out.stderr).toBe(
+				`backup: ${file} does not open the key of userbot ${ids[0]}: it is not this database's\n`,
+			)
+			expect(existsSync(path)).toBe(false)
+			expect(readdirSync(root).filter((n) => n.includes('.partial-'))).toEqual([])
+		} finally {
+			writeFileSync(file, kept)
+		}
 	})
 })
