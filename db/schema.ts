@@ -228,8 +228,8 @@ export const apiKey = sqliteTable(
 
 /**
  * What changed an account or a company, for its owner (`GET /api/audit/`): who (a user, or a user
- * through an API key), what (`action`, a fixed word), on what (`target`), and a small JSON detail
- * that never holds a secret.
+ * through an API key), what (`action`, a fixed word), on what (`target`), from where (`client`), and a
+ * small JSON detail that never holds a secret.
  */
 export const auditLog = sqliteTable(
 	'audit_log',
@@ -241,6 +241,8 @@ export const auditLog = sqliteTable(
 		action: text('action').notNull(),
 		target: text('target'),
 		detail: text('detail'),
+		/** The client's address (after `TRUSTED_PROXIES`) the change came from; null when none did. */
+		client: text('client'),
 		at: integer('at').notNull().default(now),
 	},
 	(t) => [index('audit_log_company_at').on(t.companyId, t.at)],

@@ -1,6 +1,9 @@
 /** The command line of `npm start` and of the compiled binary. */
 type Known = 'serve' | 'migrate' | 'help' | 'version' | 'supervisor-child'
-export type Command = { kind: Known } | { kind: 'unknown'; line: string }
+export type Command =
+	| { kind: Known }
+	| { kind: 'backup' | 'restore'; path: string }
+	| { kind: 'unknown'; line: string }
 
 /** The hidden subcommand the server starts its supervisor child with. */
 export const SUPERVISOR_CHILD = 'supervisor-child'
@@ -10,6 +13,9 @@ export const USAGE = `Usage: userbot-gateway [command]
 Commands:
   serve          serve REST and WebSocket (the default): applies migrations first
   migrate        apply the database migrations and exit
+  backup PATH    copy the database, secrets.json and the TDLib folders into the new folder PATH
+                 (the server may run: docs/operator.md#backups)
+  restore PATH   put the backup in PATH back into an empty DATA_DIR
   --help, -h     show this help
   --version, -v  show the version
 
@@ -20,6 +26,13 @@ PORT, HOST, DATA_DIR, DATABASE_URL, TELEGRAM_API_ID, TELEGRAM_API_HASH, TDLIB_BA
 export function parseCommand(args: readonly string[]): Command {
 	const [first, ...rest] = args
 	if (first === undefined) return { kind: 'serve' }
+	if (first === 'backup' || first === 'restore') {
+		const [path, stray] = rest
+		if (path === undefined || path === '' || stray !== undefined) {
+			return { kind: 'unknown', line: `${first} takes one argument, a folder: ${first} PATH (see --help)` }
+		}
+		return { kind: first, path }
+	}
 	let kind: Known | undefined
 	if (first === '--help' || first === '-h' || first === 'help') kind = 'help'
 	else if (first === '--version' || first === '-v') kind = 'version'

@@ -5,7 +5,7 @@ import { failureLine, startServer } from './serve'
 import { shutDown } from './shutdown'
 
 /**
- * The entry of `npm start` and of the compiled binary: `serve` (the default), `migrate`,
+ * The entry of `npm start` and of the compiled binary: `serve` (the default), `migrate`, `backup`, `restore`,
  * `--help`, `--version`, and the hidden `supervisor-child` with which the server starts its own
  * TDLib child (from source through Bun, compiled as the same executable).
  */
@@ -48,6 +48,16 @@ async function migrate() {
 	if (!outcome.ok) process.exit(2)
 }
 
+/** `backup PATH` and `restore PATH` (docs/operator.md#backups): one line either way. */
+async function backupOrRestore(kind: 'backup' | 'restore', path: string) {
+	const outcome =
+		kind === 'backup'
+			? await (await import('./backup/backup')).backup(process.env, path)
+			: await (await import('./backup/restore')).restore(process.env, path)
+	;(outcome.ok ? process.stdout : process.stderr).write(`${outcome.line}\n`)
+	if (!outcome.ok) process.exit(2)
+}
+
 async function main() {
 	const command = parseCommand(process.argv.slice(2))
 	if (command.kind === 'supervisor-child') {
@@ -74,6 +84,8 @@ async function main() {
 		}
 	}
 	if (command.kind === 'migrate') return migrate()
+	if (command.kind === 'backup' || command.kind === 'restore')
+		return backupOrRestore(command.kind, command.path)
 	return serve()
 }
 

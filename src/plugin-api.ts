@@ -4,6 +4,7 @@
  * plugin: `definePlugin({ id, commands: [defineCommand({...}), ...] })`, loaded by `PLUGINS` naming
  * its package or path, or by `createApp(config, { plugins })`.
  */
+export type { AuditAction, AuditDetail } from './audit/log'
 export type { Permission } from './auth/permissions'
 export type { Principal } from './auth/types'
 export {

@@ -30,4 +30,18 @@ describe('parseCommand', () => {
 			line: 'migrate takes no arguments (got "--force"): see --help',
 		})
 	})
+
+	it('takes backup and restore with exactly one folder', () => {
+		expect(parseCommand(['backup', '/srv/backups/today'])).toEqual({
+			kind: 'backup',
+			path: '/srv/backups/today',
+		})
+		expect(parseCommand(['restore', 'b'])).toEqual({ kind: 'restore', path: 'b' })
+		for (const args of [['backup'], ['restore', 'a', 'b'], ['backup', '']]) {
+			expect(parseCommand(args)).toEqual({
+				kind: 'unknown',
+				line: `${args[0]} takes one argument, a folder: ${args[0]} PATH (see --help)`,
+			})
+		}
+	})
 })

@@ -1,5 +1,6 @@
 import { and, eq, gt } from 'drizzle-orm'
 import { company, invite, statusOnWork, userProfile } from '../../db/schema'
+import { writeAudit } from '../../src/audit/log'
 import type { AuthCore } from '../../src/auth'
 import { sha256 } from '../../src/auth/crypto'
 import { MESSAGES } from '../../src/auth/errors'
@@ -18,6 +19,8 @@ export interface Registration {
 	first_name: string
 	last_name: string
 	invite?: string
+	/** The client's address, for the audit line of a member who joins by invite. */
+	client?: string
 }
 
 export async function emailTaken(core: AuthCore, email: string): Promise<boolean> {
@@ -89,6 +92,16 @@ export async function registerUser(core: AuthCore, input: Registration) {
 					.where(and(eq(invite.id, inviteId), eq(invite.state, 'pending')))
 					.returning({ id: invite.id })
 				if (accepted.length === 0) throw invalidInvite()
+				await writeAudit(
+					tx,
+					{ companyId, userId: user.id },
+					{
+						action: 'member.joined',
+						target: `user:${user.id}`,
+						detail: { invite: inviteId },
+						client: input.client,
+					},
+				)
 			} else {
 				const name = firstName ? `${firstName}'s company` : email
 				const [own] = await tx

@@ -23,6 +23,10 @@ const password = v.pipe(
 export const transferChatOwnership = defineCommand({
 	name: 'transfer_chat_ownership',
 	permission: 'chats.transfer_ownership',
+	audit: {
+		action: 'chat.ownership_transferred',
+		detail: (input) => ({ chat_id: input.chat_id, user_id: input.user_id }),
+	},
 	checksSecret: true,
 	summary: 'Makes another member the owner (needs the 2FA password).',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },

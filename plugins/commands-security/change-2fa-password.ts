@@ -24,6 +24,13 @@ import { optionalText, requiredString } from './strings'
 export const change2faPassword = defineCommand({
 	name: 'change_2fa_password',
 	permission: 'security.password',
+	audit: {
+		action: 'twofa.changed',
+		detail: (input) => ({
+			password_changed: input.new_password !== undefined,
+			recovery_email_changed: input.set_recovery_email_address === true,
+		}),
+	},
 	checksSecret: true,
 	summary:
 		'Sets or changes the 2FA password, its hint, its recovery address (a new address: pending until confirmed).',

@@ -11,6 +11,7 @@ import { requiredString } from './strings'
 export const change2faRecoveryEmail = defineCommand({
 	name: 'change_2fa_recovery_email',
 	permission: 'security.password',
+	audit: { action: 'twofa.recovery_email_changed' },
 	checksSecret: true,
 	summary: 'Changes the recovery address (pending until its code is confirmed).',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },

@@ -9,6 +9,7 @@ import { requiredString } from './strings'
 export const disable2faPassword = defineCommand({
 	name: 'disable_2fa_password',
 	permission: 'security.password',
+	audit: { action: 'twofa.disabled' },
 	checksSecret: true,
 	summary: 'Removes the 2FA password (and the recovery address with it).',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },

@@ -10,6 +10,10 @@ import { optionalText, requiredString } from './strings'
 export const recoverPassword = defineCommand({
 	name: 'recover_password',
 	permission: 'security.password',
+	audit: {
+		action: 'twofa.recovered',
+		detail: (input) => ({ password_changed: (input.new_password ?? '') !== '' }),
+	},
 	checksSecret: true,
 	summary: 'Sets a new password with a recovery code; without new_password, removes the password.',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },

@@ -11,6 +11,7 @@ const days = v.pipe(
 export const setAccountTtl = defineCommand({
 	name: 'set_account_ttl',
 	permission: 'security.account_ttl',
+	audit: { action: 'account.ttl_changed', detail: (input) => ({ days: input.days }) },
 	summary: 'Sets the days of inactivity after which the account is deleted (30 to 730).',
 	result: {
 		description: 'An echo of the days set.',

@@ -9,6 +9,7 @@ import { explainTooNew } from './too-new'
 export const terminateAllOtherSessions = defineCommand({
 	name: 'terminate_all_other_sessions',
 	permission: 'sessions.terminate',
+	audit: { action: 'sessions.terminated' },
 	summary: 'Logs out every other device of the account.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: [E.SESSION_TOO_NEW],

@@ -1,5 +1,8 @@
 import { Elysia } from 'elysia'
+import { type AuditEntry, writeAudit } from '../../src/audit/log'
+import { authCoreOf } from '../../src/auth'
 import { MESSAGES } from '../../src/auth/errors'
+import type { Principal } from '../../src/auth/types'
 import type { AppContext } from '../../src/context'
 import { readJsonObject } from '../../src/http/body'
 import { badRequest, HttpError, notFound } from '../../src/http/errors'
@@ -21,14 +24,24 @@ export function webhookRoutes(
 	history: History,
 	kick: () => void,
 ): Elysia {
-	const ownerOf = async (request: Request): Promise<{ companyId: number; userId: number }> => {
+	const ownerOf = async (
+		request: Request,
+	): Promise<{ companyId: number; userId: number; principal: Principal }> => {
 		const outcome = await ctx.auth.authenticate(request)
 		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
 		const { companyId, isOwner, userId } = outcome.principal
 		if (!isOwner || companyId === null)
 			throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
-		return { companyId, userId }
+		return { companyId, userId, principal: outcome.principal }
 	}
+	const core = authCoreOf(ctx.auth)
+	/** The audit line of a change of the company's endpoints (never the URL's secrets nor the signing secret). */
+	const audit = (
+		owner: { principal: Principal },
+		server: Parameters<typeof core.clientAddress>[0],
+		request: Request,
+		entry: AuditEntry,
+	) => writeAudit(ctx.db, owner.principal, { ...entry, client: core.clientAddress(server, request) })
 	const idOf = (raw: string | undefined): number => {
 		if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
 		return Number(raw)
@@ -40,10 +53,12 @@ export function webhookRoutes(
 	app.get(`${BASE}/`, async ({ request }) => endpoints.list((await ownerOf(request)).companyId))
 	app.post(
 		`${BASE}/`,
-		async ({ request }) => {
+		async ({ request, server }) => {
 			const owner = await ownerOf(request)
 			const fields = checkEndpointFields(await readJsonObject(request), true)
-			return created(await endpoints.create(owner.companyId, owner.userId, fields))
+			const made = await endpoints.create(owner.companyId, owner.userId, fields)
+			await audit(owner, server, request, { action: 'webhook.created', target: `webhook:${made.id}` })
+			return created(made)
 		},
 		none,
 	)
@@ -53,29 +68,46 @@ export function webhookRoutes(
 	})
 	app.patch(
 		`${BASE}/:id/`,
-		async ({ request, params }) => {
+		async ({ request, params, server }) => {
 			const owner = await ownerOf(request)
 			const id = idOf(params.id)
 			await endpoints.row(owner.companyId, id)
 			const fields = checkEndpointFields(await readJsonObject(request), false)
-			return endpoints.update(owner.companyId, id, fields)
+			const updated = await endpoints.update(owner.companyId, id, fields)
+			// Which fields changed, not their values: a URL may carry credentials of its own.
+			const changed = Object.keys(fields)
+				.filter((k) => fields[k as keyof typeof fields] !== undefined)
+				.map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))
+				.sort()
+				.join(',')
+			await audit(owner, server, request, {
+				action: 'webhook.updated',
+				target: `webhook:${id}`,
+				detail: { fields: changed },
+			})
+			return updated
 		},
 		none,
 	)
 	app.delete(
 		`${BASE}/:id/`,
-		async ({ request, params }) => {
+		async ({ request, params, server }) => {
 			const owner = await ownerOf(request)
-			await endpoints.remove(owner.companyId, idOf(params.id))
+			const id = idOf(params.id)
+			await endpoints.remove(owner.companyId, id)
+			await audit(owner, server, request, { action: 'webhook.deleted', target: `webhook:${id}` })
 			return new Response(null, { status: 204 })
 		},
 		none,
 	)
 	app.post(
 		`${BASE}/:id/rotate-secret/`,
-		async ({ request, params }) => {
+		async ({ request, params, server }) => {
 			const owner = await ownerOf(request)
-			return endpoints.rotate(owner.companyId, idOf(params.id))
+			const id = idOf(params.id)
+			const rotated = await endpoints.rotate(owner.companyId, id)
+			await audit(owner, server, request, { action: 'webhook.secret_rotated', target: `webhook:${id}` })
+			return rotated
 		},
 		none,
 	)

@@ -2,7 +2,6 @@ import { and, desc, eq, lt } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { auditLog } from '../../db/schema'
 import type { Executor } from '../auth/db-types'
-import type { Principal } from '../auth/types'
 
 /**
  * The audit log: what changed an account or a company, kept in the database for the company's owner
@@ -11,32 +10,53 @@ import type { Principal } from '../auth/types'
 export const AUDIT_ACTIONS = [
 	'key.created',
 	'key.revoked',
+	'member.invited',
+	'member.invite_revoked',
 	'member.joined',
 	'member.removed',
 	'member.status_changed',
 	'member.grant_added',
 	'member.grant_removed',
+	'password.reset',
 	'session.terminated',
 	'sessions.terminated',
 	'twofa.changed',
 	'twofa.disabled',
+	'twofa.recovered',
 	'twofa.recovery_email_changed',
+	'twofa.recovery_email_confirmed',
+	'account.ttl_changed',
 	'chat.ownership_transferred',
+	'webhook.created',
+	'webhook.updated',
+	'webhook.deleted',
+	'webhook.secret_rotated',
 	'userbot.created',
 	'userbot.deleted',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
+export type AuditDetail = Record<string, string | number | boolean | null>
+
 export interface AuditEntry {
 	action: AuditAction
-	/** What it was done to: `key:3`, `user:12`, `userbot:7`. */
+	/** What it was done to: `key:3`, `user:12`, `userbot:7`, `webhook:2`. */
 	target?: string
-	detail?: Record<string, string | number | boolean | null>
+	detail?: AuditDetail
+	/** The client's address the change came from (after `TRUSTED_PROXIES`). */
+	client?: string
+}
+
+/** Who did it: a principal (a user, or a user through an API key), or a user acting on themself. */
+export interface AuditActor {
+	companyId: number | null
+	userId: number | null
+	key?: { id: number } | null
 }
 
 /** Writes one line for what `actor` did in its company (inside `tx` when given). */
-export async function writeAudit(db: Executor, actor: Principal, entry: AuditEntry): Promise<void> {
+export async function writeAudit(db: Executor, actor: AuditActor, entry: AuditEntry): Promise<void> {
 	await db.insert(auditLog).values({
 		companyId: actor.companyId,
 		userId: actor.userId,
@@ -44,6 +64,7 @@ export async function writeAudit(db: Executor, actor: Principal, entry: AuditEnt
 		action: entry.action,
 		target: entry.target ?? null,
 		detail: entry.detail ? JSON.stringify(entry.detail) : null,
+		client: entry.client ?? null,
 	})
 }
 
@@ -55,6 +76,7 @@ export interface AuditView {
 	key_id: number | null
 	target: string | null
 	detail: unknown
+	client: string | null
 }
 
 /** The company's lines, newest first; `before` (an id) pages back. */
@@ -82,5 +104,6 @@ export async function readAudit(
 		key_id: r.keyId,
 		target: r.target,
 		detail: r.detail === null ? null : JSON.parse(r.detail),
+		client: r.client,
 	}))
 }

@@ -1,4 +1,5 @@
 import type * as v from 'valibot'
+import type { AuditAction, AuditDetail } from '../audit/log'
 import type { Permission } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { TdInvoke, TdMethod } from '../telegram/types'
@@ -67,6 +68,12 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 * it runs, and gives a right one back.
 	 */
 	checksSecret?: boolean
+	/**
+	 * A command that changes the account (its 2FA, sessions, chats it owns): on success the gateway
+	 * writes one line of the company's audit log (docs/operator.md#audit-log) before the reply, with
+	 * `action`, the userbot as target and what `detail` takes of the input (ids, never a secret).
+	 */
+	audit?: { action: AuditAction; detail?(input: v.InferOutput<S>): AuditDetail }
 	/** One line for the command catalog (`GET /api/commands/`, docs/commands.md). */
 	summary?: string
 	/** The success result, for the catalog. */

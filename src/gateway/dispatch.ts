@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { auditCommand } from '../audit/commands'
 import { keyAllowsCommand, keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import { type CommandContext, CommandError } from '../commands/define'
@@ -222,6 +223,7 @@ export function createDispatcher(
 			const result = await command.run(parsed.output, commandCtx)
 			// The secret was right: the try no longer counts (given back before the answer, in order).
 			if (command.checksSecret) await guesses.giveBack(userbotId)
+			if (command.audit) await auditCommand(ctx, conn, userbotId, command, parsed.output)
 			running.finish(successReply(userbotId, action, result, requestId))
 		} catch (err) {
 			if (running.done) return

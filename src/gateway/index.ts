@@ -191,6 +191,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 			held: null,
 			conn: {
 				principal: outcome.principal,
+				client,
 				signal: closed.signal,
 				send: () => {},
 				admit: () => true,

@@ -8,6 +8,8 @@ import { errorReply, type RequestId } from './replies'
 /** One open WebSocket, as the dispatcher sees it. */
 export interface Connection {
 	principal: Principal
+	/** The client's address (after `TRUSTED_PROXIES`), for the audit log. */
+	client?: string
 	/** Aborted when the socket closes. */
 	signal: AbortSignal
 	/** Sends one serialized reply; a no-op once the socket is closed. */

@@ -117,7 +117,7 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 	})
 	app.post(
 		`${BASE}/`,
-		async ({ request }) => {
+		async ({ request, server }) => {
 			const p = await owner(request)
 			const body = checkBody(createBody, await readJsonObject(request))
 			const { ids, expires } = await checkScopes(p.companyId, body)
@@ -139,6 +139,7 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 				action: 'key.created',
 				target: `key:${made.record.id}`,
 				detail: { name: made.record.name },
+				client: core.clientAddress(server, request),
 			})
 			ctx.log.info('api key created', {
 				credential: `key:${made.record.id}`,
@@ -151,7 +152,7 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 	)
 	app.delete(
 		`${BASE}/:id/`,
-		async ({ request, params }) => {
+		async ({ request, params, server }) => {
 			const p = await owner(request)
 			if (!/^\d{1,15}$/.test(params.id)) throw notFound()
 			const revoked = await core.keys.revoke(p.companyId, Number(params.id))
@@ -160,6 +161,7 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 				action: 'key.revoked',
 				target: `key:${revoked.id}`,
 				detail: { name: revoked.name },
+				client: core.clientAddress(server, request),
 			})
 			ctx.log.info('api key revoked', {
 				credential: `key:${revoked.id}`,

@@ -41,6 +41,7 @@ const AuditLine = t.Object({
 	key_id: t.Union([t.Integer(), t.Null()]),
 	target: t.Union([t.String(), t.Null()]),
 	detail: t.Unknown(),
+	client: t.Union([t.String(), t.Null()]),
 })
 
 export const operatorContract = new Elysia({ name: 'operator-contract' })

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as v from 'valibot'
+import { holdClientsLock } from '../backup/clients-lock'
 import { createBackend } from '../telegram/backend'
 import { createChildHost } from './child-host'
 import type { ChildMessage } from './protocol'
@@ -42,6 +43,8 @@ async function main() {
 		transport = createIpcChildTransport()
 	}
 	const send = (m: ChildMessage) => transport.send(m)
+	// Held for the process's life: `backup` sees that clients run here (docs/operator.md#backups).
+	const clientsLock = holdClientsLock(join(env.DATA_DIR, 'tdlib'))
 	const backend = await createBackend({
 		backend: env.TDLIB_BACKEND,
 		apiId: env.TELEGRAM_API_ID,
@@ -70,7 +73,9 @@ async function main() {
 	/** What the backend holds goes first (the emulated cloud writes its state), once. */
 	let released: Promise<void> | undefined
 	const release = () => {
-		released ??= (backend.close?.() ?? Promise.resolve()).catch(() => undefined)
+		released ??= (backend.close?.() ?? Promise.resolve())
+			.catch(() => undefined)
+			.finally(() => clientsLock.release())
 		return released
 	}
 	const exit = () => {

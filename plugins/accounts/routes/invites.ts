@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { invite } from '../../../db/schema'
+import { writeAudit } from '../../../src/audit/log'
 import type { AuthCore } from '../../../src/auth'
 import { randomToken, sha256 } from '../../../src/auth/crypto'
 import { json } from '../../../src/auth/respond'
@@ -28,7 +29,7 @@ export const inviteRoutes = (core: AuthCore) =>
 	new Elysia()
 		.post(
 			'/accounts/invites/',
-			async ({ request }) => {
+			async ({ request, server }) => {
 				const owner = await requireOwner(core, request)
 				const body = await readJsonObject(request)
 				const { email } = parseFields(body, { email: { ...FIELDS.email, optional: true } })
@@ -44,6 +45,11 @@ export const inviteRoutes = (core: AuthCore) =>
 					})
 					.returning()
 				if (!row) throw new Error('insert returned no row')
+				await writeAudit(core.db, owner.principal, {
+					action: 'member.invited',
+					target: `invite:${row.id}`,
+					client: core.clientAddress(server, request),
+				})
 				const { id, email: to, expires_at, state } = view(row)
 				return json({ id, token, email: to, expires_at, state }, 201)
 			},
@@ -61,7 +67,7 @@ export const inviteRoutes = (core: AuthCore) =>
 		})
 		.post(
 			'/accounts/invites/:id/revoke/',
-			async ({ request, params }) => {
+			async ({ request, params, server }) => {
 				const owner = await requireOwner(core, request)
 				const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : Number.NaN
 				if (!Number.isSafeInteger(id)) throw notFound()
@@ -78,6 +84,13 @@ export const inviteRoutes = (core: AuthCore) =>
 					.set({ state: 'revoked' })
 					.where(eq(invite.id, id))
 					.returning()
+				if (row.state === 'pending') {
+					await writeAudit(core.db, owner.principal, {
+						action: 'member.invite_revoked',
+						target: `invite:${id}`,
+						client: core.clientAddress(server, request),
+					})
+				}
 				return json(view(updated ?? row))
 			},
 			{ parse: 'none' },

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { memberGrant, userProfile } from '../../../db/schema'
+import { writeAudit } from '../../../src/audit/log'
 import type { AuthCore } from '../../../src/auth'
 import { MESSAGES } from '../../../src/auth/errors'
 import { isPermission, PERMISSION_NAMES, PERMISSIONS } from '../../../src/auth/permissions'
@@ -64,7 +65,7 @@ export const memberGrantRoutes = (core: AuthCore) => {
 		})
 		.post(
 			'/accounts/members/:id/grants/',
-			async ({ request, params }) => {
+			async ({ request, params, server }) => {
 				const owner = await requireOwner(core, request)
 				const id = parseId(params.id)
 				const body = await readJsonObject(request)
@@ -90,7 +91,15 @@ export const memberGrantRoutes = (core: AuthCore) => {
 					)
 					.onConflictDoNothing()
 					.returning({ userId: memberGrant.userId })
-				if (inserted.length > 0) core.invalidateUser(id)
+				if (inserted.length > 0) {
+					core.invalidateUser(id)
+					await writeAudit(core.db, owner.principal, {
+						action: 'member.grant_added',
+						target: `user:${id}`,
+						detail: { permission },
+						client: core.clientAddress(server, request),
+					})
+				}
 				// Absent only when the member left the company since the check above.
 				const [grant] = (await grantsOf(id)).filter((g) => g.permission === permission)
 				if (!grant) throw notFound()
@@ -100,7 +109,7 @@ export const memberGrantRoutes = (core: AuthCore) => {
 		)
 		.delete(
 			'/accounts/members/:id/grants/:permission/',
-			async ({ request, params }) => {
+			async ({ request, params, server }) => {
 				const owner = await requireOwner(core, request)
 				const id = parseId(params.id)
 				if (!isPermission(params.permission)) throw notFound()
@@ -116,6 +125,12 @@ export const memberGrantRoutes = (core: AuthCore) => {
 					.returning({ userId: memberGrant.userId })
 				if (deleted.length === 0) throw notFound()
 				core.invalidateUser(id)
+				await writeAudit(core.db, owner.principal, {
+					action: 'member.grant_removed',
+					target: `user:${id}`,
+					detail: { permission: params.permission },
+					client: core.clientAddress(server, request),
+				})
 				return new Response(null, { status: 204 })
 			},
 			{ parse: 'none' },

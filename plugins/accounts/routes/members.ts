@@ -1,6 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { memberGrant, statusOnWork, userProfile } from '../../../db/schema'
+import { writeAudit } from '../../../src/audit/log'
 import type { AuthCore } from '../../../src/auth'
 import { MESSAGES } from '../../../src/auth/errors'
 import { json } from '../../../src/auth/respond'
@@ -89,7 +90,7 @@ export const memberRoutes = (core: AuthCore) => {
 		})
 		.post(
 			'/accounts/members/:id/status/',
-			async ({ request, params }) => {
+			async ({ request, params, server }) => {
 				const owner = await requireOwner(core, request)
 				const id = parseId(params.id)
 				const body = await readJsonObject(request)
@@ -106,6 +107,12 @@ export const memberRoutes = (core: AuthCore) => {
 					.where(and(eq(userProfile.id, id), eq(userProfile.companyId, owner.companyId)))
 					.returning({ id: userProfile.id })
 				if (updated.length === 0) throw notFound()
+				await writeAudit(core.db, owner.principal, {
+					action: 'member.status_changed',
+					target: `user:${id}`,
+					detail: { status: code },
+					client: core.clientAddress(server, request),
+				})
 				// me/ answers from the cached profile: it must show the new status at once.
 				core.invalidateUser(id)
 				const [row] = await members(owner.companyId, id)
@@ -116,11 +123,16 @@ export const memberRoutes = (core: AuthCore) => {
 		)
 		.delete(
 			'/accounts/members/:id/',
-			async ({ request, params }) => {
+			async ({ request, params, server }) => {
 				const owner = await requireOwner(core, request)
 				const outcome = await removeMember(core, owner.companyId, parseId(params.id))
 				if (outcome === 'absent') throw notFound()
 				if (outcome === 'owner') throw ownerNotRemovable()
+				await writeAudit(core.db, owner.principal, {
+					action: 'member.removed',
+					target: `user:${outcome.id}`,
+					client: core.clientAddress(server, request),
+				})
 				core.log.info('member removed', { userId: outcome.id, by: owner.principal.userId })
 				return new Response(null, { status: 204 })
 			},

@@ -26,8 +26,9 @@ export const registerRoute = (core: AuthCore) =>
 				invite: { ...FIELDS.token, optional: true },
 			})
 			const { config } = core
+			const client = core.clientAddress(server, request)
 			const wait = await core.limiter.hit(
-				`register-ip:${core.clientAddress(server, request)}`,
+				`register-ip:${client}`,
 				config.registerRateLimitIp,
 				config.registerRateWindow,
 			)
@@ -38,6 +39,7 @@ export const registerRoute = (core: AuthCore) =>
 				first_name: fields.first_name ?? '',
 				last_name: fields.last_name ?? '',
 				invite: fields.invite,
+				client,
 			})
 			return json(user, 201)
 		},

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { userProfile } from '../../../db/schema'
+import { writeAudit } from '../../../src/audit/log'
 import type { AuthCore } from '../../../src/auth'
 import { MESSAGES, throttled } from '../../../src/auth/errors'
 import { validatePassword } from '../../../src/auth/password-policy'
@@ -73,7 +74,7 @@ export const resetRoutes = (core: AuthCore) =>
 		)
 		.post(
 			'/accounts/reset-password/',
-			async ({ request }) => {
+			async ({ request, server }) => {
 				const body = await readJsonObject(request)
 				const fields = parseFields(body, {
 					email: FIELDS.email,
@@ -87,6 +88,7 @@ export const resetRoutes = (core: AuthCore) =>
 						email: userProfile.email,
 						firstName: userProfile.firstName,
 						lastName: userProfile.lastName,
+						companyId: userProfile.companyId,
 					})
 					.from(userProfile)
 					.where(eq(userProfile.id, found.userId))
@@ -104,6 +106,16 @@ export const resetRoutes = (core: AuthCore) =>
 						.set({ passwordHash: hash, updatedAt: Date.now() })
 						.where(eq(userProfile.id, found.userId))
 					await core.revokeUser(found.userId, tx)
+					// The user, by the mailed link: their own action, in their company's log.
+					await writeAudit(
+						tx,
+						{ companyId: user?.companyId ?? null, userId: found.userId },
+						{
+							action: 'password.reset',
+							target: `user:${found.userId}`,
+							client: core.clientAddress(server, request),
+						},
+					)
 					return true
 				})
 				if (!done) throw badRequest({ token: [MESSAGES.invalidResetToken] })
