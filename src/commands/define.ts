@@ -1,6 +1,7 @@
 import type * as v from 'valibot'
 import type { Permission } from '../auth/permissions'
 import type { Principal } from '../auth/types'
+import type { FloodClass } from '../flood/limits'
 import type { TdInvoke, TdMethod } from '../telegram/types'
 
 /**
@@ -61,6 +62,12 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 * it runs, and gives a right one back.
 	 */
 	checksSecret?: boolean
+	/**
+	 * What the command does to Telegram, for the flood governor (docs/flood-and-health.md): its
+	 * requests of that class's methods (`sendMessage` for `send`, not a `getChat` on the way) wait for
+	 * the account's budget. Left out, nothing of it is paced.
+	 */
+	flood?: FloodClass
 	/** One line for the command catalog (`GET /api/commands/`, the README's reference). */
 	summary?: string
 	/** The success result, for the catalog. */

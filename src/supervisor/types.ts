@@ -19,6 +19,8 @@ export interface InvokeOptions {
 export type RuntimeEvent =
 	| { type: 'authorization_state'; userbotId: number; state: string; detail?: Record<string, unknown> }
 	| { type: 'runtime_restarted'; restarts: number }
+	/** A supervisor child died: its clients (`userbotIds`) are being started again in the next. */
+	| { type: 'runtime_down'; userbotIds: number[] }
 	/** A TDLib update of a kind asked for with `setUpdateFilter`. */
 	| {
 			type: 'update'

@@ -1,0 +1,114 @@
+import { type Clock, sleepOn } from './clock'
+import { type FloodClass, type FloodLimits, keysFor } from './limits'
+import { type BucketRef, FloodMeter } from './meter'
+
+/**
+ * The flood governor: per account, ahead of Telegram. Each request of a flood class takes a token
+ * from its buckets (the class's, and for a message the chat's and the group's); one over budget is
+ * given the next free moment and waits for it, so an account's requests of a class go out in the
+ * order they came, and nothing of another account or another class waits behind them. A wait past
+ * the bound (`FLOOD_MAX_WAIT`, or the command's own time left, whichever is shorter) is refused at
+ * once with `retry_after`, without taking anything: the request is never sent.
+ *
+ * When Telegram still says wait (a 429 `retry after N`, a message that failed with `retry_after`),
+ * `pause` holds that class of that account for N seconds: queued requests wait if N fits their
+ * bound, else they are refused with what is left of it.
+ */
+export interface GovernorOptions {
+	limits: FloodLimits
+	maxWaitMs: number
+	/** How long after its log-in an account gets the warm-up limits (every interval doubled). */
+	warmupMs: number
+	clock: Clock
+}
+
+export class FloodRefused extends Error {
+	override name = 'FloodRefused'
+	constructor(readonly retryAfter: number) {
+		super(`Too Many Requests: retry after ${retryAfter}`)
+	}
+}
+
+interface Account {
+	meter: FloodMeter
+	/** Built under the warm-up limits. */
+	warm: boolean
+	pausedUntil: Map<FloodClass, number>
+}
+
+export class FloodGovernor {
+	private readonly accounts = new Map<number, Account>()
+	private readonly loggedInAt = new Map<number, number>()
+
+	constructor(private readonly opts: GovernorOptions) {}
+
+	private isNew(userbotId: number): boolean {
+		const at = this.loggedInAt.get(userbotId)
+		return at !== undefined && this.opts.clock.now() - at < this.opts.warmupMs
+	}
+
+	private account(userbotId: number): Account {
+		const warm = this.isNew(userbotId)
+		let a = this.accounts.get(userbotId)
+		// The warm-up is over (or just began): the buckets start again under the other limits.
+		if (!a || a.warm !== warm) {
+			const factor = warm ? () => 2 : () => 1
+			a = {
+				meter: new FloodMeter(this.opts.limits, this.opts.clock, factor),
+				warm,
+				pausedUntil: a?.pausedUntil ?? new Map(),
+			}
+			this.accounts.set(userbotId, a)
+		}
+		return a
+	}
+
+	/** The account just logged in (not restored from its database): warm-up limits for a while. */
+	loggedIn(userbotId: number): void {
+		this.loggedInAt.set(userbotId, this.opts.clock.now())
+	}
+
+	/**
+	 * Resolves when the request may go; rejects with `FloodRefused` (and takes nothing) when that is
+	 * further off than the bound. Checked and taken in one synchronous step.
+	 */
+	admit(userbotId: number, cls: FloodClass, chatId: number | undefined, timeLeftMs: number): Promise<void> {
+		const a = this.account(userbotId)
+		const refs: BucketRef[] = keysFor(cls, chatId)
+		const now = this.opts.clock.now()
+		const at = a.meter.peek(refs, a.pausedUntil.get(cls) ?? 0)
+		const wait = at - now
+		if (wait > Math.min(this.opts.maxWaitMs, timeLeftMs))
+			return Promise.reject(new FloodRefused(Math.max(1, Math.ceil(wait / 1000))))
+		a.meter.take(refs, at)
+		return sleepOn(this.opts.clock, wait)
+	}
+
+	/** Telegram said wait `seconds`: the class of the account is held until then. Returns the end. */
+	pause(userbotId: number, cls: FloodClass, seconds: number): number {
+		const a = this.account(userbotId)
+		const until = this.opts.clock.now() + seconds * 1000
+		a.pausedUntil.set(cls, Math.max(a.pausedUntil.get(cls) ?? 0, until))
+		return until
+	}
+
+	/** The latest pause of the account still running, if any. */
+	pausedUntil(userbotId: number): number | undefined {
+		const now = this.opts.clock.now()
+		let until: number | undefined
+		for (const t of this.accounts.get(userbotId)?.pausedUntil.values() ?? [])
+			if (t > now && (until === undefined || t > until)) until = t
+		return until
+	}
+
+	forget(userbotId: number): void {
+		this.accounts.delete(userbotId)
+		this.loggedInAt.delete(userbotId)
+	}
+}
+
+/** `N` of TDLib's `Too Many Requests: retry after N` (and of Telegram's `FLOOD_WAIT_N`). */
+export function retryAfterOf(message: string): number | undefined {
+	const m = /retry after (\d+)|FLOOD_WAIT_(\d+)/.exec(message)
+	return m ? Number(m[1] ?? m[2]) : undefined
+}
