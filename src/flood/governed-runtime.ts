@@ -45,7 +45,7 @@ const SEND_ALLOWANCE_MS = 1000
 
 export type GovernedRuntime = LocalRuntime & {
 	readonly governor: FloodGovernor | null
-	readonly health: HealthBoard
+	readonly statuses: HealthBoard
 }
 
 export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): GovernedRuntime {
@@ -62,7 +62,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		for (const l of listeners) l(e)
 	}
 	const health = new HealthBoard(opts.clock, (userbotId, update) =>
-		emit({ type: 'update', userbotId, update }),
+		emit({ type: 'update', userbotId, update: { ...update } }),
 	)
 	/** Kinds the layer above asked for; `updateMessageSendFailed` is always asked of the child. */
 	let wanted: ReadonlySet<string> = new Set()
@@ -138,12 +138,12 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 	async function paced<M extends TdMethod>(
 		userbotId: number,
 		request: TdRequest<M>,
-		opts: InvokeOptions | undefined,
+		o: InvokeOptions | undefined,
 		cls: FloodClass,
 	): Promise<TdResult<M>> {
 		const g = governor as FloodGovernor
 		const start = opts.clock.now()
-		const timeoutMs = opts?.timeoutMs ?? commandTimeoutMs
+		const timeoutMs = o?.timeoutMs ?? commandTimeoutMs
 		const chatId = (request as { chat_id?: unknown }).chat_id
 		try {
 			await g.admit(
@@ -156,9 +156,9 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			if (err instanceof FloodRefused) throw new FloodRefusedTd(err.retryAfter)
 			throw err
 		}
-		if (opts?.signal?.aborted) throw new RuntimeError('timeout', 'aborted')
+		if (o?.signal?.aborted) throw new RuntimeError('timeout', 'aborted')
 		const left = Math.max(1, Math.ceil(timeoutMs - (opts.clock.now() - start)))
-		return inner.invoke(userbotId, request, { ...opts, timeoutMs: left })
+		return inner.invoke(userbotId, request, { ...o, timeoutMs: left })
 	}
 
 	return {
