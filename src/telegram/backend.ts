@@ -32,9 +32,9 @@ export async function createBackend(opts: BackendOptions): Promise<Backend> {
 			const { createCloudBackend } = await import('./emulator/cloud')
 			backend = await createCloudBackend({ dir: join(opts.dataDir, 'tdlib', 'emulator'), log: opts.log })
 		}
-		if (!opts.emulatorFloodLimits) return backend
+		// Always on: without limits it still plays the bans and spam restrictions of the emulator's controls.
 		const { parseEmulatorFloodLimits, withFloodLimits } = await import('./emulator/flood')
-		const flood = parseEmulatorFloodLimits(opts.emulatorFloodLimits)
+		const flood = parseEmulatorFloodLimits(opts.emulatorFloodLimits ?? '')
 		const createClient = backend.createClient.bind(backend)
 		return Object.assign(backend, {
 			createClient: (...args: Parameters<Backend['createClient']>) =>

@@ -8,7 +8,10 @@ const ALICE = 1
 const BOB_CHAT = 1002
 const LIMIT = { send_chat: { count: 10, seconds: 10 } }
 const stats = async (h: Awaited<ReturnType<typeof harness>>, id: number) => {
-	const s = (await h.client(id).invoke({ _: 'emulatorFloodStats' } as never)) as { delayed: number; refused: number }
+	const s = (await h.client(id).invoke({ _: 'emulatorFloodStats' } as never)) as {
+		delayed: number
+		refused: number
+	}
 	return { delayed: s.delayed, refused: s.refused }
 }
 
@@ -46,7 +49,9 @@ describe('flood governor against the emulated limits', () => {
 		expect(outcomes[29]?.at).toBe(20_000)
 		// Telegram's side never had to say wait, and nothing failed later.
 		expect(await stats(h, ALICE)).toEqual({ delayed: 0, refused: 0 })
-		expect(h.events.filter((e) => e.type === 'update' && e.update._ === 'updateMessageSendFailed')).toEqual([])
+		expect(h.events.filter((e) => e.type === 'update' && e.update._ === 'updateMessageSendFailed')).toEqual(
+			[],
+		)
 		h.close()
 	})
 
@@ -64,8 +69,17 @@ describe('flood governor against the emulated limits', () => {
 		await h.settle()
 		const failed = h.events.filter((e) => e.type === 'update' && e.update._ === 'updateMessageSendFailed')
 		expect(failed.length).toBe(18)
-		const first = failed[0] as { update: { error: { code: number; message: string }; message: { sending_state: { retry_after: number } } } }
-		expect(first.update.error).toEqual({ _: 'error', code: 429, message: 'Too Many Requests: retry after 3' } as never)
+		const first = failed[0] as unknown as {
+			update: {
+				error: { code: number; message: string }
+				message: { sending_state: { retry_after: number } }
+			}
+		}
+		expect(first.update.error).toEqual({
+			_: 'error',
+			code: 429,
+			message: 'Too Many Requests: retry after 3',
+		} as never)
 		expect(first.update.message.sending_state.retry_after).toBe(3)
 		h.close()
 	})
@@ -77,7 +91,16 @@ describe('flood governor against the emulated limits', () => {
 			maxWaitMs: 5_000,
 			users: [[ALICE, '9996611111']],
 		})
-		const before = (await h.rt.invoke(ALICE, { _: 'getChatHistory', chat_id: BOB_CHAT, from_message_id: 0, offset: 0, limit: 100, only_local: false })).total_count
+		const before = (
+			await h.rt.invoke(ALICE, {
+				_: 'getChatHistory',
+				chat_id: BOB_CHAT,
+				from_message_id: 0,
+				offset: 0,
+				limit: 100,
+				only_local: false,
+			})
+		).total_count
 		const outcomes = burst(h, 20)
 		await h.settle()
 		// Ten went at once; 11 to 15 wait 1 to 5 s; 16 to 20 are refused now, with their own wait.
@@ -93,7 +116,16 @@ describe('flood governor against the emulated limits', () => {
 			expect((o.value as FloodRefusedTd).retryAfter).toBe(6)
 		}
 		await h.runUntil(() => outcomes.length === 20)
-		const after = (await h.rt.invoke(ALICE, { _: 'getChatHistory', chat_id: BOB_CHAT, from_message_id: 0, offset: 0, limit: 100, only_local: false })).total_count
+		const after = (
+			await h.rt.invoke(ALICE, {
+				_: 'getChatHistory',
+				chat_id: BOB_CHAT,
+				from_message_id: 0,
+				offset: 0,
+				limit: 100,
+				only_local: false,
+			})
+		).total_count
 		expect(after - before).toBe(15)
 		expect(await stats(h, ALICE)).toEqual({ delayed: 0, refused: 0 })
 		h.close()
@@ -118,8 +150,13 @@ describe('flood governor: isolation and Telegram’s own waits', () => {
 		await h.settle()
 		expect(outcomes.length).toBe(10)
 		// Bob, and Alice in another chat, go at once while Alice's five wait.
-		const other = await h.rt.invoke(BOB, sendText(ALICE_CHAT, 'hi'), { label: 'send_message', timeoutMs: 60_000 })
-		const elsewhere = await h.rt.invoke(ALICE, sendText(777000, 'hi'), { label: 'send_message', timeoutMs: 60_000 }).catch((e: unknown) => e)
+		const other = await h.rt.invoke(BOB, sendText(ALICE_CHAT, 'hi'), {
+			label: 'send_message',
+			timeoutMs: 60_000,
+		})
+		const elsewhere = await h.rt
+			.invoke(ALICE, sendText(777000, 'hi'), { label: 'send_message', timeoutMs: 60_000 })
+			.catch((e: unknown) => e)
 		expect(other._).toBe('message')
 		expect(h.clock.now()).toBe(0)
 		expect(elsewhere).not.toBeInstanceOf(TdError)
@@ -140,13 +177,19 @@ describe('flood governor: isolation and Telegram’s own waits', () => {
 			code: 429,
 			message: 'Too Many Requests: retry after 50',
 		} as never)
-		const first = await h.rt.invoke(ALICE, sendText(BOB_CHAT, 'a'), { label: 'send_message', timeoutMs: 60_000 }).catch((e: unknown) => e)
+		const first = await h.rt
+			.invoke(ALICE, sendText(BOB_CHAT, 'a'), { label: 'send_message', timeoutMs: 60_000 })
+			.catch((e: unknown) => e)
 		expect((first as TdError).message).toBe('Too Many Requests: retry after 50')
 		const statuses = () =>
-			h.events.flatMap((e) => (e.type === 'update' && e.update._ === 'updateUserbotStatus' ? [e.update.status] : []))
+			h.events.flatMap((e) =>
+				e.type === 'update' && e.update._ === 'updateUserbotStatus' ? [e.update.status] : [],
+			)
 		expect(statuses().at(-1)).toBe('cooling_down')
 		// Within the bound (30 s) nothing fits: refused at once, with the pause's own end, and not sent.
-		const second = await h.rt.invoke(ALICE, sendText(BOB_CHAT, 'b'), { label: 'send_message', timeoutMs: 60_000 }).catch((e: unknown) => e)
+		const second = await h.rt
+			.invoke(ALICE, sendText(BOB_CHAT, 'b'), { label: 'send_message', timeoutMs: 60_000 })
+			.catch((e: unknown) => e)
 		expect(second).toBeInstanceOf(FloodRefusedTd)
 		expect((second as FloodRefusedTd).retryAfter).toBe(50)
 		// Another class of the account is not paused.
