@@ -52,5 +52,6 @@ export function emulatorControlRoutes(ctx: AppContext, service: UserbotService):
 async function userbotOf(service: UserbotService, principal: Principal, phone: string) {
 	const digits = phone.replace(/\D/g, '')
 	const mine = await service.list(principal)
-	return mine.find((u) => u.phone_number === digits && u.authorization_state === 'authorizationStateReady')?.id
+	return mine.find((u) => u.phone_number === digits && u.authorization_state === 'authorizationStateReady')
+		?.id
 }

@@ -54,7 +54,7 @@ export class FloodGovernor {
 		if (!a || a.warm !== warm) {
 			const factor = warm ? () => 2 : () => 1
 			a = {
-				meter: new FloodMeter(this.opts.limits, this.opts.clock, factor),
+				meter: new FloodMeter(this.opts.limits, factor),
 				warm,
 				pausedUntil: a?.pausedUntil ?? new Map(),
 			}
@@ -76,7 +76,7 @@ export class FloodGovernor {
 		const a = this.account(userbotId)
 		const refs: BucketRef[] = keysFor(cls, chatId)
 		const now = this.opts.clock.now()
-		const at = a.meter.peek(refs, a.pausedUntil.get(cls) ?? 0)
+		const at = a.meter.peek(refs, now, a.pausedUntil.get(cls) ?? 0)
 		const wait = at - now
 		if (wait > Math.min(this.opts.maxWaitMs, timeLeftMs))
 			return Promise.reject(new FloodRefused(Math.max(1, Math.ceil(wait / 1000))))

@@ -1,4 +1,3 @@
-import type { Clock } from './clock'
 import type { FloodKey, FloodLimits } from './limits'
 
 /**
@@ -31,7 +30,6 @@ export class FloodMeter {
 
 	constructor(
 		private readonly limits: FloodLimits,
-		private readonly clock: Clock,
 		/** Stretches every interval (the governor's warm-up); 1 by default. */
 		private readonly factor: (ref: BucketRef) => number = () => 1,
 	) {}
@@ -50,9 +48,9 @@ export class FloodMeter {
 		return b
 	}
 
-	/** The moment a request taking `refs` could go (now or later), not before `notBefore`. */
-	peek(refs: readonly BucketRef[], notBefore = 0): number {
-		let at = Math.max(this.clock.now(), notBefore)
+	/** The moment a request taking `refs` could go (`now` or later), not before `notBefore`. */
+	peek(refs: readonly BucketRef[], now: number, notBefore = 0): number {
+		let at = Math.max(now, notBefore)
 		for (const ref of refs) {
 			const b = this.bucket(ref)
 			if (b) at = Math.max(at, b.earliest())

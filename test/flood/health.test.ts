@@ -34,7 +34,9 @@ describe('account health: revoked through the emulator, and logged in again', ()
 	it('a revoked session turns the userbot `revoked` with an event; logging in again keeps its id', async () => {
 		// Its own account (the fixture's userbot is another company's account number): made and logged in by REST.
 		await call(f, 'DELETE', `/api/userbots/${f.userbotId}/`)
-		const created = (await (await call(f, 'POST', '/api/userbots/', { name: 'health' })).json()) as { id: number }
+		const created = (await (await call(f, 'POST', '/api/userbots/', { name: 'health' })).json()) as {
+			id: number
+		}
 		const id = created.id
 		await logIn(id)
 		const ws = await f.connect()
@@ -63,7 +65,12 @@ describe('account health: revoked through the emulator, and logged in again', ()
 		await ws.take(isStatus('active'))
 		const again = (await (await call(f, 'GET', `/api/userbots/${id}/`)).json()) as Record<string, unknown>
 		expect(again).toMatchObject({ id, status: 'active', authorization_state: 'authorizationStateReady' })
-		const sent = await ws.command({ action: 'send_message', userbot_id: id, chat_id: ALICE_CHAT, text: 'back' })
+		const sent = await ws.command({
+			action: 'send_message',
+			userbot_id: id,
+			chat_id: ALICE_CHAT,
+			text: 'back',
+		})
 		expect(sent.payload.type).toBe('send_message')
 	})
 
@@ -84,7 +91,12 @@ describe('account health: limited and banned', () => {
 		const ws = await f.connect()
 		await ws.command({ action: 'subscribe', userbot_id: f.userbotId })
 		expect((await call(f, 'POST', '/api/emulator/limit/', { phone_number: PHONE })).status).toBe(200)
-		const refused = await ws.command({ action: 'send_message', userbot_id: f.userbotId, chat_id: ALICE_CHAT, text: 'x' })
+		const refused = await ws.command({
+			action: 'send_message',
+			userbot_id: f.userbotId,
+			chat_id: ALICE_CHAT,
+			text: 'x',
+		})
 		expect(refused.payload).toMatchObject({ type: 'send_message_error', error: 'PEER_FLOOD' })
 		await ws.take(isStatus('limited'))
 
@@ -93,9 +105,16 @@ describe('account health: limited and banned', () => {
 		const view = (await (await call(f, 'GET', `/api/userbots/${f.userbotId}/`)).json()) as { status: string }
 		expect(view.status).toBe('banned')
 		// Not started again: its client is gone and stays gone.
-		const after = await ws.command({ action: 'send_message', userbot_id: f.userbotId, chat_id: ALICE_CHAT, text: 'y' })
+		const after = await ws.command({
+			action: 'send_message',
+			userbot_id: f.userbotId,
+			chat_id: ALICE_CHAT,
+			text: 'y',
+		})
 		expect(after.payload.type).toBe('send_message_error')
-		await expect(f.t.ctx.runtime!.startClient(f.userbotId, { encryptionKey: 'a2V5' })).rejects.toThrow('banned')
+		await expect(f.t.ctx.runtime!.startClient(f.userbotId, { encryptionKey: 'a2V5' })).rejects.toThrow(
+			'banned',
+		)
 	})
 })
 

@@ -39,7 +39,7 @@ const SENDS = new Set(['sendMessage', 'sendMessageAlbum'])
 
 export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions): BackendClient {
 	const clock = opts.clock ?? wallClock
-	const meter = new FloodMeter(opts.limits, clock)
+	const meter = new FloodMeter(opts.limits)
 	const stats = { delayed: 0, refused: 0 }
 	const listeners: Array<(u: TdUpdate) => void> = []
 	let limited = false
@@ -118,7 +118,7 @@ export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions
 		const chatId = (request as { chat_id?: unknown }).chat_id
 		const refs = keysFor(cls, typeof chatId === 'number' ? chatId : undefined)
 		const now = clock.now()
-		const at = meter.peek(refs)
+		const at = meter.peek(refs, now)
 		meter.take(refs, at)
 		const wait = at - now
 		if (wait > 0) {
