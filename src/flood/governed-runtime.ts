@@ -23,6 +23,8 @@ export interface GovernedOptions {
 	commandTimeoutMs: number
 	clock: Clock
 	log: Logger
+	/** The governor's margin over the limits (src/flood/governor.ts). */
+	margin?: number
 }
 
 const SEND_FAILED = 'updateMessageSendFailed'
@@ -51,6 +53,7 @@ export type GovernedRuntime = LocalRuntime & {
 export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): GovernedRuntime {
 	const governor = opts.limits
 		? new FloodGovernor({
+				margin: opts.margin,
 				limits: opts.limits,
 				maxWaitMs: opts.maxWaitMs,
 				warmupMs: opts.warmupMs,
