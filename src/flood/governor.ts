@@ -46,8 +46,11 @@ interface Account {
 	 * buckets back by as much, so that no two ever leave closer than the limit allows.
 	 */
 	released: FloodMeter
-	/** Per class, the last request's release: releases of a class happen in the order they came. */
-	chain: Map<FloodClass, Promise<void>>
+	/**
+	 * Per class (and per chat for messages), the last request's release: they leave in the order they
+	 * came; another chat's messages are not held up behind them.
+	 */
+	chain: Map<string, Promise<void>>
 	/** Built under the warm-up limits. */
 	warm: boolean
 	pausedUntil: Map<FloodClass, number>
@@ -101,7 +104,8 @@ export class FloodGovernor {
 		if (wait > Math.min(this.opts.maxWaitMs, timeLeftMs))
 			return Promise.reject(new FloodRefused(Math.max(1, Math.ceil(wait / 1000))))
 		a.meter.take(refs, at)
-		const previous = a.chain.get(cls) ?? Promise.resolve()
+		const lane = chatId === undefined ? cls : `${cls}:${chatId}`
+		const previous = a.chain.get(lane) ?? Promise.resolve()
 		const release = previous.then(async () => {
 			await this.until(at)
 			for (;;) {
@@ -111,7 +115,10 @@ export class FloodGovernor {
 				await this.until(free)
 			}
 		})
-		a.chain.set(cls, release)
+		a.chain.set(lane, release)
+		void release.then(() => {
+			if (a.chain.get(lane) === release) a.chain.delete(lane)
+		})
 		return release
 	}
 
