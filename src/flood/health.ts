@@ -57,6 +57,12 @@ export class HealthBoard {
 		if (now && STICKY.has(now.status) && !opts.force && status !== 'banned' && status !== 'stopped') return
 		if (now?.status === 'banned' && !opts.force) return
 		if (now && now.status === status && now.until === opts.untilMs) return
+		// A client that starts healthy is no change: `active` is what a userbot without a status is
+		// taken to be, so nothing is told (the numbered stream carries changes only).
+		if (!now && status === 'active' && opts.untilMs === undefined) {
+			this.statuses.set(userbotId, { status })
+			return
+		}
 		now?.cancel?.()
 		const entry: { status: UserbotStatus; until?: number; cancel?: () => void } = {
 			status,
