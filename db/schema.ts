@@ -103,7 +103,10 @@ export const memberGrant = sqliteTable(
 	(t) => [primaryKey({ columns: [t.userId, t.permission] })],
 )
 
-/** Server-side web sessions. The JWT pair lives here, never in the browser (rest-auth §5). */
+/**
+ * Server-side web sessions. The JWT pair lives here, never in the browser
+ * (docs/rest.md#sessions-and-cookies).
+ */
 export const session = sqliteTable(
 	'session',
 	{
@@ -198,9 +201,155 @@ export const userbot = sqliteTable(
 	(t) => [index('userbot_company').on(t.companyId)],
 )
 
-/** The work statuses every deployment starts with (contract §5). */
+/**
+ * API keys of a company (docs/operator.md): made by its owner, acting as that owner narrowed by
+ * `scopes` (JSON, src/auth/key-scopes.ts). Only the SHA-256 of the key is stored; `prefix` is its
+ * first characters, to tell keys apart in a list. A revoked key keeps its row (the audit log names it).
+ */
+export const apiKey = sqliteTable(
+	'api_key',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		companyId: integer('company_id')
+			.notNull()
+			.references(() => company.id, { onDelete: 'cascade' }),
+		/** The owner who made it: the key acts as this user, and dies when they stop being the owner. */
+		userId: integer('user_id')
+			.notNull()
+			.references(() => userProfile.id, { onDelete: 'cascade' }),
+		name: text('name').notNull(),
+		keyHash: text('key_hash').notNull(),
+		prefix: text('prefix').notNull(),
+		scopes: text('scopes').notNull(),
+		expiresAt: integer('expires_at'),
+		/** Written at most once a minute per key and gateway, not on every request. */
+		lastUsedAt: integer('last_used_at'),
+		createdAt: integer('created_at').notNull().default(now),
+		revokedAt: integer('revoked_at'),
+	},
+	(t) => [uniqueIndex('api_key_hash_unique').on(t.keyHash), index('api_key_company').on(t.companyId)],
+)
+
+/**
+ * What changed an account or a company, for its owner (`GET /api/audit/`): who (a user, or a user
+ * through an API key), what (`action`, a fixed word), on what (`target`), and a small JSON detail
+ * that never holds a secret.
+ */
+export const auditLog = sqliteTable(
+	'audit_log',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		companyId: integer('company_id').references(() => company.id, { onDelete: 'cascade' }),
+		userId: integer('user_id').references(() => userProfile.id, { onDelete: 'set null' }),
+		keyId: integer('key_id').references(() => apiKey.id, { onDelete: 'set null' }),
+		action: text('action').notNull(),
+		target: text('target'),
+		detail: text('detail'),
+		at: integer('at').notNull().default(now),
+	},
+	(t) => [index('audit_log_company_at').on(t.companyId, t.at)],
+)
+
+/** The work statuses every deployment starts with (docs/rest.md#resources). */
 export const SEED_STATUSES = [
 	{ code: 'active', name: 'Active', allowsWork: true },
 	{ code: 'on_leave', name: 'On Leave', allowsWork: false },
 	{ code: 'dismissed', name: 'Dismissed', allowsWork: false },
 ] as const
+
+/**
+ * Webhooks (plugins/webhooks): a company's endpoints. The signing secrets are sealed with the data
+ * key (AES-GCM, bound to the endpoint id), never stored in clear; a rotated-out secret keeps signing
+ * beside the new one until `previousSecretUntil`. `events` and `userbotIds` are JSON arrays
+ * (`userbotIds` null: every userbot of the company).
+ */
+export const webhookEndpoint = sqliteTable(
+	'webhook_endpoint',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		companyId: integer('company_id')
+			.notNull()
+			.references(() => company.id, { onDelete: 'cascade' }),
+		url: text('url').notNull(),
+		description: text('description').notNull().default(''),
+		events: text('events').notNull(),
+		userbotIds: text('userbot_ids'),
+		secret: text('secret').notNull(),
+		previousSecret: text('previous_secret'),
+		previousSecretUntil: integer('previous_secret_until'),
+		enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+		/** The first failed attempt since the last success; failing long enough disables the endpoint. */
+		failingSince: integer('failing_since'),
+		disabledAt: integer('disabled_at'),
+		createdBy: integer('created_by').references(() => userProfile.id, { onDelete: 'set null' }),
+		createdAt: integer('created_at').notNull().default(now),
+		updatedAt: integer('updated_at').notNull().default(now),
+	},
+	(t) => [index('webhook_endpoint_company').on(t.companyId)],
+)
+
+/**
+ * The outbox: every event some endpoint wanted, stored before any delivery of it is tried, kept for
+ * replay. `dedupeKey` makes one event of several gateways' sightings (the bus) one row.
+ */
+export const webhookEvent = sqliteTable(
+	'webhook_event',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		companyId: integer('company_id')
+			.notNull()
+			.references(() => company.id, { onDelete: 'cascade' }),
+		userbotId: integer('userbot_id').notNull(),
+		/** The userbot's live-update sequence number this event carries. */
+		seq: integer('seq').notNull(),
+		type: text('type').notNull(),
+		/** `data` of the delivered body, serialized. */
+		data: text('data').notNull(),
+		dedupeKey: text('dedupe_key').notNull(),
+		createdAt: integer('created_at').notNull(),
+	},
+	(t) => [
+		uniqueIndex('webhook_event_dedupe').on(t.dedupeKey),
+		index('webhook_event_userbot').on(t.companyId, t.userbotId, t.seq),
+	],
+)
+
+/**
+ * One event on its way to one endpoint: pending until delivered (2xx) or failed (gave up: kept as a
+ * dead letter). Per endpoint and userbot only the oldest pending row may be claimed (order); a claim
+ * is a lease (`leaseOwner` until `leaseUntil`) so that several gateways on one database never send
+ * one row at once and a crashed one's rows come back.
+ */
+export const webhookDelivery = sqliteTable(
+	'webhook_delivery',
+	{
+		id: integer('id').primaryKey({ autoIncrement: true }),
+		endpointId: integer('endpoint_id')
+			.notNull()
+			.references(() => webhookEndpoint.id, { onDelete: 'cascade' }),
+		eventId: integer('event_id')
+			.notNull()
+			.references(() => webhookEvent.id, { onDelete: 'cascade' }),
+		userbotId: integer('userbot_id').notNull(),
+		/** The `webhook-id` header: the same for every attempt (the receiver's idempotency key). */
+		messageId: text('message_id').notNull(),
+		status: text('status', { enum: ['pending', 'delivered', 'failed'] })
+			.notNull()
+			.default('pending'),
+		attempts: integer('attempts').notNull().default(0),
+		nextAt: integer('next_at').notNull(),
+		leaseOwner: text('lease_owner'),
+		leaseUntil: integer('lease_until'),
+		firstAttemptAt: integer('first_attempt_at'),
+		lastAt: integer('last_at'),
+		lastCode: integer('last_code'),
+		/** At most 1 KiB of the last response's body, or what went wrong (`timeout`, `refused`...). */
+		lastBody: text('last_body'),
+		lastError: text('last_error'),
+		createdAt: integer('created_at').notNull(),
+	},
+	(t) => [
+		index('webhook_delivery_queue').on(t.endpointId, t.userbotId, t.status, t.id),
+		index('webhook_delivery_due').on(t.status, t.nextAt),
+	],
+)

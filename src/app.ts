@@ -5,10 +5,12 @@ import { accountsPlugin } from '../plugins/accounts'
 import { apiAccountsPlugin } from '../plugins/api-accounts'
 import { chatAdminPlugin } from '../plugins/commands-chat-admin'
 import { membersPlugin } from '../plugins/commands-members'
+import { chatsPlugin } from '../plugins/commands-chats'
 import { messagesPlugin } from '../plugins/commands-messages'
 import { securityPlugin } from '../plugins/commands-security'
 import { sessionsPlugin } from '../plugins/commands-sessions'
 import { userbotsPlugin } from '../plugins/userbots'
+import { webhooksPlugin } from '../plugins/webhooks'
 import { createAuthenticator } from './auth'
 import { bridgeInvalidations } from './bus/invalidation'
 import { createProcessRuntime, type ProcessRuntime } from './bus/process'
@@ -24,7 +26,12 @@ import type { AppContext, CompanyEvent } from './context'
 import { createGateway, MAX_FRAME_BYTES } from './gateway'
 import { errorHandler } from './http/errors'
 import { createLogger, type Logger } from './logger'
+import { addCollectors } from './metrics/collectors'
+import { metricsListener, metricsRoute } from './metrics/endpoint'
+import { instrumentHttp } from './metrics/http'
+import { createMetrics } from './metrics/metrics'
 import { openApiRoutes } from './openapi/document'
+import { operatorRoutes } from './operator'
 import type { PluginDefinition } from './plugin'
 import { loadPluginModule } from './plugin-loader'
 import { isPathSpecifier, resolvePluginSpecifier } from './plugin-specifier'
@@ -48,6 +55,8 @@ export const builtInPlugins: readonly PluginDefinition[] = [
 	securityPlugin,
 	membersPlugin,
 	chatAdminPlugin,
+	chatsPlugin,
+	webhooksPlugin,
 ]
 /** Room for multipart boundaries and part headers around an upload. */
 const MULTIPART_ALLOWANCE = 1024 * 1024
@@ -66,6 +75,8 @@ export interface App {
 	socketStats(userId?: number): { sockets: number; waitingBytes: number }
 	/** Stopping: every WebSocket closes with 1001 once its commands are answered (src/shutdown.ts). */
 	goAway(): Promise<void>
+	/** The port of the METRICS_ADDRESS listener, or null without one. */
+	metricsPort: number | null
 	/** The ids of the plugins loaded, in order (those that said they cannot load are not among them). */
 	plugins: string[]
 	handle: DatabaseHandle
@@ -126,6 +137,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 				websocket: !opts.restOnly,
 			},
 		)
+		const listener = metricsListener(config, ctx.metrics, log)
+		if (listener) closers.push(() => listener.stop())
 		// Said once the app stands: a start that fails says its one line and nothing else.
 		for (const s of skipped) log.info('plugin skipped', s)
 		let closed = false
@@ -138,6 +151,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			goAway,
 			plugins: chosen.map((p) => p.id),
 			handle,
+			metricsPort: listener?.port ?? null,
 			async close() {
 				if (closed) return
 				closed = true
@@ -246,7 +260,8 @@ async function compose(
 			}),
 		)
 	}
-	const auth = createAuthenticator({ db: handle.db, config, log })
+	const metrics = createMetrics()
+	const auth = createAuthenticator({ db: handle.db, config, log, onLoginFailed: () => metrics.loginFailed() })
 	let userbots = createUserbotDirectory(handle.db)
 	if (bus && gatewayId) {
 		// Several gateways: what one forgets (a logout, a deleted userbot), they all forget.
@@ -273,11 +288,12 @@ async function compose(
 		publish: (event) => {
 			for (const fn of subscribers) fn(event)
 		},
+		metrics,
 		onClose: (fn) => closers.push(fn),
 	}
 
-	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (contract §6). A body
-	// may be as large as a media upload and its multipart framing, no larger.
+	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (docs/protocol.md#close-codes). A
+	// body may be as large as a media upload and its multipart framing, no larger.
 	const app = new Elysia({
 		// The gateway's outbox bounds what waits per socket and closes a socket that does not read;
 		// Bun's own limit sits above it so that Bun never drops a reply on its own.
@@ -287,18 +303,19 @@ async function compose(
 		},
 		// Elysia's Bun adapter would share a busy port (SO_REUSEPORT) by default: REUSE_PORT says.
 		serve: { maxRequestBodySize: config.uploadMaxBytes + MULTIPART_ALLOWANCE, reusePort: config.reusePort },
+	}).use(errorHandler(log))
+	// Before any route: every request, of every plugin, gets its access line and its sample.
+	instrumentHttp(app, auth, metrics, log)
+	app.get('/health', async ({ set }) => {
+		const database = await probeDatabase(handle.client)
+		const health = runtime?.health()
+		const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
+		// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
+		const bus = health?.bus
+		if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
+		const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
+		return bus ? { status, database, supervisor, bus } : { status, database, supervisor }
 	})
-		.use(errorHandler(log))
-		.get('/health', async ({ set }) => {
-			const database = await probeDatabase(handle.client)
-			const health = runtime?.health()
-			const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
-			// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
-			const bus = health?.bus
-			if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
-			const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
-			return bus ? { status, database, supervisor, bus } : { status, database, supervisor }
-		})
 
 	const routeOwners = new RouteOwners()
 	routeOwners.claim('core', app)
@@ -308,6 +325,13 @@ async function compose(
 		if (!routes) continue
 		routeOwners.claim(plugin.id, routes)
 		app.use(routes)
+	}
+	let stats = () => ({ sockets: 0, waitingBytes: 0 })
+	addCollectors(metrics, ctx, () => stats(), bus)
+	const scrape = metricsRoute(config, metrics)
+	if (scrape) {
+		routeOwners.claim('core', scrape)
+		app.use(scrape)
 	}
 	if (!opts.websocket) {
 		const named = groups.map((g) => g.id).join(', ')
@@ -323,9 +347,13 @@ async function compose(
 		}
 	}
 	const gateway = createGateway(ctx, groups)
+	stats = gateway.stats
 	subscribers.add(gateway.publish)
 	routeOwners.claim('core', gateway.routes)
 	app.use(gateway.routes)
+	const operator = operatorRoutes(ctx, gateway.commands)
+	routeOwners.claim('core', operator)
+	app.use(operator)
 	const catalog = buildCatalog(gateway.commands)
 	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app))
 	routeOwners.claim('core', docs)

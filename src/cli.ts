@@ -13,7 +13,7 @@ Commands:
   --help, -h     show this help
   --version, -v  show the version
 
-Configuration comes from the environment and a .env file in the working folder (see the README):
+Configuration comes from the environment and a .env file in the working folder (docs/configuration.md):
 PORT, HOST, DATA_DIR, DATABASE_URL, TELEGRAM_API_ID, TELEGRAM_API_HASH, TDLIB_BACKEND, PLUGINS, ...
 `
 

@@ -20,7 +20,7 @@ import { isTdUpdate } from './telegram/schema/index'
 
 /**
  * Configuration comes from the environment (and `.env`, which Bun loads itself), checked once at
- * start. A bad value stops the server with one line naming the variable (contract §1).
+ * start. A bad value stops the server with one line naming the variable (docs/configuration.md).
  */
 
 const int = (min: number, max: number) =>
@@ -63,6 +63,8 @@ export const BUILT_IN_PLUGINS = [
 	'commands-security',
 	'commands-members',
 	'commands-chat-admin',
+	'commands-chats',
+	'webhooks',
 ] as const
 export type BuiltInPluginId = (typeof BUILT_IN_PLUGINS)[number]
 
@@ -225,6 +227,11 @@ const EnvSchema = v.object({
 	// Life cycle of a fleet (issue 21): shared ports, bounded stops, clients behind proxies.
 	/** Several processes of one deployment on one port (SO_REUSEPORT); off: a busy port stops the start. */
 	REUSE_PORT: v.optional(bool, 'false'),
+	// Operator controls (docs/operator.md): /metrics behind its own bearer token, or on its own listener.
+	METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+	METRICS_ADDRESS: v.optional(
+		v.pipe(v.string(), v.regex(/^(?:\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/, 'must be host:port')),
+	),
 	/** Milliseconds a stop (SIGTERM, SIGINT) may take before the process exits anyway. */
 	SHUTDOWN_TIMEOUT: v.optional(int(0, 3_600_000), '10000'),
 	/** Addresses and CIDRs of the reverse proxies whose X-Forwarded-For / Forwarded is believed. */
@@ -235,6 +242,31 @@ const EnvSchema = v.object({
 		),
 		'',
 	),
+	// Webhooks (issue 26, plugins/webhooks): durable, signed deliveries to a company's own server.
+	/** Milliseconds a receiver may take to answer one delivery before it counts as failed. */
+	WEBHOOK_TIMEOUT: v.optional(int(100, 300_000), '10000'),
+	/** Allow `http://` endpoint URLs (default: https only). */
+	WEBHOOK_ALLOW_HTTP: v.optional(bool, 'false'),
+	/** Host names, addresses and CIDRs an endpoint may reach although they are internal. */
+	WEBHOOK_ALLOWED_HOSTS: v.optional(
+		v.pipe(
+			list,
+			v.check(
+				(entries) => entries.every((e) => isAddressOrCidr(e) || /^[a-z0-9.-]{1,253}$/i.test(e)),
+				'must be host names, IP addresses or CIDRs, comma-separated',
+			),
+		),
+		'',
+	),
+	/** Milliseconds: the first retry's backoff (full jitter), doubling up to WEBHOOK_RETRY_CAP. */
+	WEBHOOK_RETRY_BASE: v.optional(int(1, 3_600_000), '5000'),
+	WEBHOOK_RETRY_CAP: v.optional(int(1, 86_400_000), '3600000'),
+	/** Milliseconds a delivery is retried before it is marked failed (kept as a dead letter). */
+	WEBHOOK_RETRY_FOR: v.optional(int(1, 30 * 86_400_000), '86400000'),
+	/** Milliseconds an endpoint may fail without one success before it is disabled. */
+	WEBHOOK_DISABLE_AFTER: v.optional(int(1, 30 * 86_400_000), '86400000'),
+	/** Milliseconds between looks for due deliveries (other gateways' events, retries). */
+	WEBHOOK_POLL: v.optional(int(5, 60_000), '1000'),
 	LOG_LEVEL: v.optional(
 		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
 		'info',
@@ -299,6 +331,8 @@ export interface Config {
 	reusePort: boolean
 	/** How long a stop may take before the process exits anyway, non-zero (SHUTDOWN_TIMEOUT). */
 	shutdownTimeoutMs: number
+	/** `/metrics`: its bearer token (METRICS_TOKEN) and its own listener (METRICS_ADDRESS, host:port). */
+	metrics: { token?: string; address?: { host: string; port: number } }
 	/** Proxies whose forwarding headers name the client (TRUSTED_PROXIES); empty: none. */
 	trustedProxies: string[]
 	updates: {
@@ -325,6 +359,20 @@ export interface Config {
 	flood: { limits: FloodLimits | null; maxWaitMs: number; warmupMs: number }
 	/** The emulator backend's flood limits (EMULATOR_FLOOD_LIMITS) and its control routes (EMULATOR_CONTROL). */
 	emulator: { floodLimits?: string; control: boolean }
+	/** Webhook deliveries (plugins/webhooks). */
+	webhooks: WebhookConfig
+}
+
+export interface WebhookConfig {
+	timeoutMs: number
+	allowHttp: boolean
+	/** Host names (lower case), addresses and CIDRs allowed although internal. */
+	allowedHosts: string[]
+	retryBaseMs: number
+	retryCapMs: number
+	retryForMs: number
+	disableAfterMs: number
+	pollMs: number
 }
 
 function floodLimitsValid(text: string): boolean {
@@ -508,6 +556,15 @@ function busConfig(urls: string[], e: v.InferOutput<typeof EnvSchema>): BusConfi
 	return config
 }
 
+function metricsConfig(token: string | undefined, address: string | undefined): Config['metrics'] {
+	if (address === undefined) return token === undefined ? {} : { token }
+	const colon = address.lastIndexOf(':')
+	const port = Number(address.slice(colon + 1))
+	if (port > 65535) throw new ConfigError('METRICS_ADDRESS: the port must be at most 65535')
+	const host = address.slice(0, colon).replace(/^\[|\]$/g, '')
+	return { ...(token === undefined ? {} : { token }), address: { host, port } }
+}
+
 function readable(file: string): boolean {
 	try {
 		accessSync(file, constants.R_OK)
@@ -588,6 +645,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		reusePort: e.REUSE_PORT,
 		shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
 		trustedProxies: e.TRUSTED_PROXIES,
+		metrics: metricsConfig(e.METRICS_TOKEN, e.METRICS_ADDRESS),
 		wsSendBufferBytes: e.WS_SEND_BUFFER_BYTES,
 		updates: {
 			defaultKinds: e.UPDATE_KINDS ?? [...DEFAULT_UPDATE_KINDS],
@@ -602,5 +660,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		supervisorRunLog: e.SUPERVISOR_RUN_LOG === undefined ? undefined : resolve(e.SUPERVISOR_RUN_LOG),
 		flood: floodConfig(e),
 		emulator: { floodLimits: e.EMULATOR_FLOOD_LIMITS, control: e.EMULATOR_CONTROL },
+		webhooks: {
+			timeoutMs: e.WEBHOOK_TIMEOUT,
+			allowHttp: e.WEBHOOK_ALLOW_HTTP,
+			allowedHosts: e.WEBHOOK_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
+			retryBaseMs: e.WEBHOOK_RETRY_BASE,
+			retryCapMs: e.WEBHOOK_RETRY_CAP,
+			retryForMs: e.WEBHOOK_RETRY_FOR,
+			disableAfterMs: e.WEBHOOK_DISABLE_AFTER,
+			pollMs: e.WEBHOOK_POLL,
+		},
 	}
 }

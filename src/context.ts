@@ -3,12 +3,15 @@ import type { Authenticator } from './auth/types'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
 import type { Logger } from './logger'
+import type { Metrics } from './metrics/metrics'
 import type { TelegramRuntime } from './supervisor/types'
 import type { UpdateHub } from './updates/hub'
 
 /** A message pushed to every open WebSocket connection of a company (authorization states...). */
 export interface CompanyEvent {
 	companyId: number
+	/** The userbot the message is about, if one: an API key's socket hears only of its own userbots. */
+	userbotId?: number
 	message: unknown
 }
 
@@ -31,6 +34,8 @@ export interface AppContext {
 	registerCommands(group: CommandGroup): void
 	/** Pushes a message to the company's open WebSocket connections. */
 	publish(event: CompanyEvent): void
+	/** The app's Prometheus metrics (src/metrics): recorded always, served only as configured. */
+	metrics: Metrics
 	/** Resources to release when the app closes, last registered first. */
 	onClose(fn: () => Promise<void> | void): void
 }

@@ -139,7 +139,7 @@ async function seedAndPrint(dataDir: string, url: string) {
 		'and send a command (it posts to the seeded "Team Chat"):',
 		`  ${example}`,
 		'',
-		`From TypeScript, the typed client (userbot-gateway/client; README "Typed client") just asked:`,
+		`From TypeScript, the typed client (userbot-gateway/client; docs/development.md#typed-client) just asked:`,
 		`Team Chat has ${members} members. API documentation: ${url}/api/docs (OpenAPI at`,
 		'/api/openapi.json, every command at /api/commands/).',
 		'',

@@ -12,10 +12,13 @@ import { openApiDocument } from './openapi/document'
 
 /**
  * `npm run docs`: the built-in app's catalog written out: `docs/commands.json`, `docs/asyncapi.json`,
- * `docs/openapi.json` and the README's command reference. `test/catalog/docs.test.ts` makes the same files in memory and
+ * `docs/openapi.json` and the command reference in `docs/commands.md`. `test/catalog/docs.test.ts` makes the same files in memory and
  * fails when the committed ones differ.
  */
 export const ROOT = resolve(import.meta.dir, '..')
+
+/** The document whose command reference, between its markers, the catalog writes. */
+export const REFERENCE_FILE = 'docs/commands.md'
 
 export interface GeneratedDocs {
 	files: Record<string, string>
@@ -30,7 +33,7 @@ export async function generateDocs(): Promise<GeneratedDocs> {
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
 			const openapi = openApiDocument(app.app)
-			return { files: documents(app.catalog, openapi, readFileSync(join(ROOT, 'README.md'), 'utf8')) }
+			return { files: documents(app.catalog, openapi, readFileSync(join(ROOT, REFERENCE_FILE), 'utf8')) }
 		} finally {
 			await app.close()
 		}
@@ -41,13 +44,13 @@ export async function generateDocs(): Promise<GeneratedDocs> {
 
 const pretty = (x: unknown) => `${JSON.stringify(x, null, '\t')}\n`
 
-export function documents(catalog: Catalog, openapi: JsonSchema, readme: string): Record<string, string> {
+export function documents(catalog: Catalog, openapi: JsonSchema, reference: string): Record<string, string> {
 	const asyncapi: JsonSchema = toAsyncApi(catalog)
 	return {
 		'docs/commands.json': pretty(catalog),
 		'docs/asyncapi.json': pretty(asyncapi),
 		'docs/openapi.json': pretty(openapi),
-		'README.md': withReference(readme, commandReference(catalog)),
+		[REFERENCE_FILE]: withReference(reference, commandReference(catalog)),
 	}
 }
 

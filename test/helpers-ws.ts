@@ -3,7 +3,10 @@ import { userbot, userProfile } from '../db/schema'
 import type { CreateAppOptions } from '../src/app'
 import { getTestInstance, type TestInstance } from './helpers'
 
-/** A reply as the gateway sends it (contract §6); `userbot_id` is absent when the frame named none usable. */
+/**
+ * A reply as the gateway sends it (docs/protocol.md#envelopes); `userbot_id` is absent when the frame named
+ * none usable.
+ */
 export interface ChatUpdate {
 	type: 'chat_update'
 	userbot_id?: number

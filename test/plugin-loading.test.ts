@@ -47,7 +47,7 @@ describe('the built-in plugins', () => {
 describe('createApp({ plugins })', () => {
 	it('loads a plugin given beside the built-in ones when PLUGINS is left unset', async () => {
 		instance = await getTestInstance({}, { plugins: [...builtInPlugins, chatsPlugin], listen: false })
-		expect(instance.commands.get('get_chats')?.groupId).toBe('chats')
+		expect(instance.commands.get('example_get_chats')?.groupId).toBe('chats')
 		expect(instance.commands.get('send_message')?.groupId).toBe('commands-messages')
 	})
 
@@ -98,11 +98,18 @@ describe('conflicts stop the start, with one line naming both sides', () => {
 		const copy = definePlugin({
 			id: 'copycat',
 			commands: [
-				defineCommand({ name: 'get_chat', methods: [], input: v.looseObject({}), run: async () => null }),
+				defineCommand({
+					name: 'example_get_chat',
+					methods: [],
+					input: v.looseObject({}),
+					run: async () => null,
+				}),
 			],
 		})
 		const err = await startFails({}, [...builtInPlugins, chatsPlugin, copy])
-		expect(err.message).toBe("command 'get_chat' is registered by both command groups 'chats' and 'copycat'")
+		expect(err.message).toBe(
+			"command 'example_get_chat' is registered by both command groups 'chats' and 'copycat'",
+		)
 	})
 })
 
@@ -117,7 +124,7 @@ describe('PLUGINS naming a package or a path', () => {
 		const typo = await startFails({ PLUGINS: 'accounts,comands-messages' })
 		expect(typo).toBeInstanceOf(ConfigError)
 		expect(typo.message).toBe(
-			"PLUGINS: unknown plugin 'comands-messages': no plugin of that id (accounts, api-accounts, userbots, commands-messages, commands-sessions, commands-security, commands-members, commands-chat-admin), and no package of that name",
+			"PLUGINS: unknown plugin 'comands-messages': no plugin of that id (accounts, api-accounts, userbots, commands-messages, commands-sessions, commands-security, commands-members, commands-chat-admin, commands-chats, webhooks), and no package of that name",
 		)
 		const path = await startFails({ PLUGINS: 'accounts,./no/such/group' })
 		expect(path.message).toBe("PLUGINS: unknown plugin './no/such/group': no file at that path")

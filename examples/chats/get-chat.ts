@@ -1,9 +1,9 @@
 import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { ChatsErrors as E } from './errors'
 
-/** `get_chat {chat_id}` → `getChat`: TDLib's `chat`, as the account sees it. */
+/** `example_get_chat {chat_id}` → `getChat`: TDLib's `chat`, as the account sees it. */
 export const getChat = defineCommand({
-	name: 'get_chat',
+	name: 'example_get_chat',
 	summary: 'One chat the account knows, by id.',
 	methods: ['getChat'],
 	input: fields({ chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED) }),

@@ -10,9 +10,9 @@ const limit = documented(
 	{ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
 )
 
-/** `get_chats {chat_list?, limit?}` → `getChats`: the first chats of a list, newest first. */
+/** `example_get_chats {chat_list?, limit?}` → `getChats`: the first chats of a list, newest first. */
 export const getChats = defineCommand({
-	name: 'get_chats',
+	name: 'example_get_chats',
 	summary: 'The first chats of a chat list (main by default), newest first.',
 	methods: ['getChats'],
 	input: fields({

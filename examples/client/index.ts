@@ -1,6 +1,6 @@
 import { CommandFailed, createClient, createRestClient } from 'userbot-gateway/client'
 
-// `npm run demo`'s server and user; the README's "Typed client" shows this file, and a test runs it.
+// `npm run demo`'s server and user; "Typed client" in docs/development.md shows this file, and a test runs it.
 const url = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8000'
 const email = process.env.GATEWAY_EMAIL ?? 'demo@example.com'
 const password = process.env.GATEWAY_PASSWORD ?? 'Lamp-Orbit-4821'

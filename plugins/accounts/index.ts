@@ -1,5 +1,5 @@
 /**
- * Family A of the account REST interface (rest-auth §4, contract §3): registration with optional
+ * Family A of the account REST interface (docs/rest.md#rest-accounts-family-a): registration with optional
  * company invites, login and logout into server-side sessions that keep the JWT pair, password
  * reset by email, simplejwt-style token views for callers without sessions, and `me/`. The
  * security machinery (hashing, sessions, CSRF, token families, rate limits, mail) lives in

@@ -2,7 +2,8 @@ import type { Refusal } from './errors'
 import type { LocalAccount } from './sync-profile'
 
 /**
- * Contract §4's two rule sets, applied to the profile just synchronised from the main server:
+ * The two rule sets of docs/rest.md#rest-login-against-a-main-server-family-b, applied to the profile just
+ * synchronised from the main server:
  * - owners: the account is active and owns a company that is active;
  * - non-owners: the account is active, belongs to an active company, and its work status allows
  *   work (Active does; On Leave and Dismissed do not).

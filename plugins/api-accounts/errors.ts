@@ -1,8 +1,9 @@
 import { HttpError } from '../../src/http/errors'
 
 /**
- * Family B's wire strings and reason codes (contract §4), in one place. Every refusal by the access
- * rules is 403 `{"detail": "Permission denied", "code": <reason>}`; the README lists the reasons.
+ * Family B's wire strings and reason codes (docs/rest.md#rest-login-against-a-main-server-family-b), in one
+ * place. Every refusal by the access rules is 403 `{"detail": "Permission denied", "code": <reason>}`;
+ * docs/rest.md#rest-login-against-a-main-server-family-b lists the reasons.
  */
 export const REFUSALS = {
 	/** The account was switched off on this server (the main server still accepts it). */

@@ -1,5 +1,5 @@
 /**
- * Family B of the account REST interface (rest-auth §4 and §5 items 5-6, contract §4): login and
+ * Family B of the account REST interface (docs/rest.md#rest-login-against-a-main-server-family-b): login and
  * logout under `/api/accounts/` against a main server, another deployment of this service with
  * family A, named by `MAIN_SERVER_URL`. The main server checks the password; this one synchronises
  * the local profile (company, work status, owner flag), applies the owner and non-owner access

@@ -3,7 +3,8 @@ import type { Logger } from '../../src/logger'
 import { type MainProfile, readMainProfile } from './main-profile'
 
 /**
- * The main server, reached through its family A endpoints (contract §4): `POST accounts/token/`,
+ * The main server, reached through its family A endpoints
+ * (docs/rest.md#rest-login-against-a-main-server-family-b): `POST accounts/token/`,
  * `GET accounts/me/` (bearer) and `POST accounts/token/blacklist/`. Every call has a deadline and
  * fails closed: no answer in time, no connection, a redirect, a 5xx, or a body that is not what
  * family A sends all become `unavailable`, logged here once with the step and the reason, never with

@@ -7,12 +7,13 @@ import { refused } from './errors'
 import type { MainProfile } from './main-profile'
 
 /**
- * Creates or updates the local profile from what the main server said (contract §4): names, e-mail,
- * work status (by its code), company (one local company per main company, by `main_server_id`),
- * owner flag and main-server id. A new account gets a password hash of random bytes nobody knows:
- * family A's login and token views never accept it (they refuse linked accounts anyway) and it
- * costs them the same hashing as any other failure. An account of this server that holds the
- * e-mail but is not linked to this main account is never merged into it (`account_conflict`).
+ * Creates or updates the local profile from what the main server said
+ * (docs/rest.md#rest-login-against-a-main-server-family-b): names, e-mail, work status (by its code), company
+ * (one local company per main company, by `main_server_id`), owner flag and main-server id. A new account
+ * gets a password hash of random bytes nobody knows: family A's login and token views never accept it (they
+ * refuse linked accounts anyway) and it costs them the same hashing as any other failure. An account of this
+ * server that holds the e-mail but is not linked to this main account is never merged into it
+ * (`account_conflict`).
  */
 export interface LocalAccount {
 	id: number

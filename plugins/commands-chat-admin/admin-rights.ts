@@ -6,13 +6,18 @@ export const ADMIN_RIGHTS = tdSlot('chatAdministratorRights')
 
 type Right = Exclude<keyof chatAdministratorRights$Input, '_'>
 
-/** Least privilege when the client names no rights (tdlib-mapping §8.13). */
+/**
+ * Least privilege when the client names no rights (docs/tdlib-mapping.md#chat-administration-and-invites).
+ */
 export const DEFAULT_RIGHTS: chatAdministratorRights$Input = {
 	_: 'chatAdministratorRights',
 	can_manage_chat: true,
 }
 
-/** Rights TDLib clears before sending, because the chat kind has no use for them (tdlib-mapping §5). */
+/**
+ * Rights TDLib clears before sending, because the chat kind has no use for them
+ * (docs/tdlib-mapping.md#chat-administration-and-invites).
+ */
 const UNFIT: Record<'channel' | 'supergroup', readonly Right[]> = {
 	channel: ['can_pin_messages', 'can_manage_topics', 'can_manage_tags', 'is_anonymous'],
 	supergroup: ['can_post_messages', 'can_edit_messages', 'can_manage_direct_messages'],

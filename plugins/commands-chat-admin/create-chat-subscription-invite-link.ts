@@ -18,8 +18,8 @@ const PRICING = tdSlot('starSubscriptionPricing')
 /**
  * `subscription_pricing`: a `starSubscriptionPricing` (its `@type` may be left out) checked by the
  * validator, with `period` and `star_count` both present. A missing object reads as a missing period
- * (tdlib-mapping §5). Values out of TDLib's range are TDLib's to refuse ("Invalid subscription
- * pricing specified").
+ * (docs/tdlib-mapping.md#chat-administration-and-invites). Values out of TDLib's range are TDLib's to refuse
+ * ("Invalid subscription pricing specified").
  */
 const pricing = v.pipe(
 	requiredValue(E.PRICING_PERIOD_REQUIRED, {

@@ -18,10 +18,10 @@ interface Change {
 }
 
 /**
- * The link's terms after an edit with `keep_unspecified`: what the client gave, and for what it left
- * out, the link's current value. An omitted field that would contradict a given one yields to it, since TDLib allows
- * no member limit on a link that asks for approval: asking for approval drops the limit, and setting
- * a limit stops asking for approval.
+ * The link's terms after an edit with `keep_unspecified`: what the client gave, and for what it left out, the
+ * link's current value. An omitted field that would contradict a given one yields to it, since TDLib allows
+ * no member limit on a link that asks for approval: asking for approval drops the limit, and setting a limit
+ * stops asking for approval.
  */
 export function editedTerms(change: Change, current: chatInviteLink) {
 	const limited = change.member_limit !== undefined && change.member_limit > 0
@@ -34,16 +34,19 @@ export function editedTerms(change: Change, current: chatInviteLink) {
 	}
 }
 
-/** The spec's defaults (ws-commands §4.5), which are TDLib's reading of a field left out. */
+/**
+ * The protocol's defaults (docs/commands.md#commands-chat-admin), which are TDLib's reading of a field left
+ * out.
+ */
 export const EDIT_DEFAULTS = { name: '', expiration_date: 0, member_limit: 0, creates_join_request: false }
 
 /**
  * `edit_chat_invite_link` → `editChatInviteLink`; result `chatInviteLink`. TDLib replaces every
- * field, and so does this command, as ws-commands §4.5 has it: a field left out takes the spec's
- * default (`expiration_date` 0, `member_limit` 0, `creates_join_request` false; no name), in one
- * request. `keep_unspecified: true` opts into an edit of only what the frame names: the link is read
- * first (`getChatInviteLink`) and its current value sent back for each field left out (read and
- * write are two requests, so an edit landing in between is overwritten for those fields).
+ * field, and so does this command, as docs/commands.md#commands-chat-admin has it: a field left out takes the
+ * protocol's default (`expiration_date` 0, `member_limit` 0, `creates_join_request` false; no name), in one
+ * request. `keep_unspecified: true` opts into an edit of only what the frame names: the link is read first
+ * (`getChatInviteLink`) and its current value sent back for each field left out (read and write are two
+ * requests, so an edit landing in between is overwritten for those fields).
  */
 export const editChatInviteLink = defineCommand({
 	name: 'edit_chat_invite_link',

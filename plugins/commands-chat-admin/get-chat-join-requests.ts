@@ -17,10 +17,10 @@ const OFFSET = tdSlot('chatJoinRequest')
 
 /**
  * `get_chat_join_requests` → `getChatJoinRequests`; result `chatJoinRequests`. `invite_link` is
- * required, as ws-commands §4.5 has it (`""` included: it names no link). TDLib reads an empty link
- * as every link of the chat; that listing takes an explicit `all: true` without a link, as in
- * process_chat_join_requests. `offset_request` is a `chatJoinRequest` from an earlier page, checked
- * by the validator.
+ * required, as docs/commands.md#commands-chat-admin has it (`""` included: it names no link). TDLib reads an
+ * empty link as every link of the chat; that listing takes an explicit `all: true` without a link, as in
+ * process_chat_join_requests. `offset_request` is a `chatJoinRequest` from an earlier page, checked by the
+ * validator.
  */
 export const getChatJoinRequests = defineCommand({
 	name: 'get_chat_join_requests',

@@ -31,5 +31,8 @@ export const requiredText = (field: string, missing: string) =>
 		v.transform((x) => x as string),
 	)
 
-/** `limit` of the list commands: ws-commands §8's default of 50, set explicitly (tdlib-mapping §0). */
+/**
+ * `limit` of the list commands: the default of 50 (docs/protocol.md#limits-and-defaults), set explicitly
+ * (docs/tdlib-mapping.md#conventions).
+ */
 export const DEFAULT_LIMIT = 50

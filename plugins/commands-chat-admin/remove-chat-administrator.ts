@@ -5,9 +5,9 @@ import { ChatAdminErrors as E } from './errors'
 /**
  * `remove_chat_administrator`: `getChat` (channels and groups only), `getChatMember`, and only for an
  * administrator `setChatMemberStatus(Member)`: on anyone else Member would add them to the chat
- * (tdlib-mapping §8.14), so a member, a user who left or a banned one is refused, and so is the owner.
- * Result `{_: 'ok'}`. (A user who leaves between the two requests would be added back: TDLib offers no
- * "demote only if administrator".)
+ * (docs/tdlib-mapping.md#chat-administration-and-invites), so a member, a user who left or a banned one is
+ * refused, and so is the owner. Result `{_: 'ok'}`. (A user who leaves between the two requests would be
+ * added back: TDLib offers no "demote only if administrator".)
  */
 export const removeChatAdministrator = defineCommand({
 	name: 'remove_chat_administrator',

@@ -14,7 +14,7 @@ import { addFailure } from './partial-result'
  * `add_chat_member` → `addChatMember`; result TDLib's `failedToAddMembers`. When TDLib lists the user
  * there (their privacy settings refused the add), the user is not in the chat: that is an
  * `add_chat_member_error` (`failed to add user <id>`) carrying TDLib's answer as `result`. A TDLib
- * error carries `{failed_to_add_members: [], remaining_user_ids: [user_id]}` (contract §6).
+ * error carries `{failed_to_add_members: [], remaining_user_ids: [user_id]}` (docs/protocol.md#envelopes).
  */
 export const addChatMember = defineCommand({
 	name: 'add_chat_member',

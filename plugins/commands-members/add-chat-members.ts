@@ -12,7 +12,10 @@ import { ADD_CHUNK, MembersErrors as E, MAX_USER_IDS } from './errors'
 import { addFailure } from './partial-result'
 
 const isList = Array.isArray
-/** §7's strings first (missing, not a list), then ours: every check stands alone, as valibot runs them all. */
+/**
+ * The protocol's strings first (missing, not a list), then ours: every check stands alone, as valibot runs
+ * them all.
+ */
 const userIds = v.pipe(
 	requiredValue(E.USER_IDS_REQUIRED, {
 		type: 'array',

@@ -1,7 +1,7 @@
 /**
- * The members group's wire strings. The first block is ws-commands §7 word for word (its cell
- * `chat_id is required; user_id is required` is two strings, as tdlib-mapping §8.22 reads it); the
- * second fills the gaps §7 leaves.
+ * The members group's wire strings. The first block is docs/protocol.md#error-strings word for word (its cell
+ * `chat_id is required; user_id is required` is two strings, as docs/tdlib-mapping.md#members reads it); the
+ * second fills the gaps that table leaves.
  */
 
 /**
@@ -9,13 +9,16 @@
  * calls), basic groups one a call (100 calls, one after another); a basic group holds 200 at most.
  */
 export const MAX_USER_IDS = 100
-/** addChatMembers takes at most 20 users a call in a supergroup (tdlib-mapping §4); channels take the same. */
+/**
+ * addChatMembers takes at most 20 users a call in a supergroup (docs/tdlib-mapping.md#members); channels take
+ * the same.
+ */
 export const ADD_CHUNK = 20
 /** TDLib clamps a member list's limit to 200 (MAX_GET_CHANNEL_PARTICIPANTS); the service does the same everywhere. */
 export const MAX_MEMBERS_LIMIT = 200
 
 export const MembersErrors = {
-	// ws-commands §7
+	// docs/protocol.md#error-strings
 	CHAT_ID_REQUIRED: 'chat_id is required',
 	USER_ID_REQUIRED: 'user_id is required',
 	SUPERGROUP_ID_REQUIRED: 'supergroup_id is required',
@@ -26,7 +29,7 @@ export const MembersErrors = {
 	USER_IDS_NOT_LIST: 'user_ids must be a list',
 	USER_IDS_REQUIRED: 'user_ids is required',
 
-	// Where §7 is silent
+	// Where the protocol's error table is silent
 	USER_IDS_NOT_INTEGERS: 'user_ids must be a list of integers',
 	USER_IDS_EMPTY: 'user_ids must contain at least one user id',
 	USER_IDS_TOO_MANY: `user_ids must contain at most ${MAX_USER_IDS} user ids`,

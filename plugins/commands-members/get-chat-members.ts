@@ -31,8 +31,9 @@ const userIdOf = (m: chatMember) => (m.member_id._ === 'messageSenderUser' ? m.m
 const UNKNOWN_FUNCTION = `${PARSE_FAILED}Unknown class "getBasicGroupFullInfo"`
 
 /**
- * A basic group's members: its full info, sliced here. The function is in every TDLib this service
- * runs (1.8.65); should the TDLib in use lack it, that is §7's "capability unavailable".
+ * A basic group's members: its full info, sliced here. The function is in every TDLib this service runs
+ * (1.8.65); should the TDLib in use lack it, that is the "capability unavailable" of
+ * docs/protocol.md#error-strings.
  */
 async function basicGroupMembers(ctx: CommandContext, basicGroupId: number, p: Page): Promise<chatMembers> {
 	try {

@@ -1,9 +1,9 @@
 /**
- * The members command group: listing a chat's members and recent actions, adding, removing and
- * restoring members, as the 6 commands of ws-commands §4.4 mapped onto TDLib 1.8.65 (tdlib-mapping §4).
- * It adds no route: it registers its commands with the WebSocket gateway, which checks the envelope,
- * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
- * error strings are data in `errors.ts`.
+ * The members command group: listing a chat's members and recent actions, adding, removing and restoring
+ * members, as the 6 commands of docs/commands.md#commands-members mapped onto TDLib 1.8.65
+ * (docs/tdlib-mapping.md#members). It adds no route: it registers its commands with the WebSocket gateway,
+ * which checks the envelope, the caller's company and the deadline, and sends every reply. Each command is
+ * one file; the wire error strings are data in `errors.ts`.
  */
 import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { addChatMember } from './add-chat-member'

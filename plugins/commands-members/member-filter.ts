@@ -7,7 +7,7 @@ export const MEMBER_FILTER = tdSlot('SupergroupMembersFilter')
 export const QUERY_WITHOUT_FIELD = "query can't be used with this member_filter"
 
 /**
- * The filter for `getSupergroupMembers` (tdlib-mapping §4): a filter type that searches gets the
+ * The filter for `getSupergroupMembers` (docs/tdlib-mapping.md#members): a filter type that searches gets the
  * command's `query` (else its own, else ''); no filter but a query is `supergroupMembersFilterSearch`;
  * neither is no filter (TDLib reads null as Recent). A query beside a filter that cannot search
  * (Recent, Administrators, Bots) is refused rather than silently dropped.

@@ -2,9 +2,9 @@ import type { failedToAddMember } from 'tdlib-types'
 import { CommandError, RuntimeError, TdError, wordError } from 'userbot-gateway/plugin'
 
 /**
- * What add_chat_member(s) carry beside an error (contract §6): TDLib's `failedToAddMembers` merged
- * over the calls that went through, and `remaining_user_ids`, the users of the call that failed and
- * of every call not made: none of them was added, and a retry needs only them.
+ * What add_chat_member(s) carry beside an error (docs/protocol.md#envelopes): TDLib's `failedToAddMembers`
+ * merged over the calls that went through, and `remaining_user_ids`, the users of the call that failed and of
+ * every call not made: none of them was added, and a retry needs only them.
  */
 export interface PartialAdd {
 	_: 'failedToAddMembers'

@@ -13,7 +13,7 @@ import {
 import { MembersErrors as E } from './errors'
 
 /**
- * `remove_chat_member`: a kick, not a lasting ban: the user may come back (tdlib-mapping §8.11).
+ * `remove_chat_member`: a kick, not a lasting ban: the user may come back (docs/tdlib-mapping.md#members).
  * `getChat`, then
  * - supergroup or channel: `setChatMemberStatus(Left)` (TDLib bans for a minute and lifts the ban a
  *   second later), and with `revoke_messages` `deleteChatMessagesBySender` in a supergroup; a channel's

@@ -2,7 +2,7 @@ import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { MembersErrors as E } from './errors'
 
 /**
- * `restore_chat_member` → `setChatMemberStatus(Member)`: unban and add back (tdlib-mapping §8.12). A
+ * `restore_chat_member` → `setChatMemberStatus(Member)`: unban and add back (docs/tdlib-mapping.md#members). A
  * banned user is unbanned and re-added, a restricted member freed of the restrictions, one who left
  * added again; in a basic group, a non-member is added. When the re-add fails (the user's privacy
  * settings) TDLib answers `USER_PRIVACY_RESTRICTED` and the unban stays. Result `{_: 'ok'}`.

@@ -1,7 +1,8 @@
 /**
- * The messages group's wire strings. The first block is ws-commands §7 word for word; the second
- * fills the gaps §7 leaves (tdlib-mapping §1 recommends `chat_id is required` and the like for the
- * commands where §7 is silent) and the media rules of contract §6.
+ * The messages group's wire strings. The first block is docs/protocol.md#error-strings word for word; the
+ * second fills the gaps that table leaves (docs/tdlib-mapping.md#messages recommends `chat_id is required`
+ * and the like for the commands where the table is silent) and the media rules of
+ * docs/protocol.md#media-in-a-command.
  */
 /** TDLib's own per-call limit on message ids (`forwardMessages`: "Too many messages to forward"). */
 export const MAX_MESSAGE_IDS = 100
@@ -21,7 +22,7 @@ export const MAX_REACTIONS = 10
 export const MAX_CAPTIONED_COPIES = 100
 
 export const MessagesErrors = {
-	// ws-commands §7
+	// docs/protocol.md#error-strings
 	CHAT_ID_REQUIRED: 'chat_id is required',
 	MEDIA_MUST_BE_OBJECT: 'media must be an object',
 	TO_CHAT_IDS_REQUIRED: 'to_chat_ids is required',
@@ -33,9 +34,9 @@ export const MessagesErrors = {
 	REACTION_REQUIRED: 'reaction is required',
 	NO_VALID_REACTION: 'reaction must contain at least one valid reaction item',
 
-	// Where §7 is silent
+	// Where the protocol's error table is silent
 	MESSAGE_ID_REQUIRED: 'message_id is required',
-	/** Contract §6: never a path on the server's disk. */
+	/** Never a path on the server's disk (docs/protocol.md#media-in-a-command). */
 	MEDIA_SOURCE: 'media must be a URL, a remote file id or an uploaded file',
 	MEDIA_FILE_REQUIRED: 'media file is required',
 	UPLOAD_NOT_FOUND: 'uploaded file not found',

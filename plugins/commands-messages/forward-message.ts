@@ -19,7 +19,10 @@ const has = (o: Record<string, unknown>, key: string) => o[key] !== undefined &&
 const nonEmptyIfList = (o: Record<string, unknown>, key: string) =>
 	!Array.isArray(o[key]) || o[key].length > 0
 
-/** The §7 checks in the order the table lists them, then the typed fields. */
+/**
+ * The protocol's checks in the order its error table lists them (docs/protocol.md#error-strings), then the
+ * typed fields.
+ */
 const ForwardInput = v.pipe(
 	v.looseObject({}),
 	v.check((o) => has(o, 'to_chat_ids'), E.TO_CHAT_IDS_REQUIRED),

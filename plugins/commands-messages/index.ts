@@ -1,9 +1,9 @@
 /**
  * The messages command group: sending, replying, editing, forwarding, deleting and pinning messages,
- * reactions, and auto-delete timers, as the 11 commands of ws-commands §4.1 mapped onto TDLib 1.8.65
- * (tdlib-mapping §1). It adds no route: it registers its commands with the WebSocket gateway, which
- * checks the envelope, the caller's company and the deadline, and sends every reply. Each command is
- * one file; the wire error strings are data in `errors.ts`.
+ * reactions, and auto-delete timers, as the 11 commands of docs/commands.md#commands-messages mapped onto
+ * TDLib 1.8.65 (docs/tdlib-mapping.md#messages). It adds no route: it registers its commands with the
+ * WebSocket gateway, which checks the envelope, the caller's company and the deadline, and sends every reply.
+ * Each command is one file; the wire error strings are data in `errors.ts`.
  */
 import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { deleteMessages } from './delete-messages'

@@ -15,10 +15,10 @@ import {
 import { MessagesErrors as E } from './errors'
 
 /**
- * Media of `send_message`, built into TDLib 1.8.65's input objects (tdlib-mapping §1).
+ * Media of `send_message`, built into TDLib 1.8.65's input objects (docs/tdlib-mapping.md#messages).
  *
  * A media item is `{file, media_type?, caption?, caption_entities?, width?, height?, duration?, ...}`
- * where `file` (or `url`, `file_id`, `remote_id`, `upload`) is one of (contract §6):
+ * where `file` (or `url`, `file_id`, `remote_id`, `upload`) is one of (docs/protocol.md#media-in-a-command):
  * - an http(s) URL or a Telegram remote file id → `inputFileRemote`;
  * - a numeric TDLib file id → `inputFileId`;
  * - a file uploaded to this userbot, `{upload: "<name>"}` or `"upload:<name>"` → `inputFileLocal`
@@ -219,7 +219,9 @@ export async function buildMediaContent(
 	}
 }
 
-/** Album items: photo, video, document and audio only (tdlib-mapping §1), ready-made ones too. */
+/**
+ * Album items: photo, video, document and audio only (docs/tdlib-mapping.md#messages), ready-made ones too.
+ */
 export function checkAlbumType(item: JsonObject, mediaType: string | undefined): void {
 	const own = typeOf(item)
 	if (own?.startsWith('inputMessage')) {

@@ -12,7 +12,7 @@ import { MessagesErrors as E } from './errors'
 
 /**
  * `reply_message` → `sendMessage` with `inputMessageReplyToMessage`; without `reply_to_message_id`
- * it is a plain message (tdlib-mapping §1). Result: TDLib's raw (temporary) message.
+ * it is a plain message (docs/tdlib-mapping.md#messages). Result: TDLib's raw (temporary) message.
  */
 export const replyMessage = defineCommand({
 	name: 'reply_message',

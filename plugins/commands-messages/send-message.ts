@@ -81,14 +81,14 @@ export const SendMessageInput = fields({
 })
 export type SendMessageInput = v.InferOutput<typeof SendMessageInput>
 
-/** TDLib message ids are server ids × 2^20 (tdlib-mapping §0). */
+/** TDLib message ids are server ids × 2^20 (docs/tdlib-mapping.md#conventions). */
 const MESSAGE_ID_SHIFT = 2 ** 20
 
 /**
  * The topic to send to. A raw `topic_id` goes as it is. A `message_thread_id` is a
  * `messageTopicForum` in a forum (its server id, `message_thread_id >> 20`; ids may pass 2^31, hence
  * no `>>`) and a `messageTopicThread` anywhere else, which takes `getChat` and, for a supergroup,
- * `getSupergroup(...).is_forum` (tdlib-mapping §1).
+ * `getSupergroup(...).is_forum` (docs/tdlib-mapping.md#messages).
  */
 export async function sendTopic(
 	input: SendMessageInput,
@@ -160,7 +160,8 @@ export const sendMessage = defineCommand({
 	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup'],
 	input: SendMessageInput,
 	async run(input, ctx) {
-		// Honoured for bots only: TDLib drops it for user accounts (tdlib-mapping §0). Albums have none.
+		// Honoured for bots only: TDLib drops it for user accounts (docs/tdlib-mapping.md#conventions). Albums
+		// have none.
 		const reply_markup = input.reply_markup
 		const media = input.media
 		if (media === undefined) {

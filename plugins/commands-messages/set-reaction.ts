@@ -16,7 +16,7 @@ import { MessagesErrors as E, MAX_REACTIONS } from './errors'
 
 /**
  * The reactions a user can add with addMessageReaction: an emoji or a custom emoji. Paid reactions
- * need addPendingPaidMessageReaction (tdlib-mapping §1), so they are no valid item here.
+ * need addPendingPaidMessageReaction (docs/tdlib-mapping.md#messages), so they are no valid item here.
  */
 const REACTION = tdSlot('ReactionType', { only: ['reactionTypeEmoji', 'reactionTypeCustomEmoji'] })
 

@@ -6,14 +6,14 @@ import { optionalText, requiredString } from './strings'
  * `change_2fa_password` → `setPassword`, or `setRecoveryEmailAddress` when only the address changes;
  * the raw `passwordState`.
  *
- * The spec's defaults hold (ws-commands §4.3): `set_recovery_email_address` is false unless sent,
- * and then `new_recovery_email_address` is not set and the new password applies at once. With the
- * flag true, a new address must be confirmed by the code Telegram mails to it, and the whole change
- * (the new password too) is held until then: the answer's `recovery_email_address_code_info` names
- * the address (masked, as Telegram masks it), and `check_recovery_email_address_code` finishes it.
+ * The protocol's defaults hold (docs/commands.md#commands-security): `set_recovery_email_address` is false
+ * unless sent, and then `new_recovery_email_address` is not set and the new password applies at once. With
+ * the flag true, a new address must be confirmed by the code Telegram mails to it, and the whole change (the
+ * new password too) is held until then: the answer's `recovery_email_address_code_info` names the address
+ * (masked, as Telegram masks it), and `check_recovery_email_address_code` finishes it.
  *
  * TDLib's setPassword always replaces the password and the hint: an omitted new password would remove
- * the password and an omitted hint clear it (tdlib-mapping §3, §8.7). So:
+ * the password and an omitted hint clear it (docs/tdlib-mapping.md#security-and-two-step-verification). So:
  * - `new_password` absent: only the recovery address may change (setRecoveryEmailAddress, which
  *   leaves password and hint alone); with nothing to change the command is refused.
  * - `new_password: ""` is refused: disable_2fa_password is the deliberate removal.

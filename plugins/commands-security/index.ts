@@ -1,11 +1,12 @@
 /**
- * The security and two-factor authentication command group: the 2FA password (state, verify, change,
- * disable, recovery e-mail, recovery codes), the account's TTL and the ownership-transfer check, as the
- * 11 commands of ws-commands §4.3 mapped onto TDLib 1.8.65 (tdlib-mapping §3), and two more that
- * finish a pending recovery address (its code checked or sent again), which §4.3 leaves out.
- * It adds no route: it registers its commands with the WebSocket gateway, which checks the envelope,
- * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
- * error strings are data in `errors.ts`.
+ * The security and two-factor authentication command group: the 2FA password (state, verify, change, disable,
+ * recovery e-mail, recovery codes), the account's TTL and the ownership-transfer check, as the 11 commands of
+ * docs/commands.md#commands-security mapped onto TDLib 1.8.65
+ * (docs/tdlib-mapping.md#security-and-two-step-verification), and two more that finish a pending recovery
+ * address (its code checked or sent again), which the protocol leaves out
+ * (docs/tdlib-mapping.md#security-and-two-step-verification). It adds no route: it registers its commands
+ * with the WebSocket gateway, which checks the envelope, the caller's company and the deadline, and sends
+ * every reply. Each command is one file; the wire error strings are data in `errors.ts`.
  */
 import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { change2faPassword } from './change-2fa-password'

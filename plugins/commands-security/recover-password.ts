@@ -4,8 +4,8 @@ import { optionalText, requiredString } from './strings'
 
 /**
  * `recover_password` → `recoverPassword`; the raw `passwordState`. `new_password` is optional, as
- * ws-commands §4.3 has it, and TDLib reads it left out (or `""`) as "remove the password": recovery
- * is the one way to remove a forgotten password. A new password without `new_hint` gets no hint.
+ * docs/commands.md#commands-security has it, and TDLib reads it left out (or `""`) as "remove the password":
+ * recovery is the one way to remove a forgotten password. A new password without `new_hint` gets no hint.
  */
 export const recoverPassword = defineCommand({
 	name: 'recover_password',

@@ -6,7 +6,7 @@ import { SessionsErrors as E } from './errors'
 /** TDLib's block lists (`blockListMain`, `blockListStories`), read from its schema. */
 const BLOCK_LIST = tdSlot('BlockList')
 
-/** TDLib needs a list where the protocol lets it be left out (tdlib-mapping §0). */
+/** TDLib needs a list where the protocol lets it be left out (docs/tdlib-mapping.md#conventions). */
 export const DEFAULT_BLOCK_LIST: BlockList$Input = { _: 'blockListMain' }
 
 /**

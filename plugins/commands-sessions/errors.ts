@@ -1,10 +1,14 @@
 /**
- * The sessions and privacy group's wire strings. The first block is ws-commands §7 word for word; the
- * second fills the gaps §7 leaves (`<field> is required`, as tdlib-mapping §2 recommends) and says
- * what this service refuses on its own (ids past int64, TDLib's limits on privacy rules).
+ * The sessions and privacy group's wire strings. The first block is docs/protocol.md#error-strings word for
+ * word; the second fills the gaps that table leaves (`<field> is required`, as
+ * docs/tdlib-mapping.md#sessions-and-privacy recommends) and says what this service refuses on its own (ids
+ * past int64, TDLib's limits on privacy rules).
  */
 
-/** TDLib's limits on the ids all the rules of one privacy setting may name (tdlib-mapping §2). */
+/**
+ * TDLib's limits on the ids all the rules of one privacy setting may name
+ * (docs/tdlib-mapping.md#sessions-and-privacy).
+ */
 export const MAX_RULE_USER_IDS = 1000
 export const MAX_RULE_CHAT_IDS = 20
 /**
@@ -15,7 +19,7 @@ export const MAX_RULES = 100
 export const MAX_SETTINGS = 100
 
 export const SessionsErrors = {
-	// ws-commands §7
+	// docs/protocol.md#error-strings
 	SESSION_ID_REQUIRED: 'session_id is required',
 	CURRENT_SESSION: "current session can't be terminated via terminate_session",
 	SESSION_FLAG_REQUIRED: 'at least one of can_accept_calls or can_accept_secret_chats is required',
@@ -26,7 +30,7 @@ export const SessionsErrors = {
 	SETTINGS_TYPE: 'settings must be a list or string',
 	MODE: 'mode must be one of: all, contacts, nobody',
 
-	// Where §7 is silent
+	// Where the protocol's error table is silent
 	SETTING_REQUIRED: 'setting is required',
 	ALLOW_NEW_CHATS_REQUIRED: 'allow_new_chats_from_unknown_users is required',
 	SESSION_ID_TYPE: 'session_id must be an integer',

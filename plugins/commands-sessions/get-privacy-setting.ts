@@ -4,7 +4,7 @@ import { privacySettingField } from './privacy-setting'
 /**
  * `get_privacy_setting` → `getUserPrivacySettingRules`; TDLib's `userPrivacySettingRules` as it is
  * ("nobody" reads as an empty list: TDLib drops a trailing `restrictAll`). `newChatPrivacySettings`
- * → `getNewChatPrivacySettings`, as tdlib-mapping §2 recommends.
+ * → `getNewChatPrivacySettings`, as docs/tdlib-mapping.md#sessions-and-privacy recommends.
  */
 export const getPrivacySetting = defineCommand({
 	name: 'get_privacy_setting',

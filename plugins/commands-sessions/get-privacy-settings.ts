@@ -27,9 +27,10 @@ const ALL = ALL_PRIVACY_SETTINGS.map((name) => privacySettingOf(name) as Privacy
  * `getNewChatPrivacySettings` for `newChatPrivacySettings`, one after another. Result
  * `{<setting name>: <userPrivacySettingRules | newChatPrivacySettings>}`, in the order asked.
  *
- * When TDLib refuses any of them the error is §7's `failed to get privacy settings`, word for word,
- * and TDLib's messages are not lost: `result` is `{results: {<name>: ...}, errors: {<name>: <message>}}`,
- * what was read and what was refused. A lost runtime or a deadline is the gateway's own answer.
+ * When TDLib refuses any of them the error is the protocol's `failed to get privacy settings`
+ * (docs/protocol.md#error-strings), word for word, and TDLib's messages are not lost: `result` is `{results:
+ * {<name>: ...}, errors: {<name>: <message>}}`, what was read and what was refused. A lost runtime or a
+ * deadline is the gateway's own answer.
  */
 export const getPrivacySettings = defineCommand({
 	name: 'get_privacy_settings',

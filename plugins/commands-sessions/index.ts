@@ -1,10 +1,9 @@
 /**
  * The sessions and privacy command group: the account's active sessions (list, terminate, per-session
- * settings), blocked users and privacy settings, as the 10 commands of ws-commands §4.2 mapped onto
- * TDLib 1.8.65 (tdlib-mapping §2).
- * It adds no route: it registers its commands with the WebSocket gateway, which checks the envelope,
- * the caller's company and the deadline, and sends every reply. Each command is one file; the wire
- * error strings are data in `errors.ts`.
+ * settings), blocked users and privacy settings, as the 10 commands of docs/commands.md#commands-sessions
+ * mapped onto TDLib 1.8.65 (docs/tdlib-mapping.md#sessions-and-privacy). It adds no route: it registers its
+ * commands with the WebSocket gateway, which checks the envelope, the caller's company and the deadline, and
+ * sends every reply. Each command is one file; the wire error strings are data in `errors.ts`.
  */
 import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { blockUser } from './block-user'

@@ -47,8 +47,9 @@ export interface Exceptions {
 }
 
 /**
- * The rules of a mode and its exceptions. TDLib matches rules in order, first match wins, no match
- * is "not allowed", so the exceptions come first, then the mode's own rule (tdlib-mapping §2):
+ * The rules of a mode and its exceptions. TDLib matches rules in order, first match wins, no match is "not
+ * allowed", so the exceptions come first, then the mode's own rule
+ * (docs/tdlib-mapping.md#sessions-and-privacy):
  * - all: restricted users, restricted chats' members, then everyone;
  * - contacts: restricted users and chats (a user in both an allow and a restrict list stays
  *   restricted), allowed users and chats, Premium users if asked, then contacts;

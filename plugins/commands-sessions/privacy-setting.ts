@@ -81,9 +81,10 @@ export const privacySettingField = documented(
 
 /**
  * `settings`: a list of settings or one; each read once, in the order first named. Left out or null,
- * every setting (`ALL_PRIVACY_SETTINGS`). A setting that is none of TDLib's cannot be retrieved:
- * ws-commands §7 words that `failed to get privacy settings` for this command, whose table row has
- * no `unsupported privacy setting` (that string is get_privacy_setting's and set_privacy_setting's).
+ * every setting (`ALL_PRIVACY_SETTINGS`). A setting that is none of TDLib's cannot be retrieved: The
+ * protocol's error table (docs/protocol.md#error-strings) words that `failed to get privacy settings` for
+ * this command, whose table row has no `unsupported privacy setting` (that string is get_privacy_setting's
+ * and set_privacy_setting's).
  */
 export const privacySettingsField = v.optional(
 	v.pipe(

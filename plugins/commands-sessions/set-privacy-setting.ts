@@ -19,7 +19,10 @@ type Change =
 
 const given = (x: unknown) => x !== undefined && x !== null
 
-/** Every field on its own first; then the variant, in tdlib-mapping §2's order of precedence. */
+/**
+ * Every field on its own first; then the variant, in the order of precedence of
+ * docs/tdlib-mapping.md#sessions-and-privacy.
+ */
 const SetPrivacySettingInput = v.pipe(
 	fields({
 		setting: privacySettingField,
@@ -76,7 +79,7 @@ const SetPrivacySettingInput = v.pipe(
 )
 
 /**
- * `set_privacy_setting`, three variants, the first that applies (tdlib-mapping §2):
+ * `set_privacy_setting`, three variants, the first that applies (docs/tdlib-mapping.md#sessions-and-privacy):
  * 1. `setting: "newChatPrivacySettings"` with `allow_new_chats_from_unknown_users`:
  *    `getNewChatPrivacySettings`, then `setNewChatPrivacySettings`. TDLib's call writes both fields,
  *    so the current star count is read and kept when allowing (a price on messages from strangers

@@ -25,7 +25,7 @@ const SetSessionSettingsInput = v.pipe(
 
 /**
  * `set_session_settings`: `toggleSessionCanAcceptCalls`, then `toggleSessionCanAcceptSecretChats`,
- * each only for a flag that is present (tdlib-mapping §2); result `{_: 'ok'}`.
+ * each only for a flag that is present (docs/tdlib-mapping.md#sessions-and-privacy); result `{_: 'ok'}`.
  *
  * TDLib has no call for both at once, so the first may apply and the second fail. That is not
  * hidden: the error event carries the second call's error and `result: {applied: {can_accept_calls}}`,

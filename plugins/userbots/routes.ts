@@ -26,10 +26,10 @@ function toHttp(err: unknown): unknown {
 }
 
 /**
- * The REST face of the lifecycle (contract §5): session or bearer, scoped to the caller's company.
- * Members use the company's userbots; creating and deleting one takes `userbots.manage` (owners, or
- * a member granted it: the service checks). The log-in steps that send a code or password count against the userbot's
- * guess limit, as their commands do.
+ * The REST face of the lifecycle (docs/rest.md#rest-userbots): session or bearer, scoped to the caller's
+ * company. Members use the company's userbots; creating and deleting one takes `userbots.manage` (owners, or
+ * a member granted it: the service checks). The log-in steps that send a code or password count against the
+ * userbot's guess limit, as their commands do.
  */
 export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia {
 	const principalOf = async (request: Request): Promise<Principal> => {

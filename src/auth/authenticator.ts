@@ -1,9 +1,11 @@
 import type { Config } from '../config'
+import { type ApiKeys, type KeyRecord, keyFamily } from './api-keys'
 import type { AuthCache, SessionEntry } from './cache'
 import { readCookie, SESSION_COOKIE } from './cookies'
 import { createCsrfCheck, UNSAFE_METHODS } from './csrf'
 import { MESSAGES } from './errors'
 import type { Families } from './families'
+import { type KeyGrant, keyRouteRefusal } from './key-scopes'
 import { mayWork, type Profile, type Profiles } from './profiles'
 import type { Sessions } from './sessions'
 import type { TokenSigner } from './tokens'
@@ -21,7 +23,7 @@ import type { Authenticator, AuthOutcome, Credential, Principal, UpgradeOutcome 
  * WebSocket upgrade and renewal, and each command (`currentPrincipal`); owners are exempt.
  *
  * A WebSocket outlives its upgrade: it keeps the `Credential` and asks `currentPrincipal` before
- * each command and push, and hears every revocation through `onRevoked` (contract §6).
+ * each command and push, and hears every revocation through `onRevoked` (docs/protocol.md#close-codes).
  */
 export interface AuthenticatedCaller {
 	principal: Principal
@@ -44,6 +46,8 @@ export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	 * its holder may no longer use.
 	 */
 	identify(request: Request): CallerOutcome | Promise<CallerOutcome>
+	/** Who a request was resolved to, if it was (the access log names the user or key). */
+	callerOf(request: Request): Principal | undefined
 }
 
 const notAuthenticated = {
@@ -61,6 +65,15 @@ const sessionEnded = {
 	status: 401,
 	body: { detail: MESSAGES.sessionEnded, code: 'session_expired' },
 } as const
+const keyForbidden = {
+	ok: false,
+	status: 403,
+	body: { detail: MESSAGES.permissionDenied, code: 'key_scope' },
+} as const
+const keyNotFound = { ok: false, status: 404, body: { detail: 'Not found.' } } as const
+/** A key without an expiry: its credential never expires (the expiry timer re-arms every ~24 days). */
+const NEVER = Number.MAX_SAFE_INTEGER
+
 const statusNotAllowed = {
 	ok: false,
 	status: 403,
@@ -74,6 +87,7 @@ export function createCallerResolver(
 	profiles: Profiles,
 	families: Families,
 	cache: AuthCache,
+	keys: ApiKeys,
 ): CallerResolver {
 	const checkCsrf = createCsrfCheck(config)
 
@@ -96,7 +110,61 @@ export function createCallerResolver(
 		return made[via]
 	}
 
-	/** A cookie upgrade whose Origin fails is refused like any unauthenticated upgrade: 401 (contract §6). */
+	// One principal per profile and key: the owner's, narrowed by the key's scopes.
+	const keyPrincipals = new WeakMap<Profile, Map<number, Principal>>()
+	const keyPrincipal = (profile: Profile, key: KeyGrant): Principal => {
+		let made = keyPrincipals.get(profile)
+		if (!made) {
+			made = new Map()
+			keyPrincipals.set(profile, made)
+		}
+		let principal = made.get(key.id)
+		if (!principal) {
+			principal = { ...principalOf(profile, 'key'), key }
+			made.set(key.id, principal)
+		}
+		return principal
+	}
+	/** The principal `was` acts as now that its profile reads `profile`. */
+	const principalAgain = (profile: Profile, was: Principal): Principal =>
+		was.key ? keyPrincipal(profile, was.key) : principalOf(profile, was.via)
+
+	/**
+	 * The API key a request presents, from a header only (`X-Api-Key`, or `Authorization: Bearer`
+	 * with the key's prefix): never from a cookie or the URL, where it would end up in logs.
+	 */
+	const presentedKey = (headers: Headers): string | null => {
+		const header = headers.get('x-api-key')
+		if (header !== null) return header.trim()
+		const match = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')
+		return match?.[1] && keys.looksLikeKey(match[1]) ? match[1] : null
+	}
+
+	/** An API key: live, its owner still the active owner of its company, the route within its scopes. */
+	const fromApiKey = async (secret: string, request: Request, upgrade: boolean): Promise<CallerOutcome> => {
+		const record: KeyRecord | null = await keys.resolve(secret)
+		if (!record) return tokenInvalid
+		const profile = await profiles.get(record.userId)
+		if (!profile?.active || !profile.isOwner || profile.companyId !== record.companyId) return tokenInvalid
+		const principal = keyPrincipal(profile, { id: record.id, scopes: record.scopes })
+		if (!upgrade && principal.key) {
+			const refused = keyRouteRefusal(principal.key, request.method, new URL(request.url).pathname)
+			if (refused) return refused === 'not_found' ? keyNotFound : keyForbidden
+		}
+		const credential: Credential = {
+			principal,
+			family: keyFamily(record.id),
+			sessionHash: null,
+			sessionId: null,
+			expiresAt: record.expiresAt ?? NEVER,
+		}
+		return { ok: true, caller: { principal, profile, sessionId: null, credential } }
+	}
+
+	/**
+	 * A cookie upgrade whose Origin fails is refused like any unauthenticated upgrade: 401
+	 * (docs/protocol.md#connecting).
+	 */
 	const csrfRefusal = (request: Request, upgrade: boolean, csrfToken: string): CallerOutcome | null => {
 		if (!upgrade && !UNSAFE_METHODS.has(request.method)) return null
 		const refused = checkCsrf(request, csrfToken)
@@ -123,7 +191,7 @@ export function createCallerResolver(
 	/** The session caller from memory alone, or undefined when the database must be asked. */
 	const fromMemory = (request: Request, upgrade: boolean): CallerOutcome | undefined => {
 		const headers = request.headers
-		if (headers.has('authorization')) return undefined
+		if (headers.has('authorization') || headers.has('x-api-key')) return undefined
 		const sessionId = readCookie(headers.get('cookie'), SESSION_COOKIE)
 		if (!sessionId) return notAuthenticated
 		const entry = sessions.peek(sessionId)
@@ -156,6 +224,8 @@ export function createCallerResolver(
 	}
 
 	const fromDatabase = async (request: Request, upgrade: boolean): Promise<CallerOutcome> => {
+		const key = presentedKey(request.headers)
+		if (key !== null) return fromApiKey(key, request, upgrade)
 		const authorization = request.headers.get('authorization')
 		if (authorization) {
 			const match = /^Bearer\s+(\S+)$/i.exec(authorization)
@@ -180,9 +250,16 @@ export function createCallerResolver(
 	const identify = (request: Request, upgrade = false) =>
 		fromMemory(request, upgrade) ?? fromDatabase(request, upgrade)
 
+	const callers = new WeakMap<Request, Principal>()
+	const remember = (request: Request, outcome: CallerOutcome): CallerOutcome => {
+		if (outcome.ok) callers.set(request, outcome.caller.principal)
+		return outcome
+	}
 	const resolve = (request: Request, upgrade = false) => {
 		const outcome = identify(request, upgrade)
-		return outcome instanceof Promise ? outcome.then(standing) : standing(outcome)
+		return outcome instanceof Promise
+			? outcome.then((o) => remember(request, standing(o)))
+			: remember(request, standing(outcome))
 	}
 
 	const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
@@ -194,7 +271,10 @@ export function createCallerResolver(
 
 	const principalFromDatabase = async (credential: Credential): Promise<Principal | null> => {
 		const { principal, family, sessionId } = credential
-		if (!(await families.isAlive(family, principal.userId))) return null
+		const alive = principal.key
+			? await keys.isAlive(principal.key.id)
+			: await families.isAlive(family, principal.userId)
+		if (!alive) return null
 		if (sessionId !== null) {
 			// Refreshes the session's access token if it is due: a session socket lives as its session.
 			const entry = await sessions.resolve(sessionId)
@@ -202,7 +282,7 @@ export function createCallerResolver(
 		}
 		const profile = await profiles.get(principal.userId)
 		if (profile === null || !stillHolds(profile, principal) || credential.expiresAt <= Date.now()) return null
-		return principalOf(profile, principal.via)
+		return principalAgain(profile, principal)
 	}
 
 	const currentPrincipal = (credential: Credential): Principal | null | Promise<Principal | null> => {
@@ -215,13 +295,14 @@ export function createCallerResolver(
 		const hash = credential.sessionHash
 		const session = hash === null ? undefined : cache.sessions.get(hash)
 		if (session && (session.expiresAt <= now || session.family !== credential.family)) return null
-		if (family && profile && (hash === null || session)) return principalOf(profile, credential.principal.via)
+		if (family && profile && (hash === null || session)) return principalAgain(profile, credential.principal)
 		return principalFromDatabase(credential)
 	}
 
 	return {
 		resolve,
 		identify: (request) => identify(request),
+		callerOf: (request) => callers.get(request),
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> => {
 			const outcome = await resolve(request, true)

@@ -43,17 +43,26 @@ export type LoginGate = <T>(
 /** Stored emails are trimmed, NFC and lower-cased (src/text.ts): one account per address. */
 export { normalizeEmail }
 
-export function createLoginGate(config: Config, limiter: RateLimiter): LoginGate {
+/** `onFailure` hears each refused log-in, with the client's address (the log line fail2ban reads). */
+export function createLoginGate(
+	config: Config,
+	limiter: RateLimiter,
+	onFailure: (ip: string, throttled: boolean) => void = () => {},
+): LoginGate {
 	const inTurn = createKeyedQueue()
 	return (rawEmail, ip, attempt) => {
 		const email = normalizeEmail(rawEmail)
 		const key = `login:${email}:${ip}`
 		const fail = async () => {
+			onFailure(ip, false)
 			await limiter.hit(key, config.loginRateLimit, config.loginRateWindow)
 		}
 		return inTurn(key, async () => {
 			const wait = await limiter.blocked(key, config.loginRateLimit, config.loginRateWindow)
-			if (wait) throw throttled(wait)
+			if (wait) {
+				onFailure(ip, true)
+				throw throttled(wait)
+			}
 			return attempt(email, fail)
 		})
 	}

@@ -3,10 +3,10 @@ import { safeEqual } from './crypto'
 import { MESSAGES } from './errors'
 
 /**
- * CSRF for cookie-authenticated requests (contract §3): refused when the browser says the request
- * is cross-site; otherwise accepted when its Origin (or Referer's origin) is the server's own or an
- * allowed one, or when it carries `X-CSRFToken` equal to the session's token. Returns the refusal
- * message, or null when the request passes.
+ * CSRF for cookie-authenticated requests (docs/rest.md#rest-accounts-family-a): refused when the browser says
+ * the request is cross-site; otherwise accepted when its Origin (or Referer's origin) is the server's own or
+ * an allowed one, or when it carries `X-CSRFToken` equal to the session's token. Returns the refusal message,
+ * or null when the request passes.
  */
 export function createCsrfCheck(config: Config) {
 	// publicUrl is read at request time: tests set it after the server has its port.

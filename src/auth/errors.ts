@@ -1,6 +1,9 @@
 import { HttpError } from '../http/errors'
 
-/** Wire strings of the auth core (contract §2, §3), word for word, in one place. */
+/**
+ * Wire strings of the auth core (docs/rest.md#conventions, docs/rest.md#rest-accounts-family-a), word for
+ * word, in one place.
+ */
 export const MESSAGES = {
 	badCredentials: 'No active account found with the given credentials',
 	notAuthenticated: 'Authentication credentials were not provided.',
@@ -10,7 +13,10 @@ export const MESSAGES = {
 	csrfOrigin: 'CSRF Failed: Origin checking failed - the origin is not trusted.',
 	csrfMissing: 'CSRF Failed: CSRF token missing or incorrect.',
 	permissionDenied: 'You do not have permission to perform this action.',
-	/** Contract §4's refusal by the access rules (`code` names the rule), on every path. */
+	/**
+	 * The refusal by the access rules of docs/rest.md#rest-login-against-a-main-server-family-b (`code` names
+	 * the rule), on every path.
+	 */
 	accessDenied: 'Permission denied',
 	throttled: (seconds: number) => `Request was throttled. Expected available in ${seconds} seconds.`,
 	required: 'This field is required.',
@@ -36,6 +42,9 @@ export const throttled = (retryAfter: number) =>
 		{ 'Retry-After': String(retryAfter) },
 	)
 
-/** A member whose work status does not allow work (contract §4's rule, family B's body). */
+/**
+ * A member whose work status does not allow work (the access rule of
+ * docs/rest.md#rest-login-against-a-main-server-family-b, family B's body).
+ */
 export const statusNotAllowed = () =>
 	new HttpError(403, { detail: MESSAGES.accessDenied, code: 'status_not_allowed' })

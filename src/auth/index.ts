@@ -2,6 +2,7 @@ import type { Database } from '../../db/client'
 import type { Config } from '../config'
 import { clientAddressOf, type PeerSource } from '../http/client-address'
 import type { Logger } from '../logger'
+import { type ApiKeys, createApiKeys } from './api-keys'
 import { type CallerResolver, createCallerResolver } from './authenticator'
 import { type AuthCache, createAuthCache } from './cache'
 import { type CredentialCheck, createCredentialCheck, createLoginGate, type LoginGate } from './credentials'
@@ -29,6 +30,8 @@ export interface AuthDeps {
 	/** Tests count hashing work through it (no timing in tests). */
 	hasher?: PasswordHasher
 	mailer?: Mailer
+	/** Hears each refused password log-in (metrics). */
+	onLoginFailed?: () => void
 }
 
 export interface AuthCore extends CallerResolver {
@@ -48,6 +51,8 @@ export interface AuthCore extends CallerResolver {
 	readonly checkCredentials: CredentialCheck
 	/** Rate limit and one-at-a-time turns of password logins, shared by both families. */
 	readonly loginGate: LoginGate
+	/** The company's API keys (src/auth/api-keys.ts). */
+	readonly keys: ApiKeys
 	/** The client's address for rate limits: the peer, or what a trusted proxy says (TRUSTED_PROXIES). */
 	readonly clientAddress: (server: PeerSource | null | undefined, request: Request) => string
 	/** Deletes every session and revokes every refresh family of the user (inside `tx` if given). */
@@ -78,14 +83,21 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		Date.now,
 		Math.max(config.loginRateWindow, config.resetRateWindow, config.guessRateWindow, 24 * 3600),
 	)
-	const loginGate = createLoginGate(config, limiter)
+	// One line per refused log-in, with the client's address: what fail2ban reads (docs/operator.md).
+	const loginGate = createLoginGate(config, limiter, (client, throttled) => {
+		log.warn(throttled ? 'login throttled' : 'login failed', { client })
+		deps.onLoginFailed?.()
+	})
 	// Per userbot, in the database: every gateway of a deployment counts against one limit.
 	const guessKey = (userbotId: number) => `guess:${userbotId}`
 	const guesses: GuessLimit = {
 		take: (userbotId) => limiter.hit(guessKey(userbotId), config.guessRateLimit, config.guessRateWindow),
 		giveBack: (userbotId) => limiter.giveBack(guessKey(userbotId)),
 	}
-	const resolver = createCallerResolver(config, signer, sessions, profiles, families, cache)
+	const keys = createApiKeys(db, cache, (err) =>
+		log.warn('api key use not recorded', { error: err instanceof Error ? err : String(err) }),
+	)
+	const resolver = createCallerResolver(config, signer, sessions, profiles, families, cache, keys)
 	const core: AuthCore = {
 		...resolver,
 		config,
@@ -103,6 +115,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		mailer,
 		checkCredentials: createCredentialCheck(db, hasher, loginGate),
 		loginGate,
+		keys,
 		clientAddress: clientAddressOf(config.trustedProxies),
 		async revokeUser(userId, tx = db) {
 			await sessions.destroyUser(userId, tx)

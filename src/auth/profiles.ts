@@ -9,8 +9,9 @@ import type { Profile } from './types'
 export type { Profile } from './types'
 
 /**
- * Whether the user may act at all: an active account, and for a member a work status that allows
- * work (contract §4's rule for non-owners; owners work whatever their status says).
+ * Whether the user may act at all: an active account, and for a member a work status that allows work (the
+ * rule for non-owners in docs/rest.md#rest-login-against-a-main-server-family-b; owners work whatever their
+ * status says).
  */
 export const mayWork = (profile: Profile) => profile.active && (profile.isOwner || profile.allowsWork)
 

@@ -9,11 +9,11 @@ import type { Families, TokenPair } from './families'
 import { readClaims } from './tokens'
 
 /**
- * Server-side web sessions (rest-auth §5): the cookie carries 32 random bytes, the table their
- * SHA-256, the CSRF token and the JWT pair. An expired access token is rotated from the stored
- * refresh token without the client noticing; concurrent requests of one session share one rotation.
- * A session whose token family was revoked (reset, a stolen refresh token presented twice) ends at
- * its next request, whatever its access token's remaining lifetime.
+ * Server-side web sessions (docs/rest.md#sessions-and-cookies): the cookie carries 32 random bytes, the table
+ * their SHA-256, the CSRF token and the JWT pair. An expired access token is rotated from the stored refresh
+ * token without the client noticing; concurrent requests of one session share one rotation. A session whose
+ * token family was revoked (reset, a stolen refresh token presented twice) ends at its next request, whatever
+ * its access token's remaining lifetime.
  *
  * A session lives SESSION_LIFETIME from its login (absolute, as its cookie's Max-Age says), so the
  * refresh tokens of its family are issued to expire with it rather than after

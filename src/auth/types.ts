@@ -1,3 +1,4 @@
+import type { KeyGrant } from './key-scopes'
 import type { Permission } from './permissions'
 
 /**
@@ -12,12 +13,14 @@ export interface Principal {
 	isOwner: boolean
 	/** Owner-only permissions the owner granted this member (an owner holds them all anyway). */
 	grants: ReadonlySet<Permission>
-	via: 'session' | 'bearer'
+	via: 'session' | 'bearer' | 'key'
+	/** Set when the caller came with an API key: the owner's principal, narrowed by its scopes. */
+	key?: KeyGrant
 }
 
 export type AuthOutcome =
 	| { ok: true; principal: Principal }
-	| { ok: false; status: 401 | 403; body: { detail: string; code?: string } }
+	| { ok: false; status: 401 | 403 | 404; body: { detail: string; code?: string } }
 
 /**
  * The limit on guessing a userbot's secrets (its 2FA password, recovery and log-in codes): each try
@@ -69,15 +72,16 @@ export type Revocation =
  */
 export interface Authenticator {
 	/**
-	 * REST: `Authorization: Bearer <access>` first, else the `sessionid` cookie. An unsafe method
-	 * (POST, PUT, PATCH, DELETE) authenticated by the cookie must pass the CSRF check (contract §3).
-	 * An expired access token inside a session is refreshed from the stored refresh token.
+	 * REST: `Authorization: Bearer <access>` first, else the `sessionid` cookie. An unsafe method (POST, PUT,
+	 * PATCH, DELETE) authenticated by the cookie must pass the CSRF check
+	 * (docs/rest.md#rest-accounts-family-a). An expired access token inside a session is refreshed from the
+	 * stored refresh token.
 	 */
 	authenticate(request: Request): Promise<AuthOutcome>
 	/**
-	 * WebSocket upgrade: bearer, or the session cookie with an allowed `Origin` (contract §6). Every
-	 * refusal, a failed Origin check included, is a 401. The credential lets the connection check
-	 * later that it still holds.
+	 * WebSocket upgrade: bearer, or the session cookie with an allowed `Origin` (docs/protocol.md#connecting).
+	 * Every refusal, a failed Origin check included, is a 401. The credential lets the connection check later
+	 * that it still holds.
 	 */
 	authenticateUpgrade(request: Request): Promise<UpgradeOutcome>
 	/**

@@ -5,8 +5,9 @@ import { json, sessionCookies } from './respond'
 import type { MainTokens } from './sessions'
 
 /**
- * The cookie-session halves of login/ and logout/ that both families share (rest-auth §4), so the
- * two cannot drift: same cookies, same session fixation rule, same CSRF and bearer handling.
+ * The cookie-session halves of login/ and logout/ that both families share
+ * (docs/rest.md#rest-accounts-family-a), so the two cannot drift: same cookies, same session fixation rule,
+ * same CSRF and bearer handling.
  */
 
 /**

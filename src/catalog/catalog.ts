@@ -10,7 +10,7 @@ import { inputErrorFields, inputErrors, inputSchema } from './input-schema'
  * The command catalog: every command the app serves, with its input as JSON Schema, its success
  * result and the error strings it can answer. Built from the registry of the running app (so a
  * plugin's commands are in it), served at `GET /api/commands/`, turned into the AsyncAPI document
- * and the README's command reference.
+ * and the command reference of docs/commands.md.
  */
 export interface CatalogCommand {
 	name: string
@@ -47,7 +47,10 @@ export interface Catalog {
 	commands: CatalogCommand[]
 }
 
-/** The gateway's strings that can answer any command frame (contract §6; README "WebSocket commands"). */
+/**
+ * The gateway's strings that can answer any command frame (docs/protocol.md#frames-that-are-no-command,
+ * docs/protocol.md#websocket-commands).
+ */
 function gatewayErrors(command: CommandDefinition): string[] {
 	return [
 		G.USERBOT_ID_REQUIRED,

@@ -2,8 +2,8 @@ import type { JsonSchema } from '../commands/fields'
 import type { Catalog, CatalogCommand } from './catalog'
 
 /**
- * The README's command reference, generated from the catalog (`npm run docs`); a test fails when the
- * README's copy differs. Per group, per command: its fields, its result, its error strings.
+ * The command reference of `docs/commands.md`, generated from the catalog (`npm run docs`); a test fails
+ * when the committed copy differs. Per group, per command: its fields, its result, its error strings.
  */
 
 export const REFERENCE_START =
@@ -127,10 +127,11 @@ export function commandReference(catalog: Catalog): string {
 	return out.join('\n')
 }
 
-/** The README with its reference replaced by `reference` (between the markers). */
-export function withReference(readme: string, reference: string): string {
-	const start = readme.indexOf(REFERENCE_START)
-	const end = readme.indexOf(REFERENCE_END)
-	if (start === -1 || end === -1 || end < start) throw new Error('README.md has no command reference markers')
-	return readme.slice(0, start) + reference + readme.slice(end + REFERENCE_END.length)
+/** `document` with its reference replaced by `reference` (between the markers). */
+export function withReference(document: string, reference: string): string {
+	const start = document.indexOf(REFERENCE_START)
+	const end = document.indexOf(REFERENCE_END)
+	if (start === -1 || end === -1 || end < start)
+		throw new Error('docs/commands.md has no command reference markers')
+	return document.slice(0, start) + reference + document.slice(end + REFERENCE_END.length)
 }

@@ -1,5 +1,5 @@
 /**
- * The command channel's frames, as a client sees them (contract §6 and README "WebSocket commands").
+ * The command channel's frames, as a client sees them (docs/protocol.md#envelopes).
  * Browser-safe: nothing here imports the server.
  */
 

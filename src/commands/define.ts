@@ -16,7 +16,10 @@ export interface CommandContext {
 	invoke: TdInvoke
 	/** Aborted when the command's deadline passes or the connection closes. */
 	signal: AbortSignal
-	/** Resolves a media reference to an uploaded file of this userbot (contract §6), or null. */
+	/**
+	 * Resolves a media reference to an uploaded file of this userbot (docs/protocol.md#media-in-a-command), or
+	 * null.
+	 */
 	uploadedFilePath(fileRef: string): Promise<string | null>
 }
 
@@ -36,7 +39,10 @@ export interface ResultDoc {
 export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	/** The exact wire name (`send_message`). */
 	name: string
-	/** Checks the frame; the first issue's message is the `<command>_error` string (ws-commands §7). */
+	/**
+	 * Checks the frame; the first issue's message is the `<command>_error` string
+	 * (docs/protocol.md#error-strings).
+	 */
 	input: S
 	/**
 	 * Every TDLib method `run` may send through `ctx.invoke` (tdlib-mapping's index). The gateway
@@ -68,7 +74,7 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 * the account's budget. Left out, nothing of it is paced.
 	 */
 	flood?: FloodClass
-	/** One line for the command catalog (`GET /api/commands/`, the README's reference). */
+	/** One line for the command catalog (`GET /api/commands/`, docs/commands.md). */
 	summary?: string
 	/** The success result, for the catalog. */
 	result?: ResultDoc
@@ -122,7 +128,7 @@ export interface CommandGroup<C extends readonly CommandDefinition[] = readonly 
 }
 
 /**
- * A failure the service itself reports (ws-commands §7), as opposed to one TDLib reported.
+ * A failure the service itself reports (docs/protocol.md#error-strings), as opposed to one TDLib reported.
  * `result` carries a partial result beside the error (add_chat_member(s), forward_message).
  */
 export class CommandError extends Error {

@@ -1,8 +1,8 @@
 import * as v from 'valibot'
 
 /**
- * Field schemas whose messages are the wire error strings (ws-commands §7). The gateway sends the
- * first issue's message as `<command>_error`, so each helper carries its own sentence.
+ * Field schemas whose messages are the wire error strings (docs/protocol.md#error-strings). The gateway sends
+ * the first issue's message as `<command>_error`, so each helper carries its own sentence.
  *
  * valibot reports a missing key of an object with the object's message, not the field's. A required
  * field is therefore declared optional with a `null` default: valibot then runs the field's pipe on
@@ -104,7 +104,8 @@ export function toInt64(value: unknown): string | undefined {
 }
 
 /**
- * The one rule for a required field that is not there: absent, `null` or `""` (ws-commands §7's
+ * The one rule for a required field that is not there: absent, `null` or `""` (the error table of
+ * docs/protocol.md#error-strings,
  * `<field> is required`). An empty password, code, link or id names nothing, so every command
  * answers it as it answers a missing one.
  */

@@ -128,7 +128,7 @@ export function textField(field: string) {
 }
 
 /**
- * `FT(s, e)` (tdlib-mapping §0): a string with optional entities, or a `formattedText` object.
+ * `FT(s, e)` (docs/tdlib-mapping.md#conventions): a string with optional entities, or a `formattedText` object.
  * Anything else (a number, a list, a nested structure) is refused: text is text.
  */
 export function formattedText(text: unknown, entities?: unknown, field = 'text'): FormattedText {

@@ -201,7 +201,8 @@ function checkObject(value: unknown, type: string, path: string, depth: number, 
 		name = tag
 	}
 	if (!tdConstructor(name)) throw new TdObjectError(`${path}: unknown TDLib type`)
-	// Where a file goes, contract §6's one wording for every way of naming one on the server's disk.
+	// Where a file goes, the one wording of docs/protocol.md#media-in-a-command for every way of naming one on
+	// the server's disk.
 	if (NEVER_FROM_CLIENTS.includes(name) && constructorsOf(type).includes(name)) {
 		const uploaded = name === 'inputFileLocal' && walk.localFile?.(value.path) === true
 		if (!uploaded) throw new TdObjectError(LOCAL_FILE_REFUSED)

@@ -3,10 +3,10 @@ import type { Logger } from '../logger'
 import { type ConsoleAssets, consoleAssets } from './bundle'
 
 /**
- * The web console (README "Web console"): one HTML page at `/` and at `/reset-password` (where family
- * A's reset e-mail points), its script and its style sheet, all from this server. The page runs no
- * inline script and loads nothing from elsewhere, and its Content-Security-Policy says so: a string
- * that slipped into the page as HTML still could not run.
+ * The web console (docs/development.md#web-console): one HTML page at `/` and at `/reset-password` (where
+ * family A's reset e-mail points), its script and its style sheet, all from this server. The page runs no
+ * inline script and loads nothing from elsewhere, and its Content-Security-Policy says so: a string that
+ * slipped into the page as HTML still could not run.
  */
 export interface ConsoleOptions {
 	/** Which login forms to offer: family A (`/accounts/`) and family B (`/api/accounts/`). */

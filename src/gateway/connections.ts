@@ -1,4 +1,5 @@
 import type { ServerWebSocket } from 'bun'
+import { keyReachesUserbot } from '../auth/key-scopes'
 import type { Credential, Revocation } from '../auth/types'
 import type { AppContext, CompanyEvent } from '../context'
 import type { Outbox } from './outbox'
@@ -247,7 +248,11 @@ export function createConnections(ctx: AppContext, outbox: Outbox) {
 			const set = byCompany.get(event.companyId)
 			if (!set || set.size === 0) return
 			const text = JSON.stringify(event.message)
-			for (const ws of set) push(ws, text)
+			const about = event.userbotId
+			for (const ws of set) {
+				const key = ws.data.conn.principal.key
+				if (about === undefined || !key || keyReachesUserbot(key, about)) push(ws, text)
+			}
 		},
 	}
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { keyAllowsCommand, keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import { type CommandContext, CommandError } from '../commands/define'
 import { isIntegral, isMissing, toInt, withoutNulls } from '../commands/fields'
@@ -37,8 +38,9 @@ export const MAX_FRAME_DEPTH = 32
 const READY = 'authorizationStateReady'
 
 /**
- * The frame table's checks of `userbot_id` (contract §6), for the connection's own frames that name
- * a userbot (`subscribe`): the id, or the wire string saying what is wrong with it.
+ * The frame table's checks of `userbot_id` (docs/protocol.md#frames-that-are-no-command), for the
+ * connection's own frames that name a userbot (`subscribe`): the id, or the wire string saying what is wrong
+ * with it.
  */
 export function userbotIdOf(frame: Record<string, unknown>): number | { error: string } {
 	const raw = frame.userbot_id
@@ -157,6 +159,14 @@ export function createDispatcher(
 			return running.fail(E.INTERNAL)
 		}
 		if (!record || record.companyId !== conn.principal.companyId) return running.fail(E.USERBOT_NOT_FOUND)
+		// An API key reaches its userbots only (others are not found, as another company's) and its commands.
+		const key = conn.principal.key
+		if (key && !keyReachesUserbot(key, userbotId)) return running.fail(E.USERBOT_NOT_FOUND)
+		if (key && !keyAllowsCommand(key, entry.groupId, action)) return running.fail(E.PERMISSION_DENIED)
+		// Asked for: the reply goes to the company's webhooks too, as a `command.result` event.
+		if (frame.webhook === true)
+			running.onReply = (reply) =>
+				ctx.updates.emit(userbotId, 'command.result', { chat_update: JSON.parse(reply) })
 		// The principal as admit just found it: a grant made or revoked a moment ago counts.
 		if (command.permission && !allows(conn.principal, command.permission)) {
 			return running.fail(E.PERMISSION_DENIED)

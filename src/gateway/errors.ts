@@ -2,8 +2,8 @@ import { CommandError } from '../commands/define'
 import { RuntimeError, TdError } from '../telegram/types'
 
 /**
- * The gateway's own wire strings (contract §6, frame table), word for word. Command groups keep
- * theirs in their own `errors.ts`.
+ * The gateway's own wire strings (docs/protocol.md#frames-that-are-no-command), word for word. Command groups
+ * keep theirs in their own `errors.ts`.
  */
 export const GatewayErrors = {
 	INVALID_JSON: 'invalid JSON',
@@ -42,7 +42,7 @@ export const GatewayErrors = {
 	TOO_MANY_GUESSES: 'too many password or code attempts, try again later',
 	/** Anything unexpected: the details go to the log, never to the client. */
 	INTERNAL: 'internal error',
-	/** TDLib code 406: its message "must not be displayed" (tdlib-mapping §0). */
+	/** TDLib code 406: its message "must not be displayed" (docs/tdlib-mapping.md#conventions). */
 	HIDDEN_TDLIB_ERROR: 'request failed',
 } as const
 

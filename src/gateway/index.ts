@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia'
+import { authCoreOf } from '../auth'
 import type { CommandGroup } from '../commands/define'
 import { createCommandRegistry, type RegisteredCommand } from '../commands/registry'
 import type { AppContext, CompanyEvent } from '../context'
+import { actorFields } from '../metrics/http'
 import type { UpdateSink } from '../updates/hub'
 import { createConnections, type Socket, type SocketData } from './connections'
 import { type ConnectionAction, createDispatcher } from './dispatch'
@@ -20,7 +22,7 @@ export {
 } from './connections'
 export { CLOSE_SLOW_CONSUMER, REASON_SLOW_CONSUMER } from './outbox'
 
-/** Contract §6: a frame over 1 MiB closes the connection with 1009 (message too big). */
+/** A frame over 1 MiB closes the connection with 1009, message too big (docs/protocol.md#close-codes). */
 export const MAX_FRAME_BYTES = 1024 * 1024
 export const CLOSE_TOO_BIG = 1009
 
@@ -156,6 +158,9 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 			return { detail: 'WebSocket needs a running server.' }
 		}
 		const closed = new AbortController()
+		// The session's access line, written when it closes (docs/operator.md).
+		const client = authCoreOf(ctx.auth).clientAddress(server, request)
+		const openedAt = performance.now()
 		const data: SocketData = {
 			open: onOpen,
 			message: onMessage,
@@ -164,7 +169,15 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 				const sink = sinks.get(ws.data.conn)
 				if (sink && !outbox.blocked(ws)) ctx.updates.pump(sink)
 			},
-			close: (ws) => {
+			close: (ws, code) => {
+				ctx.log.info('ws', {
+					method: 'WS',
+					route: '/ws',
+					status: code,
+					ms: Math.round((performance.now() - openedAt) * 10) / 10,
+					client,
+					...actorFields(ws.data.conn.principal),
+				})
 				const sink = sinks.get(ws.data.conn)
 				if (sink) ctx.updates.dropSink(sink)
 				open.delete(ws)
@@ -186,6 +199,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 				refusing: null,
 				leaving: false,
 				settled: () => {},
+				observe: (action, outcome, seconds) => ctx.metrics.command(action, outcome, seconds),
 			},
 		}
 		const upgraded = server.upgrade(request, { data })

@@ -4,7 +4,7 @@ import { rawInteger } from './frame-json'
  * Every `chat_update` the gateway sends is built here (one path for replies), already serialized:
  * each reply is written to exactly one socket, so it is stringified exactly once.
  *
- * `userbot_id` is an integer wherever it appears (ws-commands §2). A frame that names no usable
+ * `userbot_id` is an integer wherever it appears (docs/protocol.md#envelopes). A frame that names no usable
  * userbot (no `userbot_id`, one that is no integer, one past 2^53, or a frame that is no command at
  * all) is answered without the field, in the envelope and in the payload alike, rather than with
  * `null` or with whatever the client sent.

@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/types'
+import type { CommandOutcome } from '../metrics/metrics'
 import type { Deadline, DeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError } from '../telegram/types'
 import { GatewayErrors as E } from './errors'
@@ -32,6 +33,8 @@ export interface Connection {
 	leaving: boolean
 	/** A running command was answered: the gateway closes an expired socket when none is left. */
 	settled(): void
+	/** Hears how each command ended and how long it took (the metrics). */
+	observe?(action: string, outcome: CommandOutcome, seconds: number): void
 }
 
 /**
@@ -42,7 +45,10 @@ export interface Connection {
  */
 export class Running implements Deadline {
 	done = false
+	/** Also given the reply (a command sent with `"webhook": true`: its `command.result` event). */
+	onReply: ((reply: string) => void) | undefined
 	private controller: AbortController | undefined
+	private readonly started = performance.now()
 	constructor(
 		readonly at: number,
 		readonly action: string,
@@ -74,16 +80,16 @@ export class Running implements Deadline {
 	}
 
 	/** Sends `reply` as this command's answer, unless it already has one. */
-	finish(reply: string): void {
+	finish(reply: string, outcome: CommandOutcome = 'ok'): void {
 		if (this.done) return
 		this.done = true
 		this.deadlines.settle(this)
-		this.close(reply)
+		this.close(reply, outcome)
 	}
 
 	/** Answers `<action>_error` with `error` (and a partial `result`), unless already answered. */
 	fail(error: string, result?: unknown): void {
-		this.finish(errorReply(this.userbotId, `${this.action}_error`, error, this.requestId, result))
+		this.finish(errorReply(this.userbotId, `${this.action}_error`, error, this.requestId, result), 'error')
 	}
 
 	/** Ended from outside (the socket's credential was revoked): answered with `error`, `run` told to stop. */
@@ -98,7 +104,7 @@ export class Running implements Deadline {
 		if (this.done) return
 		this.done = true
 		this.deadlines.settle(this)
-		this.close(null)
+		this.close(null, 'dropped')
 	}
 
 	/** The deadline passed first (the deadline queue calls it once). */
@@ -106,13 +112,17 @@ export class Running implements Deadline {
 		if (this.done) return
 		this.done = true
 		this.controller?.abort(new RuntimeError('timeout', 'command deadline passed'))
-		this.close(errorReply(this.userbotId, `${this.action}_error`, E.TIMEOUT, this.requestId))
+		this.close(errorReply(this.userbotId, `${this.action}_error`, E.TIMEOUT, this.requestId), 'timeout')
 	}
 
-	private close(reply: string | null): void {
+	private close(reply: string | null, outcome: CommandOutcome): void {
+		this.conn.observe?.(this.action, outcome, (performance.now() - this.started) / 1000)
 		this.conn.running.delete(this)
 		this.conn.runningChars -= this.chars
-		if (reply !== null) this.conn.send(reply)
+		if (reply !== null) {
+			this.conn.send(reply)
+			this.onReply?.(reply)
+		}
 		this.conn.settled()
 	}
 }

@@ -1,3 +1,4 @@
+import { keyReachesUserbot } from '../auth/key-scopes'
 import type { AppContext } from '../context'
 import { isTdUpdate } from '../telegram/schema/index'
 import type { UpdateSink } from '../updates/hub'
@@ -35,7 +36,8 @@ export function subscriptionActions(
 		const id = userbotIdOf(frame)
 		if (typeof id !== 'number') return { error: errorReply(null, `${type}_error`, id.error, requestId) }
 		const record = await ctx.userbots.lookup(id)
-		if (!record || record.companyId !== conn.principal.companyId) {
+		const key = conn.principal.key
+		if (!record || record.companyId !== conn.principal.companyId || (key && !keyReachesUserbot(key, id))) {
 			return { error: errorReply(id, `${type}_error`, E.USERBOT_NOT_FOUND, requestId) }
 		}
 		return { id }

@@ -16,7 +16,7 @@ import { isIP } from 'node:net'
 /** An address as 16 bytes (IPv4 as IPv4-mapped IPv6, so that `::ffff:10.0.0.1` is `10.0.0.1`). */
 type Bytes = Uint8Array
 
-interface Cidr {
+export interface Cidr {
 	bytes: Bytes
 	/** Leading bits that must match, out of 128. */
 	bits: number
@@ -116,7 +116,7 @@ function parseHop(hop: string): Bytes | null {
 	return parseAddress(hop)
 }
 
-function parseCidr(entry: string): Cidr | null {
+export function parseCidr(entry: string): Cidr | null {
 	const slash = entry.indexOf('/')
 	const text = slash < 0 ? entry : entry.slice(0, slash)
 	const family = isIP(text)
@@ -133,7 +133,7 @@ function parseCidr(entry: string): Cidr | null {
 	return { bytes, bits: family === 4 ? 96 + prefix : prefix }
 }
 
-function inCidr(b: Bytes, c: Cidr): boolean {
+export function inCidr(b: Bytes, c: Cidr): boolean {
 	const whole = c.bits >> 3
 	for (let i = 0; i < whole; i++) if (b[i] !== c.bytes[i]) return false
 	const rest = c.bits & 7

@@ -3,8 +3,8 @@ import type { Logger } from '../logger'
 import { storageAnswer } from './storage-errors'
 
 /**
- * Errors in Django REST framework's shape (contract §2): `{"detail": ..., "code"?: ...}`, or field
- * errors `{"<field>": ["message"]}`. Nothing the client sent is ever echoed back: Elysia's own
+ * Errors in Django REST framework's shape (docs/rest.md#conventions): `{"detail": ..., "code"?: ...}`, or
+ * field errors `{"<field>": ["message"]}`. Nothing the client sent is ever echoed back: Elysia's own
  * validation and parse bodies quote the input, so they are replaced here.
  */
 export type ErrorBody = { detail: string; code?: string } | Record<string, string[]>

@@ -1,5 +1,7 @@
 import { Elysia, t } from 'elysia'
+import { operatorContract } from './operator-contract'
 import * as S from './schemas'
+import { webhookContract } from './webhooks'
 
 /**
  * The REST API as a contract: every route the built-in plugins serve, with its request body and its
@@ -310,6 +312,8 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 			security: bearerOrSession,
 		},
 	})
+	.use(webhookContract)
 
+	.use(operatorContract)
 /** The REST app's type, for Eden (`treaty<RestApi>(url)`). */
 export type RestApi = typeof restContract

@@ -5,9 +5,9 @@ import { PERMISSION_NAMES } from '../auth/permissions'
 const Int = () => t.Unsafe<number>({ type: 'integer' })
 
 /**
- * The REST bodies as the routes read and write them (Django REST framework's shapes, contract §2),
- * as TypeBox schemas: the OpenAPI document is made of them, and the Eden client is typed by them. A
- * test checks real answers of the routes against them.
+ * The REST bodies as the routes read and write them (Django REST framework's shapes,
+ * docs/rest.md#conventions), as TypeBox schemas: the OpenAPI document is made of them, and the Eden client is
+ * typed by them. A test checks real answers of the routes against them.
  */
 
 /** `{detail, code?}`: every error that is not about one field. */

@@ -67,6 +67,19 @@ export interface Subscribed {
 export type UpdateHub = ReturnType<typeof createUpdateHub>
 
 /**
+ * One event of a userbot as an observer (the webhooks plugin) sees it: every update the hub numbers
+ * (`live`, whatever its kind, account status events too), and the events beside the stream that
+ * `emit` hands over (`command.result`, `userbot.state`), which carry the last number given out.
+ */
+export interface ObservedEvent {
+	userbotId: number
+	seq: number
+	kind: string
+	data: Record<string, unknown>
+	live: boolean
+}
+
+/**
  * The account's health changes (src/flood/health.ts) ride the same numbered stream as its updates
  * and go to every subscriber of the userbot, whatever kinds it chose, as `userbot_status`.
  */
@@ -92,6 +105,9 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 	/** Per userbot, the connections subscribed to it. */
 	const byUserbot = new Map<number, Set<UpdateSink>>()
 	const scheduled = new Set<UpdateSink>()
+	const observers = new Set<(event: ObservedEvent) => void>()
+	/** Kinds an observer wants forwarded beyond the subscriptions', by observer. */
+	const wanted = new Map<object, readonly string[]>()
 	let announced = ''
 
 	const streamOf = (userbotId: number) => {
@@ -106,6 +122,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 	/** Tells the supervisor the kinds wanted now, when they changed. */
 	const announce = () => {
 		const kinds = new Set(defaults)
+		for (const list of wanted.values()) for (const k of list) kinds.add(k)
 		for (const subs of bySink.values()) for (const s of subs.values()) for (const k of s.kinds) kinds.add(k)
 		const list = [...kinds].sort()
 		const key = list.join(',')
@@ -167,6 +184,12 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 	announce()
 
 	return {
+		/** Subscriptions open now, over every connection (the metrics' gauge). */
+		subscriptionCount(): number {
+			let n = 0
+			for (const subs of bySink.values()) n += subs.size
+			return n
+		},
 		defaultKinds: opts.defaultKinds,
 
 		/**
@@ -190,6 +213,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			const seq = ++stream.seq
 			const text = eventText(userbotId, seq, update)
 			stream.add({ seq, at: now(), kind: update._, text })
+			for (const fn of observers) fn({ userbotId, seq, kind: update._, data: update, live: true })
 			const sinks = byUserbot.get(userbotId)
 			if (!sinks) return
 			for (const sink of sinks) {
@@ -280,6 +304,26 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			const sinks = byUserbot.get(userbotId)
 			if (!sinks) return
 			for (const sink of [...sinks]) remove(sink, userbotId)
+			announce()
+		},
+
+		/** Calls `fn` with every event of every userbot from now on; the returned function stops it. */
+		observe(fn: (event: ObservedEvent) => void): () => void {
+			observers.add(fn)
+			return () => observers.delete(fn)
+		},
+
+		/** An event beside the stream (not numbered, not sent to subscriptions): to observers only. */
+		emit(userbotId: number, kind: string, data: Record<string, unknown>): void {
+			if (observers.size === 0) return
+			const seq = streams.get(userbotId)?.seq ?? 0
+			for (const fn of observers) fn({ userbotId, seq, kind, data, live: false })
+		},
+
+		/** TDLib update kinds `owner` wants forwarded whether or not a connection subscribes to them. */
+		want(owner: object, kinds: readonly string[]): void {
+			if (kinds.length === 0) wanted.delete(owner)
+			else wanted.set(owner, kinds)
 			announce()
 		},
 

@@ -1,6 +1,9 @@
 import { userbotErrors } from './errors'
 
-/** TDLib 1.8.65's authorization states (tdlib-mapping §7) and what each step may be sent in. */
+/**
+ * TDLib 1.8.65's authorization states (docs/tdlib-mapping.md#account-lifecycle) and what each step may be
+ * sent in.
+ */
 export const STATES = {
 	parameters: 'authorizationStateWaitTdlibParameters',
 	phone: 'authorizationStateWaitPhoneNumber',

@@ -51,7 +51,7 @@ export const userbotErrors = {
 			`This company already has ${limit} userbots, the most COMPANY_USERBOT_LIMIT allows; delete one first.`,
 			'userbot_limit',
 		),
-	/** TDLib refused: its own message, verbatim (contract §5). */
+	/** TDLib refused: its own message, verbatim (docs/rest.md#rest-userbots). */
 	telegram: (message: string) => new UserbotError(400, message, 'telegram_error'),
 	wrongState: (waitingFor: string, state: string) =>
 		new UserbotError(400, `userbot is not waiting for ${waitingFor} (state: ${state})`, 'wrong_state'),

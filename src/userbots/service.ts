@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
+import { keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
@@ -75,7 +76,11 @@ export class UserbotService {
 			.where(and(eq(userbot.companyId, principal.companyId), isNull(userbot.deletedAt)))
 			.orderBy(asc(userbot.id))
 		// One whose delete has begun is gone already, though its row is written last.
-		return rows.filter((row) => !this.deleted.has(row.id)).map((row) => this.view(row))
+		// An API key sees only the userbots it reaches.
+		const key = principal.key
+		return rows
+			.filter((row) => !this.deleted.has(row.id) && (!key || keyReachesUserbot(key, row.id)))
+			.map((row) => this.view(row))
 	}
 
 	async get(principal: Principal, userbotId: number): Promise<UserbotView> {
@@ -345,6 +350,7 @@ export class UserbotService {
 
 	private async find(principal: Principal, userbotId: number): Promise<Row> {
 		if (principal.companyId === null || !Number.isSafeInteger(userbotId)) throw userbotErrors.notFound()
+		if (principal.key && !keyReachesUserbot(principal.key, userbotId)) throw userbotErrors.notFound()
 		const [row] = await this.ctx.db
 			.select()
 			.from(userbot)

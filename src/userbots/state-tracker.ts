@@ -171,6 +171,7 @@ export class StateTracker {
 	private publish(userbotId: number, companyId: number, state: string, detail?: Record<string, unknown>) {
 		this.ctx.publish({
 			companyId,
+			userbotId,
 			message: {
 				type: 'chat_update',
 				userbot_id: userbotId,

@@ -305,9 +305,9 @@ describe('the bus over TLS', () => {
 	})
 })
 
-describe('the configuration the README shows', () => {
+describe('the configuration docs/shards.md shows', () => {
 	it('is the very file the tests start nats-server with', () => {
-		const readme = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
+		const readme = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'shards.md'), 'utf8')
 		expect(readme).toContain(`\`\`\`\n${readFileSync(CONFIG_FILE, 'utf8')}\`\`\``)
 	})
 })

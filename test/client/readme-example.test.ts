@@ -4,9 +4,9 @@ import { join, resolve } from 'node:path'
 import { startTestServer, type TestServer, type TestUser } from 'userbot-gateway/testing'
 
 /**
- * The README's client example is examples/client/index.ts word for word, and it runs: against a
- * server on the emulator with a logged-in userbot it sends, sees its own message come back as an
- * update, and is refused a pin in TDLib's words.
+ * The client example of docs/development.md ("Typed client") is examples/client/index.ts word for word, and
+ * it runs: against a server on the emulator with a logged-in userbot it sends, sees its own message come back
+ * as an update, and is refused a pin in TDLib's words.
  */
 const REPO = resolve(import.meta.dir, '../..')
 const EXAMPLE = join(REPO, 'examples/client/index.ts')
@@ -20,12 +20,14 @@ beforeAll(async () => {
 })
 afterAll(() => server?.stop())
 
-describe("the README's client example", () => {
-	it('is in the README as it is in examples/client/index.ts', () => {
-		const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
+describe("the docs' client example", () => {
+	it('is in docs/development.md as it is in examples/client/index.ts', () => {
+		const readme = readFileSync(join(REPO, 'docs/development.md'), 'utf8')
 		const block = `\`\`\`ts\n${readFileSync(EXAMPLE, 'utf8')}\`\`\``
 		if (!readme.includes(block))
-			throw new Error('the README\'s "Typed client" example differs from examples/client/index.ts')
+			throw new Error(
+				'the "Typed client" example of docs/development.md differs from examples/client/index.ts',
+			)
 		const section = readme.indexOf('\n## Typed client\n')
 		expect(section).toBeGreaterThan(0)
 		expect(readme.indexOf(block)).toBeGreaterThan(section)

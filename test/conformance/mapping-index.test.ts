@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 /**
- * tdlib-mapping.md §6 (its quick index), transcribed: the TDLib methods each of the 54 commands
+ * The quick index of docs/tdlib-mapping.md#quick-index, as data: the TDLib methods each of the 54 commands
  * sends. Every command must declare them (`methods`), so that the conformance report, which checks
  * that a test made each declared method go out, covers all of the mapping. Methods the mapping marks
  * optional (`(canTransferOwnership →)`) are left out.

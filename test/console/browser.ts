@@ -50,7 +50,7 @@ export async function logIn(page: Page, address: string, password = PASSWORD) {
 /**
  * Where the screenshots are written: `.tmp/screenshots/` as a test run's artifacts, so that a test run
  * leaves the tree clean; `npm run screenshots` (CONSOLE_SCREENSHOTS=docs/console) refreshes the ones
- * the README shows.
+ * docs/development.md#web-console shows.
  */
 const ROOT = join(import.meta.dir, '..', '..')
 export const SCREENSHOTS = join(ROOT, process.env.CONSOLE_SCREENSHOTS || join('.tmp', 'screenshots'))

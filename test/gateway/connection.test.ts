@@ -45,7 +45,7 @@ describe('gateway connection', () => {
 		c.close()
 	})
 
-	it('refuses the session cookie from another origin with 401 (contract §6)', async () => {
+	it('refuses the session cookie from another origin with 401 (docs/protocol.md#connecting)', async () => {
 		const cookie = await sessionCookie(f.t, f.alice)
 		const res = await upgrade({ cookie, origin: 'https://evil.example' })
 		expect(res.status).toBe(401)

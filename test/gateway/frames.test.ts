@@ -13,7 +13,7 @@ afterAll(() => f.stop())
 
 const GET = 'get_default_message_auto_delete_time'
 
-describe('gateway frame table (contract §6)', () => {
+describe('gateway frame table (docs/protocol.md#frames-that-are-no-command)', () => {
 	it('answers a frame that is not JSON with invalid JSON, and no userbot_id (never null)', async () => {
 		c.send('{not json')
 		expect(await c.next()).toEqual({

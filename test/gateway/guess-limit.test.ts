@@ -35,7 +35,7 @@ async function withPassword(password: string) {
 	const set = await send({
 		action: 'change_2fa_password',
 		userbot_id: id,
-		current_password: '',
+		current_password: 'none set yet',
 		new_password: password,
 	})
 	expect(set.payload.error).toBeUndefined()

@@ -121,7 +121,7 @@ describe('client objects at every pass-through field', () => {
 				entities: [entity({ '@type': 'inputFileLocal', path: '/etc/passwd' })],
 			}),
 		).toBe('entities[0].type: inputFileLocal is not allowed here')
-		// Where a file does go, the one wording of contract §6.
+		// Where a file does go, the one wording of docs/protocol.md#media-in-a-command.
 		expect(
 			await error({
 				action: 'send_message',
@@ -180,7 +180,7 @@ describe('client objects at every pass-through field', () => {
 			'userPrivacySettingShowEverything',
 		]) {
 			expect(await error({ action: 'get_privacy_setting', setting })).toBe(UNSUPPORTED)
-			// §7 words it `failed to get privacy settings` for this command.
+			// The error table words it `failed to get privacy settings` for this command.
 			expect(
 				await error({ action: 'get_privacy_settings', settings: ['userPrivacySettingShowBio', setting] }),
 			).toBe('failed to get privacy settings')

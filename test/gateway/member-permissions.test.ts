@@ -5,7 +5,7 @@ import { connectWs, registerUser, type WsClient } from '../helpers-ws'
 import { type Company, joinCompany, startCompany } from './company'
 
 /**
- * Roles (README "Members and owners"): a member uses the company's userbots; creating and deleting
+ * Roles (docs/rest.md#members-and-owners): a member uses the company's userbots; creating and deleting
  * one, and the commands that change the Telegram account itself or give a chat away, are owner-only
  * unless the owner grants them. The permission a command needs is data on the command; the gateway
  * checks the principal as it stands at each command, so a grant or revoke reaches an open socket.

@@ -4,7 +4,7 @@ import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 
 /**
  * What "missing" means, the same in every command: a required field left out, sent as `null` or as
- * `""` gets one answer, ws-commands §7's `... is required`. The table is the catalog itself: every
+ * `""` gets one answer, `... is required` (docs/protocol.md#error-strings). The table is the catalog itself: every
  * served command, each field its input requires, from the command's own example frame. Over the
  * real WebSocket and gateway.
  */

@@ -15,8 +15,8 @@ import {
 } from '../helpers-ws'
 
 /**
- * Contract §6: a socket is only as good as the credential it was opened with. Logout, a blacklisted
- * or reused refresh token, a password reset and the access token's expiry close it with 1008.
+ * A socket is only as good as the credential it was opened with (docs/protocol.md#close-codes). Logout, a
+ * blacklisted or reused refresh token, a password reset and the access token's expiry close it with 1008.
  */
 const GET = 'get_default_message_auto_delete_time'
 const REVOKED = { code: 1008, reason: 'credentials revoked' }

@@ -87,15 +87,18 @@ describe('clients that stop reading while commands and updates flow', () => {
 		}
 		const producer = await f.connect()
 		const produced = Array.from({ length: 150 }, (_, i) =>
-			producer.command({
-				action: 'send_message',
-				userbot_id: f.userbotId,
-				chat_id: SEED_CHATS.basicGroup,
-				text: `u${i}`,
-			}),
+			producer.command(
+				{
+					action: 'send_message',
+					userbot_id: f.userbotId,
+					chat_id: SEED_CHATS.basicGroup,
+					text: `u${i}`,
+				},
+				60_000,
+			),
 		)
 		const commands = readers.flatMap((r) =>
-			Array.from({ length: 100 }, (_, i) => r.command(readerMix(f.userbotId, i), 20_000)),
+			Array.from({ length: 100 }, (_, i) => r.command(readerMix(f.userbotId, i), 60_000)),
 		)
 		const answered = await Promise.all([...produced, ...commands])
 		for (const reply of answered) expect(reply.payload.error).toBeUndefined()
@@ -107,7 +110,12 @@ describe('clients that stop reading while commands and updates flow', () => {
 		// The stream's last number: the readers must each have every update up to it.
 		const check = await producer.command({ action: 'subscribe', userbot_id: f.userbotId })
 		const lastSeq = (check.payload.result as { last_seq: number }).last_seq
-		await Bun.sleep(300)
+		// Updates up to it may still be on their way to a reader: wait for the last one, not a timer.
+		const isLast = (m: unknown) => {
+			const u = m as { type: string; seq?: number }
+			return u.type === 'update' && u.seq === lastSeq
+		}
+		await Promise.all(readers.map((r) => r.take(isLast, 30_000)))
 
 		// Readers: every update number from their first to the last, in order, once; no resync.
 		for (const [i, r] of readers.entries()) {

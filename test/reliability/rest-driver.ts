@@ -9,7 +9,7 @@ import { OWN_ID, type RestRequest } from './rest-arbitraries'
  */
 /**
  * valibot's sentences (`Invalid type: Expected string but received 5`); DRF's own `Expected a
- * dictionary, but got list.` is the wording the README promises, and stays allowed.
+ * dictionary, but got list.` is the wording docs/rest.md#rest-accounts-family-a promises, and stays allowed.
  */
 const VALIBOT_WORDING = /Invalid (type|length|value|key|format|entries): |Expected .* but received /
 

@@ -133,7 +133,7 @@ describe('the emulated cloud across supervisor children (SUPERVISORS=2)', () => 
 		const set = await before.command({
 			action: 'change_2fa_password',
 			userbot_id: signedUp,
-			current_password: '',
+			current_password: 'none set yet',
 			new_password: PASSWORD,
 		})
 		expect(set.payload.error).toBeUndefined()

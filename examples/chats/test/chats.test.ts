@@ -35,9 +35,9 @@ afterAll(async () => {
 
 const LOUNGE = -1000000003001
 
-describe('get_chats', () => {
+describe('example_get_chats', () => {
 	it("lists the account's chats, newest first, with their count", async () => {
-		const chats = await client.send('get_chats', { userbot_id: bob })
+		const chats = await client.send('example_get_chats', { userbot_id: bob })
 		expect(chats._).toBe('chats')
 		// Bob is in the four seeded groups and has a private chat with Alice.
 		expect(chats.total_count).toBe(5)
@@ -46,7 +46,7 @@ describe('get_chats', () => {
 	})
 
 	it('takes a limit and a chat list by name', async () => {
-		const chats = await client.send('get_chats', {
+		const chats = await client.send('example_get_chats', {
 			userbot_id: bob,
 			limit: 2,
 			chat_list: { _: 'chatListMain' },
@@ -56,11 +56,11 @@ describe('get_chats', () => {
 
 	it('refuses a limit out of range and a chat list that is none, in its own words', async () => {
 		for (const limit of [0, 1001]) {
-			const refused = client.send('get_chats', { userbot_id: bob, limit })
+			const refused = client.send('example_get_chats', { userbot_id: bob, limit })
 			await expect(refused).rejects.toMatchObject({ error: 'limit must be between 1 and 1000' })
 		}
 		for (const chat_list of ['chatListNope', { _: 'inputFileLocal', path: '/etc/passwd' }, 7]) {
-			const refused = client.send('get_chats', { userbot_id: bob, chat_list } as never)
+			const refused = client.send('example_get_chats', { userbot_id: bob, chat_list } as never)
 			await expect(refused).rejects.toMatchObject({
 				error: 'chat_list must be chatListMain, chatListArchive or a chatListFolder',
 			})
@@ -68,17 +68,17 @@ describe('get_chats', () => {
 	})
 })
 
-describe('get_chat', () => {
+describe('example_get_chat', () => {
 	it('answers the chat as TDLib describes it', async () => {
-		const chat = await client.send('get_chat', { userbot_id: bob, chat_id: LOUNGE })
+		const chat = await client.send('example_get_chat', { userbot_id: bob, chat_id: LOUNGE })
 		expect(chat).toMatchObject({ _: 'chat', id: LOUNGE, title: 'Emulator Lounge' })
 	})
 
 	it('requires chat_id and passes TDLib’s error through', async () => {
-		await expect(client.send('get_chat', { userbot_id: bob } as never)).rejects.toMatchObject({
+		await expect(client.send('example_get_chat', { userbot_id: bob } as never)).rejects.toMatchObject({
 			error: 'chat_id is required',
 		})
-		await expect(client.send('get_chat', { userbot_id: bob, chat_id: -42 })).rejects.toMatchObject({
+		await expect(client.send('example_get_chat', { userbot_id: bob, chat_id: -42 })).rejects.toMatchObject({
 			error: 'Chat not found',
 		})
 	})
@@ -118,7 +118,7 @@ describe('join_chat_by_invite_link', () => {
 			invite_link: link.invite_link,
 		})
 		expect(joined).toEqual({ _: 'chatJoinResultSuccess', chat_id: LOUNGE })
-		const chats = await client.send('get_chats', { userbot_id: dave })
+		const chats = await client.send('example_get_chats', { userbot_id: dave })
 		expect(chats.chat_ids).toContain(LOUNGE)
 		// A second time, Telegram says so.
 		const again = client.send('join_chat_by_invite_link', { userbot_id: dave, invite_link: link.invite_link })

@@ -27,7 +27,7 @@ async function commandsServed(plugins: string) {
 	const bob = await server.createUserbot(user)
 	const client = createClient({ url: server.url, token: user.access })
 	try {
-		const chats = (await client.request({ action: 'get_chats', userbot_id: bob, limit: 1 })) as {
+		const chats = (await client.request({ action: 'example_get_chats', userbot_id: bob, limit: 1 })) as {
 			type: string
 			result: { chat_ids: number[] }
 		}
@@ -41,7 +41,7 @@ async function commandsServed(plugins: string) {
 describe('the chats group loaded by PLUGINS', () => {
 	it('loads from a path, beside the built-in plugins named with it, and nothing else', async () => {
 		const { chats, other, names } = await commandsServed('accounts,userbots,./examples/chats')
-		expect(chats.type).toBe('get_chats')
+		expect(chats.type).toBe('example_get_chats')
 		expect(chats.result.chat_ids).toHaveLength(1)
 		// The messages group was not named: its commands are not there.
 		expect(other).toMatchObject({ type: 'pin_message_error', error: 'unknown action' })
@@ -61,7 +61,7 @@ describe('the chats group loaded by PLUGINS', () => {
 		symlinkSync(REPO, join(outside, 'node_modules', 'userbot-gateway'))
 		symlinkSync(join(REPO, 'node_modules', 'valibot'), join(outside, 'node_modules', 'valibot'))
 		const { chats, names } = await commandsServed(`accounts,userbots,${group}`)
-		expect(chats.type).toBe('get_chats')
+		expect(chats.type).toBe('example_get_chats')
 		expect(names).toContain('join_chat_by_invite_link')
 	})
 })

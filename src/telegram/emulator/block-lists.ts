@@ -4,7 +4,7 @@ import { fail, type Handlers, OK, type Session } from './session'
 /**
  * Block lists of each account: the main list (no messages, calls or stories) and the stories list.
  * A sender is on one list at most; blocking for stories takes it off the main list. Errors are
- * TDLib's (tdlib-mapping §2; td/telegram/MessageSender.cpp).
+ * TDLib's (docs/tdlib-mapping.md#sessions-and-privacy; td/telegram/MessageSender.cpp).
  */
 
 type ListName = 'blockListMain' | 'blockListStories'

@@ -1,8 +1,8 @@
 import type * as Td from 'tdlib-types'
-import { requireChat } from './messages'
-import { chatObject, lastMessage, messageObject, supergroupObject, userObject } from './objects'
+import { chatObject, lastMessage, supergroupObject, userObject } from './objects'
+import { contactFlags } from './people'
+import { knownChat } from './public-chats'
 import { fail, type Handlers, OK } from './session'
-import { MESSAGE_ID_SHIFT } from './world'
 
 /** Users, chats and the chat list; options; TDLib's test methods. */
 
@@ -16,12 +16,12 @@ export const chatHandlers: Handlers = {
 		const userId = req.user_id ?? 0
 		if (userId <= 0) fail('Invalid user identifier')
 		const user = s.world.users.get(userId) ?? fail('User not found')
-		return userObject(user, s.userId)
+		return { ...userObject(user, s.userId), ...contactFlags(s.world, s.userId, userId) }
 	},
 	getChat(s, req) {
 		// TDLib's load_dialog refuses an impossible identifier before looking for the chat.
 		if (!req.chat_id) fail('Invalid chat identifier specified')
-		return chatObject(s.world, requireChat(s, req.chat_id), s.userId)
+		return chatObject(s.world, knownChat(s, req.chat_id), s.userId)
 	},
 	getSupergroup(s, req) {
 		const supergroupId = req.supergroup_id ?? 0
@@ -32,6 +32,9 @@ export const chatHandlers: Handlers = {
 	getChats(s, req) {
 		const limit = req.limit ?? 0
 		if (limit <= 0) fail('Parameter limit must be positive')
+		// Nothing is archived and there are no folders in the emulated cloud.
+		if (req.chat_list?._ === 'chatListFolder') fail('Chat list not found')
+		if (req.chat_list?._ === 'chatListArchive') return { _: 'chats', total_count: 0, chat_ids: [] }
 		const chats = s.world
 			.chatsOf(s.userId)
 			.map((c) => ({ id: s.world.chatIdFor(s.userId, c), date: lastMessage(c)?.date ?? 0 }))
@@ -40,29 +43,11 @@ export const chatHandlers: Handlers = {
 	},
 	loadChats(s, req) {
 		if ((req.limit ?? 0) <= 0) fail('Parameter limit must be positive')
-		// TDLib answers 404 once the whole list is loaded.
-		if (s.chatsLoaded) return fail('Not Found', 404)
+		if (req.chat_list?._ === 'chatListFolder') fail('Chat list not found')
+		// TDLib answers 404 once the whole list is loaded (the archive is empty: at once).
+		if (s.chatsLoaded || req.chat_list?._ === 'chatListArchive') return fail('Not Found', 404)
 		s.chatsLoaded = true
 		return OK
-	},
-	/**
-	 * The chat's messages, newest first, starting at `from_message_id` (0: the newest) moved by
-	 * `offset` (negative: newer ones first), at most `limit` (up to 100), as TDLib's history is.
-	 */
-	getChatHistory(s, req) {
-		const chat = requireChat(s, req.chat_id)
-		const limit = req.limit ?? 0
-		const offset = req.offset ?? 0
-		if (limit <= 0) fail('Parameter limit must be positive')
-		if (offset > 0) fail('Parameter offset must be non-positive')
-		if (offset <= -limit) fail('Parameter limit must be greater than -offset')
-		const ids = [...chat.messages.keys()].sort((a, b) => b - a)
-		const from = req.from_message_id ? req.from_message_id / MESSAGE_ID_SHIFT : Number.POSITIVE_INFINITY
-		const start = Math.max(0, ids.findIndex((id) => id <= from) + offset)
-		const page = (start < 0 ? [] : ids.slice(start, start + Math.min(limit, 100))).map((id) =>
-			messageObject(s.world, chat, chat.messages.get(id)!, s.userId),
-		)
-		return { _: 'messages', total_count: page.length, messages: page }
 	},
 	createPrivateChat(s, req) {
 		const userId = req.user_id ?? 0

@@ -4,10 +4,13 @@ import type { BackendClient } from '../types'
 import { TdError, type TdRequest, type TdUpdate } from '../types'
 import { ANY_STATE, authHandlers, confirmQrCode, isAborted, NEEDS_NETWORK } from './auth'
 import { chatHandlers } from './chats'
+import { fileHandlers } from './files'
+import { historyHandlers } from './history'
 import { inviteHandlers } from './invites'
 import { memberHandlers } from './members'
 import { messageHandlers } from './messages'
 import { type PasswordEmulatorRequest, passwordEmulatorRequest, passwordHandlers } from './password'
+import { peopleHandlers } from './people'
 import { privacyHandlers } from './privacy'
 import { publicChatHandlers } from './public-chats'
 import { fail, type Handler, type Handlers, type PersistedAuth, type Session } from './session'
@@ -32,6 +35,9 @@ const HANDLERS: Handlers = {
 	...memberHandlers,
 	...inviteHandlers,
 	...publicChatHandlers,
+	...historyHandlers,
+	...peopleHandlers,
+	...fileHandlers,
 }
 
 /**
@@ -64,13 +70,16 @@ const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessio
 export interface EmulatedClientOptions {
 	/** The authorization the folder holds, read once when the client starts. */
 	readAuth(): PersistedAuth | null
+	/** The client's TDLib files folder, where `downloadFile` writes (none: downloads are refused). */
+	filesDirectory?: string
 	/** Writes it (or with `null` removes it). */
 	persist(auth: PersistedAuth | null): void
 	/** Told after each request has done its work in the world (the cloud host then saves it soon). */
 	handled?(): void
 }
 
-function createSession(world: World, persist: EmulatedClientOptions['persist']) {
+function createSession(world: World, opts: EmulatedClientOptions) {
+	const persist = opts.persist
 	const listeners: Array<(u: TdUpdate) => void> = []
 	/** Requests waiting for the network: resolved when it is back, rejected when the client closes. */
 	const waiting = new Set<{ resolve: () => void; reject: (e: unknown) => void }>()
@@ -83,6 +92,8 @@ function createSession(world: World, persist: EmulatedClientOptions['persist']) 
 		state: { _: 'authorizationStateWaitTdlibParameters' },
 		options: new Map(),
 		chatsLoaded: false,
+		historyLoaded: new Set(),
+		filesDirectory: opts.filesDirectory ?? '',
 		offline: false,
 		setNetwork(online) {
 			session.offline = !online
@@ -205,7 +216,7 @@ async function emulatorOnly(session: Session, settings: TestSettings, request: T
 }
 
 export function createEmulatorClient(world: World, opts: EmulatedClientOptions): BackendClient {
-	const { session, listeners } = createSession(world, opts.persist)
+	const { session, listeners } = createSession(world, opts)
 	const settings: TestSettings = { failures: new Map(), latencyMs: 0, closeDelayMs: 0 }
 	// As with tdl: the parameters are sent for the caller, then the stored session is restored.
 	let initialized = false

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, extname } from 'node:path'
 import type * as Td from 'tdlib-types'
+import { fileRecord, registerFile } from './files'
 import { formattedText } from './objects'
 import { fail } from './session'
 import type { World } from './world'
@@ -40,7 +41,22 @@ function checkRemoteId(id: string) {
 		fail("Wrong remote file identifier specified: can't unserialize it. Wrong last symbol")
 }
 
-function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
+const MIME: Record<string, string> = {
+	'.png': 'image/png',
+	'.jpg': 'image/jpeg',
+	'.jpeg': 'image/jpeg',
+	'.gif': 'image/gif',
+	'.webp': 'image/webp',
+	'.mp4': 'video/mp4',
+	'.mp3': 'audio/mpeg',
+	'.ogg': 'audio/ogg',
+	'.pdf': 'application/pdf',
+	'.txt': 'text/plain',
+}
+export const mimeOf = (name: string) => MIME[extname(name).toLowerCase()] ?? 'application/octet-stream'
+
+/** `uploader`: who sends it; the files they upload are theirs (files.ts). */
+function file(world: World, input: Td.InputFile$Input | undefined, uploader: number): Td.file {
 	const id = world.nextFileId++
 	let remoteId = ''
 	let path = ''
@@ -54,10 +70,18 @@ function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
 			remoteId = rid
 			break
 		}
-		case 'inputFileId':
+		case 'inputFileId': {
 			if (!input.id || input.id <= 0 || input.id >= world.nextFileId) fail('Invalid file identifier')
 			remoteId = `emulated-file-${input.id}`
+			// The same bytes again, under the new id the message's copy gets.
+			const known = fileRecord(world, input.id ?? 0)
+			if (known) {
+				const bytes = known.data ? Buffer.from(known.data, 'base64') : undefined
+				registerFile(world, { ...known, id, uploaderId: uploader, bytes, source: known.source })
+				size = known.size
+			}
 			break
+		}
 		case 'inputFileLocal': {
 			// TDLib's FileManager::check_local_location, in its order.
 			path = input.path ?? ''
@@ -68,6 +92,13 @@ function file(world: World, input: Td.InputFile$Input | undefined): Td.file {
 			if (stat.size === 0) fail('File must be non-empty')
 			size = stat.size
 			remoteId = `emulated-file-${id}`
+			registerFile(world, {
+				id,
+				name: basename(path),
+				mime: mimeOf(path),
+				uploaderId: uploader,
+				source: path,
+			})
 			break
 		}
 		case undefined:
@@ -152,6 +183,7 @@ export const ALBUM_KINDS = new Set([
 export function messageContent(
 	world: World,
 	input: Td.InputMessageContent$Input | undefined,
+	uploaderId = 0,
 ): Td.MessageContent {
 	switch (input?._) {
 		case 'inputMessageText': {
@@ -160,7 +192,7 @@ export function messageContent(
 			return { _: 'messageText', text: { _: 'formattedText', text, entities: [] } }
 		}
 		case 'inputMessagePhoto': {
-			const f = file(world, input.photo?.photo)
+			const f = file(world, input.photo?.photo, uploaderId)
 			const w = input.photo?.width ?? 0
 			const h = input.photo?.height ?? 0
 			return {
@@ -175,7 +207,7 @@ export function messageContent(
 		}
 		case 'inputMessageVideo': {
 			const v = input.video
-			const f = file(world, v?.video)
+			const f = file(world, v?.video, uploaderId)
 			return {
 				_: 'messageVideo',
 				video: {
@@ -196,18 +228,18 @@ export function messageContent(
 			}
 		}
 		case 'inputMessageDocument': {
-			const f = file(world, input.document?.document)
+			const f = file(world, input.document?.document, uploaderId)
 			const d: Td.document = {
 				_: 'document',
 				file_name: nameOf(f, 'document'),
-				mime_type: 'application/octet-stream',
+				mime_type: fileRecord(world, f.id)?.mime ?? 'application/octet-stream',
 				document: f,
 			}
 			return { _: 'messageDocument', document: d, caption: caption(input.caption) }
 		}
 		case 'inputMessageAudio': {
 			const a = input.audio
-			const f = file(world, a?.audio)
+			const f = file(world, a?.audio, uploaderId)
 			return {
 				_: 'messageAudio',
 				audio: {
@@ -225,7 +257,7 @@ export function messageContent(
 		}
 		case 'inputMessageAnimation': {
 			const a = input.animation
-			const f = file(world, a?.animation)
+			const f = file(world, a?.animation, uploaderId)
 			return {
 				_: 'messageAnimation',
 				animation: {
@@ -242,7 +274,7 @@ export function messageContent(
 			}
 		}
 		case 'inputMessageVoiceNote': {
-			const f = file(world, input.voice_note)
+			const f = file(world, input.voice_note, uploaderId)
 			return {
 				_: 'messageVoiceNote',
 				voice_note: {
@@ -257,7 +289,7 @@ export function messageContent(
 			}
 		}
 		case 'inputMessageVideoNote': {
-			const f = file(world, input.video_note)
+			const f = file(world, input.video_note, uploaderId)
 			return {
 				_: 'messageVideoNote',
 				video_note: {
@@ -272,7 +304,7 @@ export function messageContent(
 			}
 		}
 		case 'inputMessageSticker': {
-			const f = file(world, input.sticker)
+			const f = file(world, input.sticker, uploaderId)
 			return {
 				_: 'messageSticker',
 				sticker: {

@@ -27,6 +27,7 @@ export function createEmulatorBackend(world: World = createSeededWorld()): Backe
 		createClient: (_userbotId, opts) =>
 			createEmulatorClient(world, {
 				readAuth: () => readAuth(opts.databaseDirectory),
+				filesDirectory: opts.filesDirectory,
 				persist: (auth) => writeAuth(opts.databaseDirectory, auth),
 			}),
 	}

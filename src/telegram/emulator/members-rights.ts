@@ -89,7 +89,10 @@ export function exceeds(wanted: Td.chatAdministratorRights, own: Td.chatAdminist
 	return RIGHT_KEYS.some((k) => k !== 'is_anonymous' && wanted[k] && !own[k])
 }
 
-/** Rights that make no sense in a chat kind, which TDLib clears before sending (tdlib-mapping §5). */
+/**
+ * Rights that make no sense in a chat kind, which TDLib clears before sending
+ * (docs/tdlib-mapping.md#chat-administration-and-invites).
+ */
 const UNFIT: Record<'supergroup' | 'channel', Array<keyof Rights>> = {
 	channel: ['can_pin_messages', 'can_manage_topics', 'can_manage_tags', 'is_anonymous'],
 	supergroup: ['can_post_messages', 'can_edit_messages', 'can_manage_direct_messages'],

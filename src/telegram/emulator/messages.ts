@@ -30,7 +30,7 @@ const isServerMessageId = (id: number) => Number.isSafeInteger(id) && id > 0 && 
 
 /**
  * The topic of a message to send, checked as TDLib's `MessageTopic::get_send_message_topic` does,
- * with its error strings (tdlib-mapping §1).
+ * with its error strings (docs/tdlib-mapping.md#messages).
  */
 function sendTopic(chat: ChatRecord, topic: Td.MessageTopic$Input | undefined): Td.MessageTopic | undefined {
 	switch (topic?._) {
@@ -134,7 +134,7 @@ export const messageHandlers: Handlers = {
 		const input = req.input_message_content
 		const reply = replyTo(s, chat, req.reply_to)
 		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, { replyTo: reply, topic })
-		return send(s, chat, messageContent(s.world, input), { replyTo: reply, topic })
+		return send(s, chat, messageContent(s.world, input, s.userId), { replyTo: reply, topic })
 	},
 	sendMessageAlbum(s, req) {
 		// TDLib counts before it looks for the chat, and reads each content before judging its kind.
@@ -144,7 +144,7 @@ export const messageHandlers: Handlers = {
 		const chat = writable(s, req.chat_id)
 		const topic = sendTopic(chat, req.topic_id)
 		const contents = inputs.map((i) => {
-			const content = messageContent(s.world, i)
+			const content = messageContent(s.world, i, s.userId)
 			if (!ALBUM_KINDS.has(i._)) fail('Invalid message content type')
 			return content
 		})
@@ -203,7 +203,7 @@ export const messageHandlers: Handlers = {
 		if (m.senderId !== s.userId) fail("Message can't be edited")
 		if (m.content._ !== 'messageText') fail('There is no text in the message to edit')
 		if (req.input_message_content?._ !== 'inputMessageText') fail('Invalid message content type')
-		const content = messageContent(s.world, req.input_message_content)
+		const content = messageContent(s.world, req.input_message_content, s.userId)
 		if (
 			content._ === 'messageText' &&
 			m.content._ === 'messageText' &&

@@ -1,6 +1,8 @@
 import type * as Td from 'tdlib-types'
+import { contentFor, fileObject, fileRecord } from './files'
 import { memberStatus } from './members-objects'
 import { defaultPermissions } from './members-rights'
+import { lastReadInbox, unreadCount } from './read-state'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord, type UserRecord, type World } from './world'
 
 /** Builds TDLib-shaped objects from world records, as one viewer sees them. */
@@ -85,6 +87,14 @@ export function lastMessage(chat: ChatRecord): MessageRecord | undefined {
 	return last
 }
 
+/** A group's photo: one file for both sizes (the emulator keeps one). */
+function chatPhoto(world: World, chat: ChatRecord): Td.chatPhotoInfo | undefined {
+	const record = chat.photoFileId ? fileRecord(world, chat.photoFileId) : undefined
+	if (!record) return undefined
+	const file = fileObject(record)
+	return { _: 'chatPhotoInfo', small: file, big: file, has_animation: false, is_personal: false }
+}
+
 export function chatObject(world: World, chat: ChatRecord, viewerId: number): Td.chat {
 	const id = world.chatIdFor(viewerId, chat)
 	const last = lastMessage(chat)
@@ -93,6 +103,7 @@ export function chatObject(world: World, chat: ChatRecord, viewerId: number): Td
 		id,
 		type: chatType(world, chat, viewerId),
 		title: chatTitle(world, chat, viewerId),
+		photo: chatPhoto(world, chat),
 		accent_color_id: Math.abs(id) % 7,
 		background_custom_emoji_id: '0',
 		profile_accent_color_id: -1,
@@ -112,8 +123,8 @@ export function chatObject(world: World, chat: ChatRecord, viewerId: number): Td
 		can_be_deleted_for_all_users: chat.kind === 'private',
 		can_be_reported: chat.kind !== 'private',
 		default_disable_notification: false,
-		unread_count: 0,
-		last_read_inbox_message_id: last ? last.serverId * MESSAGE_ID_SHIFT : 0,
+		unread_count: unreadCount(world, viewerId, chat),
+		last_read_inbox_message_id: lastReadInbox(world, viewerId, chat) * MESSAGE_ID_SHIFT,
 		last_read_outbox_message_id: last ? last.serverId * MESSAGE_ID_SHIFT : 0,
 		unread_mention_count: 0,
 		unread_reaction_count: 0,
@@ -245,6 +256,6 @@ export function messageObject(
 		media_album_id: m.albumId ?? '0',
 		effect_id: '0',
 		summary_language_code: '',
-		content: m.content,
+		content: contentFor(world, m.content, viewerId),
 	}
 }

@@ -85,7 +85,8 @@ export const passwordHandlers: Handlers = {
 	},
 
 	getRecoveryEmailAddress(s, req) {
-		// With no password TDLib does not ask the server, and any password "verifies" (tdlib-mapping §3).
+		// With no password TDLib does not ask the server, and any password "verifies"
+		// (docs/tdlib-mapping.md#security-and-two-step-verification).
 		checkCurrentPassword(me(s), req.password)
 		return { _: 'recoveryEmailAddress', recovery_email_address: twoFactor(s).recoveryEmail }
 	},

@@ -4,8 +4,9 @@ import { blockListHandlers } from './block-lists'
 import { fail, type Handlers, OK, type Session } from './session'
 
 /**
- * Block lists (`block-lists.ts`), privacy setting rules and new-chat privacy of each account, with
- * TDLib's errors (tdlib-mapping §2; td/telegram/UserPrivacySettingRule.cpp, PrivacyManager.cpp).
+ * Block lists (`block-lists.ts`), privacy setting rules and new-chat privacy of each account, with TDLib's
+ * errors (docs/tdlib-mapping.md#sessions-and-privacy; td/telegram/UserPrivacySettingRule.cpp,
+ * PrivacyManager.cpp).
  *
  * Rules are kept as TDLib sends them to the server and shown as TDLib reads them back: users the
  * account cannot see and chats that are neither a basic group nor a supergroup it knows are dropped;

@@ -1,5 +1,6 @@
 import type * as Td from 'tdlib-types'
 import { defaultPermissions, newMember } from './members-rights'
+import { seedReadSide } from './seed-read-side'
 import { type ChatKind, type ChatRecord, type Role, type UserRecord, World } from './world'
 
 /**
@@ -155,5 +156,6 @@ export function createSeededWorld(): World {
 		const chat = world.privateChat(a, b, true)!
 		for (const [sender, t] of messages) world.addMessage(chat, sender, text(t))
 	}
+	seedReadSide(world, SEED_CHATS.supergroup)
 	return world
 }

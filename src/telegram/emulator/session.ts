@@ -16,6 +16,13 @@ export interface Session {
 	login?: { phone: string; dc: number; userId?: number }
 	readonly options: Map<string, Td.OptionValue>
 	chatsLoaded: boolean
+	/**
+	 * Chats whose history this client has fetched past the last message: before that, TDLib holds
+	 * only the chat's last message and its first `getChatHistory` answers with that one alone.
+	 */
+	readonly historyLoaded: Set<number>
+	/** The client's TDLib files folder ('' when it has none): `downloadFile` writes there. */
+	readonly filesDirectory: string
 	/** `setNetworkType(networkTypeNone)` was sent: requests that need the cloud wait. */
 	offline: boolean
 	setNetwork(online: boolean): void

@@ -4,7 +4,7 @@ import { fail, type Handlers, OK, type Session } from './session'
 
 /**
  * Active sessions: the account's logged-in devices, one of them current; terminating and toggling
- * them, with the server's errors (tdlib-mapping §2).
+ * them, with the server's errors (docs/tdlib-mapping.md#sessions-and-privacy).
  *
  * Each account has two other devices, seeded when the account is first asked about (a phone app
  * and Telegram Web), and one session per authorization of an emulated client (`World.authorizations`,

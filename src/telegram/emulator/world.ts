@@ -23,6 +23,8 @@ export interface UserRecord {
 	id: number
 	firstName: string
 	lastName: string
+	/** The profile's bio (`userFullInfo.bio`). */
+	bio?: string
 	username?: string
 	/** Digits only; set for accounts that can log in. */
 	phone?: string
@@ -75,6 +77,8 @@ export interface ChatRecord {
 	autoDeleteTime: number
 	/** Supergroups: topics are on (a forum). */
 	isForum?: boolean
+	/** Groups: the file of the chat's photo (files.ts), if it has one. */
+	photoFileId?: number
 	/** Groups: the event log, oldest first (`logEvent` appends). */
 	events: ChatEventRecord[]
 }

@@ -64,7 +64,8 @@ describe('authenticateUpgrade', () => {
 		const foreign = await app.core.authenticateUpgrade(
 			ws({ cookie: owner.cookie, origin: 'https://evil.example.net' }),
 		)
-		// Contract §6: an upgrade that fails the Origin check is refused with 401, as any unauthenticated one.
+		// An upgrade that fails the Origin check is refused with 401, as any unauthenticated one
+		// (docs/protocol.md#connecting).
 		expect(foreign.ok ? 0 : foreign.status).toBe(401)
 		const none = await app.core.authenticateUpgrade(ws({}))
 		expect(none.ok ? 0 : none.status).toBe(401)

@@ -3,7 +3,10 @@ import * as v from 'valibot'
 import { administratorCommands } from '../../../plugins/commands-chat-admin/administrators'
 import { type Answer, stubContext } from '../../helpers-stub'
 
-/** The exact TDLib requests of the administrator commands (tdlib-mapping §5), against a recording stub. */
+/**
+ * The exact TDLib requests of the administrator commands
+ * (docs/tdlib-mapping.md#chat-administration-and-invites), against a recording stub.
+ */
 
 const chatOf =
 	(type: Record<string, unknown>, more: Answer = () => ({ _: 'ok' })): Answer =>

@@ -129,7 +129,7 @@ describe('edit_chat_invite_link', () => {
 			invite_link: link.invite_link,
 			name: 'after',
 		})
-		// expiration_date 0, member_limit 0, creates_join_request false (ws-commands §4.5).
+		// expiration_date 0, member_limit 0, creates_join_request false (docs/commands.md#commands-chat-admin).
 		expect(renamed).toMatchObject({
 			name: 'after',
 			expiration_date: 0,

@@ -7,9 +7,9 @@ import type { CommandContext } from '../../../src/commands/define'
 import type { TdInvoke } from '../../../src/telegram/types'
 
 /**
- * The exact TDLib requests the invite-link commands build (tdlib-mapping §5), against a stub that
- * records them: the defaults set explicitly, the read before a partial edit, and the requests that
- * are not sent.
+ * The exact TDLib requests the invite-link commands build
+ * (docs/tdlib-mapping.md#chat-administration-and-invites), against a stub that records them: the defaults set
+ * explicitly, the read before a partial edit, and the requests that are not sent.
  */
 type Answer = (req: { _: string } & Record<string, unknown>) => unknown
 

@@ -35,7 +35,7 @@ describe('get_chat_join_requests', () => {
 		await join(x.bots.alice, second.invite_link)
 	})
 
-	it('requires invite_link (§4.5), and lists every request of the chat with all: true, newest first', async () => {
+	it('requires invite_link (as the protocol does), and lists every request of the chat with all: true, newest first', async () => {
 		for (const frame of [{}, { invite_link: '' }, { invite_link: null }, { all: false }])
 			expect(await x.errorOf('get_chat_join_requests', { chat_id: chat, ...frame })).toBe(
 				'invite_link is required',

@@ -21,6 +21,8 @@ const failedFor = (user_id: number) => ({
 })
 /** The newest text message of the chat (service messages, as joins and removals, are skipped). */
 const lastText = async (chat_id: number) => {
+	// As TDLib's, the first history call on a chat not yet fetched holds its last message alone.
+	await m.td({ _: 'getChatHistory', chat_id, from_message_id: 0, offset: 0, limit: 1, only_local: false })
 	const history = await m.td({
 		_: 'getChatHistory',
 		chat_id,
@@ -144,7 +146,7 @@ describe('add_chat_members', () => {
 		})
 	})
 
-	it('answers its §7 strings and list checks', async () => {
+	it('answers its strings of the error table and list checks', async () => {
 		const error = (fields: Record<string, unknown>) => m.errorOf('add_chat_members', fields)
 		expect(await error({ user_ids: [U.dave] })).toBe('chat_id is required')
 		expect(await error({ chat_id: SEED_CHATS.supergroup, user_ids: U.dave })).toBe('user_ids must be a list')

@@ -7,7 +7,7 @@ import { TdError } from '../../../src/telegram/types'
 import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
- * The exact TDLib requests each members command builds (tdlib-mapping §4), against a stub that
+ * The exact TDLib requests each members command builds (docs/tdlib-mapping.md#members), against a stub that
  * records them: what the emulator cannot show (the chunks of 20, a chat object without its id, a
  * TDLib without getBasicGroupFullInfo).
  */
@@ -140,7 +140,7 @@ describe('get_chat_members mapping', () => {
 		}
 	})
 
-	it('answers §7’s strings for a chat object without its id, and for a TDLib without the function', async () => {
+	it('answers the error table’s strings for a chat object without its id, and for a TDLib without the function', async () => {
 		const error = async (type: Record<string, unknown>, more?: Answer) =>
 			((await runCommand('get_chat_members', { chat_id: 1 }, chatOf(type, more))).error as Error).message
 		expect(await error({ ...SUPERGROUP, supergroup_id: 0 })).toBe('supergroup_id is required')

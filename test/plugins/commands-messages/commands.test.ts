@@ -177,7 +177,7 @@ describe('forward_message', () => {
 		).toBe('reaction must contain at most 10 reaction items')
 	})
 
-	it('answers the §7 strings', async () => {
+	it('answers the strings of the error table', async () => {
 		const base = { to_chat_ids: [SEED_CHATS.supergroup], from_chat_id: ALICE, message_ids: [M(1)] }
 		expect(await errorOf('forward_message', { ...base, to_chat_ids: undefined })).toBe(
 			'to_chat_ids is required',
@@ -281,7 +281,7 @@ describe('set_reaction', () => {
 		expect(JSON.stringify((await getMessage(ALICE, M(3))).interaction_info)).toContain('🔥')
 	})
 
-	it('answers the §7 strings and TDLib errors', async () => {
+	it('answers the strings of the error table and TDLib errors', async () => {
 		const reaction = { '@type': 'reactionTypeEmoji', emoji: '👍' }
 		expect(await errorOf('set_reaction', { message_id: M(1), reaction })).toBe(
 			'chat_id and message_id are required',

@@ -6,7 +6,7 @@ import { RuntimeError, TdError } from '../../../src/telegram/types'
 import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
- * The exact TDLib requests each command builds (tdlib-mapping §1), against a stub that records
+ * The exact TDLib requests each command builds (docs/tdlib-mapping.md#messages), against a stub that records
  * them: the parts the emulator cannot show (update_recent_reactions, copy options, topics).
  */
 /** Uploads: `ok.txt` is a file the userbot uploaded; any other name is not. */

@@ -3,9 +3,10 @@ import { createMessagingFixture, type MessagingFixture, type WsClient } from '..
 import { commandsOf, emulator, loginUserbot, otherCode, readMail } from './support'
 
 /**
- * Each command of ws-commands §4.3 over the real WebSocket, gateway, supervisor child and emulator:
- * its success result, each §7 string, the echo results exactly, and TDLib's errors passed through.
- * Every test that changes a 2FA state logs in an account of its own (registered now, no password).
+ * Each command of docs/commands.md#commands-security over the real WebSocket, gateway, supervisor child and
+ * emulator: its success result, each string of the error table, the echo results exactly, and TDLib's errors
+ * passed through. Every test that changes a 2FA state logs in an account of its own (registered now, no
+ * password).
  */
 let f: MessagingFixture
 let c: WsClient
@@ -333,7 +334,7 @@ describe('change_2fa_recovery_email', () => {
 		expect(same.recovery_email_address_code_info).toBeUndefined()
 	})
 
-	it('answers its §7 strings and passes TDLib’s errors on', async () => {
+	it('answers its strings of the error table and passes TDLib’s errors on', async () => {
 		const a = await newAccount()
 		expect(
 			await a.errorOf('change_2fa_recovery_email', { new_recovery_email_address: 'a@example.com' }),
@@ -461,7 +462,7 @@ describe('request_password_recovery, check_password_recovery_code, recover_passw
 		expect(await b.ok('verify_2fa_password', { password: 'pw-b' })).toEqual({ verified: true })
 	})
 
-	it('removes the password when recover_password has no new_password (optional in §4.3, as TDLib reads it)', async () => {
+	it('removes the password when recover_password has no new_password (optional in the protocol, as TDLib reads it)', async () => {
 		for (const without of [{}, { new_password: null }, { new_password: '' }]) {
 			const a = await newAccount()
 			await withRecoveryEmail(a, 'pw-r', 'r.owner@example.com')

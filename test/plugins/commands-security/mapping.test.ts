@@ -6,8 +6,9 @@ import { TdError } from '../../../src/telegram/types'
 import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
- * The exact TDLib requests each command builds (tdlib-mapping §3), against a stub that records them:
- * every field set explicitly, the dangerous defaults never sent, and what a refusal sends (nothing).
+ * The exact TDLib requests each command builds (docs/tdlib-mapping.md#security-and-two-step-verification),
+ * against a stub that records them: every field set explicitly, the dangerous defaults never sent, and what a
+ * refusal sends (nothing).
  */
 
 const STATE = { _: 'passwordState', has_password: true, password_hint: '' }
@@ -27,7 +28,7 @@ async function runCommand(name: string, frame: Record<string, unknown>, answer: 
 }
 
 describe('security mapping onto TDLib 1.8.65', () => {
-	it('declares the 11 commands of ws-commands §4.3, the two that finish a recovery address, and their methods', () => {
+	it('declares the 11 commands of docs/commands.md#commands-security, the two that finish a recovery address, and their methods', () => {
 		expect(Object.fromEntries(securityCommands.commands.map((c) => [c.name, c.methods]))).toEqual({
 			get_password_state: ['getPasswordState'],
 			get_account_ttl: ['getAccountTtl'],
@@ -167,7 +168,7 @@ describe('security mapping onto TDLib 1.8.65', () => {
 		expect(
 			(await runCommand('recover_password', { recovery_code: '123456', new_password: 'n' })).requests,
 		).toEqual([{ _: 'recoverPassword', recovery_code: '123456', new_password: 'n', new_hint: '' }])
-		// Left out, the new password is TDLib's "none": the password is removed (§4.3: optional).
+		// Left out, the new password is TDLib's "none": the password is removed (the protocol has it optional).
 		expect((await runCommand('recover_password', { recovery_code: '123456' })).requests).toEqual([
 			{ _: 'recoverPassword', recovery_code: '123456', new_password: '', new_hint: '' },
 		])

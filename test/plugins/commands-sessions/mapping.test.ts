@@ -7,9 +7,9 @@ import { RuntimeError, TdError } from '../../../src/telegram/types'
 import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
- * The exact TDLib requests each command builds (tdlib-mapping §2), against a stub that records them:
- * what the emulator cannot show (the current session told by is_current whatever its id, defaults set
- * explicitly, rule order, the fields of a read-modify-write).
+ * The exact TDLib requests each command builds (docs/tdlib-mapping.md#sessions-and-privacy), against a stub
+ * that records them: what the emulator cannot show (the current session told by is_current whatever its id,
+ * defaults set explicitly, rule order, the fields of a read-modify-write).
  */
 
 async function runCommand(

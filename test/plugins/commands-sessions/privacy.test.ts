@@ -125,7 +125,8 @@ describe('get_privacy_settings', () => {
 		for (const settings of [5, true, { '@type': 'userPrivacySettingShowBio' }]) {
 			expect(await r.errorOf('get_privacy_settings', { settings })).toBe('settings must be a list or string')
 		}
-		// A setting it cannot retrieve: §7's string for this command (unsupported... is the others').
+		// A setting it cannot retrieve: the error table's string for this command (unsupported... is the
+		// others').
 		const FAILED = 'failed to get privacy settings'
 		expect(await r.errorOf('get_privacy_settings', { settings: 'userPrivacySettingShowEverything' })).toBe(
 			FAILED,

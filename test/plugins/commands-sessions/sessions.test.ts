@@ -165,7 +165,7 @@ describe('set_session_settings', () => {
 		expect(await r.errorOf('set_session_settings', { session_id: id, can_accept_calls: 'yes' })).toBe(
 			'can_accept_calls must be a boolean',
 		)
-		// null is a flag not sent, as everywhere: both null is §7's string, not a type error.
+		// null is a flag not sent, as everywhere: both null is the error table's string, not a type error.
 		expect(
 			await r.errorOf('set_session_settings', {
 				session_id: id,

@@ -84,6 +84,7 @@ function serveConnection(
 			return log('warn', 'emulator cloud: a client opened twice', { client: m.client })
 		const client = createEmulatorClient(world, {
 			readAuth: () => m.auth,
+			filesDirectory: m.files,
 			persist: (auth) => send({ type: 'auth', client: m.client, auth }),
 			handled: touched,
 		})
@@ -171,6 +172,7 @@ export function startHost(opts: HostOptions): CloudHost {
 		open(_userbotId, client, sink) {
 			const emulated = createEmulatorClient(world, {
 				readAuth: () => readAuth(client.databaseDirectory),
+				filesDirectory: client.filesDirectory,
 				persist: (auth) => writeAuth(client.databaseDirectory, auth),
 				handled: touched,
 			})

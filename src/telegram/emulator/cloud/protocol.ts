@@ -24,6 +24,8 @@ export const OpenSchema = v.object({
 	client,
 	userbotId: v.pipe(v.number(), v.integer()),
 	auth,
+	/** The client's TDLib files folder: where `downloadFile` writes what it fetches. */
+	files: v.optional(v.pipe(v.string(), v.maxLength(4096))),
 })
 export const InvokeSchema = v.object({
 	type: v.literal('invoke'),

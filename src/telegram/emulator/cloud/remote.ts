@@ -87,7 +87,13 @@ export function connectRemote(transport: Transport, log: CloudLog, onLost: () =>
 			// Opened on a connection that has just gone: it is lost at once, and opened again.
 			if (down) queueMicrotask(() => sink.lost())
 			else clients.set(n, { sink, databaseDirectory: client.databaseDirectory })
-			send({ type: 'open', client: n, userbotId, auth: readAuth(client.databaseDirectory) })
+			send({
+				type: 'open',
+				client: n,
+				userbotId,
+				auth: readAuth(client.databaseDirectory),
+				files: client.filesDirectory,
+			})
 			const linked: LinkedClient = {
 				invoke: (request) => call({ type: 'invoke', client: n, request }),
 				close: async () => {

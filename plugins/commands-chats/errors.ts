@@ -1,0 +1,25 @@
+/**
+ * The chats group's wire strings, in the fields helpers' style (`chat_id is required`); TDLib's
+ * own failures pass through with TDLib's words.
+ */
+
+/** TDLib returns at most 100 messages a call (MAX_GET_HISTORY); the command asks no more. */
+export const MAX_HISTORY_LIMIT = 100
+/** get_chat_history asks TDLib at most this many times per command: a partial batch costs one more. */
+export const MAX_HISTORY_CALLS = 10
+/** get_chats assembles at most this many chats a page (one getChat each). */
+export const MAX_CHATS_LIMIT = 100
+export const DEFAULT_CHATS_LIMIT = 20
+
+export const ChatsErrors = {
+	CHAT_ID_REQUIRED: 'chat_id is required',
+	USER_ID_REQUIRED: 'user_id is required',
+	MESSAGE_ID_REQUIRED: 'message_id is required',
+	MESSAGE_IDS_REQUIRED: 'message_ids is required',
+	HISTORY_LIMIT_RANGE: `limit must be between 1 and ${MAX_HISTORY_LIMIT}`,
+	CHATS_LIMIT_RANGE: `limit must be between 1 and ${MAX_CHATS_LIMIT}`,
+	OFFSET_RANGE: 'offset must be between -99 and 0',
+	OFFSET_NEGATIVE: 'offset must be non-negative',
+	CHAT_LIST: 'chat_list must be main, archive or a folder id',
+	FILTER: 'filter must be one of photo, video, document, audio, animation, voice_note, photo_and_video',
+} as const

@@ -1,0 +1,16 @@
+import { isTdUpdate } from '../../src/telegram/schema/index'
+
+export { isTdUpdate }
+
+/**
+ * What an endpoint may ask for beside TDLib's update kinds: the reply of a command sent with
+ * `"webhook": true`, the userbot's authorization state, and the account status events of the update
+ * stream (`userbot_status`, which flow through the hub like any update).
+ */
+export const ACCOUNT_EVENTS = ['command.result', 'userbot.state', 'userbot_status'] as const
+
+/** Sent by POST /api/webhooks/{id}/test/ only; no endpoint subscribes to it. */
+export const TEST_EVENT = 'webhook.test'
+
+export const isEventName = (name: string): boolean =>
+	isTdUpdate(name) || (ACCOUNT_EVENTS as readonly string[]).includes(name)

@@ -1,0 +1,126 @@
+import { Elysia } from 'elysia'
+import { MESSAGES } from '../../src/auth/errors'
+import type { AppContext } from '../../src/context'
+import { readJsonObject } from '../../src/http/body'
+import { badRequest, HttpError, notFound } from '../../src/http/errors'
+import { answerOtherMethods } from '../../src/http/methods'
+import { checkEndpointFields, checkReplayFields } from './bodies'
+import type { Endpoints } from './endpoints'
+import type { History } from './history'
+
+const BASE = '/api/webhooks'
+const none = { parse: 'none' } as const
+
+/**
+ * The REST face of webhooks: a company's endpoints, for its owner alone (a member gets 403, as on the
+ * other owner-only routes; an endpoint of another company is 404, as if it did not exist).
+ */
+export function webhookRoutes(
+	ctx: AppContext,
+	endpoints: Endpoints,
+	history: History,
+	kick: () => void,
+): Elysia {
+	const ownerOf = async (request: Request): Promise<{ companyId: number; userId: number }> => {
+		const outcome = await ctx.auth.authenticate(request)
+		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
+		const { companyId, isOwner, userId } = outcome.principal
+		if (!isOwner || companyId === null)
+			throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
+		return { companyId, userId }
+	}
+	const idOf = (raw: string | undefined): number => {
+		if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
+		return Number(raw)
+	}
+	const created = (body: unknown) => Response.json(body, { status: 201 })
+	const accepted = (body: unknown) => Response.json(body, { status: 202 })
+
+	const app: Elysia = new Elysia({ name: 'webhooks-routes' })
+	app.get(`${BASE}/`, async ({ request }) => endpoints.list((await ownerOf(request)).companyId))
+	app.post(
+		`${BASE}/`,
+		async ({ request }) => {
+			const owner = await ownerOf(request)
+			const fields = checkEndpointFields(await readJsonObject(request), true)
+			return created(await endpoints.create(owner.companyId, owner.userId, fields))
+		},
+		none,
+	)
+	app.get(`${BASE}/:id/`, async ({ request, params }) => {
+		const owner = await ownerOf(request)
+		return endpoints.view(owner.companyId, idOf(params.id))
+	})
+	app.patch(
+		`${BASE}/:id/`,
+		async ({ request, params }) => {
+			const owner = await ownerOf(request)
+			const id = idOf(params.id)
+			await endpoints.row(owner.companyId, id)
+			const fields = checkEndpointFields(await readJsonObject(request), false)
+			return endpoints.update(owner.companyId, id, fields)
+		},
+		none,
+	)
+	app.delete(
+		`${BASE}/:id/`,
+		async ({ request, params }) => {
+			const owner = await ownerOf(request)
+			await endpoints.remove(owner.companyId, idOf(params.id))
+			return new Response(null, { status: 204 })
+		},
+		none,
+	)
+	app.post(
+		`${BASE}/:id/rotate-secret/`,
+		async ({ request, params }) => {
+			const owner = await ownerOf(request)
+			return endpoints.rotate(owner.companyId, idOf(params.id))
+		},
+		none,
+	)
+	app.post(
+		`${BASE}/:id/test/`,
+		async ({ request, params }) => {
+			const owner = await ownerOf(request)
+			const row = await endpoints.row(owner.companyId, idOf(params.id))
+			const sent = await history.test(owner.companyId, row.id)
+			kick()
+			return accepted(sent)
+		},
+		none,
+	)
+	app.get(`${BASE}/:id/deliveries/`, async ({ request, params }) => {
+		const owner = await ownerOf(request)
+		const row = await endpoints.row(owner.companyId, idOf(params.id))
+		const query = new URL(request.url).searchParams
+		const limit = query.get('limit') ?? '100'
+		const before = query.get('before')
+		if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500)
+			throw badRequest({ limit: ['Ensure this value is between 1 and 500.'] })
+		if (before !== null && !/^\d{1,15}$/.test(before))
+			throw badRequest({ before: ['A valid integer is required.'] })
+		const status = query.get('status') ?? undefined
+		if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
+			throw badRequest({ status: ['Select pending, delivered or failed.'] })
+		return history.deliveries(row.id, {
+			limit: Number(limit),
+			...(before === null ? {} : { beforeId: Number(before) }),
+			...(status === undefined ? {} : { status }),
+		})
+	})
+	app.post(
+		`${BASE}/:id/replay/`,
+		async ({ request, params }) => {
+			const owner = await ownerOf(request)
+			const row = await endpoints.row(owner.companyId, idOf(params.id))
+			const fields = checkReplayFields(await readJsonObject(request))
+			const outcome = await history.replay(row.id, fields)
+			kick()
+			return accepted(outcome)
+		},
+		none,
+	)
+	answerOtherMethods(app)
+	return app
+}

@@ -1,0 +1,143 @@
+import { and, eq } from 'drizzle-orm'
+import { webhookEndpoint } from '../../db/schema'
+import type { AppContext } from '../../src/context'
+import type { ObservedEvent } from '../../src/updates/hub'
+import { isTdUpdate } from './kinds'
+import type { NewEvent, WebhookStore } from './store'
+
+interface EndpointFilter {
+	id: number
+	events: ReadonlySet<string>
+	userbotIds: ReadonlySet<number> | null
+}
+
+export interface EventSourceOptions {
+	ctx: AppContext
+	store: WebhookStore
+	now: () => number
+	/** How long a company's endpoints are taken as known (another gateway may change them). */
+	cacheMs: number
+	/** New deliveries are waiting. */
+	kick(): void
+}
+
+/**
+ * Turns the update hub's events (every numbered update, whatever its kind, and the events beside the
+ * stream) into stored events with a pending delivery per endpoint that wants them. One userbot's
+ * events are stored in the order they came (all those of one turn in one write), so their outbox
+ * order is their order. Without the bus the
+ * numbers start again at each start: the event's key then carries this start's own mark. With the
+ * bus every gateway sees every update under the shard's number: the key is the userbot and number,
+ * so the event is stored once whichever gateway stores it first.
+ */
+export class EventSource {
+	private readonly cache = new Map<number, { at: number; endpoints: EndpointFilter[] }>()
+	private readonly epoch = crypto.randomUUID()
+	private closed = false
+	/** Events seen and not yet stored, in arrival order; stored together once per turn. */
+	private waiting: ObservedEvent[] = []
+	/** The store of the previous turn's events: each turn's waits for it (their order is kept). */
+	private tail: Promise<void> = Promise.resolve()
+
+	constructor(private readonly opts: EventSourceOptions) {}
+
+	handle(event: ObservedEvent): void {
+		if (this.closed) return
+		this.waiting.push(event)
+		if (this.waiting.length > 1) return
+		const flush = () => this.flush()
+		this.tail = this.tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(flush)
+	}
+
+	/** Forgets what it knew of a company's endpoints (one was made, changed or deleted here). */
+	invalidate(companyId: number): void {
+		this.cache.delete(companyId)
+	}
+
+	/** Stops taking events and waits for those being stored. */
+	async close(): Promise<void> {
+		this.closed = true
+		await this.tail
+	}
+
+	private async flush(): Promise<void> {
+		const events = this.waiting
+		this.waiting = []
+		try {
+			const rows: Array<{ event: NewEvent; endpointIds: number[] }> = []
+			for (const event of events) {
+				const row = await this.prepare(event)
+				if (row) rows.push(row)
+			}
+			if (rows.length === 0) return
+			await this.opts.store.recordMany(rows)
+			this.opts.kick()
+		} catch (err) {
+			this.opts.ctx.log.error('webhook events not stored', {
+				events: events.length,
+				error: err instanceof Error ? err : String(err),
+			})
+		}
+	}
+
+	private async prepare(event: ObservedEvent): Promise<{ event: NewEvent; endpointIds: number[] } | null> {
+		const record = await this.opts.ctx.userbots.lookup(event.userbotId)
+		if (!record) return null
+		const endpoints = (await this.endpointsOf(record.companyId)).filter(
+			(e) => e.events.has(event.kind) && (e.userbotIds === null || e.userbotIds.has(event.userbotId)),
+		)
+		if (endpoints.length === 0) return null
+		const head = `{"userbot_id":${event.userbotId},"seq":${event.seq}`
+		const data = event.live
+			? `${head},"update":${JSON.stringify(event.data)}}`
+			: JSON.stringify({ userbot_id: event.userbotId, seq: event.seq, ...event.data })
+		const dedupeKey =
+			event.live && this.opts.ctx.config.bus
+				? `u:${event.userbotId}:${event.seq}`
+				: `${this.epoch}:${event.live ? `u:${event.userbotId}:${event.seq}` : crypto.randomUUID()}`
+		return {
+			event: {
+				companyId: record.companyId,
+				userbotId: event.userbotId,
+				seq: event.seq,
+				type: event.kind,
+				data,
+				dedupeKey,
+				at: this.opts.now(),
+			},
+			endpointIds: endpoints.map((e) => e.id),
+		}
+	}
+
+	private async endpointsOf(companyId: number): Promise<EndpointFilter[]> {
+		const now = this.opts.now()
+		const cached = this.cache.get(companyId)
+		if (cached && now - cached.at < this.opts.cacheMs) return cached.endpoints
+		const rows = await this.opts.ctx.db
+			.select({
+				id: webhookEndpoint.id,
+				events: webhookEndpoint.events,
+				userbotIds: webhookEndpoint.userbotIds,
+			})
+			.from(webhookEndpoint)
+			.where(and(eq(webhookEndpoint.companyId, companyId), eq(webhookEndpoint.enabled, true)))
+		const endpoints = rows.map((r) => ({
+			id: r.id,
+			events: new Set(JSON.parse(r.events) as string[]),
+			userbotIds: r.userbotIds === null ? null : new Set(JSON.parse(r.userbotIds) as number[]),
+		}))
+		this.cache.set(companyId, { at: now, endpoints })
+		return endpoints
+	}
+}
+
+/** The TDLib update kinds enabled endpoints want: forwarded by the supervisor whether subscribed or not. */
+export async function wantedKinds(db: AppContext['db']): Promise<string[]> {
+	const rows = await db
+		.select({ events: webhookEndpoint.events })
+		.from(webhookEndpoint)
+		.where(eq(webhookEndpoint.enabled, true))
+	const kinds = new Set<string>()
+	for (const r of rows) for (const k of JSON.parse(r.events) as string[]) if (isTdUpdate(k)) kinds.add(k)
+	return [...kinds].sort()
+}

@@ -1,0 +1,86 @@
+import { and, desc, eq, lt } from 'drizzle-orm'
+import type { Database } from '../../db/client'
+import { auditLog } from '../../db/schema'
+import type { Executor } from '../auth/db-types'
+import type { Principal } from '../auth/types'
+
+/**
+ * The audit log: what changed an account or a company, kept in the database for the company's owner
+ * (`GET /api/audit/`). Actions are fixed words; `detail` holds ids and names, never a secret.
+ */
+export const AUDIT_ACTIONS = [
+	'key.created',
+	'key.revoked',
+	'member.joined',
+	'member.removed',
+	'member.status_changed',
+	'member.grant_added',
+	'member.grant_removed',
+	'session.terminated',
+	'sessions.terminated',
+	'twofa.changed',
+	'twofa.disabled',
+	'twofa.recovery_email_changed',
+	'chat.ownership_transferred',
+	'userbot.created',
+	'userbot.deleted',
+] as const
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]
+
+export interface AuditEntry {
+	action: AuditAction
+	/** What it was done to: `key:3`, `user:12`, `userbot:7`. */
+	target?: string
+	detail?: Record<string, string | number | boolean | null>
+}
+
+/** Writes one line for what `actor` did in its company (inside `tx` when given). */
+export async function writeAudit(db: Executor, actor: Principal, entry: AuditEntry): Promise<void> {
+	await db.insert(auditLog).values({
+		companyId: actor.companyId,
+		userId: actor.userId,
+		keyId: actor.key?.id ?? null,
+		action: entry.action,
+		target: entry.target ?? null,
+		detail: entry.detail ? JSON.stringify(entry.detail) : null,
+	})
+}
+
+export interface AuditView {
+	id: number
+	at: string
+	action: string
+	user_id: number | null
+	key_id: number | null
+	target: string | null
+	detail: unknown
+}
+
+/** The company's lines, newest first; `before` (an id) pages back. */
+export async function readAudit(
+	db: Database,
+	companyId: number,
+	limit: number,
+	before?: number,
+): Promise<AuditView[]> {
+	const rows = await db
+		.select()
+		.from(auditLog)
+		.where(
+			before === undefined
+				? eq(auditLog.companyId, companyId)
+				: and(eq(auditLog.companyId, companyId), lt(auditLog.id, before)),
+		)
+		.orderBy(desc(auditLog.id))
+		.limit(limit)
+	return rows.map((r) => ({
+		id: r.id,
+		at: new Date(r.at).toISOString(),
+		action: r.action,
+		user_id: r.userId,
+		key_id: r.keyId,
+		target: r.target,
+		detail: r.detail === null ? null : JSON.parse(r.detail),
+	}))
+}

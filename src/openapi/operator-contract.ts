@@ -1,0 +1,77 @@
+import { Elysia, t } from 'elysia'
+import * as S from './schemas'
+
+/** The operator's routes (docs/operator.md) as a contract: API keys and the audit log. */
+const unreachable = (): never => {
+	throw new Error('the REST contract is documentation, never served')
+}
+const ownerOnly: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
+const authed = { 401: S.Detail, 403: S.Detail }
+
+const Scopes = t.Object({
+	userbot_ids: t.Union([t.Array(t.Integer()), t.Null()]),
+	groups: t.Union([t.Array(t.String()), t.Null()]),
+	commands: t.Union([t.Array(t.String()), t.Null()]),
+	read_only: t.Boolean(),
+	webhooks: t.Boolean(),
+})
+const ApiKey = t.Object({
+	id: t.Integer(),
+	name: t.String(),
+	prefix: t.String({ description: 'The first characters of the key, to tell keys apart.' }),
+	scopes: Scopes,
+	expires_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+	last_used_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
+	created_at: t.String({ format: 'date-time' }),
+})
+const NewApiKey = t.Object({
+	name: t.String({ maxLength: 100 }),
+	expires_at: t.Optional(t.Union([t.String({ format: 'date-time' }), t.Null()])),
+	userbot_ids: t.Optional(t.Union([t.Array(t.Integer()), t.Null()])),
+	groups: t.Optional(t.Union([t.Array(t.String()), t.Null()])),
+	commands: t.Optional(t.Union([t.Array(t.String()), t.Null()])),
+	read_only: t.Optional(t.Boolean()),
+	webhooks: t.Optional(t.Boolean()),
+})
+const AuditLine = t.Object({
+	id: t.Integer(),
+	at: t.String({ format: 'date-time' }),
+	action: t.String(),
+	user_id: t.Union([t.Integer(), t.Null()]),
+	key_id: t.Union([t.Integer(), t.Null()]),
+	target: t.Union([t.String(), t.Null()]),
+	detail: t.Unknown(),
+})
+
+export const operatorContract = new Elysia({ name: 'operator-contract' })
+	.get('/api/keys/', unreachable, {
+		response: { 200: t.Array(ApiKey), ...authed },
+		detail: { summary: "The company's live API keys (owner only)", tags: ['operator'], security: ownerOnly },
+	})
+	.post('/api/keys/', unreachable, {
+		body: NewApiKey,
+		response: { 201: t.Composite([ApiKey, t.Object({ key: t.String() })]), 400: S.FieldErrors, ...authed },
+		detail: {
+			summary: 'Makes an API key: the key is in this answer only (owner only)',
+			tags: ['operator'],
+			security: ownerOnly,
+		},
+	})
+	.delete('/api/keys/:id/', unreachable, {
+		params: t.Object({ id: t.String({ pattern: '^[0-9]+$' }) }),
+		response: { 204: t.Void(), ...authed, 404: S.Detail },
+		detail: {
+			summary: 'Revokes an API key: its sockets close at once',
+			tags: ['operator'],
+			security: ownerOnly,
+		},
+	})
+	.get('/api/audit/', unreachable, {
+		query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+		response: { 200: t.Array(AuditLine), 400: S.FieldErrors, ...authed },
+		detail: {
+			summary: "The company's audit log, newest first (owner only)",
+			tags: ['operator'],
+			security: ownerOnly,
+		},
+	})

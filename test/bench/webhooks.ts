@@ -1,0 +1,151 @@
+/**
+ * Benchmark of webhook deliveries: events published to the update hub of a real app (emulator
+ * backend, libSQL file) for USERBOTS userbots of one company with one endpoint, delivered through
+ * the outbox (stored, claimed, signed, POSTed, settled) to a receiver that answers 200 at once,
+ * against a bare `fetch` loop (USERBOTS loops side by side, one request at a time each: the same
+ * concurrency as the outbox's one-in-flight-per-userbot order) to the same receiver, same body
+ * size, in the same run. The receiver runs in a process of its own (this script with `--receiver`).
+ *
+ * Printed: deliveries per second of each and their ratio (goal ≥ 0.5); then, at a steady rate, the
+ * p50/p99 from the hub receiving an update (what the supervisor forwards from TDLib) to the
+ * receiver's request, on the wall clock both processes share.
+ *
+ *   bun test/bench/webhooks.ts          (BENCH_EVENTS, BENCH_USERBOTS, BENCH_RATE)
+ */
+import { getTestInstance } from '../helpers'
+import { registerUser } from '../helpers-ws'
+import { call, insertUserbot } from '../plugins/webhooks/receiver'
+
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 4000)
+const USERBOTS = Number(process.env.BENCH_USERBOTS ?? 8)
+const RATE = Number(process.env.BENCH_RATE ?? 200)
+const wallClock = () => performance.timeOrigin + performance.now()
+
+/** The receiver's side: counts POSTs and the latency from the stamp each carries. */
+function receiver(): void {
+	let count = 0
+	let latencies: number[] = []
+	const server = Bun.serve({
+		hostname: '127.0.0.1',
+		port: 0,
+		async fetch(request) {
+			const path = new URL(request.url).pathname
+			if (path === '/stats') {
+				const body = JSON.stringify({ count, latencies })
+				count = 0
+				latencies = []
+				return new Response(body)
+			}
+			const text = await request.text()
+			count++
+			const stamp = /"stamp":([0-9.]+)/.exec(text)
+			if (stamp) latencies.push(wallClock() - Number(stamp[1]))
+			return new Response('ok')
+		},
+	})
+	console.log(server.port)
+}
+
+const percentile = (xs: number[], p: number) => {
+	const s = [...xs].sort((a, b) => a - b)
+	return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN
+}
+
+async function main(): Promise<void> {
+	const child = Bun.spawn([process.execPath, import.meta.path, '--receiver'], {
+		stdout: 'pipe',
+		stderr: 'inherit',
+	})
+	const reader = child.stdout.getReader()
+	const first = new TextDecoder().decode((await reader.read()).value)
+	const port = Number(first.trim())
+	const base = `http://127.0.0.1:${port}`
+	const stats = async () =>
+		(await (await fetch(`${base}/stats`)).json()) as { count: number; latencies: number[] }
+	const t = await getTestInstance({
+		WEBHOOK_ALLOW_HTTP: 'true',
+		WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+		WEBHOOK_POLL: '1000',
+	})
+	try {
+		const owner = await registerUser(t, 'bench@example.com')
+		const bots: number[] = []
+		for (let i = 0; i < USERBOTS; i++) bots.push(await insertUserbot(t, owner.companyId))
+		const made = await call(t, owner.access)('POST', '/api/webhooks/', { url: `${base}/hook` })
+		if (made.status !== 201) throw new Error(`endpoint: ${made.status}`)
+		const update = (n: number) => ({
+			_: 'updateNewMessage',
+			message: { id: n, text: 'x'.repeat(200) },
+			stamp: wallClock(),
+		})
+		const bodyOf = (n: number) =>
+			JSON.stringify({
+				type: 'updateNewMessage',
+				timestamp: new Date().toISOString(),
+				data: { userbot_id: 1, seq: n, update: update(n) },
+			})
+
+		// Warm-up of both paths.
+		for (let n = 0; n < 50; n++) t.ctx.updates.publish(bots[n % USERBOTS] as number, update(n))
+		await until(async () => (await stats()).count >= 50, 30_000)
+
+		// The bare fetch loop: USERBOTS loops, one request at a time each.
+		let start = performance.now()
+		await Promise.all(
+			Array.from({ length: USERBOTS }, async (_, k) => {
+				for (let n = k; n < EVENTS; n += USERBOTS)
+					await (
+						await fetch(`${base}/hook`, {
+							method: 'POST',
+							body: bodyOf(n),
+							headers: { 'content-type': 'application/json' },
+						})
+					).text()
+			}),
+		)
+		const bare = EVENTS / ((performance.now() - start) / 1000)
+		await stats()
+
+		// The outbox: every event published at once, delivered in order per userbot.
+		start = performance.now()
+		for (let n = 0; n < EVENTS; n++) t.ctx.updates.publish(bots[n % USERBOTS] as number, update(n))
+		let delivered = 0
+		await until(async () => {
+			delivered += (await stats()).count
+			return delivered >= EVENTS
+		}, 600_000)
+		const ours = EVENTS / ((performance.now() - start) / 1000)
+		console.log(`bare fetch loop: ${bare.toFixed(0)} requests/s (${USERBOTS} loops)`)
+		console.log(`webhook outbox:  ${ours.toFixed(0)} deliveries/s (${USERBOTS} userbots)`)
+		console.log(`ratio:           ${(ours / bare).toFixed(2)} (goal ≥ 0.5)`)
+
+		// Latency at a steady rate: hub → receiver.
+		const steady = Math.min(EVENTS, RATE * 5)
+		const latencies: number[] = []
+		for (let n = 0; n < steady; n++) {
+			t.ctx.updates.publish(bots[n % USERBOTS] as number, update(n))
+			await Bun.sleep(1000 / RATE)
+		}
+		await until(async () => {
+			latencies.push(...(await stats()).latencies)
+			return latencies.length >= steady
+		}, 120_000)
+		console.log(
+			`latency at ${RATE}/s: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (update at the hub → receiver)`,
+		)
+	} finally {
+		await t.stop()
+		child.kill()
+	}
+}
+
+async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
+	const end = Date.now() + ms
+	while (!(await check())) {
+		if (Date.now() > end) throw new Error(`not within ${ms} ms`)
+		await Bun.sleep(20)
+	}
+}
+
+if (process.argv.includes('--receiver')) receiver()
+else await main()
