@@ -1,6 +1,7 @@
 import type { WebhookConfig } from '../../src/config'
 import type { Logger } from '../../src/logger'
 import { nextAttemptAt, retryAfterMs } from './backoff'
+import { logWebhookFailure } from './log-failure'
 import { openSecret, signatureHeader } from './secrets'
 import { checkUrlForm, type Lookup, pinnedUrl, resolveTarget, UrlRefused } from './ssrf'
 import type { Attempt, Claimed, WebhookStore } from './store'
@@ -85,9 +86,7 @@ export class Deliverer {
 				const leaseMs = this.opts.config.timeoutMs * RUN + LEASE_MARGIN_MS
 				claimed = await this.opts.store.claim(this.owner, free, this.opts.now(), leaseMs, RUN)
 			} catch (err) {
-				this.opts.log.error('claiming webhook deliveries failed', {
-					error: err instanceof Error ? err : String(err),
-				})
+				logWebhookFailure(this.opts.log, 'claiming webhook deliveries', err)
 				return
 			}
 			const runs = new Map<string, Claimed[]>()
@@ -115,7 +114,7 @@ export class Deliverer {
 			}
 		})()
 			.catch((err: unknown) => {
-				this.opts.log.error('webhook delivery failed', { error: err instanceof Error ? err : String(err) })
+				logWebhookFailure(this.opts.log, 'webhook delivery', err)
 			})
 			.finally(() => {
 				this.inFlight--

@@ -9,6 +9,7 @@ import { definePlugin, type PluginDefinition } from '../../src/plugin'
 import { Deliverer } from './deliver'
 import { Endpoints } from './endpoints'
 import { History } from './history'
+import { logWebhookFailure } from './log-failure'
 import { webhookRoutes } from './routes'
 import { EventSource, wantedKinds } from './source'
 import { defaultLookup, type Lookup } from './ssrf'
@@ -56,8 +57,7 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 			const refreshKinds = () =>
 				wantedKinds(ctx.db).then(
 					(kinds) => ctx.updates.want(source, kinds),
-					(err: unknown) =>
-						ctx.log.error('webhook kinds not read', { error: err instanceof Error ? err : String(err) }),
+					(err: unknown) => logWebhookFailure(ctx.log, 'reading the kinds webhooks want', err),
 				)
 			const endpoints = new Endpoints({
 				ctx,

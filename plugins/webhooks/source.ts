@@ -3,6 +3,7 @@ import { webhookEndpoint } from '../../db/schema'
 import type { AppContext } from '../../src/context'
 import type { ObservedEvent } from '../../src/updates/hub'
 import { isTdUpdate } from './kinds'
+import { logWebhookFailure } from './log-failure'
 import type { NewEvent, WebhookStore } from './store'
 
 interface EndpointFilter {
@@ -73,10 +74,8 @@ export class EventSource {
 			await this.opts.store.recordMany(rows)
 			this.opts.kick()
 		} catch (err) {
-			this.opts.ctx.log.error('webhook events not stored', {
-				events: events.length,
-				error: err instanceof Error ? err : String(err),
-			})
+			// With the database down they are not stored: a limit written in docs/webhooks.md.
+			logWebhookFailure(this.opts.ctx.log, `storing ${events.length} webhook events`, err)
 		}
 	}
 

@@ -75,7 +75,7 @@ describe('createClient', () => {
 			expect(failed).toBeInstanceOf(CommandFailed)
 			expect(failed).toMatchObject({ action: 'pin_message', error: 'message_id is required' })
 			const other = await client
-				.send('get_chat' as never, { userbot_id: 999_999, chat_id: 1 } as never)
+				.send('no_such_command' as never, { userbot_id: 999_999, chat_id: 1 } as never)
 				.catch((e: unknown) => e)
 			expect(other).toMatchObject({ error: 'unknown action' })
 			const foreign = await client.send('get_account_ttl', { userbot_id: 999_999 }).catch((e: unknown) => e)
