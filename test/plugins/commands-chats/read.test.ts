@@ -55,3 +55,19 @@ describe('get_chat_history', () => {
 		expect((await run('get_chat_history', {})).payload.error).toBe('chat_id is required')
 	})
 })
+
+describe('get_message', () => {
+	it('answers the message a history page holds, the same object, and TDLib’s error for an unknown id', async () => {
+		const page = await run('get_chat_history', { chat_id: SEED_CHATS.supergroup, limit: 1 })
+		const [newest] = (page.payload.result as { messages: Array<{ id: number; chat_id: number }> }).messages
+		expect(newest).toBeDefined()
+		const reply = await run('get_message', { chat_id: SEED_CHATS.supergroup, message_id: newest!.id })
+		expect(reply.payload.type).toBe('get_message')
+		expect(reply.payload.result).toEqual(newest)
+		const missing = await run('get_message', { chat_id: SEED_CHATS.supergroup, message_id: 999 * 2 ** 20 })
+		expect(missing.payload.type).toBe('get_message_error')
+		expect((await run('get_message', { chat_id: SEED_CHATS.supergroup })).payload.error).toBe(
+			'message_id is required',
+		)
+	})
+})
