@@ -64,8 +64,8 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 	const emit = (e: RuntimeEvent) => {
 		for (const l of listeners) l(e)
 	}
-	const health = new HealthBoard(opts.clock, (userbotId, update) =>
-		emit({ type: 'update', userbotId, update: { ...update } }),
+	const health = new HealthBoard(opts.clock, (userbotId, change) =>
+		emit({ type: 'userbot_status', userbotId, ...change }),
 	)
 	/** Kinds the layer above asked for; `updateMessageSendFailed` is always asked of the child. */
 	let wanted: ReadonlySet<string> = new Set()

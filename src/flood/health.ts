@@ -19,22 +19,31 @@ export const USERBOT_STATUSES = [
 ] as const
 export type UserbotStatus = (typeof USERBOT_STATUSES)[number]
 
-/** The pseudo-update a status change travels as: the same numbered stream as live updates. */
-export const STATUS_UPDATE = 'updateUserbotStatus'
+export const isUserbotStatus = (s: unknown): s is UserbotStatus =>
+	typeof s === 'string' && (USERBOT_STATUSES as readonly string[]).includes(s)
 
-export interface StatusUpdate {
-	_: typeof STATUS_UPDATE
+/**
+ * A status change as the board tells it. It is an event about the account, not a TDLib update: it
+ * travels beside the numbered update stream, never in it (docs/flood-and-health.md).
+ */
+export interface StatusChange {
 	status: UserbotStatus
 	/** `cooling_down`: when it ends, Unix seconds. */
 	until?: number
+	/**
+	 * The first status this process knows of the account (its client was started): a change only if
+	 * it differs from the stored one, which this process does not know.
+	 */
+	initial?: boolean
 }
 
 /** Statuses only a new log-in (or an explicit start) leaves. */
 const STICKY = new Set<UserbotStatus>(['banned', 'revoked'])
 
 /**
- * Each userbot's health as the process that runs it sees it. `set` tells `emit` of every change, once;
- * a cooling down ends by itself on the clock.
+ * Each userbot's health as the process that runs it sees it. `set` tells `emit` of every change, once
+ * (the first status it learns of an account is marked `initial`); a cooling down ends by itself on
+ * the clock.
  */
 export class HealthBoard {
 	private readonly statuses = new Map<
@@ -44,7 +53,7 @@ export class HealthBoard {
 
 	constructor(
 		private readonly clock: Clock,
-		private readonly emit: (userbotId: number, update: StatusUpdate) => void,
+		private readonly emit: (userbotId: number, change: StatusChange) => void,
 	) {}
 
 	status(userbotId: number): UserbotStatus | undefined {
@@ -56,13 +65,8 @@ export class HealthBoard {
 		const now = this.statuses.get(userbotId)
 		if (now && STICKY.has(now.status) && !opts.force && status !== 'banned' && status !== 'stopped') return
 		if (now?.status === 'banned' && !opts.force) return
+		// Nothing changed: nothing is told.
 		if (now && now.status === status && now.until === opts.untilMs) return
-		// A client that starts healthy is no change: `active` is what a userbot without a status is
-		// taken to be, so nothing is told (the numbered stream carries changes only).
-		if (!now && status === 'active' && opts.untilMs === undefined) {
-			this.statuses.set(userbotId, { status })
-			return
-		}
 		now?.cancel?.()
 		const entry: { status: UserbotStatus; until?: number; cancel?: () => void } = {
 			status,
@@ -74,10 +78,11 @@ export class HealthBoard {
 			})
 		}
 		this.statuses.set(userbotId, entry)
-		const update: StatusUpdate = { _: STATUS_UPDATE, status }
+		const change: StatusChange = { status }
 		if (opts.untilMs !== undefined)
-			update.until = Math.ceil(Date.now() / 1000 + (opts.untilMs - this.clock.now()) / 1000)
-		this.emit(userbotId, update)
+			change.until = Math.ceil(Date.now() / 1000 + (opts.untilMs - this.clock.now()) / 1000)
+		if (!now) change.initial = true
+		this.emit(userbotId, change)
 	}
 
 	forget(userbotId: number): void {

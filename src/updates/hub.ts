@@ -1,4 +1,3 @@
-import { STATUS_UPDATE } from '../flood/health'
 import { type StreamEntry, UpdateStream } from './stream'
 
 /**
@@ -79,19 +78,6 @@ export interface ObservedEvent {
 	live: boolean
 }
 
-/**
- * The account's health changes (src/flood/health.ts) ride the same numbered stream as its updates
- * and go to every subscriber of the userbot, whatever kinds it chose, as `userbot_status`.
- */
-const wants = (sub: Subscription, kind: string) => kind === STATUS_UPDATE || sub.kinds.has(kind)
-
-function eventText(userbotId: number, seq: number, update: { _: string }): string {
-	if (update._ !== STATUS_UPDATE)
-		return JSON.stringify({ type: 'update', userbot_id: userbotId, seq, update })
-	const { status, until } = update as { status?: unknown; until?: unknown }
-	return JSON.stringify({ type: 'userbot_status', userbot_id: userbotId, seq, status, until })
-}
-
 const resyncText = (userbotId: number, seq: number) =>
 	JSON.stringify({ type: 'resync', userbot_id: userbotId, seq })
 
@@ -153,7 +139,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 				if (!sink.writable()) return true
 				const entry: StreamEntry | undefined = stream.at(sub.cursor)
 				sub.cursor++
-				if (entry && wants(sub, entry.kind)) sink.deliver(entry.text)
+				if (entry && sub.kinds.has(entry.kind)) sink.deliver(entry.text)
 			}
 		}
 		return false
@@ -211,7 +197,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 					}
 			}
 			const seq = ++stream.seq
-			const text = eventText(userbotId, seq, update)
+			const text = JSON.stringify({ type: 'update', userbot_id: userbotId, seq, update })
 			stream.add({ seq, at: now(), kind: update._, text })
 			for (const fn of observers) fn({ userbotId, seq, kind: update._, data: update, live: true })
 			const sinks = byUserbot.get(userbotId)
@@ -222,7 +208,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 				// The hot path: a connection that is caught up and reads gets it at once.
 				if (sub.cursor === seq && sink.writable()) {
 					sub.cursor++
-					if (wants(sub, update._)) sink.deliver(text)
+					if (sub.kinds.has(update._)) sink.deliver(text)
 				} else schedule(sink)
 			}
 		},

@@ -218,6 +218,7 @@ export class UserbotService {
 			})
 		await removeUserbotFolders(dataDir, userbotId)
 		this.tracker.forget(userbotId)
+		this.statuses.forget(userbotId)
 		// Its updates, and every subscription to them, end with it.
 		this.ctx.updates.forget(userbotId)
 		await this.ctx.db

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { Webhook } from 'standardwebhooks'
 import { type ChatUpdate, createMessagingFixture, type MessagingFixture } from '../helpers-ws'
+import { HOOK_ENV, type Receiver, startReceiver } from '../plugins/webhooks/receiver'
 
 const PHONE = '9996621234'
 /** Bob's private chat with Alice (the emulator's seed). */
@@ -12,16 +14,23 @@ const call = (f: MessagingFixture, method: string, path: string, body?: unknown)
 		body: body === undefined ? undefined : JSON.stringify(body),
 	})
 
-type StatusEvent = { type: string; userbot_id: number; seq: number; status: string }
+/** The account status event on the command channel: a company event, never a numbered update. */
 const isStatus = (status: string) => (m: ChatUpdate) =>
-	(m as unknown as StatusEvent).type === 'userbot_status' && (m as unknown as StatusEvent).status === status
+	m.type === 'chat_update' &&
+	m.payload?.type === 'userbot_status' &&
+	(m.payload.result as { status?: string } | undefined)?.status === status
 
 describe('account health: revoked through the emulator, and logged in again', () => {
 	let f: MessagingFixture
+	let rx: Receiver
 	beforeAll(async () => {
-		f = await createMessagingFixture({ EMULATOR_CONTROL: 'true' })
+		f = await createMessagingFixture({ EMULATOR_CONTROL: 'true', ...HOOK_ENV })
+		rx = startReceiver()
 	})
-	afterAll(() => f.stop())
+	afterAll(async () => {
+		rx.stop()
+		await f.stop()
+	})
 
 	/** Logs the userbot in through the REST steps. */
 	const logIn = async (id: number) => {
@@ -38,21 +47,36 @@ describe('account health: revoked through the emulator, and logged in again', ()
 			id: number
 		}
 		const id = created.id
+		const hook = await call(f, 'POST', '/api/webhooks/', { url: rx.url, events: ['userbot.status'] })
+		expect(hook.status).toBe(201)
+		const { secret } = (await hook.json()) as { secret: string }
 		await logIn(id)
 		const ws = await f.connect()
 		const sub = await ws.command({ action: 'subscribe', userbot_id: id, updates: ['updateNewMessage'] })
 		expect(sub.payload.type).toBe('subscribe')
+		const lastSeq = (sub.payload.result as { last_seq: number }).last_seq
 		const before = (await (await call(f, 'GET', `/api/userbots/${id}/`)).json()) as { status: string }
 		expect(before.status).toBe('active')
 
 		const res = await call(f, 'POST', '/api/emulator/revoke/', { phone_number: PHONE })
 		expect(res.status).toBe(200)
-		// To the subscriber, numbered in the userbot's stream (whatever kinds it chose)...
-		const event = (await ws.take(isStatus('revoked'))) as unknown as StatusEvent
-		expect(event).toMatchObject({ userbot_id: id, seq: expect.any(Number) })
-		// ...and to the company's sockets, once stored.
-		const pushed = await ws.take((m) => m.payload?.type === 'userbot_status')
-		expect(pushed.payload.result).toEqual({ status: 'revoked' })
+		// To the company's sockets (the subscriber's among them), once stored...
+		const pushed = await ws.take(isStatus('revoked'))
+		expect(pushed).toEqual({
+			type: 'chat_update',
+			userbot_id: id,
+			payload: { userbot_id: id, type: 'userbot_status', result: { status: 'revoked' } },
+		})
+		// ...and to the endpoint that asked for `userbot.status`, signed like every webhook.
+		await rx.until((r) => r.some((x) => x.json.type === 'userbot.status'))
+		const got = rx.received.find((x) => x.json.type === 'userbot.status')!
+		const body = new Webhook(secret).verify(got.body, got.headers) as { data: Record<string, unknown> }
+		expect(body.data).toMatchObject({ userbot_id: id, status: 'revoked' })
+		// An event about the account, not a TDLib update: it carries the last number the userbot's
+		// stream gave out, and nothing numbered reached the subscriber but TDLib's updates.
+		expect(body.data.seq).toBeGreaterThanOrEqual(lastSeq)
+		const numbered = ws.received.filter((m) => 'seq' in m) as unknown as Array<{ type: string }>
+		expect(numbered.every((m) => m.type === 'update' || m.type === 'resync')).toBe(true)
 		const after = (await (await call(f, 'GET', `/api/userbots/${id}/`)).json()) as {
 			id: number
 			status: string
