@@ -394,10 +394,34 @@ function emulatorLimitsValid(text: string): boolean {
 	}
 }
 
-function floodConfig(e: { FLOOD_LIMITS?: string; FLOOD_MAX_WAIT: number; FLOOD_WARMUP_HOURS: number }) {
+/**
+ * The governor paces ahead of the limits of the Telegram it talks to. Unset, with real TDLib: the
+ * documented defaults. Unset, on the emulator: the emulated cloud's own limits
+ * (EMULATOR_FLOOD_LIMITS), and none (off) when it has none (docs/flood-and-health.md, Decision).
+ */
+function floodLimits(e: {
+	FLOOD_LIMITS?: string
+	EMULATOR_FLOOD_LIMITS?: string
+	TDLIB_BACKEND: string
+}): FloodLimits | null {
 	const text = e.FLOOD_LIMITS?.trim()
+	if (text === 'off') return null
+	if (text === undefined && e.TDLIB_BACKEND === 'emulator') {
+		const { limits } = parseFloodLimits(e.EMULATOR_FLOOD_LIMITS ?? '', ['delay'])
+		return Object.keys(limits).length > 0 ? limits : null
+	}
+	return { ...DEFAULT_FLOOD_LIMITS, ...parseFloodLimits(text ?? '').limits }
+}
+
+function floodConfig(e: {
+	FLOOD_LIMITS?: string
+	EMULATOR_FLOOD_LIMITS?: string
+	TDLIB_BACKEND: string
+	FLOOD_MAX_WAIT: number
+	FLOOD_WARMUP_HOURS: number
+}) {
 	return {
-		limits: text === 'off' ? null : { ...DEFAULT_FLOOD_LIMITS, ...parseFloodLimits(text ?? '').limits },
+		limits: floodLimits(e),
 		maxWaitMs: e.FLOOD_MAX_WAIT * 1000,
 		warmupMs: e.FLOOD_WARMUP_HOURS * 3_600_000,
 	}

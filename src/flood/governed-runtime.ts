@@ -164,7 +164,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		return inner.invoke(userbotId, request, { ...o, timeoutMs: left })
 	}
 
-	return {
+	const governed: GovernedRuntime = {
 		governor,
 		statuses: health,
 		get pid() {
@@ -191,7 +191,9 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			started.add(userbotId)
 			const state = await inner.startClient(userbotId, o)
 			lastState.set(userbotId, state)
-			health.set(userbotId, 'active', { force: true })
+			// Only a logged-in client says the account is well: one waiting for a log-in (a new userbot,
+			// or one revoked before a restart) leaves the stored status as it is until it logs in.
+			if (state === 'authorizationStateReady') health.set(userbotId, 'active', { force: true })
 			return state
 		},
 		async stopClient(userbotId, o) {
@@ -220,6 +222,24 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		health: () => inner.health(),
 		close: () => inner.close(),
 	}
+	return inFrontOf(inner, governed)
+}
+
+/**
+ * The governed runtime stands in front of the runtime it wraps without hiding it: what it does not
+ * define itself (a sharded runtime's `shardOf`, a supervisor's own counters, its class for
+ * `instanceof`) is the wrapped runtime's, read from it and called on it, so whoever looks at the
+ * process's runtime (operators' tools, tests) sees the supervisors it runs.
+ */
+function inFrontOf(inner: LocalRuntime, governed: GovernedRuntime): GovernedRuntime {
+	return new Proxy(inner, {
+		get(target, prop) {
+			if (prop in governed) return Reflect.get(governed, prop)
+			const value: unknown = Reflect.get(target, prop, target)
+			return typeof value === 'function' ? value.bind(target) : value
+		},
+		has: (target, prop) => prop in governed || prop in target,
+	}) as GovernedRuntime
 }
 
 /** The governor's refusal as it crosses the wire: TDLib's own words for a flood wait, code 429. */
