@@ -238,6 +238,9 @@ function inFrontOf(inner: LocalRuntime, governed: GovernedRuntime): GovernedRunt
 			const value: unknown = Reflect.get(target, prop, target)
 			return typeof value === 'function' ? value.bind(target) : value
 		},
+		// What it defines itself is set on it (a test that wraps `invoke` wraps the governed one).
+		set: (target, prop, value) =>
+			prop in governed ? Reflect.set(governed, prop, value) : Reflect.set(target, prop, value, target),
 		has: (target, prop) => prop in governed || prop in target,
 	}) as GovernedRuntime
 }
