@@ -189,6 +189,10 @@ export const userbot = sqliteTable(
 			.default('authorizationStateWaitTdlibParameters'),
 		/** The TDLib database key, encrypted with the server's data key (AES-GCM), base64. */
 		encryptionKey: text('encryption_key').notNull(),
+		/** The account's health (docs/flood-and-health.md): `active`, `cooling_down`, `revoked`... */
+		status: text('status').notNull().default('active'),
+		/** `cooling_down`: when it ends, Unix seconds. */
+		statusUntil: integer('status_until'),
 		createdBy: integer('created_by').references(() => userProfile.id, { onDelete: 'set null' }),
 		createdAt: integer('created_at').notNull().default(now),
 		deletedAt: integer('deleted_at'),

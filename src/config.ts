@@ -13,6 +13,7 @@ import {
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
+import { DEFAULT_FLOOD_LIMITS, type FloodLimits, parseFloodLimits } from './flood/limits'
 import { isAddressOrCidr } from './http/client-address'
 import { isPackageSpecifier, isPathSpecifier } from './plugin-specifier'
 import { isTdUpdate } from './telegram/schema/index'
@@ -196,6 +197,29 @@ const EnvSchema = v.object({
 	BUS_TLS_CA: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	BUS_TLS_CERT: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	BUS_TLS_KEY: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+	/** The flood governor (docs/flood-and-health.md): `key=count/seconds,...` over the defaults, or `off`. */
+	FLOOD_LIMITS: v.optional(
+		v.pipe(
+			v.string(),
+			v.check(
+				floodLimitsValid,
+				'must be off or key=count/seconds, comma-separated (docs/flood-and-health.md)',
+			),
+		),
+	),
+	/** Seconds a command may wait for its flood budget; past it, it is answered with `retry_after`. */
+	FLOOD_MAX_WAIT: v.optional(int(0, 86_400), '30'),
+	/** Hours after its log-in an account counts as new (warm-up: its intervals are doubled); 0: none. */
+	FLOOD_WARMUP_HOURS: v.optional(int(0, 24 * 365), '24'),
+	/** The emulated cloud's own flood limits, as Telegram's (`key=count/seconds,...,delay=seconds`). */
+	EMULATOR_FLOOD_LIMITS: v.optional(
+		v.pipe(
+			v.string(),
+			v.check(emulatorLimitsValid, 'must be key=count/seconds or delay=seconds, comma-separated'),
+		),
+	),
+	/** `POST /api/emulator/{revoke,ban,limit}/`: the emulator backend only; never on by default. */
+	EMULATOR_CONTROL: v.optional(bool, 'false'),
 	/** Tests: each supervisor child appends a line here per client started and stopped. */
 	SUPERVISOR_RUN_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
@@ -331,6 +355,10 @@ export interface Config {
 	bus?: BusConfig
 	/** Tests: where supervisor children record every client start and stop. */
 	supervisorRunLog?: string
+	/** The flood governor; `limits` null: off (FLOOD_LIMITS=off). */
+	flood: { limits: FloodLimits | null; maxWaitMs: number; warmupMs: number }
+	/** The emulator backend's flood limits (EMULATOR_FLOOD_LIMITS) and its control routes (EMULATOR_CONTROL). */
+	emulator: { floodLimits?: string; control: boolean }
 	/** Webhook deliveries (plugins/webhooks). */
 	webhooks: WebhookConfig
 }
@@ -345,6 +373,58 @@ export interface WebhookConfig {
 	retryForMs: number
 	disableAfterMs: number
 	pollMs: number
+}
+
+function floodLimitsValid(text: string): boolean {
+	if (text.trim() === 'off') return true
+	try {
+		parseFloodLimits(text)
+		return true
+	} catch {
+		return false
+	}
+}
+
+function emulatorLimitsValid(text: string): boolean {
+	try {
+		parseFloodLimits(text, ['delay'])
+		return true
+	} catch {
+		return false
+	}
+}
+
+/**
+ * The governor paces ahead of the limits of the Telegram it talks to. Unset, with real TDLib: the
+ * documented defaults. Unset, on the emulator: the emulated cloud's own limits
+ * (EMULATOR_FLOOD_LIMITS), and none (off) when it has none (docs/flood-and-health.md, Decision).
+ */
+function floodLimits(e: {
+	FLOOD_LIMITS?: string
+	EMULATOR_FLOOD_LIMITS?: string
+	TDLIB_BACKEND: string
+}): FloodLimits | null {
+	const text = e.FLOOD_LIMITS?.trim()
+	if (text === 'off') return null
+	if (text === undefined && e.TDLIB_BACKEND === 'emulator') {
+		const { limits } = parseFloodLimits(e.EMULATOR_FLOOD_LIMITS ?? '', ['delay'])
+		return Object.keys(limits).length > 0 ? limits : null
+	}
+	return { ...DEFAULT_FLOOD_LIMITS, ...parseFloodLimits(text ?? '').limits }
+}
+
+function floodConfig(e: {
+	FLOOD_LIMITS?: string
+	EMULATOR_FLOOD_LIMITS?: string
+	TDLIB_BACKEND: string
+	FLOOD_MAX_WAIT: number
+	FLOOD_WARMUP_HOURS: number
+}) {
+	return {
+		limits: floodLimits(e),
+		maxWaitMs: e.FLOOD_MAX_WAIT * 1000,
+		warmupMs: e.FLOOD_WARMUP_HOURS * 3_600_000,
+	}
 }
 
 export interface BusConfig {
@@ -602,6 +682,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		supervisors: e.SUPERVISORS,
 		bus: e.BUS_URL === undefined ? undefined : busConfig(e.BUS_URL, e),
 		supervisorRunLog: e.SUPERVISOR_RUN_LOG === undefined ? undefined : resolve(e.SUPERVISOR_RUN_LOG),
+		flood: floodConfig(e),
+		emulator: { floodLimits: e.EMULATOR_FLOOD_LIMITS, control: e.EMULATOR_CONTROL },
 		webhooks: {
 			timeoutMs: e.WEBHOOK_TIMEOUT,
 			allowHttp: e.WEBHOOK_ALLOW_HTTP,

@@ -72,6 +72,7 @@ export {
 } from './commands/td-objects'
 export type { Config } from './config'
 export type { AppContext, CompanyEvent } from './context'
+export type { FloodClass } from './flood/limits'
 export { GatewayErrors, wordError } from './gateway/errors'
 export { definePlugin, type PluginDefinition } from './plugin'
 export { PARSE_FAILED } from './telegram/schema/types'

@@ -19,6 +19,7 @@ export const replyMessage = defineCommand({
 	summary: 'Sends a text message in reply to another (a plain message without `reply_to_message_id`).',
 	result: { description: "TDLib's temporary message.", tdlib: 'message' },
 	examples: [{ chat_id: -1000000003001, reply_to_message_id: 1048576, text: 'Agreed' }],
+	flood: 'send',
 	methods: ['sendMessage'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -156,6 +156,7 @@ export const sendMessage = defineCommand({
 		{ chat_id: -1000000003001, text: 'Hello!' },
 		{ chat_id: 1001, text: 'Re', reply_to_message_id: 1048576 },
 	],
+	flood: 'send',
 	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup'],
 	input: SendMessageInput,
 	async run(input, ctx) {

@@ -9,6 +9,7 @@ import { definePlugin } from '../../src/plugin'
 import { within } from '../../src/userbots/runtime-calls'
 import { UserbotService } from '../../src/userbots/service'
 import { userbotCommands } from './commands'
+import { emulatorControlRoutes } from './emulator-control'
 import { userbotRoutes } from './routes'
 
 /** How long the start waits for restored clients before serving anyway (the rest go on behind). */
@@ -30,15 +31,21 @@ export const userbotsPlugin = definePlugin({
 					void restore()
 				} else {
 					service.tracker.handle(event)
+					service.statuses.handle(event)
 				}
 			})
 			ctx.onClose(async () => {
 				unsubscribe()
 				await service.tracker.drain()
+				await service.statuses.drain()
 			})
 			await within(restore(), RESTORE_WAIT_MS, undefined)
 		}
 		ctx.registerCommands(userbotCommands(service))
-		return userbotRoutes(ctx, service)
+		const routes = userbotRoutes(ctx, service)
+		// Test controls of the emulated cloud: never with real TDLib, never unless asked for.
+		if (ctx.config.emulator.control && ctx.config.telegram.backend === 'emulator')
+			return routes.use(emulatorControlRoutes(ctx, service))
+		return routes
 	},
 })

@@ -1,4 +1,5 @@
 import { type Consumer, DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
+import { isUserbotStatus, type UserbotStatus } from '../flood/health'
 import type { Logger } from '../logger'
 import type { Bus } from './connection'
 import { type Follower, Resilient } from './resilient'
@@ -11,6 +12,14 @@ export interface AuthStateEvent {
 	detail?: Record<string, unknown>
 	/** `shard=incarnation`, when the shard said so. */
 	owner?: string
+}
+
+/** An account status change as a shard publishes it (on the authorization states' subject). */
+export interface StatusEvent {
+	userbotId: number
+	status: UserbotStatus
+	until?: number
+	initial?: boolean
 }
 
 export interface UpdateEvent {
@@ -44,7 +53,11 @@ export class EventFeed {
 
 	constructor(
 		private readonly bus: Pick<Bus, 'js' | 'jsm' | 'codec' | 'onReconnect'>,
-		private readonly handlers: { onAuthState(e: AuthStateEvent): void; onUpdate(e: UpdateEvent): void },
+		private readonly handlers: {
+			onAuthState(e: AuthStateEvent): void
+			onStatus(e: StatusEvent): void
+			onUpdate(e: UpdateEvent): void
+		},
 		private readonly log: Logger,
 	) {}
 
@@ -122,17 +135,33 @@ export class EventFeed {
 	private authState(m: JsMsg) {
 		const where = eventSubjectParts(m.subject)
 		if (!where) return
-		const body = this.bus.codec.open<{ state?: unknown; detail?: unknown; incarnation?: unknown }>(
-			m.subject,
-			m.data,
-			this.stored(m),
-		)
+		const body = this.bus.codec.open<{
+			state?: unknown
+			detail?: unknown
+			incarnation?: unknown
+			status?: unknown
+			until?: unknown
+			initial?: unknown
+		}>(m.subject, m.data, this.stored(m))
+		if (body && body.state === undefined) return this.status(where.userbotId, body)
 		if (!body || typeof body.state !== 'string') return
 		const event: AuthStateEvent = { userbotId: where.userbotId, state: body.state }
 		if (typeof body.detail === 'object' && body.detail !== null && !Array.isArray(body.detail))
 			event.detail = body.detail as Record<string, unknown>
 		if (typeof body.incarnation === 'string') event.owner = `${where.shardId}=${body.incarnation}`
 		this.handlers.onAuthState(event)
+	}
+
+	/** Only a known status, and an `until` that is a time in seconds, are taken. */
+	private status(userbotId: number, body: { status?: unknown; until?: unknown; initial?: unknown }) {
+		if (!isUserbotStatus(body.status)) return
+		const event: StatusEvent = { userbotId, status: body.status }
+		if (body.until !== undefined) {
+			if (typeof body.until !== 'number' || !Number.isSafeInteger(body.until) || body.until < 0) return
+			event.until = body.until
+		}
+		if (body.initial === true) event.initial = true
+		this.handlers.onStatus(event)
 	}
 
 	private update(m: JsMsg) {

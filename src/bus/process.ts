@@ -1,5 +1,8 @@
 import { hostname } from 'node:os'
 import type { BusConfig, Config } from '../config'
+import { wallClock } from '../flood/clock'
+import { governRuntime } from '../flood/governed-runtime'
+import type { FloodClass } from '../flood/limits'
 import type { Logger } from '../logger'
 import type { PluginDefinition } from '../plugin'
 import { createRuntime, type LocalRuntime } from '../supervisor'
@@ -37,6 +40,31 @@ const busOptions = (config: Config, log: Logger, role: 'gateway' | 'shard', id: 
 	log,
 })
 
+/**
+ * This process's supervisors behind the flood governor and the accounts' health (src/flood): they
+ * sit where the accounts' requests leave for TDLib, so there is one governor per account whatever
+ * the number of gateways. The classes come from the plugins' commands (`flood`), by the label each
+ * request carries (the command's name).
+ */
+async function createGovernedRuntime(
+	config: Config,
+	log: Logger,
+	plugins: readonly PluginDefinition[],
+): Promise<LocalRuntime | null> {
+	const local = await createRuntime(config, log)
+	if (!local) return null
+	const classes = new Map<string, FloodClass>()
+	for (const plugin of plugins)
+		for (const command of plugin.commands ?? []) if (command.flood) classes.set(command.name, command.flood)
+	return governRuntime(local, {
+		...config.flood,
+		classOf: (label) => (label === undefined ? undefined : classes.get(label)),
+		commandTimeoutMs: config.commandTimeoutMs,
+		clock: wallClock,
+		log,
+	})
+}
+
 /** How long a shard waits for a gateway to have set the bus up (its storage id, its key's fingerprint). */
 const GATEWAY_WAIT_MS = 30_000
 
@@ -48,7 +76,7 @@ export async function startShard(
 	/** The plugins the gateways load: their commands' declared methods are all a request may use. */
 	plugins: readonly PluginDefinition[],
 ): Promise<ShardServer> {
-	const local: LocalRuntime | null = await createRuntime(config, log)
+	const local: LocalRuntime | null = await createGovernedRuntime(config, log, plugins)
 	if (!local)
 		throw new Error(
 			'a shard needs a Telegram backend: TELEGRAM_API_ID and TELEGRAM_API_HASH, or TDLIB_BACKEND=emulator',
@@ -103,7 +131,7 @@ export async function createProcessRuntime(
 	plugins: readonly PluginDefinition[],
 ): Promise<ProcessRuntime> {
 	if (!config.bus) {
-		const runtime = await createRuntime(config, log)
+		const runtime = await createGovernedRuntime(config, log, plugins)
 		if (runtime) closers.push(() => runtime.close())
 		return { runtime }
 	}

@@ -12,7 +12,7 @@ import type {
 } from '../supervisor/types'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import type { Bus } from './connection'
-import { type AuthStateEvent, EventFeed, type UpdateEvent } from './event-feed'
+import { type AuthStateEvent, EventFeed, type StatusEvent, type UpdateEvent } from './event-feed'
 import { GatewayReconcile } from './gateway-health'
 import { LeaseView } from './lease-view'
 import { Membership } from './membership'
@@ -76,7 +76,11 @@ export class RemoteRuntime implements TelegramRuntime {
 		this.inbox = createInbox(inboxPrefix('gateway', opts.gatewayId.slice(0, 8)))
 		this.feed = new EventFeed(
 			opts.bus,
-			{ onAuthState: (e) => this.onAuthState(e), onUpdate: (e) => this.onUpdate(e) },
+			{
+				onAuthState: (e) => this.onAuthState(e),
+				onStatus: (e: StatusEvent) => this.emit({ type: 'userbot_status', ...e }),
+				onUpdate: (e) => this.onUpdate(e),
+			},
 			this.log,
 		)
 		this.leaseView = new LeaseView(opts.bus, this.log)

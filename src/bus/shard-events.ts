@@ -6,7 +6,8 @@ import { authSubject, updateSubject } from './subjects'
 /**
  * What a shard publishes of the userbots it runs: each update numbered (going on from the number
  * set at its start) on `ubg.upd.<shard>.<userbot>`, each authorization state with the incarnation
- * that runs it on `ubg.auth.<shard>.<userbot>`, sealed. A number whose update does not reach the
+ * that runs it, and each account status change (`{status, until?, initial?}`, never numbered: it is
+ * no TDLib update), on `ubg.auth.<shard>.<userbot>`, sealed. A number whose update does not reach the
  * stream stays used: the gateways see the hole and their subscribers get `resync`.
  */
 export class ShardEvents {
@@ -45,9 +46,15 @@ export class ShardEvents {
 			.catch((err: unknown) => this.log.warn('update not published', { userbotId, seq, error: String(err) }))
 	}
 
-	state(e: Extract<RuntimeEvent, { type: 'authorization_state' }>, incarnation: string): void {
+	state(
+		e: Extract<RuntimeEvent, { type: 'authorization_state' | 'userbot_status' }>,
+		incarnation: string,
+	): void {
 		const subject = authSubject(this.shardId, e.userbotId)
-		const body = { state: e.state, detail: e.detail, incarnation }
+		const body =
+			e.type === 'authorization_state'
+				? { state: e.state, detail: e.detail, incarnation }
+				: { status: e.status, until: e.until, initial: e.initial, incarnation }
 		void this.bus.js
 			.publish(subject, this.bus.codec.seal(subject, body))
 			.catch((err: unknown) =>

@@ -248,8 +248,10 @@ export class ShardServer {
 		// A request that overtook its userbot's start waits for it, as the child does.
 		const starting = this.starting.get(m.userbotId)
 		if (starting) await starting.catch(() => undefined)
+		// The label goes along: the flood governor of this shard paces by the sender's declared class.
 		return this.opts.local.invoke(m.userbotId, m.request as TdRequest, {
 			timeoutMs: m.timeoutMs ?? this.opts.commandTimeoutMs,
+			label: m.label,
 		})
 	}
 
@@ -361,7 +363,7 @@ export class ShardServer {
 	}
 
 	private onLocalEvent(e: RuntimeEvent) {
-		if (e.type === 'runtime_restarted') return
+		if (e.type === 'runtime_restarted' || e.type === 'runtime_down') return
 		const userbotId = e.userbotId
 		if (!this.running.has(userbotId)) return
 		if (e.type === 'update') return this.events.update(e)

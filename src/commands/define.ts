@@ -2,6 +2,7 @@ import type * as v from 'valibot'
 import type { AuditAction, AuditDetail } from '../audit/log'
 import type { Permission } from '../auth/permissions'
 import type { Principal } from '../auth/types'
+import type { FloodClass } from '../flood/limits'
 import type { TdInvoke, TdMethod } from '../telegram/types'
 
 /**
@@ -74,6 +75,12 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 * `action`, the userbot as target and what `detail` takes of the input (ids, never a secret).
 	 */
 	audit?: { action: AuditAction; detail?(input: v.InferOutput<S>): AuditDetail }
+	/**
+	 * What the command does to Telegram, for the flood governor (docs/flood-and-health.md): its
+	 * requests of that class's methods (`sendMessage` for `send`, not a `getChat` on the way) wait for
+	 * the account's budget. Left out, nothing of it is paced.
+	 */
+	flood?: FloodClass
 	/** One line for the command catalog (`GET /api/commands/`, docs/commands.md). */
 	summary?: string
 	/** The success result, for the catalog. */

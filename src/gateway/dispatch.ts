@@ -7,6 +7,7 @@ import { isIntegral, isMissing, toInt, withoutNulls } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'
 import { checkTdRequest } from '../commands/td-request'
 import type { AppContext } from '../context'
+import { retryAfterOf } from '../flood/governor'
 import { createDeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
 import { GatewayErrors as E, FRAME_ERROR_TYPE, wordError } from './errors'
@@ -125,7 +126,10 @@ export function createDispatcher(
 		} else if (error === E.INTERNAL) {
 			log.error('command failed', { action, userbotId, error: err instanceof Error ? err : String(err) })
 		}
-		return err instanceof CommandError ? { error, result: err.result } : { error }
+		if (err instanceof CommandError) return { error, result: err.result }
+		// A flood wait (the governor's refusal or TDLib's own 429): when to try again, in seconds.
+		const retryAfter = err instanceof TdError && err.code === 429 ? retryAfterOf(err.message) : undefined
+		return retryAfter === undefined ? { error } : { error, result: { retry_after: retryAfter } }
 	}
 
 	async function execute(conn: Connection, job: Job, received: number, chars: number): Promise<void> {

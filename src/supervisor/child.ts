@@ -24,6 +24,7 @@ const EnvSchema = v.object({
 	TDLIB_OFFLINE: v.optional(v.string()),
 	SUPERVISOR_RUN_LOG: v.optional(v.string()),
 	SUPERVISOR_LABEL: v.optional(v.string()),
+	EMULATOR_FLOOD_LIMITS: v.optional(v.string()),
 })
 
 async function main() {
@@ -50,6 +51,7 @@ async function main() {
 		apiId: env.TELEGRAM_API_ID,
 		apiHash: env.TELEGRAM_API_HASH,
 		offline: env.TDLIB_OFFLINE === '1' || env.TDLIB_OFFLINE === 'true',
+		emulatorFloodLimits: env.EMULATOR_FLOOD_LIMITS,
 		// Where the compiled binary keeps the copy of its embedded libtdjson that TDLib is loaded from.
 		cacheDir: join(env.DATA_DIR, 'cache'),
 		// The emulator's one cloud for every child and shard on this DATA_DIR/tdlib.

@@ -210,6 +210,7 @@ export class SupervisorClient implements TelegramRuntime {
 			this.firstReady = undefined
 			return
 		}
+		if (this.clients.size > 0) this.emit({ type: 'runtime_down', userbotIds: this.clients.ids() })
 		if (gen.readyAt && Date.now() - gen.readyAt > (this.opts.restartResetMs ?? 30_000)) this.failures = 0
 		const delay = Math.min(
 			(this.opts.restartMinMs ?? 100) * 2 ** this.failures,

@@ -32,6 +32,8 @@ export async function createRuntime(
 		env.TELEGRAM_API_HASH = apiHash
 	}
 	if (config.supervisorRunLog) env.SUPERVISOR_RUN_LOG = config.supervisorRunLog
+	if (backend === 'emulator' && config.emulator.floodLimits)
+		env.EMULATOR_FLOOD_LIMITS = config.emulator.floodLimits
 	const make = (name: string) =>
 		new SupervisorClient({
 			backend,

@@ -23,6 +23,11 @@ export class StartedClients {
 		return this.started.size
 	}
 
+	/** The clients started (and wanted again after a crash). */
+	ids(): number[] {
+		return [...this.started.keys()]
+	}
+
 	has(userbotId: number): boolean {
 		return this.started.has(userbotId)
 	}

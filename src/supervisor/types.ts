@@ -1,3 +1,4 @@
+import type { UserbotStatus } from '../flood/health'
 import type { TdMethod, TdRequest, TdResult } from '../telegram/types'
 
 /** One TDLib request on its way to a supervisor, as an observer sees it (the conformance record). */
@@ -19,6 +20,19 @@ export interface InvokeOptions {
 export type RuntimeEvent =
 	| { type: 'authorization_state'; userbotId: number; state: string; detail?: Record<string, unknown> }
 	| { type: 'runtime_restarted'; restarts: number }
+	/** A supervisor child died: its clients (`userbotIds`) are being started again in the next. */
+	| { type: 'runtime_down'; userbotIds: number[] }
+	/**
+	 * The account's health changed (src/flood/health.ts): an event about the account, beside the
+	 * numbered update stream. `initial`: the first status the runtime knows of it (see `StatusChange`).
+	 */
+	| {
+			type: 'userbot_status'
+			userbotId: number
+			status: UserbotStatus
+			until?: number
+			initial?: boolean
+	  }
 	/** A TDLib update of a kind asked for with `setUpdateFilter`. */
 	| {
 			type: 'update'

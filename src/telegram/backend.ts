@@ -17,17 +17,29 @@ export interface BackendOptions {
 	 */
 	dataDir?: string
 	/** Where the emulated cloud reports (the supervisor child's log messages). */
+	/** The emulator: its flood limits (`EMULATOR_FLOOD_LIMITS`, src/telegram/emulator/flood.ts). */
+	emulatorFloodLimits?: string
 	log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void
 }
 
 export async function createBackend(opts: BackendOptions): Promise<Backend> {
 	if (opts.backend === 'emulator') {
+		let backend: Backend
 		if (opts.dataDir === undefined) {
 			const { createEmulatorBackend } = await import('./emulator')
-			return createEmulatorBackend()
+			backend = createEmulatorBackend()
+		} else {
+			const { createCloudBackend } = await import('./emulator/cloud')
+			backend = await createCloudBackend({ dir: join(opts.dataDir, 'tdlib', 'emulator'), log: opts.log })
 		}
-		const { createCloudBackend } = await import('./emulator/cloud')
-		return createCloudBackend({ dir: join(opts.dataDir, 'tdlib', 'emulator'), log: opts.log })
+		// Always on: without limits it still plays the bans and spam restrictions of the emulator's controls.
+		const { parseEmulatorFloodLimits, withFloodLimits } = await import('./emulator/flood')
+		const flood = parseEmulatorFloodLimits(opts.emulatorFloodLimits ?? '')
+		const createClient = backend.createClient.bind(backend)
+		return Object.assign(backend, {
+			createClient: (...args: Parameters<Backend['createClient']>) =>
+				withFloodLimits(createClient(...args), flood),
+		})
 	}
 	const { createTdlibBackend } = await import('./tdlib')
 	if (opts.apiId === undefined || opts.apiHash === undefined) {

@@ -10,6 +10,7 @@ import { UserbotError, userbotErrors } from './errors'
 import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from './key-crypto'
 import { callTelegram, mapRuntimeError } from './runtime-calls'
 import { StateTracker } from './state-tracker'
+import { StatusTracker } from './status-tracker'
 import { stopDeletedClient } from './stop-deleted'
 import {
 	createUploadStore,
@@ -24,6 +25,9 @@ export interface UserbotView {
 	name: string
 	phone_number: string | null
 	authorization_state: string
+	/** The account's health (docs/flood-and-health.md); `status_until` while it cools down. */
+	status: string
+	status_until?: number
 }
 
 type Row = typeof userbot.$inferSelect
@@ -41,6 +45,7 @@ const RESTORE_CONCURRENCY = 64
  */
 export class UserbotService {
 	readonly tracker: StateTracker
+	readonly statuses: StatusTracker
 	private readonly starting = new Map<number, Promise<string>>()
 	/**
 	 * Userbots deleted by this process, from the moment `remove` begins: no client of theirs may
@@ -53,6 +58,7 @@ export class UserbotService {
 
 	constructor(private readonly ctx: AppContext) {
 		this.tracker = new StateTracker(ctx, (id) => this.deleted.has(id))
+		this.statuses = new StatusTracker(ctx)
 		this.stepDeadline = Math.min(ctx.config.commandTimeoutMs, STEP_DEADLINE_MS)
 		const { dataDir, uploadMaxBytes, uploadQuotaBytes, companyUploadQuotaBytes } = ctx.config
 		this.uploads = createUploadStore(dataDir, {
@@ -212,6 +218,7 @@ export class UserbotService {
 			})
 		await removeUserbotFolders(dataDir, userbotId)
 		this.tracker.forget(userbotId)
+		this.statuses.forget(userbotId)
 		// Its updates, and every subscription to them, end with it.
 		this.ctx.updates.forget(userbotId)
 		await this.ctx.db
@@ -360,11 +367,18 @@ export class UserbotService {
 	}
 
 	private view(row: Row): UserbotView {
-		return {
+		const health = this.statuses.current(row.id) ?? {
+			status: row.status,
+			until: row.statusUntil ?? undefined,
+		}
+		const view: UserbotView = {
 			id: row.id,
 			name: row.name,
 			phone_number: row.phoneNumber,
 			authorization_state: this.currentState(row.id, row.authorizationState),
+			status: health.status,
 		}
+		if (health.status === 'cooling_down' && health.until !== undefined) view.status_until = health.until
+		return view
 	}
 }

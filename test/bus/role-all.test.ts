@@ -17,6 +17,7 @@ describe('ROLE=all on the bus', () => {
 			BUS_URL: nats.urlFor('all', 'solo'),
 			BUS_HEARTBEAT: String(HEARTBEAT_MS),
 			SHARD_ID: 'solo',
+			EMULATOR_CONTROL: 'true',
 		})
 	})
 	afterAll(async () => {
@@ -39,5 +40,31 @@ describe('ROLE=all on the bus', () => {
 		}
 		const health = (await (await fetch(`${t.url}/health`)).json()) as { supervisor: string }
 		expect(health.supervisor).toBe('ok')
+	})
+
+	it("carries the account's status from its shard to the company's sockets, beside the numbered updates", async () => {
+		const user = await registerUser(t, `all-status-${Date.now()}@example.com`)
+		const id = await createLoggedInUserbot(t, user.companyId, '9996611111')
+		const ws = await connectWs(t.url, { bearer: user.access })
+		try {
+			const revoked = await fetch(`${t.url}/api/emulator/revoke/`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${user.access}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ phone_number: '9996611111' }),
+			})
+			expect(revoked.status).toBe(200)
+			const pushed = await ws.take(
+				(m) =>
+					m.payload?.type === 'userbot_status' &&
+					(m.payload.result as { status?: string }).status === 'revoked',
+			)
+			expect(pushed).toMatchObject({ userbot_id: id, payload: { userbot_id: id } })
+			const view = (await (
+				await fetch(`${t.url}/api/userbots/${id}/`, { headers: { authorization: `Bearer ${user.access}` } })
+			).json()) as { status: string }
+			expect(view.status).toBe('revoked')
+		} finally {
+			ws.close()
+		}
 	})
 })

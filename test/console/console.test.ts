@@ -247,6 +247,22 @@ describe('web console', () => {
 		await chat.close()
 	}, 30_000)
 
+	it("shows each userbot's account status as a badge, changed live by the channel's push", async () => {
+		await page.goto(`${server.url}/#/userbots`)
+		const row = page.locator('tr[data-userbot]', { hasText: 'Carol' })
+		await row.waitFor()
+		const id = Number(await row.getAttribute('data-userbot'))
+		await page.waitForSelector(`tr[data-userbot="${id}"][data-status=active]`)
+		expect(await page.textContent(`tr[data-userbot="${id}"] .badge`)).toBe('active')
+		// Its session ended from another device of the account: the page is told, not asked.
+		const runtime = server.ctx.runtime
+		if (!runtime) throw new Error('no runtime')
+		await runtime.invoke(id, emulatorRequest({ _: 'emulatorRevoke' })).catch(() => undefined)
+		await page.waitForSelector(`tr[data-userbot="${id}"][data-status=revoked]`)
+		expect(await page.textContent(`tr[data-userbot="${id}"] .badge`)).toBe('revoked')
+		await screenshot(page, 'status')
+	}, 30_000)
+
 	it('logs out: the server closes the socket, and a new one is refused', async () => {
 		await page.goto(`${server.url}/#/userbots`)
 		await page.waitForSelector('[data-connection]:text("connected")')

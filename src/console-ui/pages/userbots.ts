@@ -5,15 +5,18 @@ import type { Ctx, Page } from '../context'
 import { button, type Child, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
 
 /**
- * The company's userbots with their authorization state, a form to add one, and the log-in step
- * the selected one waits for: phone, code, 2FA password, a new account's name, or a QR code to
- * scan from a logged-in Telegram app. Authorization-state pushes on the channel refresh the list.
+ * The company's userbots with their authorization state and their account's health as a badge
+ * (`status`: active, cooling_down, limited, frozen, banned, revoked, restarting, stopped), a form to
+ * add one, and the log-in step the selected one waits for: phone, code, 2FA password, a new
+ * account's name, or a QR code to scan from a logged-in Telegram app. Authorization-state and
+ * status pushes on the channel refresh the list.
  */
 export interface Userbot {
 	id: number
 	name: string
 	phone_number: string | null
 	authorization_state: string
+	status?: string
 }
 
 export async function listUserbots(): Promise<Userbot[]> {
@@ -50,7 +53,13 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 			...bots.map((b) =>
 				h(
 					'tr',
-					{ attrs: { 'data-userbot': String(b.id), 'data-state': b.authorization_state } },
+					{
+						attrs: {
+							'data-userbot': String(b.id),
+							'data-state': b.authorization_state,
+							'data-status': b.status ?? '',
+						},
+					},
 					h('td', null, String(b.id)),
 					h('td', null, b.name),
 					h('td', null, b.phone_number ?? ''),
@@ -59,6 +68,11 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 						{ class: 'state' },
 						b.authorization_state,
 						h('small', null, SHORT[b.authorization_state] ?? ''),
+					),
+					h(
+						'td',
+						null,
+						h('span', { class: `badge ${b.status === 'active' ? 'ok' : 'error'}` }, b.status ?? ''),
 					),
 					h(
 						'td',
@@ -197,7 +211,8 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 	)
 
 	const stop = ctx.conn?.onEvent((event) => {
-		if (event.payload.type === 'authorization_state') void refresh()
+		if (event.payload.type === 'authorization_state' || event.payload.type === 'userbot_status')
+			void refresh()
 	})
 	void refresh()
 	return {
@@ -221,6 +236,7 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 							h('th', null, 'name'),
 							h('th', null, 'phone'),
 							h('th', null, 'authorization state'),
+							h('th', null, 'status'),
 							h('th', null, ''),
 						),
 					),

@@ -51,7 +51,8 @@ const HANDLERS: Handlers = {
  * fails after another succeeded); `emulatorLatency {ms}` makes every later request of this client
  * answer `ms` later, having done its work first (a slow cloud: the late answer carries real
  * effects), until `emulatorLatency {ms: 0}`; `emulatorSlowClose {ms}` makes this client's close take
- * that much longer, as real TDLib's does while it flushes its database (tests of hand-overs). Domains
+ * that much longer, as real TDLib's does while it flushes its database (tests of hand-overs);
+ * `emulatorRevoke` ends this client's session as another device of the account would. Domains
  * add their own (`password.ts`: reading the emulated mail, a session's age).
  */
 export type EmulatorRequest =
@@ -60,6 +61,7 @@ export type EmulatorRequest =
 	| { _: 'emulatorFailNext'; method: string; code: number; message: string }
 	| { _: 'emulatorLatency'; ms: number }
 	| { _: 'emulatorSlowClose'; ms: number }
+	| { _: 'emulatorRevoke' }
 	| PasswordEmulatorRequest
 
 const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
@@ -193,6 +195,10 @@ async function emulatorOnly(session: Session, settings: TestSettings, request: T
 			return { _: 'ok' }
 		case 'emulatorConfirmQrCode':
 			return confirmQrCode(session, String(raw.phone_number ?? ''))
+		case 'emulatorRevoke':
+			// Another device of the account ended this session: the client logs out by itself.
+			if (session.key) session.world.revoke(session.key)
+			return { _: 'ok' }
 		case 'emulatorLatency':
 			settings.latencyMs = ms
 			return { _: 'ok' }

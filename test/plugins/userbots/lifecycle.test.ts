@@ -77,7 +77,8 @@ describe('userbot lifecycle on the emulator', () => {
 
 		const list = await owner.call('GET', '/api/userbots/')
 		expect(await list.json()).toEqual([
-			{ id, name: 'Carol', phone_number: SECOND_FACTOR.phone, authorization_state: READY },
+			// `status`: the account's health (issue 27, docs/flood-and-health.md).
+			{ id, name: 'Carol', phone_number: SECOND_FACTOR.phone, authorization_state: READY, status: 'active' },
 		])
 
 		const before = await ws.command('get_default_message_auto_delete_time', id)
@@ -102,6 +103,7 @@ describe('userbot lifecycle on the emulator', () => {
 			name: 'Carol',
 			phone_number: SECOND_FACTOR.phone,
 			authorization_state: READY,
+			status: 'active',
 		})
 		const ws2 = await openSocket(server.url, again.access)
 		const after = await ws2.command('get_default_message_auto_delete_time', id)

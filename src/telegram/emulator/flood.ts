@@ -1,0 +1,144 @@
+import { type Clock, sleepOn, wallClock } from '../../flood/clock'
+import { classOfMethod, type FloodLimits, keysFor, parseFloodLimits } from '../../flood/limits'
+import { FloodMeter } from '../../flood/meter'
+import type { BackendClient, TdRequest, TdUpdate } from '../types'
+import { TdError } from '../types'
+
+/**
+ * The emulated cloud's flood limits (`EMULATOR_FLOOD_LIMITS`), per emulated client (one account
+ * runs in one client at a time), with what the TDLib client makes of Telegram's `FLOOD_WAIT_N`:
+ *
+ * - a request over its limit is given the next free moment (Telegram counts it, so the requests after
+ *   it wait longer: a burst's waits grow one interval per request);
+ * - a wait up to `delay` seconds is waited out inside the client: the answer simply comes later;
+ * - a longer one is TDLib's `429 Too Many Requests: retry after N`, except for a message: then
+ *   `sendMessage` answers with a pending message at once and `updateMessageSendFailed` (its
+ *   `sending_state.retry_after` N) follows; nothing is delivered.
+ *
+ * Emulator-only requests: `emulatorFloodStats` (how many FLOOD_WAITs this client got: delayed and
+ * refused), `emulatorLimit` (the account is under spam restrictions: sending answers `400
+ * PEER_FLOOD`), `emulatorBan` (the account is deactivated: every request answers `401
+ * USER_DEACTIVATED_BAN`, then the client logs out as TDLib does).
+ */
+export interface EmulatorFloodOptions {
+	limits: FloodLimits
+	/** Seconds of FLOOD_WAIT the client waits out by itself. */
+	delaySeconds: number
+	clock?: Clock
+}
+
+export const DEFAULT_EMULATOR_DELAY = 2
+
+/** Reads `EMULATOR_FLOOD_LIMITS` (`send_chat=10/10,delay=2`); throws naming the wrong key. */
+export function parseEmulatorFloodLimits(text: string): EmulatorFloodOptions {
+	const { limits, extra } = parseFloodLimits(text, ['delay'])
+	return { limits, delaySeconds: extra.delay ?? DEFAULT_EMULATOR_DELAY }
+}
+
+const SENDS = new Set(['sendMessage', 'sendMessageAlbum'])
+
+export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions): BackendClient {
+	const clock = opts.clock ?? wallClock
+	const meter = new FloodMeter(opts.limits)
+	const stats = { delayed: 0, refused: 0 }
+	const listeners: Array<(u: TdUpdate) => void> = []
+	let limited = false
+	let banned = false
+	let tempIds = 0
+	inner.onUpdate((u) => {
+		for (const l of listeners) l(u)
+	})
+	const emit = (u: unknown) => {
+		for (const l of listeners) l(u as TdUpdate)
+	}
+
+	async function pendingThenFailed(request: TdRequest, retryAfter: number) {
+		const r = request as unknown as { chat_id?: number; input_message_content?: { text?: unknown } }
+		const my = (await inner.invoke({ _: 'getOption', name: 'my_id' })) as { value?: string }
+		const id = 2 ** 30 + ++tempIds
+		const message = {
+			_: 'message',
+			id,
+			sender_id: { _: 'messageSenderUser', user_id: Number(my.value ?? 0) },
+			chat_id: r.chat_id ?? 0,
+			is_outgoing: true,
+			date: Math.floor(Date.now() / 1000),
+			content: {
+				_: 'messageText',
+				text: r.input_message_content?.text ?? { _: 'formattedText', text: '', entities: [] },
+			},
+			sending_state: { _: 'messageSendingStatePending', sending_id: 0 },
+		}
+		const error = { _: 'error', code: 429, message: `Too Many Requests: retry after ${retryAfter}` }
+		queueMicrotask(() =>
+			emit({
+				_: 'updateMessageSendFailed',
+				message: {
+					...message,
+					sending_state: {
+						_: 'messageSendingStateFailed',
+						error,
+						can_retry: true,
+						need_another_sender: false,
+						need_another_reply_quote: false,
+						need_drop_reply: false,
+						required_paid_message_star_count: 0,
+						retry_after: retryAfter,
+					},
+				},
+				old_message_id: id,
+				error,
+			}),
+		)
+		return message
+	}
+
+	async function invoke(request: TdRequest): Promise<unknown> {
+		const method = request._ as string
+		switch (method) {
+			case 'emulatorFloodStats':
+				return { _: 'emulatorFloodStats', delayed: stats.delayed, refused: stats.refused }
+			case 'emulatorLimit':
+				limited = true
+				return { _: 'ok' }
+			case 'emulatorBan':
+				banned = true
+				return { _: 'ok' }
+		}
+		if (banned && method !== 'close') {
+			// Told once, then the client logs out by itself (its auth key is no longer valid).
+			queueMicrotask(
+				() => void inner.invoke({ _: 'emulatorRevoke' } as unknown as TdRequest).catch(() => undefined),
+			)
+			throw new TdError(401, 'USER_DEACTIVATED_BAN')
+		}
+		const cls = classOfMethod(method)
+		if (!cls) return inner.invoke(request)
+		if (limited && cls === 'send') throw new TdError(400, 'PEER_FLOOD')
+		const chatId = (request as { chat_id?: unknown }).chat_id
+		const refs = keysFor(cls, typeof chatId === 'number' ? chatId : undefined)
+		const now = clock.now()
+		const at = meter.peek(refs, now)
+		meter.take(refs, at)
+		const wait = at - now
+		if (wait > 0) {
+			const seconds = Math.ceil(wait / 1000)
+			if (seconds > opts.delaySeconds) {
+				stats.refused++
+				if (SENDS.has(method)) return pendingThenFailed(request, seconds)
+				throw new TdError(429, `Too Many Requests: retry after ${seconds}`)
+			}
+			stats.delayed++
+			await sleepOn(clock, wait)
+		}
+		return inner.invoke(request)
+	}
+
+	return {
+		invoke,
+		onUpdate(listener) {
+			listeners.push(listener)
+		},
+		close: () => inner.close(),
+	}
+}
