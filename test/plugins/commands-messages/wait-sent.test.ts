@@ -113,4 +113,29 @@ describe('waitSent', () => {
 		expect(sent).toEqual(final as unknown as Td.message)
 		expect(listener).toBeUndefined()
 	})
+	it('stops waiting at the command’s deadline (its signal), and stops listening', async () => {
+		const temp = {
+			_: 'message',
+			id: 7 * SHIFT + 1,
+			chat_id: ALICE,
+			sending_state: { _: 'messageSendingStatePending' },
+		}
+		const deadline = new AbortController()
+		let listening = false
+		const { ctx } = stubContext(() => temp, {
+			signal: deadline.signal,
+			onUpdate: () => {
+				listening = true
+				return () => {
+					listening = false
+				}
+			},
+		})
+		const waiting = waitSent(ctx, async () => (await ctx.invoke({ _: 'getMe' })) as unknown as Td.message)
+		// No update ever comes: only the deadline ends the wait (before or after TDLib's answer alike).
+		expect(listening).toBe(true)
+		deadline.abort(new Error('deadline'))
+		await expect(waiting).rejects.toThrow('deadline')
+		expect(listening).toBe(false)
+	})
 })
