@@ -9,6 +9,7 @@ export type Answer = (req: TdRequest) => unknown
 export interface StubOptions {
 	signal?: AbortSignal
 	uploadedFilePath?: CommandContext['uploadedFilePath']
+	onUpdate?: CommandContext['onUpdate']
 }
 
 /**
@@ -30,6 +31,7 @@ export function stubContext(
 		invoke,
 		signal: opts.signal ?? new AbortController().signal,
 		uploadedFilePath: opts.uploadedFilePath ?? (async () => null),
+		onUpdate: opts.onUpdate ?? (() => () => {}),
 	}
 	return { ctx, requests }
 }

@@ -8,6 +8,7 @@ import {
 	optionalString,
 } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
+import { chatSummaries } from './chat-summary'
 import { DEFAULT_CHATS_LIMIT, ChatsErrors as E, MAX_CHATS_LIMIT } from './errors'
 
 /** loadChats calls at most: TDLib loads a list in chunks and answers 404 once it has it all. */
@@ -48,6 +49,7 @@ export const getChats = defineCommand({
 			"`{chats: [{id, title, type, unread_count, last_message, photo_file_ids}], offset, next_offset}`; `next_offset` is 0 at the list's end.",
 	},
 	examples: [{}, { chat_list: 'archive', limit: 10 }, { folder_id: 2, offset: 20, limit: 20 }],
+	flood: 'dialogs',
 	methods: ['loadChats', 'getChats', 'getChat'],
 	input: fields({
 		chat_list: documented(
@@ -82,18 +84,7 @@ export const getChats = defineCommand({
 		const limit = input.limit ?? DEFAULT_CHATS_LIMIT
 		const ids = (await loadUpTo(ctx, list, offset + limit + 1)).chat_ids
 		const page = ids.slice(offset, offset + limit)
-		const chats = []
-		for (const chat_id of page) {
-			const chat = await ctx.invoke({ _: 'getChat', chat_id })
-			chats.push({
-				id: chat.id,
-				title: chat.title,
-				type: chat.type._,
-				unread_count: chat.unread_count,
-				last_message: chat.last_message ?? null,
-				photo_file_ids: chat.photo ? { small: chat.photo.small.id, big: chat.photo.big.id } : null,
-			})
-		}
+		const chats = await chatSummaries(ctx, page)
 		return { chats, offset, next_offset: ids.length > offset + limit ? offset + limit : 0 }
 	},
 })

@@ -1,20 +1,50 @@
 /**
  * The chats command group, the read side of an account: who it is, its chats and their histories,
- * one message. TDLib's answers are assembled where a client needs more than one call (a chat list
- * page with each chat, a history page that TDLib hands out in partial batches). It adds no route:
- * it registers its commands with the WebSocket gateway, like the other groups.
+ * searching them, reading them, joining and leaving, its contacts. TDLib's answers are assembled
+ * where a client needs more than one call (a chat list page with each chat, a history page that
+ * TDLib hands out in partial batches, contacts as users). It adds no route: it registers its
+ * commands with the WebSocket gateway, like the other groups.
  */
 import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { getChat } from './get-chat'
 import { getChatHistory } from './get-chat-history'
 import { getChats } from './get-chats'
+import { getContacts } from './get-contacts'
 import { getMe } from './get-me'
 import { getMessage } from './get-message'
 import { getUser } from './get-user'
+import { importContacts } from './import-contacts'
+import { joinChat } from './join-chat'
+import { leaveChat } from './leave-chat'
+import { readChat } from './read-chat'
+import { removeContacts } from './remove-contacts'
+import { searchChatMessages } from './search-chat-messages'
+import { searchChats } from './search-chats'
+import { searchContacts } from './search-contacts'
+import { searchMessages } from './search-messages'
+import { viewMessages } from './view-messages'
 
 export const chatsCommands = defineCommandGroup({
 	id: 'commands-chats',
-	commands: [getMe, getUser, getChats, getChat, getChatHistory, getMessage],
+	commands: [
+		getMe,
+		getUser,
+		getChats,
+		getChat,
+		searchChats,
+		joinChat,
+		leaveChat,
+		getChatHistory,
+		getMessage,
+		searchChatMessages,
+		searchMessages,
+		viewMessages,
+		readChat,
+		getContacts,
+		importContacts,
+		removeContacts,
+		searchContacts,
+	],
 })
 
 export const chatsPlugin = definePlugin({

@@ -25,6 +25,7 @@ import {
 import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
 import { buildMediaContent, checkAlbumType, isMediaShape, MEDIA_TYPES } from './media'
+import { SENT_UPDATES, waitSent, waitSentField } from './wait-sent'
 
 const MAX_ALBUM = 10
 
@@ -78,6 +79,7 @@ export const SendMessageInput = fields({
 		),
 	),
 	media_type: documented(optionalString('media_type'), { enum: [...MEDIA_TYPES], default: 'document' }),
+	wait_sent: waitSentField,
 })
 export type SendMessageInput = v.InferOutput<typeof SendMessageInput>
 
@@ -132,16 +134,56 @@ export async function sendEnvelope(
 	}
 }
 
+/** The send itself: `sendMessage` (text or one media item) or `sendMessageAlbum`. */
+async function sendNow(input: SendMessageInput, ctx: CommandContext) {
+	// Honoured for bots only: TDLib drops it for user accounts (docs/tdlib-mapping.md#conventions). Albums
+	// have none.
+	const reply_markup = input.reply_markup
+	const media = input.media
+	if (media === undefined) {
+		const text = formattedText(input.text, input.entities)
+		return ctx.invoke({
+			_: 'sendMessage',
+			...(await sendEnvelope(input, ctx.invoke)),
+			reply_markup,
+			input_message_content: { _: 'inputMessageText', text },
+		})
+	}
+	const items = (Array.isArray(media) ? media : [media]) as JsonObject[]
+	const caption = { text: input.text, entities: input.entities }
+	// The content is checked and built before the envelope's look-ups (getChat for a thread).
+	if (items.length === 1 && isObject(items[0])) {
+		const content = await buildMediaContent(items[0], input.media_type, ctx, caption)
+		return ctx.invoke({
+			_: 'sendMessage',
+			...(await sendEnvelope(input, ctx.invoke)),
+			reply_markup,
+			input_message_content: content,
+		})
+	}
+	if (items.length > MAX_ALBUM) throw new CommandError(E.ALBUM_TOO_LARGE)
+	for (const item of items) checkAlbumType(item, input.media_type)
+	const contents = await Promise.all(
+		items.map((item, i) => buildMediaContent(item, input.media_type, ctx, i === 0 ? caption : {})),
+	)
+	return ctx.invoke({
+		_: 'sendMessageAlbum',
+		...(await sendEnvelope(input, ctx.invoke)),
+		input_message_contents: contents,
+	})
+}
+
 /**
  * `send_message`: a text message (`inputMessageText`), one media item (`sendMessage`), or 2 to 10
- * items as an album (`sendMessageAlbum`). The result is TDLib's raw (temporary) message(s).
+ * items as an album (`sendMessageAlbum`). The result is TDLib's raw (temporary) message(s), or
+ * with `wait_sent` the final ones (wait-sent.ts).
  */
 export const sendMessage = defineCommand({
 	name: 'send_message',
 	summary: 'Sends a text message, one media item, or an album of 2 to 10.',
 	result: {
 		description:
-			"TDLib's temporary message (its id changes once Telegram confirms it); for an album, the messages.",
+			"TDLib's temporary message (its id changes once Telegram confirms it); for an album, the messages. With `wait_sent`, the final message(s) once Telegram has them.",
 		tdlib: ['message', 'messages'],
 	},
 	errors: [
@@ -155,45 +197,11 @@ export const sendMessage = defineCommand({
 	examples: [
 		{ chat_id: -1000000003001, text: 'Hello!' },
 		{ chat_id: 1001, text: 'Re', reply_to_message_id: 1048576 },
+		{ chat_id: 1001, text: 'Sent for sure', wait_sent: true },
 	],
 	flood: 'send',
 	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup'],
 	input: SendMessageInput,
-	async run(input, ctx) {
-		// Honoured for bots only: TDLib drops it for user accounts (docs/tdlib-mapping.md#conventions). Albums
-		// have none.
-		const reply_markup = input.reply_markup
-		const media = input.media
-		if (media === undefined) {
-			const text = formattedText(input.text, input.entities)
-			return ctx.invoke({
-				_: 'sendMessage',
-				...(await sendEnvelope(input, ctx.invoke)),
-				reply_markup,
-				input_message_content: { _: 'inputMessageText', text },
-			})
-		}
-		const items = (Array.isArray(media) ? media : [media]) as JsonObject[]
-		const caption = { text: input.text, entities: input.entities }
-		// The content is checked and built before the envelope's look-ups (getChat for a thread).
-		if (items.length === 1 && isObject(items[0])) {
-			const content = await buildMediaContent(items[0], input.media_type, ctx, caption)
-			return ctx.invoke({
-				_: 'sendMessage',
-				...(await sendEnvelope(input, ctx.invoke)),
-				reply_markup,
-				input_message_content: content,
-			})
-		}
-		if (items.length > MAX_ALBUM) throw new CommandError(E.ALBUM_TOO_LARGE)
-		for (const item of items) checkAlbumType(item, input.media_type)
-		const contents = await Promise.all(
-			items.map((item, i) => buildMediaContent(item, input.media_type, ctx, i === 0 ? caption : {})),
-		)
-		return ctx.invoke({
-			_: 'sendMessageAlbum',
-			...(await sendEnvelope(input, ctx.invoke)),
-			input_message_contents: contents,
-		})
-	},
+	updates: SENT_UPDATES,
+	run: (input, ctx) => (input.wait_sent ? waitSent(ctx, () => sendNow(input, ctx)) : sendNow(input, ctx)),
 })

@@ -3,7 +3,7 @@ import type { AuditAction, AuditDetail } from '../audit/log'
 import type { Permission } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { FloodClass } from '../flood/limits'
-import type { TdInvoke, TdMethod } from '../telegram/types'
+import type { TdInvoke, TdMethod, TdUpdate } from '../telegram/types'
 
 /**
  * A command is data: its wire name, a valibot schema for the frame's fields (beyond `action`,
@@ -22,6 +22,11 @@ export interface CommandContext {
 	 * null.
 	 */
 	uploadedFilePath(fileRef: string): Promise<string | null>
+	/**
+	 * Calls `fn` with each TDLib update of this userbot, of the kinds the command declares in
+	 * `updates`, from now until the returned function is called or the command ends.
+	 */
+	onUpdate(fn: (update: TdUpdate) => void): () => void
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a schema of any input and output, as valibot's own GenericSchema
@@ -52,6 +57,11 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 * log-in steps, through the userbot service) list none.
 	 */
 	methods: readonly TdMethod[]
+	/**
+	 * TDLib update kinds `run` waits for through `ctx.onUpdate` (`updateMessageSendSucceeded`): the
+	 * supervisor forwards them whatever `UPDATE_KINDS` says, so that no wait misses its update.
+	 */
+	updates?: readonly TdUpdate['_'][]
 	/**
 	 * False for commands that work before the userbot is logged in to Telegram (the log-in steps of
 	 * the userbots plugin). Default true: the gateway answers `userbot is not authorized` first.

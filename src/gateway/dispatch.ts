@@ -9,7 +9,7 @@ import { checkTdRequest } from '../commands/td-request'
 import type { AppContext } from '../context'
 import { retryAfterOf } from '../flood/governor'
 import { createDeadlineQueue } from '../supervisor/deadlines'
-import { RuntimeError, TdError, type TdInvoke } from '../telegram/types'
+import { RuntimeError, TdError, type TdInvoke, type TdUpdate } from '../telegram/types'
 import { GatewayErrors as E, FRAME_ERROR_TYPE, wordError } from './errors'
 import { parseFrame } from './frame-json'
 import { guessCheck } from './guesses'
@@ -118,6 +118,9 @@ export function createDispatcher(
 	// Every command gets the same allowance, so deadlines fall in arrival order: one queue, one timer.
 	const deadlines = createDeadlineQueue()
 	const guesses = guessCheck(ctx)
+	// The kinds commands wait for (send_message's wait_sent) are forwarded whatever UPDATE_KINDS says.
+	const awaited = [...new Set([...registry.values()].flatMap((e) => e.command.updates ?? []))]
+	if (awaited.length > 0) ctx.updates.want(registry, awaited)
 
 	function describe(err: unknown, action: string, userbotId: number): { error: string; result?: unknown } {
 		const error = wordError(err)
@@ -214,6 +217,8 @@ export function createDispatcher(
 			// request of a closed socket is then merely answered into the void (or times out).
 			return runtime.invoke(userbotId, request, { signal: running.signalIfMade, timeoutMs, label: action })
 		}
+		const listening: Array<() => void> = []
+		const kinds: readonly string[] = command.updates ?? []
 		const commandCtx: CommandContext = {
 			userbotId,
 			principal: conn.principal,
@@ -222,6 +227,14 @@ export function createDispatcher(
 				return running.signal
 			},
 			uploadedFilePath: (ref) => resolveUploadedFile(config.dataDir, userbotId, ref),
+			onUpdate(fn) {
+				const stop = ctx.updates.observe((event) => {
+					if (event.live && event.userbotId === userbotId && kinds.includes(event.kind))
+						fn(event.data as TdUpdate)
+				})
+				listening.push(stop)
+				return stop
+			},
 		}
 		try {
 			const result = await command.run(parsed.output, commandCtx)
@@ -233,6 +246,8 @@ export function createDispatcher(
 			if (running.done) return
 			const { error, result } = describe(err, action, userbotId)
 			running.fail(error, result)
+		} finally {
+			for (const stop of listening) stop()
 		}
 	}
 

@@ -55,6 +55,13 @@ function matcher(
 		words.every((w) => textOf(m).includes(w))
 }
 
+/** What a `SearchMessagesChatTypeFilter` lets through: a group is a basic group or a supergroup. */
+const CHAT_TYPE_KINDS: Record<string, readonly ChatRecord['kind'][]> = {
+	searchMessagesChatTypeFilterPrivate: ['private'],
+	searchMessagesChatTypeFilterGroup: ['basicGroup', 'supergroup'],
+	searchMessagesChatTypeFilterChannel: ['channel'],
+}
+
 function senderOf(s: Session, sender: Td.MessageSender$Input | undefined): number | undefined {
 	if (!sender) return undefined
 	if (sender._ === 'messageSenderUser') return sender.user_id ?? 0
@@ -149,7 +156,9 @@ export const historyHandlers: Handlers = {
 		const minDate = req.min_date ?? 0
 		const maxDate = req.max_date || Number.POSITIVE_INFINITY
 		const hits: Array<{ key: [number, number, number]; chat: ChatRecord; m: MessageRecord }> = []
+		const kinds = req.chat_type_filter ? CHAT_TYPE_KINDS[req.chat_type_filter._] : undefined
 		for (const chat of s.world.chatsOf(s.userId)) {
+			if (kinds && !kinds.includes(chat.kind)) continue
 			const chatId = s.world.chatIdFor(s.userId, chat)
 			for (const m of chat.messages.values()) {
 				if (m.date < minDate || m.date > maxDate || !keep(m)) continue

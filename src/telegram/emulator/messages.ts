@@ -3,6 +3,7 @@ import type { TdUpdate } from '../types'
 import { ALBUM_KINDS, messageContent, withCaption } from './content'
 import { isAdmin, rightsOf } from './members-rights'
 import { messageObject } from './objects'
+import { sendFailed, sendRefusal } from './send-failures'
 import { fail, type Handlers, OK, type Session } from './session'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord } from './world'
 
@@ -67,7 +68,8 @@ function replyTo(
 
 /**
  * Stores the message and answers with TDLib's temporary copy (pending, id one above the final
- * one); `updateMessageSendSucceeded` with the final message follows on the next turn.
+ * one); `updateMessageSendSucceeded` with the final message follows on the next turn, or
+ * `updateMessageSendFailed` when the cloud refuses it (send-failures.ts).
  */
 function send(
 	s: Session,
@@ -82,7 +84,11 @@ function send(
 		sending_state: { _: 'messageSendingStatePending', sending_id: 0 },
 	}
 	s.emit({ _: 'updateNewMessage', message: temp })
+	const refused = sendRefusal(content)
+	// Refused by the cloud: it never had the message; the client hears why on the next turn.
+	if (refused) chat.messages.delete(record.serverId)
 	setTimeout(() => {
+		if (refused) return s.emit(sendFailed(temp, refused))
 		const update: TdUpdate = {
 			_: 'updateMessageSendSucceeded',
 			message: messageObject(s.world, chat, record, s.userId),

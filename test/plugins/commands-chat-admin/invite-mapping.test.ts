@@ -43,6 +43,7 @@ async function requestsOf(name: string, frame: Record<string, unknown>, answer: 
 		invoke,
 		signal: new AbortController().signal,
 		uploadedFilePath: async () => null,
+		onUpdate: () => () => {},
 	}
 	// As the gateway sends it: the envelope's keys ride along in the frame.
 	const input = v.parse(command.input, { action: name, userbot_id: 1, request_id: 'r', ...frame })

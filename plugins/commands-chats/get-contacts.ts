@@ -1,0 +1,38 @@
+import { defineCommand, documented, fields, optionalInt } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
+import { usersOf } from './chat-summary'
+import { DEFAULT_CHATS_LIMIT, ChatsErrors as E } from './errors'
+import { historyLimit } from './limits'
+
+/**
+ * `get_contacts {offset?, limit?}`: the account's contacts (`getContacts`, all their ids in TDLib's
+ * order, by name), a page of them as TDLib's `user`s (`getUser` each), so a client shows names.
+ */
+export const getContacts = defineCommand({
+	name: 'get_contacts',
+	summary: "A page of the account's contacts, each a full user.",
+	result: {
+		description:
+			"`{users, total_count, offset, next_offset}`: TDLib's `user`s of the page; `next_offset` is 0 at the end.",
+	},
+	examples: [{}, { offset: 20, limit: 20 }],
+	methods: ['getContacts', 'getUser'],
+	input: fields({
+		offset: documented(
+			v.pipe(
+				optionalInt('offset'),
+				v.check((n) => n === undefined || n >= 0, E.OFFSET_NEGATIVE),
+			),
+			{ minimum: 0, default: 0 },
+		),
+		limit: historyLimit(DEFAULT_CHATS_LIMIT),
+	}),
+	run: async (input, ctx) => {
+		const offset = input.offset ?? 0
+		const limit = input.limit ?? DEFAULT_CHATS_LIMIT
+		const { user_ids } = await ctx.invoke({ _: 'getContacts' })
+		const users = await usersOf(ctx, user_ids.slice(offset, offset + limit))
+		const next = offset + limit
+		return { users, total_count: user_ids.length, offset, next_offset: user_ids.length > next ? next : 0 }
+	},
+})
