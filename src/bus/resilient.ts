@@ -24,14 +24,14 @@ const RETRY_MS = 500
 /** How long a watch may take to deliver what a bucket holds before it is made again. */
 export const READY_MS = 5_000
 
-/** Resolves with `ready`, or rejects after `ms` (the watch is then stopped and made again). */
+/** Resolves with `ready`, or rejects after `ms` (a watch is then stopped and made again; a check goes on). */
 export async function within<T>(ready: Promise<T>, ms: number, what: string): Promise<T> {
 	let timer: ReturnType<typeof setTimeout> | undefined
 	try {
 		return await Promise.race([
 			ready,
 			new Promise<never>((_, reject) => {
-				timer = setTimeout(() => reject(new Error(`${what} did not deliver the bucket within ${ms} ms`)), ms)
+				timer = setTimeout(() => reject(new Error(`${what}: not done within ${ms} ms`)), ms)
 			}),
 		])
 	} finally {

@@ -1,6 +1,10 @@
 import type { Logger } from '../logger'
 import type { LeaseView } from './lease-view'
 import type { LeaseHolder } from './leases'
+import { within } from './resilient'
+
+/** How long one step of a check may take before the check goes on without it (it is logged). */
+const STEP_MS = 15_000
 
 /** What the periodic check needs of a shard. */
 export interface ReconcilableShard {
@@ -45,6 +49,7 @@ export class ShardReconcile {
 	constructor(
 		private readonly shard: ReconcilableShard,
 		private readonly log: Logger,
+		private readonly stepMs = STEP_MS,
 	) {}
 
 	async tick(): Promise<void> {
@@ -59,7 +64,9 @@ export class ShardReconcile {
 
 	private async run() {
 		const s = this.shard
-		await s.recheck()
+		await within(s.recheck(), this.stepMs, 'the watches check').catch((err: unknown) =>
+			this.log.warn('could not check the bus watches', { error: String(err) }),
+		)
 		s.handOver()
 		if (!s.viewFresh() || !s.leaseView.up) return
 		const found = new Map<string, () => Promise<unknown>>()
@@ -85,10 +92,20 @@ export class ShardReconcile {
 		}
 		for (const [key, act] of found) {
 			if (!this.previous.has(key)) continue
-			await act().catch((err: unknown) =>
-				this.log.warn('could not reconcile a lease', { what: key.split(':')[1], error: String(err) }),
+			const [userbotId, what] = key.split(':')
+			// One step that never ends (a userbot's queue stuck behind a start) must not end the checks.
+			const done = await within(act(), this.stepMs, 'a lease reconciliation step').then(
+				() => true,
+				(err: unknown) => {
+					this.log.warn('could not reconcile a lease', {
+						userbotId: Number(userbotId),
+						what,
+						error: String(err),
+					})
+					return false
+				},
 			)
-			this.log.info('lease reconciled', { userbotId: Number(key.split(':')[0]), what: key.split(':')[1] })
+			if (done) this.log.info('lease reconciled', { userbotId: Number(userbotId), what })
 		}
 		this.previous = new Set(found.keys())
 	}
