@@ -12,7 +12,10 @@ export function fileIdOf(raw: string): number | undefined {
 }
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` over `size`: the bytes asked, 'unsatisfiable', or null to send it all. */
-export function parseRange(header: string | null, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+export function parseRange(
+	header: string | null,
+	size: number,
+): { start: number; end: number } | 'unsatisfiable' | null {
 	// Several ranges, another unit or a malformed header: ignored, the whole file answers (RFC 9110 §14.2).
 	const m = header ? /^bytes=(\d{0,15})-(\d{0,15})$/.exec(header.trim()) : null
 	if (!m || (m[1] === '' && m[2] === '')) return null
@@ -35,7 +38,7 @@ function disposition(name: string): string {
 }
 
 const etagMatches = (header: string | null, etag: string) =>
-	header !== null && header.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === etag)
+	!!header?.split(',').some((t) => t.trim() === '*' || t.trim().replace(/^W\//, '') === etag)
 
 /**
  * The file as an HTTP answer. Always an attachment, with `nosniff` and a sandboxing CSP: a file
@@ -53,7 +56,8 @@ export function fileResponse(file: Ready, request: Request): Response {
 		'x-content-type-options': 'nosniff',
 		'content-security-policy': "default-src 'none'; sandbox",
 	}
-	if (etagMatches(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers })
+	if (etagMatches(request.headers.get('if-none-match'), file.etag))
+		return new Response(null, { status: 304, headers })
 	const range = parseRange(request.headers.get('range'), size)
 	if (range === 'unsatisfiable')
 		return Response.json(

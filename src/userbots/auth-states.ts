@@ -50,16 +50,17 @@ export type Step = 'phone' | 'code' | 'password' | 'qr' | 'registration'
  * logged-in account (`userbots:ready`); the files route's two (`userbots:file`, `userbots:download`).
  * A shard on the bus allows these labels these methods only.
  */
-export const LIFECYCLE_METHODS: Readonly<Record<`userbots:${Step | 'ready' | 'file' | 'download'}`, string>> = {
-	'userbots:phone': 'setAuthenticationPhoneNumber',
-	'userbots:code': 'checkAuthenticationCode',
-	'userbots:password': 'checkAuthenticationPassword',
-	'userbots:qr': 'requestQrCodeAuthentication',
-	'userbots:registration': 'registerUser',
-	'userbots:ready': 'getMe',
-	'userbots:file': 'getFile',
-	'userbots:download': 'downloadFile',
-}
+export const LIFECYCLE_METHODS: Readonly<Record<`userbots:${Step | 'ready' | 'file' | 'download'}`, string>> =
+	{
+		'userbots:phone': 'setAuthenticationPhoneNumber',
+		'userbots:code': 'checkAuthenticationCode',
+		'userbots:password': 'checkAuthenticationPassword',
+		'userbots:qr': 'requestQrCodeAuthentication',
+		'userbots:registration': 'registerUser',
+		'userbots:ready': 'getMe',
+		'userbots:file': 'getFile',
+		'userbots:download': 'downloadFile',
+	}
 
 const WAITING_FOR: Record<Step, string> = {
 	phone: 'a phone number',

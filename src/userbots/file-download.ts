@@ -8,7 +8,10 @@ import { mapRuntimeError, within } from './runtime-calls'
 import { userbotDir } from './uploads'
 
 /** One TDLib call of the route, under its label (`LIFECYCLE_METHODS`: what a shard lets through). */
-export type FileInvoke = (request: TdRequest<TdMethod>, label: 'userbots:file' | 'userbots:download') => Promise<unknown>
+export type FileInvoke = (
+	request: TdRequest<TdMethod>,
+	label: 'userbots:file' | 'userbots:download',
+) => Promise<unknown>
 
 export interface FileLimits {
 	dataDir: string
@@ -26,11 +29,19 @@ export type FileOutcome =
 export const fileErrors = {
 	notFound: () => new UserbotError(404, 'File not found.', 'file_not_found'),
 	tooLarge: (max: number) =>
-		new UserbotError(413, `File too large: files up to ${max} bytes are served (FILE_MAX_BYTES).`, 'file_too_large'),
+		new UserbotError(
+			413,
+			`File too large: files up to ${max} bytes are served (FILE_MAX_BYTES).`,
+			'file_too_large',
+		),
 }
 
 /** TDLib's 400 for a file id (`Invalid file identifier`) is our 404: the account has no such file. */
-async function call(invoke: FileInvoke, request: TdRequest<TdMethod>, label: 'userbots:file' | 'userbots:download') {
+async function call(
+	invoke: FileInvoke,
+	request: TdRequest<TdMethod>,
+	label: 'userbots:file' | 'userbots:download',
+) {
 	try {
 		return (await invoke(request, label)) as Td.file
 	} catch (err) {
@@ -91,12 +102,18 @@ export async function fetchFile(
 		// Left running when the wait is over: its later failure is nobody's answer.
 		download.catch(() => undefined)
 		const done = await within<Td.file | undefined>(download, limits.waitMs, undefined)
-		if (!done || !done.local.is_downloading_completed) {
+		if (!done?.local.is_downloading_completed) {
 			const now = await call(invoke, { _: 'getFile', file_id: fileId }, 'userbots:file')
 			return { ready: false, downloaded_size: now.local.downloaded_size, expected_size: now.expected_size }
 		}
 		path = await servedPath(limits.dataDir, userbotId, done.local.path)
 		if (!path) throw fileErrors.notFound()
 	}
-	return { ready: true, path, name: basename(path), size: file.size || file.expected_size, etag: fileEtag(file) }
+	return {
+		ready: true,
+		path,
+		name: basename(path),
+		size: file.size || file.expected_size,
+		etag: fileEtag(file),
+	}
 }

@@ -254,7 +254,11 @@ export class UserbotService {
 			if (request._ !== LIFECYCLE_METHODS[label]) throw new Error(`${label} sends ${request._}`)
 			return runtime.invoke(userbotId, request, { timeoutMs, label })
 		}
-		return fetchFile(invoke, userbotId, fileId, { dataDir, maxBytes: fileMaxBytes, waitMs: fileDownloadWaitMs })
+		return fetchFile(invoke, userbotId, fileId, {
+			dataDir,
+			maxBytes: fileMaxBytes,
+			waitMs: fileDownloadWaitMs,
+		})
 	}
 
 	/**

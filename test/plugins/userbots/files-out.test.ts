@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { SEED_DOCUMENT_TEXT, SEED_PHOTO_PNG } from '../../../src/telegram/emulator/seed-read-side'
-import { createUserbot, type FreshServer, logInOverRest, type Member, openSocket, serveFresh, signUp } from './support'
+import {
+	createUserbot,
+	type FreshServer,
+	logInOverRest,
+	type Member,
+	openSocket,
+	serveFresh,
+	signUp,
+} from './support'
 
 /**
  * Files out over the real server: Alice's userbot fetches the photo and the document Bob sent her
@@ -109,7 +117,7 @@ describe('GET /api/userbots/{id}/files/{file_id}', () => {
 	})
 
 	it('serves a file the account sent itself from its uploads, and refuses one over FILE_MAX_BYTES with 413', async () => {
-		const sendOwn = async (bytes: Uint8Array) => {
+		const sendOwn = async (bytes: Uint8Array<ArrayBuffer>) => {
 			const fd = new FormData()
 			fd.append('file', new File([bytes], 'own.bin'))
 			const up = await fetch(`${server.url}/api/userbots/${alice}/files/`, {
