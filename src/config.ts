@@ -151,6 +151,9 @@ const EnvSchema = v.object({
 	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
 	UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(1024 ** 3)),
 	COMPANY_UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(10 * 1024 ** 3)),
+	/** Files out (docs/read-side.md#files-out): the biggest file served, and how long a request waits for TDLib. */
+	FILE_MAX_BYTES: v.optional(int(1, 4 * 1024 ** 3), String(2 * 1024 ** 3)),
+	FILE_DOWNLOAD_WAIT_MS: v.optional(int(1, 600_000), '20000'),
 	COMPANY_USERBOT_LIMIT: v.optional(int(1, 1_000_000), '100'),
 	/** Bytes of replies one WebSocket may have waiting (it does not read) before it is closed with 1013. */
 	WS_SEND_BUFFER_BYTES: v.optional(int(64 * 1024, 1024 ** 3), String(8 * 1024 ** 2)),
@@ -324,6 +327,10 @@ export interface Config {
 	uploadQuotaBytes: number
 	/** What all the uploads of one company's userbots may take together. */
 	companyUploadQuotaBytes: number
+	/** The biggest file `GET /api/userbots/{id}/files/{file_id}` serves (413 past it). */
+	fileMaxBytes: number
+	/** How long that route waits for TDLib's download before answering 202 with the progress. */
+	fileDownloadWaitMs: number
 	/** Live (not deleted) userbots one company may have. */
 	companyUserbotLimit: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -664,6 +671,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		uploadMaxBytes: e.UPLOAD_MAX_BYTES,
 		uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,
 		companyUploadQuotaBytes: e.COMPANY_UPLOAD_QUOTA_BYTES,
+		fileMaxBytes: e.FILE_MAX_BYTES,
+		fileDownloadWaitMs: e.FILE_DOWNLOAD_WAIT_MS,
 		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
 		reusePort: e.REUSE_PORT,

@@ -6,9 +6,11 @@ import { checkBody, readJsonObject } from '../../src/http/body'
 import { badRequest, HttpError, notFound } from '../../src/http/errors'
 import { answerOtherMethods } from '../../src/http/methods'
 import { UserbotError } from '../../src/userbots/errors'
+import { fileErrors } from '../../src/userbots/file-download'
 import type { UserbotService } from '../../src/userbots/service'
 import { tooLarge } from '../../src/userbots/uploads'
 import { bodies } from './bodies'
+import { fileIdOf, fileResponse, pendingResponse } from './file-response'
 
 const rest = bodies('rest')
 const BASE = '/api/userbots'
@@ -156,6 +158,20 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		}),
 		none,
 	)
+	// Files out (docs/read-side.md#files-out): a file of the account by TDLib's id, never by a path.
+	app.get(`${BASE}/:id/files/:file_id`, async ({ request, params }) => {
+		const p = await principalOf(request)
+		try {
+			const userbotId = idOf(params.id)
+			await service.get(p, userbotId)
+			const fileId = fileIdOf(params.file_id)
+			if (fileId === undefined) throw fileErrors.notFound()
+			const outcome = await service.file(p, userbotId, fileId)
+			return outcome.ready ? fileResponse(outcome, request) : pendingResponse(outcome)
+		} catch (err) {
+			throw toHttp(err)
+		}
+	})
 	// A known path with a method it does not take: 405 with Allow, as Django REST framework answers.
 	answerOtherMethods(app)
 	return app

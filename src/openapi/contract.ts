@@ -312,6 +312,26 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 			security: bearerOrSession,
 		},
 	})
+	.get('/api/userbots/:id/files/:file_id', unreachable, {
+		params: t.Object({ id: t.String({ pattern: '^[0-9]+$' }), file_id: t.String() }),
+		response: {
+			200: S.FileBytes,
+			202: S.FileProgress,
+			206: S.FileBytes,
+			304: t.Void(),
+			...errors.badRequest,
+			...authed,
+			...errors.notFound,
+			413: S.Detail,
+			416: S.Detail,
+		},
+		detail: {
+			summary:
+				"Streams a file of the userbot's account by TDLib's file id (Range, ETag); 202 with the progress while TDLib downloads it",
+			tags: ['userbots'],
+			security: bearerOrSession,
+		},
+	})
 	.use(webhookContract)
 
 	.use(operatorContract)

@@ -91,10 +91,19 @@ export function openApiDocument(app: AnyElysia): JsonSchema {
 	}
 }
 
-/** A 204 has no body (the generator writes a `void` schema where OpenAPI wants no content). */
+/**
+ * A 204 or 304 has no body (the generator writes a `void` schema where OpenAPI wants no content); a
+ * binary answer (a file) is any type, not the `text/plain` the generator gives every string.
+ */
 function withoutEmptyBodies(operation: Record<string, unknown>): Record<string, unknown> {
 	const responses = { ...(operation.responses as Record<string, Record<string, unknown>> | undefined) }
 	if (responses['204']) responses['204'] = { description: 'No content' }
+	if (responses['304']) responses['304'] = { description: 'Not modified: the ETag matched' }
+	for (const [status, answer] of Object.entries(responses)) {
+		const text = (answer.content as Record<string, { schema?: JsonSchema }> | undefined)?.['text/plain']
+		if (text?.schema?.format === 'binary')
+			responses[status] = { ...answer, content: { 'application/octet-stream': { schema: text.schema } } }
+	}
 	return { ...operation, responses }
 }
 

@@ -129,6 +129,15 @@ export const TwoFactorPassword = t.Object({ password: t.String() })
 export const NewAccount = t.Object({ first_name: t.String(), last_name: t.Optional(t.String()) })
 export const QrLink = t.Object({ link: t.String({ description: 'tg://login?token=...' }) })
 export const Upload = t.Object({ file: t.File({ description: 'the media file' }) })
+/** A file's bytes (`GET /api/userbots/{id}/files/{file_id}`), whole or the asked `Range`. */
+export const FileBytes = t.String({ format: 'binary', description: "the file's bytes, typed by its name" })
+
+export const FileProgress = t.Object({
+	// bytes TDLib has so far, and the whole size (0 while unknown)
+	downloaded_size: Int(),
+	expected_size: Int(),
+})
+
 export const Uploaded = t.Object({
 	file: t.String({ description: 'the name to use as {"upload": "<file>"} in commands' }),
 	size: Int(),

@@ -46,17 +46,21 @@ const RESTARTABLE = new Set<string>([
 export type Step = 'phone' | 'code' | 'password' | 'qr' | 'registration'
 
 /**
- * The one TDLib method each log-in step sends, under the label `userbots:<step>`; and the check of
- * a logged-in account (`userbots:ready`). A shard on the bus allows these labels these methods only.
+ * The one TDLib method each log-in step sends, under the label `userbots:<step>`; the check of a
+ * logged-in account (`userbots:ready`); the files route's two (`userbots:file`, `userbots:download`).
+ * A shard on the bus allows these labels these methods only.
  */
-export const LIFECYCLE_METHODS: Readonly<Record<`userbots:${Step | 'ready'}`, string>> = {
-	'userbots:phone': 'setAuthenticationPhoneNumber',
-	'userbots:code': 'checkAuthenticationCode',
-	'userbots:password': 'checkAuthenticationPassword',
-	'userbots:qr': 'requestQrCodeAuthentication',
-	'userbots:registration': 'registerUser',
-	'userbots:ready': 'getMe',
-}
+export const LIFECYCLE_METHODS: Readonly<Record<`userbots:${Step | 'ready' | 'file' | 'download'}`, string>> =
+	{
+		'userbots:phone': 'setAuthenticationPhoneNumber',
+		'userbots:code': 'checkAuthenticationCode',
+		'userbots:password': 'checkAuthenticationPassword',
+		'userbots:qr': 'requestQrCodeAuthentication',
+		'userbots:registration': 'registerUser',
+		'userbots:ready': 'getMe',
+		'userbots:file': 'getFile',
+		'userbots:download': 'downloadFile',
+	}
 
 const WAITING_FOR: Record<Step, string> = {
 	phone: 'a phone number',

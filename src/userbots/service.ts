@@ -7,6 +7,7 @@ import type { AppContext } from '../context'
 import type { TdMethod, TdRequest } from '../telegram/types'
 import { assertStepAllowed, LIFECYCLE_METHODS, STATES, type Step } from './auth-states'
 import { UserbotError, userbotErrors } from './errors'
+import { type FileInvoke, type FileOutcome, fetchFile } from './file-download'
 import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from './key-crypto'
 import { callTelegram, mapRuntimeError } from './runtime-calls'
 import { StateTracker } from './state-tracker'
@@ -239,6 +240,25 @@ export class UserbotService {
 			throw userbotErrors.notFound()
 		}
 		return saved
+	}
+
+	/** Reads a file of the userbot's account (the files route), its client started first if need be. */
+	async file(principal: Principal, userbotId: number, fileId: number): Promise<FileOutcome> {
+		const row = await this.find(principal, userbotId)
+		const runtime = this.requireRuntime()
+		await this.ensureClient(row)
+		const { dataDir, fileMaxBytes, fileDownloadWaitMs, commandTimeoutMs } = this.ctx.config
+		// TDLib's own wait may be longer than ours: a download left running is still TDLib's to finish.
+		const timeoutMs = Math.max(commandTimeoutMs, fileDownloadWaitMs)
+		const invoke: FileInvoke = (request, label) => {
+			if (request._ !== LIFECYCLE_METHODS[label]) throw new Error(`${label} sends ${request._}`)
+			return runtime.invoke(userbotId, request, { timeoutMs, label })
+		}
+		return fetchFile(invoke, userbotId, fileId, {
+			dataDir,
+			maxBytes: fileMaxBytes,
+			waitMs: fileDownloadWaitMs,
+		})
 	}
 
 	/**

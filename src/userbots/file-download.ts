@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto'
+import { realpath } from 'node:fs/promises'
+import { basename, join, sep } from 'node:path'
+import type * as Td from 'tdlib-types'
+import { TdError, type TdMethod, type TdRequest } from '../telegram/types'
+import { UserbotError } from './errors'
+import { mapRuntimeError, within } from './runtime-calls'
+import { userbotDir } from './uploads'
+
+/** One TDLib call of the route, under its label (`LIFECYCLE_METHODS`: what a shard lets through). */
+export type FileInvoke = (
+	request: TdRequest<TdMethod>,
+	label: 'userbots:file' | 'userbots:download',
+) => Promise<unknown>
+
+export interface FileLimits {
+	dataDir: string
+	/** The biggest file served (FILE_MAX_BYTES). */
+	maxBytes: number
+	/** How long to wait for the download before answering with its progress (FILE_DOWNLOAD_WAIT_MS). */
+	waitMs: number
+}
+
+/** A file on this server's disk, ready to stream; or a download still running. */
+export type FileOutcome =
+	| { ready: true; path: string; name: string; size: number; etag: string }
+	| { ready: false; downloaded_size: number; expected_size: number }
+
+export const fileErrors = {
+	notFound: () => new UserbotError(404, 'File not found.', 'file_not_found'),
+	tooLarge: (max: number) =>
+		new UserbotError(
+			413,
+			`File too large: files up to ${max} bytes are served (FILE_MAX_BYTES).`,
+			'file_too_large',
+		),
+}
+
+/** TDLib's 400 for a file id (`Invalid file identifier`) is our 404: the account has no such file. */
+async function call(
+	invoke: FileInvoke,
+	request: TdRequest<TdMethod>,
+	label: 'userbots:file' | 'userbots:download',
+) {
+	try {
+		return (await invoke(request, label)) as Td.file
+	} catch (err) {
+		if (err instanceof TdError && err.code === 400) throw fileErrors.notFound()
+		throw mapRuntimeError(err)
+	}
+}
+
+/** Opaque and stable while the file is the same: its id, size and Telegram's unique id, hashed. */
+export const fileEtag = (file: Td.file): string =>
+	`"${createHash('sha256')
+		.update(`${file.id}:${file.size}:${file.remote.unique_id}`)
+		.digest('base64url')
+		.slice(0, 27)}"`
+
+/**
+ * The path TDLib gave, only if it is inside the userbot's own `files/` (downloads) or `uploads/`
+ * (what it sent): never its database, never anything a client named. Links are resolved first.
+ */
+async function servedPath(dataDir: string, userbotId: number, path: string): Promise<string | undefined> {
+	if (!path) return undefined
+	let real: string
+	try {
+		real = await realpath(path)
+	} catch {
+		return undefined
+	}
+	for (const folder of ['files', 'uploads']) {
+		const root = await realpath(join(userbotDir(dataDir, userbotId), folder)).catch(() => '')
+		if (root && real.startsWith(root + sep)) return real
+	}
+	return undefined
+}
+
+/**
+ * A file of the account by TDLib's id: `getFile` (unknown to the account: 404; too big: 413), then,
+ * unless TDLib has it whole already, a synchronous `downloadFile` raced against `waitMs`. A download
+ * still running then is left to TDLib, and its progress (a second `getFile`) answered instead.
+ */
+export async function fetchFile(
+	invoke: FileInvoke,
+	userbotId: number,
+	fileId: number,
+	limits: FileLimits,
+): Promise<FileOutcome> {
+	const file = await call(invoke, { _: 'getFile', file_id: fileId }, 'userbots:file')
+	if (Math.max(file.size, file.expected_size) > limits.maxBytes) throw fileErrors.tooLarge(limits.maxBytes)
+	let path = file.local.is_downloading_completed
+		? await servedPath(limits.dataDir, userbotId, file.local.path)
+		: undefined
+	// Not whole on disk yet, or not where it may be served from: TDLib fetches (or copies) it.
+	if (!path) {
+		const download = call(
+			invoke,
+			{ _: 'downloadFile', file_id: fileId, priority: 1, offset: 0, limit: 0, synchronous: true },
+			'userbots:download',
+		)
+		// Left running when the wait is over: its later failure is nobody's answer.
+		download.catch(() => undefined)
+		const done = await within<Td.file | undefined>(download, limits.waitMs, undefined)
+		if (!done?.local.is_downloading_completed) {
+			const now = await call(invoke, { _: 'getFile', file_id: fileId }, 'userbots:file')
+			return { ready: false, downloaded_size: now.local.downloaded_size, expected_size: now.expected_size }
+		}
+		path = await servedPath(limits.dataDir, userbotId, done.local.path)
+		if (!path) throw fileErrors.notFound()
+	}
+	return {
+		ready: true,
+		path,
+		name: basename(path),
+		size: file.size || file.expected_size,
+		etag: fileEtag(file),
+	}
+}
