@@ -174,7 +174,13 @@ describe('the bus after nats-server was down', () => {
 				},
 				left(),
 			).catch((err: unknown) => {
-				const logs = shards.map((s) => `${s.id}: ${s.lines.filter((l) => !l.includes('not published')).slice(-40).join('\n')}`)
+				const logs = shards.map(
+					(s) =>
+						`${s.id}: ${s.lines
+							.filter((l) => !l.includes('not published'))
+							.slice(-40)
+							.join('\n')}`,
+				)
 				throw new Error(`${String(err)}: ${seen}\n${logs.join('\n')}`)
 			})
 			// And the gateway says so.
