@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { SEED_CHATS } from '../../../src/telegram/emulator'
 import { LOUNGE_EXTRA_MESSAGES } from '../../../src/telegram/emulator/seed-read-side'
-import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
+import { chatsHarness } from './harness'
 
 /** The chats group over the real server: Bob's userbot reads its seeded chats. */
-let f: MessagingFixture
-let c: WsClient
-beforeAll(async () => {
-	f = await createMessagingFixture()
-	c = await f.connect()
-})
-afterAll(() => f.stop())
-
-const run = (action: string, fields: Record<string, unknown> = {}) =>
-	c.command({ action, userbot_id: f.userbotId, ...fields })
+const { run } = chatsHarness()
 
 describe('get_chats', () => {
 	it('lists a fresh userbot’s seeded chats with titles', async () => {

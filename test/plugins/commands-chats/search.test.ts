@@ -1,29 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { SEED_CHATS } from '../../../src/telegram/emulator'
 import { LOUNGE_EXTRA_MESSAGES } from '../../../src/telegram/emulator/seed-read-side'
-import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
+import { chatsHarness } from './harness'
 
 /** The chats group's searches, joining and leaving, over the real server: Bob's userbot. */
-let f: MessagingFixture
-let c: WsClient
-beforeAll(async () => {
-	f = await createMessagingFixture()
-	c = await f.connect()
-})
-afterAll(() => f.stop())
-
-const run = (action: string, fields: Record<string, unknown> = {}) =>
-	c.command({ action, userbot_id: f.userbotId, ...fields })
-const ok = async <T>(action: string, fields: Record<string, unknown> = {}) => {
-	const reply = await run(action, fields)
-	if (reply.payload.type !== action) throw new Error(`${action}: ${reply.payload.error}`)
-	return reply.payload.result as T
-}
-const error = async (action: string, fields: Record<string, unknown>) => {
-	const reply = await run(action, fields)
-	expect(reply.payload.type).toBe(`${action}_error`)
-	return reply.payload.error
-}
+const { ok, error } = chatsHarness()
 
 interface Found {
 	total_count: number
