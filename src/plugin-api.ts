@@ -41,6 +41,7 @@ export {
 	optionalInt,
 	optionalObject,
 	optionalString,
+	optionalText,
 	requiredInt,
 	requiredIntList,
 	requiredString,

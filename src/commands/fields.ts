@@ -260,6 +260,21 @@ export const requiredString = (
 		v.transform((x) => x as string),
 	)
 
+/**
+ * An optional string: `<field> must be a string` for anything else, `<field> must be valid Unicode
+ * text` for a lone surrogate (TDLib would refuse the whole request). Never echoes the value.
+ */
+export const optionalText = (field: string) =>
+	v.optional(
+		v.pipe(
+			v.unknown(),
+			doc({ type: 'string' }),
+			v.check((x) => typeof x === 'string', `${field} must be a string`),
+			v.check((x) => typeof x !== 'string' || !LONE_SURROGATE.test(x), `${field} must be valid Unicode text`),
+			v.transform((x) => x as string),
+		),
+	)
+
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 export type JsonObject = Record<string, unknown>
