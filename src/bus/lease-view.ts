@@ -42,6 +42,9 @@ export class LeaseView {
 		const kv = this.bus.leases
 		// The whole bucket: its other keys (storage, secrets) make sure the first read ends with `delta` 0.
 		const iter = await kv.watch()
+		// Counted again from this watch's first read: a server that lost its store numbers from 1 again.
+		this.seenRevision = 0
+		this.awaited = 0
 		// Watched again from the start: what it holds now is what the bucket says.
 		const fresh = new Map<number, LeaseRecord>()
 		let initial = true

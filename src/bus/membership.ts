@@ -73,6 +73,9 @@ export class Membership {
 	private async follow(ended: () => void): Promise<() => void> {
 		const kv = this.opts.bus.members
 		const iter = await kv.watch()
+		// Counted again from this watch's first read: a server that lost its store numbers from 1 again.
+		this.seenRevision = 0
+		this.awaited = 0
 		let resolveInitial: () => void = () => {}
 		const ready = new Promise<void>((r) => {
 			resolveInitial = r

@@ -20,6 +20,12 @@ class MutableBucket {
 	private readonly store = new Map<string, KvEntry>()
 	private listener?: (e: KvEntry) => void
 
+	/** The server lost its store: empty, and numbered from 1 again. */
+	lose(): void {
+		this.store.clear()
+		this.revision = 0
+	}
+
 	/** Mutes the watch open now: it stays open and delivers nothing more. */
 	mute(): void {
 		this.listener = undefined
@@ -100,6 +106,39 @@ describe('a bucket watch that goes silent while writes succeed', () => {
 		await until('sees the other shard', () => (members.shards().get('s2') === 'i2' ? true : undefined))
 		await until('fresh again', () => (members.viewFresh() ? true : undefined))
 		expect(members.shards().get('s1')).toBe('i1')
+		await members.close()
+	})
+
+	it('still sees a silent watch after the server lost its store and numbers from 1 again', async () => {
+		const bucket = new MutableBucket()
+		bucket.revision = 1000
+		let reconnected: () => void = () => {}
+		const members = new Membership({
+			bus: {
+				members: bucket as unknown as KV,
+				codec,
+				onReconnect: (listener) => {
+					reconnected = listener
+					return () => {}
+				},
+			},
+			heartbeatMs: 200,
+			log,
+		})
+		await members.watch()
+		await members.join({ kind: 'shard', id: 's1', entry: () => ({ incarnation: 'i1' }) })
+		await until('fresh', () => (members.viewFresh() ? true : undefined))
+		bucket.lose()
+		reconnected()
+		await until('watched again after the reconnect', () => (bucket.watches >= 2 ? true : undefined))
+		await until('fresh on the new store', () => (members.viewFresh() ? true : undefined))
+		bucket.mute()
+		for (let i = 0; i < 3 && bucket.watches === 2; i++) {
+			const before = bucket.revision
+			await until('a heartbeat stored', () => (bucket.revision > before ? true : undefined))
+			await members.recheck()
+		}
+		await until('watched again', () => (bucket.watches >= 3 ? true : undefined))
 		await members.close()
 	})
 
