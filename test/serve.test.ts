@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'bun:test'
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import * as v from 'valibot'
 import { openDatabase } from '../db/client'
 import { defineCommand, defineCommandGroup } from '../src/commands/define'
@@ -28,6 +28,25 @@ const tempDir = () => {
 const MAIN = join(import.meta.dir, '..', 'src', 'main.ts')
 
 /** Runs main.ts (as `prefix` says, e.g. as another user) until it exits; its exit code and stderr. */
+/**
+ * Lets every user pass through the folders above `paths` (search only, o+x) until the returned
+ * function puts them back: a clone under `mktemp -d` (mode 700) is otherwise out of nobody's reach.
+ */
+function searchableByAll(paths: string[]): () => void {
+	const changed = new Map<string, number>()
+	for (const path of paths)
+		for (let d = path; d !== dirname(d); d = dirname(d)) {
+			const mode = statSync(d).mode & 0o7777
+			if (!changed.has(d) && (mode & 0o001) === 0) {
+				changed.set(d, mode)
+				chmodSync(d, mode | 0o001)
+			}
+		}
+	return () => {
+		for (const [d, mode] of changed) chmodSync(d, mode)
+	}
+}
+
 async function runMain(dataDir: string, prefix: string[] = []) {
 	const proc = Bun.spawn([...prefix, process.execPath, MAIN], {
 		env: {
@@ -73,7 +92,9 @@ describe('npm start that cannot start', () => {
 		const root = process.getuid?.() === 0
 		chmodSync(dir, root ? 0o755 : 0o555)
 		const prefix = root ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : []
-		const { code, stderr } = await runMain(dir, prefix)
+		// Nobody must reach the code it runs and the data folder, wherever the clone lies.
+		const restore = root ? searchableByAll([MAIN, process.execPath, dir]) : () => {}
+		const { code, stderr } = await runMain(dir, prefix).finally(restore)
 		chmodSync(dir, 0o755)
 		expect(code).toBe(2)
 		expectOneLine(
