@@ -24,11 +24,14 @@ export interface GeneratedDocs {
 	files: Record<string, string>
 }
 
-/** The built-in plugins' app, without a Telegram runtime (nothing is started), and its documents. */
-export async function generateDocs(): Promise<GeneratedDocs> {
+/**
+ * The built-in plugins' app, without a Telegram runtime (nothing is started), and its documents;
+ * `env` adds settings (the API documents' linter also documents family B, with MAIN_SERVER_URL).
+ */
+export async function generateDocs(env: Record<string, string> = {}): Promise<GeneratedDocs> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-docs-'))
 	try {
-		const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', TDLIB_BACKEND: 'tdlib' })
+		const config = loadConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TDLIB_BACKEND: 'tdlib' })
 		const { createApp } = await import('./app')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {

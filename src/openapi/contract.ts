@@ -14,8 +14,8 @@ const unreachable = (): never => {
 	throw new Error('the REST contract is documentation, never served')
 }
 
-const ID = t.Object({ id: t.String({ pattern: '^[0-9]+$' }) })
-const GRANT = t.Object({ id: t.String({ pattern: '^[0-9]+$' }), permission: t.String() })
+const ID = t.Object({ id: S.PathId() })
+const GRANT = t.Object({ id: S.PathId(), permission: S.PermissionName })
 const bearerOrSession: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
 
 const errors = {
@@ -313,7 +313,10 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 		},
 	})
 	.get('/api/userbots/:id/files/:file_id', unreachable, {
-		params: t.Object({ id: t.String({ pattern: '^[0-9]+$' }), file_id: t.String() }),
+		params: t.Object({
+			id: S.PathId(),
+			file_id: t.Unsafe<number>({ type: 'integer', format: 'int32', description: "TDLib's file id" }),
+		}),
 		response: {
 			200: S.FileBytes,
 			202: S.FileProgress,

@@ -3,6 +3,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
 import { restContract } from './contract'
+import { CORE_DETAILS, lintReady, TAGS } from './operations'
 
 /**
  * The OpenAPI 3.1 document of the app's REST routes: `@elysiajs/openapi` reads the real app's routes,
@@ -54,11 +55,12 @@ export function openApiDocument(app: AnyElysia): JsonSchema {
 		paths as Record<string, Record<string, Record<string, unknown>>>,
 	)) {
 		for (const [method, operation] of Object.entries(item)) {
-			const detail = details.get(`${method} ${path}`) ?? CORE_DETAILS[`${method} ${path}`]
+			const key = `${method} ${path}`
 			// A route neither the contract nor the core describes (a plugin's own) is listed as it is.
+			const detail = details.get(key) ?? CORE_DETAILS[key] ?? {}
 			documented[path] = {
 				...documented[path],
-				[method]: { ...withoutEmptyBodies(operation), ...(detail ?? { tags: ['plugins'] }) },
+				[method]: lintReady(key, { ...withoutEmptyBodies(operation), ...detail }),
 			}
 		}
 	}
@@ -70,6 +72,8 @@ export function openApiDocument(app: AnyElysia): JsonSchema {
 			description:
 				'Accounts (Django REST framework shapes: field errors `{"<field>": [...]}`, other errors `{detail, code?}`), login against a main server, and the userbots of a company. The WebSocket command channel is described by GET /api/commands/ and GET /api/asyncapi.json.',
 		},
+		servers: [{ url: '/', description: 'The server that serves this document' }],
+		tags: TAGS.filter((tag) => usedTags(documented).has(tag.name)),
 		paths: documented,
 		components: {
 			...components,
@@ -107,25 +111,12 @@ function withoutEmptyBodies(operation: Record<string, unknown>): Record<string, 
 	return { ...operation, responses }
 }
 
-const CORE_DETAILS: Record<string, Record<string, unknown>> = {
-	'get /api/commands/': {
-		summary: 'The command catalog: every WebSocket command, its input (JSON Schema), result and errors',
-		tags: ['documentation'],
-	},
-	'get /api/asyncapi.json': {
-		summary: 'The WebSocket channel as an AsyncAPI 3 document',
-		tags: ['documentation'],
-	},
-	'get /api/openapi.json': { summary: 'This document', tags: ['documentation'] },
-	'get /api/docs': { summary: 'This document, to read in a browser', tags: ['documentation'] },
-	'get /': { summary: 'The web console (HTML)', tags: ['console'] },
-	'get /reset-password': {
-		summary: "The web console's page for an e-mailed reset link (HTML)",
-		tags: ['console'],
-	},
-	'get /console/app.js': { summary: "The web console's script", tags: ['console'] },
-	'get /console/app.css': { summary: "The web console's style sheet", tags: ['console'] },
-}
+const usedTags = (paths: Record<string, Record<string, unknown>>) =>
+	new Set(
+		Object.values(paths).flatMap((item) =>
+			Object.values(item).flatMap((op) => (op as { tags?: string[] }).tags ?? []),
+		),
+	)
 
 /**
  * `GET /api/openapi.json` (made at the first request, once every route is in) and `GET /api/docs`, a

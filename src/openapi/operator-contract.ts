@@ -9,14 +9,14 @@ const ownerOnly: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [
 const authed = { 401: S.Detail, 403: S.Detail }
 
 const Scopes = t.Object({
-	userbot_ids: t.Union([t.Array(t.Integer()), t.Null()]),
+	userbot_ids: t.Union([t.Array(S.Id()), t.Null()]),
 	groups: t.Union([t.Array(t.String()), t.Null()]),
 	commands: t.Union([t.Array(t.String()), t.Null()]),
 	read_only: t.Boolean(),
 	webhooks: t.Boolean(),
 })
 const ApiKey = t.Object({
-	id: t.Integer(),
+	id: S.Id(),
 	name: t.String(),
 	prefix: t.String({ description: 'The first characters of the key, to tell keys apart.' }),
 	scopes: Scopes,
@@ -27,18 +27,18 @@ const ApiKey = t.Object({
 const NewApiKey = t.Object({
 	name: t.String({ maxLength: 100 }),
 	expires_at: t.Optional(t.Union([t.String({ format: 'date-time' }), t.Null()])),
-	userbot_ids: t.Optional(t.Union([t.Array(t.Integer()), t.Null()])),
+	userbot_ids: t.Optional(t.Union([t.Array(S.Id()), t.Null()])),
 	groups: t.Optional(t.Union([t.Array(t.String()), t.Null()])),
 	commands: t.Optional(t.Union([t.Array(t.String()), t.Null()])),
 	read_only: t.Optional(t.Boolean()),
 	webhooks: t.Optional(t.Boolean()),
 })
 const AuditLine = t.Object({
-	id: t.Integer(),
+	id: S.Id(),
 	at: t.String({ format: 'date-time' }),
 	action: t.String(),
-	user_id: t.Union([t.Integer(), t.Null()]),
-	key_id: t.Union([t.Integer(), t.Null()]),
+	user_id: t.Union([S.Id(), t.Null()]),
+	key_id: t.Union([S.Id(), t.Null()]),
 	target: t.Union([t.String(), t.Null()]),
 	detail: t.Unknown(),
 	client: t.Union([t.String(), t.Null()]),
@@ -59,7 +59,7 @@ export const operatorContract = new Elysia({ name: 'operator-contract' })
 		},
 	})
 	.delete('/api/keys/:id/', unreachable, {
-		params: t.Object({ id: t.String({ pattern: '^[0-9]+$' }) }),
+		params: t.Object({ id: S.PathId() }),
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
 		detail: {
 			summary: 'Revokes an API key: its sockets close at once',

@@ -1,8 +1,13 @@
 import { t } from 'elysia'
 import { PERMISSION_NAMES } from '../auth/permissions'
+import { STATES } from '../userbots/auth-states'
 
 /** An integer, as JSON Schema says it (Elysia's `t.Integer` also takes a string of digits). */
-const Int = () => t.Unsafe<number>({ type: 'integer' })
+export const Int = () => t.Unsafe<number>({ type: 'integer' })
+/** A row's id: SQLite's 64-bit integer key (JSON readers keep it exact up to 2^53). */
+export const Id = () => t.Unsafe<number>({ type: 'integer', format: 'int64' })
+/** A path's id: the same integer, written in the path as digits. */
+export const PathId = () => t.Unsafe<number>({ type: 'integer', format: 'int64', minimum: 0 })
 
 /**
  * The REST bodies as the routes read and write them (Django REST framework's shapes,
@@ -37,7 +42,7 @@ export const Registration = t.Object({
 	invite: t.Optional(t.String({ description: 'an invite token: joins the inviting company' })),
 })
 export const Registered = t.Object({
-	id: Int(),
+	id: Id(),
 	email: t.String(),
 	first_name: t.String(),
 	last_name: t.String(),
@@ -53,7 +58,7 @@ export const PasswordProblems = t.Object({ email: t.Array(t.String()), password:
 
 export const Session = t.Object({
 	sessionid: t.String(),
-	user: t.Object({ id: Int(), email: t.String() }),
+	user: t.Object({ id: Id(), email: t.String() }),
 })
 export const Message = t.Object({ message: t.String() })
 
@@ -65,12 +70,12 @@ export const ResetAnswer = t.Union([t.Object({ detail: t.String() }), t.Object({
 export const ResetPassword = t.Object({ email: Email, token: t.String(), new_password: Password })
 
 export const Profile = t.Object({
-	id: Int(),
+	id: Id(),
 	email: t.String(),
 	first_name: t.String(),
 	last_name: t.String(),
 	status: t.Object({ code: t.String(), name: t.String() }),
-	company: t.Union([t.Object({ id: Int(), name: t.String(), active: t.Boolean() }), t.Null()]),
+	company: t.Union([t.Object({ id: Id(), name: t.String(), active: t.Boolean() }), t.Null()]),
 	is_owner: t.Boolean(),
 })
 
@@ -78,7 +83,7 @@ export const InviteRequest = t.Object({
 	email: t.Optional(t.String({ description: 'only this e-mail may use the invite' })),
 })
 const inviteFields = {
-	id: Int(),
+	id: Id(),
 	email: t.Union([t.String(), t.Null()]),
 	expires_at: t.String({ description: 'ISO 8601' }),
 	state: t.Union([t.Literal('pending'), t.Literal('accepted'), t.Literal('revoked'), t.Literal('expired')]),
@@ -91,7 +96,7 @@ export const Invite = t.Object(inviteFields)
 
 export const WorkStatus = t.Object({ code: t.String(), name: t.String(), allows_work: t.Boolean() })
 export const Member = t.Object({
-	id: Int(),
+	id: Id(),
 	email: t.String(),
 	first_name: t.String(),
 	last_name: t.String(),
@@ -99,7 +104,7 @@ export const Member = t.Object({
 	active: t.Boolean(),
 	status: WorkStatus,
 })
-const PermissionName = t.Union(
+export const PermissionName = t.Union(
 	PERMISSION_NAMES.map((name) => t.Literal(name)),
 	{ description: 'an owner-only permission, as /accounts/permissions/ lists them' },
 )
@@ -107,22 +112,28 @@ export const PermissionInfo = t.Object({ code: PermissionName, description: t.St
 export const GrantRequest = t.Object({ permission: PermissionName })
 export const Grant = t.Object({
 	permission: PermissionName,
-	granted_by: t.Union([Int(), t.Null()], { description: 'the owner who granted it' }),
+	granted_by: t.Union([Id(), t.Null()], { description: 'the owner who granted it' }),
 	granted_at: t.String({ description: 'ISO 8601' }),
 })
 export const StatusChange = t.Object({
 	status: t.String({ description: 'a work status code from /accounts/statuses/' }),
 })
 
+/** TDLib 1.8.65's authorization states, by their type names. */
+const StateName = t.Unsafe<string>({
+	type: 'string',
+	enum: Object.values(STATES),
+	description: "TDLib's authorization state type name",
+})
 export const Userbot = t.Object({
-	id: Int(),
+	id: Id(),
 	name: t.String(),
 	phone_number: t.Union([t.String(), t.Null()]),
-	authorization_state: t.String({ description: "TDLib's authorization state type name" }),
+	authorization_state: StateName,
 })
-export const UserbotCreated = t.Object({ id: Int(), authorization_state: t.String() })
+export const UserbotCreated = t.Object({ id: Id(), authorization_state: StateName })
 export const UserbotCreate = t.Object({ name: t.Optional(t.String({ maxLength: 128 })) })
-export const AuthorizationState = t.Object({ authorization_state: t.String() })
+export const AuthorizationState = t.Object({ authorization_state: StateName })
 export const PhoneNumber = t.Object({ phone_number: t.String() })
 export const Code = t.Object({ code: t.String() })
 export const TwoFactorPassword = t.Object({ password: t.String() })

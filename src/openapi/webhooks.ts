@@ -5,18 +5,18 @@ import * as S from './schemas'
 const unreachable = (): never => {
 	throw new Error('the REST contract is documentation, never served')
 }
-const ID = t.Object({ id: t.String({ pattern: '^[0-9]+$' }) })
+const ID = t.Object({ id: S.PathId() })
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
 const tags = ['webhooks']
-const Int = () => t.Unsafe<number>({ type: 'integer' })
+const { Int, Id } = S
 const When = () => t.Union([t.String({ format: 'date-time' }), t.Null()])
 
 const Endpoint = t.Object({
-	id: Int(),
+	id: Id(),
 	url: t.String(),
 	description: t.String(),
 	events: t.Array(t.String()),
-	userbot_ids: t.Union([t.Array(Int()), t.Null()]),
+	userbot_ids: t.Union([t.Array(Id()), t.Null()]),
 	enabled: t.Boolean(),
 	disabled_at: When(),
 	previous_secret_expires_at: When(),
@@ -33,16 +33,16 @@ const EndpointBody = t.Object({
 		description: 'https (http with WEBHOOK_ALLOW_HTTP); no internal address',
 	}),
 	events: t.Optional(t.Array(t.String(), { minItems: 1, maxItems: 300 })),
-	userbot_ids: t.Optional(t.Union([t.Array(Int(), { minItems: 1, maxItems: 1000 }), t.Null()])),
+	userbot_ids: t.Optional(t.Union([t.Array(Id(), { minItems: 1, maxItems: 1000 }), t.Null()])),
 	description: t.Optional(t.String({ maxLength: 500 })),
 })
 const EndpointPatch = t.Partial(t.Composite([EndpointBody, t.Object({ enabled: t.Boolean() })]))
 const Delivery = t.Object({
-	id: Int(),
-	event_id: Int(),
+	id: Id(),
+	event_id: Id(),
 	message_id: t.String({ description: 'the webhook-id header, the same for every attempt' }),
 	type: t.String(),
-	userbot_id: Int(),
+	userbot_id: Id(),
 	seq: Int(),
 	status: t.Union([t.Literal('pending'), t.Literal('delivered'), t.Literal('failed')]),
 	attempts: Int(),
@@ -55,7 +55,7 @@ const Delivery = t.Object({
 })
 const Replay = t.Object({
 	after_seq: t.Optional(Int()),
-	userbot_id: t.Optional(Int()),
+	userbot_id: t.Optional(Id()),
 	since: t.Optional(t.String({ format: 'date-time' })),
 })
 const authed = { 401: S.Detail, 403: S.Detail }
@@ -97,7 +97,7 @@ export const webhookContract = new Elysia({ name: 'webhook-contract' })
 	})
 	.post('/api/webhooks/:id/test/', unreachable, {
 		params: ID,
-		response: { 202: t.Object({ event_id: Int(), message_id: t.String() }), ...authed, 404: S.Detail },
+		response: { 202: t.Object({ event_id: Id(), message_id: t.String() }), ...authed, 404: S.Detail },
 		detail: { summary: 'Sends a webhook.test event to the endpoint (owner)', tags, security },
 	})
 	.get('/api/webhooks/:id/deliveries/', unreachable, {

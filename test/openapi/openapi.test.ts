@@ -26,6 +26,12 @@ beforeAll(async () => {
 afterAll(() => t?.stop())
 
 const ajv = new Ajv({ strict: false, allErrors: true })
+	// OpenAPI's integer formats, checked: an id is an integer JSON keeps exact.
+	.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) })
+	.addFormat('int32', {
+		type: 'number',
+		validate: (n: number) => Number.isInteger(n) && Math.abs(n) < 2 ** 31,
+	})
 
 /**
  * Sends a request to `base` and checks its answer against `document`'s schema for that path, method and
