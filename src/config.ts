@@ -456,6 +456,14 @@ export class ConfigError extends Error {
 	override name = 'ConfigError'
 }
 
+function secretsFromEnv(jwtSecret: string | undefined, sessionSecret: string | undefined): Secrets {
+	if (!jwtSecret || !sessionSecret)
+		throw new ConfigError(
+			`${jwtSecret ? 'SESSION_SECRET' : 'JWT_SECRET'}: must be set here (no DATA_DIR to keep it in)`,
+		)
+	return { jwtSecret, sessionSecret, dataKey: '' }
+}
+
 /** Secrets not given in the environment are generated once into the data folder (mode 0600). */
 function loadSecrets(dataDir: string, given: Partial<Secrets>): Secrets {
 	const file = join(dataDir, 'secrets.json')
@@ -606,7 +614,15 @@ function readable(file: string): boolean {
 }
 
 /** Reads and checks the environment. Throws ConfigError with one line naming the bad variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * `secrets: 'env'` (the edge entry, src/edge.ts, which has no file system): JWT_SECRET and
+ * SESSION_SECRET must be set, nothing is read from or written to DATA_DIR, and there is no data key
+ * (no userbot there to encrypt).
+ */
+export function loadConfig(
+	env: Record<string, string | undefined> = process.env,
+	opts: { secrets?: 'file' | 'env' } = {},
+): Config {
 	const input: Record<string, string> = {}
 	for (const key of Object.keys(EnvSchema.entries)) {
 		const value = env[key]
@@ -645,7 +661,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 		publicUrl,
 		allowedOrigins: e.ALLOWED_ORIGINS.map((o) => o.replace(/\/+$/, '')),
 		cookieSecure: e.COOKIE_SECURE ?? publicUrl.startsWith('https://'),
-		secrets: loadSecrets(dataDir, { jwtSecret: e.JWT_SECRET, sessionSecret: e.SESSION_SECRET }),
+		secrets:
+			opts.secrets === 'env'
+				? secretsFromEnv(e.JWT_SECRET, e.SESSION_SECRET)
+				: loadSecrets(dataDir, { jwtSecret: e.JWT_SECRET, sessionSecret: e.SESSION_SECRET }),
 		accessTokenLifetime: e.ACCESS_TOKEN_LIFETIME,
 		refreshTokenLifetime: e.REFRESH_TOKEN_LIFETIME,
 		sessionLifetime: e.SESSION_LIFETIME,

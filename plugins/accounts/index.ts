@@ -6,7 +6,7 @@
  * `src/auth`; this plugin is only its HTTP face.
  */
 import { Elysia } from 'elysia'
-import { authCoreOf } from '../../src/auth'
+import { type AuthCore, authCoreOf } from '../../src/auth'
 import { answerOtherMethods } from '../../src/http/methods'
 import { definePlugin } from '../../src/plugin'
 import { checkPasswordRoute } from './routes/check-password'
@@ -22,25 +22,27 @@ import { tokenRoutes } from './routes/tokens'
 
 export const accountsPlugin = definePlugin({
 	id: 'accounts',
-	build(ctx) {
-		const core = authCoreOf(ctx.auth)
-		// Typed as the plain instance the plugin contract returns; `use` registers in place.
-		const app: Elysia = new Elysia({ name: 'accounts' })
-		for (const routes of [
-			meRoute(core),
-			registerRoute(core),
-			checkPasswordRoute(core),
-			loginRoute(core),
-			logoutRoute(core),
-			resetRoutes(core),
-			tokenRoutes(core),
-			inviteRoutes(core),
-			memberRoutes(core),
-			memberGrantRoutes(core),
-		]) {
-			app.use(routes)
-		}
-		answerOtherMethods(app)
-		return app
-	},
+	build: (ctx) => accountsRoutes(authCoreOf(ctx.auth)),
 })
+
+/** The plugin's routes on an auth core: the app's, or the edge entry's (src/edge/app.ts). */
+export function accountsRoutes(core: AuthCore): Elysia {
+	// Typed as the plain instance the plugin contract returns; `use` registers in place.
+	const app: Elysia = new Elysia({ name: 'accounts' })
+	for (const routes of [
+		meRoute(core),
+		registerRoute(core),
+		checkPasswordRoute(core),
+		loginRoute(core),
+		logoutRoute(core),
+		resetRoutes(core),
+		tokenRoutes(core),
+		inviteRoutes(core),
+		memberRoutes(core),
+		memberGrantRoutes(core),
+	]) {
+		app.use(routes)
+	}
+	answerOtherMethods(app)
+	return app
+}

@@ -7,8 +7,10 @@
  * which keeps the main server's tokens server-side so that logout can end the session there too.
  */
 import { Elysia } from 'elysia'
-import { authCoreOf } from '../../src/auth'
+import { type AuthCore, authCoreOf } from '../../src/auth'
+import type { Config } from '../../src/config'
 import { answerOtherMethods } from '../../src/http/methods'
+import type { Logger } from '../../src/logger'
 import { definePlugin } from '../../src/plugin'
 import { createMainServer } from './main-server'
 import { loginRoute } from './routes/login'
@@ -20,20 +22,22 @@ const NO_MAIN_SERVER =
 export const apiAccountsPlugin = definePlugin({
 	id: 'api-accounts',
 	unavailable: (config) => (config.mainServerUrl ? null : NO_MAIN_SERVER),
-	build(ctx) {
-		const url = ctx.config.mainServerUrl
-		if (!url) throw new Error(`api-accounts: ${NO_MAIN_SERVER}`)
-		const core = authCoreOf(ctx.auth)
-		const main = createMainServer({
-			url,
-			timeoutMs: ctx.config.mainServerTimeoutMs,
-			log: ctx.log.child({ plugin: 'api-accounts' }),
-		})
-		// Typed as the plain instance the plugin contract returns; `use` registers in place.
-		const app: Elysia = new Elysia({ name: 'api-accounts' })
-		app.use(loginRoute(core, main))
-		app.use(logoutRoute(core, main))
-		answerOtherMethods(app)
-		return app
-	},
+	build: (ctx) => apiAccountsRoutes(authCoreOf(ctx.auth), ctx.config, ctx.log),
 })
+
+/** The plugin's routes on an auth core: the app's, or the edge entry's (src/edge/app.ts). */
+export function apiAccountsRoutes(core: AuthCore, config: Config, log: Logger): Elysia {
+	const url = config.mainServerUrl
+	if (!url) throw new Error(`api-accounts: ${NO_MAIN_SERVER}`)
+	const main = createMainServer({
+		url,
+		timeoutMs: config.mainServerTimeoutMs,
+		log: log.child({ plugin: 'api-accounts' }),
+	})
+	// Typed as the plain instance the plugin contract returns; `use` registers in place.
+	const app: Elysia = new Elysia({ name: 'api-accounts' })
+	app.use(loginRoute(core, main))
+	app.use(logoutRoute(core, main))
+	answerOtherMethods(app)
+	return app
+}

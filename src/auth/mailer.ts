@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer'
 import type { Config } from '../config'
 import type { Logger } from '../logger'
 
@@ -17,7 +16,14 @@ export interface Mailer {
 }
 
 export function createMailer(config: Config, log: Logger): Mailer {
-	const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : null
+	// Loaded only with SMTP_URL: the edge entry (src/edge.ts) has no TCP client and never loads it.
+	const smtpUrl = config.smtpUrl
+	let transport: Promise<import('nodemailer').Transporter> | null = null
+	if (smtpUrl) {
+		transport = import('nodemailer').then((m) => m.default.createTransport(smtpUrl))
+		// A transport that cannot be made fails each send, where it is answered; never unhandled.
+		transport.catch(() => {})
+	}
 	return {
 		async send(mail) {
 			if (!transport) {
@@ -28,7 +34,7 @@ export function createMailer(config: Config, log: Logger): Mailer {
 				})
 				return
 			}
-			await transport.sendMail({
+			await (await transport).sendMail({
 				from: config.emailFrom,
 				to: mail.to,
 				subject: mail.subject,

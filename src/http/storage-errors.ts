@@ -1,4 +1,4 @@
-import { LibsqlError } from '@libsql/client'
+import { LibsqlError } from '@libsql/client/web'
 import { DrizzleQueryError } from 'drizzle-orm'
 
 /**
