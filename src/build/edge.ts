@@ -49,6 +49,8 @@ export async function buildEdge(outfile = EDGE_OUTFILE): Promise<{ outfile: stri
 	const result = await Bun.build({
 		entrypoints: [join(root, 'src', 'edge.ts')],
 		target: 'node',
+		// Packages resolved as Deno resolves them: libSQL's WebSocket is the runtime's own, not `ws`.
+		conditions: ['deno'],
 		format: 'esm',
 		external: ['nodemailer'],
 		plugins: [noFileSystem],

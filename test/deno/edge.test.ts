@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { buildEdge, EDGE_IMPORTS_ALLOWED } from '../../src/build/edge'
+import { ConfigError, loadConfig } from '../../src/config'
 import { denoExecutable } from '../../src/deno-command'
 import { runToEnd, startServerProcess } from '../build/server-process'
 import { restSmoke } from '../build/smoke'
@@ -62,7 +63,25 @@ describe('the edge bundle', () => {
 		const has = (text: string) => ({ [text]: code.includes(text) })
 		expect(has('node_modules/libsql/index.js')).toEqual({ 'node_modules/libsql/index.js': false })
 		expect(has('// node_modules/nodemailer/')).toEqual({ '// node_modules/nodemailer/': false })
+		// libSQL's WebSocket is the runtime's own (the `deno` export condition), not Node's `ws`.
+		expect(has('// node_modules/ws/')).toEqual({ '// node_modules/ws/': false })
 		expect(has('no file system on the edge')).toEqual({ 'no file system on the edge': true })
+	})
+})
+
+describe('its configuration', () => {
+	it('takes the secrets from the environment only, touching no folder', () => {
+		const dataDir = join(dir, 'never-made')
+		const env = { DATA_DIR: dataDir, DATABASE_URL: 'http://127.0.0.1:9', ...SECRETS }
+		expect(loadConfig(env, { secrets: 'env' }).secrets).toEqual({
+			jwtSecret: SECRETS.JWT_SECRET,
+			sessionSecret: SECRETS.SESSION_SECRET,
+			dataKey: '',
+		})
+		expect(() => loadConfig({ ...env, JWT_SECRET: undefined }, { secrets: 'env' })).toThrow(
+			new ConfigError('JWT_SECRET: must be set here (no DATA_DIR to keep it in)'),
+		)
+		expect(existsSync(dataDir)).toBe(false)
 	})
 })
 
@@ -85,9 +104,10 @@ describe('the REST families at the edge, under Deno with net and env only', () =
 			timeoutMs: 60_000,
 		})
 		cleanup.push(() => bun.stop())
+		// The edge speaks Hrana over WebSocket, the Bun server over HTTP: one database.
 		const edge = await startServerProcess([denoExecutable(), ...EDGE_FLAGS, bundle], {
 			cwd: dir,
-			env: denoEnv(db.url),
+			env: denoEnv(db.url.replace(/^http:/, 'ws:')),
 			timeoutMs: 60_000,
 		})
 		cleanup.push(() => edge.stop())
