@@ -224,3 +224,68 @@ describe('a child whose descriptors fit 50 clients', () => {
 		)
 	})
 })
+
+describe('a child killed under load', () => {
+	it('loses only its share, which comes back where it was, while the other serves without an error', async () => {
+		// The emulator: this is about which userbots a death touches, not what a client costs.
+		const runtime = await runtimeWith({ TDLIB_BACKEND: 'emulator', SUPERVISORS: '2', CHILD_MAX_FDS: FITS_50 })
+		const sharded = runtime as ShardedRuntime
+		const ids = Array.from({ length: 60 }, (_, i) => i + 1)
+		await Promise.all(ids.map((id) => sharded.startClient(id, { encryptionKey: key(id) })))
+		const [victim, survivor] = sharded.shards as [ShardedRuntime['shards'][0], ShardedRuntime['shards'][0]]
+		const counts = sharded.shards.map((s) => s.runtime.health().clients)
+		const theirs = ids.filter((id) => sharded.shardOf(id) === victim)
+		const others = ids.filter((id) => sharded.shardOf(id) === survivor)
+		expect(theirs.length).toBeGreaterThan(0)
+		expect(others.length).toBeGreaterThan(0)
+
+		const restarted = new Promise<void>((resolve) => {
+			sharded.onEvent((e) => {
+				if (e.type === 'runtime_restarted') resolve()
+			})
+		})
+		const down = new Promise<number[]>((resolve) => {
+			sharded.onEvent((e) => {
+				if (e.type === 'runtime_down') resolve(e.userbotIds)
+			})
+		})
+		const errors = new Map<number, string[]>()
+		let served = 0
+		let running = true
+		let firstRound: () => void = () => undefined
+		const warm = new Promise<void>((resolve) => {
+			firstRound = resolve
+		})
+		// One loop per userbot, a request always outstanding.
+		const loops = ids.map(async (id) => {
+			while (running) {
+				try {
+					await sharded.invoke(id, version)
+					if (++served === ids.length) firstRound()
+				} catch (err) {
+					const list = errors.get(id) ?? []
+					list.push(err instanceof RuntimeError ? err.code : String(err))
+					errors.set(id, list)
+				}
+			}
+		})
+		await warm
+		process.kill(victim.runtime.pid as number, 'SIGKILL')
+		expect((await down).sort((a, b) => a - b)).toEqual(theirs)
+		await restarted
+		// Every one of the victim's userbots answers again, from the same supervisor.
+		for (const id of theirs)
+			expect(await sharded.invoke(id, version)).toMatchObject({ _: 'optionValueString' })
+		running = false
+		await Promise.all(loops)
+
+		for (const id of others) expect(errors.get(id)).toBeUndefined()
+		for (const [id, codes] of errors) {
+			expect(theirs).toContain(id)
+			for (const code of codes) expect(code).toBe('runtime_down')
+		}
+		expect(sharded.shards.map((s) => s.runtime.health().clients)).toEqual(counts)
+		for (const id of theirs) expect(sharded.shardOf(id)).toBe(victim)
+		expect(sharded.health()).toMatchObject({ up: true, clients: 60, restarts: 1 })
+	}, 60_000)
+})
