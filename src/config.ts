@@ -173,8 +173,11 @@ const EnvSchema = v.object({
 	UPDATE_QUEUE_BYTES: v.optional(int(16 * 1024, 1024 ** 3), String(1024 ** 2)),
 	/** What this process runs: the REST/WebSocket gateway, supervisor shards, or both. */
 	ROLE: v.optional(v.picklist(['all', 'gateway', 'shard'], 'must be all, gateway or shard'), 'all'),
-	/** Supervisor child processes this process runs (each with its own TDLib receive loop). */
-	SUPERVISORS: v.optional(int(1, 64), '1'),
+	/** Supervisor child processes this process runs (each with its own TDLib receive loop); `auto`: sized from the machine. */
+	SUPERVISORS: v.optional(
+		v.union([v.literal('auto'), int(1, 64)], 'must be auto or a whole number from 1 to 64'),
+		'1',
+	),
 	/** The NATS server(s) that join gateways and shards; unset: one process, no bus. */
 	BUS_URL: v.optional(
 		v.pipe(
@@ -227,6 +230,11 @@ const EnvSchema = v.object({
 	SUPERVISOR_RUN_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
 	TDLIB_REQUEST_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+	// Capacity (issue 30, docs/capacity.md): the memory the userbots may take, a child's descriptors.
+	/** MiB of memory the TDLib clients of this process may take in all; unset: 80% of the machine's. */
+	MEMORY_BUDGET_MB: v.optional(int(1, 1024 ** 3)),
+	/** A lower file descriptor limit for each supervisor child than the hard one (tests, small hosts). */
+	CHILD_MAX_FDS: v.optional(int(1, 1 << 30)),
 	// Life cycle of a fleet (issue 21): shared ports, bounded stops, clients behind proxies.
 	/** Several processes of one deployment on one port (SO_REUSEPORT); off: a busy port stops the start. */
 	REUSE_PORT: v.optional(bool, 'false'),
@@ -356,8 +364,10 @@ export interface Config {
 	tdlibRequestLog?: string
 	/** `all`: gateway and shards in one process; `gateway` and `shard` need the bus. */
 	role: 'all' | 'gateway' | 'shard'
-	/** Supervisor child processes run by this process (when it runs shards). */
-	supervisors: number
+	/** Supervisor child processes run by this process (when it runs shards); `auto`: from the machine. */
+	supervisors: number | 'auto'
+	/** Capacity (docs/capacity.md): the clients' memory budget, and each child's descriptor limit if lowered. */
+	capacity: { memoryBudgetMb?: number; childMaxFds?: number }
 	/** The NATS bus between gateways and shards; absent: one process, no bus. */
 	bus?: BusConfig
 	/** Tests: where supervisor children record every client start and stop. */
@@ -708,6 +718,7 @@ export function loadConfig(
 		tdlibRequestLog: e.TDLIB_REQUEST_LOG === undefined ? undefined : resolve(e.TDLIB_REQUEST_LOG),
 		role: e.ROLE,
 		supervisors: e.SUPERVISORS,
+		capacity: { memoryBudgetMb: e.MEMORY_BUDGET_MB, childMaxFds: e.CHILD_MAX_FDS },
 		bus: e.BUS_URL === undefined ? undefined : busConfig(e.BUS_URL, e),
 		supervisorRunLog: e.SUPERVISOR_RUN_LOG === undefined ? undefined : resolve(e.SUPERVISOR_RUN_LOG),
 		flood: floodConfig(e),

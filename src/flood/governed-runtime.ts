@@ -189,7 +189,19 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			if (health.status(userbotId) === 'banned')
 				throw new RuntimeError('unavailable', 'the account is banned')
 			started.add(userbotId)
-			const state = await inner.startClient(userbotId, o)
+			let state: string
+			try {
+				state = await inner.startClient(userbotId, o)
+			} catch (err) {
+				// No room for it (docs/capacity.md): the account is told `stopped`, beside the refusal.
+				if (err instanceof RuntimeError && err.code === 'capacity') {
+					started.delete(userbotId)
+					health.set(userbotId, 'stopped')
+				}
+				throw err
+			}
+			// Started after all: a `stopped` of a refusal is over.
+			if (health.status(userbotId) === 'stopped') health.set(userbotId, 'active')
 			lastState.set(userbotId, state)
 			// Only a logged-in client says the account is well: one waiting for a log-in (a new userbot,
 			// or one revoked before a restart) leaves the stored status as it is until it logs in.

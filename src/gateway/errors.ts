@@ -56,6 +56,7 @@ const RUNTIME_WORDS: Record<RuntimeError['code'], string> = {
 	no_client: GatewayErrors.RUNTIME_UNAVAILABLE,
 	unavailable: GatewayErrors.RUNTIME_UNAVAILABLE,
 	bad_request: GatewayErrors.INTERNAL,
+	capacity: GatewayErrors.RUNTIME_UNAVAILABLE,
 }
 
 /**
@@ -66,6 +67,7 @@ const RUNTIME_WORDS: Record<RuntimeError['code'], string> = {
 export function wordError(err: unknown): string {
 	if (err instanceof CommandError) return err.message
 	if (err instanceof TdError) return err.code === 406 ? GatewayErrors.HIDDEN_TDLIB_ERROR : err.message
-	if (err instanceof RuntimeError) return RUNTIME_WORDS[err.code]
+	// A refusal for capacity is ours and names the limit (docs/capacity.md): told as it is.
+	if (err instanceof RuntimeError) return err.code === 'capacity' ? err.message : RUNTIME_WORDS[err.code]
 	return GatewayErrors.INTERNAL
 }

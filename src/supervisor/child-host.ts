@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Backend, BackendClient } from '../telegram/backend'
 import type { TdRequest, TdUpdate } from '../telegram/types'
+import { type Capacity, capacityReached } from './capacity'
 import {
 	type ChildMessage,
 	type InvokeMessage,
@@ -35,6 +36,11 @@ export interface ChildHostOptions {
 	 * that no userbot ever runs in two places at once.
 	 */
 	record?: (event: 'start' | 'stop', userbotId: number) => void
+	/**
+	 * The clients this child's descriptor limit allows: a start past it is refused (`capacity`) rather
+	 * than let TDLib run out of descriptors, which ends the process and every client in it.
+	 */
+	capacity?: Capacity
 }
 
 interface Entry {
@@ -150,6 +156,9 @@ export function createChildHost(opts: ChildHostOptions) {
 		const running = clients.get(msg.userbotId)
 		if (running && !UNSETTLED.has(running.state)) return reply(msg.id, running.state)
 		let p = starting.get(msg.userbotId)
+		const cap = opts.capacity
+		if (!p && !running && cap && clients.size >= cap.clients)
+			return fail(msg.id, toWireError(capacityReached(clients.size, cap)))
 		if (!p) {
 			p = startClient(msg).finally(() => starting.delete(msg.userbotId))
 			starting.set(msg.userbotId, p)

@@ -3,8 +3,10 @@ import { join } from 'node:path'
 import * as v from 'valibot'
 import { holdClientsLock } from '../backup/clients-lock'
 import { createBackend } from '../telegram/backend'
+import { descriptorCapacity } from './capacity'
 import { createChildHost } from './child-host'
 import type { ChildMessage } from './protocol'
+import { setDescriptorLimit } from './rlimit'
 import type { Transport } from './transport'
 import { createIpcChildTransport } from './transport-ipc'
 import { connectSocket } from './transport-socket'
@@ -25,6 +27,8 @@ const EnvSchema = v.object({
 	SUPERVISOR_RUN_LOG: v.optional(v.string()),
 	SUPERVISOR_LABEL: v.optional(v.string()),
 	EMULATOR_FLOOD_LIMITS: v.optional(v.string()),
+	/** A lower descriptor limit for this child than the hard one (CHILD_MAX_FDS; tests). */
+	CHILD_MAX_FDS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(1))),
 })
 
 async function main() {
@@ -44,6 +48,16 @@ async function main() {
 		transport = createIpcChildTransport()
 	}
 	const send = (m: ChildMessage) => transport.send(m)
+	// First, before TDLib opens anything: the soft descriptor limit up to the hard one (or down to
+	// CHILD_MAX_FDS), and the clients it allows (docs/capacity.md).
+	const fds = await setDescriptorLimit(env.CHILD_MAX_FDS)
+	const capacity = fds ? descriptorCapacity(fds) : undefined
+	if (!fds)
+		send({
+			type: 'log',
+			level: 'info',
+			msg: 'the file descriptor limit cannot be read or raised on this system; no descriptor capacity is enforced',
+		})
 	// Held for the process's life: `backup` sees that clients run here (docs/operator.md#backups).
 	const clientsLock = holdClientsLock(join(env.DATA_DIR, 'tdlib'))
 	const backend = await createBackend({
@@ -63,6 +77,7 @@ async function main() {
 		backend,
 		dataDir: env.DATA_DIR,
 		send,
+		capacity,
 		// One short line per append: the kernel keeps appends whole and in order across processes.
 		record: runLog
 			? (event, userbotId) =>
@@ -99,7 +114,7 @@ async function main() {
 	// A signal to the child itself (Ctrl-C reaches the whole process group): the same, at once.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
 		process.on(signal, () => void release().finally(() => process.exit(0)))
-	send({ type: 'ready', pid: process.pid, token: env.SUPERVISOR_TOKEN })
+	send({ type: 'ready', pid: process.pid, token: env.SUPERVISOR_TOKEN, capacity })
 }
 
 main().catch((err) => {

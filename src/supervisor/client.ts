@@ -1,6 +1,7 @@
 import type { Subprocess } from 'bun'
 import type { Logger } from '../logger'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
+import { type Capacity, capacityReached, tighter } from './capacity'
 import { spawnChild } from './child-process'
 import { PendingRequests } from './pending'
 import { type ChildMessage, fromWireError, type ParentMessage, parseChildMessage } from './protocol'
@@ -30,6 +31,8 @@ export interface SupervisorOptions {
 	closeTimeoutMs?: number
 	/** Tells supervisors of one process apart (their socket paths); default `0`. */
 	name?: string
+	/** This child's share of the memory budget, in clients (docs/capacity.md); none: no limit. */
+	memory?: Capacity
 }
 
 interface Generation {
@@ -58,6 +61,8 @@ export class SupervisorClient implements TelegramRuntime {
 	private firstReady?: { resolve: () => void; reject: (e: Error) => void }
 	private socket?: { stop: () => void; path: string; cleanup: () => void }
 	private readonly log: Logger
+	/** What the child's descriptor limit allows, as its `ready` said. */
+	private descriptors?: Capacity
 
 	constructor(private readonly opts: SupervisorOptions) {
 		this.log = opts.log.child({ component: 'supervisor' })
@@ -133,6 +138,7 @@ export class SupervisorClient implements TelegramRuntime {
 				return t.close()
 			}
 			accepted = gen
+			this.descriptors = parsed.message.capacity
 			this.onReady(gen, t)
 		})
 	}
@@ -267,10 +273,33 @@ export class SupervisorClient implements TelegramRuntime {
 		return this.request({ type: 'invoke', id: 0, userbotId, request }, opts) as Promise<TdResult<M>>
 	}
 
+	/** The clients this supervisor may hold: the tighter of its child's descriptors and its memory share. */
+	capacity(): Capacity | undefined {
+		const { descriptors } = this
+		const { memory } = this.opts
+		if (descriptors && memory) return tighter(descriptors, memory)
+		return descriptors ?? memory
+	}
+
+	/** Clients it can still start; Infinity when no limit is known. */
+	free(): number {
+		const cap = this.capacity()
+		return cap ? Math.max(0, cap.clients - this.clients.size) : Number.POSITIVE_INFINITY
+	}
+
+	/** Whether it runs (or is starting, or will restore) the client of `userbotId`. */
+	holds(userbotId: number): boolean {
+		return this.clients.has(userbotId)
+	}
+
 	private readonly sendStart: StartRequest = (userbotId, o) =>
 		this.request({ type: 'start', id: 0, userbotId, encryptionKey: o.encryptionKey })
 
 	startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
+		// Checked and taken in one step (no await between): two starts cannot both take the last place.
+		const cap = this.capacity()
+		if (cap && !this.clients.has(userbotId) && this.clients.size >= cap.clients)
+			return Promise.reject(capacityReached(this.clients.size, cap))
 		return this.clients.start(userbotId, opts, this.sendStart)
 	}
 

@@ -1,6 +1,8 @@
 import type { Config } from '../config'
 import type { Logger } from '../logger'
+import { autoSupervisors, memoryBudget, memoryCapacity } from './capacity'
 import { SupervisorClient, type SupervisorOptions } from './client'
+import { setDescriptorLimit } from './rlimit'
 import { ShardedRuntime } from './sharded'
 import type { TelegramRuntime } from './types'
 
@@ -34,14 +36,30 @@ export async function createRuntime(
 	if (config.supervisorRunLog) env.SUPERVISOR_RUN_LOG = config.supervisorRunLog
 	if (backend === 'emulator' && config.emulator.floodLimits)
 		env.EMULATOR_FLOOD_LIMITS = config.emulator.floodLimits
+	if (config.capacity.childMaxFds !== undefined) env.CHILD_MAX_FDS = String(config.capacity.childMaxFds)
+	// This process too holds a descriptor per socket: its soft limit goes up to the hard one.
+	const fds = await setDescriptorLimit()
+	if (!fds) log.info('the file descriptor limit cannot be read or raised on this system')
+	const budget = memoryBudget(config.capacity.memoryBudgetMb)
+	const count =
+		config.supervisors === 'auto'
+			? autoSupervisors(budget, fds, config.capacity.childMaxFds)
+			: config.supervisors
+	const memory = memoryCapacity(budget, count)
+	log.info('supervisors', {
+		count,
+		memoryBudgetMb: Math.round(budget / 1024 ** 2),
+		fileDescriptors: fds?.soft,
+	})
 	const make = (name: string) =>
 		new SupervisorClient({
 			backend,
 			dataDir: config.dataDir,
 			transport: config.supervisorTransport,
 			commandTimeoutMs: config.commandTimeoutMs,
-			log: config.supervisors > 1 ? log.child({ supervisor: name }) : log,
+			log: count > 1 ? log.child({ supervisor: name }) : log,
 			name,
+			memory,
 			...overrides,
 			env: {
 				...env,
@@ -49,7 +67,7 @@ export async function createRuntime(
 				...overrides.env,
 			},
 		})
-	const clients = Array.from({ length: config.supervisors }, (_, i) => make(String(i)))
+	const clients = Array.from({ length: count }, (_, i) => make(String(i)))
 	const started = await Promise.allSettled(clients.map((c) => c.start()))
 	const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected')
 	if (failed) {

@@ -95,6 +95,14 @@ export const ReadySchema = v.object({
 	pid: v.number(),
 	/** Proves the connection comes from the child the parent spawned (socket transport). */
 	token: v.optional(v.string()),
+	/** The clients its descriptor limit allows, and that limit in words (docs/capacity.md). */
+	capacity: v.optional(
+		v.object({
+			clients: v.pipe(v.number(), v.integer(), v.minValue(0)),
+			limit: v.picklist(['descriptors', 'memory']),
+			reason: v.pipe(v.string(), v.maxLength(300)),
+		}),
+	),
 })
 export const LogSchema = v.object({
 	type: v.literal('log'),
@@ -130,13 +138,22 @@ export type WireError = { code: number | string; message: string }
 /** A failure in the child as it crosses the wire: TDLib's code and message kept verbatim. */
 export function toWireError(err: unknown): WireError {
 	if (err instanceof TdError) return { code: err.code, message: err.message }
+	// A refusal for capacity keeps its code: the parent tells it apart from a failure.
+	if (err instanceof RuntimeError && err.code === 'capacity') return { code: err.code, message: err.message }
 	const e = err as { code?: unknown; message?: unknown } | null
 	if (e && typeof e.code === 'number' && typeof e.message === 'string')
 		return { code: e.code, message: e.message }
 	return { code: 'unavailable', message: err instanceof Error ? err.message : String(err) }
 }
 
-const RUNTIME_CODES = new Set(['timeout', 'runtime_down', 'no_client', 'unavailable', 'bad_request'])
+const RUNTIME_CODES = new Set([
+	'timeout',
+	'runtime_down',
+	'no_client',
+	'unavailable',
+	'bad_request',
+	'capacity',
+])
 
 /**
  * The bus's own wire code: the shard asked does not own the userbot (the sender's view of the

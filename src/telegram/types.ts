@@ -27,7 +27,7 @@ export class TdError extends Error {
 export class RuntimeError extends Error {
 	override name = 'RuntimeError'
 	constructor(
-		readonly code: 'timeout' | 'runtime_down' | 'no_client' | 'unavailable' | 'bad_request',
+		readonly code: 'timeout' | 'runtime_down' | 'no_client' | 'unavailable' | 'bad_request' | 'capacity',
 		message: string,
 	) {
 		super(message)

@@ -45,6 +45,8 @@ export const userbotErrors = {
 			'unavailable',
 			'runtime unavailable',
 		),
+	/** No supervisor child has room for another client: `capacity reached: ...` (docs/capacity.md). */
+	capacity: (message: string) => new UserbotError(503, message, 'capacity_reached'),
 	limitReached: (limit: number) =>
 		new UserbotError(
 			403,

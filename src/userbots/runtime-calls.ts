@@ -9,6 +9,7 @@ export function mapRuntimeError(err: unknown): unknown {
 	if (err instanceof RuntimeError) {
 		if (err.code === 'timeout') return userbotErrors.timeout()
 		if (err.code === 'bad_request') return userbotErrors.telegram(err.message)
+		if (err.code === 'capacity') return userbotErrors.capacity(err.message)
 		return userbotErrors.unavailable()
 	}
 	return err
