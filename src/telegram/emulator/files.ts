@@ -20,7 +20,7 @@ export interface FileRecord {
 	size: number
 	/** The bytes, base64, when small enough to keep in the cloud's state; else read from `source`. */
 	data: string
-	/** The path it was uploaded from ('' for the seed's files). */
+	/** The path it was uploaded from ('' for the seed's files): the uploader's local copy, as in TDLib. */
 	source: string
 	/** Who uploaded it: their client has it locally from the start. */
 	uploaderId: number
@@ -46,7 +46,7 @@ export function registerFile(
 		mime: f.mime,
 		size,
 		data: bytes ? Buffer.from(bytes).toString('base64') : '',
-		source: bytes ? '' : source,
+		source,
 		uploaderId: f.uploaderId,
 	}
 	fileStore(world).byId.set(f.id, record)
@@ -90,7 +90,8 @@ const localPath = (s: Session, r: FileRecord) =>
 /** The file as this client sees it: downloaded here, uploaded from here, or only in the cloud. */
 export function fileView(s: Session, r: FileRecord): Td.file {
 	const copy = localPath(s, r)
-	const path = copy && existsSync(copy) ? copy : r.uploaderId === s.userId ? r.source : ''
+	const own = r.uploaderId === s.userId && r.source !== '' && existsSync(r.source)
+	const path = copy && existsSync(copy) ? copy : own ? r.source : ''
 	return fileObject(r, path, path !== '' || (r.uploaderId === s.userId && r.data !== ''))
 }
 
