@@ -67,8 +67,9 @@ export const downloadHandlers: Handlers = {
 		if ((req.limit ?? 0) < 0) fail('Download limit must be non-negative')
 		const record = requireFile(s, req.file_id)
 		const path = localPath(s, record)
-		// Whole here already (downloaded, or this client's own upload), or nowhere to put it.
-		if (!path || fileView(s, record).local.is_downloading_completed) return fileView(s, record)
+		// Whole on this client's disk already (downloaded, or its own upload), or nowhere to put it.
+		const now = fileView(s, record)
+		if (!path || (now.local.is_downloading_completed && now.local.path !== '')) return now
 		const running = s.downloads.get(record.id) ?? start(s, record, path)
 		if (req.synchronous) await running.finished
 		return fileView(s, record)
