@@ -154,6 +154,8 @@ const EnvSchema = v.object({
 	/** Files out (docs/read-side.md#files-out): the biggest file served, and how long a request waits for TDLib. */
 	FILE_MAX_BYTES: v.optional(int(1, 4 * 1024 ** 3), String(2 * 1024 ** 3)),
 	FILE_DOWNLOAD_WAIT_MS: v.optional(int(1, 600_000), '20000'),
+	/** What the files one userbot's route downloaded may take on disk; past it the least recently served go. */
+	FILE_CACHE_BYTES: v.optional(int(1, 2 ** 50), String(2 * 1024 ** 3)),
 	COMPANY_USERBOT_LIMIT: v.optional(int(1, 1_000_000), '100'),
 	/** Bytes of replies one WebSocket may have waiting (it does not read) before it is closed with 1013. */
 	WS_SEND_BUFFER_BYTES: v.optional(int(64 * 1024, 1024 ** 3), String(8 * 1024 ** 2)),
@@ -339,6 +341,8 @@ export interface Config {
 	fileMaxBytes: number
 	/** How long that route waits for TDLib's download before answering 202 with the progress. */
 	fileDownloadWaitMs: number
+	/** The download cache of one userbot's files route, in bytes (least recently served evicted past it). */
+	fileCacheBytes: number
 	/** Live (not deleted) userbots one company may have. */
 	companyUserbotLimit: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -702,6 +706,7 @@ export function loadConfig(
 		companyUploadQuotaBytes: e.COMPANY_UPLOAD_QUOTA_BYTES,
 		fileMaxBytes: e.FILE_MAX_BYTES,
 		fileDownloadWaitMs: e.FILE_DOWNLOAD_WAIT_MS,
+		fileCacheBytes: e.FILE_CACHE_BYTES,
 		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
 		reusePort: e.REUSE_PORT,

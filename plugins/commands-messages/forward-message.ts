@@ -14,6 +14,7 @@ import {
 } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { MessagesErrors as E, MAX_CAPTIONED_COPIES, MAX_MESSAGE_IDS, MAX_TO_CHAT_IDS } from './errors'
+import { SENT_UPDATES, type SentTracker, trackSent, waitSentField } from './wait-sent'
 
 const has = (o: Record<string, unknown>, key: string) => o[key] !== undefined && o[key] !== null
 const nonEmptyIfList = (o: Record<string, unknown>, key: string) =>
@@ -44,6 +45,7 @@ const ForwardInput = v.pipe(
 		remove_caption: documented(optionalBool('remove_caption'), { default: false }),
 		new_caption: textField('new_caption'),
 		show_caption_above_media: optionalBool('show_caption_above_media'),
+		wait_sent: waitSentField,
 	}),
 	v.check(
 		(o) =>
@@ -140,10 +142,32 @@ async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
 }
 
 /**
+ * `wait_sent`: a target's messages once Telegram has each (the final ones). One it refused is null
+ * in its place and the target's error is TDLib's; the rest of the target stays as it went.
+ */
+async function settled(tracker: SentTracker, outcome: Outcome): Promise<Outcome> {
+	const all = await Promise.allSettled(
+		outcome.messages.map((m) => (m ? tracker.settle(m) : Promise.resolve(null))),
+	)
+	let error = outcome.error
+	const messages = all.map((r) => {
+		if (r.status === 'fulfilled') return r.value
+		error ??= r.reason
+		return null
+	})
+	// Nothing of the target went through: it is a failed target, as when TDLib refused at once.
+	return { messages: messages.some((m) => m !== null) ? messages : [], error }
+}
+
+/**
  * `forward_message`: one `forwardMessages` per target, message ids sorted and unique (TDLib wants them
  * strictly increasing). Targets are forwarded to one at a time, in the order of `to_chat_ids`, until
  * the command's deadline passes or its socket closes (`ctx.signal`): a frame never has more than one
  * TDLib request in flight. Result `[{to_chat_id, messages}]` in the order of `to_chat_ids`.
+ *
+ * With `wait_sent`, the command answers once Telegram has every forwarded message (each target's
+ * `messages` the final ones); a message Telegram refused (`updateMessageSendFailed`) fails its target
+ * as a refusal of TDLib's would. Every target is sent first, then all are waited for together.
  *
  * When a target fails and another forwarded anything, the error event carries the first failure,
  * worded as the gateway words it, and every target's outcome as `result`, so that a retry can skip
@@ -154,7 +178,7 @@ export const forwardMessage = defineCommand({
 	summary: 'Forwards (or copies) messages of one chat to each of the target chats in turn.',
 	result: {
 		description:
-			'For each target, in order: `{to_chat_id, messages}`; a failure after some targets went through carries every outcome (`error` per failed target).',
+			'For each target, in order: `{to_chat_id, messages}`; a failure after some targets went through carries every outcome (`error` per failed target). With `wait_sent`, the final messages once Telegram has them.',
 		schema: {
 			type: 'array',
 			items: {
@@ -172,29 +196,47 @@ export const forwardMessage = defineCommand({
 	flood: 'send',
 	methods: ['forwardMessages', 'getMessage', 'sendMessage'],
 	input: ForwardInput,
+	updates: SENT_UPDATES,
 	async run(input, ctx) {
 		const ids = [...new Set(input.message_ids)].sort((a, b) => a - b)
 		const f: Forwarding = { input, ids, invoke: ctx.invoke, signal: ctx.signal }
-		const results: ForwardResult[] = []
-		let firstError: unknown
-		let anyForwarded = false
-		for (const to_chat_id of input.to_chat_ids) {
-			// Past the deadline (or with the socket gone) nothing more is sent; the rest is reported unsent.
-			const outcome: Outcome = f.signal.aborted
-				? { messages: [], error: f.signal.reason }
-				: await forwardTo(f, to_chat_id)
-			const result: ForwardResult = { to_chat_id }
-			if (outcome.error === undefined || outcome.messages.length > 0) result.messages = outcome.messages
-			if (outcome.messages.length > 0 || outcome.error === undefined) anyForwarded = true
-			if (outcome.error !== undefined) {
-				firstError ??= outcome.error
-				result.error = wordError(outcome.error)
+		// Listening before the first forward goes out: no outcome is missed.
+		const tracker = input.wait_sent ? trackSent(ctx) : undefined
+		const outcomes: Outcome[] = []
+		try {
+			for (const to_chat_id of input.to_chat_ids) {
+				// Past the deadline (or with the socket gone) nothing more is sent; the rest is reported unsent.
+				outcomes.push(
+					f.signal.aborted ? { messages: [], error: f.signal.reason } : await forwardTo(f, to_chat_id),
+				)
 			}
-			results.push(result)
+			if (tracker)
+				outcomes.splice(0, outcomes.length, ...(await Promise.all(outcomes.map((o) => settled(tracker, o)))))
+		} finally {
+			tracker?.stop()
 		}
-		if (firstError === undefined) return results
-		if (anyForwarded) throw new CommandError(wordError(firstError), results)
-		// Nothing went through: the failure alone, which the gateway words (and logs, if unexpected).
-		throw firstError
+		return report(input.to_chat_ids, outcomes)
 	},
 })
+
+/** Every target's outcome: the results, or the first failure (with the results when some went through). */
+function report(toChatIds: number[], outcomes: Outcome[]): ForwardResult[] {
+	const results: ForwardResult[] = []
+	let firstError: unknown
+	let anyForwarded = false
+	for (const [i, outcome] of outcomes.entries()) {
+		const to_chat_id = toChatIds[i] as number
+		const result: ForwardResult = { to_chat_id }
+		if (outcome.error === undefined || outcome.messages.length > 0) result.messages = outcome.messages
+		if (outcome.messages.length > 0 || outcome.error === undefined) anyForwarded = true
+		if (outcome.error !== undefined) {
+			firstError ??= outcome.error
+			result.error = wordError(outcome.error)
+		}
+		results.push(result)
+	}
+	if (firstError === undefined) return results
+	if (anyForwarded) throw new CommandError(wordError(firstError), results)
+	// Nothing went through: the failure alone, which the gateway words (and logs, if unexpected).
+	throw firstError
+}

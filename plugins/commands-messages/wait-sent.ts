@@ -15,16 +15,19 @@ export const waitSentField = documented(optionalBool('wait_sent'), {
 
 const keyOf = (chatId: number, messageId: number) => `${chatId}:${messageId}`
 
+/** Listens for the outcome of messages TDLib is sending; `stop` when done. */
+export interface SentTracker {
+	/** The final message once Telegram has it; rejects with TDLib's error when it refused it. */
+	settle(message: Td.message): Promise<Td.message>
+	stop(): void
+}
+
 /**
- * Runs `send` and answers once every message it made is sent: each pending message is replaced by
- * the final one of its `updateMessageSendSucceeded`; an `updateMessageSendFailed` fails the command
- * with TDLib's error. The updates are listened to before `send` goes out, so one that arrives before
- * TDLib's answer is kept, not missed. The command's deadline bounds the wait (`ctx.signal`).
+ * Starts listening for `updateMessageSendSucceeded`/`Failed` now, before anything is sent, so an
+ * update that arrives before TDLib's answer is kept, not missed. The command's deadline bounds each
+ * wait (`ctx.signal`).
  */
-export async function waitSent<T extends Td.message | Td.messages>(
-	ctx: CommandContext,
-	send: () => Promise<T>,
-): Promise<T> {
+export function trackSent(ctx: CommandContext): SentTracker {
 	const early = new Map<string, Outcome>()
 	const waiting = new Map<string, (outcome: Outcome) => void>()
 	const stop = ctx.onUpdate((update) => {
@@ -60,6 +63,19 @@ export async function waitSent<T extends Td.message | Td.messages>(
 			signal.addEventListener('abort', aborted, { once: true })
 		})
 	}
+	return { settle, stop }
+}
+
+/**
+ * Runs `send` and answers once every message it made is sent: each pending message is replaced by
+ * the final one of its `updateMessageSendSucceeded`; an `updateMessageSendFailed` fails the command
+ * with TDLib's error (`trackSent`).
+ */
+export async function waitSent<T extends Td.message | Td.messages>(
+	ctx: CommandContext,
+	send: () => Promise<T>,
+): Promise<T> {
+	const { settle, stop } = trackSent(ctx)
 	try {
 		const sent = await send()
 		if (sent._ === 'message') return (await settle(sent)) as T

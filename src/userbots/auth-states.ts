@@ -47,20 +47,22 @@ export type Step = 'phone' | 'code' | 'password' | 'qr' | 'registration'
 
 /**
  * The one TDLib method each log-in step sends, under the label `userbots:<step>`; the check of a
- * logged-in account (`userbots:ready`); the files route's two (`userbots:file`, `userbots:download`).
+ * logged-in account (`userbots:ready`); the files route's three (`userbots:file`, `userbots:download`, `userbots:evict`: the download cache's `deleteFile`).
  * A shard on the bus allows these labels these methods only.
  */
-export const LIFECYCLE_METHODS: Readonly<Record<`userbots:${Step | 'ready' | 'file' | 'download'}`, string>> =
-	{
-		'userbots:phone': 'setAuthenticationPhoneNumber',
-		'userbots:code': 'checkAuthenticationCode',
-		'userbots:password': 'checkAuthenticationPassword',
-		'userbots:qr': 'requestQrCodeAuthentication',
-		'userbots:registration': 'registerUser',
-		'userbots:ready': 'getMe',
-		'userbots:file': 'getFile',
-		'userbots:download': 'downloadFile',
-	}
+export const LIFECYCLE_METHODS: Readonly<
+	Record<`userbots:${Step | 'ready' | 'file' | 'download' | 'evict'}`, string>
+> = {
+	'userbots:phone': 'setAuthenticationPhoneNumber',
+	'userbots:code': 'checkAuthenticationCode',
+	'userbots:password': 'checkAuthenticationPassword',
+	'userbots:qr': 'requestQrCodeAuthentication',
+	'userbots:registration': 'registerUser',
+	'userbots:ready': 'getMe',
+	'userbots:file': 'getFile',
+	'userbots:download': 'downloadFile',
+	'userbots:evict': 'deleteFile',
+}
 
 const WAITING_FOR: Record<Step, string> = {
 	phone: 'a phone number',

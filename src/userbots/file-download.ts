@@ -8,10 +8,9 @@ import { mapRuntimeError, within } from './runtime-calls'
 import { userbotDir } from './uploads'
 
 /** One TDLib call of the route, under its label (`LIFECYCLE_METHODS`: what a shard lets through). */
-export type FileInvoke = (
-	request: TdRequest<TdMethod>,
-	label: 'userbots:file' | 'userbots:download',
-) => Promise<unknown>
+export type FileInvoke = (request: TdRequest<TdMethod>, label: FileLabel) => Promise<unknown>
+
+export type FileLabel = 'userbots:file' | 'userbots:download' | 'userbots:evict'
 
 export interface FileLimits {
 	dataDir: string
@@ -19,6 +18,12 @@ export interface FileLimits {
 	maxBytes: number
 	/** How long to wait for the download before answering with its progress (FILE_DOWNLOAD_WAIT_MS). */
 	waitMs: number
+	/**
+	 * The download cache (FILE_CACHE_BYTES): `fits` says whether a file of that size can be kept at
+	 * all; `admit` counts the file the route is about to fetch or serve from `files/`, evicting the
+	 * least recently served others past the quota (src/userbots/file-cache.ts).
+	 */
+	cache?: { fits(size: number): boolean; admit(fileId: number, size: number): Promise<void> }
 }
 
 /** A file on this server's disk, ready to stream; or a download still running. */
@@ -34,14 +39,16 @@ export const fileErrors = {
 			`File too large: files up to ${max} bytes are served (FILE_MAX_BYTES).`,
 			'file_too_large',
 		),
+	tooLargeForCache: () =>
+		new UserbotError(
+			413,
+			'File too large: it does not fit in the download cache of a userbot (FILE_CACHE_BYTES).',
+			'file_too_large',
+		),
 }
 
 /** TDLib's 400 for a file id (`Invalid file identifier`) is our 404: the account has no such file. */
-async function call(
-	invoke: FileInvoke,
-	request: TdRequest<TdMethod>,
-	label: 'userbots:file' | 'userbots:download',
-) {
+async function call(invoke: FileInvoke, request: TdRequest<TdMethod>, label: FileLabel) {
 	try {
 		return (await invoke(request, label)) as Td.file
 	} catch (err) {
@@ -61,7 +68,11 @@ export const fileEtag = (file: Td.file): string =>
  * The path TDLib gave, only if it is inside the userbot's own `files/` (downloads) or `uploads/`
  * (what it sent): never its database, never anything a client named. Links are resolved first.
  */
-async function servedPath(dataDir: string, userbotId: number, path: string): Promise<string | undefined> {
+async function servedPath(
+	dataDir: string,
+	userbotId: number,
+	path: string,
+): Promise<{ path: string; folder: 'files' | 'uploads' } | undefined> {
 	if (!path) return undefined
 	let real: string
 	try {
@@ -69,9 +80,9 @@ async function servedPath(dataDir: string, userbotId: number, path: string): Pro
 	} catch {
 		return undefined
 	}
-	for (const folder of ['files', 'uploads']) {
+	for (const folder of ['files', 'uploads'] as const) {
 		const root = await realpath(join(userbotDir(dataDir, userbotId), folder)).catch(() => '')
-		if (root && real.startsWith(root + sep)) return real
+		if (root && real.startsWith(root + sep)) return { path: real, folder }
 	}
 	return undefined
 }
@@ -79,7 +90,9 @@ async function servedPath(dataDir: string, userbotId: number, path: string): Pro
 /**
  * A file of the account by TDLib's id: `getFile` (unknown to the account: 404; too big: 413), then,
  * unless TDLib has it whole already, a synchronous `downloadFile` raced against `waitMs`. A download
- * still running then is left to TDLib, and its progress (a second `getFile`) answered instead.
+ * still running then is left to TDLib, and its progress (a second `getFile`) answered instead. What
+ * is served from or fetched into `files/` is counted in the download cache first; what the account
+ * sent itself (`uploads/`) is its uploads' quota's, not the cache's.
  */
 export async function fetchFile(
 	invoke: FileInvoke,
@@ -88,10 +101,16 @@ export async function fetchFile(
 	limits: FileLimits,
 ): Promise<FileOutcome> {
 	const file = await call(invoke, { _: 'getFile', file_id: fileId }, 'userbots:file')
-	if (Math.max(file.size, file.expected_size) > limits.maxBytes) throw fileErrors.tooLarge(limits.maxBytes)
-	let path = file.local.is_downloading_completed
+	const size = Math.max(file.size, file.expected_size)
+	if (size > limits.maxBytes) throw fileErrors.tooLarge(limits.maxBytes)
+	const found = file.local.is_downloading_completed
 		? await servedPath(limits.dataDir, userbotId, file.local.path)
 		: undefined
+	if (found?.folder !== 'uploads' && limits.cache) {
+		if (!limits.cache.fits(size)) throw fileErrors.tooLargeForCache()
+		await limits.cache.admit(fileId, size)
+	}
+	let path = found?.path
 	// Not whole on disk yet, or not where it may be served from: TDLib fetches (or copies) it.
 	if (!path) {
 		const download = call(
@@ -106,7 +125,7 @@ export async function fetchFile(
 			const now = await call(invoke, { _: 'getFile', file_id: fileId }, 'userbots:file')
 			return { ready: false, downloaded_size: now.local.downloaded_size, expected_size: now.expected_size }
 		}
-		path = await servedPath(limits.dataDir, userbotId, done.local.path)
+		path = (await servedPath(limits.dataDir, userbotId, done.local.path))?.path
 		if (!path) throw fileErrors.notFound()
 	}
 	return {

@@ -4,9 +4,10 @@ import { keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
-import type { TdMethod, TdRequest } from '../telegram/types'
+import { TdError, type TdMethod, type TdRequest } from '../telegram/types'
 import { assertStepAllowed, LIFECYCLE_METHODS, STATES, type Step } from './auth-states'
 import { UserbotError, userbotErrors } from './errors'
+import { createFileCache, type FileCache } from './file-cache'
 import { type FileInvoke, type FileOutcome, fetchFile } from './file-download'
 import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from './key-crypto'
 import { callTelegram, mapRuntimeError } from './runtime-calls'
@@ -56,6 +57,8 @@ export class UserbotService {
 	private readonly deleted = new Set<number>()
 	private readonly stepDeadline: number
 	private readonly uploads: UploadStore
+	/** The files route's download cache (FILE_CACHE_BYTES). */
+	readonly fileCache: FileCache
 
 	constructor(private readonly ctx: AppContext) {
 		this.tracker = new StateTracker(ctx, (id) => this.deleted.has(id))
@@ -67,6 +70,7 @@ export class UserbotService {
 			quotaBytes: uploadQuotaBytes,
 			companyQuotaBytes: companyUploadQuotaBytes,
 		})
+		this.fileCache = createFileCache(ctx.db, ctx.config.fileCacheBytes, ctx.log)
 	}
 
 	async list(principal: Principal): Promise<UserbotView[]> {
@@ -254,10 +258,20 @@ export class UserbotService {
 			if (request._ !== LIFECYCLE_METHODS[label]) throw new Error(`${label} sends ${request._}`)
 			return runtime.invoke(userbotId, request, { timeoutMs, label })
 		}
+		// Evicted by TDLib itself, so that its `getFile` stays true; an id it no longer knows is gone already.
+		const evict = (victim: number) =>
+			invoke({ _: 'deleteFile', file_id: victim }, 'userbots:evict').then(
+				() => undefined,
+				(err) => {
+					if (!(err instanceof TdError && err.code === 400)) throw err
+				},
+			)
+		const cache = this.fileCache
 		return fetchFile(invoke, userbotId, fileId, {
 			dataDir,
 			maxBytes: fileMaxBytes,
 			waitMs: fileDownloadWaitMs,
+			cache: { fits: cache.fits, admit: (id, size) => cache.admit(userbotId, id, size, evict) },
 		})
 	}
 

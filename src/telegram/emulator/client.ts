@@ -4,6 +4,7 @@ import type { BackendClient } from '../types'
 import { TdError, type TdRequest, type TdUpdate } from '../types'
 import { ANY_STATE, authHandlers, confirmQrCode, isAborted, NEEDS_NETWORK } from './auth'
 import { chatHandlers } from './chats'
+import { downloadHandlers, holdDownloads } from './downloads'
 import { fileHandlers } from './files'
 import { historyHandlers } from './history'
 import { inviteHandlers } from './invites'
@@ -38,6 +39,7 @@ const HANDLERS: Handlers = {
 	...historyHandlers,
 	...peopleHandlers,
 	...fileHandlers,
+	...downloadHandlers,
 }
 
 /**
@@ -52,7 +54,9 @@ const HANDLERS: Handlers = {
  * answer `ms` later, having done its work first (a slow cloud: the late answer carries real
  * effects), until `emulatorLatency {ms: 0}`; `emulatorSlowClose {ms}` makes this client's close take
  * that much longer, as real TDLib's does while it flushes its database (tests of hand-overs);
- * `emulatorRevoke` ends this client's session as another device of the account would. Domains
+ * `emulatorRevoke` ends this client's session as another device of the account would;
+ * `emulatorHoldDownloads {hold}` holds this client's downloads after their current part, or lets them
+ * go (downloads.ts). Domains
  * add their own (`password.ts`: reading the emulated mail, a session's age).
  */
 export type EmulatorRequest =
@@ -62,6 +66,7 @@ export type EmulatorRequest =
 	| { _: 'emulatorLatency'; ms: number }
 	| { _: 'emulatorSlowClose'; ms: number }
 	| { _: 'emulatorRevoke' }
+	| { _: 'emulatorHoldDownloads'; hold: boolean }
 	| PasswordEmulatorRequest
 
 const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
@@ -93,6 +98,8 @@ function createSession(world: World, opts: EmulatedClientOptions) {
 		options: new Map(),
 		chatsLoaded: false,
 		historyLoaded: new Set(),
+		downloads: new Map(),
+		downloadHold: { held: false, waiting: [] },
 		filesDirectory: opts.filesDirectory ?? '',
 		offline: false,
 		setNetwork(online) {
@@ -184,6 +191,7 @@ async function emulatorOnly(session: Session, settings: TestSettings, request: T
 		method?: string
 		code?: number
 		message?: string
+		hold?: boolean
 	}
 	const ms = Math.max(0, Number(raw.ms) || 0)
 	switch (raw._) {
@@ -198,6 +206,9 @@ async function emulatorOnly(session: Session, settings: TestSettings, request: T
 		case 'emulatorRevoke':
 			// Another device of the account ended this session: the client logs out by itself.
 			if (session.key) session.world.revoke(session.key)
+			return { _: 'ok' }
+		case 'emulatorHoldDownloads':
+			holdDownloads(session, raw.hold === true)
 			return { _: 'ok' }
 		case 'emulatorLatency':
 			settings.latencyMs = ms

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { fileRecord, registerFile } from './files'
+import { bytesOf, fileRecord, registerFile } from './files'
 import { formattedText } from './objects'
 import { fail } from './session'
 import type { World } from './world'
@@ -76,8 +76,11 @@ function file(world: World, input: Td.InputFile$Input | undefined, uploader: num
 			// The same bytes again, under the new id the message's copy gets.
 			const known = fileRecord(world, input.id ?? 0)
 			if (known) {
-				const bytes = known.data ? Buffer.from(known.data, 'base64') : undefined
-				registerFile(world, { ...known, id, uploaderId: uploader, bytes, source: known.source })
+				// The sender's own upload keeps its path (its local copy); another's file is the bytes only,
+				// never a path of someone else's folder.
+				const own = known.uploaderId === uploader
+				const bytes = known.data ? Buffer.from(known.data, 'base64') : own ? undefined : bytesOf(known)
+				registerFile(world, { ...known, id, uploaderId: uploader, bytes, source: own ? known.source : '' })
 				size = known.size
 			}
 			break

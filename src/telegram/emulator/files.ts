@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { fail, type Handlers, OK, type Session } from './session'
+import { fail, type Handlers, type Session } from './session'
 import type { World } from './world'
 
 /**
@@ -20,7 +20,7 @@ export interface FileRecord {
 	size: number
 	/** The bytes, base64, when small enough to keep in the cloud's state; else read from `source`. */
 	data: string
-	/** The path it was uploaded from ('' for the seed's files). */
+	/** The path it was uploaded from ('' for the seed's files): the uploader's local copy, as in TDLib. */
 	source: string
 	/** Who uploaded it: their client has it locally from the start. */
 	uploaderId: number
@@ -46,7 +46,7 @@ export function registerFile(
 		mime: f.mime,
 		size,
 		data: bytes ? Buffer.from(bytes).toString('base64') : '',
-		source: bytes ? '' : source,
+		source,
 		uploaderId: f.uploaderId,
 	}
 	fileStore(world).byId.set(f.id, record)
@@ -77,21 +77,33 @@ function accountHas(world: World, userId: number, record: FileRecord): boolean {
 }
 
 /** The file `id` if this client's account has it; TDLib's words for an id it does not know. */
-function requireFile(s: Session, id: number | undefined): FileRecord {
+export function requireFile(s: Session, id: number | undefined): FileRecord {
 	const record = id && id > 0 ? fileRecord(s.world, id) : undefined
 	if (!record || !accountHas(s.world, s.userId, record)) return fail('Invalid file identifier')
 	return record
 }
 
 /** Where this client keeps its copy: its files folder, by id (names repeat). */
-const localPath = (s: Session, r: FileRecord) =>
+export const localPath = (s: Session, r: FileRecord) =>
 	s.filesDirectory ? join(s.filesDirectory, 'emulated', `${r.id}-${r.name.replace(/[/\\]/g, '_')}`) : ''
 
 /** The file as this client sees it: downloaded here, uploaded from here, or only in the cloud. */
 export function fileView(s: Session, r: FileRecord): Td.file {
 	const copy = localPath(s, r)
-	const path = copy && existsSync(copy) ? copy : r.uploaderId === s.userId ? r.source : ''
-	return fileObject(r, path, path !== '' || (r.uploaderId === s.userId && r.data !== ''))
+	const own = r.uploaderId === s.userId && r.source !== '' && existsSync(r.source)
+	const path = copy && existsSync(copy) ? copy : own ? r.source : ''
+	const have = path !== '' || (r.uploaderId === s.userId && r.data !== '')
+	const file = fileObject(r, path, have)
+	// On its way (downloads.ts): TDLib reports the bytes here so far, and no path until it is whole.
+	const running = have ? undefined : s.downloads.get(r.id)
+	if (running)
+		file.local = {
+			...file.local,
+			is_downloading_active: true,
+			downloaded_prefix_size: running.done,
+			downloaded_size: running.done,
+		}
+	return file
 }
 
 /** The file as TDLib writes it; `path`/`have`: this client's copy (none: only in the cloud). */
@@ -123,7 +135,7 @@ export function fileObject(r: FileRecord, path = '', have = false): Td.file {
 	}
 }
 
-function bytesOf(r: FileRecord): Buffer {
+export function bytesOf(r: FileRecord): Buffer {
 	if (r.data) return Buffer.from(r.data, 'base64')
 	if (r.source && existsSync(r.source)) return readFileSync(r.source)
 	// The upload's source is gone (a big file, not kept): the cloud has lost it, as a server error.
@@ -133,33 +145,6 @@ function bytesOf(r: FileRecord): Buffer {
 export const fileHandlers: Handlers = {
 	getFile(s, req) {
 		return fileView(s, requireFile(s, req.file_id))
-	},
-	/**
-	 * Fetches the whole file into the client's folder at once (the emulated cloud is local), then
-	 * says so with `updateFile`, as TDLib does at the end of a download; `synchronous` or not, the
-	 * answer is the downloaded file.
-	 */
-	downloadFile(s, req) {
-		const priority = req.priority ?? 0
-		if (priority < 1 || priority > 32) fail('Priority must be between 1 and 32')
-		if ((req.offset ?? 0) < 0) fail('Download offset must be non-negative')
-		if ((req.limit ?? 0) < 0) fail('Download limit must be non-negative')
-		const record = requireFile(s, req.file_id)
-		const path = localPath(s, record)
-		if (path && !existsSync(path)) {
-			mkdirSync(join(s.filesDirectory, 'emulated'), { recursive: true })
-			writeFileSync(path, bytesOf(record))
-		}
-		const file = fileView(s, record)
-		s.emit({ _: 'updateFile', file })
-		return file
-	},
-	deleteFile(s, req) {
-		const record = requireFile(s, req.file_id)
-		const path = localPath(s, record)
-		if (path) rmSync(path, { force: true })
-		s.emit({ _: 'updateFile', file: fileView(s, record) })
-		return OK
 	},
 }
 

@@ -23,6 +23,10 @@ export interface Session {
 	readonly historyLoaded: Set<number>
 	/** The client's TDLib files folder ('' when it has none): `downloadFile` writes there. */
 	readonly filesDirectory: string
+	/** Downloads running in this client, by file id (downloads.ts). */
+	readonly downloads: Map<number, RunningDownload>
+	/** `emulatorHoldDownloads`: while held, a download waits after each part until let go. */
+	readonly downloadHold: { held: boolean; waiting: Array<() => void> }
 	/** `setNetworkType(networkTypeNone)` was sent: requests that need the cloud wait. */
 	offline: boolean
 	setNetwork(online: boolean): void
@@ -34,6 +38,15 @@ export interface Session {
 	revoked(): void
 	/** Writes (or with `null` removes) the persisted authorization in the database folder. */
 	persist(auth: PersistedAuth | null): void
+}
+
+/** A download in progress: how many bytes are here, and its end (rejected when it is cancelled). */
+export interface RunningDownload {
+	done: number
+	cancelled: boolean
+	finished: Promise<void>
+	/** Wakes it for its next part (a cancelled download then ends at once). */
+	resume?: () => void
 }
 
 export interface PersistedAuth {

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
+import * as v from 'valibot'
+import { forwardMessage } from '../../../plugins/commands-messages/forward-message'
 import { waitSent } from '../../../plugins/commands-messages/wait-sent'
+import { CommandError } from '../../../src/commands/define'
 import type { TdUpdate } from '../../../src/telegram/types'
 import { stubContext } from '../../helpers-stub'
 import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
@@ -79,6 +82,114 @@ describe('wait_sent', () => {
 		expect((await run('send_message', { chat_id: ALICE, text: 'x', wait_sent: 1 })).payload.error).toBe(
 			'wait_sent must be a boolean',
 		)
+	})
+})
+
+describe('forward_message with wait_sent', () => {
+	it('answers once every forwarded message is sent, with the final ids, which the chat then has', async () => {
+		// Without wait_sent: TDLib's temporary messages, as before.
+		const temp = await run('forward_message', {
+			to_chat_ids: [ALICE],
+			from_chat_id: ALICE,
+			message_ids: [SHIFT],
+		})
+		const [tempTarget] = temp.payload.result as Array<{ messages: Message[] }>
+		expect(tempTarget?.messages[0]?.sending_state).toEqual({ _: 'messageSendingStatePending', sending_id: 0 })
+
+		const reply = await run('forward_message', {
+			to_chat_ids: [ALICE],
+			from_chat_id: ALICE,
+			message_ids: [SHIFT, 2 * SHIFT],
+			wait_sent: true,
+		})
+		expect(reply.payload.type).toBe('forward_message')
+		const [target] = reply.payload.result as Array<{ to_chat_id: number; messages: Message[] }>
+		expect(target?.to_chat_id).toBe(ALICE)
+		expect(target?.messages.map((m) => [m.id % SHIFT, m.sending_state])).toEqual([
+			[0, undefined],
+			[0, undefined],
+		])
+		for (const m of target?.messages ?? []) {
+			const got = await run('get_message', { chat_id: ALICE, message_id: m.id })
+			expect((got.payload.result as Message).id).toBe(m.id)
+		}
+		expect(
+			(
+				await run('forward_message', {
+					to_chat_ids: [ALICE],
+					from_chat_id: ALICE,
+					message_ids: [SHIFT],
+					wait_sent: 'yes',
+				})
+			).payload.error,
+		).toBe('wait_sent must be a boolean')
+	})
+
+	it('fails a target whose message Telegram refused (updateMessageSendFailed) as forward_message_error', async () => {
+		const pending = (chat_id: number, id: number) => ({
+			_: 'message',
+			id,
+			chat_id,
+			sending_state: { _: 'messageSendingStatePending', sending_id: 0 },
+		})
+		let listener: ((u: TdUpdate) => void) | undefined
+		const { ctx } = stubContext(
+			(req) => {
+				const chat = req.chat_id as number
+				const messages = [pending(chat, 9 * SHIFT + 1), pending(chat, 9 * SHIFT + 2)]
+				// Telegram's verdicts arrive on the next turn, after TDLib's answer.
+				setImmediate(() => {
+					listener?.({
+						_: 'updateMessageSendSucceeded',
+						message: { ...messages[0], id: 9 * SHIFT, sending_state: undefined },
+						old_message_id: messages[0]!.id,
+					} as unknown as TdUpdate)
+					const error = { _: 'error', code: 400, message: chat === 20 ? 'CHAT_FORWARDS_RESTRICTED' : 'x' }
+					const second =
+						chat === 20
+							? { _: 'updateMessageSendFailed', message: messages[1], old_message_id: messages[1]!.id, error }
+							: {
+									_: 'updateMessageSendSucceeded',
+									message: { ...messages[1], id: 10 * SHIFT, sending_state: undefined },
+									old_message_id: messages[1]!.id,
+								}
+					listener?.(second as unknown as TdUpdate)
+				})
+				return { _: 'messages', total_count: 2, messages }
+			},
+			{
+				onUpdate: (fn) => {
+					listener = fn
+					return () => {
+						listener = undefined
+					}
+				},
+			},
+		)
+		const input = v.parse(forwardMessage.input, {
+			to_chat_ids: [10, 20],
+			from_chat_id: 3,
+			message_ids: [1, 2],
+			wait_sent: true,
+		})
+		const err = await forwardMessage.run(input, ctx).then(
+			() => undefined,
+			(e: unknown) => e,
+		)
+		expect(err).toBeInstanceOf(CommandError)
+		expect((err as CommandError).message).toBe('CHAT_FORWARDS_RESTRICTED')
+		expect((err as CommandError).result).toEqual([
+			{
+				to_chat_id: 10,
+				messages: [expect.objectContaining({ id: 9 * SHIFT }), expect.objectContaining({ id: 10 * SHIFT })],
+			},
+			{
+				to_chat_id: 20,
+				messages: [expect.objectContaining({ id: 9 * SHIFT }), null],
+				error: 'CHAT_FORWARDS_RESTRICTED',
+			},
+		])
+		expect(listener).toBeUndefined()
 	})
 })
 

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { emulatorRequest } from '../../src/telegram/emulator'
+import { DOWNLOAD_PART_BYTES } from '../../src/telegram/emulator/downloads'
+import { TdError } from '../../src/telegram/types'
+import { login, rejection, startRuntime, type TestRuntime } from '../supervisor/helpers'
+
+/** The emulator's downloads in parts, through a real supervisor child: progress, joining, cancelling. */
+const ALICE = 1
+const BOB = 2
+const BYTES = new Uint8Array(DOWNLOAD_PART_BYTES + 10).map((_, i) => i % 256)
+
+describe('emulator downloads', () => {
+	let t: TestRuntime
+	let dir: string
+	let fileId: number
+	beforeAll(async () => {
+		t = await startRuntime()
+		dir = mkdtempSync(join(tmpdir(), 'ubg-downloads-'))
+		await login(t.rt, ALICE, '9996611111')
+		await login(t.rt, BOB, '9996621234')
+		const path = join(dir, 'two-parts.bin')
+		writeFileSync(path, BYTES)
+		const sent = await t.rt.invoke(ALICE, {
+			_: 'sendMessage',
+			chat_id: 1002,
+			input_message_content: {
+				_: 'inputMessageDocument',
+				document: { _: 'inputDocument', document: { _: 'inputFileLocal', path } },
+			},
+		})
+		fileId = sent.content._ === 'messageDocument' ? sent.content.document.document.id : 0
+	})
+	afterAll(async () => {
+		await t.stop()
+		rmSync(dir, { recursive: true, force: true })
+	})
+	const hold = (on: boolean) => t.rt.invoke(BOB, emulatorRequest({ _: 'emulatorHoldDownloads', hold: on }))
+	const download = (synchronous: boolean) =>
+		t.rt.invoke(BOB, { _: 'downloadFile', file_id: fileId, priority: 1, synchronous })
+
+	it('reports a running download, and cancels it on deleteFile: the one waiting for it fails', async () => {
+		await hold(true)
+		const started = await download(false)
+		expect(started.local).toMatchObject({
+			is_downloading_active: true,
+			is_downloading_completed: false,
+			downloaded_size: DOWNLOAD_PART_BYTES,
+			path: '',
+		})
+		const waiting = download(true)
+		await t.rt.invoke(BOB, { _: 'deleteFile', file_id: fileId })
+		const err = (await rejection(waiting)) as TdError
+		expect(err).toBeInstanceOf(TdError)
+		expect(err.message).toBe('File download has failed or was canceled')
+		const after = await t.rt.invoke(BOB, { _: 'getFile', file_id: fileId })
+		expect(after.local).toMatchObject({ is_downloading_active: false, downloaded_size: 0, path: '' })
+	})
+
+	it('joins a second downloadFile to the running one, and both end with the whole file', async () => {
+		await hold(true)
+		const one = download(true)
+		const two = download(true)
+		await hold(false)
+		const [a, b] = await Promise.all([one, two])
+		expect(a.local.path).toBe(b.local.path)
+		expect(new Uint8Array(readFileSync(a.local.path))).toEqual(BYTES)
+		expect(a.local).toMatchObject({ is_downloading_completed: true, downloaded_size: BYTES.length })
+	})
+})
