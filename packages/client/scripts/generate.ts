@@ -148,12 +148,23 @@ function nodeType(node: Node, depth: number): string {
 	return `{\n${lines.join('\n')}\n${'\t'.repeat(depth)}}`
 }
 
-if (import.meta.main) {
-	const read = (f: string) => JSON.parse(readFileSync(join(root, 'docs', f), 'utf8'))
-	const out = join(root, 'packages', 'client', 'src', 'generated')
-	writeFileSync(join(out, 'commands.ts'), commandTypes(read('commands.json')))
-	writeFileSync(join(out, 'rest-api.ts'), restTypes(read('openapi.json')))
-	// Biome's layout, so that the files read as the rest of the repository and lint clean.
-	const biome = Bun.spawnSync([join(root, 'node_modules', '.bin', 'biome'), 'format', '--write', out])
-	if (biome.exitCode !== 0) throw new Error(biome.stderr.toString())
+const GENERATED = join(root, 'packages', 'client', 'src', 'generated')
+
+/** Biome's layout, so that the files read as the rest of the repository and lint clean. */
+function formatted(file: string, text: string): string {
+	const biome = Bun.spawnSync(
+		[join(root, 'node_modules', '.bin', 'biome'), 'format', `--stdin-file-path=${join(GENERATED, file)}`],
+		{ cwd: root, stdin: new TextEncoder().encode(text) },
+	)
+	if (biome.exitCode !== 0) throw new Error(`biome: ${biome.stderr.toString()}`)
+	return biome.stdout.toString()
 }
+
+/** Writes both files into `out` (default: packages/client/src/generated). */
+export function generate(out = GENERATED): void {
+	const read = (f: string) => JSON.parse(readFileSync(join(root, 'docs', f), 'utf8'))
+	writeFileSync(join(out, 'commands.ts'), formatted('commands.ts', commandTypes(read('commands.json'))))
+	writeFileSync(join(out, 'rest-api.ts'), formatted('rest-api.ts', restTypes(read('openapi.json'))))
+}
+
+if (import.meta.main) generate(process.argv[2])
