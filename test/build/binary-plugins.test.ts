@@ -11,7 +11,7 @@ import { logInUserbot, restSmoke } from './smoke'
  * The binary extends as the server run from source does: a plugin in a folder of its own, outside
  * the repository and with no node_modules anywhere above it (examples/chats, copied), named by path in
  * `PLUGINS`. Its `userbot-gateway/plugin` and valibot imports are the binary's own copies, and its
- * command is answered over `/ws`.
+ * command is answered over `/ws`. The same server shows that `/api/docs` is in the binary.
  */
 const root = join(import.meta.dir, '..', '..')
 const dirs: string[] = []
@@ -54,6 +54,10 @@ describe('the compiled binary with a plugin of its own', () => {
 		try {
 			expect(server.output()).toContain('"plugins":["accounts","userbots","chats"]')
 			const { access } = await restSmoke(server.url)
+			// The API's page is in the binary too, and asks nothing of another origin.
+			const docs = await (await fetch(`${server.url}/api/docs`)).text()
+			expect(docs).toContain('<code>/accounts/token/</code>')
+			expect(docs).not.toMatch(/<script|https?:\/\/(?!127\.0\.0\.1)/)
 			const id = await logInUserbot(server.url, access)
 			const ws = await connectWs(server.url, { bearer: access })
 			try {
