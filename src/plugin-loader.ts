@@ -1,10 +1,14 @@
 import { pathToFileURL } from 'node:url'
+import { bundled } from './build/bundled'
+import { provideHostModules } from './build/host-modules'
 import { ConfigError } from './config'
 import { isPluginDefinition, type PluginDefinition } from './plugin'
 import { resolvePluginSpecifier } from './plugin-specifier'
 
 /** Imports the plugin a `PLUGINS` entry names. Failures are one configuration line naming the entry. */
 export async function loadPluginModule(spec: string, cwd = process.cwd()): Promise<PluginDefinition> {
+	// The binary has no node_modules: a plugin's imports of the plugin API get the binary's own copy.
+	if (bundled()) provideHostModules()
 	const file = resolvePluginSpecifier(spec, cwd)
 	if (!file) throw new ConfigError(`PLUGINS: unknown plugin '${spec}': no file at that path`)
 	let mod: Record<string, unknown>

@@ -1,4 +1,4 @@
-import { CommandFailed, createClient, createRestClient } from 'userbot-gateway/client'
+import { CommandFailed, createClient, createRestClient } from '@userbot-gateway/client'
 
 // `npm run demo`'s server and user; "Typed client" in docs/development.md shows this file, and a test runs it.
 const url = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8000'

@@ -3,7 +3,7 @@ import { ClientError, CommandFailed } from './errors'
 import type { ChatUpdate, CommandMap, RequestId, ResyncEvent, ServerMessage, UpdateEvent } from './types'
 
 /**
- * A typed client of the command channel (`/ws`), for Bun, Node 22+ and browsers: `send` matches each
+ * A typed client of the command channel (`/ws`), for Bun, Deno, Node and browsers: `send` matches each
  * reply by `request_id` and resolves with the result or rejects with `CommandFailed`; the connection
  * opens on first use and comes back with backoff after a drop, authenticating again and resuming every
  * subscription from the last update it saw; `updates()` is an async iterator of a userbot's updates.
@@ -35,8 +35,32 @@ export interface ClientOptions {
 	 */
 	onClose?(code: number, reason: string): void
 	/** Another WebSocket implementation (default: the global one). */
-	WebSocket?: typeof WebSocket
+	WebSocket?: WebSocketConstructor
+	/**
+	 * Where the runtime has no global WebSocket (Node 20): loads one at the first connect. The package
+	 * `@userbot-gateway/client` sets it to the `ws` package.
+	 */
+	loadWebSocket?: () => Promise<WebSocketConstructor>
 }
+
+/**
+ * A WebSocket class: the browser's, Bun's, Deno's, Node 22's or the `ws` package's. Typed loosely so
+ * that no runtime's own WebSocket types are needed to use the client.
+ */
+export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object
+
+/** What the client uses of a socket (every implementation above has it). */
+interface Socket {
+	readonly readyState: number
+	onopen: (() => void) | null
+	onmessage: ((event: { data: unknown }) => void) | null
+	onclose: ((event: { code: number; reason: string }) => void) | null
+	onerror: (() => void) | null
+	send(data: string): void
+	close(): void
+}
+
+const OPEN = 1
 
 export interface SendOptions {
 	timeoutMs?: number
@@ -93,12 +117,11 @@ const CLOSE_POLICY = 1008
 const RENEW_BEFORE_MS = 30_000
 
 export function createClient<M extends CommandMap>(opts: ClientOptions): Client<M> {
-	const WS = opts.WebSocket ?? globalThis.WebSocket
 	const url = channelUrl(opts.url)
 	const pending = new Map<RequestId, Pending>()
 	const subscriptions = new Map<number, Subscription>()
-	let socket: WebSocket | null = null
-	let opening: Promise<WebSocket> | null = null
+	let socket: Socket | null = null
+	let opening: Promise<Socket> | null = null
 	let closedByUser = false
 	let attempt = 0
 	let reconnectTimer: ReturnType<typeof setTimeout> | undefined
@@ -112,8 +135,15 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 		return lastToken
 	}
 
-	const open = (): Promise<WebSocket> => {
-		if (socket && socket.readyState === WS.OPEN) return Promise.resolve(socket)
+	const webSocketClass = async (): Promise<WebSocketConstructor> => {
+		const found = opts.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket
+		if (found) return found
+		if (opts.loadWebSocket) return opts.loadWebSocket()
+		throw new ClientError('not_connected', 'this runtime has no WebSocket: pass one as the WebSocket option')
+	}
+
+	const open = (): Promise<Socket> => {
+		if (socket && socket.readyState === OPEN) return Promise.resolve(socket)
 		if (opening) return opening
 		if (closedByUser) return Promise.reject(new ClientError('client_closed', 'the client is closed'))
 		opening = (async () => {
@@ -123,7 +153,10 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 			if (opts.cookie) headers.cookie = opts.cookie
 			if (opts.origin) headers.origin = opts.origin
 			// Bun and Node take headers as a second argument; a browser must not be given one.
-			const ws = Object.keys(headers).length ? new WS(url, { headers } as unknown as string[]) : new WS(url)
+			const WS = await webSocketClass()
+			const ws = (
+				Object.keys(headers).length ? new WS(url, { headers } as unknown as string[]) : new WS(url)
+			) as Socket
 			await new Promise<void>((resolve, reject) => {
 				ws.onopen = () => resolve()
 				ws.onerror = () => reject(new ClientError('not_connected', `cannot open ${url}`))
@@ -162,7 +195,7 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 		opts.onEvent?.(message)
 	}
 
-	const onClose = (ws: WebSocket, code: number, reason: string) => {
+	const onClose = (ws: Socket, code: number, reason: string) => {
 		if (socket !== ws) return
 		socket = null
 		clearTimeout(renewTimer)
@@ -294,7 +327,7 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 
 	const client: Client<M> = {
 		get connected() {
-			return socket !== null && socket.readyState === WS.OPEN
+			return socket !== null && socket.readyState === OPEN
 		},
 		async connect() {
 			await open()

@@ -3,6 +3,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
 import { restContract } from './contract'
+import { renderDocsPage } from './docs-page'
 import { CORE_DETAILS, lintReady, TAGS } from './operations'
 
 /**
@@ -120,31 +121,24 @@ const usedTags = (paths: Record<string, Record<string, unknown>>) =>
 
 /**
  * `GET /api/openapi.json` (made at the first request, once every route is in) and `GET /api/docs`, a
- * page that shows it with Scalar's viewer. **Decision:** public, like the catalog.
+ * page of our own that shows it (docs-page.ts). **Decision:** public, like the catalog.
  */
 export function openApiRoutes(app: () => AnyElysia) {
 	let json: string | undefined
+	let page: string | undefined
 	return new Elysia({ name: 'openapi' })
 		.get('/api/openapi.json', () => {
 			json ??= JSON.stringify(openApiDocument(app()))
 			return new Response(json, { headers: { 'content-type': 'application/json' } })
 		})
-		.get(
-			'/api/docs',
-			() =>
-				new Response(DOCS_PAGE, {
-					headers: { 'content-type': 'text/html; charset=utf-8' },
-				}),
-		)
+		.get('/api/docs', () => {
+			page ??= renderDocsPage(openApiDocument(app()))
+			return new Response(page, {
+				headers: {
+					'content-type': 'text/html; charset=utf-8',
+					// Nothing but the page and its own style: no script, no other origin.
+					'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+				},
+			})
+		})
 }
-
-/** The viewer is loaded by the reader's browser from its CDN; the server itself serves only this page. */
-const DOCS_PAGE = `<!doctype html>
-<html>
-<head><meta charset="utf-8"><title>${pkg.name} API</title></head>
-<body>
-<script id="api-reference" data-url="/api/openapi.json"></script>
-<script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference@1"></script>
-</body>
-</html>
-`

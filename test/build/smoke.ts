@@ -74,6 +74,21 @@ export async function restSmoke(url: string, email = 'smoke@example.com'): Promi
 
 /** A userbot logged in to emulated Bob Baker (test-DC phone, code 22222) sends one message over `/ws`. */
 export async function wsSmoke(url: string, access: string): Promise<void> {
+	const id = await logInUserbot(url, access)
+	const ws = await connectWs(url, { bearer: access })
+	try {
+		const reply = await ws.command({ action: 'send_message', userbot_id: id, chat_id: -2001, text: 'smoke' })
+		expect(reply.payload.type).toBe('send_message')
+		expect(reply.payload.result).toMatchObject({ _: 'message', chat_id: -2001 })
+	} finally {
+		ws.close()
+	}
+	const health = await call(url, 'GET', '/health')
+	expect(health.body).toEqual({ status: 'ok', database: 'ok', supervisor: 'ok' })
+}
+
+/** A new userbot, logged in to emulated Bob Baker (test-DC phone, code 22222): its id. */
+export async function logInUserbot(url: string, access: string): Promise<number> {
 	const auth = { authorization: `Bearer ${access}` }
 	const created = await call(url, 'POST', '/api/userbots/', { body: { name: 'smoke' }, headers: auth })
 	expect(created.status).toBe(201)
@@ -88,17 +103,7 @@ export async function wsSmoke(url: string, access: string): Promise<void> {
 		headers: auth,
 	})
 	expect(code.body).toEqual({ authorization_state: 'authorizationStateReady' })
-
-	const ws = await connectWs(url, { bearer: access })
-	try {
-		const reply = await ws.command({ action: 'send_message', userbot_id: id, chat_id: -2001, text: 'smoke' })
-		expect(reply.payload.type).toBe('send_message')
-		expect(reply.payload.result).toMatchObject({ _: 'message', chat_id: -2001 })
-	} finally {
-		ws.close()
-	}
-	const health = await call(url, 'GET', '/health')
-	expect(health.body).toEqual({ status: 'ok', database: 'ok', supervisor: 'ok' })
+	return id
 }
 
 /**
