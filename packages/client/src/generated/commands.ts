@@ -147,7 +147,7 @@ export type BuiltInCommands = {
 		}
 		result: Td.ok
 	}
-	/** Forwards (or copies) messages of one chat to each of the target chats in turn. Result: For each target, in order: `{to_chat_id, messages}`; a failure after some targets went through carries every outcome (`error` per failed target). */
+	/** Forwards (or copies) messages of one chat to each of the target chats in turn. Result: For each target, in order: `{to_chat_id, messages}`; a failure after some targets went through carries every outcome (`error` per failed target). With `wait_sent`, the final messages once Telegram has them. */
 	forward_message: {
 		input: {
 			to_chat_ids: Array<number | string>
@@ -164,6 +164,8 @@ export type BuiltInCommands = {
 						_?: 'formattedText'
 				  }
 			show_caption_above_media?: boolean
+			/** true: answer once Telegram has the message, with its final id (TDLib's updateMessageSendSucceeded), or with the send's failure */
+			wait_sent?: boolean
 		}
 		result: Array<{
 			to_chat_id: number

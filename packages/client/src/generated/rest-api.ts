@@ -796,7 +796,20 @@ export type RestApi = {
 					name: string
 					phone_number: string | null
 					/** TDLib's authorization state type name */
-					authorization_state: string
+					authorization_state:
+						| 'authorizationStateWaitTdlibParameters'
+						| 'authorizationStateWaitPhoneNumber'
+						| 'authorizationStateWaitPremiumPurchase'
+						| 'authorizationStateWaitEmailAddress'
+						| 'authorizationStateWaitEmailCode'
+						| 'authorizationStateWaitCode'
+						| 'authorizationStateWaitOtherDeviceConfirmation'
+						| 'authorizationStateWaitRegistration'
+						| 'authorizationStateWaitPassword'
+						| 'authorizationStateReady'
+						| 'authorizationStateLoggingOut'
+						| 'authorizationStateClosing'
+						| 'authorizationStateClosed'
 				}>,
 				| {
 						status: 401
@@ -821,7 +834,21 @@ export type RestApi = {
 				Record<string, never>,
 				{
 					id: number
-					authorization_state: string
+					/** TDLib's authorization state type name */
+					authorization_state:
+						| 'authorizationStateWaitTdlibParameters'
+						| 'authorizationStateWaitPhoneNumber'
+						| 'authorizationStateWaitPremiumPurchase'
+						| 'authorizationStateWaitEmailAddress'
+						| 'authorizationStateWaitEmailCode'
+						| 'authorizationStateWaitCode'
+						| 'authorizationStateWaitOtherDeviceConfirmation'
+						| 'authorizationStateWaitRegistration'
+						| 'authorizationStateWaitPassword'
+						| 'authorizationStateReady'
+						| 'authorizationStateLoggingOut'
+						| 'authorizationStateClosing'
+						| 'authorizationStateClosed'
 				},
 				| {
 						status: 400
@@ -862,7 +889,20 @@ export type RestApi = {
 						name: string
 						phone_number: string | null
 						/** TDLib's authorization state type name */
-						authorization_state: string
+						authorization_state:
+							| 'authorizationStateWaitTdlibParameters'
+							| 'authorizationStateWaitPhoneNumber'
+							| 'authorizationStateWaitPremiumPurchase'
+							| 'authorizationStateWaitEmailAddress'
+							| 'authorizationStateWaitEmailCode'
+							| 'authorizationStateWaitCode'
+							| 'authorizationStateWaitOtherDeviceConfirmation'
+							| 'authorizationStateWaitRegistration'
+							| 'authorizationStateWaitPassword'
+							| 'authorizationStateReady'
+							| 'authorizationStateLoggingOut'
+							| 'authorizationStateClosing'
+							| 'authorizationStateClosed'
 					},
 					| {
 							status: 401
@@ -921,7 +961,21 @@ export type RestApi = {
 						},
 						Record<string, never>,
 						{
-							authorization_state: string
+							/** TDLib's authorization state type name */
+							authorization_state:
+								| 'authorizationStateWaitTdlibParameters'
+								| 'authorizationStateWaitPhoneNumber'
+								| 'authorizationStateWaitPremiumPurchase'
+								| 'authorizationStateWaitEmailAddress'
+								| 'authorizationStateWaitEmailCode'
+								| 'authorizationStateWaitCode'
+								| 'authorizationStateWaitOtherDeviceConfirmation'
+								| 'authorizationStateWaitRegistration'
+								| 'authorizationStateWaitPassword'
+								| 'authorizationStateReady'
+								| 'authorizationStateLoggingOut'
+								| 'authorizationStateClosing'
+								| 'authorizationStateClosed'
 						},
 						| {
 								status: 400
@@ -965,7 +1019,21 @@ export type RestApi = {
 						},
 						Record<string, never>,
 						{
-							authorization_state: string
+							/** TDLib's authorization state type name */
+							authorization_state:
+								| 'authorizationStateWaitTdlibParameters'
+								| 'authorizationStateWaitPhoneNumber'
+								| 'authorizationStateWaitPremiumPurchase'
+								| 'authorizationStateWaitEmailAddress'
+								| 'authorizationStateWaitEmailCode'
+								| 'authorizationStateWaitCode'
+								| 'authorizationStateWaitOtherDeviceConfirmation'
+								| 'authorizationStateWaitRegistration'
+								| 'authorizationStateWaitPassword'
+								| 'authorizationStateReady'
+								| 'authorizationStateLoggingOut'
+								| 'authorizationStateClosing'
+								| 'authorizationStateClosed'
 						},
 						| {
 								status: 400
@@ -1009,7 +1077,21 @@ export type RestApi = {
 						},
 						Record<string, never>,
 						{
-							authorization_state: string
+							/** TDLib's authorization state type name */
+							authorization_state:
+								| 'authorizationStateWaitTdlibParameters'
+								| 'authorizationStateWaitPhoneNumber'
+								| 'authorizationStateWaitPremiumPurchase'
+								| 'authorizationStateWaitEmailAddress'
+								| 'authorizationStateWaitEmailCode'
+								| 'authorizationStateWaitCode'
+								| 'authorizationStateWaitOtherDeviceConfirmation'
+								| 'authorizationStateWaitRegistration'
+								| 'authorizationStateWaitPassword'
+								| 'authorizationStateReady'
+								| 'authorizationStateLoggingOut'
+								| 'authorizationStateClosing'
+								| 'authorizationStateClosed'
 						},
 						| {
 								status: 400
@@ -1054,7 +1136,21 @@ export type RestApi = {
 						},
 						Record<string, never>,
 						{
-							authorization_state: string
+							/** TDLib's authorization state type name */
+							authorization_state:
+								| 'authorizationStateWaitTdlibParameters'
+								| 'authorizationStateWaitPhoneNumber'
+								| 'authorizationStateWaitPremiumPurchase'
+								| 'authorizationStateWaitEmailAddress'
+								| 'authorizationStateWaitEmailCode'
+								| 'authorizationStateWaitCode'
+								| 'authorizationStateWaitOtherDeviceConfirmation'
+								| 'authorizationStateWaitRegistration'
+								| 'authorizationStateWaitPassword'
+								| 'authorizationStateReady'
+								| 'authorizationStateLoggingOut'
+								| 'authorizationStateClosing'
+								| 'authorizationStateClosed'
 						},
 						| {
 								status: 400
@@ -1600,12 +1696,12 @@ export type RestApi = {
 			get: RestGet<
 				Record<string, never>,
 				Array<{
-					id: string | number
+					id: number
 					name: string
 					/** The first characters of the key, to tell keys apart. */
 					prefix: string
 					scopes: {
-						userbot_ids: Array<string | number> | null
+						userbot_ids: Array<number> | null
 						groups: Array<string> | null
 						commands: Array<string> | null
 						read_only: boolean
@@ -1635,7 +1731,7 @@ export type RestApi = {
 				{
 					name: string
 					expires_at?: string | null
-					userbot_ids?: Array<string | number> | null
+					userbot_ids?: Array<number> | null
 					groups?: Array<string> | null
 					commands?: Array<string> | null
 					read_only?: boolean
@@ -1643,12 +1739,12 @@ export type RestApi = {
 				},
 				Record<string, never>,
 				{
-					id: string | number
+					id: number
 					name: string
 					/** The first characters of the key, to tell keys apart. */
 					prefix: string
 					scopes: {
-						userbot_ids: Array<string | number> | null
+						userbot_ids: Array<number> | null
 						groups: Array<string> | null
 						commands: Array<string> | null
 						read_only: boolean
@@ -1717,11 +1813,11 @@ export type RestApi = {
 			get: RestGet<
 				{ limit?: string | number; before?: string | number },
 				Array<{
-					id: string | number
+					id: number
 					at: string
 					action: string
-					user_id: string | number | null
-					key_id: string | number | null
+					user_id: number | null
+					key_id: number | null
 					target: string | null
 					detail: unknown
 					client: string | null
@@ -1750,15 +1846,15 @@ export type RestApi = {
 		}
 		commands: {
 			/** The command catalog: every WebSocket command, its input (JSON Schema), result and errors */
-			get: RestGet<Record<string, never>, unknown, { status: number; value: unknown }>
+			get: RestGet<Record<string, never>, Record<string, unknown>, { status: number; value: unknown }>
 		}
 		'asyncapi.json': {
 			/** The WebSocket channel as an AsyncAPI 3 document */
-			get: RestGet<Record<string, never>, unknown, { status: number; value: unknown }>
+			get: RestGet<Record<string, never>, Record<string, unknown>, { status: number; value: unknown }>
 		}
 		'openapi.json': {
 			/** This document */
-			get: RestGet<Record<string, never>, unknown, { status: number; value: unknown }>
+			get: RestGet<Record<string, never>, Record<string, unknown>, { status: number; value: unknown }>
 		}
 	}
 }
