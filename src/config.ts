@@ -221,7 +221,7 @@ const EnvSchema = v.object({
 			v.check(emulatorLimitsValid, 'must be key=count/seconds or delay=seconds, comma-separated'),
 		),
 	),
-	/** `POST /api/emulator/{revoke,ban,limit}/`: the emulator backend only; never on by default. */
+	/** `POST /api/emulator/{revoke,ban,limit,freeze,hang}/`: the emulator backend only; never on by default. */
 	EMULATOR_CONTROL: v.optional(bool, 'false'),
 	/**
 	 * Milliseconds between liveness probes of each TDLib client (docs/flood-and-health.md#self-healing);

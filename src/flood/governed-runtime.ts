@@ -28,6 +28,8 @@ export interface GovernedOptions {
 }
 
 const SEND_FAILED = 'updateMessageSendFailed'
+/** TDLib tells a frozen account (and its end) with this; always asked of the child, like SEND_FAILED. */
+const FREEZE = 'updateFreezeState'
 const LOGGING_OUT = new Set([
 	'authorizationStateLoggingOut',
 	'authorizationStateClosing',
@@ -73,6 +75,8 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 	const stopping = new Set<number>()
 	const started = new Set<number>()
 	const lastState = new Map<number, string>()
+	/** Accounts TDLib last said are frozen (`updateFreezeState`, or a `FROZEN_*` answer). */
+	const frozen = new Set<number>()
 
 	const pause = (userbotId: number, cls: FloodClass, seconds: number) => {
 		if (!governor) return
@@ -90,8 +94,10 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			const c = classOfMethod(method) ?? cls
 			if (seconds !== undefined && c) pause(userbotId, c, seconds)
 		} else if (msg === 'PEER_FLOOD') health.set(userbotId, 'limited')
-		else if (msg.startsWith('FROZEN_')) health.set(userbotId, 'frozen')
-		else if (msg === 'USER_DEACTIVATED' || msg === 'USER_DEACTIVATED_BAN') {
+		else if (msg.startsWith('FROZEN_')) {
+			frozen.add(userbotId)
+			health.set(userbotId, 'frozen')
+		} else if (msg === 'USER_DEACTIVATED' || msg === 'USER_DEACTIVATED_BAN') {
 			health.set(userbotId, 'banned')
 			// Stopped, and never started again (a new child does not restore it either).
 			stopping.add(userbotId)
@@ -110,7 +116,9 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			if (previous !== undefined && LOG_IN_STEPS.has(previous)) {
 				governor?.loggedIn(userbotId)
 				health.set(userbotId, 'active', { force: true })
-			} else if (health.status(userbotId) !== 'cooling_down') health.set(userbotId, 'active')
+			} else if (health.status(userbotId) !== 'cooling_down')
+				// A client started again is as frozen as it was: only TDLib's `updateFreezeState` ends a freeze.
+				health.set(userbotId, frozen.has(userbotId) ? 'frozen' : 'active')
 		} else if (LOGGING_OUT.has(state) && !stopping.has(userbotId) && started.has(userbotId)) {
 			// Closing by itself: the session was ended elsewhere (or the account was deactivated).
 			health.set(userbotId, 'revoked')
@@ -120,6 +128,14 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 	inner.onEvent((e) => {
 		if (e.type === 'authorization_state') onState(e.userbotId, e.state)
 		if (e.type === 'runtime_down') for (const id of e.userbotIds) health.set(id, 'restarting')
+		if (e.type === 'update' && e.update._ === FREEZE) {
+			if (e.update.is_frozen === true) {
+				frozen.add(e.userbotId)
+				health.set(e.userbotId, 'frozen')
+			} else if (frozen.delete(e.userbotId) && health.status(e.userbotId) === 'frozen')
+				health.set(e.userbotId, 'active')
+			if (!wanted.has(FREEZE)) return
+		}
 		if (e.type === 'update' && e.update._ === SEND_FAILED) {
 			const u = e.update as {
 				error?: { code?: number; message?: string }
@@ -206,6 +222,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			}
 			health.set(userbotId, 'stopped', { force: true })
 			lastState.delete(userbotId)
+			frozen.delete(userbotId)
 			governor?.forget(userbotId)
 			health.forget(userbotId)
 		},
@@ -216,7 +233,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		},
 		setUpdateFilter(kinds) {
 			wanted = new Set(kinds)
-			inner.setUpdateFilter([...new Set([...kinds, SEND_FAILED])])
+			inner.setUpdateFilter([...new Set([...kinds, SEND_FAILED, FREEZE])])
 		},
 		onRequest: (listener) => inner.onRequest(listener),
 		health: () => inner.health(),

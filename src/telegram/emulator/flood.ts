@@ -18,7 +18,11 @@ import { TdError } from '../types'
  * Emulator-only requests: `emulatorFloodStats` (how many FLOOD_WAITs this client got: delayed and
  * refused), `emulatorLimit` (the account is under spam restrictions: sending answers `400
  * PEER_FLOOD`), `emulatorBan` (the account is deactivated: every request answers `401
- * USER_DEACTIVATED_BAN`, then the client logs out as TDLib does).
+ * USER_DEACTIVATED_BAN`, then the client logs out as TDLib does), `emulatorFreeze` (the account is
+ * frozen, as Telegram freezes accounts it suspects of abuse: `updateFreezeState` with `is_frozen`,
+ * then every request of a flood class, the ones that act on others: sending, joining, adding
+ * members, importing contacts, resolving public usernames, answers `420 FROZEN_METHOD_INVALID`;
+ * reading the account's own chats still works, as on Telegram).
  */
 export interface EmulatorFloodOptions {
 	limits: FloodLimits
@@ -36,6 +40,10 @@ export function parseEmulatorFloodLimits(text: string): EmulatorFloodOptions {
 }
 
 const SENDS = new Set(['sendMessage', 'sendMessageAlbum'])
+/** What a frozen account may still do of the paced requests: read its own dialog list. */
+const FROZEN_ALLOWED = new Set(['dialogs'])
+/** How long Telegram keeps a frozen account before deleting it (shown in `deletion_date`). */
+const FROZEN_DAYS = 30
 
 export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions): BackendClient {
 	const clock = opts.clock ?? wallClock
@@ -44,6 +52,7 @@ export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions
 	const listeners: Array<(u: TdUpdate) => void> = []
 	let limited = false
 	let banned = false
+	let frozen = false
 	let tempIds = 0
 	inner.onUpdate((u) => {
 		for (const l of listeners) l(u)
@@ -104,6 +113,20 @@ export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions
 			case 'emulatorBan':
 				banned = true
 				return { _: 'ok' }
+			case 'emulatorFreeze': {
+				frozen = true
+				const now = Math.floor(Date.now() / 1000)
+				queueMicrotask(() =>
+					emit({
+						_: 'updateFreezeState',
+						is_frozen: true,
+						freezing_date: now,
+						deletion_date: now + FROZEN_DAYS * 86_400,
+						appeal_link: 'https://t.me/spambot',
+					}),
+				)
+				return { _: 'ok' }
+			}
 		}
 		if (banned && method !== 'close') {
 			// Told once, then the client logs out by itself (its auth key is no longer valid).
@@ -114,6 +137,7 @@ export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions
 		}
 		const cls = classOfMethod(method)
 		if (!cls) return inner.invoke(request)
+		if (frozen && !FROZEN_ALLOWED.has(cls)) throw new TdError(420, 'FROZEN_METHOD_INVALID')
 		if (limited && cls === 'send') throw new TdError(400, 'PEER_FLOOD')
 		const chatId = (request as { chat_id?: unknown }).chat_id
 		const refs = keysFor(cls, typeof chatId === 'number' ? chatId : undefined)
