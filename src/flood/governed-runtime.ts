@@ -6,6 +6,7 @@ import type { Clock } from './clock'
 import { FloodGovernor, FloodRefused, retryAfterOf } from './governor'
 import { HealthBoard } from './health'
 import { CLASS_METHODS, classOfMethod, type FloodClass, type FloodLimits } from './limits'
+import { FULL_INFO, SlowModes } from './slow-mode'
 
 /**
  * The runtime of the process that owns the accounts' requests (the one process without a bus, each
@@ -109,6 +110,17 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		} else if (msg === 'AUTH_KEY_UNREGISTERED' || msg === 'SESSION_REVOKED') health.set(userbotId, 'revoked')
 	}
 
+	/** Slow modes of supergroups, for the governor; a look of its own is labelled as such. */
+	const slowModes = governor
+		? new SlowModes(governor, (userbotId, supergroup_id, timeoutMs) =>
+				inner.invoke(
+					userbotId,
+					{ _: 'getSupergroupFullInfo', supergroup_id },
+					{ timeoutMs, label: 'flood:slow_mode' },
+				),
+			)
+		: undefined
+
 	const onState = (userbotId: number, state: string) => {
 		const previous = lastState.get(userbotId)
 		lastState.set(userbotId, state)
@@ -128,6 +140,10 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 	inner.onEvent((e) => {
 		if (e.type === 'authorization_state') onState(e.userbotId, e.state)
 		if (e.type === 'runtime_down') for (const id of e.userbotIds) health.set(id, 'restarting')
+		if (e.type === 'update' && e.update._ === FULL_INFO) {
+			slowModes?.onUpdate(e.userbotId, e.update)
+			if (!wanted.has(FULL_INFO)) return
+		}
 		if (e.type === 'update' && e.update._ === FREEZE) {
 			if (e.update.is_frozen === true) {
 				frozen.add(e.userbotId)
@@ -164,6 +180,9 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		const start = opts.clock.now()
 		const timeoutMs = o?.timeoutMs ?? commandTimeoutMs
 		const chatId = (request as { chat_id?: unknown }).chat_id
+		// A message to a supergroup not looked at yet: its slow mode first (once per account and chat).
+		if (cls === 'send' && typeof chatId === 'number')
+			await slowModes?.known(userbotId, chatId, Math.max(1, timeoutMs - SEND_ALLOWANCE_MS))
 		try {
 			await g.admit(
 				userbotId,
@@ -195,6 +214,11 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			const cls = opts.classOf(o?.label)
 			const counted = governor && cls && CLASS_METHODS[cls].has(request._)
 			const p = counted ? paced(userbotId, request, o, cls) : inner.invoke(userbotId, request, o)
+			if (slowModes && request._ === 'getSupergroupFullInfo')
+				void p.then(
+					(info) => slowModes.onAnswer(userbotId, request, info),
+					() => undefined,
+				)
 			return p.catch((err: unknown) => {
 				observe(userbotId, request._, cls, err)
 				throw err
@@ -224,6 +248,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			lastState.delete(userbotId)
 			frozen.delete(userbotId)
 			governor?.forget(userbotId)
+			slowModes?.forget(userbotId)
 			health.forget(userbotId)
 		},
 		authorizationState: (userbotId) => inner.authorizationState(userbotId),
@@ -233,7 +258,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		},
 		setUpdateFilter(kinds) {
 			wanted = new Set(kinds)
-			inner.setUpdateFilter([...new Set([...kinds, SEND_FAILED, FREEZE])])
+			inner.setUpdateFilter([...new Set([...kinds, SEND_FAILED, FREEZE, FULL_INFO])])
 		},
 		onRequest: (listener) => inner.onRequest(listener),
 		health: () => inner.health(),

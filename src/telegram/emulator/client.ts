@@ -15,6 +15,7 @@ import { privacyHandlers } from './privacy'
 import { publicChatHandlers } from './public-chats'
 import { fail, type Handler, type Handlers, type PersistedAuth, type Session } from './session'
 import { sessionHandlers } from './sessions'
+import { slowModeHandlers } from './slow-mode'
 import type { World } from './world'
 
 /**
@@ -38,6 +39,7 @@ const HANDLERS: Handlers = {
 	...historyHandlers,
 	...peopleHandlers,
 	...fileHandlers,
+	...slowModeHandlers,
 }
 
 /**
