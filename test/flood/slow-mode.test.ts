@@ -28,7 +28,7 @@ function burst(h: Harness, n: number) {
 const failures = (h: Harness) =>
 	h.events.flatMap((e) =>
 		e.type === 'update' && e.update._ === 'updateMessageSendFailed' && e.userbotId === EVE
-			? [(e.update as { error?: { code: number; message: string } }).error]
+			? [(e.update as { error?: { _: string; code: number; message: string } }).error]
 			: [],
 	)
 
