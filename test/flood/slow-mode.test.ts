@@ -164,7 +164,7 @@ describe('slow mode', () => {
 				)
 			expect(await set(EVE, LOUNGE, 10)).toBe('CHAT_ADMIN_REQUIRED')
 			expect(await set(BOB, LOUNGE, 7)).toBe('Invalid new value for slow mode delay')
-			expect(await set(BOB, SEED_CHATS.basicGroup, 10)).toBe('Slow mode can be enabled only in supergroups')
+			expect(await set(BOB, SEED_CHATS.basicGroup, 10)).toBe('Chat is not a supergroup')
 			expect(await set(BOB, LOUNGE, 30)).toBe('ok')
 			const info = await h.rt.invoke(EVE, { _: 'getSupergroupFullInfo', supergroup_id: 3001 })
 			expect(info.slow_mode_delay).toBe(30)

@@ -66,7 +66,7 @@ export const slowModeHandlers: Handlers = {
 	},
 	setChatSlowModeDelay(s, req) {
 		const chat = requireChat(s, req.chat_id)
-		if (chat.kind !== 'supergroup') fail('Slow mode can be enabled only in supergroups')
+		if (chat.kind !== 'supergroup') fail('Chat is not a supergroup')
 		const delay = req.slow_mode_delay ?? 0
 		if (!DELAYS.has(delay)) fail('Invalid new value for slow mode delay')
 		if (!canRestrict(chat, s.userId)) fail('CHAT_ADMIN_REQUIRED')
