@@ -226,8 +226,14 @@ const EnvSchema = v.object({
 			v.check(emulatorLimitsValid, 'must be key=count/seconds or delay=seconds, comma-separated'),
 		),
 	),
-	/** `POST /api/emulator/{revoke,ban,limit}/`: the emulator backend only; never on by default. */
+	/** `POST /api/emulator/{revoke,ban,limit,freeze,hang}/`: the emulator backend only; never on by default. */
 	EMULATOR_CONTROL: v.optional(bool, 'false'),
+	/**
+	 * Milliseconds between liveness probes of each TDLib client (docs/flood-and-health.md#self-healing);
+	 * 0: none. A probe unanswered for CLIENT_PROBE_TIMEOUT restarts that client.
+	 */
+	CLIENT_PROBE_INTERVAL: v.optional(int(0, 3_600_000), '10000'),
+	CLIENT_PROBE_TIMEOUT: v.optional(int(10, 3_600_000), '10000'),
 	/** Tests: each supervisor child appends a line here per client started and stopped. */
 	SUPERVISOR_RUN_LOG: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
 	/** Where the conformance record of TDLib requests goes (tests); unset: nothing is recorded. */
@@ -380,6 +386,8 @@ export interface Config {
 	flood: { limits: FloodLimits | null; maxWaitMs: number; warmupMs: number }
 	/** The emulator backend's flood limits (EMULATOR_FLOOD_LIMITS) and its control routes (EMULATOR_CONTROL). */
 	emulator: { floodLimits?: string; control: boolean }
+	/** Liveness probes of TDLib clients (CLIENT_PROBE_*); `intervalMs` 0: none. */
+	clientProbe: { intervalMs: number; timeoutMs: number }
 	/** Webhook deliveries (plugins/webhooks). */
 	webhooks: WebhookConfig
 }
@@ -728,6 +736,7 @@ export function loadConfig(
 		supervisorRunLog: e.SUPERVISOR_RUN_LOG === undefined ? undefined : resolve(e.SUPERVISOR_RUN_LOG),
 		flood: floodConfig(e),
 		emulator: { floodLimits: e.EMULATOR_FLOOD_LIMITS, control: e.EMULATOR_CONTROL },
+		clientProbe: { intervalMs: e.CLIENT_PROBE_INTERVAL, timeoutMs: e.CLIENT_PROBE_TIMEOUT },
 		webhooks: {
 			timeoutMs: e.WEBHOOK_TIMEOUT,
 			allowHttp: e.WEBHOOK_ALLOW_HTTP,

@@ -13,7 +13,9 @@ const rest = bodies('rest')
  * What Telegram does to an account from outside, made to happen on the emulator
  * (EMULATOR_CONTROL=true and TDLIB_BACKEND=emulator only; otherwise these routes do not exist and
  * answer 404): `revoke` ends the account's session as another device of it would, `ban` deactivates
- * the account (USER_DEACTIVATED_BAN), `limit` puts it under spam restrictions (PEER_FLOOD). The
+ * the account (USER_DEACTIVATED_BAN), `limit` puts it under spam restrictions (PEER_FLOOD), `freeze`
+ * freezes it (updateFreezeState, FROZEN_METHOD_INVALID), `hang`
+ * makes its TDLib client stop answering (it is found out and restarted: self-healing). The
  * phone number names a userbot of the caller's company, logged in as that account; a member needs
  * `userbots.manage`, as for deleting one.
  */
@@ -22,6 +24,10 @@ const ACTIONS = {
 	// The next request meets the ban, as it would on Telegram: TDLib then logs the client out.
 	ban: [emulatorRequest({ _: 'emulatorBan' } as never), { _: 'getMe' } as const],
 	limit: [emulatorRequest({ _: 'emulatorLimit' } as never)],
+	// Telegram freezes the account (updateFreezeState; acting on others answers FROZEN_METHOD_INVALID).
+	freeze: [emulatorRequest({ _: 'emulatorFreeze' } as never)],
+	// The account's TDLib client stops answering (src/telegram/emulator/faults.ts): self-healing.
+	hang: [emulatorRequest({ _: 'emulatorHang' } as never)],
 } as const
 
 export function emulatorControlRoutes(ctx: AppContext, service: UserbotService): Elysia {

@@ -6,6 +6,7 @@ import type { Clock } from './clock'
 import { FloodGovernor, FloodRefused, retryAfterOf } from './governor'
 import { HealthBoard } from './health'
 import { CLASS_METHODS, classOfMethod, type FloodClass, type FloodLimits } from './limits'
+import { FULL_INFO, SlowModes } from './slow-mode'
 
 /**
  * The runtime of the process that owns the accounts' requests (the one process without a bus, each
@@ -28,6 +29,8 @@ export interface GovernedOptions {
 }
 
 const SEND_FAILED = 'updateMessageSendFailed'
+/** TDLib tells a frozen account (and its end) with this; always asked of the child, like SEND_FAILED. */
+const FREEZE = 'updateFreezeState'
 const LOGGING_OUT = new Set([
 	'authorizationStateLoggingOut',
 	'authorizationStateClosing',
@@ -73,6 +76,8 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 	const stopping = new Set<number>()
 	const started = new Set<number>()
 	const lastState = new Map<number, string>()
+	/** Accounts TDLib last said are frozen (`updateFreezeState`, or a `FROZEN_*` answer). */
+	const frozen = new Set<number>()
 
 	const pause = (userbotId: number, cls: FloodClass, seconds: number) => {
 		if (!governor) return
@@ -90,8 +95,10 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			const c = classOfMethod(method) ?? cls
 			if (seconds !== undefined && c) pause(userbotId, c, seconds)
 		} else if (msg === 'PEER_FLOOD') health.set(userbotId, 'limited')
-		else if (msg.startsWith('FROZEN_')) health.set(userbotId, 'frozen')
-		else if (msg === 'USER_DEACTIVATED' || msg === 'USER_DEACTIVATED_BAN') {
+		else if (msg.startsWith('FROZEN_')) {
+			frozen.add(userbotId)
+			health.set(userbotId, 'frozen')
+		} else if (msg === 'USER_DEACTIVATED' || msg === 'USER_DEACTIVATED_BAN') {
 			health.set(userbotId, 'banned')
 			// Stopped, and never started again (a new child does not restore it either).
 			stopping.add(userbotId)
@@ -103,6 +110,17 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		} else if (msg === 'AUTH_KEY_UNREGISTERED' || msg === 'SESSION_REVOKED') health.set(userbotId, 'revoked')
 	}
 
+	/** Slow modes of supergroups, for the governor; a look of its own is labelled as such. */
+	const slowModes = governor
+		? new SlowModes(governor, (userbotId, supergroup_id, timeoutMs) =>
+				inner.invoke(
+					userbotId,
+					{ _: 'getSupergroupFullInfo', supergroup_id },
+					{ timeoutMs, label: 'flood:slow_mode' },
+				),
+			)
+		: undefined
+
 	const onState = (userbotId: number, state: string) => {
 		const previous = lastState.get(userbotId)
 		lastState.set(userbotId, state)
@@ -110,7 +128,9 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			if (previous !== undefined && LOG_IN_STEPS.has(previous)) {
 				governor?.loggedIn(userbotId)
 				health.set(userbotId, 'active', { force: true })
-			} else if (health.status(userbotId) !== 'cooling_down') health.set(userbotId, 'active')
+			} else if (health.status(userbotId) !== 'cooling_down')
+				// A client started again is as frozen as it was: only TDLib's `updateFreezeState` ends a freeze.
+				health.set(userbotId, frozen.has(userbotId) ? 'frozen' : 'active')
 		} else if (LOGGING_OUT.has(state) && !stopping.has(userbotId) && started.has(userbotId)) {
 			// Closing by itself: the session was ended elsewhere (or the account was deactivated).
 			health.set(userbotId, 'revoked')
@@ -120,6 +140,18 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 	inner.onEvent((e) => {
 		if (e.type === 'authorization_state') onState(e.userbotId, e.state)
 		if (e.type === 'runtime_down') for (const id of e.userbotIds) health.set(id, 'restarting')
+		if (e.type === 'update' && e.update._ === FULL_INFO) {
+			slowModes?.onUpdate(e.userbotId, e.update)
+			if (!wanted.has(FULL_INFO)) return
+		}
+		if (e.type === 'update' && e.update._ === FREEZE) {
+			if (e.update.is_frozen === true) {
+				frozen.add(e.userbotId)
+				health.set(e.userbotId, 'frozen')
+			} else if (frozen.delete(e.userbotId) && health.status(e.userbotId) === 'frozen')
+				health.set(e.userbotId, 'active')
+			if (!wanted.has(FREEZE)) return
+		}
 		if (e.type === 'update' && e.update._ === SEND_FAILED) {
 			const u = e.update as {
 				error?: { code?: number; message?: string }
@@ -148,6 +180,9 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		const start = opts.clock.now()
 		const timeoutMs = o?.timeoutMs ?? commandTimeoutMs
 		const chatId = (request as { chat_id?: unknown }).chat_id
+		// A message to a supergroup not looked at yet: its slow mode first (once per account and chat).
+		if (cls === 'send' && typeof chatId === 'number')
+			await slowModes?.known(userbotId, chatId, Math.max(1, timeoutMs - SEND_ALLOWANCE_MS))
 		try {
 			await g.admit(
 				userbotId,
@@ -179,6 +214,11 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			const cls = opts.classOf(o?.label)
 			const counted = governor && cls && CLASS_METHODS[cls].has(request._)
 			const p = counted ? paced(userbotId, request, o, cls) : inner.invoke(userbotId, request, o)
+			if (slowModes && request._ === 'getSupergroupFullInfo')
+				void p.then(
+					(info) => slowModes.onAnswer(userbotId, request, info),
+					() => undefined,
+				)
 			return p.catch((err: unknown) => {
 				observe(userbotId, request._, cls, err)
 				throw err
@@ -218,7 +258,9 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			}
 			health.set(userbotId, 'stopped', { force: true })
 			lastState.delete(userbotId)
+			frozen.delete(userbotId)
 			governor?.forget(userbotId)
+			slowModes?.forget(userbotId)
 			health.forget(userbotId)
 		},
 		authorizationState: (userbotId) => inner.authorizationState(userbotId),
@@ -228,7 +270,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 		},
 		setUpdateFilter(kinds) {
 			wanted = new Set(kinds)
-			inner.setUpdateFilter([...new Set([...kinds, SEND_FAILED])])
+			inner.setUpdateFilter([...new Set([...kinds, SEND_FAILED, FREEZE, FULL_INFO])])
 		},
 		onRequest: (listener) => inner.onRequest(listener),
 		health: () => inner.health(),

@@ -59,6 +59,8 @@ interface Account {
 export class FloodGovernor {
 	private readonly accounts = new Map<number, Account>()
 	private readonly loggedInAt = new Map<number, number>()
+	/** Per account, the chats Telegram said are in slow mode, and their delay in seconds. */
+	private readonly slowModes = new Map<number, Map<number, number>>()
 
 	constructor(private readonly opts: GovernorOptions) {}
 
@@ -73,7 +75,8 @@ export class FloodGovernor {
 		// The warm-up is over (or just began): the buckets start again under the other limits.
 		if (!a || a.warm !== warm) {
 			const margin = this.opts.margin ?? FLOOD_MARGIN
-			const factor = warm ? () => 2 * margin : () => margin
+			// A chat's slow mode is Telegram's own figure: the margin, never the warm-up's doubling.
+			const factor = (ref: BucketRef) => (warm && ref.key !== 'slow_mode' ? 2 * margin : margin)
 			a = {
 				meter: new FloodMeter(this.opts.limits, factor),
 				released: new FloodMeter(this.opts.limits, factor),
@@ -98,6 +101,9 @@ export class FloodGovernor {
 	admit(userbotId: number, cls: FloodClass, chatId: number | undefined, timeLeftMs: number): Promise<void> {
 		const a = this.account(userbotId)
 		const refs: BucketRef[] = keysFor(cls, chatId)
+		const slow =
+			chatId === undefined || cls !== 'send' ? undefined : this.slowModes.get(userbotId)?.get(chatId)
+		if (slow) refs.push({ key: 'slow_mode', scope: String(chatId), rate: { count: 1, seconds: slow } })
 		const now = this.opts.clock.now()
 		const at = a.meter.peek(refs, now, a.pausedUntil.get(cls) ?? 0)
 		const wait = at - now
@@ -128,6 +134,21 @@ export class FloodGovernor {
 			await sleepOn(this.opts.clock, Math.max(1, left))
 	}
 
+	/**
+	 * Telegram told the chat's slow mode (`supergroupFullInfo.slow_mode_delay`): the account's messages
+	 * to it go one per `seconds` from now on; 0 ends it.
+	 */
+	slowMode(userbotId: number, chatId: number, seconds: number): void {
+		let chats = this.slowModes.get(userbotId)
+		if (seconds > 0) {
+			if (!chats) {
+				chats = new Map()
+				this.slowModes.set(userbotId, chats)
+			}
+			chats.set(chatId, seconds)
+		} else chats?.delete(chatId)
+	}
+
 	/** Telegram said wait `seconds`: the class of the account is held until then. Returns the end. */
 	pause(userbotId: number, cls: FloodClass, seconds: number): number {
 		const a = this.account(userbotId)
@@ -148,6 +169,7 @@ export class FloodGovernor {
 	forget(userbotId: number): void {
 		this.accounts.delete(userbotId)
 		this.loggedInAt.delete(userbotId)
+		this.slowModes.delete(userbotId)
 	}
 }
 

@@ -1,4 +1,4 @@
-import type { FloodKey, FloodLimits } from './limits'
+import type { FloodKey, FloodLimits, Rate } from './limits'
 
 /**
  * Token buckets as GCRA (one number per bucket: the theoretical arrival time): `count` requests at
@@ -21,8 +21,11 @@ class Gcra {
 }
 
 export interface BucketRef {
-	key: FloodKey
+	/** A configured key, or `slow_mode`: a chat's own limit, told by Telegram, not configured. */
+	key: FloodKey | 'slow_mode'
 	scope: string
+	/** The bucket's rate when it is not the configured one of `key` (a chat's slow mode). */
+	rate?: Rate
 }
 
 export class FloodMeter {
@@ -35,9 +38,12 @@ export class FloodMeter {
 	) {}
 
 	private bucket(ref: BucketRef): Gcra | undefined {
-		const rate = this.limits[ref.key]
+		const rate = ref.rate ?? (ref.key === 'slow_mode' ? undefined : this.limits[ref.key])
 		if (!rate) return undefined
-		const name = `${ref.key}:${ref.scope}`
+		// A chat whose slow mode changed gets a new bucket.
+		const name = ref.rate
+			? `${ref.key}:${ref.scope}:${rate.count}/${rate.seconds}`
+			: `${ref.key}:${ref.scope}`
 		let b = this.buckets.get(name)
 		if (!b) {
 			const period = rate.seconds * 1000 * this.factor(ref)

@@ -1,8 +1,12 @@
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Backend, BackendClient } from '../telegram/backend'
+import { type Clock, wallClock } from '../flood/clock'
+import type { Backend } from '../telegram/backend'
 import type { TdRequest, TdUpdate } from '../telegram/types'
 import { type Capacity, capacityReached } from './capacity'
+import { authorizationDetail } from './auth-detail'
+import { type Entry, restartHung } from './hung-client'
+import { Liveness, type LivenessOptions } from './liveness'
 import {
 	type ChildMessage,
 	type InvokeMessage,
@@ -41,41 +45,18 @@ export interface ChildHostOptions {
 	 * than let TDLib run out of descriptors, which ends the process and every client in it.
 	 */
 	capacity?: Capacity
-}
-
-interface Entry {
-	client: BackendClient
-	state: string
-	waiters: Array<(state: string) => void>
-	/** Its stop was recorded (it may close twice: by itself, then by `stop`). */
-	stopped?: boolean
+	/** Probing each client and restarting one that stopped answering (`liveness.ts`); absent: off. */
+	probe?: Omit<LivenessOptions, 'clock'>
+	/**
+	 * A hung client whose close did not finish within the probe's timeout: its database stays
+	 * locked, so it cannot be started again in this process. The child then exits, and the parent
+	 * starts a new child (and every client) with its own backoff.
+	 */
+	stuck?: (userbotId: number) => void
+	clock?: Clock
 }
 
 const UNSETTLED = new Set(['', 'authorizationStateWaitTdlibParameters'])
-
-/** Non-secret fields of an authorization state worth showing to the HTTP side. */
-export function authorizationDetail(state: Record<string, unknown>): Record<string, unknown> | undefined {
-	switch (state._) {
-		case 'authorizationStateWaitOtherDeviceConfirmation':
-			return { link: state.link }
-		case 'authorizationStateWaitPassword':
-			return {
-				password_hint: state.password_hint,
-				has_recovery_email_address: state.has_recovery_email_address,
-			}
-		case 'authorizationStateWaitCode': {
-			const info = state.code_info as
-				| { phone_number?: string; type?: { _: string; length?: number } }
-				| undefined
-			return { code_type: info?.type?._, code_length: info?.type?.length, phone_number: info?.phone_number }
-		}
-		case 'authorizationStateWaitEmailCode':
-		case 'authorizationStateWaitEmailAddress':
-			return {}
-		default:
-			return undefined
-	}
-}
 
 export function createChildHost(opts: ChildHostOptions) {
 	const { backend, send } = opts
@@ -83,6 +64,28 @@ export function createChildHost(opts: ChildHostOptions) {
 	const starting = new Map<number, Promise<Entry>>()
 	const startTimeoutMs = opts.startTimeoutMs ?? 30_000
 	const logOutTimeoutMs = opts.logOutTimeoutMs ?? 10_000
+	const clock = opts.clock ?? wallClock
+	/** Restarts of hung clients under way: `cancel` gives one up (the client is stopped meanwhile). */
+	const restarts = new Map<number, { cancel: () => void }>()
+	const liveness: Liveness | undefined = opts.probe
+		? new Liveness({ ...opts.probe, clock }, (userbotId) =>
+				restartHung(
+					{
+						clients,
+						starting,
+						restarts,
+						liveness: liveness as Liveness,
+						clock,
+						closeTimeoutMs: opts.probe?.timeoutMs ?? 10_000,
+						send,
+						closeEntry,
+						startClient,
+						stuck: opts.stuck,
+					},
+					userbotId,
+				),
+			)
+		: undefined
 
 	let fenceTimer: ReturnType<typeof setTimeout> | undefined
 	/** Kinds of update the parent asked for (`update_filter`); every other update stays here. */
@@ -102,6 +105,8 @@ export function createChildHost(opts: ChildHostOptions) {
 	}
 
 	function onUpdate(userbotId: number, entry: Entry, update: TdUpdate) {
+		// A client given up on closes in the background: its closing is not the account's.
+		if (entry.abandoned) return
 		if (forwarded.has(update._))
 			send({ type: 'update', userbotId, update: update as UpdateMessage['update'] })
 		if (update._ !== 'updateAuthorizationState') return
@@ -114,7 +119,10 @@ export function createChildHost(opts: ChildHostOptions) {
 				: { type: 'authorization_state', userbotId, state: state._ },
 		)
 		if (state._ === 'authorizationStateClosed') {
-			if (clients.get(userbotId) === entry) clients.delete(userbotId)
+			if (clients.get(userbotId) === entry) {
+				clients.delete(userbotId)
+				liveness?.unwatch(userbotId)
+			}
 			recordStop(userbotId, entry)
 		}
 		if (!UNSETTLED.has(state._)) for (const w of entry.waiters.splice(0)) w(state._)
@@ -132,7 +140,7 @@ export function createChildHost(opts: ChildHostOptions) {
 			filesDirectory,
 			encryptionKey: msg.encryptionKey,
 		})
-		const entry: Entry = { client, state: '', waiters: [] }
+		const entry: Entry = { client, state: '', waiters: [], inflight: new Set(), start: msg }
 		client.onUpdate((u) => onUpdate(msg.userbotId, entry, u))
 		clients.set(msg.userbotId, entry)
 		let timer: ReturnType<typeof setTimeout> | undefined
@@ -149,6 +157,7 @@ export function createChildHost(opts: ChildHostOptions) {
 		} finally {
 			clearTimeout(timer)
 		}
+		liveness?.watch(msg.userbotId, () => client.invoke({ _: 'testCallEmpty' }))
 		return entry
 	}
 
@@ -181,16 +190,30 @@ export function createChildHost(opts: ChildHostOptions) {
 		const run = (entry: Entry | undefined) => {
 			if (!entry)
 				return fail(msg.id, { code: 'no_client', message: `no client for userbot ${msg.userbotId}` })
+			// Each request is answered once: a client given up on has had its requests answered already.
+			entry.inflight.add(msg.id)
 			entry.client.invoke(msg.request as TdRequest).then(
-				(value) => reply(msg.id, value),
-				(err) => fail(msg.id, toWireError(err)),
+				(value) => {
+					if (entry.inflight.delete(msg.id)) reply(msg.id, value)
+				},
+				(err) => {
+					if (entry.inflight.delete(msg.id)) fail(msg.id, toWireError(err))
+				},
 			)
 		}
-		if (ready) run(ready)
-		else void entryFor(msg.userbotId).then(run)
+		if (ready) return run(ready)
+		// Held until the client is up (a start, a restart): one whose sender stopped waiting is not sent.
+		const since = clock.now()
+		void entryFor(msg.userbotId).then((entry) => {
+			if (entry && msg.timeoutMs !== undefined && clock.now() - since >= msg.timeoutMs)
+				return fail(msg.id, { code: 'timeout', message: 'the client was not up in time' })
+			run(entry)
+		})
 	}
 
 	async function stop(msg: StopMessage) {
+		restarts.get(msg.userbotId)?.cancel()
+		liveness?.forget(msg.userbotId)
 		const entry = await entryFor(msg.userbotId)
 		if (entry) {
 			if (msg.logOut) {
@@ -229,6 +252,8 @@ export function createChildHost(opts: ChildHostOptions) {
 	}
 
 	async function closeAll() {
+		for (const r of restarts.values()) r.cancel()
+		for (const id of clients.keys()) liveness?.forget(id)
 		const all = [...clients]
 		clients.clear()
 		await Promise.all(all.map(([id, e]) => Promise.race([closeEntry(id, e), Bun.sleep(5_000)])))

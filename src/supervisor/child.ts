@@ -29,6 +29,8 @@ const EnvSchema = v.object({
 	EMULATOR_FLOOD_LIMITS: v.optional(v.string()),
 	/** A lower descriptor limit for this child than the hard one (CHILD_MAX_FDS; tests). */
 	CHILD_MAX_FDS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(1))),
+	CLIENT_PROBE_INTERVAL: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(0))),
+	CLIENT_PROBE_TIMEOUT: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(1))),
 })
 
 async function main() {
@@ -86,6 +88,19 @@ async function main() {
 						`${JSON.stringify({ supervisor: env.SUPERVISOR_LABEL, pid: process.pid, userbotId, event, at: Date.now() })}\n`,
 					)
 			: undefined,
+		probe: env.CLIENT_PROBE_INTERVAL
+			? { intervalMs: env.CLIENT_PROBE_INTERVAL, timeoutMs: env.CLIENT_PROBE_TIMEOUT ?? 10_000 }
+			: undefined,
+		// A hung client that does not even close keeps its database locked: only a new child frees it.
+		stuck: (userbotId) => {
+			send({
+				type: 'log',
+				level: 'error',
+				msg: 'a hung TDLib client did not close; the supervisor child exits to start every client again',
+				fields: { userbotId },
+			})
+			setTimeout(() => process.exit(1), 20)
+		},
 	})
 	/** What the backend holds goes first (the emulated cloud writes its state), once. */
 	let released: Promise<void> | undefined

@@ -194,6 +194,10 @@ export class SupervisorClient implements TelegramRuntime {
 				return this.emit({ type: 'update', userbotId: m.userbotId, update: m.update })
 			case 'log':
 				return this.log[m.level](`supervisor: ${m.msg}`, m.fields)
+			case 'client_restarting':
+				// One client, not the child: told as a restart of that one (the account shows `restarting`).
+				if (gen !== this.gen || !this.clients.has(m.userbotId)) return
+				return this.emit({ type: 'runtime_down', userbotIds: [m.userbotId] })
 			case 'ready':
 				return
 		}
@@ -270,7 +274,12 @@ export class SupervisorClient implements TelegramRuntime {
 				}
 			}
 		}
-		return this.request({ type: 'invoke', id: 0, userbotId, request }, opts) as Promise<TdResult<M>>
+		// The child is told how long the sender waits: a request it holds (its client restarting) past
+		// that is not sent later, once its sender has been told `timeout`.
+		const timeoutMs = Math.max(1, Math.ceil(opts?.timeoutMs ?? this.opts.commandTimeoutMs))
+		return this.request({ type: 'invoke', id: 0, userbotId, request, timeoutMs }, opts) as Promise<
+			TdResult<M>
+		>
 	}
 
 	/** The clients this supervisor may hold: the tighter of its child's descriptors and its memory share. */

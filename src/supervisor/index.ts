@@ -34,6 +34,8 @@ export async function createRuntime(
 		env.TELEGRAM_API_HASH = apiHash
 	}
 	if (config.supervisorRunLog) env.SUPERVISOR_RUN_LOG = config.supervisorRunLog
+	env.CLIENT_PROBE_INTERVAL = String(config.clientProbe.intervalMs)
+	env.CLIENT_PROBE_TIMEOUT = String(config.clientProbe.timeoutMs)
 	if (backend === 'emulator' && config.emulator.floodLimits)
 		env.EMULATOR_FLOOD_LIMITS = config.emulator.floodLimits
 	if (config.capacity.childMaxFds !== undefined) env.CHILD_MAX_FDS = String(config.capacity.childMaxFds)

@@ -111,12 +111,22 @@ export const LogSchema = v.object({
 	fields: v.optional(v.record(v.string(), v.unknown())),
 })
 
+/**
+ * One client of the child stopped answering (its liveness probe timed out): it is being started
+ * again, alone; its requests in flight have been answered with `runtime_down`.
+ */
+export const ClientRestartingSchema = v.object({
+	type: v.literal('client_restarting'),
+	userbotId,
+})
+
 export const ChildMessageSchema = v.variant('type', [
 	ResultSchema,
 	AuthorizationStateSchema,
 	UpdateSchema,
 	ReadySchema,
 	LogSchema,
+	ClientRestartingSchema,
 ])
 
 export type InvokeMessage = v.InferOutput<typeof InvokeSchema>
@@ -211,6 +221,8 @@ function childSchema(m: Discriminated): v.GenericSchema<unknown, ChildMessage> |
 			return ReadySchema
 		case 'log':
 			return LogSchema
+		case 'client_restarting':
+			return ClientRestartingSchema
 		default:
 			return undefined
 	}

@@ -20,7 +20,10 @@ export interface InvokeOptions {
 export type RuntimeEvent =
 	| { type: 'authorization_state'; userbotId: number; state: string; detail?: Record<string, unknown> }
 	| { type: 'runtime_restarted'; restarts: number }
-	/** A supervisor child died: its clients (`userbotIds`) are being started again in the next. */
+	/**
+	 * Clients (`userbotIds`) are being started again: a supervisor child died (all of its clients,
+	 * in the next child), or one client stopped answering (that one alone, in the same child).
+	 */
 	| { type: 'runtime_down'; userbotIds: number[] }
 	/**
 	 * The account's health changed (src/flood/health.ts): an event about the account, beside the

@@ -34,11 +34,12 @@ export async function createBackend(opts: BackendOptions): Promise<Backend> {
 		}
 		// Always on: without limits it still plays the bans and spam restrictions of the emulator's controls.
 		const { parseEmulatorFloodLimits, withFloodLimits } = await import('./emulator/flood')
+		const { withFaults } = await import('./emulator/faults')
 		const flood = parseEmulatorFloodLimits(opts.emulatorFloodLimits ?? '')
 		const createClient = backend.createClient.bind(backend)
 		return Object.assign(backend, {
 			createClient: (...args: Parameters<Backend['createClient']>) =>
-				withFloodLimits(createClient(...args), flood),
+				withFaults(withFloodLimits(createClient(...args), flood)),
 		})
 	}
 	const { createTdlibBackend } = await import('./tdlib')

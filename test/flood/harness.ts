@@ -19,6 +19,8 @@ export interface Harness {
 	rt: GovernedRuntime
 	events: RuntimeEvent[]
 	client(userbotId: number): BackendClient
+	/** Plays a runtime event as the supervisor would tell it (a restarted client's states). */
+	emit(e: RuntimeEvent): void
 	/** Lets every request that can go now go (one macrotask turn: the microtasks before it all ran). */
 	settle(): Promise<void>
 	/** Moves the clock to the next timer and settles, until `done()` or no timer is left. */
@@ -117,6 +119,7 @@ export async function harness(opts: {
 		rt,
 		events,
 		client: (id) => clients.get(id) as BackendClient,
+		emit,
 		settle,
 		async runUntil(done) {
 			await settle()

@@ -16,6 +16,7 @@ import { privacyHandlers } from './privacy'
 import { publicChatHandlers } from './public-chats'
 import { fail, type Handler, type Handlers, type PersistedAuth, type Session } from './session'
 import { sessionHandlers } from './sessions'
+import { slowModeHandlers } from './slow-mode'
 import type { World } from './world'
 
 /**
@@ -40,6 +41,7 @@ const HANDLERS: Handlers = {
 	...peopleHandlers,
 	...fileHandlers,
 	...downloadHandlers,
+	...slowModeHandlers,
 }
 
 /**

@@ -18,7 +18,16 @@ import { TdError } from '../types'
  * Emulator-only requests: `emulatorFloodStats` (how many FLOOD_WAITs this client got: delayed and
  * refused), `emulatorLimit` (the account is under spam restrictions: sending answers `400
  * PEER_FLOOD`), `emulatorBan` (the account is deactivated: every request answers `401
- * USER_DEACTIVATED_BAN`, then the client logs out as TDLib does).
+ * USER_DEACTIVATED_BAN`, then the client logs out as TDLib does), `emulatorFreeze` (the account is
+ * frozen, as Telegram freezes accounts it suspects of abuse: `updateFreezeState` with `is_frozen`,
+ * then every request of a flood class, the ones that act on others: sending, joining, adding
+ * members, importing contacts, resolving public usernames, answers `420 FROZEN_METHOD_INVALID`;
+ * reading the account's own chats still works, as on Telegram).
+ *
+ * Slow mode (`slow-mode.ts`): a message to a supergroup in slow mode, from a member who is no
+ * administrator, within the delay of this client's last one there, fails as Telegram's
+ * `SLOWMODE_WAIT_N` reaches a TDLib client: 429 `Too Many Requests: retry after N` (for
+ * `sendMessage`, a pending message and `updateMessageSendFailed`), never waited out.
  */
 export interface EmulatorFloodOptions {
 	limits: FloodLimits
@@ -36,6 +45,13 @@ export function parseEmulatorFloodLimits(text: string): EmulatorFloodOptions {
 }
 
 const SENDS = new Set(['sendMessage', 'sendMessageAlbum'])
+/** TDLib's supergroup chat ids are `-SUPERGROUP_CHAT - supergroup_id`. */
+const SUPERGROUP_CHAT = 1_000_000_000_000
+const ADMINS = new Set(['chatMemberStatusCreator', 'chatMemberStatusAdministrator'])
+/** What a frozen account may still do of the paced requests: read its own dialog list. */
+const FROZEN_ALLOWED = new Set(['dialogs'])
+/** How long Telegram keeps a frozen account before deleting it (shown in `deletion_date`). */
+const FROZEN_DAYS = 30
 
 export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions): BackendClient {
 	const clock = opts.clock ?? wallClock
@@ -44,7 +60,10 @@ export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions
 	const listeners: Array<(u: TdUpdate) => void> = []
 	let limited = false
 	let banned = false
+	let frozen = false
 	let tempIds = 0
+	/** Per supergroup chat, when this client last sent a message there (slow mode), on `clock`. */
+	const lastSent = new Map<number, number>()
 	inner.onUpdate((u) => {
 		for (const l of listeners) l(u)
 	})
@@ -93,6 +112,26 @@ export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions
 		return message
 	}
 
+	/** Milliseconds before this client may send to `chatId` again under its slow mode; 0: now. */
+	async function slowModeWait(chatId: number): Promise<number> {
+		if (chatId > -SUPERGROUP_CHAT) return 0
+		const supergroup_id = -SUPERGROUP_CHAT - chatId
+		const info = (await inner.invoke({ _: 'getSupergroupFullInfo', supergroup_id }).catch(() => undefined)) as
+			| { slow_mode_delay?: number }
+			| undefined
+		const delayMs = (info?.slow_mode_delay ?? 0) * 1000
+		if (delayMs <= 0) return 0
+		const group = (await inner.invoke({ _: 'getSupergroup', supergroup_id }).catch(() => undefined)) as
+			| { status?: { _: string } }
+			| undefined
+		if (group?.status && ADMINS.has(group.status._)) return 0
+		const now = clock.now()
+		const last = lastSent.get(chatId)
+		if (last !== undefined && now - last < delayMs) return delayMs - (now - last)
+		lastSent.set(chatId, now)
+		return 0
+	}
+
 	async function invoke(request: TdRequest): Promise<unknown> {
 		const method = request._ as string
 		switch (method) {
@@ -104,6 +143,20 @@ export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions
 			case 'emulatorBan':
 				banned = true
 				return { _: 'ok' }
+			case 'emulatorFreeze': {
+				frozen = true
+				const now = Math.floor(Date.now() / 1000)
+				queueMicrotask(() =>
+					emit({
+						_: 'updateFreezeState',
+						is_frozen: true,
+						freezing_date: now,
+						deletion_date: now + FROZEN_DAYS * 86_400,
+						appeal_link: 'https://t.me/spambot',
+					}),
+				)
+				return { _: 'ok' }
+			}
 		}
 		if (banned && method !== 'close') {
 			// Told once, then the client logs out by itself (its auth key is no longer valid).
@@ -114,8 +167,18 @@ export function withFloodLimits(inner: BackendClient, opts: EmulatorFloodOptions
 		}
 		const cls = classOfMethod(method)
 		if (!cls) return inner.invoke(request)
+		if (frozen && !FROZEN_ALLOWED.has(cls)) throw new TdError(420, 'FROZEN_METHOD_INVALID')
 		if (limited && cls === 'send') throw new TdError(400, 'PEER_FLOOD')
 		const chatId = (request as { chat_id?: unknown }).chat_id
+		if (cls === 'send' && typeof chatId === 'number') {
+			const slow = await slowModeWait(chatId)
+			if (slow > 0) {
+				stats.refused++
+				const seconds = Math.ceil(slow / 1000)
+				if (method === 'sendMessage') return pendingThenFailed(request, seconds)
+				throw new TdError(429, `Too Many Requests: retry after ${seconds}`)
+			}
+		}
 		const refs = keysFor(cls, typeof chatId === 'number' ? chatId : undefined)
 		const now = clock.now()
 		const at = meter.peek(refs, now)

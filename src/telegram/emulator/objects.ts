@@ -155,7 +155,7 @@ export function supergroupObject(world: World, chat: ChatRecord, viewerId: numbe
 		show_message_sender: false,
 		join_to_send_messages: false,
 		join_by_request: false,
-		is_slow_mode_enabled: false,
+		is_slow_mode_enabled: (chat.slowModeDelay ?? 0) > 0,
 		is_channel: chat.kind === 'channel',
 		is_broadcast_group: false,
 		is_forum: chat.isForum === true,

@@ -77,6 +77,8 @@ export interface ChatRecord {
 	autoDeleteTime: number
 	/** Supergroups: topics are on (a forum). */
 	isForum?: boolean
+	/** Supergroups: seconds between two messages of a member who is no administrator (slow mode). */
+	slowModeDelay?: number
 	/** Groups: the file of the chat's photo (files.ts), if it has one. */
 	photoFileId?: number
 	/** Groups: the event log, oldest first (`logEvent` appends). */
