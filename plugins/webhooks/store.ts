@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { webhookDelivery, webhookEndpoint, webhookEvent } from '../../db/schema'
 
@@ -145,27 +145,7 @@ export class WebhookStore {
 	 * one delivery, nor two runs of one pair.
 	 */
 	async claim(owner: string, keys: number, now: number, leaseMs: number, run = 1): Promise<Claimed[]> {
-		const ids = await this.db.all<{ id: number }>(sql`
-			WITH heads AS (
-				SELECT endpoint_id, userbot_id, min(id) AS head FROM webhook_delivery INDEXED BY webhook_delivery_pending
-				WHERE status = 'pending' GROUP BY endpoint_id, userbot_id
-			), ready AS (
-				SELECT h.endpoint_id, h.userbot_id FROM heads h
-				JOIN webhook_delivery hd ON hd.id = h.head
-				JOIN webhook_endpoint e ON e.id = h.endpoint_id AND e.enabled = 1
-				WHERE hd.next_at <= ${now} AND (hd.lease_until IS NULL OR hd.lease_until <= ${now})
-				ORDER BY hd.next_at, hd.id LIMIT ${keys}
-			)
-			UPDATE webhook_delivery SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
-			WHERE id IN (
-				-- The first rows of each ready pair, read off the pending index in order.
-				SELECT d.id FROM ready r JOIN webhook_delivery d ON d.id IN (
-					SELECT x.id FROM webhook_delivery x INDEXED BY webhook_delivery_pending
-					WHERE x.endpoint_id = r.endpoint_id AND x.userbot_id = r.userbot_id AND x.status = 'pending'
-					ORDER BY x.id LIMIT ${run}
-				)
-			)
-			RETURNING id`)
+		const ids = await this.db.all<{ id: number }>(claimStatement(owner, keys, now, leaseMs, run))
 		if (ids.length === 0) return []
 		return this.db
 			.select({
@@ -290,4 +270,32 @@ export class WebhookStore {
 			.returning({ companyId: webhookEndpoint.companyId })
 		return disabled?.companyId ?? null
 	}
+}
+
+/**
+ * The claim (see `WebhookStore.claim`). Both reads of the deliveries go through the index of the
+ * pending rows: the delivered ones, kept for the listing and replays, never slow a claim down.
+ */
+export function claimStatement(owner: string, keys: number, now: number, leaseMs: number, run: number): SQL {
+	return sql`
+		WITH heads AS (
+			SELECT endpoint_id, userbot_id, min(id) AS head FROM webhook_delivery INDEXED BY webhook_delivery_pending
+			WHERE status = 'pending' GROUP BY endpoint_id, userbot_id
+		), ready AS (
+			SELECT h.endpoint_id, h.userbot_id FROM heads h
+			JOIN webhook_delivery hd ON hd.id = h.head
+			JOIN webhook_endpoint e ON e.id = h.endpoint_id AND e.enabled = 1
+			WHERE hd.next_at <= ${now} AND (hd.lease_until IS NULL OR hd.lease_until <= ${now})
+			ORDER BY hd.next_at, hd.id LIMIT ${keys}
+		)
+		UPDATE webhook_delivery SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
+		WHERE id IN (
+			-- The first rows of each ready pair, read off the pending index in order.
+			SELECT d.id FROM ready r JOIN webhook_delivery d ON d.id IN (
+				SELECT x.id FROM webhook_delivery x INDEXED BY webhook_delivery_pending
+				WHERE x.endpoint_id = r.endpoint_id AND x.userbot_id = r.userbot_id AND x.status = 'pending'
+				ORDER BY x.id LIMIT ${run}
+			)
+		)
+		RETURNING id`
 }
