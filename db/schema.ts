@@ -351,8 +351,11 @@ export const webhookDelivery = sqliteTable(
 		createdAt: integer('created_at').notNull(),
 	},
 	(t) => [
-		index('webhook_delivery_queue').on(t.endpointId, t.userbotId, t.status, t.id),
-		index('webhook_delivery_due').on(t.status, t.nextAt),
+		// The listing's, newest first per endpoint; no status in it, so an outcome moves no entry.
+		index('webhook_delivery_endpoint').on(t.endpointId, t.id),
+		// The claims' own: the pending rows alone, by pair and order (the delivered ones, kept for
+		// the listing and replays, grow without end and must not slow a claim down).
+		index('webhook_delivery_pending').on(t.endpointId, t.userbotId, t.id).where(sql`status = 'pending'`),
 	],
 )
 

@@ -1,19 +1,29 @@
 import type { WebhookConfig } from '../../src/config'
 import type { Logger } from '../../src/logger'
 import { nextAttemptAt, retryAfterMs } from './backoff'
+import { Leases } from './leases'
 import { logWebhookFailure } from './log-failure'
 import { openSecret, signatureHeader } from './secrets'
-import { checkUrlForm, type Lookup, pinnedUrl, resolveTarget, UrlRefused } from './ssrf'
+import { SettleQueue } from './settle'
+import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, resolveTarget, UrlRefused } from './ssrf'
 import type { Attempt, Claimed, WebhookStore } from './store'
 
 /** Endpoint-and-userbot pairs one process sends to at once (one delivery at a time each). */
 const MAX_IN_FLIGHT = 64
-/** Deliveries of one pair claimed together, sent one after another. */
-const RUN = 16
+/**
+ * Deliveries of one pair claimed together, sent one after another. Each claim costs a statement
+ * and a turn of the event loop during which the pair sends nothing: a long run amortizes it. The
+ * run's leases are renewed while it lasts (leases.ts), so its length does not lengthen them.
+ */
+const RUN = 128
 /** What of a response's body is kept for the deliveries listing. */
 const KEPT_BODY_BYTES = 1024
-/** A lease outlives the attempt's timeout by this much; then another gateway may take the delivery. */
+/** A lease outlives an attempt's timeout by this much; then another gateway may take the delivery. */
 const LEASE_MARGIN_MS = 30_000
+/** How long a host name's resolution is reused (each attempt still checks and pins the address). */
+const LOOKUP_TTL_MS = 5_000
+
+const isDelivered = (r: Attempt) => r.code !== null && r.code >= 200 && r.code < 300
 
 export interface DelivererOptions {
 	store: WebhookStore
@@ -45,11 +55,26 @@ export class Deliverer {
 	private readonly stopping = new AbortController()
 	private readonly attempts = new Set<Promise<void>>()
 	private readonly secrets = new Map<string, string>()
+	private readonly settler: SettleQueue
+	private readonly leases: Leases
+	/** Host names' addresses for a few seconds; every address is still checked at each attempt. */
+	private readonly lookup: Lookup
 
-	constructor(private readonly opts: DelivererOptions) {}
+	constructor(private readonly opts: DelivererOptions) {
+		this.settler = new SettleQueue(opts.store, this.owner)
+		this.leases = new Leases({
+			store: opts.store,
+			owner: this.owner,
+			leaseMs: opts.config.timeoutMs + LEASE_MARGIN_MS,
+			now: opts.now,
+			log: opts.log,
+		})
+		this.lookup = cachedLookup(opts.lookup, LOOKUP_TTL_MS, opts.now)
+	}
 
 	start(): void {
 		this.timer = setInterval(() => this.kick(), this.opts.config.pollMs)
+		this.leases.start()
 		this.kick()
 	}
 
@@ -70,6 +95,7 @@ export class Deliverer {
 	async close(): Promise<void> {
 		this.closed = true
 		clearInterval(this.timer)
+		this.leases.stop()
 		this.stopping.abort()
 		await Promise.all([...this.attempts])
 		await this.opts.store.release(this.owner).catch(() => undefined)
@@ -77,13 +103,16 @@ export class Deliverer {
 
 	private async claimLoop(): Promise<void> {
 		do {
+			// The I/O waiting goes first: without this, attempts that end at once (a refused address,
+			// a receiver answering within the turn) claim again and again in microtasks alone, and the
+			// HTTP server of this very process never gets its turn.
+			await new Promise<void>((resolve) => setImmediate(resolve))
 			this.again = false
 			const free = MAX_IN_FLIGHT - this.inFlight
 			if (free <= 0 || this.closed) return
 			let claimed: Claimed[]
 			try {
-				// The lease covers the whole run at its worst (every attempt timing out).
-				const leaseMs = this.opts.config.timeoutMs * RUN + LEASE_MARGIN_MS
+				const leaseMs = this.opts.config.timeoutMs + LEASE_MARGIN_MS
 				claimed = await this.opts.store.claim(this.owner, free, this.opts.now(), leaseMs, RUN)
 			} catch (err) {
 				logWebhookFailure(this.opts.log, 'claiming webhook deliveries', err)
@@ -102,21 +131,13 @@ export class Deliverer {
 	/** Sends a pair's run in order; at the first that is not delivered, the rest goes back. */
 	private launch(claimed: Claimed[]): void {
 		this.inFlight++
-		const run = (async () => {
-			let i = 0
-			try {
-				for (; i < claimed.length; i++) {
-					if (this.closed || !(await this.attempt(claimed[i] as Claimed))) break
-				}
-			} finally {
-				const rest = claimed.slice(i + 1).map((r) => r.id)
-				if (!this.closed) await this.opts.store.release(this.owner, rest)
-			}
-		})()
+		this.leases.hold(claimed.map((c) => c.id))
+		const run = this.sendRun(claimed)
 			.catch((err: unknown) => {
 				logWebhookFailure(this.opts.log, 'webhook delivery', err)
 			})
 			.finally(() => {
+				for (const c of claimed) this.leases.drop(c.id)
 				this.inFlight--
 				this.attempts.delete(run)
 				this.kick()
@@ -124,17 +145,57 @@ export class Deliverer {
 		this.attempts.add(run)
 	}
 
-	/** One attempt and its outcome written; true when it was delivered. */
-	private async attempt(c: Claimed): Promise<boolean> {
-		const result = await this.send(c)
-		if (result === null) return false
-		const { config, store, now } = this.opts
-		const ok = result.code !== null && result.code >= 200 && result.code < 300
-		if (ok) {
-			if (!(await store.settle(c, this.owner, result, { status: 'delivered' }))) return false
-			if (c.failingSince !== null) await store.endpointSucceeded(c.endpointId)
-			return true
+	/**
+	 * A delivered event's outcome is queued for the group commit and the pair's next event goes at
+	 * once: the order the receiver sees is the order of the sends, and a crash before the write only
+	 * sends the event again (at least once). An event not delivered waits for its write, then stops
+	 * the run. The run ends when every write of it is done.
+	 */
+	private async sendRun(claimed: Claimed[]): Promise<void> {
+		const writes: Promise<void>[] = []
+		let lost = false
+		let succeeded = false
+		/** How many of the run were tried: the rest goes back. */
+		let tried = 0
+		try {
+			for (const c of claimed) {
+				if (this.closed || lost || this.leases.lost(c.id)) break
+				const result = await this.send(c)
+				if (result === null) break
+				tried++
+				this.leases.drop(c.id)
+				if (!isDelivered(result)) {
+					await this.failed(c, result)
+					break
+				}
+				const written = this.settler.settle({ id: c.id, attempt: result, outcome: { status: 'delivered' } })
+				if (c.failingSince !== null && !succeeded) {
+					succeeded = true
+					if (await written) await this.opts.store.endpointSucceeded(c.endpointId)
+				}
+				writes.push(
+					written.then(
+						(ok) => {
+							if (!ok) lost = true
+						},
+						(err: unknown) => {
+							// Unwritten, the delivery stays leased and is sent again once the lease ends.
+							lost = true
+							logWebhookFailure(this.opts.log, 'writing webhook outcomes', err)
+						},
+					),
+				)
+			}
+		} finally {
+			await Promise.all(writes)
+			const rest = claimed.slice(tried).map((r) => r.id)
+			if (!this.closed) await this.opts.store.release(this.owner, rest)
 		}
+	}
+
+	/** Writes an attempt that was not delivered: tried again later, or failed for good. */
+	private async failed(c: Claimed, result: Attempt & { retryAfter: number | null }): Promise<void> {
+		const { config, store, now } = this.opts
 		const first = c.firstAttemptAt ?? result.at
 		const gaveUp = result.at - first >= config.retryForMs
 		const outcome = gaveUp
@@ -143,11 +204,9 @@ export class Deliverer {
 					status: 'pending',
 					nextAt: nextAttemptAt(c.attempts + 1, result, config, this.opts.random),
 				} as const)
-		if (!(await store.settle(c, this.owner, result, outcome))) return false
+		if (!(await this.settler.settle({ id: c.id, attempt: result, outcome }))) return
 		const disabled = await store.endpointFailed(c.endpointId, result.at, now() - config.disableAfterMs)
 		if (disabled !== null) this.opts.onDisabled(disabled, c.endpointId)
-		// Failed for good: the pair's next may go (after the rest of this run was given back).
-		return false
 	}
 
 	/** One attempt; null when this process is stopping (the delivery goes back untried). */
@@ -159,7 +218,7 @@ export class Deliverer {
 		let url: URL
 		try {
 			url = checkUrlForm(c.url, config)
-			target = await resolveTarget(url, config, this.opts.lookup)
+			target = await resolveTarget(url, config, this.lookup)
 		} catch (err) {
 			if (err instanceof UrlRefused) return failed(`refused: ${err.message}`)
 			throw err
@@ -217,6 +276,12 @@ export class Deliverer {
 async function readSome(response: Response, max: number, signal: AbortSignal): Promise<string | null> {
 	const stream = response.body
 	if (!stream) return null
+	// A short body said to be short is read whole (the common case); any other is read up to `max`.
+	const length = Number(response.headers.get('content-length') ?? Number.NaN)
+	if (length <= max) {
+		const text = await response.text().catch(() => '')
+		return text === '' ? null : text.slice(0, max)
+	}
 	const reader = stream.getReader()
 	const chunks: Uint8Array[] = []
 	let size = 0

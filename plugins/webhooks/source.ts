@@ -6,6 +6,9 @@ import { isTdUpdate } from './kinds'
 import { logWebhookFailure } from './log-failure'
 import type { NewEvent, WebhookStore } from './store'
 
+/** Events stored in one write at most. */
+const WRITE_SLICE = 256
+
 interface EndpointFilter {
 	id: number
 	events: ReadonlySet<string>
@@ -70,9 +73,13 @@ export class EventSource {
 				const row = await this.prepare(event)
 				if (row) rows.push(row)
 			}
-			if (rows.length === 0) return
-			await this.opts.store.recordMany(rows)
-			this.opts.kick()
+			// In slices, each sent on as soon as it is stored: a burst's first events go out while
+			// the rest are still being written, not after all of them.
+			for (let i = 0; i < rows.length; i += WRITE_SLICE) {
+				if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
+				await this.opts.store.recordMany(rows.slice(i, i + WRITE_SLICE))
+				this.opts.kick()
+			}
 		} catch (err) {
 			// With the database down they are not stored: a limit written in docs/webhooks.md.
 			logWebhookFailure(this.opts.ctx.log, `storing ${events.length} webhook events`, err)

@@ -131,3 +131,26 @@ export function pinnedUrl(url: URL, address: string): string {
 	pinned.hostname = isIP(address) === 6 ? `[${address}]` : address
 	return pinned.href
 }
+
+/** Names remembered at most; past this the oldest are forgotten first. */
+const LOOKUP_CACHE_SIZE = 1000
+
+/**
+ * `lookup` with each name's answer reused for `ttlMs` (the deliverer's: one DNS query per name and
+ * few seconds, not per attempt). Only the answer is reused: `resolveTarget` checks every address
+ * against the rules at each attempt and the request connects to the address checked. A failed
+ * lookup is not remembered.
+ */
+export function cachedLookup(lookup: Lookup, ttlMs: number, now: () => number): Lookup {
+	const answers = new Map<string, { until: number; addresses: Awaited<ReturnType<Lookup>> }>()
+	return async (host) => {
+		const at = now()
+		const known = answers.get(host)
+		if (known && known.until > at && known.until - ttlMs <= at) return known.addresses
+		const addresses = await lookup(host)
+		answers.delete(host)
+		if (answers.size >= LOOKUP_CACHE_SIZE) answers.delete(answers.keys().next().value as string)
+		answers.set(host, { until: at + ttlMs, addresses })
+		return addresses
+	}
+}

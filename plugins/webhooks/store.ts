@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { webhookDelivery, webhookEndpoint, webhookEvent } from '../../db/schema'
 
@@ -31,6 +31,16 @@ export interface Claimed {
 	type: string
 	data: string
 	eventAt: number
+}
+
+/** Where an attempt leaves its delivery. */
+export type Outcome = { status: 'delivered' | 'failed' } | { status: 'pending'; nextAt: number }
+
+/** One delivery's attempt and outcome, to be written. */
+export interface Settled {
+	id: number
+	attempt: Attempt
+	outcome: Outcome
 }
 
 /** What one attempt came to. */
@@ -82,26 +92,50 @@ export class WebhookStore {
 	}
 
 	/**
-	 * Stores many events in one write (one batch, one transaction), in the order given, each with a
+	 * Stores many events in one transaction of two statements, in the order given, each with a
 	 * pending delivery per endpoint it names. An event stored already (its key: another gateway saw
-	 * it first) gets no second set of deliveries.
+	 * it first) is not inserted again, and so gets no second set of deliveries. The rows go in as one
+	 * JSON parameter each time: two statements prepared whatever the number of events.
 	 */
 	async recordMany(
 		events: ReadonlyArray<{ event: NewEvent; endpointIds: readonly number[] }>,
 	): Promise<void> {
 		if (events.length === 0) return
-		const statements = events.flatMap(({ event: e, endpointIds }) => [
-			this.db.run(sql`INSERT INTO webhook_event (company_id, userbot_id, seq, type, data, dedupe_key, created_at)
-				VALUES (${e.companyId}, ${e.userbotId}, ${e.seq}, ${e.type}, ${e.data}, ${e.dedupeKey}, ${e.at})
-				ON CONFLICT DO NOTHING`),
-			this.db.run(sql`INSERT INTO webhook_delivery (endpoint_id, event_id, userbot_id, message_id, next_at, created_at)
-				SELECT j.value, ev.id, ev.userbot_id, 'msg_' || ev.id, ${e.at}, ${e.at}
-				FROM webhook_event ev, json_each(${JSON.stringify(endpointIds)}) j
-				WHERE ev.dedupe_key = ${e.dedupeKey}
-					AND NOT EXISTS (SELECT 1 FROM webhook_delivery d WHERE d.event_id = ev.id)
-				ORDER BY j.key`),
+		const rows = events.map(({ event: e }) => [
+			e.companyId,
+			e.userbotId,
+			e.seq,
+			e.type,
+			e.data,
+			e.dedupeKey,
+			e.at,
 		])
-		await this.db.batch(statements as [(typeof statements)[number], ...typeof statements])
+		await this.db.transaction(async (tx) => {
+			// In the order given (ORDER BY key): ids, and so the outbox's order, follow the events'.
+			const stored = await tx.all<{ id: number; dedupe_key: string }>(sql`
+				INSERT INTO webhook_event (company_id, userbot_id, seq, type, data, dedupe_key, created_at)
+				SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6
+				FROM json_each(${JSON.stringify(rows)}) WHERE true ORDER BY key
+				ON CONFLICT DO NOTHING
+				RETURNING id, dedupe_key`)
+			if (stored.length === 0) return
+			const ids = new Map(stored.map((r) => [r.dedupe_key, r.id]))
+			const deliveries: Array<[number, number, number, number]> = []
+			for (const { event: e, endpointIds } of events) {
+				const id = ids.get(e.dedupeKey)
+				if (id === undefined) continue
+				// One set of deliveries even when one batch names a key twice.
+				ids.delete(e.dedupeKey)
+				for (const endpointId of endpointIds) deliveries.push([endpointId, id, e.userbotId, e.at])
+			}
+			// Event by event, endpoint by endpoint: a pair's deliveries are numbered in its events' order.
+			deliveries.sort((p, q) => p[1] - q[1])
+			if (deliveries.length === 0) return
+			await tx.run(sql`
+				INSERT INTO webhook_delivery (endpoint_id, event_id, userbot_id, message_id, next_at, created_at)
+				SELECT value ->> 0, value ->> 1, value ->> 2, 'msg_' || (value ->> 1), value ->> 3, value ->> 3
+				FROM json_each(${JSON.stringify(deliveries)}) ORDER BY key`)
+		})
 	}
 
 	/**
@@ -111,25 +145,7 @@ export class WebhookStore {
 	 * one delivery, nor two runs of one pair.
 	 */
 	async claim(owner: string, keys: number, now: number, leaseMs: number, run = 1): Promise<Claimed[]> {
-		const ids = await this.db.all<{ id: number }>(sql`
-			WITH heads AS (
-				SELECT endpoint_id, userbot_id, min(id) AS head FROM webhook_delivery
-				WHERE status = 'pending' GROUP BY endpoint_id, userbot_id
-			), ready AS (
-				SELECT h.endpoint_id, h.userbot_id FROM heads h
-				JOIN webhook_delivery hd ON hd.id = h.head
-				JOIN webhook_endpoint e ON e.id = h.endpoint_id AND e.enabled = 1
-				WHERE hd.next_at <= ${now} AND (hd.lease_until IS NULL OR hd.lease_until <= ${now})
-				ORDER BY hd.next_at, hd.id LIMIT ${keys}
-			), runs AS (
-				SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id, d.userbot_id ORDER BY d.id) AS n
-				FROM webhook_delivery d
-				JOIN ready r ON d.endpoint_id = r.endpoint_id AND d.userbot_id = r.userbot_id
-				WHERE d.status = 'pending'
-			)
-			UPDATE webhook_delivery SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
-			WHERE id IN (SELECT id FROM runs WHERE n <= ${run})
-			RETURNING id`)
+		const ids = await this.db.all<{ id: number }>(claimStatement(owner, keys, now, leaseMs, run))
 		if (ids.length === 0) return []
 		return this.db
 			.select({
@@ -164,29 +180,46 @@ export class WebhookStore {
 	 * Writes an attempt's outcome if `owner` still holds the lease: `delivered`, `failed` (gave up),
 	 * or pending again from `nextAt`. False when the lease was lost (another gateway has it now).
 	 */
-	async settle(
-		c: Claimed,
-		owner: string,
-		attempt: Attempt,
-		outcome: { status: 'delivered' | 'failed' } | { status: 'pending'; nextAt: number },
-	): Promise<boolean> {
-		const rows = await this.db
-			.update(webhookDelivery)
-			.set({
-				status: outcome.status,
-				attempts: sql`${webhookDelivery.attempts} + 1`,
-				nextAt: outcome.status === 'pending' ? outcome.nextAt : attempt.at,
-				leaseOwner: null,
-				leaseUntil: null,
-				firstAttemptAt: sql`coalesce(${webhookDelivery.firstAttemptAt}, ${attempt.at})`,
-				lastAt: attempt.at,
-				lastCode: attempt.code,
-				lastBody: attempt.body,
-				lastError: attempt.error,
-			})
-			.where(and(eq(webhookDelivery.id, c.id), eq(webhookDelivery.leaseOwner, owner)))
-			.returning({ id: webhookDelivery.id })
-		return rows.length > 0
+	async settle(c: Pick<Claimed, 'id'>, owner: string, attempt: Attempt, outcome: Outcome): Promise<boolean> {
+		return (await this.settleMany(owner, [{ id: c.id, attempt, outcome }])).has(c.id)
+	}
+
+	/**
+	 * Many outcomes in one statement (the group commit of settle.ts), each written only if `owner`
+	 * still holds that delivery's lease: the ids written are returned.
+	 */
+	async settleMany(owner: string, items: readonly Settled[]): Promise<Set<number>> {
+		if (items.length === 0) return new Set()
+		const rows = items.map(({ id, attempt: a, outcome: o }) => [
+			id,
+			o.status,
+			o.status === 'pending' ? o.nextAt : a.at,
+			a.at,
+			a.code,
+			a.body,
+			a.error,
+		])
+		const written = await this.db.all<{ id: number }>(sql`
+			UPDATE webhook_delivery SET
+				status = j.value ->> 1, attempts = attempts + 1, next_at = j.value ->> 2,
+				lease_owner = NULL, lease_until = NULL,
+				first_attempt_at = coalesce(first_attempt_at, j.value ->> 3), last_at = j.value ->> 3,
+				last_code = j.value ->> 4, last_body = j.value ->> 5, last_error = j.value ->> 6
+			FROM json_each(${JSON.stringify(rows)}) AS j
+			WHERE webhook_delivery.id = j.value ->> 0 AND webhook_delivery.lease_owner = ${owner}
+			RETURNING webhook_delivery.id AS id`)
+		return new Set(written.map((r) => r.id))
+	}
+
+	/** Extends the leases `owner` still holds among `ids` to `until`: the ids kept are returned. */
+	async renew(owner: string, ids: readonly number[], until: number): Promise<Set<number>> {
+		if (ids.length === 0) return new Set()
+		const kept = await this.db.all<{ id: number }>(sql`
+			UPDATE webhook_delivery SET lease_until = ${until}
+			WHERE lease_owner = ${owner} AND status = 'pending'
+				AND id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))
+			RETURNING id`)
+		return new Set(kept.map((r) => r.id))
 	}
 
 	/**
@@ -237,4 +270,32 @@ export class WebhookStore {
 			.returning({ companyId: webhookEndpoint.companyId })
 		return disabled?.companyId ?? null
 	}
+}
+
+/**
+ * The claim (see `WebhookStore.claim`). Both reads of the deliveries go through the index of the
+ * pending rows: the delivered ones, kept for the listing and replays, never slow a claim down.
+ */
+export function claimStatement(owner: string, keys: number, now: number, leaseMs: number, run: number): SQL {
+	return sql`
+		WITH heads AS (
+			SELECT endpoint_id, userbot_id, min(id) AS head FROM webhook_delivery INDEXED BY webhook_delivery_pending
+			WHERE status = 'pending' GROUP BY endpoint_id, userbot_id
+		), ready AS (
+			SELECT h.endpoint_id, h.userbot_id FROM heads h
+			JOIN webhook_delivery hd ON hd.id = h.head
+			JOIN webhook_endpoint e ON e.id = h.endpoint_id AND e.enabled = 1
+			WHERE hd.next_at <= ${now} AND (hd.lease_until IS NULL OR hd.lease_until <= ${now})
+			ORDER BY hd.next_at, hd.id LIMIT ${keys}
+		)
+		UPDATE webhook_delivery SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
+		WHERE id IN (
+			-- The first rows of each ready pair, read off the pending index in order.
+			SELECT d.id FROM ready r JOIN webhook_delivery d ON d.id IN (
+				SELECT x.id FROM webhook_delivery x INDEXED BY webhook_delivery_pending
+				WHERE x.endpoint_id = r.endpoint_id AND x.userbot_id = r.userbot_id AND x.status = 'pending'
+				ORDER BY x.id LIMIT ${run}
+			)
+		)
+		RETURNING id`
 }

@@ -10,6 +10,7 @@ import { commandsPage } from './pages/commands'
 import { logPage } from './pages/log'
 import { invitesPage, membersPage } from './pages/owner'
 import { userbotsPage } from './pages/userbots'
+import { webhooksPage } from './pages/webhooks'
 
 /**
  * The web console: a single page served at `/` by the server it drives. Routes live in the fragment
@@ -23,7 +24,11 @@ const signedInRoutes: Record<string, Route> = {
 	'/log': logPage,
 	'/chat': chatPage,
 }
-const ownerRoutes: Record<string, Route> = { '/invites': invitesPage, '/members': membersPage }
+const ownerRoutes: Record<string, Route> = {
+	'/invites': invitesPage,
+	'/members': membersPage,
+	'/webhooks': webhooksPage,
+}
 const publicRoutes: Record<string, Route> = {
 	'/login': loginPage,
 	'/register': registerPage,
@@ -116,6 +121,7 @@ function start() {
 			link('/chat', 'Chat'),
 			ctx.me.is_owner ? link('/invites', 'Invites') : null,
 			ctx.me.is_owner ? link('/members', 'Members') : null,
+			ctx.me.is_owner ? link('/webhooks', 'Webhooks') : null,
 			h('span', { class: 'who', attrs: { 'data-me': '' } }, ctx.me.email),
 			button('Log out', { 'data-action': 'logout' }, () => void ctx.signOut()),
 		)
