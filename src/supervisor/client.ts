@@ -268,7 +268,13 @@ export class SupervisorClient implements TelegramRuntime {
 	}
 
 	private readonly sendStart: StartRequest = (userbotId, o) =>
-		this.request({ type: 'start', id: 0, userbotId, encryptionKey: o.encryptionKey })
+		this.request({
+			type: 'start',
+			id: 0,
+			userbotId,
+			encryptionKey: o.encryptionKey,
+			...(o.proxy ? { proxy: o.proxy } : {}),
+		})
 
 	startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
 		return this.clients.start(userbotId, opts, this.sendStart)

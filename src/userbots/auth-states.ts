@@ -50,17 +50,21 @@ export type Step = 'phone' | 'code' | 'password' | 'qr' | 'registration'
  * logged-in account (`userbots:ready`); the files route's two (`userbots:file`, `userbots:download`).
  * A shard on the bus allows these labels these methods only.
  */
-export const LIFECYCLE_METHODS: Readonly<Record<`userbots:${Step | 'ready' | 'file' | 'download'}`, string>> =
-	{
-		'userbots:phone': 'setAuthenticationPhoneNumber',
-		'userbots:code': 'checkAuthenticationCode',
-		'userbots:password': 'checkAuthenticationPassword',
-		'userbots:qr': 'requestQrCodeAuthentication',
-		'userbots:registration': 'registerUser',
-		'userbots:ready': 'getMe',
-		'userbots:file': 'getFile',
-		'userbots:download': 'downloadFile',
-	}
+export const LIFECYCLE_METHODS: Readonly<
+	Record<`userbots:${Step | 'ready' | 'file' | 'download' | 'proxy'}`, string>
+> = {
+	'userbots:phone': 'setAuthenticationPhoneNumber',
+	'userbots:code': 'checkAuthenticationCode',
+	'userbots:password': 'checkAuthenticationPassword',
+	'userbots:qr': 'requestQrCodeAuthentication',
+	'userbots:registration': 'registerUser',
+	'userbots:ready': 'getMe',
+	'userbots:file': 'getFile',
+	'userbots:download': 'downloadFile',
+	// The proxy's health check (src/userbots/proxy-control.ts), always with the proxy itself: a
+	// `pingProxy` without one would dial Telegram directly, whatever the network type.
+	'userbots:proxy': 'pingProxy',
+}
 
 const WAITING_FOR: Record<Step, string> = {
 	phone: 'a phone number',

@@ -12,6 +12,7 @@ import { messageHandlers } from './messages'
 import { type PasswordEmulatorRequest, passwordEmulatorRequest, passwordHandlers } from './password'
 import { peopleHandlers } from './people'
 import { privacyHandlers } from './privacy'
+import { newProxyList, proxyHandlers } from './proxies'
 import { publicChatHandlers } from './public-chats'
 import { fail, type Handler, type Handlers, type PersistedAuth, type Session } from './session'
 import { sessionHandlers } from './sessions'
@@ -38,6 +39,7 @@ const HANDLERS: Handlers = {
 	...historyHandlers,
 	...peopleHandlers,
 	...fileHandlers,
+	...proxyHandlers,
 }
 
 /**
@@ -95,6 +97,7 @@ function createSession(world: World, opts: EmulatedClientOptions) {
 		historyLoaded: new Set(),
 		filesDirectory: opts.filesDirectory ?? '',
 		offline: false,
+		proxies: newProxyList(),
 		setNetwork(online) {
 			session.offline = !online
 			if (!online) return
