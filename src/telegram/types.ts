@@ -1,5 +1,5 @@
-import type { TdProxy } from './proxy'
 import type { $FunctionInputByName, $FunctionName, $FunctionResultByName, Update } from 'tdlib-types'
+import type { TdProxy } from './proxy'
 
 /** A TDLib request in tdl's shape (`_` discriminator), typed by method name. */
 export type TdMethod = $FunctionName

@@ -1,15 +1,15 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
+import { writeAudit } from '../audit/log'
 import { keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
+import type { TdProxy } from '../telegram/proxy'
 import type { TdMethod, TdRequest } from '../telegram/types'
 import { assertStepAllowed, LIFECYCLE_METHODS, STATES, type Step } from './auth-states'
 import { UserbotError, userbotErrors } from './errors'
 import { type FileInvoke, type FileOutcome, fetchFile } from './file-download'
-import { writeAudit } from '../audit/log'
-import type { TdProxy } from '../telegram/proxy'
 import {
 	generateDatabaseKey,
 	openDatabaseKey,
