@@ -194,7 +194,7 @@ export const userbot = sqliteTable(
 		/** `cooling_down`: when it ends, Unix seconds. */
 		statusUntil: integer('status_until'),
 		/**
-		 * Its proxy (docs/operations.md#proxies), JSON of what may be shown (type, server, port, user
+		 * Its proxy (docs/operator.md#userbot-proxies), JSON of what may be shown (type, server, port, user
 		 * name); the password or MTProto secret beside it in `proxySecret`, sealed as `encryptionKey`.
 		 */
 		proxy: text('proxy'),

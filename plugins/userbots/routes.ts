@@ -203,7 +203,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 			throw toHttp(err)
 		}
 	})
-	// The userbot's proxy (docs/operations.md#proxies): one per userbot, replaced whole by PUT.
+	// The userbot's proxy (docs/operator.md#userbot-proxies): one per userbot, replaced whole by PUT.
 	app.put(
 		`${BASE}/:id/proxy/`,
 		guarded(async (p, request, id, client) => {

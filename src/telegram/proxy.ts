@@ -2,7 +2,7 @@ import * as v from 'valibot'
 
 /**
  * A userbot's proxy as TDLib takes it (`proxy` of `addProxy`, `pingProxy`), and the one place the
- * order of a client's network set-up lives (docs/operations.md#proxies).
+ * order of a client's network set-up lives (docs/operator.md#userbot-proxies).
  */
 export type TdProxyType =
 	| { _: 'proxyTypeSocks5'; username: string; password: string }

@@ -15,7 +15,7 @@ import type { UserbotService } from './service'
 const CHECK_DEADLINE_MS = 15_000
 
 /**
- * A userbot's proxy (docs/operations.md#proxies): set, removed and checked, one change of a
+ * A userbot's proxy (docs/operator.md#userbot-proxies): set, removed and checked, one change of a
  * userbot at a time. A change is stored first (the secrets sealed), then the client is started
  * again with it, so the proxy is in place before the client's first connection; then TDLib's
  * `pingProxy` measures it and the result is kept on the row, part of the userbot's view.

@@ -4,7 +4,7 @@ import { proxySecretFault, type TdProxy } from '../telegram/proxy'
 import { TEXT_FAULT_MESSAGES, textFault } from '../text'
 
 /**
- * A userbot's proxy as REST takes and shows it (docs/operations.md#proxies): checked field by
+ * A userbot's proxy as REST takes and shows it (docs/operator.md#userbot-proxies): checked field by
  * field, errors worded as Django REST framework words them and never quoting what was sent.
  * The password (SOCKS5, HTTP) or secret (MTProto) is kept apart from the rest: it is stored
  * sealed and never shown again.

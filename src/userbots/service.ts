@@ -38,7 +38,7 @@ export interface UserbotView {
 	/** The account's health (docs/flood-and-health.md); `status_until` while it cools down. */
 	status: string
 	status_until?: number
-	/** Its proxy without the password or secret, and the last health check (docs/operations.md#proxies). */
+	/** Its proxy without the password or secret, and the last health check (docs/operator.md#userbot-proxies). */
 	proxy: ProxyView | null
 }
 

@@ -30,7 +30,7 @@ function refusingSocks5(): { server: NetServer; connects: Seen[]; firstConnect: 
 		let username = ''
 		let password = ''
 		socket.on('error', () => {})
-		socket.on('data', (chunk) => {
+		socket.on('data', (chunk: Buffer) => {
 			buffer = Buffer.concat([buffer, chunk])
 			if (stage === 'greeting' && buffer.length >= 2 && buffer.length >= 2 + (buffer[1] ?? 0)) {
 				const methods = [...buffer.subarray(2, 2 + (buffer[1] ?? 0))]
