@@ -65,7 +65,7 @@ describe('MTProto secrets, read as TDLib reads them', () => {
 			[`ee${HEX}${'61'.repeat(183)}`, 'Too long secret'],
 		]
 		for (const [secret, fault] of cases)
-			expect({ secret, fault: proxySecretFault(secret) }).toEqual({ secret, fault })
+			expect({ secret, fault: proxySecretFault(secret) as string | null }).toEqual({ secret, fault })
 	})
 })
 
