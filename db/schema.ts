@@ -193,6 +193,14 @@ export const userbot = sqliteTable(
 		status: text('status').notNull().default('active'),
 		/** `cooling_down`: when it ends, Unix seconds. */
 		statusUntil: integer('status_until'),
+		/**
+		 * Its proxy (docs/operator.md#userbot-proxies), JSON of what may be shown (type, server, port, user
+		 * name); the password or MTProto secret beside it in `proxySecret`, sealed as `encryptionKey`.
+		 */
+		proxy: text('proxy'),
+		proxySecret: text('proxy_secret'),
+		/** The proxy's last health check (`pingProxy`), JSON: ok and latency, or TDLib's error. */
+		proxyCheck: text('proxy_check'),
 		createdBy: integer('created_by').references(() => userProfile.id, { onDelete: 'set null' }),
 		createdAt: integer('created_at').notNull().default(now),
 		deletedAt: integer('deleted_at'),

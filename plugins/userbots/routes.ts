@@ -1,12 +1,15 @@
 import { Elysia } from 'elysia'
+import { authCoreOf } from '../../src/auth'
 import { throttled } from '../../src/auth/errors'
 import type { Principal } from '../../src/auth/types'
 import type { AppContext } from '../../src/context'
 import { checkBody, readJsonObject } from '../../src/http/body'
-import { badRequest, HttpError, notFound } from '../../src/http/errors'
+import { badRequest, type ErrorBody, HttpError, notFound } from '../../src/http/errors'
 import { answerOtherMethods } from '../../src/http/methods'
 import { UserbotError } from '../../src/userbots/errors'
 import { fileErrors } from '../../src/userbots/file-download'
+import { ProxyControl } from '../../src/userbots/proxy-control'
+import { type ProxySettings, parseProxyBody } from '../../src/userbots/proxy-settings'
 import type { UserbotService } from '../../src/userbots/service'
 import { tooLarge } from '../../src/userbots/uploads'
 import { bodies } from './bodies'
@@ -16,6 +19,22 @@ const rest = bodies('rest')
 const BASE = '/api/userbots'
 /** Multipart framing around the file: boundaries and part headers. */
 const MULTIPART_OVERHEAD = 64 * 1024
+
+/**
+ * The optional `proxy` of a new userbot, checked as `PUT .../proxy/` checks it; its field errors
+ * nest under `proxy`, as Django REST framework nests a serializer's.
+ */
+function proxyOfCreate(raw: unknown): ProxySettings | undefined {
+	if (raw === undefined || raw === null) return undefined
+	if (typeof raw !== 'object' || Array.isArray(raw))
+		throw badRequest({ proxy: ['Invalid data. Expected a dictionary.'] })
+	try {
+		return parseProxyBody(raw as Record<string, unknown>)
+	} catch (err) {
+		if (err instanceof HttpError) throw new HttpError(400, { proxy: err.body } as unknown as ErrorBody)
+		throw err
+	}
+}
 
 function toHttp(err: unknown): unknown {
 	if (err instanceof UserbotError) {
@@ -34,6 +53,7 @@ function toHttp(err: unknown): unknown {
  * userbot's guess limit, as their commands do.
  */
 export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia {
+	const proxies = new ProxyControl(ctx, service)
 	const principalOf = async (request: Request): Promise<Principal> => {
 		const outcome = await ctx.auth.authenticate(request)
 		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
@@ -52,13 +72,23 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		if (!/^\d{1,15}$/.test(raw)) throw notFound()
 		return Number(raw)
 	}
+	const core = authCoreOf(ctx.auth)
+	type Server = Parameters<typeof core.clientAddress>[0]
 	/** Authenticates, then runs `fn` with the lifecycle's errors turned into HTTP answers. */
 	const guarded =
-		<T>(fn: (principal: Principal, request: Request, id: string) => Promise<T>) =>
-		async ({ request, params }: { request: Request; params?: Record<string, string> }) => {
+		<T>(fn: (principal: Principal, request: Request, id: string, client: string) => Promise<T>) =>
+		async ({
+			request,
+			params,
+			server,
+		}: {
+			request: Request
+			params?: Record<string, string>
+			server?: Server
+		}) => {
 			const principal = await principalOf(request)
 			try {
-				return await fn(principal, request, params?.id ?? '')
+				return await fn(principal, request, params?.id ?? '', core.clientAddress(server, request))
 			} catch (err) {
 				throw toHttp(err)
 			}
@@ -74,9 +104,10 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	)
 	app.post(
 		`${BASE}/`,
-		guarded(async (p, request) => {
-			const { name } = checkBody(rest.create, await readJsonObject(request))
-			return created(await service.create(p, name))
+		guarded(async (p, request, _id, client) => {
+			const body = await readJsonObject(request)
+			const { name } = checkBody(rest.create, body)
+			return created(await service.create(p, name, proxyOfCreate(body.proxy), client))
 		}),
 		none,
 	)
@@ -86,8 +117,8 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 	)
 	app.delete(
 		`${BASE}/:id/`,
-		guarded(async (p, _r, id) => {
-			await service.remove(p, idOf(id))
+		guarded(async (p, _r, id, client) => {
+			await service.remove(p, idOf(id), client)
 			return new Response(null, { status: 204 })
 		}),
 		none,
@@ -172,6 +203,28 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 			throw toHttp(err)
 		}
 	})
+	// The userbot's proxy (docs/operator.md#userbot-proxies): one per userbot, replaced whole by PUT.
+	app.put(
+		`${BASE}/:id/proxy/`,
+		guarded(async (p, request, id, client) => {
+			const settings = parseProxyBody(await readJsonObject(request))
+			return proxies.set(p, idOf(id), settings, client)
+		}),
+		none,
+	)
+	app.delete(
+		`${BASE}/:id/proxy/`,
+		guarded(async (p, _r, id, client) => {
+			await proxies.remove(p, idOf(id), client)
+			return new Response(null, { status: 204 })
+		}),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/proxy/check/`,
+		guarded((p, _r, id) => proxies.check(p, idOf(id))),
+		none,
+	)
 	// A known path with a method it does not take: 405 with Allow, as Django REST framework answers.
 	answerOtherMethods(app)
 	return app

@@ -33,6 +33,8 @@ export const AUDIT_ACTIONS = [
 	'webhook.secret_rotated',
 	'userbot.created',
 	'userbot.deleted',
+	'userbot.proxy_set',
+	'userbot.proxy_removed',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -286,7 +286,13 @@ export class RemoteRuntime implements TelegramRuntime {
 			const left = Math.max(1, Math.ceil(end - performance.now()))
 			const { promise, shard } = this.request(
 				userbotId,
-				{ type: 'start', id: 0, userbotId, encryptionKey: opts.encryptionKey },
+				{
+					type: 'start',
+					id: 0,
+					userbotId,
+					encryptionKey: opts.encryptionKey,
+					...(opts.proxy ? { proxy: opts.proxy } : {}),
+				},
 				{ timeoutMs: left },
 			)
 			try {

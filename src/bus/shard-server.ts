@@ -278,7 +278,10 @@ export class ShardServer {
 				this.running.add(userbotId)
 			}
 			try {
-				return await this.opts.local.startClient(userbotId, { encryptionKey: m.encryptionKey })
+				return await this.opts.local.startClient(userbotId, {
+					encryptionKey: m.encryptionKey,
+					...(m.proxy ? { proxy: m.proxy } : {}),
+				})
 			} catch (err) {
 				// The supervisor died meanwhile: it starts the client again itself, so the lease stays.
 				if (!(err instanceof RuntimeError && err.code === 'runtime_down')) await this.letGo(userbotId)

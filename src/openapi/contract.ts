@@ -249,6 +249,34 @@ export const restContract = new Elysia({ name: 'rest-contract' })
 			security: bearerOrSession,
 		},
 	})
+	.put('/api/userbots/:id/proxy/', unreachable, {
+		params: ID,
+		body: S.ProxySet,
+		response: { 200: S.ProxyView, ...errors.badRequest, ...authed, ...errors.notFound },
+		detail: {
+			summary: "Sets the userbot's proxy: its client starts again behind it, then it is checked",
+			tags: ['userbots'],
+			security: bearerOrSession,
+		},
+	})
+	.delete('/api/userbots/:id/proxy/', unreachable, {
+		params: ID,
+		response: { 204: t.Void(), ...authed, ...errors.notFound },
+		detail: {
+			summary: "Removes the userbot's proxy: its client starts again without one",
+			tags: ['userbots'],
+			security: bearerOrSession,
+		},
+	})
+	.post('/api/userbots/:id/proxy/check/', unreachable, {
+		params: ID,
+		response: { 200: S.ProxyView, ...authed, ...errors.notFound },
+		detail: {
+			summary: "Checks the userbot's proxy again (TDLib's pingProxy)",
+			tags: ['userbots'],
+			security: bearerOrSession,
+		},
+	})
 	.post('/api/userbots/:id/phone/', unreachable, {
 		params: ID,
 		body: S.PhoneNumber,

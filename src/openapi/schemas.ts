@@ -125,14 +125,48 @@ const StateName = t.Unsafe<string>({
 	enum: Object.values(STATES),
 	description: "TDLib's authorization state type name",
 })
+const ProxyKind = t.Union([t.Literal('socks5'), t.Literal('http'), t.Literal('mtproto')])
+/** A userbot's proxy as it is set (docs/operator.md#userbot-proxies); `password` and `secret` are never shown. */
+export const ProxySet = t.Object({
+	type: ProxyKind,
+	server: t.String({ description: 'a host name, or an IPv4 or IPv6 address' }),
+	port: t.Integer({ minimum: 1, maximum: 65535 }),
+	username: t.Optional(t.String({ description: 'SOCKS5 and HTTP' })),
+	password: t.Optional(t.String({ description: 'SOCKS5 and HTTP; stored sealed, never shown' })),
+	http_only: t.Optional(t.Boolean({ description: 'HTTP: plain HTTP requests only, no CONNECT' })),
+	secret: t.Optional(t.String({ description: 'MTProto (required): hexadecimal or base64url; never shown' })),
+})
+export const ProxyView = t.Object({
+	type: ProxyKind,
+	server: t.String(),
+	port: Int(),
+	username: t.Optional(t.String()),
+	http_only: t.Optional(t.Boolean()),
+	has_password: t.Optional(t.Boolean({ description: 'SOCKS5 and HTTP: a password is stored' })),
+	check: t.Union([
+		t.Object({ ok: t.Literal(true), latency_ms: Int(), checked_at: t.String({ description: 'ISO 8601' }) }),
+		t.Object({
+			ok: t.Literal(false),
+			error: t.String({ description: "TDLib's message, or why no check could run" }),
+			checked_at: t.String({ description: 'ISO 8601' }),
+		}),
+		t.Null(),
+	]),
+})
 export const Userbot = t.Object({
 	id: Id(),
 	name: t.String(),
 	phone_number: t.Union([t.String(), t.Null()]),
 	authorization_state: StateName,
+	status: t.String({ description: "the account's health (docs/flood-and-health.md)" }),
+	status_until: t.Optional(Int()),
+	proxy: t.Union([ProxyView, t.Null()]),
 })
 export const UserbotCreated = t.Object({ id: Id(), authorization_state: StateName })
-export const UserbotCreate = t.Object({ name: t.Optional(t.String({ maxLength: 128 })) })
+export const UserbotCreate = t.Object({
+	name: t.Optional(t.String({ maxLength: 128 })),
+	proxy: t.Optional(ProxySet),
+})
 export const AuthorizationState = t.Object({ authorization_state: StateName })
 export const PhoneNumber = t.Object({ phone_number: t.String() })
 export const Code = t.Object({ code: t.String() })

@@ -139,6 +139,7 @@ export function createChildHost(opts: ChildHostOptions) {
 			databaseDirectory,
 			filesDirectory,
 			encryptionKey: msg.encryptionKey,
+			...(msg.proxy ? { proxy: msg.proxy } : {}),
 		})
 		const entry: Entry = { client, state: '', waiters: [], inflight: new Set(), start: msg }
 		client.onUpdate((u) => onUpdate(msg.userbotId, entry, u))
@@ -150,6 +151,8 @@ export function createChildHost(opts: ChildHostOptions) {
 				entry.waiters.push(resolve)
 				timer = setTimeout(() => reject(new Error('the client did not start in time')), startTimeoutMs)
 			})
+			// A proxy TDLib refused leaves the network held: the start fails with TDLib's word for it.
+			await client.network
 		} catch (err) {
 			clients.delete(msg.userbotId)
 			await closeEntry(msg.userbotId, entry)

@@ -302,7 +302,13 @@ export class SupervisorClient implements TelegramRuntime {
 	}
 
 	private readonly sendStart: StartRequest = (userbotId, o) =>
-		this.request({ type: 'start', id: 0, userbotId, encryptionKey: o.encryptionKey })
+		this.request({
+			type: 'start',
+			id: 0,
+			userbotId,
+			encryptionKey: o.encryptionKey,
+			...(o.proxy ? { proxy: o.proxy } : {}),
+		})
 
 	startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
 		// Checked and taken in one step (no await between): two starts cannot both take the last place.

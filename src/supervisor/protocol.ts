@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { TdProxySchema } from '../telegram/proxy'
 import { RuntimeError, TdError } from '../telegram/types'
 
 /**
@@ -26,6 +27,8 @@ export const StartSchema = v.object({
 	id,
 	userbotId,
 	encryptionKey: v.string(),
+	/** The proxy all of the client's connections go through, applied before its first one. */
+	proxy: v.optional(TdProxySchema),
 })
 export const StopSchema = v.object({
 	type: v.literal('stop'),

@@ -40,8 +40,8 @@ export function shapeOf(value: unknown): unknown {
 	return typeof value
 }
 
-/** Fields whose values are secrets (2FA passwords, log-in and recovery codes). */
-const SECRET_FIELD = /password|^code$|recovery_code/
+/** Fields whose values are secrets (2FA and proxy passwords, log-in and recovery codes, proxy secrets). */
+const SECRET_FIELD = /password|^code$|recovery_code|^secret$/
 
 /**
  * The request with every secret string replaced by a placeholder of the same type: the record keeps

@@ -37,7 +37,7 @@ export class StartedClients {
 	}
 
 	async start(userbotId: number, opts: StartClientOptions, send: StartRequest): Promise<string> {
-		this.started.set(userbotId, { encryptionKey: opts.encryptionKey })
+		this.started.set(userbotId, { ...opts })
 		try {
 			const state = String(await send(userbotId, opts))
 			this.states.set(userbotId, state)

@@ -1,4 +1,5 @@
 import type { UserbotStatus } from '../flood/health'
+import type { TdProxy } from '../telegram/proxy'
 import type { TdMethod, TdRequest, TdResult } from '../telegram/types'
 
 /** One TDLib request on its way to a supervisor, as an observer sees it (the conformance record). */
@@ -48,6 +49,8 @@ export type RuntimeEvent =
 export interface StartClientOptions {
 	/** The TDLib database encryption key, base64. Never logged. */
 	encryptionKey: string
+	/** The userbot's proxy (src/telegram/proxy.ts); its password or secret is never logged either. */
+	proxy?: TdProxy
 }
 
 /**

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
-import type { Backend } from './types'
+import { prepareNetwork } from './proxy'
+import type { Backend, TdRequest } from './types'
 
 export type { Backend, BackendClient, ClientOptions } from './types'
 
@@ -38,8 +39,15 @@ export async function createBackend(opts: BackendOptions): Promise<Backend> {
 		const flood = parseEmulatorFloodLimits(opts.emulatorFloodLimits ?? '')
 		const createClient = backend.createClient.bind(backend)
 		return Object.assign(backend, {
-			createClient: (...args: Parameters<Backend['createClient']>) =>
-				withFaults(withFloodLimits(createClient(...args), flood)),
+			createClient: (...args: Parameters<Backend['createClient']>) => {
+				const client = withFaults(withFloodLimits(createClient(...args), flood))
+				// The emulated cloud needs no network held: the proxy is only listed, as TDLib would.
+				const proxy = args[1].proxy
+				if (!proxy) return client
+				const network = prepareNetwork((r) => client.invoke(r as TdRequest), proxy, false)
+				network.catch(() => undefined)
+				return Object.assign(client, { network })
+			},
 		})
 	}
 	const { createTdlibBackend } = await import('./tdlib')

@@ -1,5 +1,6 @@
 import { getTdjson } from 'prebuilt-tdlib'
 import * as tdl from 'tdl'
+import { prepareNetwork } from './proxy'
 import type { Backend, BackendClient, ClientOptions } from './types'
 import { TdError, type TdRequest, type TdUpdate } from './types'
 
@@ -104,13 +105,29 @@ export function createTdlibBackend(opts: {
 			client.on('error', (e) => {
 				for (const l of errors) l(e)
 			})
-			// The very first request, before TDLib gets a chance to dial out.
-			const offline = opts.offline
-				? client.invoke({ _: 'setNetworkType', type: { _: 'networkTypeNone' } }).catch(() => undefined)
-				: Promise.resolve(undefined)
+			// The very first request, before TDLib gets a chance to dial out: the network is held until
+			// the client's proxy (if any) is enabled, and for good when offline (src/telegram/proxy.ts).
+			const held = client.invoke({ _: 'setNetworkType', type: { _: 'networkTypeNone' } })
+			const network = held.then(() =>
+				prepareNetwork(
+					(request) => client.invoke(request as Parameters<typeof client.invoke>[0]),
+					c.proxy,
+					!opts.offline,
+				),
+			)
+			const ready = network.then(
+				() => undefined,
+				() => undefined,
+			)
+			const settled = network.catch((err: unknown) => {
+				throw toTdError(err)
+			})
+			// Read by the supervisor child; a client nobody starts through it must not crash the process.
+			settled.catch(() => undefined)
 			return {
+				network: settled,
 				async invoke(request: TdRequest) {
-					if (opts.offline) await offline
+					await ready
 					try {
 						return await client.invoke(request as Parameters<typeof client.invoke>[0])
 					} catch (err) {

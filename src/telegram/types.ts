@@ -1,4 +1,5 @@
 import type { $FunctionInputByName, $FunctionName, $FunctionResultByName, Update } from 'tdlib-types'
+import type { TdProxy } from './proxy'
 
 /** A TDLib request in tdl's shape (`_` discriminator), typed by method name. */
 export type TdMethod = $FunctionName
@@ -43,6 +44,8 @@ export interface ClientOptions {
 	filesDirectory: string
 	/** base64; never logged */
 	encryptionKey: string
+	/** The proxy every connection of the client goes through (src/telegram/proxy.ts). */
+	proxy?: TdProxy
 }
 
 export interface BackendClient {
@@ -50,6 +53,11 @@ export interface BackendClient {
 	invoke(request: TdRequest): Promise<unknown>
 	onUpdate(listener: (update: TdUpdate) => void): void
 	close(): Promise<void>
+	/**
+	 * Settles once the client's network is set up (its proxy enabled, the network let go unless
+	 * offline); rejects with TDLib's error when that failed, and the network then stays held.
+	 */
+	readonly network?: Promise<void>
 }
 
 export interface Backend {

@@ -51,7 +51,7 @@ export type Step = 'phone' | 'code' | 'password' | 'qr' | 'registration'
  * A shard on the bus allows these labels these methods only.
  */
 export const LIFECYCLE_METHODS: Readonly<
-	Record<`userbots:${Step | 'ready' | 'file' | 'download' | 'evict'}`, string>
+	Record<`userbots:${Step | 'ready' | 'file' | 'download' | 'evict' | 'proxy'}`, string>
 > = {
 	'userbots:phone': 'setAuthenticationPhoneNumber',
 	'userbots:code': 'checkAuthenticationCode',
@@ -62,6 +62,9 @@ export const LIFECYCLE_METHODS: Readonly<
 	'userbots:file': 'getFile',
 	'userbots:download': 'downloadFile',
 	'userbots:evict': 'deleteFile',
+	// The proxy's health check (src/userbots/proxy-control.ts), always with the proxy itself: a
+	// `pingProxy` without one would dial Telegram directly, whatever the network type.
+	'userbots:proxy': 'pingProxy',
 }
 
 const WAITING_FOR: Record<Step, string> = {

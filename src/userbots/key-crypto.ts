@@ -16,7 +16,9 @@ async function importDataKey(dataKey: string): Promise<CryptoKey> {
 	return crypto.subtle.importKey('raw', material, 'AES-GCM', false, ['encrypt', 'decrypt'])
 }
 
-const associatedData = (userbotId: number) => new TextEncoder().encode(`userbot:${userbotId}`)
+/** `userbot:<id>` for the database key; the proxy's secrets are bound to their purpose as well. */
+const associatedData = (userbotId: number, purpose = 'userbot') =>
+	new TextEncoder().encode(`${purpose}:${userbotId}`)
 
 /** A fresh TDLib database key, base64 (the form `setTdlibParameters` takes). */
 export function generateDatabaseKey(): string {
@@ -27,11 +29,12 @@ export async function sealDatabaseKey(
 	dataKey: string,
 	userbotId: number,
 	databaseKey: string,
+	purpose = 'userbot',
 ): Promise<string> {
 	const iv = crypto.getRandomValues(new Uint8Array(12))
 	const key = await importDataKey(dataKey)
 	const sealed = await crypto.subtle.encrypt(
-		{ name: 'AES-GCM', iv, additionalData: associatedData(userbotId) },
+		{ name: 'AES-GCM', iv, additionalData: associatedData(userbotId, purpose) },
 		key,
 		new TextEncoder().encode(databaseKey),
 	)
@@ -39,14 +42,26 @@ export async function sealDatabaseKey(
 }
 
 /** Throws when the sealed key was not made with this data key for this userbot. */
-export async function openDatabaseKey(dataKey: string, userbotId: number, sealed: string): Promise<string> {
+export async function openDatabaseKey(
+	dataKey: string,
+	userbotId: number,
+	sealed: string,
+	purpose = 'userbot',
+): Promise<string> {
 	const [version, iv, body] = sealed.split('.')
 	if (version !== VERSION || !iv || !body) throw new Error('sealed database key has an unknown format')
 	const key = await importDataKey(dataKey)
 	const plain = await crypto.subtle.decrypt(
-		{ name: 'AES-GCM', iv: fromB64url(iv), additionalData: associatedData(userbotId) },
+		{ name: 'AES-GCM', iv: fromB64url(iv), additionalData: associatedData(userbotId, purpose) },
 		key,
 		fromB64url(body),
 	)
 	return new TextDecoder().decode(plain)
 }
+
+/** The proxy's password or secret (JSON), sealed as the database key is, bound to `userbot-proxy:<id>`. */
+export const sealProxySecret = (dataKey: string, userbotId: number, hidden: string) =>
+	sealDatabaseKey(dataKey, userbotId, hidden, 'userbot-proxy')
+
+export const openProxySecret = (dataKey: string, userbotId: number, sealed: string) =>
+	openDatabaseKey(dataKey, userbotId, sealed, 'userbot-proxy')

@@ -1,15 +1,24 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
+import { writeAudit } from '../audit/log'
 import { keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
+import type { TdProxy } from '../telegram/proxy'
 import { TdError, type TdMethod, type TdRequest } from '../telegram/types'
 import { assertStepAllowed, LIFECYCLE_METHODS, STATES, type Step } from './auth-states'
 import { UserbotError, userbotErrors } from './errors'
 import { createFileCache, type FileCache } from './file-cache'
 import { type FileInvoke, type FileOutcome, fetchFile } from './file-download'
-import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from './key-crypto'
+import {
+	generateDatabaseKey,
+	openDatabaseKey,
+	openProxySecret,
+	sealDatabaseKey,
+	sealProxySecret,
+} from './key-crypto'
+import { type ProxySettings, type ProxyView, proxyView, toTdProxy } from './proxy-settings'
 import { callTelegram, mapRuntimeError } from './runtime-calls'
 import { StateTracker } from './state-tracker'
 import { StatusTracker } from './status-tracker'
@@ -30,6 +39,8 @@ export interface UserbotView {
 	/** The account's health (docs/flood-and-health.md); `status_until` while it cools down. */
 	status: string
 	status_until?: number
+	/** Its proxy without the password or secret, and the last health check (docs/operator.md#userbot-proxies). */
+	proxy: ProxyView | null
 }
 
 type Row = typeof userbot.$inferSelect
@@ -94,7 +105,16 @@ export class UserbotService {
 		return this.view(row)
 	}
 
-	async create(principal: Principal, name: string): Promise<{ id: number; authorization_state: string }> {
+	/**
+	 * Adds a userbot and starts its client; with `proxy`, its very first connection goes through it.
+	 * `client`: the caller's address, for the audit line.
+	 */
+	async create(
+		principal: Principal,
+		name: string,
+		proxy?: ProxySettings,
+		client?: string,
+	): Promise<{ id: number; authorization_state: string }> {
 		const companyId = principal.companyId
 		if (companyId === null) throw userbotErrors.noCompany()
 		if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
@@ -117,12 +137,15 @@ export class UserbotService {
 				.returning({ id: userbot.id })
 			if (!row) throw new Error('insert returned no row')
 			const sealed = await sealDatabaseKey(dataKey, row.id, key)
-			await tx.update(userbot).set({ encryptionKey: sealed }).where(eq(userbot.id, row.id))
+			await tx
+				.update(userbot)
+				.set({ encryptionKey: sealed, ...(proxy ? await this.proxyColumns(row.id, proxy) : {}) })
+				.where(eq(userbot.id, row.id))
 			return row.id
 		})
 		this.tracker.remember(id, companyId)
 		try {
-			await this.start(id, key)
+			await this.start(id, key, false, proxy && toTdProxy(proxy))
 		} catch (err) {
 			// Nothing ran: leave no client, no row and no folder behind. A start cut short by the
 			// supervisor dying is kept for the next child, which would start it again: forget it.
@@ -134,6 +157,13 @@ export class UserbotService {
 		}
 		const state = this.currentState(id, STATES.parameters)
 		await this.ctx.db.update(userbot).set({ authorizationState: state }).where(eq(userbot.id, id))
+		// Written once the client runs: a create undone because its client could not start leaves no line.
+		await writeAudit(this.ctx.db, principal, {
+			action: 'userbot.created',
+			target: `userbot:${id}`,
+			detail: { name, proxy: proxy?.shown.type ?? null },
+			client,
+		})
 		this.ctx.log.info('userbot created', { userbotId: id, companyId, by: principal.userId })
 		return { id, authorization_state: state }
 	}
@@ -200,7 +230,7 @@ export class UserbotService {
 	 * on a full disk the row's write can only succeed once the folders are gone. When that write
 	 * fails all the same, the answer says so, and a repeated DELETE finishes the job.
 	 */
-	async remove(principal: Principal, userbotId: number): Promise<void> {
+	async remove(principal: Principal, userbotId: number, client?: string): Promise<void> {
 		const row = await this.find(principal, userbotId)
 		// After the lookup: another company's userbot stays a 404, for a member as for anyone.
 		if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
@@ -226,10 +256,20 @@ export class UserbotService {
 		this.statuses.forget(userbotId)
 		// Its updates, and every subscription to them, end with it.
 		this.ctx.updates.forget(userbotId)
-		await this.ctx.db
-			.update(userbot)
-			.set({ deletedAt: Date.now(), deletedBy: principal.userId })
-			.where(eq(userbot.id, userbotId))
+		await this.ctx.db.transaction(async (tx) => {
+			await tx
+				.update(userbot)
+				.set({ deletedAt: Date.now(), deletedBy: principal.userId })
+				.where(eq(userbot.id, userbotId))
+			// A repeated DELETE finishing the job of one whose write failed is the same deletion.
+			if (row.deletedAt === null && !again)
+				await writeAudit(tx, principal, {
+					action: 'userbot.deleted',
+					target: `userbot:${userbotId}`,
+					detail: { name: row.name },
+					client,
+				})
+		})
 		this.ctx.log.info('userbot deleted', { userbotId, by: principal.userId })
 	}
 
@@ -334,6 +374,42 @@ export class UserbotService {
 		return { authorization_state: this.currentState(userbotId, row.authorizationState) }
 	}
 
+	/**
+	 * Closes the userbot's client and starts it again from `row` (its proxy changed): the proxy is
+	 * applied before a client connects, never swapped under a running one.
+	 */
+	async restartClient(row: Row): Promise<void> {
+		const runtime = this.requireRuntime()
+		if (this.deleted.has(row.id)) throw userbotErrors.notFound()
+		await runtime.stopClient(row.id, { logOut: false, removeData: false })
+		await this.ensureClient(row)
+	}
+
+	/** The columns that store `proxy` for the userbot: its secrets sealed. */
+	async proxyColumns(userbotId: number, proxy: ProxySettings) {
+		const hidden = Object.keys(proxy.hidden).length === 0 ? null : JSON.stringify(proxy.hidden)
+		return {
+			proxy: JSON.stringify(proxy.shown),
+			proxySecret:
+				hidden === null ? null : await sealProxySecret(this.ctx.config.secrets.dataKey, userbotId, hidden),
+			proxyCheck: null,
+		}
+	}
+
+	/** The stored proxy of `row` as TDLib takes it; undefined without one. */
+	async proxyOf(row: Row): Promise<TdProxy | undefined> {
+		if (row.proxy === null) return undefined
+		try {
+			const hidden =
+				row.proxySecret === null
+					? {}
+					: JSON.parse(await openProxySecret(this.ctx.config.secrets.dataKey, row.id, row.proxySecret))
+			return toTdProxy({ shown: JSON.parse(row.proxy), hidden })
+		} catch {
+			throw new UserbotError(500, 'The proxy settings of this userbot cannot be read.', 'proxy_unreadable')
+		}
+	}
+
 	/** Starts the userbot's client unless it runs; a deleted userbot's only for `remove` (to log out). */
 	private async ensureClient(row: Row, removing = false): Promise<void> {
 		if (this.deleted.has(row.id) && !removing) throw userbotErrors.notFound()
@@ -346,17 +422,22 @@ export class UserbotService {
 		} catch {
 			throw new UserbotError(500, 'The database key of this userbot cannot be read.', 'key_unreadable')
 		}
-		await this.start(row.id, key, removing)
+		await this.start(row.id, key, removing, await this.proxyOf(row))
 	}
 
-	private start(userbotId: number, encryptionKey: string, removing = false): Promise<string> {
+	private start(
+		userbotId: number,
+		encryptionKey: string,
+		removing = false,
+		proxy?: TdProxy,
+	): Promise<string> {
 		const runtime = this.requireRuntime()
 		// Checked again here, after the awaits of `ensureClient`: the start message leaves at once.
 		if (this.deleted.has(userbotId) && !removing) return Promise.reject(userbotErrors.notFound())
 		const pending = this.starting.get(userbotId)
 		if (pending) return pending
 		const started = runtime
-			.startClient(userbotId, { encryptionKey })
+			.startClient(userbotId, proxy ? { encryptionKey, proxy } : { encryptionKey })
 			.then((state) => {
 				if (!this.deleted.has(userbotId)) this.tracker.note(userbotId, state)
 				return state
@@ -383,7 +464,8 @@ export class UserbotService {
 		return this.ctx.runtime
 	}
 
-	private async find(principal: Principal, userbotId: number): Promise<Row> {
+	/** The caller's live userbot: another company's, or one a key does not reach, is a 404. */
+	async find(principal: Principal, userbotId: number): Promise<Row> {
 		if (principal.companyId === null || !Number.isSafeInteger(userbotId)) throw userbotErrors.notFound()
 		if (principal.key && !keyReachesUserbot(principal.key, userbotId)) throw userbotErrors.notFound()
 		const [row] = await this.ctx.db
@@ -411,6 +493,7 @@ export class UserbotService {
 			phone_number: row.phoneNumber,
 			authorization_state: this.currentState(row.id, row.authorizationState),
 			status: health.status,
+			proxy: proxyView(row.proxy, row.proxySecret, row.proxyCheck),
 		}
 		if (health.status === 'cooling_down' && health.until !== undefined) view.status_until = health.until
 		return view

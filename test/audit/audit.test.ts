@@ -247,6 +247,43 @@ describe('the audit log', () => {
 		for (const s of [hook.secret, secret, apiKey, 'url-secret-123']) expect(text).not.toContain(s)
 	})
 
+	it('records a userbot created and deleted, by a user and through an API key, and a failed create not at all', async () => {
+		const made = await c.call('POST', '/api/userbots/', c.owner.access, { name: 'Audited bot' })
+		expect(made.status).toBe(201)
+		const { id } = (await made.json()) as { id: number }
+		expect(await newest('userbot.created')).toMatchObject({
+			user_id: c.owner.userId,
+			key_id: null,
+			target: `userbot:${id}`,
+			detail: { name: 'Audited bot', proxy: null },
+			client: '127.0.0.1',
+		})
+		const key = await c.call('POST', '/api/keys/', c.owner.access, { name: 'bots', groups: ['userbots'] })
+		const { id: keyId, key: apiKey } = (await key.json()) as { id: number; key: string }
+		const removed = await fetch(`${c.t.url}/api/userbots/${id}/`, {
+			method: 'DELETE',
+			headers: { 'x-api-key': apiKey },
+		})
+		expect(removed.status).toBe(204)
+		expect(await newest('userbot.deleted')).toMatchObject({
+			user_id: c.owner.userId,
+			key_id: keyId,
+			target: `userbot:${id}`,
+			detail: { name: 'Audited bot' },
+			client: '127.0.0.1',
+		})
+		// Deleted once: a second DELETE finds nothing and writes nothing.
+		const count = (await lines()).filter((l) => l.action === 'userbot.deleted').length
+		expect((await c.call('DELETE', `/api/userbots/${id}/`, c.owner.access)).status).toBe(404)
+		// A member may not create one: refused, and no line.
+		const before = (await lines()).length
+		expect((await c.call('POST', '/api/userbots/', c.member.access, { name: 'nope' })).status).toBe(403)
+		const after = await lines()
+		expect(after.length).toBe(before)
+		expect(after.filter((l) => l.action === 'userbot.deleted').length).toBe(count)
+		expect(JSON.stringify(after)).not.toContain(apiKey)
+	})
+
 	it('shows another company none of it, and refuses a member', async () => {
 		const stranger = await registerUser(c.t, `audit-stranger-${Date.now()}@example.com`)
 		const theirs = await lines(stranger.access)

@@ -253,6 +253,31 @@ describe('the OpenAPI document', () => {
 				)
 			).status,
 		).toBe(200)
+		const proxy = { type: 'socks5', server: 'proxy.example.net', port: 1080, password: 'p' }
+		const put = (body: unknown) =>
+			conforms('PUT', `/api/userbots/${id}/proxy/`, '/api/userbots/{id}/proxy/', {
+				...json(body, access),
+			})
+		expect((await put(proxy)).status).toBe(200)
+		expect((await put({ ...proxy, port: 0 })).status).toBe(400)
+		expect(
+			(await conforms('GET', `/api/userbots/${id}/`, '/api/userbots/{id}/', bearer(access))).body?.proxy,
+		).toMatchObject({ type: 'socks5', has_password: true })
+		expect(
+			(
+				await conforms(
+					'POST',
+					`/api/userbots/${id}/proxy/check/`,
+					'/api/userbots/{id}/proxy/check/',
+					bearer(access),
+				)
+			).status,
+		).toBe(200)
+		for (const status of [204, 404])
+			expect(
+				(await conforms('DELETE', `/api/userbots/${id}/proxy/`, '/api/userbots/{id}/proxy/', bearer(access)))
+					.status,
+			).toBe(status)
 		expect(
 			(await conforms('DELETE', `/api/userbots/${id}/`, '/api/userbots/{id}/', bearer(access))).status,
 		).toBe(204)

@@ -1,5 +1,6 @@
 import type * as Td from 'tdlib-types'
 import { formattedText } from './objects'
+import { PROXY_METHODS } from './proxies'
 import { fail, type Handlers, OK, type Session } from './session'
 
 /**
@@ -194,6 +195,7 @@ export const ANY_STATE = new Set<string>([
 	'getOption',
 	'setOption',
 	'setNetworkType',
+	...PROXY_METHODS,
 	'setLogVerbosityLevel',
 	'testCallEmpty',
 	'testCallString',

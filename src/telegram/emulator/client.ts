@@ -13,6 +13,7 @@ import { messageHandlers } from './messages'
 import { type PasswordEmulatorRequest, passwordEmulatorRequest, passwordHandlers } from './password'
 import { peopleHandlers } from './people'
 import { privacyHandlers } from './privacy'
+import { newProxyList, proxyHandlers } from './proxies'
 import { publicChatHandlers } from './public-chats'
 import { fail, type Handler, type Handlers, type PersistedAuth, type Session } from './session'
 import { sessionHandlers } from './sessions'
@@ -42,6 +43,7 @@ const HANDLERS: Handlers = {
 	...fileHandlers,
 	...downloadHandlers,
 	...slowModeHandlers,
+	...proxyHandlers,
 }
 
 /**
@@ -104,6 +106,7 @@ function createSession(world: World, opts: EmulatedClientOptions) {
 		downloadHold: { held: false, waiting: [] },
 		filesDirectory: opts.filesDirectory ?? '',
 		offline: false,
+		proxies: newProxyList(),
 		setNetwork(online) {
 			session.offline = !online
 			if (!online) return

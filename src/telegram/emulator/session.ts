@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
 import { TdError, type TdMethod, type TdRequest, type TdResult, type TdUpdate } from '../types'
+import type { ProxyList } from './proxies'
 import type { World } from './world'
 
 /** One emulated TDLib client: its authorization, options and update stream. */
@@ -29,6 +30,8 @@ export interface Session {
 	readonly downloadHold: { held: boolean; waiting: Array<() => void> }
 	/** `setNetworkType(networkTypeNone)` was sent: requests that need the cloud wait. */
 	offline: boolean
+	/** The proxies it was given (`addProxy`), kept for its life only. */
+	proxies: ProxyList
 	setNetwork(online: boolean): void
 	/** Resolves once the network is back; rejects `500 Request aborted` when the client closes first. */
 	whenOnline(): Promise<void>

@@ -77,8 +77,15 @@ describe('userbot lifecycle on the emulator', () => {
 
 		const list = await owner.call('GET', '/api/userbots/')
 		expect(await list.json()).toEqual([
-			// `status`: the account's health (issue 27, docs/flood-and-health.md).
-			{ id, name: 'Carol', phone_number: SECOND_FACTOR.phone, authorization_state: READY, status: 'active' },
+			// `status`: the account's health (issue 27, docs/flood-and-health.md); `proxy`: none (issue 28).
+			{
+				id,
+				name: 'Carol',
+				phone_number: SECOND_FACTOR.phone,
+				authorization_state: READY,
+				status: 'active',
+				proxy: null,
+			},
 		])
 
 		const before = await ws.command('get_default_message_auto_delete_time', id)
@@ -104,6 +111,7 @@ describe('userbot lifecycle on the emulator', () => {
 			phone_number: SECOND_FACTOR.phone,
 			authorization_state: READY,
 			status: 'active',
+			proxy: null,
 		})
 		const ws2 = await openSocket(server.url, again.access)
 		const after = await ws2.command('get_default_message_auto_delete_time', id)

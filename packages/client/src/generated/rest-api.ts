@@ -810,6 +810,33 @@ export type RestApi = {
 						| 'authorizationStateLoggingOut'
 						| 'authorizationStateClosing'
 						| 'authorizationStateClosed'
+					/** the account's health (docs/flood-and-health.md) */
+					status: string
+					status_until?: number
+					proxy: {
+						type: 'socks5' | 'http' | 'mtproto'
+						server: string
+						port: number
+						username?: string
+						http_only?: boolean
+						/** SOCKS5 and HTTP: a password is stored */
+						has_password?: boolean
+						check:
+							| {
+									ok: true
+									latency_ms: number
+									/** ISO 8601 */
+									checked_at: string
+							  }
+							| {
+									ok: false
+									/** TDLib's message, or why no check could run */
+									error: string
+									/** ISO 8601 */
+									checked_at: string
+							  }
+							| null
+					} | null
 				}>,
 				| {
 						status: 401
@@ -830,6 +857,20 @@ export type RestApi = {
 			post: RestSend<
 				{
 					name?: string
+					proxy?: {
+						type: 'socks5' | 'http' | 'mtproto'
+						/** a host name, or an IPv4 or IPv6 address */
+						server: string
+						port: string | number
+						/** SOCKS5 and HTTP */
+						username?: string
+						/** SOCKS5 and HTTP; stored sealed, never shown */
+						password?: string
+						/** HTTP: plain HTTP requests only, no CONNECT */
+						http_only?: boolean
+						/** MTProto (required): hexadecimal or base64url; never shown */
+						secret?: string
+					}
 				},
 				Record<string, never>,
 				{
@@ -903,6 +944,33 @@ export type RestApi = {
 							| 'authorizationStateLoggingOut'
 							| 'authorizationStateClosing'
 							| 'authorizationStateClosed'
+						/** the account's health (docs/flood-and-health.md) */
+						status: string
+						status_until?: number
+						proxy: {
+							type: 'socks5' | 'http' | 'mtproto'
+							server: string
+							port: number
+							username?: string
+							http_only?: boolean
+							/** SOCKS5 and HTTP: a password is stored */
+							has_password?: boolean
+							check:
+								| {
+										ok: true
+										latency_ms: number
+										/** ISO 8601 */
+										checked_at: string
+								  }
+								| {
+										ok: false
+										/** TDLib's message, or why no check could run */
+										error: string
+										/** ISO 8601 */
+										checked_at: string
+								  }
+								| null
+						} | null
 					},
 					| {
 							status: 401
@@ -1318,6 +1386,156 @@ export type RestApi = {
 							  }
 							| {
 									status: 416
+									value: {
+										detail: string
+										code?: string
+									}
+							  }
+						>
+					}
+				}
+				proxy: {
+					/** Sets the userbot's proxy: its client starts again behind it, then it is checked */
+					put: RestSend<
+						{
+							type: 'socks5' | 'http' | 'mtproto'
+							/** a host name, or an IPv4 or IPv6 address */
+							server: string
+							port: string | number
+							/** SOCKS5 and HTTP */
+							username?: string
+							/** SOCKS5 and HTTP; stored sealed, never shown */
+							password?: string
+							/** HTTP: plain HTTP requests only, no CONNECT */
+							http_only?: boolean
+							/** MTProto (required): hexadecimal or base64url; never shown */
+							secret?: string
+						},
+						Record<string, never>,
+						{
+							type: 'socks5' | 'http' | 'mtproto'
+							server: string
+							port: number
+							username?: string
+							http_only?: boolean
+							/** SOCKS5 and HTTP: a password is stored */
+							has_password?: boolean
+							check:
+								| {
+										ok: true
+										latency_ms: number
+										/** ISO 8601 */
+										checked_at: string
+								  }
+								| {
+										ok: false
+										/** TDLib's message, or why no check could run */
+										error: string
+										/** ISO 8601 */
+										checked_at: string
+								  }
+								| null
+						},
+						| {
+								status: 400
+								value: {
+									[key: string]: Array<string>
+								}
+						  }
+						| {
+								status: 401
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 403
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 404
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+					>
+					/** Removes the userbot's proxy: its client starts again without one */
+					delete: RestSendOptional<
+						undefined,
+						Record<string, never>,
+						null,
+						| {
+								status: 401
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 403
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 404
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+					>
+					check: {
+						/** Checks the userbot's proxy again (TDLib's pingProxy) */
+						post: RestSendOptional<
+							undefined,
+							Record<string, never>,
+							{
+								type: 'socks5' | 'http' | 'mtproto'
+								server: string
+								port: number
+								username?: string
+								http_only?: boolean
+								/** SOCKS5 and HTTP: a password is stored */
+								has_password?: boolean
+								check:
+									| {
+											ok: true
+											latency_ms: number
+											/** ISO 8601 */
+											checked_at: string
+									  }
+									| {
+											ok: false
+											/** TDLib's message, or why no check could run */
+											error: string
+											/** ISO 8601 */
+											checked_at: string
+									  }
+									| null
+							},
+							| {
+									status: 401
+									value: {
+										detail: string
+										code?: string
+									}
+							  }
+							| {
+									status: 403
+									value: {
+										detail: string
+										code?: string
+									}
+							  }
+							| {
+									status: 404
 									value: {
 										detail: string
 										code?: string
@@ -1890,6 +2108,8 @@ export const ROUTES: readonly string[] = [
 	'/api/userbots/{id}/qr/',
 	'/api/userbots/{id}/files/',
 	'/api/userbots/{id}/files/{file_id}',
+	'/api/userbots/{id}/proxy/',
+	'/api/userbots/{id}/proxy/check/',
 	'/api/webhooks/',
 	'/api/webhooks/{id}/',
 	'/api/webhooks/{id}/rotate-secret/',

@@ -1,0 +1,3 @@
+ALTER TABLE `userbot` ADD `proxy` text;--> statement-breakpoint
+ALTER TABLE `userbot` ADD `proxy_secret` text;--> statement-breakpoint
+ALTER TABLE `userbot` ADD `proxy_check` text;
