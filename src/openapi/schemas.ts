@@ -130,7 +130,7 @@ const ProxyKind = t.Union([t.Literal('socks5'), t.Literal('http'), t.Literal('mt
 export const ProxySet = t.Object({
 	type: ProxyKind,
 	server: t.String({ description: 'a host name, or an IPv4 or IPv6 address' }),
-	port: t.Integer({ minimum: 1, maximum: 65535 }),
+	port: t.Unsafe<number>({ type: 'integer', minimum: 1, maximum: 65535 }),
 	username: t.Optional(t.String({ description: 'SOCKS5 and HTTP' })),
 	password: t.Optional(t.String({ description: 'SOCKS5 and HTTP; stored sealed, never shown' })),
 	http_only: t.Optional(t.Boolean({ description: 'HTTP: plain HTTP requests only, no CONNECT' })),

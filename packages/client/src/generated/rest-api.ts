@@ -861,7 +861,7 @@ export type RestApi = {
 						type: 'socks5' | 'http' | 'mtproto'
 						/** a host name, or an IPv4 or IPv6 address */
 						server: string
-						port: string | number
+						port: number
 						/** SOCKS5 and HTTP */
 						username?: string
 						/** SOCKS5 and HTTP; stored sealed, never shown */
@@ -1401,7 +1401,7 @@ export type RestApi = {
 							type: 'socks5' | 'http' | 'mtproto'
 							/** a host name, or an IPv4 or IPv6 address */
 							server: string
-							port: string | number
+							port: number
 							/** SOCKS5 and HTTP */
 							username?: string
 							/** SOCKS5 and HTTP; stored sealed, never shown */
