@@ -1,24 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Webhook } from 'standardwebhooks'
-import { type ChatUpdate, createMessagingFixture, type MessagingFixture } from '../helpers-ws'
+import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 import { HOOK_ENV, type Receiver, startReceiver } from '../plugins/webhooks/receiver'
-
-const PHONE = '9996621234'
-/** Bob's private chat with Alice (the emulator's seed). */
-const ALICE_CHAT = 1001
-
-const call = (f: MessagingFixture, method: string, path: string, body?: unknown) =>
-	fetch(`${f.t.url}${path}`, {
-		method,
-		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	})
-
-/** The account status event on the command channel: a company event, never a numbered update. */
-const isStatus = (status: string) => (m: ChatUpdate) =>
-	m.type === 'chat_update' &&
-	m.payload?.type === 'userbot_status' &&
-	(m.payload.result as { status?: string } | undefined)?.status === status
+import { ALICE_CHAT, call, isStatus, PHONE } from './account-status'
 
 describe('account health: revoked through the emulator, and logged in again', () => {
 	let f: MessagingFixture

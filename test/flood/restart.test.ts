@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { type ChatUpdate, createMessagingFixture, type MessagingFixture } from '../helpers-ws'
-
-/** Bob's private chat with Alice (the emulator's seed). */
-const ALICE_CHAT = 1001
-/** The account status event on the command channel (a company event, beside the numbered stream). */
-const isStatus = (status: string) => (m: ChatUpdate) =>
-	m.payload?.type === 'userbot_status' &&
-	(m.payload.result as { status?: string } | undefined)?.status === status
+import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
+import { ALICE_CHAT, isStatus } from './account-status'
 
 /** The texts of Bob's chat with Alice, newest first (up to 100). */
 const history = async (f: MessagingFixture) => {
