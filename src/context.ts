@@ -1,5 +1,5 @@
 import type { Database } from '../db/client'
-import type { Authenticator } from './auth/types'
+import type { AuthServices } from './auth/services'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
 import type { Logger } from './logger'
@@ -23,7 +23,8 @@ export interface AppContext {
 	config: Config
 	db: Database
 	log: Logger
-	auth: Authenticator
+	/** Who is calling, and the services an account family is built from (src/auth/services.ts). */
+	auth: AuthServices
 	/** The Telegram runtime, or null when no backend is configured (creating a userbot then answers 503). */
 	runtime: TelegramRuntime | null
 	/** Each userbot's live updates: numbered, kept for resume, sent to subscribed connections. */

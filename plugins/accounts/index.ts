@@ -6,9 +6,7 @@
  * `src/auth`; this plugin is only its HTTP face.
  */
 import { Elysia } from 'elysia'
-import { authCoreOf } from '../../src/auth'
-import { answerOtherMethods } from '../../src/http/methods'
-import { definePlugin } from '../../src/plugin'
+import { answerOtherMethods, definePlugin } from 'userbot-gateway/plugin'
 import { checkPasswordRoute } from './routes/check-password'
 import { inviteRoutes } from './routes/invites'
 import { loginRoute } from './routes/login'
@@ -23,20 +21,19 @@ import { tokenRoutes } from './routes/tokens'
 export const accountsPlugin = definePlugin({
 	id: 'accounts',
 	build(ctx) {
-		const core = authCoreOf(ctx.auth)
 		// Typed as the plain instance the plugin contract returns; `use` registers in place.
 		const app: Elysia = new Elysia({ name: 'accounts' })
 		for (const routes of [
-			meRoute(core),
-			registerRoute(core),
-			checkPasswordRoute(core),
-			loginRoute(core),
-			logoutRoute(core),
-			resetRoutes(core),
-			tokenRoutes(core),
-			inviteRoutes(core),
-			memberRoutes(core),
-			memberGrantRoutes(core),
+			meRoute(ctx),
+			registerRoute(ctx),
+			checkPasswordRoute(ctx),
+			loginRoute(ctx),
+			logoutRoute(ctx),
+			resetRoutes(ctx),
+			tokenRoutes(ctx),
+			inviteRoutes(ctx),
+			memberRoutes(ctx),
+			memberGrantRoutes(ctx),
 		]) {
 			app.use(routes)
 		}

@@ -7,9 +7,7 @@
  * which keeps the main server's tokens server-side so that logout can end the session there too.
  */
 import { Elysia } from 'elysia'
-import { authCoreOf } from '../../src/auth'
-import { answerOtherMethods } from '../../src/http/methods'
-import { definePlugin } from '../../src/plugin'
+import { answerOtherMethods, definePlugin } from 'userbot-gateway/plugin'
 import { createMainServer } from './main-server'
 import { loginRoute } from './routes/login'
 import { logoutRoute } from './routes/logout'
@@ -23,7 +21,6 @@ export const apiAccountsPlugin = definePlugin({
 	build(ctx) {
 		const url = ctx.config.mainServerUrl
 		if (!url) throw new Error(`api-accounts: ${NO_MAIN_SERVER}`)
-		const core = authCoreOf(ctx.auth)
 		const main = createMainServer({
 			url,
 			timeoutMs: ctx.config.mainServerTimeoutMs,
@@ -31,8 +28,8 @@ export const apiAccountsPlugin = definePlugin({
 		})
 		// Typed as the plain instance the plugin contract returns; `use` registers in place.
 		const app: Elysia = new Elysia({ name: 'api-accounts' })
-		app.use(loginRoute(core, main))
-		app.use(logoutRoute(core, main))
+		app.use(loginRoute(ctx, main))
+		app.use(logoutRoute(ctx, main))
 		answerOtherMethods(app)
 		return app
 	},
