@@ -67,13 +67,58 @@ export type { AuthOutcome } from './auth/types'
 
 /** `ctx.db`, or a transaction of it: what a query helper that may run inside one takes. */
 export type { Database } from '../db/client'
+/** Which of a deployment's settings a plugin reads from `ctx.config` (the webhooks' block). */
+export type { WebhookConfig } from './config'
+
+// Networks and live updates.
+
+/** The client's peer as Bun reports it; addresses and CIDR ranges as 16 bytes, for allow and deny lists. */
+export {
+	type Cidr,
+	formatAddress,
+	inCidr,
+	type PeerSource,
+	parseAddress,
+	parseCidr,
+} from './http/client-address'
+export { isTdUpdate } from './telegram/schema/index'
+/** What `ctx.updates.observe` hands an observer (a userbot's numbered update), and the TDLib update names. */
+export type { ObservedEvent } from './updates/hub'
+
+// The userbot lifecycle (docs/plugins.md#the-userbot-lifecycle).
+
 /**
  * The tables, for drizzle queries on `ctx.db` (docs/plugins.md#tables): the account tables the
- * account families write, and the webhooks' own.
+ * account families write, the userbots, and the webhooks' own.
  */
-export { company, invite, memberGrant, statusOnWork, userProfile } from '../db/schema'
+export {
+	company,
+	invite,
+	memberGrant,
+	statusOnWork,
+	userbot,
+	userProfile,
+	webhookDelivery,
+	webhookEndpoint,
+	webhookEvent,
+} from '../db/schema'
 /** Writes one audit line for what a principal (or a user acting on themself) did, inside `tx` when given. */
 export { type AuditActor, type AuditEntry, writeAudit } from './audit/log'
 export type { Executor } from './auth/db-types'
 /** `ctx.log`: JSON lines, secret-looking fields masked. */
 export type { Logger } from './logger'
+/** A request only the emulated Telegram understands (its test controls: revoke, ban, limit). */
+export { emulatorRequest } from './telegram/emulator'
+export { UserbotError } from './userbots/errors'
+/** A file's download as the lifecycle answers it, and the refusals of the files route. */
+export { type FileOutcome, fileErrors } from './userbots/file-download'
+/** Resolves with a promise, or with a fallback once a deadline passed (the promise is left to finish). */
+export { within } from './userbots/runtime-calls'
+/**
+ * The lifecycle, one implementation behind the REST routes and the WebSocket commands: a plugin builds
+ * it once with its context (`new UserbotService(ctx)`) and feeds it the runtime's events. Its refusals
+ * are `UserbotError`s (HTTP status, body, and the command's wire string).
+ */
+export { UserbotService, type UserbotView } from './userbots/service'
+/** The 413 of an upload over UPLOAD_MAX_BYTES. */
+export { tooLarge } from './userbots/uploads'

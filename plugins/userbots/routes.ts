@@ -1,14 +1,19 @@
 import { Elysia } from 'elysia'
-import { throttled } from '../../src/auth/errors'
-import type { Principal } from '../../src/auth/types'
-import type { AppContext } from '../../src/context'
-import { checkBody, readJsonObject } from '../../src/http/body'
-import { badRequest, HttpError, notFound } from '../../src/http/errors'
-import { answerOtherMethods } from '../../src/http/methods'
-import { UserbotError } from '../../src/userbots/errors'
-import { fileErrors } from '../../src/userbots/file-download'
-import type { UserbotService } from '../../src/userbots/service'
-import { tooLarge } from '../../src/userbots/uploads'
+import {
+	type AppContext,
+	answerOtherMethods,
+	badRequest,
+	checkBody,
+	fileErrors,
+	HttpError,
+	notFound,
+	type Principal,
+	readJsonObject,
+	throttled,
+	tooLarge,
+	UserbotError,
+	type UserbotService,
+} from 'userbot-gateway/plugin'
 import { bodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
 
