@@ -1,11 +1,16 @@
 import { Elysia } from 'elysia'
-import { type AuditEntry, writeAudit } from '../../src/audit/log'
-import { MESSAGES } from '../../src/auth/errors'
-import type { Principal } from '../../src/auth/types'
-import type { AppContext } from '../../src/context'
-import { readJsonObject } from '../../src/http/body'
-import { badRequest, HttpError, notFound } from '../../src/http/errors'
-import { answerOtherMethods } from '../../src/http/methods'
+import {
+	type AppContext,
+	type AuditEntry,
+	answerOtherMethods,
+	badRequest,
+	HttpError,
+	AUTH_MESSAGES as MESSAGES,
+	notFound,
+	type Principal,
+	readJsonObject,
+	writeAudit,
+} from 'userbot-gateway/plugin'
 import { checkEndpointFields, checkReplayFields } from './bodies'
 import type { Endpoints } from './endpoints'
 import type { History } from './history'
