@@ -3,7 +3,7 @@
  * company invites, login and logout into server-side sessions that keep the JWT pair, password
  * reset by email, simplejwt-style token views for callers without sessions, and `me/`. The
  * security machinery (hashing, sessions, CSRF, token families, rate limits, mail) lives in
- * `src/auth`; this plugin is only its HTTP face.
+ * the core and reaches this plugin as `ctx.auth`; this plugin is only its HTTP face.
  */
 import { Elysia } from 'elysia'
 import { answerOtherMethods, definePlugin } from 'userbot-gateway/plugin'

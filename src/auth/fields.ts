@@ -12,9 +12,9 @@ import {
 import { MESSAGES } from './errors'
 
 /**
- * Account fields (both account families) as DRF serializers check them: required, a string, not blank, at most N
- * characters (checked before anything else, so a 1 MB value costs one length test), and for
- * `email` a valid address. Messages are Django's; submitted values are never quoted.
+ * Account fields, of both account families, as DRF serializers check them: required, a string, not
+ * blank, at most N characters (checked before anything else, so a 1 MB value costs one length test),
+ * and for `email` a valid address. Messages are Django's; submitted values are never quoted.
  *
  * What a field is decides how its text is checked (src/text.ts): e-mails and names are stored, so
  * control characters and lone surrogates are refused and the value comes back normalised (NFC, an
