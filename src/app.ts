@@ -11,7 +11,7 @@ import { securityPlugin } from '../plugins/commands-security'
 import { sessionsPlugin } from '../plugins/commands-sessions'
 import { userbotsPlugin } from '../plugins/userbots'
 import { webhooksPlugin } from '../plugins/webhooks'
-import { createAuthenticator } from './auth'
+import { type AuthCore, createAuthenticator } from './auth'
 import { bridgeInvalidations } from './bus/invalidation'
 import { createProcessRuntime, type ProcessRuntime } from './bus/process'
 import { lastUpdateSeq } from './bus/update-log'
@@ -67,6 +67,8 @@ export interface App {
 	/** The composed Elysia app: `app.handle(request)` or `app.listen(...)`. */
 	app: AnyElysia
 	ctx: AppContext
+	/** All of the auth core behind `ctx.auth` (caches, API keys...): for the core's routes and tests. */
+	auth: AuthCore
 	/** Every WebSocket command the app serves, by wire name, with its group. */
 	commands: ReadonlyMap<string, RegisteredCommand>
 	/** What `GET /api/commands/` serves: every command's input schema, result and error strings. */
@@ -126,7 +128,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			: await createProcessRuntime(config, log, closers, chosen)
 		const runtime = processRuntime.runtime
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
-		const { app, ctx, commands, catalog, socketStats, goAway } = await compose(
+		const { app, ctx, auth, commands, catalog, socketStats, goAway } = await compose(
 			config,
 			log,
 			handle,
@@ -145,6 +147,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		return {
 			app,
 			ctx,
+			auth,
 			commands,
 			catalog,
 			socketStats,
@@ -340,6 +343,7 @@ async function compose(
 		return {
 			app,
 			ctx,
+			auth,
 			commands: new Map<string, RegisteredCommand>(),
 			catalog: buildCatalog(new Map()),
 			socketStats: () => ({ sockets: 0, waitingBytes: 0 }),
@@ -351,7 +355,7 @@ async function compose(
 	subscribers.add(gateway.publish)
 	routeOwners.claim('core', gateway.routes)
 	app.use(gateway.routes)
-	const operator = operatorRoutes(ctx, gateway.commands)
+	const operator = operatorRoutes(ctx, gateway.commands, auth.keys)
 	routeOwners.claim('core', operator)
 	app.use(operator)
 	const catalog = buildCatalog(gateway.commands)
@@ -363,5 +367,13 @@ async function compose(
 	const webConsole = consoleRoutes({ familyA: ids.has('accounts'), familyB: ids.has('api-accounts'), log })
 	routeOwners.claim('core', webConsole)
 	app.use(webConsole)
-	return { app, ctx, commands: gateway.commands, catalog, socketStats: gateway.stats, goAway: gateway.goAway }
+	return {
+		app,
+		ctx,
+		auth,
+		commands: gateway.commands,
+		catalog,
+		socketStats: gateway.stats,
+		goAway: gateway.goAway,
+	}
 }

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client'
-import type { Authenticator } from './auth/types'
+import type { AuthServices } from './auth/services'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
 import type { Logger } from './logger'
@@ -23,7 +23,8 @@ export interface AppContext {
 	config: Config
 	db: Database
 	log: Logger
-	auth: Authenticator
+	/** Who is calling, and the services an account family is built from (src/auth/services.ts). */
+	auth: AuthServices
 	/** The Telegram runtime, or null when no backend is configured (creating a userbot then answers 503). */
 	runtime: TelegramRuntime | null
 	/** Each userbot's live updates: numbered, kept for resume, sent to subscribed connections. */
@@ -39,6 +40,13 @@ export interface AppContext {
 	/** Resources to release when the app closes, last registered first. */
 	onClose(fn: () => Promise<void> | void): void
 }
+
+/**
+ * The part of the context a REST family needs (configuration, database, log, auth services): what
+ * the account plugins' routes are built on, by the app or by the edge entry (src/edge/app.ts), which
+ * has no runtime, update hub or gateway.
+ */
+export type RestContext = Pick<AppContext, 'config' | 'db' | 'log' | 'auth'>
 
 /** Where a userbot belongs, as the gateway and the REST routes need to know it on every request. */
 export interface UserbotRecord {

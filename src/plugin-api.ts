@@ -1,8 +1,11 @@
 /**
- * `userbot-gateway/plugin`: everything a command group needs, for the groups of this repository and
- * for anyone else's alike (the built-in groups import from here, never from `src/`). A group is a
- * plugin: `definePlugin({ id, commands: [defineCommand({...}), ...] })`, loaded by `PLUGINS` naming
- * its package or path, or by `createApp(config, { plugins })`.
+ * `userbot-gateway/plugin`: everything a plugin needs, for the plugins of this repository and for
+ * anyone else's alike (every built-in plugin imports from here, never from `src/` or `db/`;
+ * test/plugins/imports.test.ts holds them to it). A command group is a plugin:
+ * `definePlugin({ id, commands: [defineCommand({...}), ...] })`; a plugin with routes returns them
+ * from `build(ctx)`, written with the REST toolkit (src/plugin-rest.ts, re-exported below) and the
+ * services of its `AppContext`. Loaded by `PLUGINS` naming its package or path, or by
+ * `createApp(config, { plugins })`.
  */
 export type { AuditAction, AuditDetail } from './audit/log'
 export type { Permission } from './auth/permissions'
@@ -72,10 +75,11 @@ export {
 	typeOf,
 } from './commands/td-objects'
 export type { Config } from './config'
-export type { AppContext, CompanyEvent } from './context'
+export type { AppContext, CompanyEvent, RestContext } from './context'
 export type { FloodClass } from './flood/limits'
 export { GatewayErrors, wordError } from './gateway/errors'
 export { definePlugin, type PluginDefinition } from './plugin'
+export * from './plugin-rest'
 export { PARSE_FAILED } from './telegram/schema/types'
 export {
 	RuntimeError,

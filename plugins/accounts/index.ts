@@ -3,12 +3,10 @@
  * company invites, login and logout into server-side sessions that keep the JWT pair, password
  * reset by email, simplejwt-style token views for callers without sessions, and `me/`. The
  * security machinery (hashing, sessions, CSRF, token families, rate limits, mail) lives in
- * `src/auth`; this plugin is only its HTTP face.
+ * the core and reaches this plugin as `ctx.auth`; this plugin is only its HTTP face.
  */
 import { Elysia } from 'elysia'
-import { type AuthCore, authCoreOf } from '../../src/auth'
-import { answerOtherMethods } from '../../src/http/methods'
-import { definePlugin } from '../../src/plugin'
+import { answerOtherMethods, definePlugin, type RestContext } from 'userbot-gateway/plugin'
 import { checkPasswordRoute } from './routes/check-password'
 import { inviteRoutes } from './routes/invites'
 import { loginRoute } from './routes/login'
@@ -22,24 +20,24 @@ import { tokenRoutes } from './routes/tokens'
 
 export const accountsPlugin = definePlugin({
 	id: 'accounts',
-	build: (ctx) => accountsRoutes(authCoreOf(ctx.auth)),
+	build: (ctx) => accountsRoutes(ctx),
 })
 
-/** The plugin's routes on an auth core: the app's, or the edge entry's (src/edge/app.ts). */
-export function accountsRoutes(core: AuthCore): Elysia {
+/** The plugin's routes on a REST context: the app's, or the edge entry's (src/edge/app.ts). */
+export function accountsRoutes(ctx: RestContext): Elysia {
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.
 	const app: Elysia = new Elysia({ name: 'accounts' })
 	for (const routes of [
-		meRoute(core),
-		registerRoute(core),
-		checkPasswordRoute(core),
-		loginRoute(core),
-		logoutRoute(core),
-		resetRoutes(core),
-		tokenRoutes(core),
-		inviteRoutes(core),
-		memberRoutes(core),
-		memberGrantRoutes(core),
+		meRoute(ctx),
+		registerRoute(ctx),
+		checkPasswordRoute(ctx),
+		loginRoute(ctx),
+		logoutRoute(ctx),
+		resetRoutes(ctx),
+		tokenRoutes(ctx),
+		inviteRoutes(ctx),
+		memberRoutes(ctx),
+		memberGrantRoutes(ctx),
 	]) {
 		app.use(routes)
 	}

@@ -1,12 +1,19 @@
 import { and, eq, gt } from 'drizzle-orm'
-import { company, invite, statusOnWork, userProfile } from '../../db/schema'
-import { writeAudit } from '../../src/audit/log'
-import type { AuthCore } from '../../src/auth'
-import { sha256 } from '../../src/auth/crypto'
-import { MESSAGES } from '../../src/auth/errors'
-import { validatePassword } from '../../src/auth/password-policy'
-import { badRequest, HttpError } from '../../src/http/errors'
-import { normalizeEmail, normalizeText } from '../../src/text'
+import {
+	badRequest,
+	company,
+	HttpError,
+	invite,
+	AUTH_MESSAGES as MESSAGES,
+	normalizeEmail,
+	normalizeText,
+	type RestContext,
+	sha256,
+	statusOnWork,
+	userProfile,
+	validatePassword,
+	writeAudit,
+} from 'userbot-gateway/plugin'
 
 /**
  * Creates an account. With an invite token the user joins the inviting company (not owner) and
@@ -23,20 +30,20 @@ export interface Registration {
 	client?: string
 }
 
-export async function emailTaken(core: AuthCore, email: string): Promise<boolean> {
-	const [row] = await core.db
+export async function emailTaken(ctx: RestContext, email: string): Promise<boolean> {
+	const [row] = await ctx.db
 		.select({ id: userProfile.id })
 		.from(userProfile)
 		.where(eq(userProfile.email, email))
 	return row !== undefined
 }
 
-export async function registerUser(core: AuthCore, input: Registration) {
+export async function registerUser(ctx: RestContext, input: Registration) {
 	const email = normalizeEmail(input.email)
 	const firstName = normalizeText(input.first_name)
 	const lastName = normalizeText(input.last_name)
 	const errors: Record<string, string[]> = {}
-	if (await emailTaken(core, email)) errors.email = [MESSAGES.emailTaken]
+	if (await emailTaken(ctx, email)) errors.email = [MESSAGES.emailTaken]
 	const problems = validatePassword(input.password, {
 		email,
 		first_name: firstName,
@@ -45,8 +52,8 @@ export async function registerUser(core: AuthCore, input: Registration) {
 	if (problems.length > 0) errors.password = problems
 	if (Object.keys(errors).length > 0) throw badRequest(errors)
 
-	const passwordHash = await core.hasher.hash(input.password)
-	const [active] = await core.db
+	const passwordHash = await ctx.auth.hasher.hash(input.password)
+	const [active] = await ctx.db
 		.select({ id: statusOnWork.id })
 		.from(statusOnWork)
 		.where(eq(statusOnWork.code, 'active'))
@@ -54,7 +61,7 @@ export async function registerUser(core: AuthCore, input: Registration) {
 	const invalidInvite = () => badRequest({ invite: [MESSAGES.invalidInvite] })
 
 	try {
-		return await core.db.transaction(async (tx) => {
+		return await ctx.db.transaction(async (tx) => {
 			let companyId: number | null = null
 			let inviteId: number | null = null
 			if (input.invite !== undefined) {

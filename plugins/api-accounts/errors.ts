@@ -1,4 +1,4 @@
-import { HttpError } from '../../src/http/errors'
+import { HttpError } from 'userbot-gateway/plugin'
 
 /**
  * Family B's wire strings and reason codes (docs/rest.md#rest-login-against-a-main-server-family-b), in one

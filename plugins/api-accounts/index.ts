@@ -7,11 +7,7 @@
  * which keeps the main server's tokens server-side so that logout can end the session there too.
  */
 import { Elysia } from 'elysia'
-import { type AuthCore, authCoreOf } from '../../src/auth'
-import type { Config } from '../../src/config'
-import { answerOtherMethods } from '../../src/http/methods'
-import type { Logger } from '../../src/logger'
-import { definePlugin } from '../../src/plugin'
+import { answerOtherMethods, definePlugin, type RestContext } from 'userbot-gateway/plugin'
 import { createMainServer } from './main-server'
 import { loginRoute } from './routes/login'
 import { logoutRoute } from './routes/logout'
@@ -22,22 +18,22 @@ const NO_MAIN_SERVER =
 export const apiAccountsPlugin = definePlugin({
 	id: 'api-accounts',
 	unavailable: (config) => (config.mainServerUrl ? null : NO_MAIN_SERVER),
-	build: (ctx) => apiAccountsRoutes(authCoreOf(ctx.auth), ctx.config, ctx.log),
+	build: (ctx) => apiAccountsRoutes(ctx),
 })
 
-/** The plugin's routes on an auth core: the app's, or the edge entry's (src/edge/app.ts). */
-export function apiAccountsRoutes(core: AuthCore, config: Config, log: Logger): Elysia {
-	const url = config.mainServerUrl
+/** The plugin's routes on a REST context: the app's, or the edge entry's (src/edge/app.ts). */
+export function apiAccountsRoutes(ctx: RestContext): Elysia {
+	const url = ctx.config.mainServerUrl
 	if (!url) throw new Error(`api-accounts: ${NO_MAIN_SERVER}`)
 	const main = createMainServer({
 		url,
-		timeoutMs: config.mainServerTimeoutMs,
-		log: log.child({ plugin: 'api-accounts' }),
+		timeoutMs: ctx.config.mainServerTimeoutMs,
+		log: ctx.log.child({ plugin: 'api-accounts' }),
 	})
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.
 	const app: Elysia = new Elysia({ name: 'api-accounts' })
-	app.use(loginRoute(core, main))
-	app.use(logoutRoute(core, main))
+	app.use(loginRoute(ctx, main))
+	app.use(logoutRoute(ctx, main))
 	answerOtherMethods(app)
 	return app
 }

@@ -1,6 +1,5 @@
+import { FIELDS, normalizeEmail, parseFields } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { normalizeEmail } from '../../src/auth/credentials'
-import { FIELDS, parseFields } from '../accounts/fields'
 import { storedText } from './stored-text'
 
 /**

@@ -1,5 +1,4 @@
-import type { MainTokens } from '../../src/auth/sessions'
-import type { Logger } from '../../src/logger'
+import type { Logger, MainTokens } from 'userbot-gateway/plugin'
 import { type MainProfile, readMainProfile } from './main-profile'
 
 /**

@@ -1,8 +1,12 @@
 import { and, eq, isNull, ne, or } from 'drizzle-orm'
-import { company, statusOnWork, userProfile } from '../../db/schema'
-import type { AuthCore } from '../../src/auth'
-import { randomToken } from '../../src/auth/crypto'
-import type { Executor } from '../../src/auth/db-types'
+import {
+	company,
+	type Executor,
+	type RestContext,
+	randomToken,
+	statusOnWork,
+	userProfile,
+} from 'userbot-gateway/plugin'
 import { refused } from './errors'
 import type { MainProfile } from './main-profile'
 
@@ -25,14 +29,14 @@ export interface LocalAccount {
 	statusAllowsWork: boolean
 }
 
-export async function syncProfile(core: AuthCore, main: MainProfile): Promise<LocalAccount> {
-	const [linked] = await core.db
+export async function syncProfile(ctx: RestContext, main: MainProfile): Promise<LocalAccount> {
+	const [linked] = await ctx.db
 		.select({ id: userProfile.id })
 		.from(userProfile)
 		.where(eq(userProfile.mainServerId, main.id))
 	// Hashed outside the transaction: the write turn is not held for an argon2id run.
-	const unusableHash = linked ? null : await core.hasher.hash(randomToken(32))
-	const run = () => core.db.transaction((tx) => write(tx, main, unusableHash, core))
+	const unusableHash = linked ? null : await ctx.auth.hasher.hash(randomToken(32))
+	const run = () => ctx.db.transaction((tx) => write(tx, main, unusableHash, ctx))
 	let synced: Synced
 	try {
 		synced = await run()
@@ -42,8 +46,8 @@ export async function syncProfile(core: AuthCore, main: MainProfile): Promise<Lo
 		if (!isUniqueViolation(err)) throw err
 		synced = await run()
 	}
-	core.invalidateUser(synced.account.id)
-	for (const member of synced.companyMembersToRefresh) core.invalidateUser(member)
+	ctx.auth.invalidateUser(synced.account.id)
+	for (const member of synced.companyMembersToRefresh) ctx.auth.invalidateUser(member)
 	return synced.account
 }
 
@@ -57,7 +61,7 @@ async function write(
 	tx: Executor,
 	main: MainProfile,
 	unusableHash: string | null,
-	core: AuthCore,
+	ctx: RestContext,
 ): Promise<Synced> {
 	const status = await localStatus(tx, main.status)
 	const local = main.company ? await localCompany(tx, main.company) : null
@@ -89,7 +93,7 @@ async function write(
 				.values({
 					...fields,
 					mainServerId: main.id,
-					passwordHash: unusableHash ?? (await core.hasher.hash(randomToken(32))),
+					passwordHash: unusableHash ?? (await ctx.auth.hasher.hash(randomToken(32))),
 				})
 				.returning({ id: userProfile.id, active: userProfile.active })
 	if (!user) throw new Error('profile write returned no row')

@@ -1,5 +1,5 @@
+import { secretFault, type TextFault, textFault } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { secretFault, type TextFault, textFault } from '../../src/text'
 
 /**
  * The bodies of the log-in steps, checked with one set of rules for both faces: REST words its field errors

@@ -1,10 +1,13 @@
 import { Elysia } from 'elysia'
-import type { Principal } from '../../src/auth/types'
-import type { AppContext } from '../../src/context'
-import { checkBody, readJsonObject } from '../../src/http/body'
-import { HttpError } from '../../src/http/errors'
-import { emulatorRequest } from '../../src/telegram/emulator'
-import type { UserbotService } from '../../src/userbots/service'
+import {
+	type AppContext,
+	checkBody,
+	emulatorRequest,
+	HttpError,
+	type Principal,
+	readJsonObject,
+	type UserbotService,
+} from 'userbot-gateway/plugin'
 import { bodies } from './bodies'
 
 const rest = bodies('rest')

@@ -1,5 +1,4 @@
-import { HttpError } from '../../src/http/errors'
-import type { FileOutcome } from '../../src/userbots/file-download'
+import { type FileOutcome, HttpError } from 'userbot-gateway/plugin'
 
 type Ready = Extract<FileOutcome, { ready: true }>
 

@@ -5,9 +5,8 @@
  * removed, an audit row kept). At start it brings every live userbot's client back from its
  * TDLib database, so a restart needs no new log-in; each database key is sealed at rest.
  */
-import { definePlugin } from '../../src/plugin'
-import { within } from '../../src/userbots/runtime-calls'
-import { UserbotService } from '../../src/userbots/service'
+
+import { definePlugin, UserbotService, within } from 'userbot-gateway/plugin'
 import { userbotCommands } from './commands'
 import { emulatorControlRoutes } from './emulator-control'
 import { userbotRoutes } from './routes'

@@ -1,17 +1,23 @@
 import { Elysia } from 'elysia'
-import { authCoreOf } from '../../src/auth'
-import { throttled } from '../../src/auth/errors'
-import type { Principal } from '../../src/auth/types'
-import type { AppContext } from '../../src/context'
-import { checkBody, readJsonObject } from '../../src/http/body'
-import { badRequest, type ErrorBody, HttpError, notFound } from '../../src/http/errors'
-import { answerOtherMethods } from '../../src/http/methods'
-import { UserbotError } from '../../src/userbots/errors'
-import { fileErrors } from '../../src/userbots/file-download'
-import { ProxyControl } from '../../src/userbots/proxy-control'
-import { type ProxySettings, parseProxyBody } from '../../src/userbots/proxy-settings'
-import type { UserbotService } from '../../src/userbots/service'
-import { tooLarge } from '../../src/userbots/uploads'
+import {
+	type AppContext,
+	answerOtherMethods,
+	badRequest,
+	checkBody,
+	type ErrorBody,
+	fileErrors,
+	HttpError,
+	notFound,
+	type Principal,
+	ProxyControl,
+	type ProxySettings,
+	parseProxyBody,
+	readJsonObject,
+	throttled,
+	tooLarge,
+	UserbotError,
+	type UserbotService,
+} from 'userbot-gateway/plugin'
 import { bodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
 
@@ -72,8 +78,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		if (!/^\d{1,15}$/.test(raw)) throw notFound()
 		return Number(raw)
 	}
-	const core = authCoreOf(ctx.auth)
-	type Server = Parameters<typeof core.clientAddress>[0]
+	type Server = Parameters<typeof ctx.auth.clientAddress>[0]
 	/** Authenticates, then runs `fn` with the lifecycle's errors turned into HTTP answers. */
 	const guarded =
 		<T>(fn: (principal: Principal, request: Request, id: string, client: string) => Promise<T>) =>
@@ -88,7 +93,7 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		}) => {
 			const principal = await principalOf(request)
 			try {
-				return await fn(principal, request, params?.id ?? '', core.clientAddress(server, request))
+				return await fn(principal, request, params?.id ?? '', ctx.auth.clientAddress(server, request))
 			} catch (err) {
 				throw toHttp(err)
 			}

@@ -1,4 +1,4 @@
-import type { WebhookConfig } from '../../src/config'
+import type { WebhookConfig } from 'userbot-gateway/plugin'
 
 /**
  * Exponential backoff with full jitter (the AWS architecture blog's "full jitter"): the wait before

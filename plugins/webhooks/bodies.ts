@@ -1,5 +1,4 @@
-import { MESSAGES } from '../../src/auth/errors'
-import { badRequest } from '../../src/http/errors'
+import { badRequest, AUTH_MESSAGES as MESSAGES } from 'userbot-gateway/plugin'
 import { isEventName } from './kinds'
 
 /**

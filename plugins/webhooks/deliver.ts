@@ -1,5 +1,4 @@
-import type { WebhookConfig } from '../../src/config'
-import type { Logger } from '../../src/logger'
+import type { Logger, WebhookConfig } from 'userbot-gateway/plugin'
 import { nextAttemptAt, retryAfterMs } from './backoff'
 import { Leases } from './leases'
 import { logWebhookFailure } from './log-failure'

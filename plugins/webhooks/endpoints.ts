@@ -1,7 +1,5 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
-import { userbot, webhookEndpoint } from '../../db/schema'
-import type { AppContext } from '../../src/context'
-import { badRequest, notFound } from '../../src/http/errors'
+import { type AppContext, badRequest, notFound, userbot, webhookEndpoint } from 'userbot-gateway/plugin'
 import type { EndpointFields } from './bodies'
 import { generateSecret, sealSecret } from './secrets'
 import { checkUrlForm, type Lookup, resolveTarget, UrlRefused } from './ssrf'

@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, gt, gte, lt, type SQL } from 'drizzle-orm'
-import type { Database } from '../../db/client'
-import { webhookDelivery, webhookEvent } from '../../db/schema'
+import { type Database, webhookDelivery, webhookEvent } from 'userbot-gateway/plugin'
 import type { ReplayFields } from './bodies'
 import { TEST_EVENT } from './kinds'
 import type { WebhookStore } from './store'

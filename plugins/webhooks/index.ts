@@ -5,7 +5,8 @@
  * failed, and replayable. The events come from the update hub (every numbered update, whatever its
  * kind, and the events beside the stream: `command.result`, `userbot.state`).
  */
-import { definePlugin, type PluginDefinition } from '../../src/plugin'
+
+import { definePlugin, type PluginDefinition } from 'userbot-gateway/plugin'
 import { Deliverer } from './deliver'
 import { Endpoints } from './endpoints'
 import { History } from './history'

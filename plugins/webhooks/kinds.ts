@@ -1,4 +1,4 @@
-import { isTdUpdate } from '../../src/telegram/schema/index'
+import { isTdUpdate } from 'userbot-gateway/plugin'
 
 export { isTdUpdate }
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../../src/logger'
+import type { Logger } from 'userbot-gateway/plugin'
 import { logWebhookFailure } from './log-failure'
 import type { WebhookStore } from './store'
 

@@ -1,5 +1,4 @@
-import { storageFailure } from '../../src/http/storage-errors'
-import type { Logger } from '../../src/logger'
+import { type Logger, storageFailure } from 'userbot-gateway/plugin'
 
 /**
  * Logs a failure of the webhooks' background work. The database being down or full is logged as

@@ -1,12 +1,16 @@
 import { Elysia } from 'elysia'
-import { type AuditEntry, writeAudit } from '../../src/audit/log'
-import { authCoreOf } from '../../src/auth'
-import { MESSAGES } from '../../src/auth/errors'
-import type { Principal } from '../../src/auth/types'
-import type { AppContext } from '../../src/context'
-import { readJsonObject } from '../../src/http/body'
-import { badRequest, HttpError, notFound } from '../../src/http/errors'
-import { answerOtherMethods } from '../../src/http/methods'
+import {
+	type AppContext,
+	type AuditEntry,
+	answerOtherMethods,
+	badRequest,
+	HttpError,
+	AUTH_MESSAGES as MESSAGES,
+	notFound,
+	type Principal,
+	readJsonObject,
+	writeAudit,
+} from 'userbot-gateway/plugin'
 import { checkEndpointFields, checkReplayFields } from './bodies'
 import type { Endpoints } from './endpoints'
 import type { History } from './history'
@@ -34,14 +38,13 @@ export function webhookRoutes(
 			throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
 		return { companyId, userId, principal: outcome.principal }
 	}
-	const core = authCoreOf(ctx.auth)
 	/** The audit line of a change of the company's endpoints (never the URL's secrets nor the signing secret). */
 	const audit = (
 		owner: { principal: Principal },
-		server: Parameters<typeof core.clientAddress>[0],
+		server: Parameters<typeof ctx.auth.clientAddress>[0],
 		request: Request,
 		entry: AuditEntry,
-	) => writeAudit(ctx.db, owner.principal, { ...entry, client: core.clientAddress(server, request) })
+	) => writeAudit(ctx.db, owner.principal, { ...entry, client: ctx.auth.clientAddress(server, request) })
 	const idOf = (raw: string | undefined): number => {
 		if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
 		return Number(raw)

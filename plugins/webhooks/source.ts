@@ -1,7 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import { webhookEndpoint } from '../../db/schema'
-import type { AppContext } from '../../src/context'
-import type { ObservedEvent } from '../../src/updates/hub'
+import { type AppContext, type ObservedEvent, webhookEndpoint } from 'userbot-gateway/plugin'
 import { isTdUpdate } from './kinds'
 import { logWebhookFailure } from './log-failure'
 import type { NewEvent, WebhookStore } from './store'

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIP } from 'node:net'
-import { type Cidr, formatAddress, inCidr, parseAddress, parseCidr } from '../../src/http/client-address'
+import { type Cidr, formatAddress, inCidr, parseAddress, parseCidr } from 'userbot-gateway/plugin'
 
 /**
  * An endpoint's URL is the company's word for where this server sends requests, so it must not turn

@@ -1,6 +1,5 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
-import type { Database } from '../../db/client'
-import { webhookDelivery, webhookEndpoint, webhookEvent } from '../../db/schema'
+import { type Database, webhookDelivery, webhookEndpoint, webhookEvent } from 'userbot-gateway/plugin'
 
 /** One event as it is stored once, before any delivery of it is tried. */
 export interface NewEvent {

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { authCoreOf } from '../auth'
 import { MESSAGES } from '../auth/errors'
 import { json } from '../auth/respond'
 import type { AppContext } from '../context'
@@ -14,10 +13,9 @@ const PAGE = 100
  * member nor an API key). `?before=<id>` pages back, `?limit=` up to 100.
  */
 export function auditRoutes(ctx: AppContext): Elysia {
-	const core = authCoreOf(ctx.auth)
 	const app: Elysia = new Elysia({ name: 'audit-routes' })
 	app.get('/api/audit/', async ({ request }) => {
-		const outcome = await core.resolve(request)
+		const outcome = await ctx.auth.resolve(request)
 		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
 		const p = outcome.caller.principal
 		if (!p.isOwner || p.companyId === null || p.key) {

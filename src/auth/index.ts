@@ -1,27 +1,29 @@
 import type { Database } from '../../db/client'
 import type { Config } from '../config'
-import { clientAddressOf, type PeerSource } from '../http/client-address'
+import { clientAddressOf } from '../http/client-address'
 import type { Logger } from '../logger'
 import { type ApiKeys, createApiKeys } from './api-keys'
 import { type CallerResolver, createCallerResolver } from './authenticator'
 import { type AuthCache, createAuthCache } from './cache'
-import { type CredentialCheck, createCredentialCheck, createLoginGate, type LoginGate } from './credentials'
-import type { Executor } from './db-types'
-import { createFamilies, type Families } from './families'
+import { createCredentialCheck, createLoginGate } from './credentials'
+import { createFamilies } from './families'
 import { limitHashing } from './hash-limit'
 import { createMailer, type Mailer } from './mailer'
 import { createPasswordHasher, type PasswordHasher } from './passwords'
-import { createProfiles, type Profiles } from './profiles'
-import { createRateLimiter, type RateLimiter } from './rate-limit'
-import { createResetTokens, type ResetTokens } from './reset-tokens'
+import { createProfiles } from './profiles'
+import { createRateLimiter } from './rate-limit'
+import { createResetTokens } from './reset-tokens'
+import { clearedCookies } from './respond'
+import type { AuthServices } from './services'
 import { createSessions, type Sessions } from './sessions'
 import { createTokenSigner, type TokenSigner } from './tokens'
-import type { Authenticator, GuessLimit } from './types'
+import type { GuessLimit } from './types'
+import { endCaller, mainRefreshOf, openSession } from './web-session'
 
 /**
  * The auth core of one app: password hashing, JWT families, server-side sessions, CSRF, rate
  * limits, reset tokens and mail. `createAuthenticator` builds it; plugins see it as the
- * `Authenticator` of `ctx.auth`, and the accounts plugins reach the rest through `authCoreOf`.
+ * `AuthServices` of `ctx.auth` (src/auth/services.ts), the core's own routes and tests as all of it.
  */
 export interface AuthDeps {
 	db: Database
@@ -34,37 +36,18 @@ export interface AuthDeps {
 	onLoginFailed?: () => void
 }
 
-export interface AuthCore extends CallerResolver {
+export interface AuthCore extends CallerResolver, AuthServices {
+	resolve(request: Request, upgrade?: boolean): ReturnType<CallerResolver['resolve']>
 	readonly guesses: GuessLimit
 	readonly config: Config
 	readonly db: Database
 	readonly log: Logger
-	readonly hasher: PasswordHasher
 	readonly signer: TokenSigner
 	readonly cache: AuthCache
-	readonly families: Families
 	readonly sessions: Sessions
-	readonly profiles: Profiles
-	readonly limiter: RateLimiter
-	readonly resetTokens: ResetTokens
-	readonly mailer: Mailer
-	readonly checkCredentials: CredentialCheck
-	/** Rate limit and one-at-a-time turns of password logins, shared by both families. */
-	readonly loginGate: LoginGate
 	/** The company's API keys (src/auth/api-keys.ts). */
 	readonly keys: ApiKeys
-	/** The client's address for rate limits: the peer, or what a trusted proxy says (TRUSTED_PROXIES). */
-	readonly clientAddress: (server: PeerSource | null | undefined, request: Request) => string
-	/** Deletes every session and revokes every refresh family of the user (inside `tx` if given). */
-	revokeUser(userId: number, tx?: Executor): Promise<void>
-	/**
-	 * Forgets the cached profile (and, with `revoked`, sessions and families) of a user. Call it
-	 * after any write to the user's profile, company or tokens has committed.
-	 */
-	invalidateUser(userId: number, revoked?: boolean): void
 }
-
-const CORES = new WeakMap<Authenticator, AuthCore>()
 
 export function createAuthenticator(deps: AuthDeps): AuthCore {
 	const { db, config, log } = deps
@@ -117,25 +100,22 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		loginGate,
 		keys,
 		clientAddress: clientAddressOf(config.trustedProxies),
+		openSession: (request, user, main) => openSession(core, request, user, main),
+		endSession: (request) => endCaller(core, request),
+		clearedCookies: () => clearedCookies(config),
+		mainRefreshOf: (request) => mainRefreshOf(db, request),
 		async revokeUser(userId, tx = db) {
 			await sessions.destroyUser(userId, tx)
 			await families.revokeUser(userId, tx)
 		},
 		invalidateUser: (userId, revoked = false) => cache.dropUser(userId, revoked),
 	}
-	CORES.set(core, core)
-	return core
-}
-
-/** The full core behind an `Authenticator` built here; throws a sentence if it is something else. */
-export function authCoreOf(auth: Authenticator): AuthCore {
-	const core = CORES.get(auth)
-	if (!core) throw new Error('accounts: ctx.auth was not built by createAuthenticator from src/auth')
 	return core
 }
 
 export type { Mail, Mailer } from './mailer'
 export type { PasswordHasher } from './passwords'
+export type { AuthServices } from './services'
 export type {
 	Authenticator,
 	AuthOutcome,

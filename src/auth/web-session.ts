@@ -1,14 +1,28 @@
+import { eq } from 'drizzle-orm'
+import type { Database } from '../../db/client'
+import { session } from '../../db/schema'
+import type { Config } from '../config'
 import { HttpError } from '../http/errors'
-import type { AuthCore } from '.'
+import type { CallerOutcome } from './authenticator'
 import { readCookie, SESSION_COOKIE } from './cookies'
+import { sha256 } from './crypto'
+import type { Families } from './families'
 import { json, sessionCookies } from './respond'
-import type { MainTokens } from './sessions'
+import type { MainTokens, Sessions } from './sessions'
+import type { TokenSigner } from './tokens'
 
 /**
  * The cookie-session halves of login/ and logout/ that both families share
  * (docs/rest.md#rest-accounts-family-a), so the two cannot drift: same cookies, same session fixation rule,
- * same CSRF and bearer handling.
+ * same CSRF and bearer handling. Plugins reach them as `ctx.auth.openSession` and `ctx.auth.endSession`.
  */
+export interface WebSessionDeps {
+	config: Config
+	sessions: Sessions
+	families: Families
+	signer: TokenSigner
+	identify(request: Request): CallerOutcome | Promise<CallerOutcome>
+}
 
 /**
  * Ends whatever session the request's cookie named (session fixation), opens a new one for the
@@ -16,18 +30,18 @@ import type { MainTokens } from './sessions'
  * spec's login body with the `sessionid` and `csrftoken` cookies.
  */
 export async function openSession(
-	core: AuthCore,
+	deps: WebSessionDeps,
 	request: Request,
 	user: { id: number; email: string },
 	main?: MainTokens,
 ): Promise<Response> {
 	const previous = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
-	if (previous) await core.sessions.destroy(previous)
-	const created = await core.sessions.create(user.id, main)
+	if (previous) await deps.sessions.destroy(previous)
+	const created = await deps.sessions.create(user.id, main)
 	return json(
 		{ sessionid: created.id, user: { id: user.id, email: user.email } },
 		200,
-		sessionCookies(core.config, created.id, created.csrfToken),
+		sessionCookies(deps.config, created.id, created.csrfToken),
 	)
 }
 
@@ -38,17 +52,32 @@ export async function openSession(
  * (or found already ended), else null. The caller clears the cookies in every case. A member whose
  * work status does not allow work may still log out.
  */
-export async function endCaller(core: AuthCore, request: Request): Promise<string | null> {
-	const outcome = await core.identify(request)
+export async function endCaller(deps: WebSessionDeps, request: Request): Promise<string | null> {
+	const outcome = await deps.identify(request)
 	if (!outcome.ok && outcome.status === 403) throw new HttpError(403, outcome.body)
 	const authorization = request.headers.get('authorization')
 	if (outcome.ok && outcome.caller.sessionId === null) {
 		const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1] ?? ''
-		const claims = core.signer.verify(token, 'access')
-		if (claims) await core.families.revokeFamily(claims.fam)
+		const claims = deps.signer.verify(token, 'access')
+		if (claims) await deps.families.revokeFamily(claims.fam)
 	}
 	const sessionId = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
 	if (!sessionId || !(outcome.ok || authorization === null)) return null
-	await core.sessions.destroy(sessionId)
+	await deps.sessions.destroy(sessionId)
 	return sessionId
+}
+
+/**
+ * The main server's refresh token cached in the session row the request's cookie names, read
+ * before the session is ended (the row goes with it). Null for a family A session, an unknown
+ * cookie, or none.
+ */
+export async function mainRefreshOf(db: Database, request: Request): Promise<string | null> {
+	const sessionId = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
+	if (!sessionId || sessionId.length > 256) return null
+	const [row] = await db
+		.select({ refresh: session.mainRefreshToken })
+		.from(session)
+		.where(eq(session.idHash, sha256(sessionId)))
+	return row?.refresh ?? null
 }

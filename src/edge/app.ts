@@ -8,6 +8,7 @@ import { accountsRoutes } from '../../plugins/accounts'
 import { apiAccountsRoutes } from '../../plugins/api-accounts'
 import { createAuthenticator } from '../auth'
 import { type Config, ConfigError, loadConfig } from '../config'
+import type { RestContext } from '../context'
 import { errorHandler } from '../http/errors'
 import { createLogger, type Logger } from '../logger'
 
@@ -56,8 +57,10 @@ export async function createEdgeApp(env: Record<string, string | undefined>): Pr
 			if (database !== 'ok') set.status = 503
 			return { status: database === 'ok' ? 'ok' : 'degraded', database, supervisor: 'not configured' }
 		})
-		app.use(accountsRoutes(auth))
-		if (config.mainServerUrl) app.use(apiAccountsRoutes(auth, config, log))
+		// The account plugins' routes on the context they need; the edge has no runtime or gateway.
+		const ctx: RestContext = { config, db, log, auth }
+		app.use(accountsRoutes(ctx))
+		if (config.mainServerUrl) app.use(apiAccountsRoutes(ctx))
 		return { config, log, fetch: withClientAddress(app), close: () => client.close() }
 	} catch (err) {
 		client.close()

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import { authCoreOf } from '../auth'
 import type { CommandGroup } from '../commands/define'
 import { createCommandRegistry, type RegisteredCommand } from '../commands/registry'
 import type { AppContext, CompanyEvent } from '../context'
@@ -159,7 +158,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		}
 		const closed = new AbortController()
 		// The session's access line, written when it closes (docs/operator.md).
-		const client = authCoreOf(ctx.auth).clientAddress(server, request)
+		const client = ctx.auth.clientAddress(server, request)
 		const openedAt = performance.now()
 		const data: SocketData = {
 			open: onOpen,

@@ -3,8 +3,7 @@ import { Elysia } from 'elysia'
 import * as v from 'valibot'
 import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
-import { authCoreOf } from '../auth'
-import { type KeyRecord, scopesToJson } from '../auth/api-keys'
+import { type ApiKeys, type KeyRecord, scopesToJson } from '../auth/api-keys'
 import { MESSAGES } from '../auth/errors'
 import { json } from '../auth/respond'
 import type { Principal } from '../auth/types'
@@ -76,13 +75,16 @@ const view = (k: KeyRecord) => ({
 	created_at: new Date(k.createdAt).toISOString(),
 })
 
-export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, RegisteredCommand>): Elysia {
-	const core = authCoreOf(ctx.auth)
+export function keyRoutes(
+	ctx: AppContext,
+	commands: ReadonlyMap<string, RegisteredCommand>,
+	keys: ApiKeys,
+): Elysia {
 	const groupIds = new Set([...commands.values()].map((c) => c.groupId))
 
 	/** The company's owner, in person (not through a key), or a 401/403. */
 	const owner = async (request: Request): Promise<Principal & { companyId: number }> => {
-		const outcome = await core.resolve(request)
+		const outcome = await ctx.auth.resolve(request)
 		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
 		const p = outcome.caller.principal
 		if (!p.isOwner || p.companyId === null || p.key) {
@@ -113,7 +115,7 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 	const app: Elysia = new Elysia({ name: 'api-keys-routes' })
 	app.get(`${BASE}/`, async ({ request }) => {
 		const p = await owner(request)
-		return json((await core.keys.list(p.companyId)).map(view))
+		return json((await keys.list(p.companyId)).map(view))
 	})
 	app.post(
 		`${BASE}/`,
@@ -121,7 +123,7 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 			const p = await owner(request)
 			const body = checkBody(createBody, await readJsonObject(request))
 			const { ids, expires } = await checkScopes(p.companyId, body)
-			const made = await core.keys.create({
+			const made = await keys.create({
 				companyId: p.companyId,
 				userId: p.userId,
 				name: body.name,
@@ -139,7 +141,7 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 				action: 'key.created',
 				target: `key:${made.record.id}`,
 				detail: { name: made.record.name },
-				client: core.clientAddress(server, request),
+				client: ctx.auth.clientAddress(server, request),
 			})
 			ctx.log.info('api key created', {
 				credential: `key:${made.record.id}`,
@@ -155,13 +157,13 @@ export function keyRoutes(ctx: AppContext, commands: ReadonlyMap<string, Registe
 		async ({ request, params, server }) => {
 			const p = await owner(request)
 			if (!/^\d{1,15}$/.test(params.id)) throw notFound()
-			const revoked = await core.keys.revoke(p.companyId, Number(params.id))
+			const revoked = await keys.revoke(p.companyId, Number(params.id))
 			if (!revoked) throw notFound()
 			await writeAudit(ctx.db, p, {
 				action: 'key.revoked',
 				target: `key:${revoked.id}`,
 				detail: { name: revoked.name },
-				client: core.clientAddress(server, request),
+				client: ctx.auth.clientAddress(server, request),
 			})
 			ctx.log.info('api key revoked', {
 				credential: `key:${revoked.id}`,

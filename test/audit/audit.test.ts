@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { authCoreOf } from '../../src/auth'
 import { type Company, joinCompany, startCompany } from '../gateway/company'
 import { connectWs, createLoggedInUserbot, registerUser, type WsClient } from '../helpers-ws'
 
@@ -185,7 +184,7 @@ describe('the audit log', () => {
 
 	it('records a password reset as the user’s own change, in their company, without the token', async () => {
 		const resetting = await joinCompany(c.t, c.owner, `audit-reset-${Date.now()}@example.com`)
-		const token = await authCoreOf(c.t.ctx.auth).resetTokens.issue(resetting.userId)
+		const token = await c.t.auth.resetTokens.issue(resetting.userId)
 		const newPassword = 'Reset-Horse-Audit-77'
 		const res = await c.call('POST', '/accounts/reset-password/', undefined, {
 			email: resetting.email,

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { statusOnWork, userbot, userProfile } from '../../db/schema'
-import { authCoreOf } from '../../src/auth'
 import { connectWs, registerUser, sessionCookie, type WsClient } from '../helpers-ws'
 import { type Company, joinCompany, startCompany } from './company'
 
@@ -133,7 +132,7 @@ describe("an owner's power over a member's work status", () => {
 			.update(userProfile)
 			.set({ statusId: dismissed?.id as number })
 			.where(eq(userProfile.id, m.userId))
-		authCoreOf(c.t.ctx.auth).cache.profiles.delete(m.userId)
+		c.t.auth.cache.profiles.delete(m.userId)
 		s.send({ action: GET, userbot_id: c.userbotId, request_id: 'after' })
 		expect(await s.closed).toEqual(REVOKED)
 		expect(s.received.filter((r) => r.payload?.request_id === 'after').map((r) => r.payload.error)).toEqual([

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userProfile } from '../../db/schema'
-import { authCoreOf } from '../../src/auth'
 import { readClaims } from '../../src/auth/tokens'
 import { getTestInstance, type TestInstance } from '../helpers'
 import {
@@ -109,7 +108,7 @@ describe('open sockets end with their credentials', () => {
 		const byBearer = await connectWs(f.t.url, { bearer: bob.access })
 		const mallory = await f.connect(f.mallory)
 
-		const token = await authCoreOf(f.t.ctx.auth).resetTokens.issue(bob.userId)
+		const token = await f.t.auth.resetTokens.issue(bob.userId)
 		const res = await post(f.t, '/accounts/reset-password/', {
 			email: bob.email,
 			token,
@@ -127,7 +126,7 @@ describe('open sockets end with their credentials', () => {
 	it('closes the sockets of a user who is deactivated, once the profile change is announced', async () => {
 		const carol = await registerUser(f.t, `carol-revoked-${Date.now()}@example.com`)
 		const c = await connectWs(f.t.url, { bearer: carol.access })
-		const core = authCoreOf(f.t.ctx.auth)
+		const core = f.t.auth
 		await f.t.ctx.db.update(userProfile).set({ active: false }).where(eq(userProfile.id, carol.userId))
 		core.invalidateUser(carol.userId)
 		expect(await closeOf(c)).toEqual(REVOKED)
@@ -138,7 +137,7 @@ describe('open sockets end with their credentials', () => {
 		const c = await connectWs(f.t.url, { bearer: pair.access })
 		const fam = readClaims(pair.access)?.fam ?? ''
 		// Marked dead behind the cache's back: no event reaches the gateway.
-		authCoreOf(f.t.ctx.auth).cache.families.set(fam, { alive: false, userId: f.alice.userId })
+		f.t.auth.cache.families.set(fam, { alive: false, userId: f.alice.userId })
 		c.send({ action: GET, userbot_id: f.userbotId, request_id: 'refused' })
 		expect(await closeOf(c)).toEqual(REVOKED)
 		// Answered before the close, never run: a client is never left without a reply.
@@ -160,7 +159,7 @@ describe('open sockets end with their credentials', () => {
 		const pair = await tokenPair(f.t, f.alice)
 		const c = await connectWs(f.t.url, { bearer: pair.access })
 		const fam = readClaims(pair.access)?.fam ?? ''
-		authCoreOf(f.t.ctx.auth).cache.families.set(fam, { alive: false, userId: f.alice.userId })
+		f.t.auth.cache.families.set(fam, { alive: false, userId: f.alice.userId })
 		f.t.ctx.publish({
 			companyId: f.alice.companyId,
 			message: { type: 'qr_link', link: 'tg://login?token=x' },
@@ -174,7 +173,7 @@ describe('open sockets end with their credentials', () => {
 		const c = await connectWs(f.t.url, { bearer: pair.access })
 		const cookie = await sessionCookie(f.t, f.alice)
 		const s = await connectWs(f.t.url, { cookie, origin: f.t.url })
-		const cache = authCoreOf(f.t.ctx.auth).cache
+		const cache = f.t.auth.cache
 		cache.families.clear()
 		cache.sessions.clear()
 		cache.profiles.clear()
@@ -203,7 +202,7 @@ describe('a bearer socket ends with its access token', () => {
 		expect(await closeOf(bearer, 10_000)).toEqual(EXPIRED)
 
 		// The session's own access token is past its expiry too: the session refreshes it itself.
-		const entry = [...authCoreOf(t.ctx.auth).cache.sessions.values()].find((e) => e.userId === user.userId)
+		const entry = [...t.auth.cache.sessions.values()].find((e) => e.userId === user.userId)
 		await Bun.sleep(Math.max(0, (entry?.accessExpiresAt ?? 0) - Date.now() + 50))
 		const reply = await session.command({ action: GET, userbot_id: 999_999 })
 		expect(reply.payload.error).toBe('userbot not found')

@@ -1,10 +1,14 @@
 import { Elysia } from 'elysia'
-import type { AuthCore } from '../../../src/auth'
-import { MESSAGES, throttled } from '../../../src/auth/errors'
-import { validatePassword } from '../../../src/auth/password-policy'
-import { json } from '../../../src/auth/respond'
-import { readJsonObject } from '../../../src/http/body'
-import { checkFields, FIELDS } from '../fields'
+import {
+	checkFields,
+	FIELDS,
+	json,
+	AUTH_MESSAGES as MESSAGES,
+	type RestContext,
+	readJsonObject,
+	throttled,
+	validatePassword,
+} from 'userbot-gateway/plugin'
 import { emailTaken } from '../register-user'
 
 /**
@@ -14,7 +18,7 @@ import { emailTaken } from '../register-user'
  * an email up counts against the client address, as request-reset/ does (RESET_RATE_LIMIT_IP per
  * RESET_RATE_WINDOW, its own counter); past it the answer is 429 with Retry-After, before the lookup.
  */
-export const checkPasswordRoute = (core: AuthCore) =>
+export const checkPasswordRoute = (ctx: RestContext) =>
 	new Elysia().post(
 		'/accounts/check-password/',
 		async ({ request, server }) => {
@@ -29,15 +33,15 @@ export const checkPasswordRoute = (core: AuthCore) =>
 			for (const key of ['first_name', 'last_name'] as const) if (errors[key]) result[key] = errors[key]
 			const email = values.email
 			if (email) {
-				const { config } = core
-				const wait = await core.limiter.hit(
-					`check-ip:${core.clientAddress(server, request)}`,
+				const { config } = ctx
+				const wait = await ctx.auth.limiter.hit(
+					`check-ip:${ctx.auth.clientAddress(server, request)}`,
 					config.resetRateLimitIp,
 					config.resetRateWindow,
 				)
 				if (wait) throw throttled(wait)
 			}
-			if (email && (await emailTaken(core, email))) result.email?.push(MESSAGES.emailTaken)
+			if (email && (await emailTaken(ctx, email))) result.email?.push(MESSAGES.emailTaken)
 			if (values.password !== undefined) {
 				result.password?.push(
 					...validatePassword(values.password, {

@@ -1,13 +1,18 @@
 import { and, desc, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import { invite } from '../../../db/schema'
-import { writeAudit } from '../../../src/audit/log'
-import type { AuthCore } from '../../../src/auth'
-import { randomToken, sha256 } from '../../../src/auth/crypto'
-import { json } from '../../../src/auth/respond'
-import { readJsonObject } from '../../../src/http/body'
-import { HttpError, notFound } from '../../../src/http/errors'
-import { FIELDS, parseFields } from '../fields'
+import {
+	FIELDS,
+	HttpError,
+	invite,
+	json,
+	notFound,
+	parseFields,
+	type RestContext,
+	randomToken,
+	readJsonObject,
+	sha256,
+	writeAudit,
+} from 'userbot-gateway/plugin'
 import { requireOwner } from '../guard'
 
 /**
@@ -25,30 +30,30 @@ const view = (row: InviteRow, now = Date.now()) => ({
 	created_at: new Date(row.createdAt).toISOString(),
 })
 
-export const inviteRoutes = (core: AuthCore) =>
+export const inviteRoutes = (ctx: RestContext) =>
 	new Elysia()
 		.post(
 			'/accounts/invites/',
 			async ({ request, server }) => {
-				const owner = await requireOwner(core, request)
+				const owner = await requireOwner(ctx, request)
 				const body = await readJsonObject(request)
 				const { email } = parseFields(body, { email: { ...FIELDS.email, optional: true } })
 				const token = randomToken(32)
-				const [row] = await core.db
+				const [row] = await ctx.db
 					.insert(invite)
 					.values({
 						companyId: owner.companyId,
 						email: email || null,
 						tokenHash: sha256(token),
 						invitedBy: owner.principal.userId,
-						expiresAt: Date.now() + core.config.inviteLifetime * 1000,
+						expiresAt: Date.now() + ctx.config.inviteLifetime * 1000,
 					})
 					.returning()
 				if (!row) throw new Error('insert returned no row')
-				await writeAudit(core.db, owner.principal, {
+				await writeAudit(ctx.db, owner.principal, {
 					action: 'member.invited',
 					target: `invite:${row.id}`,
-					client: core.clientAddress(server, request),
+					client: ctx.auth.clientAddress(server, request),
 				})
 				const { id, email: to, expires_at, state } = view(row)
 				return json({ id, token, email: to, expires_at, state }, 201)
@@ -56,8 +61,8 @@ export const inviteRoutes = (core: AuthCore) =>
 			{ parse: 'none' },
 		)
 		.get('/accounts/invites/', async ({ request }) => {
-			const owner = await requireOwner(core, request)
-			const rows = await core.db
+			const owner = await requireOwner(ctx, request)
+			const rows = await ctx.db
 				.select()
 				.from(invite)
 				.where(eq(invite.companyId, owner.companyId))
@@ -68,10 +73,10 @@ export const inviteRoutes = (core: AuthCore) =>
 		.post(
 			'/accounts/invites/:id/revoke/',
 			async ({ request, params, server }) => {
-				const owner = await requireOwner(core, request)
+				const owner = await requireOwner(ctx, request)
 				const id = /^\d{1,15}$/.test(params.id) ? Number(params.id) : Number.NaN
 				if (!Number.isSafeInteger(id)) throw notFound()
-				const [row] = await core.db
+				const [row] = await ctx.db
 					.select()
 					.from(invite)
 					.where(and(eq(invite.id, id), eq(invite.companyId, owner.companyId)))
@@ -79,16 +84,16 @@ export const inviteRoutes = (core: AuthCore) =>
 				if (row.state !== 'pending' && row.state !== 'revoked') {
 					throw new HttpError(400, { detail: 'Only a pending invite can be revoked.', code: 'invalid_state' })
 				}
-				const [updated] = await core.db
+				const [updated] = await ctx.db
 					.update(invite)
 					.set({ state: 'revoked' })
 					.where(eq(invite.id, id))
 					.returning()
 				if (row.state === 'pending') {
-					await writeAudit(core.db, owner.principal, {
+					await writeAudit(ctx.db, owner.principal, {
 						action: 'member.invite_revoked',
 						target: `invite:${id}`,
-						client: core.clientAddress(server, request),
+						client: ctx.auth.clientAddress(server, request),
 					})
 				}
 				return json(view(updated ?? row))

@@ -1,8 +1,11 @@
 import { Elysia } from 'elysia'
-import type { AuthCore } from '../../../src/auth'
-import type { CallerOutcome } from '../../../src/auth/authenticator'
-import { JSON_HEADERS, json } from '../../../src/auth/respond'
-import { storageAnswer } from '../../../src/http/storage-errors'
+import {
+	type CallerOutcome,
+	JSON_HEADERS,
+	json,
+	type RestContext,
+	storageAnswer,
+} from 'userbot-gateway/plugin'
 
 /**
  * GET /accounts/me/: the hot path. A session memory can vouch for is answered without a promise,
@@ -15,17 +18,17 @@ const answer = (outcome: CallerOutcome): Response =>
 		? new Response(outcome.caller.profile.json, { headers: JSON_HEADERS })
 		: json(outcome.body, outcome.status)
 
-export const meRoute = (core: AuthCore) => {
+export const meRoute = (ctx: RestContext) => {
 	const failed = (err: unknown) => {
 		const storage = storageAnswer(err)
-		core.log.error(storage ? 'storage failure' : 'unhandled error', {
+		ctx.log.error(storage ? 'storage failure' : 'unhandled error', {
 			route: 'me',
 			error: err instanceof Error ? err : String(err),
 		})
 		return storage ? json(storage.body, storage.status) : json({ detail: 'Internal server error.' }, 500)
 	}
 	return new Elysia().get('/accounts/me/', ({ request }) => {
-		const outcome = core.resolve(request)
+		const outcome = ctx.auth.resolve(request)
 		return outcome instanceof Promise ? outcome.then(answer, failed) : answer(outcome)
 	})
 }

@@ -1,13 +1,19 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import { memberGrant, userProfile } from '../../../db/schema'
-import { writeAudit } from '../../../src/audit/log'
-import type { AuthCore } from '../../../src/auth'
-import { MESSAGES } from '../../../src/auth/errors'
-import { isPermission, PERMISSION_NAMES, PERMISSIONS } from '../../../src/auth/permissions'
-import { json } from '../../../src/auth/respond'
-import { readJsonObject } from '../../../src/http/body'
-import { badRequest, notFound } from '../../../src/http/errors'
+import {
+	badRequest,
+	isPermission,
+	json,
+	AUTH_MESSAGES as MESSAGES,
+	memberGrant,
+	notFound,
+	PERMISSION_NAMES,
+	PERMISSIONS,
+	type RestContext,
+	readJsonObject,
+	userProfile,
+	writeAudit,
+} from 'userbot-gateway/plugin'
 import { requireCaller, requireOwner } from '../guard'
 import { parseId } from './members'
 
@@ -28,16 +34,16 @@ const view = (g: GrantRow) => ({
 	granted_at: new Date(g.createdAt).toISOString(),
 })
 
-export const memberGrantRoutes = (core: AuthCore) => {
+export const memberGrantRoutes = (ctx: RestContext) => {
 	/** The member's id in the owner's company (a subquery: checked in the same statement as the write). */
 	const memberOf = (companyId: number, id: number) =>
-		core.db
+		ctx.db
 			.select({ id: userProfile.id })
 			.from(userProfile)
 			.where(and(eq(userProfile.id, id), eq(userProfile.companyId, companyId)))
 
 	const grantsOf = (id: number) =>
-		core.db
+		ctx.db
 			.select({
 				permission: memberGrant.permission,
 				grantedBy: memberGrant.grantedBy,
@@ -54,11 +60,11 @@ export const memberGrantRoutes = (core: AuthCore) => {
 
 	return new Elysia()
 		.get('/accounts/permissions/', async ({ request }) => {
-			await requireCaller(core, request)
+			await requireCaller(ctx, request)
 			return json(PERMISSION_NAMES.map((code) => ({ code, description: PERMISSIONS[code] })))
 		})
 		.get('/accounts/members/:id/grants/', async ({ request, params }) => {
-			const owner = await requireOwner(core, request)
+			const owner = await requireOwner(ctx, request)
 			const id = parseId(params.id)
 			await requireMember(owner.companyId, id)
 			return json((await grantsOf(id)).map(view))
@@ -66,7 +72,7 @@ export const memberGrantRoutes = (core: AuthCore) => {
 		.post(
 			'/accounts/members/:id/grants/',
 			async ({ request, params, server }) => {
-				const owner = await requireOwner(core, request)
+				const owner = await requireOwner(ctx, request)
 				const id = parseId(params.id)
 				const body = await readJsonObject(request)
 				const permission = body.permission
@@ -76,10 +82,10 @@ export const memberGrantRoutes = (core: AuthCore) => {
 				if (!isPermission(permission)) throw badRequest({ permission: [INVALID_CHOICE] })
 				await requireMember(owner.companyId, id)
 				// Inserted only while the member is in the company: a removal in between leaves no grant behind.
-				const inserted = await core.db
+				const inserted = await ctx.db
 					.insert(memberGrant)
 					.select(
-						core.db
+						ctx.db
 							.select({
 								userId: userProfile.id,
 								permission: sql`${permission}`.as('permission'),
@@ -92,12 +98,12 @@ export const memberGrantRoutes = (core: AuthCore) => {
 					.onConflictDoNothing()
 					.returning({ userId: memberGrant.userId })
 				if (inserted.length > 0) {
-					core.invalidateUser(id)
-					await writeAudit(core.db, owner.principal, {
+					ctx.auth.invalidateUser(id)
+					await writeAudit(ctx.db, owner.principal, {
 						action: 'member.grant_added',
 						target: `user:${id}`,
 						detail: { permission },
-						client: core.clientAddress(server, request),
+						client: ctx.auth.clientAddress(server, request),
 					})
 				}
 				// Absent only when the member left the company since the check above.
@@ -110,10 +116,10 @@ export const memberGrantRoutes = (core: AuthCore) => {
 		.delete(
 			'/accounts/members/:id/grants/:permission/',
 			async ({ request, params, server }) => {
-				const owner = await requireOwner(core, request)
+				const owner = await requireOwner(ctx, request)
 				const id = parseId(params.id)
 				if (!isPermission(params.permission)) throw notFound()
-				const deleted = await core.db
+				const deleted = await ctx.db
 					.delete(memberGrant)
 					.where(
 						and(
@@ -124,12 +130,12 @@ export const memberGrantRoutes = (core: AuthCore) => {
 					)
 					.returning({ userId: memberGrant.userId })
 				if (deleted.length === 0) throw notFound()
-				core.invalidateUser(id)
-				await writeAudit(core.db, owner.principal, {
+				ctx.auth.invalidateUser(id)
+				await writeAudit(ctx.db, owner.principal, {
 					action: 'member.grant_removed',
 					target: `user:${id}`,
 					detail: { permission: params.permission },
-					client: core.clientAddress(server, request),
+					client: ctx.auth.clientAddress(server, request),
 				})
 				return new Response(null, { status: 204 })
 			},

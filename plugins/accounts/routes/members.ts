@@ -1,12 +1,18 @@
 import { and, asc, eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import { memberGrant, statusOnWork, userProfile } from '../../../db/schema'
-import { writeAudit } from '../../../src/audit/log'
-import type { AuthCore } from '../../../src/auth'
-import { MESSAGES } from '../../../src/auth/errors'
-import { json } from '../../../src/auth/respond'
-import { readJsonObject } from '../../../src/http/body'
-import { badRequest, HttpError, notFound } from '../../../src/http/errors'
+import {
+	badRequest,
+	HttpError,
+	json,
+	AUTH_MESSAGES as MESSAGES,
+	memberGrant,
+	notFound,
+	type RestContext,
+	readJsonObject,
+	statusOnWork,
+	userProfile,
+	writeAudit,
+} from 'userbot-gateway/plugin'
 import { requireCaller, requireOwner } from '../guard'
 
 /**
@@ -65,9 +71,9 @@ export const parseId = (raw: string) => {
 	return id
 }
 
-export const memberRoutes = (core: AuthCore) => {
+export const memberRoutes = (ctx: RestContext) => {
 	const members = (companyId: number, id?: number) =>
-		core.db
+		ctx.db
 			.select(memberColumns)
 			.from(userProfile)
 			.innerJoin(statusOnWork, eq(statusOnWork.id, userProfile.statusId))
@@ -80,41 +86,41 @@ export const memberRoutes = (core: AuthCore) => {
 
 	return new Elysia()
 		.get('/accounts/statuses/', async ({ request }) => {
-			await requireCaller(core, request)
-			const rows = await core.db.select().from(statusOnWork).orderBy(asc(statusOnWork.id))
+			await requireCaller(ctx, request)
+			const rows = await ctx.db.select().from(statusOnWork).orderBy(asc(statusOnWork.id))
 			return json(rows.map((s) => ({ code: s.code, name: s.name, allows_work: s.allowsWork })))
 		})
 		.get('/accounts/members/', async ({ request }) => {
-			const owner = await requireOwner(core, request)
+			const owner = await requireOwner(ctx, request)
 			return json((await members(owner.companyId)).map(view))
 		})
 		.post(
 			'/accounts/members/:id/status/',
 			async ({ request, params, server }) => {
-				const owner = await requireOwner(core, request)
+				const owner = await requireOwner(ctx, request)
 				const id = parseId(params.id)
 				const body = await readJsonObject(request)
 				const code = body.status
 				if (code === undefined || code === null) throw badRequest({ status: [MESSAGES.required] })
 				if (typeof code !== 'string') throw badRequest({ status: [MESSAGES.notString] })
 				if (code.length > 64) throw badRequest({ status: [INVALID_CHOICE] })
-				const [status] = await core.db.select().from(statusOnWork).where(eq(statusOnWork.code, code))
+				const [status] = await ctx.db.select().from(statusOnWork).where(eq(statusOnWork.code, code))
 				if (!status) throw badRequest({ status: [INVALID_CHOICE] })
 				// The company is in the update's own condition: a member who left in between is not touched.
-				const updated = await core.db
+				const updated = await ctx.db
 					.update(userProfile)
 					.set({ statusId: status.id, updatedAt: Date.now() })
 					.where(and(eq(userProfile.id, id), eq(userProfile.companyId, owner.companyId)))
 					.returning({ id: userProfile.id })
 				if (updated.length === 0) throw notFound()
-				await writeAudit(core.db, owner.principal, {
+				await writeAudit(ctx.db, owner.principal, {
 					action: 'member.status_changed',
 					target: `user:${id}`,
 					detail: { status: code },
-					client: core.clientAddress(server, request),
+					client: ctx.auth.clientAddress(server, request),
 				})
 				// me/ answers from the cached profile: it must show the new status at once.
-				core.invalidateUser(id)
+				ctx.auth.invalidateUser(id)
 				const [row] = await members(owner.companyId, id)
 				if (!row) throw notFound()
 				return json(view(row))
@@ -124,16 +130,16 @@ export const memberRoutes = (core: AuthCore) => {
 		.delete(
 			'/accounts/members/:id/',
 			async ({ request, params, server }) => {
-				const owner = await requireOwner(core, request)
-				const outcome = await removeMember(core, owner.companyId, parseId(params.id))
+				const owner = await requireOwner(ctx, request)
+				const outcome = await removeMember(ctx, owner.companyId, parseId(params.id))
 				if (outcome === 'absent') throw notFound()
 				if (outcome === 'owner') throw ownerNotRemovable()
-				await writeAudit(core.db, owner.principal, {
+				await writeAudit(ctx.db, owner.principal, {
 					action: 'member.removed',
 					target: `user:${outcome.id}`,
-					client: core.clientAddress(server, request),
+					client: ctx.auth.clientAddress(server, request),
 				})
-				core.log.info('member removed', { userId: outcome.id, by: owner.principal.userId })
+				ctx.log.info('member removed', { userId: outcome.id, by: owner.principal.userId })
 				return new Response(null, { status: 204 })
 			},
 			{ parse: 'none' },
@@ -146,11 +152,11 @@ export const memberRoutes = (core: AuthCore) => {
  * revocation is announced, which closes the member's sockets (here and on other gateways).
  */
 async function removeMember(
-	core: AuthCore,
+	ctx: RestContext,
 	companyId: number,
 	id: number,
 ): Promise<'absent' | 'owner' | { id: number }> {
-	const outcome = await core.db.transaction(async (tx) => {
+	const outcome = await ctx.db.transaction(async (tx) => {
 		const [target] = await tx
 			.select({ isOwner: userProfile.isOwner })
 			.from(userProfile)
@@ -167,9 +173,9 @@ async function removeMember(
 			.set({ companyId: null, isOwner: false, statusId: dismissed.id, updatedAt: Date.now() })
 			.where(eq(userProfile.id, id))
 		await tx.delete(memberGrant).where(eq(memberGrant.userId, id))
-		await core.revokeUser(id, tx)
+		await ctx.auth.revokeUser(id, tx)
 		return { id }
 	})
-	if (typeof outcome === 'object') core.invalidateUser(id, true)
+	if (typeof outcome === 'object') ctx.auth.invalidateUser(id, true)
 	return outcome
 }

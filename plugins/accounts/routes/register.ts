@@ -1,9 +1,12 @@
 import { Elysia } from 'elysia'
-import type { AuthCore } from '../../../src/auth'
-import { throttled } from '../../../src/auth/errors'
-import { json } from '../../../src/auth/respond'
-import { readJsonObject } from '../../../src/http/body'
-import { FIELDS, parseFields } from '../fields'
+import {
+	FIELDS,
+	json,
+	parseFields,
+	type RestContext,
+	readJsonObject,
+	throttled,
+} from 'userbot-gateway/plugin'
 import { registerUser } from '../register-user'
 
 /**
@@ -13,7 +16,7 @@ import { registerUser } from '../register-user'
  * (REGISTER_RATE_LIMIT_IP per REGISTER_RATE_WINDOW, its own counter), and past it the answer is
  * 429 with Retry-After, before the lookup: otherwise the limit on check-password/ would be no limit.
  */
-export const registerRoute = (core: AuthCore) =>
+export const registerRoute = (ctx: RestContext) =>
 	new Elysia().post(
 		'/accounts/register/',
 		async ({ request, server }) => {
@@ -25,15 +28,15 @@ export const registerRoute = (core: AuthCore) =>
 				last_name: FIELDS.name,
 				invite: { ...FIELDS.token, optional: true },
 			})
-			const { config } = core
-			const client = core.clientAddress(server, request)
-			const wait = await core.limiter.hit(
+			const { config } = ctx
+			const client = ctx.auth.clientAddress(server, request)
+			const wait = await ctx.auth.limiter.hit(
 				`register-ip:${client}`,
 				config.registerRateLimitIp,
 				config.registerRateWindow,
 			)
 			if (wait) throw throttled(wait)
-			const user = await registerUser(core, {
+			const user = await registerUser(ctx, {
 				email: fields.email,
 				password: fields.password,
 				first_name: fields.first_name ?? '',

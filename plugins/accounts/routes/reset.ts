@@ -1,14 +1,18 @@
 import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import { userProfile } from '../../../db/schema'
-import { writeAudit } from '../../../src/audit/log'
-import type { AuthCore } from '../../../src/auth'
-import { MESSAGES, throttled } from '../../../src/auth/errors'
-import { validatePassword } from '../../../src/auth/password-policy'
-import { json } from '../../../src/auth/respond'
-import { readJsonObject } from '../../../src/http/body'
-import { badRequest } from '../../../src/http/errors'
-import { FIELDS, parseFields } from '../fields'
+import {
+	badRequest,
+	FIELDS,
+	json,
+	AUTH_MESSAGES as MESSAGES,
+	parseFields,
+	type RestContext,
+	readJsonObject,
+	throttled,
+	userProfile,
+	validatePassword,
+	writeAudit,
+} from 'userbot-gateway/plugin'
 
 /**
  * Password recovery. request-reset/ answers the same whether or not the email exists and mails a
@@ -19,24 +23,24 @@ import { FIELDS, parseFields } from '../fields'
 const SENT = { detail: 'If an account exists for this email, a password reset link has been sent.' }
 
 /** Issues a token for the user and mails the link; failures are logged, never thrown. */
-async function sendResetLink(core: AuthCore, userId: number, email: string): Promise<void> {
-	const { config } = core
+async function sendResetLink(ctx: RestContext, userId: number, email: string): Promise<void> {
+	const { config } = ctx
 	try {
-		const token = await core.resetTokens.issue(userId)
+		const token = await ctx.auth.resetTokens.issue(userId)
 		// The token rides in the fragment: browsers never send it to a server, so it stays out of
 		// access logs and Referer headers; the page reads it and posts it to reset-password/.
 		const link = `${config.publicUrl}/reset-password#token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`
-		await core.mailer.send({
+		await ctx.auth.mailer.send({
 			to: email,
 			subject: 'Password reset',
 			text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenLifetime / 60)} minutes. If you did not ask for this, ignore this email.\n`,
 		})
 	} catch (err) {
-		core.log.error('reset email failed', { error: err instanceof Error ? err : String(err) })
+		ctx.log.error('reset email failed', { error: err instanceof Error ? err : String(err) })
 	}
 }
 
-export const resetRoutes = (core: AuthCore) =>
+export const resetRoutes = (ctx: RestContext) =>
 	new Elysia()
 		.post(
 			'/accounts/request-reset/',
@@ -44,30 +48,34 @@ export const resetRoutes = (core: AuthCore) =>
 				const body = await readJsonObject(request)
 				if (body.token !== undefined) {
 					const { email, token } = parseFields(body, { email: FIELDS.email, token: FIELDS.token })
-					if (!(await core.resetTokens.find(email, token)))
+					if (!(await ctx.auth.resetTokens.find(email, token)))
 						throw badRequest({ token: [MESSAGES.invalidResetToken] })
 					return json({ valid: true })
 				}
 				const { email } = parseFields(body, { email: FIELDS.email })
-				const { config } = core
+				const { config } = ctx
 				// The client address first: past its limit the request is refused before it writes a
 				// counter for the (possibly made-up) email, so a flood adds no rows.
-				const ip = core.clientAddress(server, request)
-				const byIp = await core.limiter.hit(`reset-ip:${ip}`, config.resetRateLimitIp, config.resetRateWindow)
+				const ip = ctx.auth.clientAddress(server, request)
+				const byIp = await ctx.auth.limiter.hit(
+					`reset-ip:${ip}`,
+					config.resetRateLimitIp,
+					config.resetRateWindow,
+				)
 				if (byIp) throw throttled(byIp)
-				const byEmail = await core.limiter.hit(
+				const byEmail = await ctx.auth.limiter.hit(
 					`reset-email:${email}`,
 					config.resetRateLimitEmail,
 					config.resetRateWindow,
 				)
 				if (byEmail) throw throttled(byEmail)
-				const [user] = await core.db
+				const [user] = await ctx.db
 					.select({ id: userProfile.id, active: userProfile.active })
 					.from(userProfile)
 					.where(eq(userProfile.email, email))
 				// Not awaited: issuing the token (a transaction) and mailing it run after the answer, which
 				// must not take longer when the account exists.
-				if (user?.active) void sendResetLink(core, user.id, email)
+				if (user?.active) void sendResetLink(ctx, user.id, email)
 				return json(SENT)
 			},
 			{ parse: 'none' },
@@ -81,9 +89,9 @@ export const resetRoutes = (core: AuthCore) =>
 					token: FIELDS.token,
 					new_password: FIELDS.new_password,
 				})
-				const found = await core.resetTokens.find(fields.email, fields.token)
+				const found = await ctx.auth.resetTokens.find(fields.email, fields.token)
 				if (!found) throw badRequest({ token: [MESSAGES.invalidResetToken] })
-				const [user] = await core.db
+				const [user] = await ctx.db
 					.select({
 						email: userProfile.email,
 						firstName: userProfile.firstName,
@@ -98,14 +106,14 @@ export const resetRoutes = (core: AuthCore) =>
 					last_name: user?.lastName,
 				})
 				if (problems.length > 0) throw badRequest({ new_password: problems })
-				const hash = await core.hasher.hash(fields.new_password)
-				const done = await core.db.transaction(async (tx) => {
-					if (!(await core.resetTokens.consume(found.id, tx))) return false
+				const hash = await ctx.auth.hasher.hash(fields.new_password)
+				const done = await ctx.db.transaction(async (tx) => {
+					if (!(await ctx.auth.resetTokens.consume(found.id, tx))) return false
 					await tx
 						.update(userProfile)
 						.set({ passwordHash: hash, updatedAt: Date.now() })
 						.where(eq(userProfile.id, found.userId))
-					await core.revokeUser(found.userId, tx)
+					await ctx.auth.revokeUser(found.userId, tx)
 					// The user, by the mailed link: their own action, in their company's log.
 					await writeAudit(
 						tx,
@@ -113,13 +121,13 @@ export const resetRoutes = (core: AuthCore) =>
 						{
 							action: 'password.reset',
 							target: `user:${found.userId}`,
-							client: core.clientAddress(server, request),
+							client: ctx.auth.clientAddress(server, request),
 						},
 					)
 					return true
 				})
 				if (!done) throw badRequest({ token: [MESSAGES.invalidResetToken] })
-				core.invalidateUser(found.userId, true)
+				ctx.auth.invalidateUser(found.userId, true)
 				return json({ detail: 'Password has been reset with the new password.' })
 			},
 			{ parse: 'none' },

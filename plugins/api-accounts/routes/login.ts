@@ -1,17 +1,19 @@
 import { and, eq, isNotNull } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import { userProfile } from '../../../db/schema'
-import type { AuthCore } from '../../../src/auth'
-import { readCookie, SESSION_COOKIE } from '../../../src/auth/cookies'
-import { MESSAGES as AUTH, throttled, unauthorized } from '../../../src/auth/errors'
-import { openSession } from '../../../src/auth/web-session'
-import { readJsonObject } from '../../../src/http/body'
-import { HttpError } from '../../../src/http/errors'
-import { FIELDS, parseFields } from '../../accounts/fields'
+import {
+	AUTH_MESSAGES as AUTH,
+	FIELDS,
+	HttpError,
+	parseFields,
+	type RestContext,
+	readJsonObject,
+	throttled,
+	unauthorized,
+	userProfile,
+} from 'userbot-gateway/plugin'
 import { refusalOf } from '../access-rules'
 import { mainUnavailable, refused } from '../errors'
 import { type MainServer, MainServerError } from '../main-server'
-import { mainRefreshOf } from '../session-tokens'
 import { syncProfile } from '../sync-profile'
 
 /**
@@ -21,59 +23,56 @@ import { syncProfile } from '../sync-profile'
  * (one counter per email+IP) and is checked before the main server is called. A refusal after the
  * main accepted blacklists the pair it just gave, so no live session is left behind there.
  */
-export const loginRoute = (core: AuthCore, main: MainServer) =>
+export const loginRoute = (ctx: RestContext, main: MainServer) =>
 	new Elysia().post(
 		'/api/accounts/login/',
 		async ({ request, server }) => {
 			const body = await readJsonObject(request)
 			const { email, password } = parseFields(body, { email: FIELDS.email, password: FIELDS.password })
-			return core.loginGate(email, core.clientAddress(server, request), (normalised, fail) =>
-				logIn(core, main, request, normalised, password, fail),
+			return ctx.auth.loginGate(email, ctx.auth.clientAddress(server, request), (normalised, fail) =>
+				logIn(ctx, main, request, normalised, password, fail),
 			)
 		},
 		{ parse: 'none' },
 	)
 
 async function logIn(
-	core: AuthCore,
+	ctx: RestContext,
 	main: MainServer,
 	request: Request,
 	email: string,
 	password: string,
 	fail: () => Promise<void>,
 ): Promise<Response> {
-	const deadline = AbortSignal.timeout(core.config.mainServerTimeoutMs)
+	const deadline = AbortSignal.timeout(ctx.config.mainServerTimeoutMs)
 	let pair: Awaited<ReturnType<MainServer['obtainPair']>>
 	try {
 		pair = await main.obtainPair(email, password, deadline)
 	} catch (err) {
 		if (err instanceof MainServerError && err.failure.kind === 'status_not_allowed') {
 			// As when the rules refuse here: this account's sessions opened before end too.
-			await endLinkedSessions(core, email)
+			await endLinkedSessions(ctx, email)
 		}
-		throw await answerFor(err, core, fail)
+		throw await answerFor(err, ctx, fail)
 	}
 	let response: Response
 	try {
 		const profile = await main.profile(pair.access, deadline)
-		const account = await syncProfile(core, profile)
+		const account = await syncProfile(ctx, profile)
 		const reason = refusalOf(account)
 		if (reason) {
 			// The main server's data says this user may not work here now: sessions opened before end too.
-			await core.revokeUser(account.id)
-			core.invalidateUser(account.id, true)
+			await ctx.auth.revokeUser(account.id)
+			ctx.auth.invalidateUser(account.id, true)
 			throw refused(reason)
 		}
-		const previousMain = await mainRefreshOf(
-			core.db,
-			readCookie(request.headers.get('cookie'), SESSION_COOKIE),
-		)
-		response = await openSession(core, request, account, pair)
+		const previousMain = await ctx.auth.mainRefreshOf(request)
+		response = await ctx.auth.openSession(request, account, pair)
 		// The session the cookie named ended (fixation): so does its session on the main server.
 		if (previousMain) await main.blacklist(previousMain)
 	} catch (err) {
 		await main.blacklist(pair.refresh)
-		throw await answerFor(err, core, fail)
+		throw await answerFor(err, ctx, fail)
 	}
 	return response
 }
@@ -82,7 +81,7 @@ async function logIn(
  * A failure as the client sees it. Counted against the rate limit: answers that say something of
  * the password (401, 403). Not counted: the main server down (502) or throttling us (429).
  */
-async function answerFor(err: unknown, core: AuthCore, fail: () => Promise<void>): Promise<unknown> {
+async function answerFor(err: unknown, ctx: RestContext, fail: () => Promise<void>): Promise<unknown> {
 	if (err instanceof HttpError) {
 		if (err.status === 403) await fail()
 		return err
@@ -97,17 +96,17 @@ async function answerFor(err: unknown, core: AuthCore, fail: () => Promise<void>
 		await fail()
 		return refused('status_not_allowed')
 	}
-	if (failure.kind === 'throttled') return throttled(failure.retryAfter ?? core.config.loginRateWindow)
+	if (failure.kind === 'throttled') return throttled(failure.retryAfter ?? ctx.config.loginRateWindow)
 	return mainUnavailable()
 }
 
 /** Revokes the sessions of the local account linked to the main server under `email`, if any. */
-async function endLinkedSessions(core: AuthCore, email: string): Promise<void> {
-	const [linked] = await core.db
+async function endLinkedSessions(ctx: RestContext, email: string): Promise<void> {
+	const [linked] = await ctx.db
 		.select({ id: userProfile.id })
 		.from(userProfile)
 		.where(and(eq(userProfile.email, email), isNotNull(userProfile.mainServerId)))
 	if (!linked) return
-	await core.revokeUser(linked.id)
-	core.invalidateUser(linked.id, true)
+	await ctx.auth.revokeUser(linked.id)
+	ctx.auth.invalidateUser(linked.id, true)
 }

@@ -1,12 +1,7 @@
 import { Elysia } from 'elysia'
-import type { AuthCore } from '../../../src/auth'
-import { readCookie, SESSION_COOKIE } from '../../../src/auth/cookies'
-import { clearedCookies, json } from '../../../src/auth/respond'
-import { endCaller } from '../../../src/auth/web-session'
-import { readJsonObject } from '../../../src/http/body'
+import { json, type RestContext, readJsonObject } from 'userbot-gateway/plugin'
 import { MESSAGES } from '../errors'
 import type { MainServer } from '../main-server'
-import { mainRefreshOf } from '../session-tokens'
 
 /**
  * POST /api/accounts/logout/ (body: an empty JSON object): the local part is family A's logout
@@ -14,22 +9,19 @@ import { mainRefreshOf } from '../session-tokens'
  * session of that login is ended (blacklist). The cookies are cleared in every case; when the main
  * server could not be told, `message` says so. A family A session logs out here as it would there.
  */
-export const logoutRoute = (core: AuthCore, main: MainServer) =>
+export const logoutRoute = (ctx: RestContext, main: MainServer) =>
 	new Elysia().post(
 		'/api/accounts/logout/',
 		async ({ request }) => {
 			await readJsonObject(request)
 			// Read first: ending the session (here, or in `resolve` for an expired one) deletes the row.
-			const mainRefresh = await mainRefreshOf(
-				core.db,
-				readCookie(request.headers.get('cookie'), SESSION_COOKIE),
-			)
-			const ended = await endCaller(core, request)
+			const mainRefresh = await ctx.auth.mainRefreshOf(request)
+			const ended = await ctx.auth.endSession(request)
 			let message: string = MESSAGES.loggedOut
 			if (ended !== null && mainRefresh !== null && (await main.blacklist(mainRefresh)) === 'unavailable') {
 				message = MESSAGES.loggedOutLocally
 			}
-			return json({ message }, 200, clearedCookies(core.config))
+			return json({ message }, 200, ctx.auth.clearedCookies())
 		},
 		{ parse: 'none' },
 	)

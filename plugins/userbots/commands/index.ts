@@ -1,5 +1,4 @@
-import { defineCommandGroup } from '../../../src/commands/define'
-import type { UserbotService } from '../../../src/userbots/service'
+import { defineCommandGroup, type UserbotService } from 'userbot-gateway/plugin'
 import { userbotGetState } from './userbot-get-state'
 import { userbotRegister } from './userbot-register'
 import { userbotRequestQr } from './userbot-request-qr'

@@ -1,5 +1,4 @@
-import { defineCommand } from '../../../src/commands/define'
-import type { UserbotService } from '../../../src/userbots/service'
+import { defineCommand, type UserbotService } from 'userbot-gateway/plugin'
 import { wire, ws } from './wire'
 
 /** `userbot_get_state` → `{authorization_state}`, the last state TDLib reported. */

@@ -1,5 +1,4 @@
-import { CommandError } from '../../../src/commands/define'
-import { UserbotError } from '../../../src/userbots/errors'
+import { CommandError, UserbotError } from 'userbot-gateway/plugin'
 import { bodies } from '../bodies'
 
 export const ws = bodies('ws')

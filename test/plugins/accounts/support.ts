@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { session } from '../../../db/schema'
 import { accountsPlugin } from '../../../plugins/accounts'
-import { type AuthCore, authCoreOf } from '../../../src/auth'
+import type { AuthCore } from '../../../src/auth'
 import { sha256 } from '../../../src/auth/crypto'
 import { createLogger } from '../../../src/logger'
 import { getTestInstance, type TestInstance } from '../../helpers'
@@ -44,7 +44,7 @@ export async function startAccounts(
 			'/accounts/me/',
 			'cookie' in auth ? { cookie: auth.cookie } : { authorization: `Bearer ${auth.access}` },
 		)
-	return { ...instance, core: authCoreOf(instance.ctx.auth), post, get, me }
+	return { ...instance, core: instance.auth, post, get, me }
 }
 
 export const PASSWORD = 'Vq7#pLm2!xZr9wTb'

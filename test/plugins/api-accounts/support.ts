@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { company, refreshToken, session, statusOnWork, userProfile } from '../../../db/schema'
-import { type AuthCore, authCoreOf } from '../../../src/auth'
+import type { AuthCore } from '../../../src/auth'
 import { sha256 } from '../../../src/auth/crypto'
 import { getTestInstance, type TestInstance } from '../../helpers'
 
@@ -34,8 +34,8 @@ export async function startPair(opts: PairOptions = {}): Promise<Pair> {
 		return {
 			main,
 			edge,
-			mainCore: authCoreOf(main.ctx.auth),
-			edgeCore: authCoreOf(edge.ctx.auth),
+			mainCore: main.auth,
+			edgeCore: edge.auth,
 			async stop() {
 				await edge.stop()
 				await main.stop()

@@ -1,7 +1,6 @@
 import * as v from 'valibot'
-import { MESSAGES } from '../../src/auth/errors'
-import { INVALID_VALUE } from '../../src/http/body'
-import { badRequest } from '../../src/http/errors'
+import { INVALID_VALUE } from '../http/body'
+import { badRequest } from '../http/errors'
 import {
 	normalizeEmail,
 	normalizeText,
@@ -9,12 +8,13 @@ import {
 	TEXT_FAULT_MESSAGES,
 	type TextFault,
 	textFault,
-} from '../../src/text'
+} from '../text'
+import { MESSAGES } from './errors'
 
 /**
- * Request fields as DRF serializers check them: required, a string, not blank, at most N
- * characters (checked before anything else, so a 1 MB value costs one length test), and for
- * `email` a valid address. Messages are Django's; submitted values are never quoted.
+ * Account fields, of both account families, as DRF serializers check them: required, a string, not
+ * blank, at most N characters (checked before anything else, so a 1 MB value costs one length test),
+ * and for `email` a valid address. Messages are Django's; submitted values are never quoted.
  *
  * What a field is decides how its text is checked (src/text.ts): e-mails and names are stored, so
  * control characters and lone surrogates are refused and the value comes back normalised (NFC, an

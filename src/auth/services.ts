@@ -1,0 +1,70 @@
+import type { PeerSource } from '../http/client-address'
+import type { CallerOutcome } from './authenticator'
+import type { CheckedUser, CredentialCheck, LoginGate } from './credentials'
+import type { Executor } from './db-types'
+import type { Families } from './families'
+import type { Mailer } from './mailer'
+import type { PasswordHasher } from './passwords'
+import type { Profiles } from './profiles'
+import type { RateLimiter } from './rate-limit'
+import type { ResetTokens } from './reset-tokens'
+import type { MainTokens } from './sessions'
+import type { TokenSigner } from './tokens'
+import type { Authenticator } from './types'
+
+/**
+ * The auth services a plugin reaches as `ctx.auth`: who is calling, and the machinery an account
+ * family is built from (hashing, rate limits, token families, web sessions, reset tokens, mail).
+ * Both account families (`plugins/accounts`, `plugins/api-accounts`) are written with nothing more,
+ * so a third party's family can be too. The core keeps the rest (its caches, API keys, the signer's
+ * signing half) to itself: see `AuthCore` in src/auth/index.ts.
+ */
+export interface AuthServices extends Authenticator {
+	/**
+	 * As `authenticate`, with the caller's cached profile (`profile.json` is the `me/` body) and the
+	 * session's cookie value: a plain value when memory alone decided, else a promise.
+	 */
+	resolve(request: Request): CallerOutcome | Promise<CallerOutcome>
+	/** The client's address for rate limits and audit lines: the peer, or what a trusted proxy says. */
+	clientAddress(server: PeerSource | null | undefined, request: Request): string
+	/** Password hashing (argon2id), each hash taking a turn of PASSWORD_HASH_CONCURRENCY. */
+	readonly hasher: PasswordHasher
+	/** Counters in the database, shared by every gateway: `hit(key, limit, window)` says how long to wait. */
+	readonly limiter: RateLimiter
+	/** Refresh-token families (simplejwt's rotation and blacklist): issue, rotate, blacklist, revoke. */
+	readonly families: Families
+	/** Checks the JWTs this server signs (`verify`); signing stays with `families`. */
+	readonly signer: Pick<TokenSigner, 'verify'>
+	/** The users' profiles as the caches hold them (`get`), with the work status that decides `mayWork`. */
+	readonly profiles: Profiles
+	/** Password-reset tokens: issue one for a user, find it by e-mail and token, consume it once. */
+	readonly resetTokens: ResetTokens
+	/** The deployment's outgoing mail (SMTP_*), or the log when none is configured. */
+	readonly mailer: Mailer
+	/** A password login of family A: the rate limit, then the user or the 401/403/429 thrown. */
+	readonly checkCredentials: CredentialCheck
+	/** The rate limit and one-at-a-time turns every password login goes through, in both families. */
+	readonly loginGate: LoginGate
+	/**
+	 * Ends the session the request's cookie named (session fixation), opens a new one for `user`
+	 * (family B passes the main server's pair, kept in the session row only) and answers the login
+	 * body with the `sessionid` and `csrftoken` cookies.
+	 */
+	openSession(request: Request, user: CheckedUser, main?: MainTokens): Promise<Response>
+	/**
+	 * Logout's local part (CSRF checked, a bearer token's family revoked, the cookie's session
+	 * deleted): the cookie value of the session it ended, or null. Clear the cookies in every case.
+	 */
+	endSession(request: Request): Promise<string | null>
+	/** The `Set-Cookie` lines that clear the session and CSRF cookies. */
+	clearedCookies(): string[]
+	/** Family B: the main server's refresh token kept in the session the request's cookie names, or null. */
+	mainRefreshOf(request: Request): Promise<string | null>
+	/** Deletes every session and revokes every refresh family of the user (inside `tx` if given). */
+	revokeUser(userId: number, tx?: Executor): Promise<void>
+	/**
+	 * Forgets the cached profile (and, with `revoked`, sessions and families) of a user. Call it
+	 * after any write to the user's profile, company or tokens has committed.
+	 */
+	invalidateUser(userId: number, revoked?: boolean): void
+}
