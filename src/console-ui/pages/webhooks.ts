@@ -212,7 +212,7 @@ export function webhooksPage(_ctx: Ctx): Page {
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'webhooks' } },
+			{ class: 'page co-page', attrs: { 'data-page': 'webhooks' } },
 			h('section', { class: 'card' }, h('h2', null, 'Add a webhook endpoint'), create, created, status),
 			h('section', { class: 'card' }, h('h2', null, 'Webhook endpoints'), endpoints),
 			detail,

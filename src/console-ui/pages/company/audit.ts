@@ -2,14 +2,13 @@
 import type { Ctx, Page } from '../../context'
 import { button, fill, h } from '../../dom'
 import { type AuditLine, actionWords, actorName, type Names } from './audit-words'
+import { AUDIT_PAGE } from './limits'
 import { call, cell, emptyState, notice, say, stackTable, when } from './ui'
 
 /**
  * Owners: the company's audit log (`GET /api/audit/`, docs/operator.md#audit-log), newest first, each
  * line a sentence, a page at a time.
  */
-export const AUDIT_PAGE = 20
-
 type Listed = Array<{ id: number; [k: string]: unknown }>
 
 /** The names the sentences use, read once when the page opens. */
@@ -109,7 +108,7 @@ export function auditPage(ctx: Ctx): Page {
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'audit' } },
+			{ class: 'page co-page', attrs: { 'data-page': 'audit' } },
 			h(
 				'section',
 				{ class: 'card' },

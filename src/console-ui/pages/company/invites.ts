@@ -97,7 +97,7 @@ export function invitesPage(_ctx: Ctx): Page {
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'invites' } },
+			{ class: 'page co-page', attrs: { 'data-page': 'invites' } },
 			h('section', { class: 'card' }, h('h2', null, 'Invite a member'), create, created, status),
 			h('section', { class: 'card' }, h('h2', null, 'Invites'), list),
 		),

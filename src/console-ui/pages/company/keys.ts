@@ -168,7 +168,7 @@ export function keysPage(_ctx: Ctx): Page {
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'keys' } },
+			{ class: 'page co-page', attrs: { 'data-page': 'keys' } },
 			h(
 				'section',
 				{ class: 'card' },

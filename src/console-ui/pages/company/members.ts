@@ -146,7 +146,7 @@ export function membersPage(ctx: Ctx): Page {
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'members' } },
+			{ class: 'page co-page', attrs: { 'data-page': 'members' } },
 			h(
 				'section',
 				{ class: 'card' },

@@ -151,12 +151,16 @@ export function copyBox(label: string, value: string, attrs: Record<string, stri
  * A table that turns into one card per row on a narrow screen: each cell then shows its column's
  * name before it (`data-label`), so nothing is cut off and nothing scrolls sideways.
  */
-export function stackTable(titles: string[], body: HTMLTableSectionElement): HTMLTableElement {
+export function stackTable(titles: string[], body: HTMLTableSectionElement): HTMLElement {
 	return h(
-		'table',
-		{ class: 'co-table' },
-		h('thead', null, h('tr', null, ...titles.map((t) => h('th', { attrs: { scope: 'col' } }, t)))),
-		body,
+		'div',
+		{ class: 'co-scroll' },
+		h(
+			'table',
+			{ class: 'co-table' },
+			h('thead', null, h('tr', null, ...titles.map((t) => h('th', { attrs: { scope: 'col' } }, t)))),
+			body,
+		),
 	)
 }
 
