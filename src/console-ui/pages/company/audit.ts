@@ -44,7 +44,6 @@ export function auditPage(ctx: Ctx): Page {
 	// The `before` of each page shown so far: the first is undefined (the newest lines).
 	const cursors: Array<number | undefined> = [undefined]
 	let names: Names | null = null
-	let more = false
 
 	const newer = button('Newer entries', { 'data-action': 'newer' }, () => {
 		cursors.pop()
@@ -65,7 +64,7 @@ export function auditPage(ctx: Ctx): Page {
 		const answer = await call<AuditLine[]>('GET', `/api/audit/${query}`)
 		if (!answer.ok) return status.fail(say(answer))
 		const lines = answer.data.slice(0, AUDIT_PAGE)
-		more = answer.data.length > AUDIT_PAGE
+		const more = answer.data.length > AUDIT_PAGE
 		const known = names
 		const first = (cursors.length - 1) * AUDIT_PAGE
 		newer.disabled = cursors.length === 1
