@@ -8,7 +8,7 @@ import { forgotPage, loginPage, registerPage, resetPage } from './pages/auth'
 import { chatPage } from './pages/chat'
 import { commandsPage } from './pages/commands'
 import { logPage } from './pages/log'
-import { invitesPage, membersPage } from './pages/owner'
+import { auditPage, invitesPage, keysPage, membersPage } from './pages/owner'
 import { userbotsPage } from './pages/userbots'
 import { webhooksPage } from './pages/webhooks'
 
@@ -28,6 +28,8 @@ const ownerRoutes: Record<string, Route> = {
 	'/invites': invitesPage,
 	'/members': membersPage,
 	'/webhooks': webhooksPage,
+	'/keys': keysPage,
+	'/audit': auditPage,
 }
 const publicRoutes: Record<string, Route> = {
 	'/login': loginPage,
@@ -122,6 +124,8 @@ function start() {
 			ctx.me.is_owner ? link('/invites', 'Invites') : null,
 			ctx.me.is_owner ? link('/members', 'Members') : null,
 			ctx.me.is_owner ? link('/webhooks', 'Webhooks') : null,
+			ctx.me.is_owner ? link('/keys', 'API keys') : null,
+			ctx.me.is_owner ? link('/audit', 'Audit log') : null,
 			h('span', { class: 'who', attrs: { 'data-me': '' } }, ctx.me.email),
 			button('Log out', { 'data-action': 'logout' }, () => void ctx.signOut()),
 		)

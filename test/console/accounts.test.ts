@@ -123,7 +123,6 @@ describe('web console: account pages', () => {
 		expect(id).not.toBe(firstId)
 		await owner.page.click(`button[data-revoke="${id}"]`)
 		await owner.page.waitForSelector(`tr[data-invite="${id}"][data-state=revoked]`)
-		await screenshot(owner.page, 'invites')
 
 		await owner.page.click('a[data-nav=members]')
 		const row = owner.page.locator('tr[data-member]', { hasText: memberEmail })
@@ -134,7 +133,6 @@ describe('web console: account pages', () => {
 		expect(await owner.page.inputValue(`select[data-status-of="${memberId}"]`)).toBe('active')
 		await owner.page.selectOption(`select[data-status-of="${memberId}"]`, 'on_leave')
 		await owner.page.waitForSelector('[data-page=members] .status:text("On Leave")')
-		await screenshot(owner.page, 'members')
 		// On leave, the member is refused everywhere: their own page's requests included.
 		const refused = await member.page.evaluate(async () => {
 			const res = await fetch('/accounts/me/')

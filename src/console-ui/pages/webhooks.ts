@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
-import { api, errorText } from '../api'
+import { api } from '../api'
 import type { Ctx, Page } from '../context'
 import { button, type Child, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
+import { emptyState, say } from './company/ui'
 
 /**
  * Owners: the company's webhook endpoints (docs/webhooks.md). Make one (its signing secret shown
@@ -39,13 +40,25 @@ const head = (...titles: string[]) => h('thead', null, h('tr', null, ...titles.m
 
 export function webhooksPage(_ctx: Ctx): Page {
 	const rows = h('tbody')
+	const endpoints = h('div', { attrs: { 'data-webhook-list': '' } })
 	const created = h('div', { attrs: { 'data-created-webhook': '' } })
 	const detail = h('section', { class: 'card', attrs: { 'data-webhook-detail': '' } })
 	const status = statusLine()
 
 	const refresh = async () => {
 		const answer = await api<Endpoint[]>('GET', BASE)
-		if (!answer.ok) return status.show(errorText(answer), true)
+		if (!answer.ok) return status.show(say(answer), true)
+		if (answer.data.length === 0) {
+			return fill(
+				endpoints,
+				emptyState(
+					'webhooks',
+					'No webhook endpoints yet.',
+					'Add the address of a server that should receive the updates of your userbots as signed HTTP requests; send it a test event from here to check it.',
+				),
+			)
+		}
+		fill(endpoints, wide(head('id', 'url', 'state', ''), rows))
 		fill(
 			rows,
 			...answer.data.map((e) =>
@@ -67,7 +80,7 @@ export function webhooksPage(_ctx: Ctx): Page {
 						button('Delete', { 'data-delete': String(e.id) }, async () => {
 							if (!confirm(`Delete the endpoint ${e.url}?`)) return
 							const r = await api('DELETE', `${BASE}${e.id}/`)
-							if (!r.ok) return status.show(errorText(r), true)
+							if (!r.ok) return status.show(say(r), true)
 							fill(detail)
 							await refresh()
 						}),
@@ -80,10 +93,33 @@ export function webhooksPage(_ctx: Ctx): Page {
 	/** One endpoint's deliveries, newest first, with test and replay. */
 	const show = async (e: Endpoint) => {
 		const list = h('tbody')
+		const table = h('div')
 		const note = statusLine()
 		const load = async () => {
 			const answer = await api<Delivery[]>('GET', `${BASE}${e.id}/deliveries/?limit=50`)
-			if (!answer.ok) return note.show(errorText(answer), true)
+			if (!answer.ok) return note.show(say(answer), true)
+			fill(
+				table,
+				answer.data.length === 0
+					? emptyState(
+							'deliveries',
+							'Nothing delivered to this endpoint yet.',
+							'Send a test event, or wait for an update of a userbot it listens to.',
+						)
+					: wide(
+							head(
+								'type',
+								'userbot #seq',
+								'status',
+								'attempts',
+								'last code',
+								'last attempt',
+								'next',
+								'error',
+							),
+							list,
+						),
+			)
 			fill(
 				list,
 				...answer.data.map((d) =>
@@ -115,7 +151,7 @@ export function webhooksPage(_ctx: Ctx): Page {
 					`${BASE}${e.id}/replay/`,
 					body,
 				)
-				if (!answer.ok) return note.show(errorText(answer), true)
+				if (!answer.ok) return note.show(say(answer), true)
 				note.show(`Replayed ${answer.data.replayed}${answer.data.truncated ? ' (more matched)' : ''}.`)
 				await load()
 			},
@@ -128,17 +164,14 @@ export function webhooksPage(_ctx: Ctx): Page {
 			h('h2', { class: 'url' }, `Deliveries to ${e.url}`),
 			button('Send a test event', { 'data-action': 'test-webhook' }, async () => {
 				const answer = await api('POST', `${BASE}${e.id}/test/`)
-				if (!answer.ok) return note.show(errorText(answer), true)
+				if (!answer.ok) return note.show(say(answer), true)
 				note.show('Test event queued.')
 				await load()
 			}),
 			button('Refresh', { 'data-action': 'refresh-deliveries' }, () => void load()),
 			replay,
 			note,
-			wide(
-				head('type', 'userbot #seq', 'status', 'attempts', 'last code', 'last attempt', 'next', 'error'),
-				list,
-			),
+			table,
 		)
 		await load()
 	}
@@ -155,8 +188,11 @@ export function webhooksPage(_ctx: Ctx): Page {
 				...(events.length > 0 ? { events } : {}),
 			}
 			const answer = await api<Endpoint>('POST', BASE, body)
-			if (!answer.ok) return status.show(errorText(answer), true)
-			const secret = h('input', { class: 'secret', attrs: { readonly: '', 'data-webhook-secret': '' } })
+			if (!answer.ok) return status.show(say(answer), true)
+			const secret = h('input', {
+				class: 'secret',
+				attrs: { readonly: '', 'aria-label': 'The signing secret', 'data-webhook-secret': '' },
+			})
 			secret.value = answer.data.secret ?? ''
 			fill(
 				created,
@@ -176,14 +212,9 @@ export function webhooksPage(_ctx: Ctx): Page {
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'webhooks' } },
+			{ class: 'page co-page', attrs: { 'data-page': 'webhooks' } },
 			h('section', { class: 'card' }, h('h2', null, 'Add a webhook endpoint'), create, created, status),
-			h(
-				'section',
-				{ class: 'card' },
-				h('h2', null, 'Webhook endpoints'),
-				wide(head('id', 'url', 'state', ''), rows),
-			),
+			h('section', { class: 'card' }, h('h2', null, 'Webhook endpoints'), endpoints),
 			detail,
 		),
 	}

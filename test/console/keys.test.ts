@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import type { Browser } from 'playwright-core'
+import { userbot } from '../../db/schema'
+import { getTestInstance, type TestInstance } from '../helpers'
+import { connectWs } from '../helpers-ws'
+import { insertUserbot } from '../plugins/webhooks/receiver'
+import { launchBrowser, logIn, register, watchPage } from './browser'
+import { checkBothSizes, unexpected } from './company-checks'
+
+/**
+ * The console's API keys page in headless chromium (docs/operator.md#api-keys): an owner creates a
+ * key scoped to one userbot, is shown it once, and revokes it; the test uses the key against the
+ * server the way a script would, before and after.
+ */
+let server: TestInstance
+let browser: Browser
+
+beforeAll(async () => {
+	server = await getTestInstance()
+	browser = await launchBrowser()
+}, 30_000)
+afterAll(async () => {
+	await browser?.close()
+	await server?.stop()
+})
+
+const withKey = (key: string, path: string) =>
+	fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } })
+
+describe('web console: API keys', () => {
+	it('creates a key for one userbot, shows it once, and revokes it: REST refuses it and its socket closes', async () => {
+		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+		const page = await context.newPage()
+		page.setDefaultTimeout(10_000)
+		const problems = watchPage(page)
+		const address = `keys.${Date.now().toString(36)}@example.com`
+		await register(page, server.url, address)
+		await logIn(page, address)
+		const me = (await page.evaluate(() => fetch('/accounts/me/').then((r) => r.json()))) as {
+			company: { id: number }
+		}
+		const sales = await insertUserbot(server, me.company.id)
+		const other = await insertUserbot(server, me.company.id)
+		await server.ctx.db.update(userbot).set({ name: 'Sales desk' }).where(eq(userbot.id, sales))
+
+		// Before any key: the empty state says what to do.
+		await page.click('a[data-nav="keys"]')
+		await page.waitForSelector('[data-empty=keys]')
+		expect(await page.textContent('[data-empty=keys]')).toContain('Create one')
+		await checkBothSizes(page, '[data-empty=keys]')
+
+		// One userbot, the messages group, picked by their names.
+		await page.fill('form[name=create-key] input[name=name]', 'crm')
+		await page.check('input[name="userbots-mode"][value=some]')
+		await page.check(`input[name=userbots][value="${sales}"]`)
+		await page.check('input[name="groups-mode"][value=some]')
+		await page.getByLabel('Messages (send, edit, delete, forward)').check()
+		await page.click('form[name=create-key] button:text("Create the key")')
+		const key = await (await page.waitForSelector('[data-key-secret]')).inputValue()
+		expect(key).toMatch(/^ubg_[A-Za-z0-9_-]{43}$/)
+		expect(await page.textContent('[data-created-key]')).toContain('will not be shown again')
+		const row = page.locator('tr[data-key]', { hasText: 'crm' })
+		await row.waitFor()
+		const scopes = await row.locator('[data-scopes]').textContent()
+		expect(scopes).toContain('Sales desk')
+		expect(scopes).toContain('only messages')
+		expect(await row.locator('[data-last-used]').textContent()).toBe('never')
+		await checkBothSizes(page, '[data-key-secret]', 'keys')
+
+		// Shown once: a reload lists the key without it.
+		await page.reload()
+		await page.waitForSelector('tr[data-key]')
+		expect(await page.$('[data-key-secret]')).toBeNull()
+		expect(await page.content()).not.toContain(key)
+
+		// The key works as a script uses it, for its userbot only.
+		expect((await withKey(key, `/api/userbots/${sales}/`)).status).toBe(200)
+		expect((await withKey(key, `/api/userbots/${other}/`)).status).toBe(404)
+		const socket = await connectWs(server.url, { bearer: key })
+		const sub = await socket.command({ action: 'subscribe', userbot_id: other })
+		expect(sub.payload.error).toBe('userbot not found')
+		// Its use is shown on the next load.
+		await page.reload()
+		await page.waitForSelector('tr[data-key] [data-last-used] time')
+
+		// Revoked after a confirmation, from the keyboard.
+		const id = await page.getAttribute('tr[data-key]', 'data-key')
+		await page.focus(`[data-revoke-key="${id}"]`)
+		await page.keyboard.press('Enter')
+		const confirm = page.locator(`[data-confirm-revoke="${id}"]`)
+		await confirm.waitFor()
+		expect(await confirm.evaluate((el) => el === document.activeElement)).toBe(true)
+		expect((await withKey(key, `/api/userbots/${sales}/`)).status).toBe(200)
+		await page.keyboard.press('Enter')
+		await page.waitForSelector('[data-page=keys] .co-notice.ok:text("is revoked")')
+		await page.waitForSelector('[data-empty=keys]')
+		expect(await socket.closed).toEqual({ code: 1008, reason: 'credentials revoked' })
+		expect((await withKey(key, `/api/userbots/${sales}/`)).status).toBe(401)
+		expect(unexpected(problems)).toEqual([])
+		await context.close()
+	}, 90_000)
+
+	it('says in words why a key was not made, and keeps the form as it was', async () => {
+		const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+		const page = await context.newPage()
+		page.setDefaultTimeout(10_000)
+		const address = `nokey.${Date.now().toString(36)}@example.com`
+		await register(page, server.url, address)
+		await logIn(page, address)
+		await page.click('a[data-nav="keys"]')
+		await page.waitForSelector('form[name=create-key]')
+		// Some groups chosen, none ticked: refused before any request.
+		await page.fill('form[name=create-key] input[name=name]', 'half')
+		await page.check('input[name="groups-mode"][value=some]')
+		await page.click('form[name=create-key] button:text("Create the key")')
+		await page.waitForSelector('[data-page=keys] .co-notice.error:text("Tick at least one group")')
+		// A day in the past: the server's sentence, after the field's name, never a code.
+		await page.check('input[name="groups-mode"][value=all]')
+		await page.fill('form[name=create-key] input[name=expires]', '2001-01-01')
+		await page.click('form[name=create-key] button:text("Create the key")')
+		const error = page.locator('[data-page=keys] .co-notice.error')
+		await error.filter({ hasText: 'Expiry' }).waitFor()
+		expect(await error.textContent()).toBe('Expiry: The expiry must be in the future.')
+		expect(await page.inputValue('form[name=create-key] input[name=name]')).toBe('half')
+		expect(await page.$('tr[data-key]')).toBeNull()
+		await context.close()
+	}, 60_000)
+})
