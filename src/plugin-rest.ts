@@ -111,7 +111,7 @@ export type { Logger } from './logger'
 export { emulatorRequest } from './telegram/emulator'
 export { UserbotError } from './userbots/errors'
 /** A file's download as the lifecycle answers it, and the refusals of the files route. */
-export { type FileOutcome, fileErrors } from './userbots/file-download'
+export { type FileOutcome, fileErrors, type PartReader, READ_PART_BYTES } from './userbots/file-download'
 /** A userbot's proxy: set, removed and checked one change at a time, with the body parser of its routes. */
 export { ProxyControl } from './userbots/proxy-control'
 export {

@@ -1,4 +1,4 @@
-import { type FileOutcome, HttpError } from 'userbot-gateway/plugin'
+import { type FileOutcome, HttpError, type PartReader, READ_PART_BYTES } from 'userbot-gateway/plugin'
 
 type Ready = Extract<FileOutcome, { ready: true }>
 
@@ -44,10 +44,12 @@ const etagMatches = (header: string | null, etag: string) =>
  * someone sent the account (HTML, SVG) must never run as a page of the gateway's origin.
  */
 export function fileResponse(file: Ready, request: Request): Response {
-	const blob = Bun.file(file.path)
-	const size = blob.size
+	const blob = 'path' in file ? Bun.file(file.path) : undefined
+	const size = blob ? blob.size : file.size
+	// From the name's extension (Bun.file reads nothing for its type).
+	const type = blob?.type ?? Bun.file(file.name).type
 	const headers: Record<string, string> = {
-		'content-type': blob.type || 'application/octet-stream',
+		'content-type': type || 'application/octet-stream',
 		'content-disposition': disposition(file.name),
 		etag: file.etag,
 		'accept-ranges': 'bytes',
@@ -63,9 +65,33 @@ export function fileResponse(file: Ready, request: Request): Response {
 			{ detail: 'Requested range not satisfiable.', code: 'range_not_satisfiable' },
 			{ status: 416, headers: { 'content-range': `bytes */${size}` } },
 		)
-	if (!range) return new Response(blob, { status: 200, headers })
+	const body = (start: number, end: number) =>
+		blob ? blob.slice(start, end + 1) : 'read' in file ? partStream(file.read, start, end) : null
+	if (!range) return new Response(size === 0 ? null : body(0, size - 1), { status: 200, headers })
 	headers['content-range'] = `bytes ${range.start}-${range.end}/${size}`
-	return new Response(blob.slice(range.start, range.end + 1), { status: 206, headers })
+	return new Response(body(range.start, range.end), { status: 206, headers })
+}
+
+/**
+ * Bytes `start`..`end` (inclusive) of a file read through TDLib, streamed part by part as the client
+ * reads: one part of at most READ_PART_BYTES in flight, never the whole file in memory. A part that
+ * fails or comes back empty ends the body with an error (the connection is cut, the length unmet).
+ */
+function partStream(read: PartReader, start: number, end: number): ReadableStream<Uint8Array> {
+	let at = start
+	return new ReadableStream<Uint8Array>(
+		{
+			async pull(controller) {
+				if (at > end) return controller.close()
+				const bytes = await read(at, Math.min(READ_PART_BYTES, end - at + 1))
+				if (bytes.length === 0) return controller.error(new Error('the file ended before its size'))
+				at += bytes.length
+				controller.enqueue(bytes)
+				if (at > end) controller.close()
+			},
+		},
+		{ highWaterMark: 0 },
+	)
 }
 
 /** A download TDLib has not finished within the wait: 202, its progress, and when to ask again. */

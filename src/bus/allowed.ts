@@ -3,7 +3,9 @@ import type { Logger } from '../logger'
 import type { PluginDefinition } from '../plugin'
 import type { InvokeMessage } from '../supervisor/protocol'
 import { tdFunction } from '../telegram/schema/index'
+import { RuntimeError } from '../telegram/types'
 import { LIFECYCLE_METHODS } from '../userbots/auth-states'
+import { READ_PART_BYTES } from '../userbots/file-download'
 
 /**
  * What a shard lets through: for each label a request may carry (a command's wire name, a
@@ -41,10 +43,22 @@ export function checkShardRequest(
 			dataDir: opts.dataDir,
 			emulator: opts.emulator,
 		})
+		checkPartSize(m.request)
 	} catch (err) {
 		const method =
 			typeof m.request._ === 'string' && tdFunction(m.request._) ? m.request._ : 'not a TDLib method'
 		log.warn('request refused', { userbotId: m.userbotId, method, reason: String((err as Error).message) })
 		throw err
 	}
+}
+
+/**
+ * `readFilePart` (the files route, a file on this shard's host) reads at most READ_PART_BYTES a call:
+ * a `count` of 0 (TDLib: to the end) or more would put a whole file in one bus message.
+ */
+function checkPartSize(request: Record<string, unknown>): void {
+	if (request._ !== 'readFilePart') return
+	const count = request.count
+	if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > READ_PART_BYTES)
+		throw new RuntimeError('bad_request', `readFilePart reads 1 to ${READ_PART_BYTES} bytes a call`)
 }

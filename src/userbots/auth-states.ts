@@ -47,11 +47,11 @@ export type Step = 'phone' | 'code' | 'password' | 'qr' | 'registration'
 
 /**
  * The one TDLib method each log-in step sends, under the label `userbots:<step>`; the check of a
- * logged-in account (`userbots:ready`); the files route's three (`userbots:file`, `userbots:download`, `userbots:evict`: the download cache's `deleteFile`).
+ * logged-in account (`userbots:ready`); the files route's four (`userbots:file`, `userbots:download`, `userbots:evict`: the download cache's `deleteFile`, `userbots:read`: `readFilePart` of a file on another host).
  * A shard on the bus allows these labels these methods only.
  */
 export const LIFECYCLE_METHODS: Readonly<
-	Record<`userbots:${Step | 'ready' | 'file' | 'download' | 'evict' | 'proxy'}`, string>
+	Record<`userbots:${Step | 'ready' | 'file' | 'download' | 'evict' | 'read' | 'proxy'}`, string>
 > = {
 	'userbots:phone': 'setAuthenticationPhoneNumber',
 	'userbots:code': 'checkAuthenticationCode',
@@ -62,6 +62,8 @@ export const LIFECYCLE_METHODS: Readonly<
 	'userbots:file': 'getFile',
 	'userbots:download': 'downloadFile',
 	'userbots:evict': 'deleteFile',
+	// A file kept by a shard on another host, read through TDLib in bounded parts (docs/read-side.md).
+	'userbots:read': 'readFilePart',
 	// The proxy's health check (src/userbots/proxy-control.ts), always with the proxy itself: a
 	// `pingProxy` without one would dial Telegram directly, whatever the network type.
 	'userbots:proxy': 'pingProxy',

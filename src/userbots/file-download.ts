@@ -10,7 +10,7 @@ import { userbotDir } from './uploads'
 /** One TDLib call of the route, under its label (`LIFECYCLE_METHODS`: what a shard lets through). */
 export type FileInvoke = (request: TdRequest<TdMethod>, label: FileLabel) => Promise<unknown>
 
-export type FileLabel = 'userbots:file' | 'userbots:download' | 'userbots:evict'
+export type FileLabel = 'userbots:file' | 'userbots:download' | 'userbots:evict' | 'userbots:read'
 
 export interface FileLimits {
 	dataDir: string
@@ -24,11 +24,22 @@ export interface FileLimits {
 	 * least recently served others past the quota (src/userbots/file-cache.ts).
 	 */
 	cache?: { fits(size: number): boolean; admit(fileId: number, size: number): Promise<void> }
+	/**
+	 * The userbot's TDLib may run on a shard on another host (a bus is configured): a file whose
+	 * path is not on this host's disk is then read through TDLib (`readFilePart`) instead of 404.
+	 */
+	remote?: boolean
 }
 
-/** A file on this server's disk, ready to stream; or a download still running. */
+/** `readFilePart`'s parts: bounded, so that a part and its envelope stay far below a bus message's limit. */
+export const READ_PART_BYTES = 256 * 1024
+
+/** Reads `count` bytes (at most READ_PART_BYTES) of the file from `offset`, through TDLib. */
+export type PartReader = (offset: number, count: number) => Promise<Uint8Array>
+
+/** A file ready to stream (from this server's disk, or through TDLib); or a download still running. */
 export type FileOutcome =
-	| { ready: true; path: string; name: string; size: number; etag: string }
+	| ({ ready: true; name: string; size: number; etag: string } & ({ path: string } | { read: PartReader }))
 	| { ready: false; downloaded_size: number; expected_size: number }
 
 export const fileErrors = {
@@ -126,6 +137,11 @@ export async function fetchFile(
 			return { ready: false, downloaded_size: now.local.downloaded_size, expected_size: now.expected_size }
 		}
 		path = (await servedPath(limits.dataDir, userbotId, done.local.path))?.path
+		if (!path && limits.remote && done.local.path) {
+			// Whole in TDLib's cache on another host: its bytes come through TDLib, by file id only.
+			const common = { ready: true as const, name: basename(done.local.path), etag: fileEtag(file) }
+			return { ...common, size: done.size || done.expected_size, read: partReader(invoke, fileId) }
+		}
 		if (!path) throw fileErrors.notFound()
 	}
 	return {
@@ -134,5 +150,27 @@ export async function fetchFile(
 		name: basename(path),
 		size: file.size || file.expected_size,
 		etag: fileEtag(file),
+	}
+}
+
+/** `readFilePart` of one file, each answer checked: base64 bytes, no more than were asked. */
+function partReader(invoke: FileInvoke, fileId: number): PartReader {
+	return async (offset, count) => {
+		const request = {
+			_: 'readFilePart',
+			file_id: fileId,
+			offset,
+			count: Math.min(count, READ_PART_BYTES),
+		} as const
+		let answer: unknown
+		try {
+			answer = await invoke(request, 'userbots:read')
+		} catch (err) {
+			throw mapRuntimeError(err)
+		}
+		const data = (answer as { data?: unknown } | null)?.data
+		const bytes = typeof data === 'string' ? Buffer.from(data, 'base64') : undefined
+		if (!bytes || bytes.length > request.count) throw new Error('readFilePart answered no data')
+		return bytes
 	}
 }

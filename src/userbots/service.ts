@@ -312,6 +312,7 @@ export class UserbotService {
 			maxBytes: fileMaxBytes,
 			waitMs: fileDownloadWaitMs,
 			cache: { fits: cache.fits, admit: (id, size) => cache.admit(userbotId, id, size, evict) },
+			remote: this.ctx.config.bus !== undefined,
 		})
 	}
 

@@ -222,31 +222,6 @@ describe('web console', () => {
 		expect(await page.locator('ol[data-live-log] img').count()).toBe(0)
 	}, 30_000)
 
-	it("shows a userbot's incoming messages as they arrive", async () => {
-		const alice = await addUserbot(page, 'Alice', '9996611111')
-		const chat = await context.newPage()
-		chat.setDefaultTimeout(10_000)
-		const chatProblems = watchPage(chat)
-		await chat.goto(`${server.url}/#/chat?userbot=${bob}`)
-		await chat.waitForSelector(`select[data-select=chat-userbot] option[value="${bob}"]`, {
-			state: 'attached',
-		})
-		expect(await chat.inputValue('select[data-select=chat-userbot]')).toBe(String(bob))
-		// Live updates start from the subscription: send once the server has answered it.
-		await chat.waitForSelector(`ul[data-messages][data-subscribed="${bob}"]`, { state: 'attached' })
-		const sent = await runCommand(page, alice, 'send_message', {
-			chat_id: '-2001',
-			text: 'Hi Bob, from Alice',
-		})
-		expect(sent.ok).toBe(1)
-		const message = chat.locator('ul[data-messages] li', { hasText: 'Hi Bob, from Alice' })
-		await message.waitFor()
-		expect(await message.textContent()).toContain('from 1001')
-		await screenshot(chat, 'chat')
-		expect(unexpected(chatProblems)).toEqual([])
-		await chat.close()
-	}, 30_000)
-
 	it("shows each userbot's account status as a badge, changed live by the channel's push", async () => {
 		await page.goto(`${server.url}/#/userbots`)
 		const row = page.locator('tr[data-userbot]', { hasText: 'Carol' })

@@ -69,4 +69,31 @@ describe('emulator downloads', () => {
 		expect(new Uint8Array(readFileSync(a.local.path))).toEqual(BYTES)
 		expect(a.local).toMatchObject({ is_downloading_completed: true, downloaded_size: BYTES.length })
 	})
+
+	it('reads parts of a file the client has whole with readFilePart, and refuses one it has not', async () => {
+		const read = async (who: number, offset: number, count: number) => {
+			const part = (await t.rt.invoke(who, { _: 'readFilePart', file_id: fileId, offset, count })) as {
+				data: string
+			}
+			return new Uint8Array(Buffer.from(part.data, 'base64'))
+		}
+		await download(true)
+		expect(await read(BOB, 0, 10)).toEqual(BYTES.subarray(0, 10))
+		// Across the cloud's part boundary, and to the end with count 0 (TDLib's "the rest").
+		expect(await read(BOB, DOWNLOAD_PART_BYTES - 5, 10)).toEqual(
+			BYTES.subarray(DOWNLOAD_PART_BYTES - 5, DOWNLOAD_PART_BYTES + 5),
+		)
+		expect(await read(BOB, 3, 0)).toEqual(BYTES.subarray(3))
+		expect(await read(BOB, BYTES.length - 4, 100)).toEqual(BYTES.subarray(BYTES.length - 4))
+		expect((await read(BOB, BYTES.length, 10)).length).toBe(0)
+		// The uploader reads the file it sent from.
+		expect(await read(ALICE, 1, 5)).toEqual(BYTES.subarray(1, 6))
+		const refused = async (offset: number, count: number) =>
+			((await rejection(t.rt.invoke(BOB, { _: 'readFilePart', file_id: fileId, offset, count }))) as TdError)
+				.message
+		expect(await refused(-1, 10)).toBe('Parameter offset must be non-negative')
+		expect(await refused(0, -1)).toBe('Parameter count must be non-negative')
+		await t.rt.invoke(BOB, { _: 'deleteFile', file_id: fileId })
+		expect(await refused(0, 10)).toBe('There is not enough downloaded bytes in the file to read')
+	})
 })

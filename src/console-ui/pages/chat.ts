@@ -1,83 +1,138 @@
 /// <reference lib="dom" />
 import type { UpdateEvent } from '../../public/client'
+import { api } from '../api'
 import type { Ctx, Page } from '../context'
 import { fill, h } from '../dom'
-import { listUserbots } from './userbots'
+import './chat/chat.css'
+import { composeBox } from './chat/compose'
+import { type Conversation, conversation } from './chat/conversation'
+import { type ChatList, chatList } from './chat/list'
+import { type ChatSummary, kind, type Message, type Names, nameCache, type Run, runner } from './chat/model'
 
-/** A userbot's incoming messages as they arrive: `updateNewMessage` from its live updates. */
-type Message = {
-	id?: number
-	chat_id?: number
-	is_outgoing?: boolean
-	sender_id?: { user_id?: number; chat_id?: number }
-	content?: { _?: string; '@type'?: string; text?: { text?: string }; caption?: { text?: string } }
-}
+type Userbot = { id: number; name: string; authorization_state: string }
 
-const kind = (o: { _?: string; '@type'?: string } | undefined) => o?._ ?? o?.['@type'] ?? ''
-
+/**
+ * The chat view, as in a messenger: a userbot's chat list beside the open chat (one pane at a time
+ * on a narrow screen, with a back button), the history paged back as the user scrolls up, names
+ * instead of ids, a compose box, photos through the files route, and new messages live.
+ * `#/chat?userbot=1&chat=-2001` opens a chat directly.
+ */
 export function chatPage(ctx: Ctx, params: URLSearchParams): Page {
-	const select = h('select', { attrs: { name: 'userbot', 'data-select': 'chat-userbot' } })
-	const list = h('ul', { class: 'messages', attrs: { 'data-messages': '' } })
+	const select = h('select', { attrs: { name: 'userbot', id: 'ch-userbot', 'data-select': 'chat-userbot' } })
+	const listPane = h('section', { class: 'ch-list-pane', attrs: { 'aria-label': 'Chats' } })
+	const chatPane = h('section', { class: 'ch-chat-pane', attrs: { 'aria-label': 'Conversation' } })
+	const app = h('div', { class: 'ch-app', attrs: { 'data-view': 'list' } }, listPane, chatPane)
 	let stop: (() => void) | undefined
+	let list: ChatList | null = null
+	let open: { id: number; view: Conversation } | null = null
 
-	const show = (event: UpdateEvent) => {
-		if (kind(event.update) !== 'updateNewMessage') return
-		const m = event.update.message as Message | undefined
-		if (!m || m.is_outgoing) return
-		const sender = m.sender_id?.user_id ?? m.sender_id?.chat_id
-		const body = m.content?.text?.text ?? m.content?.caption?.text ?? `(${kind(m.content)})`
-		list.prepend(
-			h(
-				'li',
-				{ attrs: { 'data-message': String(m.id ?? '') } },
-				h(
-					'span',
-					{ class: 'meta' },
-					`chat ${m.chat_id ?? '?'} · from ${sender ?? '?'} · ${new Date().toLocaleTimeString()}`,
-				),
-				h('span', { class: 'body' }, body),
-			),
-		)
+	const empty = (words: string) => h('p', { class: 'ch-empty' }, words)
+	const back = () => {
+		app.setAttribute('data-view', 'list')
+		listPane.querySelector<HTMLElement>('[aria-current=true]')?.focus()
 	}
-	const follow = () => {
+
+	const openChat = (userbotId: number, run: Run, names: Names, chat: Pick<ChatSummary, 'id' | 'title'>) => {
+		names.know(`chat:${chat.id}`, chat.title)
+		const view = conversation({ userbotId, chatId: chat.id, run, names, reply: (m) => compose.setReply(m) })
+		const compose = composeBox({ userbotId, chatId: chat.id, run, sent: (m) => view.upsert(m) })
+		open = { id: chat.id, view }
+		list?.setActive(chat.id)
+		app.setAttribute('data-view', 'chat')
+		fill(
+			chatPane,
+			h(
+				'div',
+				{ class: 'ch-chat-head' },
+				h(
+					'button',
+					{ class: 'ch-back', attrs: { type: 'button', 'data-action': 'back' }, on: { click: back } },
+					'← Chats',
+				),
+				h('h2', { attrs: { 'data-chat-title': '' } }, chat.title),
+			),
+			view.element,
+			compose.element,
+		)
+		chatPane.setAttribute('data-open-chat', String(chat.id))
+		void view.loadOlder()
+		// Opened is read: the unread count goes, as in Telegram's apps.
+		void run('read_chat', { chat_id: chat.id }).catch(() => {})
+	}
+
+	const live = (event: UpdateEvent) => {
+		const u = event.update as {
+			_?: string
+			message?: Message
+			old_message_id?: number
+			chat_id?: number
+			message_ids?: number[]
+			is_permanent?: boolean
+		}
+		const view = open && (u.message?.chat_id ?? u.chat_id) === open.id ? open.view : null
+		switch (kind(u)) {
+			case 'updateNewMessage':
+				if (!u.message) return
+				list?.arrived(u.message)
+				view?.upsert(u.message)
+				return
+			case 'updateMessageSendSucceeded':
+			case 'updateMessageSendFailed':
+				if (u.message) view?.upsert(u.message, u.old_message_id)
+				return
+			case 'updateDeleteMessages':
+				if (u.is_permanent) view?.remove(u.message_ids ?? [])
+		}
+	}
+
+	const follow = (wantedChat?: number) => {
 		stop?.()
-		fill(list)
-		const id = Number(select.value)
-		list.removeAttribute('data-subscribed')
-		if (!id || !ctx.conn) return
-		stop = ctx.conn.watch(id, show)
+		open = null
+		const userbotId = Number(select.value)
+		app.setAttribute('data-view', 'list')
+		fill(chatPane, empty('Choose a chat to read and write in it.'))
+		chatPane.removeAttribute('data-open-chat')
+		app.removeAttribute('data-subscribed')
+		if (!userbotId || !ctx.conn)
+			return fill(listPane, empty('No userbot is logged in yet: log one in on the Userbots page.'))
+		const run = runner(ctx.conn, userbotId)
+		const names = nameCache(run)
+		const current = chatList({ userbotId, run, names, open: (chat) => openChat(userbotId, run, names, chat) })
+		list = current
+		fill(listPane, current.element)
+		stop = ctx.conn.watch(userbotId, live)
 		ctx.conn
-			.subscribed(id)
+			.subscribed(userbotId)
 			.then(() => {
-				if (Number(select.value) === id) list.setAttribute('data-subscribed', String(id))
+				if (Number(select.value) === userbotId) app.setAttribute('data-subscribed', String(userbotId))
 			})
 			.catch(() => {})
+		void current.load().then(() => {
+			if (!wantedChat || list !== current) return
+			const chat = current.get(wantedChat)
+			openChat(userbotId, run, names, chat ?? { id: wantedChat, title: `Chat ${wantedChat}` })
+		})
 	}
-	select.addEventListener('change', follow)
+	select.addEventListener('change', () => follow())
 
-	void listUserbots().then((bots) => {
+	void api<Userbot[]>('GET', '/api/userbots/').then((answer) => {
+		const bots = answer.ok && Array.isArray(answer.data) ? answer.data : []
 		const ready = bots.filter((b) => b.authorization_state === 'authorizationStateReady')
 		fill(
 			select,
-			...ready.map((b) =>
-				h('option', { attrs: { value: String(b.id) } }, `${b.id}: ${b.name || '(no name)'}`),
-			),
+			...ready.map((b) => h('option', { attrs: { value: String(b.id) } }, b.name || `Userbot ${b.id}`)),
 		)
 		const wanted = params.get('userbot')
 		if (wanted && ready.some((b) => String(b.id) === wanted)) select.value = wanted
-		follow()
+		const chat = Number(params.get('chat'))
+		follow(Number.isSafeInteger(chat) && chat !== 0 ? chat : undefined)
 	})
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'chat' } },
-			h(
-				'section',
-				{ class: 'card' },
-				h('h2', null, 'Incoming messages'),
-				h('label', { class: 'field' }, h('span', null, 'Userbot'), select),
-				list,
-			),
+			{ class: 'page ch-page', attrs: { 'data-page': 'chat' } },
+			h('div', { class: 'ch-toolbar' }, h('label', { attrs: { for: 'ch-userbot' } }, 'Userbot'), select),
+			app,
 		),
 		dispose: () => stop?.(),
 	}

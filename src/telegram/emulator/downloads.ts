@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs'
 import { dirname } from 'node:path'
 import { bytesOf, type FileRecord, fileView, localPath, requireFile } from './files'
 import { fail, type Handlers, OK, type RunningDownload, type Session } from './session'
@@ -73,6 +82,34 @@ export const downloadHandlers: Handlers = {
 		const running = s.downloads.get(record.id) ?? start(s, record, path)
 		if (req.synchronous) await running.finished
 		return fileView(s, record)
+	},
+	/**
+	 * `readFilePart`: bytes of a file this client has whole (downloaded, or its own upload), read from
+	 * its local copy, as TDLib reads its file cache; `count` 0 reads to the end, past the end reads
+	 * nothing. A file not (fully) on this client's disk fails with TDLib's words.
+	 */
+	readFilePart(s, req) {
+		if (req.offset < 0) fail('Parameter offset must be non-negative')
+		if (req.count < 0) fail('Parameter count must be non-negative')
+		const view = fileView(s, requireFile(s, req.file_id))
+		const path = view.local.path
+		if (!view.local.is_downloading_completed || !path || !existsSync(path))
+			fail('There is not enough downloaded bytes in the file to read')
+		const size = statSync(path).size
+		const count = Math.max(0, Math.min(req.count || size, size - req.offset))
+		const bytes = Buffer.alloc(count)
+		const fd = openSync(path, 'r')
+		try {
+			let done = 0
+			while (done < count) {
+				const n = readSync(fd, bytes, done, count - done, req.offset + done)
+				if (n === 0) break
+				done += n
+			}
+		} finally {
+			closeSync(fd)
+		}
+		return { _: 'data', data: bytes.toString('base64') }
 	},
 	/** Removes this client's copy; a download on its way is cancelled, as TDLib's `deleteFile` does. */
 	deleteFile(s, req) {

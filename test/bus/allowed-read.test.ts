@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'bun:test'
+import { checkShardRequest, methodsByLabel } from '../../src/bus/allowed'
+import { createLogger } from '../../src/logger'
+import type { InvokeMessage } from '../../src/supervisor/protocol'
+import { READ_PART_BYTES } from '../../src/userbots/file-download'
+
+/** What a shard lets through for the files route's reads of a file on its host (`userbots:read`). */
+const byLabel = methodsByLabel([])
+const opts = {
+	methodsOf: (label: string | undefined) => (label ? byLabel.get(label) : undefined),
+	dataDir: '/nonexistent',
+	emulator: false,
+}
+const log = createLogger('silent')
+const message = (label: string, request: Record<string, unknown>) =>
+	({ type: 'invoke', id: 1, userbotId: 7, label, request }) as unknown as InvokeMessage
+const check = (label: string, request: Record<string, unknown>) => () =>
+	checkShardRequest(message(label, request), opts, log)
+const read = (count: unknown) => ({ _: 'readFilePart', file_id: 5, offset: 0, count })
+
+describe('a shard and readFilePart', () => {
+	it('lets readFilePart through under userbots:read, and only it', () => {
+		expect(byLabel.get('userbots:read')).toEqual(new Set(['readFilePart']))
+		expect(check('userbots:read', read(1))).not.toThrow()
+		expect(check('userbots:read', read(READ_PART_BYTES))).not.toThrow()
+		expect(check('userbots:read', { _: 'getFile', file_id: 5 })).toThrow()
+		expect(check('userbots:file', read(10))).toThrow()
+	})
+
+	it('refuses a part of 0 (TDLib: the whole rest), a negative one, or one over the limit', () => {
+		for (const count of [0, -1, READ_PART_BYTES + 1, 2 ** 40]) {
+			expect(check('userbots:read', read(count))).toThrow(
+				`readFilePart reads 1 to ${READ_PART_BYTES} bytes a call`,
+			)
+		}
+	})
+})
