@@ -86,23 +86,27 @@ export const downloadHandlers: Handlers = {
 	/**
 	 * `readFilePart`: bytes of a file this client has whole (downloaded, or its own upload), read from
 	 * its local copy, as TDLib reads its file cache; `count` 0 reads to the end, past the end reads
-	 * nothing. A file not (fully) on this client's disk fails with TDLib's words.
+	 * nothing, a count past the end is refused. A file not (fully) on this client's disk fails with TDLib's words.
 	 */
 	readFilePart(s, req) {
-		if (req.offset < 0) fail('Parameter offset must be non-negative')
-		if (req.count < 0) fail('Parameter count must be non-negative')
+		const offset = req.offset ?? 0
+		const wanted = req.count ?? 0
+		if (offset < 0) fail('Parameter offset must be non-negative')
+		if (wanted < 0) fail('Parameter count must be non-negative')
 		const view = fileView(s, requireFile(s, req.file_id))
 		const path = view.local.path
 		if (!view.local.is_downloading_completed || !path || !existsSync(path))
 			fail('There is not enough downloaded bytes in the file to read')
 		const size = statSync(path).size
-		const count = Math.max(0, Math.min(req.count || size, size - req.offset))
+		// As TDLib: a count past the bytes there is an error; 0 reads what there is (nothing past the end).
+		if (wanted > 0 && size - offset < wanted) fail('There is not enough downloaded bytes in the file to read')
+		const count = Math.max(0, wanted || size - offset)
 		const bytes = Buffer.alloc(count)
 		const fd = openSync(path, 'r')
 		try {
 			let done = 0
 			while (done < count) {
-				const n = readSync(fd, bytes, done, count - done, req.offset + done)
+				const n = readSync(fd, bytes, done, count - done, offset + done)
 				if (n === 0) break
 				done += n
 			}
