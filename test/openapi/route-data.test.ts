@@ -66,10 +66,10 @@ describe('routes as data, in their plugin', () => {
 
 	it("the built-in routes are described by their plugin's data, only when that plugin is loaded", async () => {
 		const doc = await documentOf({ plugins: builtInPlugins.filter((p) => p.id !== 'userbots') })
-		expect(doc.paths['/accounts/register/']?.post?.summary).toBe(
-			(accountsApi.routes.find((r) => r.path === '/accounts/register/')?.hooks.detail as { summary: string })
-				.summary,
-		)
+		const register = accountsApi.routes.find((r) => r.path === '/accounts/register/')
+		const summary = (register?.hooks.detail as { summary?: string } | undefined)?.summary
+		expect(summary).toStartWith('Registers a user')
+		expect(doc.paths['/accounts/register/']?.post?.summary).toBe(summary as string)
 		const userbotPaths = userbotsApi.routes.map((r) => r.path.replace(/:([^/]+)/g, '{$1}'))
 		expect(userbotPaths.length).toBeGreaterThan(5)
 		expect(Object.keys(doc.paths).filter((p) => userbotPaths.includes(p))).toEqual([])
