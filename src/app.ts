@@ -359,7 +359,7 @@ async function compose(
 	routeOwners.claim('core', operator)
 	app.use(operator)
 	const catalog = buildCatalog(gateway.commands)
-	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app))
+	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app, plugins))
 	routeOwners.claim('core', docs)
 	app.use(docs)
 	// The web console needs the WebSocket channel, so it is served only where that is.

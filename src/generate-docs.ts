@@ -32,10 +32,10 @@ export async function generateDocs(env: Record<string, string> = {}): Promise<Ge
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-docs-'))
 	try {
 		const config = loadConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TDLIB_BACKEND: 'tdlib' })
-		const { createApp } = await import('./app')
+		const { builtInPlugins, createApp } = await import('./app')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
-			const openapi = openApiDocument(app.app)
+			const openapi = openApiDocument(app.app, builtInPlugins)
 			return { files: documents(app.catalog, openapi, readFileSync(join(ROOT, REFERENCE_FILE), 'utf8')) }
 		} finally {
 			await app.close()

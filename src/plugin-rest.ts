@@ -85,6 +85,18 @@ export { isTdUpdate } from './telegram/schema/index'
 /** What `ctx.updates.observe` hands an observer (a userbot's numbered update), and the TDLib update names. */
 export type { ObservedEvent } from './updates/hub'
 
+// Routes as data (docs/plugins.md#routes-as-data).
+
+/** A plugin's routes as data (its `api`): what the OpenAPI document says of each route it serves. */
+export {
+	BEARER_OR_SESSION,
+	documentedOnly,
+	ROUTE_ERRORS,
+	type RouteData,
+} from './openapi/route-data'
+/** The shared wire shapes of the REST answers and bodies (TypeBox), for a plugin's route data. */
+export * as RestSchemas from './openapi/schemas'
+
 // The userbot lifecycle (docs/plugins.md#the-userbot-lifecycle).
 
 /**

@@ -17,6 +17,12 @@ export interface PluginDefinition<C extends readonly CommandDefinition[] = reado
 	/** A sentence saying why this plugin cannot load with this config, or null when it can. */
 	unavailable?(config: Config): string | null
 	build?(ctx: AppContext): AnyElysia | null | Promise<AnyElysia | null>
+	/**
+	 * The REST routes `build` serves, as data (src/openapi/route-data.ts): bodies, answers, summaries,
+	 * auth requirement. The OpenAPI document describes each served route from it; a served route no
+	 * loaded plugin describes is listed bare.
+	 */
+	api?: AnyElysia
 }
 
 export function definePlugin<const C extends readonly CommandDefinition[] = readonly []>(
@@ -32,6 +38,7 @@ export function isPluginDefinition(x: unknown): x is PluginDefinition {
 	return (
 		typeof p.id === 'string' &&
 		(p.build === undefined || typeof p.build === 'function') &&
+		(p.api === undefined || (typeof p.api === 'object' && p.api !== null && 'routes' in p.api)) &&
 		(p.commands === undefined || Array.isArray(p.commands)) &&
 		(p.build !== undefined || p.commands !== undefined)
 	)

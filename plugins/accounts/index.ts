@@ -7,6 +7,7 @@
  */
 import { Elysia } from 'elysia'
 import { answerOtherMethods, definePlugin, type RestContext } from 'userbot-gateway/plugin'
+import { accountsApi } from './api'
 import { checkPasswordRoute } from './routes/check-password'
 import { inviteRoutes } from './routes/invites'
 import { loginRoute } from './routes/login'
@@ -20,6 +21,7 @@ import { tokenRoutes } from './routes/tokens'
 
 export const accountsPlugin = definePlugin({
 	id: 'accounts',
+	api: accountsApi,
 	build: (ctx) => accountsRoutes(ctx),
 })
 

@@ -8,6 +8,7 @@
  */
 import { Elysia } from 'elysia'
 import { answerOtherMethods, definePlugin, type RestContext } from 'userbot-gateway/plugin'
+import { apiAccountsApi } from './api'
 import { createMainServer } from './main-server'
 import { loginRoute } from './routes/login'
 import { logoutRoute } from './routes/logout'
@@ -17,6 +18,7 @@ const NO_MAIN_SERVER =
 
 export const apiAccountsPlugin = definePlugin({
 	id: 'api-accounts',
+	api: apiAccountsApi,
 	unavailable: (config) => (config.mainServerUrl ? null : NO_MAIN_SERVER),
 	build: (ctx) => apiAccountsRoutes(ctx),
 })

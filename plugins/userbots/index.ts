@@ -7,6 +7,7 @@
  */
 
 import { definePlugin, UserbotService, within } from 'userbot-gateway/plugin'
+import { userbotsApi } from './api'
 import { userbotCommands } from './commands'
 import { emulatorControlRoutes } from './emulator-control'
 import { userbotRoutes } from './routes'
@@ -16,6 +17,7 @@ const RESTORE_WAIT_MS = 5_000
 
 export const userbotsPlugin = definePlugin({
 	id: 'userbots',
+	api: userbotsApi,
 	async build(ctx) {
 		const service = new UserbotService(ctx)
 		const runtime = ctx.runtime

@@ -7,6 +7,7 @@
  */
 
 import { definePlugin, type PluginDefinition } from 'userbot-gateway/plugin'
+import { webhooksApi } from './api'
 import { Deliverer } from './deliver'
 import { Endpoints } from './endpoints'
 import { History } from './history'
@@ -28,6 +29,7 @@ export interface WebhooksPluginOptions {
 export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDefinition {
 	return definePlugin({
 		id: 'webhooks',
+		api: webhooksApi,
 		build(ctx) {
 			const now = opts.now ?? Date.now
 			const lookup = opts.lookup ?? defaultLookup

@@ -2,15 +2,17 @@ import { toOpenAPISchema } from '@elysiajs/openapi'
 import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
-import { restContract } from './contract'
+import type { PluginDefinition } from '../plugin'
+import { coreRouteData } from './core-routes'
 import { renderDocsPage } from './docs-page'
 import { CORE_DETAILS, lintReady, TAGS } from './operations'
 
 /**
  * The OpenAPI 3.1 document of the app's REST routes: `@elysiajs/openapi` reads the real app's routes,
- * and the contract (contract.ts) lends each its request body, its answers and its summary, without
- * changing how the route parses (routes read their bodies themselves, to answer as DRF does). Only
- * routes the app really serves are in it: a plugin that is not loaded leaves none behind.
+ * and the route data (route-data.ts) of the core and of the loaded plugins (their `api`) lends each
+ * its request body, its answers and its summary, without changing how the route parses (routes read
+ * their bodies themselves, to answer as DRF does). Only routes the app really serves are in it: a
+ * plugin that is not loaded leaves none behind.
  */
 
 type Hooks = { body?: unknown; response?: unknown; params?: unknown; detail?: Record<string, unknown> }
@@ -34,10 +36,11 @@ function requestBody(body: unknown): { requestBody?: unknown } {
 	}
 }
 
-export function openApiDocument(app: AnyElysia): JsonSchema {
+export function openApiDocument(app: AnyElysia, plugins: readonly PluginDefinition[]): JsonSchema {
 	const references: Record<string, Record<string, Hooks>> = {}
 	const details = new Map<string, Record<string, unknown>>()
-	for (const route of restContract.routes) {
+	const data = [coreRouteData, ...plugins.flatMap((p) => (p.api ? [p.api] : []))]
+	for (const route of data.flatMap((d) => d.routes)) {
 		const method = route.method.toLowerCase()
 		const hooks = route.hooks as Hooks
 		references[route.path] = {
@@ -57,7 +60,7 @@ export function openApiDocument(app: AnyElysia): JsonSchema {
 	)) {
 		for (const [method, operation] of Object.entries(item)) {
 			const key = `${method} ${path}`
-			// A route neither the contract nor the core describes (a plugin's own) is listed as it is.
+			// A route no route data describes (a plugin's without `api`) is listed as it is.
 			const detail = details.get(key) ?? CORE_DETAILS[key] ?? {}
 			documented[path] = {
 				...documented[path],
@@ -123,16 +126,16 @@ const usedTags = (paths: Record<string, Record<string, unknown>>) =>
  * `GET /api/openapi.json` (made at the first request, once every route is in) and `GET /api/docs`, a
  * page of our own that shows it (docs-page.ts). **Decision:** public, like the catalog.
  */
-export function openApiRoutes(app: () => AnyElysia) {
+export function openApiRoutes(app: () => AnyElysia, plugins: readonly PluginDefinition[]) {
 	let json: string | undefined
 	let page: string | undefined
 	return new Elysia({ name: 'openapi' })
 		.get('/api/openapi.json', () => {
-			json ??= JSON.stringify(openApiDocument(app()))
+			json ??= JSON.stringify(openApiDocument(app(), plugins))
 			return new Response(json, { headers: { 'content-type': 'application/json' } })
 		})
 		.get('/api/docs', () => {
-			page ??= renderDocsPage(openApiDocument(app()))
+			page ??= renderDocsPage(openApiDocument(app(), plugins))
 			return new Response(page, {
 				headers: {
 					'content-type': 'text/html; charset=utf-8',

@@ -1,10 +1,8 @@
 import { Elysia, t } from 'elysia'
+import { documentedOnly } from './route-data'
 import * as S from './schemas'
 
-/** The operator's routes (docs/operator.md) as a contract: API keys and the audit log. */
-const unreachable = (): never => {
-	throw new Error('the REST contract is documentation, never served')
-}
+/** The operator's routes (docs/operator.md) as data (route-data.ts): API keys and the audit log. */
 const ownerOnly: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
 const authed = { 401: S.Detail, 403: S.Detail }
 
@@ -45,11 +43,11 @@ const AuditLine = t.Object({
 })
 
 export const operatorContract = new Elysia({ name: 'operator-contract' })
-	.get('/api/keys/', unreachable, {
+	.get('/api/keys/', documentedOnly, {
 		response: { 200: t.Array(ApiKey), ...authed },
 		detail: { summary: "The company's live API keys (owner only)", tags: ['operator'], security: ownerOnly },
 	})
-	.post('/api/keys/', unreachable, {
+	.post('/api/keys/', documentedOnly, {
 		body: NewApiKey,
 		response: { 201: t.Composite([ApiKey, t.Object({ key: t.String() })]), 400: S.FieldErrors, ...authed },
 		detail: {
@@ -58,7 +56,7 @@ export const operatorContract = new Elysia({ name: 'operator-contract' })
 			security: ownerOnly,
 		},
 	})
-	.delete('/api/keys/:id/', unreachable, {
+	.delete('/api/keys/:id/', documentedOnly, {
 		params: t.Object({ id: S.PathId() }),
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
 		detail: {
@@ -67,7 +65,7 @@ export const operatorContract = new Elysia({ name: 'operator-contract' })
 			security: ownerOnly,
 		},
 	})
-	.get('/api/audit/', unreachable, {
+	.get('/api/audit/', documentedOnly, {
 		query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
 		response: { 200: t.Array(AuditLine), 400: S.FieldErrors, ...authed },
 		detail: {

@@ -14,7 +14,7 @@ import type { userbotCommands } from '../../plugins/userbots/commands'
 import type { CommandMap } from '../client/types'
 import { type Client, type ClientOptions, createClient as createWsClient } from '../client/ws-client'
 import type { CommandMapOf } from '../commands/define'
-import type { RestApi } from '../openapi/contract'
+import type { RestApi } from '../openapi/rest-api'
 import type { PluginDefinition } from '../plugin'
 
 export type { BackoffOptions } from '../client/backoff'

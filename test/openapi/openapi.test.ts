@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import Ajv from 'ajv'
-import { restContract } from '../../src/openapi/contract'
+import { restApi } from '../../src/openapi/rest-api'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { mainAccount, PASSWORD, startPair } from '../plugins/api-accounts/support'
 
@@ -290,7 +290,7 @@ describe('the OpenAPI document', () => {
 			const edgeDoc = (await res.json()) as Doc
 			const routes = (document: Doc) =>
 				Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path}`))
-			const contract = restContract.routes.map(
+			const contract = restApi.routes.map(
 				(r) => `${r.method.toLowerCase()} ${r.path.replace(/:([^/]+)/g, '{$1}')}`,
 			)
 			// The built-in app (docs/openapi.json) and an app with family B, together, serve the whole contract.

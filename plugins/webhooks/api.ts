@@ -1,12 +1,12 @@
 import { Elysia, t } from 'elysia'
-import * as S from './schemas'
+import { BEARER_OR_SESSION, documentedOnly, RestSchemas as S } from 'userbot-gateway/plugin'
 
-/** The webhooks plugin's routes as a contract (docs/webhooks.md), joined to the REST contract. */
-const unreachable = (): never => {
-	throw new Error('the REST contract is documentation, never served')
-}
+/**
+ * The webhook routes as data (docs/plugins.md#routes-as-data, docs/webhooks.md): path, method, body,
+ * answers, summary and auth requirement of each route `build` serves.
+ */
 const ID = t.Object({ id: S.PathId() })
-const security: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
+const security = BEARER_OR_SESSION
 const tags = ['webhooks']
 const { Int, Id } = S
 const When = () => t.Union([t.String({ format: 'date-time' }), t.Null()])
@@ -60,22 +60,22 @@ const Replay = t.Object({
 })
 const authed = { 401: S.Detail, 403: S.Detail }
 
-export const webhookContract = new Elysia({ name: 'webhook-contract' })
-	.get('/api/webhooks/', unreachable, {
+export const webhooksApi = new Elysia({ name: 'webhooks-api' })
+	.get('/api/webhooks/', documentedOnly, {
 		response: { 200: t.Array(Endpoint), ...authed },
 		detail: { summary: "The company's webhook endpoints (owner)", tags, security },
 	})
-	.post('/api/webhooks/', unreachable, {
+	.post('/api/webhooks/', documentedOnly, {
 		body: EndpointBody,
 		response: { 201: WithSecret, 400: S.FieldErrors, ...authed },
 		detail: { summary: 'Adds a webhook endpoint; its secret is shown once (owner)', tags, security },
 	})
-	.get('/api/webhooks/:id/', unreachable, {
+	.get('/api/webhooks/:id/', documentedOnly, {
 		params: ID,
 		response: { 200: Endpoint, ...authed, 404: S.Detail },
 		detail: { summary: 'One webhook endpoint (owner)', tags, security },
 	})
-	.patch('/api/webhooks/:id/', unreachable, {
+	.patch('/api/webhooks/:id/', documentedOnly, {
 		params: ID,
 		body: EndpointPatch,
 		response: { 200: Endpoint, 400: S.FieldErrors, ...authed, 404: S.Detail },
@@ -85,22 +85,22 @@ export const webhookContract = new Elysia({ name: 'webhook-contract' })
 			security,
 		},
 	})
-	.delete('/api/webhooks/:id/', unreachable, {
+	.delete('/api/webhooks/:id/', documentedOnly, {
 		params: ID,
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
 		detail: { summary: 'Deletes a webhook endpoint and its deliveries (owner)', tags, security },
 	})
-	.post('/api/webhooks/:id/rotate-secret/', unreachable, {
+	.post('/api/webhooks/:id/rotate-secret/', documentedOnly, {
 		params: ID,
 		response: { 200: WithSecret, ...authed, 404: S.Detail },
 		detail: { summary: 'A new secret; the old one signs beside it for 24 h (owner)', tags, security },
 	})
-	.post('/api/webhooks/:id/test/', unreachable, {
+	.post('/api/webhooks/:id/test/', documentedOnly, {
 		params: ID,
 		response: { 202: t.Object({ event_id: Id(), message_id: t.String() }), ...authed, 404: S.Detail },
 		detail: { summary: 'Sends a webhook.test event to the endpoint (owner)', tags, security },
 	})
-	.get('/api/webhooks/:id/deliveries/', unreachable, {
+	.get('/api/webhooks/:id/deliveries/', documentedOnly, {
 		params: ID,
 		response: { 200: t.Array(Delivery), 400: S.FieldErrors, ...authed, 404: S.Detail },
 		detail: {
@@ -109,7 +109,7 @@ export const webhookContract = new Elysia({ name: 'webhook-contract' })
 			security,
 		},
 	})
-	.post('/api/webhooks/:id/replay/', unreachable, {
+	.post('/api/webhooks/:id/replay/', documentedOnly, {
 		params: ID,
 		body: Replay,
 		response: {

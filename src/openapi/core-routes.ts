@@ -1,0 +1,12 @@
+import { Elysia } from 'elysia'
+import { operatorContract } from './operator-contract'
+import { documentedOnly } from './route-data'
+import * as S from './schemas'
+
+/** The core's own REST routes as data (src/openapi/route-data.ts): health, then the operator's. */
+export const coreRouteData = new Elysia({ name: 'core-api' })
+	.get('/health', documentedOnly, {
+		response: { 200: S.Health, 503: S.Health },
+		detail: { summary: 'Liveness: the database (probed by a write) and the supervisor', tags: ['health'] },
+	})
+	.use(operatorContract)
