@@ -11,7 +11,7 @@ import { listUserbots } from './userbots'
 /**
  * The command runner: a userbot, a command of the live catalog (`GET /api/commands/`, so a plugin's
  * commands are there too) grouped by what it does, a form made from its input schema with its
- * defaults (a chat id offers the userbot's chats, read with `get_chats` and `get_chat`), and the
+ * defaults (a chat id offers the userbot's chats by title, from `get_chats`), and the
  * answer: readable first, the raw event one click away (errors in red).
  */
 interface CatalogCommand {
@@ -22,7 +22,7 @@ interface CatalogCommand {
 	errors: string[]
 }
 
-/** How many chats the picker lists (each one is a `get_chat`). */
+/** How many chats the picker lists. */
 const PICKER_CHATS = 20
 
 export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
@@ -35,7 +35,11 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 	const chats = h('datalist', { attrs: { id: CHAT_CHOICES } })
 	const summary = h('p', { class: 'muted', attrs: { 'data-summary': '' } })
 	const formBox = h('div')
-	const result = h('pre', { class: 'event', attrs: { 'data-result': '' } })
+	// Scrolls when long: focusable, so a keyboard can scroll it too.
+	const result = h('pre', {
+		class: 'event',
+		attrs: { 'data-result': '', tabindex: '0', 'aria-label': 'Raw JSON of the answer' },
+	})
 	const raw = h('details', { class: 'raw' }, h('summary', null, 'Raw JSON'), result)
 	const view = h(
 		'div',
@@ -64,26 +68,17 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 		fill(chats)
 		try {
 			const list = await ctx.conn.run({ action: 'get_chats', userbot_id: userbotId, limit: PICKER_CHATS })
-			const ids = ((list.result as { chat_ids?: unknown[] } | undefined)?.chat_ids ?? []).slice(
-				0,
-				PICKER_CHATS,
-			)
-			const titled = await Promise.all(
-				ids.map(async (id) => {
-					const chat = await ctx.conn?.run({
-						action: 'get_chat',
-						userbot_id: userbotId,
-						chat_id: id as number,
-					})
-					const title = (chat?.result as { title?: unknown } | undefined)?.title
-					return h(
+			const found = (list.result as { chats?: { id?: unknown; title?: unknown }[] } | undefined)?.chats ?? []
+			const options = found
+				.filter((c) => typeof c.id === 'number' || typeof c.id === 'string')
+				.map((c) =>
+					h(
 						'option',
-						{ attrs: { value: String(id) } },
-						typeof title === 'string' && title ? title : String(id),
-					)
-				}),
-			)
-			if (chatsOf === userbotId) fill(chats, ...titled)
+						{ attrs: { value: String(c.id) } },
+						typeof c.title === 'string' && c.title ? c.title : String(c.id),
+					),
+				)
+			if (chatsOf === userbotId) fill(chats, ...options)
 		} catch {
 			// Not logged in, or the channel closed: ids are typed by hand.
 		}

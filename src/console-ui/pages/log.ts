@@ -59,7 +59,11 @@ const KINDS: [value: string, label: string][] = [
 ]
 
 export function logPage(ctx: Ctx): Page {
-	const list = h('ol', { class: 'log', attrs: { 'data-live-log': '', 'aria-label': 'Frames' } })
+	// Scrolls when long: focusable, so a keyboard can scroll it too.
+	const list = h('ol', {
+		class: 'log',
+		attrs: { 'data-live-log': '', 'aria-label': 'Frames', tabindex: '0' },
+	})
 	const filterText = h('input', {
 		attrs: {
 			id: 'log-filter',
