@@ -128,7 +128,9 @@ describe('web console', () => {
 		expect(await page.textContent('[data-login-panel] .status.error .sentence')).toBe(
 			'That is not the two-step verification password of this account.',
 		)
-		expect(await page.textContent('[data-login-panel] .status.error [data-code]')).toBe('PASSWORD_HASH_INVALID')
+		expect(await page.textContent('[data-login-panel] .status.error [data-code]')).toBe(
+			'PASSWORD_HASH_INVALID',
+		)
 		await page.fill('form[name=password] input[name=password]', 'secret-2fa')
 		await page.click('form[name=password] button')
 		await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateReady]`)

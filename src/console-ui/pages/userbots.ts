@@ -160,9 +160,7 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 							void refresh()
 						},
 					),
-			ready ? h('span', { class: 'muted' }, ' · ') : null,
 			ready ? h('a', { attrs: { href: `#/commands?userbot=${b.id}` } }, 'Commands') : null,
-			h('span', { class: 'spacer' }, ' '),
 			button(
 				'Proxy',
 				{ class: 'secondary', 'data-action': 'proxy', 'aria-expanded': String(proxyOf === b.id) },

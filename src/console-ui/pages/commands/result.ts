@@ -2,9 +2,9 @@
 import { type Child, h } from '../../dom'
 
 /**
- * A command's answer for people: its fields as a list of names and values, nested objects as nested
- * lists (two levels; deeper ones as compact JSON), long lists cut to their first items. The raw
- * event is beside it, one click away.
+ * A command's answer for people: its fields as a list of names and values (those not set left out),
+ * nested objects as nested lists (two levels; deeper ones as compact JSON), long lists cut to their
+ * first items. The raw event, whole, is beside it, one click away.
  */
 const MAX_ITEMS = 10
 const MAX_DEPTH = 2
@@ -41,8 +41,17 @@ function value(v: unknown, depth: number): Child {
 	return fields(v as Record<string, unknown>, depth + 1)
 }
 
+/** Zeros, blanks, `false` and empty lists or objects: TDLib's way of saying "not set", left to the raw JSON. */
+const isBlank = (v: unknown) =>
+	v === null ||
+	v === 0 ||
+	v === '' ||
+	v === false ||
+	(Array.isArray(v) && v.length === 0) ||
+	(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)
+
 function fields(o: Record<string, unknown>, depth: number): HTMLElement {
-	const entries = Object.entries(o).filter(([k]) => k !== '_' && k !== '@type' && k !== '@extra')
+	const entries = Object.entries(o).filter(([k, v]) => k !== '_' && k !== '@type' && k !== '@extra' && !isBlank(v))
 	const type = typeof o._ === 'string' ? o._ : typeof o['@type'] === 'string' ? o['@type'] : null
 	if (entries.length === 0) return h('span', { class: 'muted' }, type ?? 'nothing')
 	return h(
