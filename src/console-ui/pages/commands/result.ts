@@ -51,7 +51,9 @@ const isBlank = (v: unknown) =>
 	(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)
 
 function fields(o: Record<string, unknown>, depth: number): HTMLElement {
-	const entries = Object.entries(o).filter(([k, v]) => k !== '_' && k !== '@type' && k !== '@extra' && !isBlank(v))
+	const entries = Object.entries(o).filter(
+		([k, v]) => k !== '_' && k !== '@type' && k !== '@extra' && !isBlank(v),
+	)
 	const type = typeof o._ === 'string' ? o._ : typeof o['@type'] === 'string' ? o['@type'] : null
 	if (entries.length === 0) return h('span', { class: 'muted' }, type ?? 'nothing')
 	return h(
