@@ -364,7 +364,12 @@ async function compose(
 	app.use(docs)
 	// The web console needs the WebSocket channel, so it is served only where that is.
 	const ids = new Set(plugins.map((p) => p.id))
-	const webConsole = consoleRoutes({ familyA: ids.has('accounts'), familyB: ids.has('api-accounts'), log })
+	const webConsole = consoleRoutes({
+		familyA: ids.has('accounts'),
+		familyB: ids.has('api-accounts'),
+		emulator: ctx.config.telegram.backend === 'emulator',
+		log,
+	})
 	routeOwners.claim('core', webConsole)
 	app.use(webConsole)
 	return {

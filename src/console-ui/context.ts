@@ -13,8 +13,12 @@ export interface Me {
 
 export interface Ctx {
 	families: { a: boolean; b: boolean }
+	/** The server runs the Telegram emulator (TDLIB_BACKEND=emulator): its test numbers may be shown. */
+	emulator: boolean
 	me: Me | null
 	conn: Connection | null
+	/** What the next page shows once and clears: a success said on one page, read on the next (log in after registering). */
+	flash: { message: string; email?: string } | null
 	navigate(route: string): void
 	/** After a login: reads the profile, opens the channel, shows the userbots. */
 	signedIn(fresh?: boolean): Promise<void>

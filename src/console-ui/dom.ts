@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 /// <reference lib="dom.asynciterable" />
+import { explain } from './words'
 
 /**
  * The one way the console builds its page: elements from tag names, text only as text nodes. No
@@ -57,16 +58,32 @@ export function input(name: string, attrs: Record<string, string | undefined> = 
 	return h('input', { attrs: { name, type: 'text', autocomplete: 'off', ...attrs } })
 }
 
-/** A status line: messages set with `show`, errors in red. */
+/**
+ * A status line: messages set with `show`, errors in red and in words (src/console-ui/words.ts), the
+ * code they explain kept beside them in small print.
+ */
 export function statusLine(): HTMLParagraphElement & { show(message: string, error?: boolean): void } {
-	const p = h('p', { class: 'status', attrs: { role: 'status' } }) as HTMLParagraphElement & {
+	const p = h('p', {
+		class: 'status',
+		attrs: { role: 'status', 'aria-live': 'polite' },
+	}) as HTMLParagraphElement & {
 		show(message: string, error?: boolean): void
 	}
 	p.show = (message, error = false) => {
-		p.textContent = message
 		p.classList.toggle('error', error)
+		if (!error || !message) return fill(p, message)
+		fill(p, ...explained(message))
 	}
 	return p
+}
+
+/** An error as a sentence, and the code it explains in small print (`data-code`). */
+export function explained(message: string): Child[] {
+	const { text, code } = explain(message)
+	return [
+		h('span', { class: 'sentence' }, text),
+		code ? h('small', { class: 'code', attrs: { 'data-code': '' } }, code) : null,
+	]
 }
 
 /** A form whose submit runs `onSubmit` with the button disabled meanwhile. */

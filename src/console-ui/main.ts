@@ -37,21 +37,69 @@ const publicRoutes: Record<string, Route> = {
 	'/forgot': () => forgotPage(),
 }
 
+/** The navigation: one line per page, owners' pages after the others. */
+const signedInNav: [route: string, label: string][] = [
+	['/userbots', 'Userbots'],
+	['/chat', 'Chats'],
+	['/commands', 'Commands'],
+	['/log', 'Live log'],
+]
+const ownerNav: [route: string, label: string][] = [
+	['/members', 'Members'],
+	['/invites', 'Invites'],
+	['/webhooks', 'Webhooks'],
+	['/keys', 'API keys'],
+	['/audit', 'Audit log'],
+]
+
 function start() {
 	const root = document.getElementById('app')
 	if (!root) return
-	const meta = document.querySelector('meta[name="ubg-families"]')?.getAttribute('content') ?? ''
-	const families = { a: meta.split(' ').includes('a'), b: meta.split(' ').includes('b') }
-	const nav = h('nav')
-	const main = h('main')
+	const meta = (name: string) => document.querySelector(`meta[name="${name}"]`)?.getAttribute('content') ?? ''
+	const families = {
+		a: meta('ubg-families').split(' ').includes('a'),
+		b: meta('ubg-families').split(' ').includes('b'),
+	}
+	const nav = h('nav', { attrs: { id: 'nav', 'aria-label': 'Main' } })
+	const account = h('div', { class: 'account' })
+	const main = h('main', { attrs: { id: 'content', tabindex: '-1' } })
 	const connState = h('span', { class: 'conn', attrs: { 'data-connection': '' } }, 'not connected')
-	fill(root, h('header', null, h('h1', null, 'Userbot gateway'), nav, connState), main)
+	const header = h('header', { class: 'top' })
+	// Narrow screens fold the navigation into a menu; wide ones show it and hide the button (CSS).
+	const menu = button(
+		'Menu',
+		{ class: 'menu', 'aria-expanded': 'false', 'aria-controls': 'nav', 'data-action': 'menu' },
+		() => setMenu(menu.getAttribute('aria-expanded') !== 'true'),
+	)
+	const setMenu = (open: boolean) => {
+		menu.setAttribute('aria-expanded', String(open))
+		header.classList.toggle('open', open)
+	}
+	fill(
+		header,
+		h('a', { class: 'brand', attrs: { href: '#/userbots' } }, 'Userbot gateway'),
+		connState,
+		menu,
+		h('div', { class: 'drawer' }, nav, account),
+	)
+	fill(
+		root,
+		h('a', { class: 'skip', attrs: { href: '#content', 'data-skip': '' } }, 'Skip to content'),
+		header,
+		main,
+	)
+	root.querySelector('a.skip')?.addEventListener('click', (event) => {
+		event.preventDefault()
+		main.focus()
+	})
 	let current: Page | null = null
 
 	const ctx: Ctx = {
 		families,
+		emulator: meta('ubg-emulator') === 'true',
 		me: null,
 		conn: null,
+		flash: null,
 		navigate(route) {
 			if (location.pathname !== '/') location.assign(`/${route}`)
 			else if (location.hash === route) render()
@@ -67,6 +115,7 @@ function start() {
 				if (ctx.conn !== conn) return
 				connState.textContent = s
 				connState.classList.toggle('error', s.startsWith('closed') && !s.startsWith('closed (1000'))
+				connState.classList.toggle('ok', s === 'connected')
 				// The session ended elsewhere (another tab logged out, a password reset): back to log in.
 				if (s.startsWith('closed (1008') && ctx.me) {
 					ctx.me = null
@@ -99,35 +148,35 @@ function start() {
 	}
 
 	const drawNav = () => {
-		const link = (route: string, label: string) =>
+		const path = location.hash.slice(1).split('?')[0]
+		const link = ([route, label]: [string, string]) =>
 			h(
-				'a',
-				{
-					attrs: {
-						href: `#${route}`,
-						'data-nav': route.slice(1),
-						'aria-current': location.hash === `#${route}` ? 'page' : undefined,
+				'li',
+				null,
+				h(
+					'a',
+					{
+						attrs: {
+							href: `#${route}`,
+							'data-nav': route.slice(1),
+							'aria-current': path === route ? 'page' : undefined,
+						},
 					},
-				},
-				label,
+					label,
+				),
 			)
 		if (!ctx.me) {
-			fill(nav, link('/login', 'Log in'), families.a ? link('/register', 'Register') : null)
+			const links: [string, string][] = [['/login', 'Log in']]
+			if (families.a) links.push(['/register', 'Register'])
+			fill(nav, h('ul', null, ...links.map(link)))
+			fill(account)
 			return
 		}
+		fill(nav, h('ul', null, ...signedInNav.map(link), ...(ctx.me.is_owner ? ownerNav.map(link) : [])))
 		fill(
-			nav,
-			link('/userbots', 'Userbots'),
-			link('/commands', 'Commands'),
-			link('/log', 'Live log'),
-			link('/chat', 'Chat'),
-			ctx.me.is_owner ? link('/invites', 'Invites') : null,
-			ctx.me.is_owner ? link('/members', 'Members') : null,
-			ctx.me.is_owner ? link('/webhooks', 'Webhooks') : null,
-			ctx.me.is_owner ? link('/keys', 'API keys') : null,
-			ctx.me.is_owner ? link('/audit', 'Audit log') : null,
-			h('span', { class: 'who', attrs: { 'data-me': '' } }, ctx.me.email),
-			button('Log out', { 'data-action': 'logout' }, () => void ctx.signOut()),
+			account,
+			ctx.me.email ? h('span', { class: 'who', attrs: { 'data-me': '' } }, ctx.me.email) : null,
+			button('Log out', { 'data-action': 'logout', class: 'quiet' }, () => void ctx.signOut()),
 		)
 	}
 
@@ -148,8 +197,10 @@ function start() {
 			page = route ? route(ctx, params) : ctx.me ? userbotsPage(ctx, params) : loginPage(ctx)
 		}
 		current = page
+		setMenu(false)
 		drawNav()
 		fill(main, page.element)
+		document.title = `${page.element.querySelector('h2')?.textContent ?? 'Console'} · Userbot gateway`
 	}
 
 	window.addEventListener('hashchange', render)

@@ -12,6 +12,8 @@ export interface ConsoleOptions {
 	/** Which login forms to offer: family A (`/accounts/`) and family B (`/api/accounts/`). */
 	familyA: boolean
 	familyB: boolean
+	/** The Telegram backend is the emulator: the console shows its test numbers on the log-in step. */
+	emulator?: boolean
 	log: Logger
 }
 
@@ -42,6 +44,7 @@ function page(opts: ConsoleOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="ubg-families" content="${families}">
+<meta name="ubg-emulator" content="${opts.emulator ? 'true' : 'false'}">
 <title>Userbot gateway</title>
 <link rel="stylesheet" href="/console/app.css">
 <script type="module" src="/console/app.js"></script>

@@ -32,16 +32,16 @@ async function addUserbot(page: Page, name: string, phone: string): Promise<numb
 	await page.goto(`${server.url}/#/userbots`)
 	await page.fill('form[name=add-userbot] input[name=name]', name)
 	await page.click('form[name=add-userbot] button')
-	const row = page.locator('tr[data-userbot]', { hasText: name })
+	const row = page.locator('li[data-userbot]', { hasText: name })
 	await row.waitFor()
 	const id = Number(await row.getAttribute('data-userbot'))
-	await page.waitForSelector(`tr[data-userbot="${id}"][data-state=authorizationStateWaitPhoneNumber]`)
+	await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateWaitPhoneNumber]`)
 	await page.fill('form[name=phone] input[name=phone_number]', phone)
 	await page.click('form[name=phone] button')
-	await page.waitForSelector(`tr[data-userbot="${id}"][data-state=authorizationStateWaitCode]`)
+	await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateWaitCode]`)
 	await page.fill('form[name=code] input[name=code]', phone.charAt(5).repeat(5))
 	await page.click('form[name=code] button')
-	await page.waitForSelector(`tr[data-userbot="${id}"][data-state=authorizationStateReady]`)
+	await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateReady]`)
 	return id
 }
 
@@ -52,7 +52,8 @@ async function runCommand(page: Page, userbotId: number, command: string, fields
 	await page.selectOption('select[data-select=command]', command)
 	for (const [name, value] of Object.entries(fields)) await page.fill(`[data-field="${name}"]`, value)
 	await page.click('button[data-action=send]')
-	await page.waitForSelector('pre[data-result].ok, pre[data-result].error')
+	// The raw event sits folded under the readable answer: present, not shown.
+	await page.waitForSelector('pre[data-result].ok, pre[data-result].error', { state: 'attached' })
 	return {
 		ok: await page.locator('pre[data-result].ok').count(),
 		text: (await page.textContent('pre[data-result]')) ?? '',
@@ -104,7 +105,7 @@ describe('web console', () => {
 		await logIn(page, owner)
 		expect(await page.textContent('[data-me]')).toBe(owner)
 		bob = await addUserbot(page, 'Bob', '9996621234')
-		await page.waitForSelector(`tr[data-userbot="${bob}"]:has-text("9996621234")`)
+		await page.waitForSelector(`li[data-userbot="${bob}"]:has-text("9996621234")`)
 		await page.waitForSelector('[data-connection]:text("connected")')
 		await screenshot(page, 'userbots')
 	}, 30_000)
@@ -113,7 +114,7 @@ describe('web console', () => {
 		await page.goto(`${server.url}/#/userbots`)
 		await page.fill('form[name=add-userbot] input[name=name]', 'Carol')
 		await page.click('form[name=add-userbot] button')
-		const row = page.locator('tr[data-userbot]', { hasText: 'Carol' })
+		const row = page.locator('li[data-userbot]', { hasText: 'Carol' })
 		await row.waitFor()
 		const id = Number(await row.getAttribute('data-userbot'))
 		await page.fill('form[name=phone] input[name=phone_number]', '9996631111')
@@ -123,15 +124,21 @@ describe('web console', () => {
 		await page.fill('form[name=password] input[name=password]', 'wrong one')
 		await page.click('form[name=password] button')
 		await page.waitForSelector('[data-login-panel] .status.error')
-		expect(await page.textContent('[data-login-panel] .status.error')).toContain('PASSWORD_HASH_INVALID')
+		// In words, with Telegram's code kept in small print.
+		expect(await page.textContent('[data-login-panel] .status.error .sentence')).toBe(
+			'That is not the two-step verification password of this account.',
+		)
+		expect(await page.textContent('[data-login-panel] .status.error [data-code]')).toBe(
+			'PASSWORD_HASH_INVALID',
+		)
 		await page.fill('form[name=password] input[name=password]', 'secret-2fa')
 		await page.click('form[name=password] button')
-		await page.waitForSelector(`tr[data-userbot="${id}"][data-state=authorizationStateReady]`)
+		await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateReady]`)
 
 		// A test number with no account yet: the registration step names the new account.
 		await page.fill('form[name=add-userbot] input[name=name]', 'Newt')
 		await page.click('form[name=add-userbot] button')
-		const newRow = page.locator('tr[data-userbot]', { hasText: 'Newt' })
+		const newRow = page.locator('li[data-userbot]', { hasText: 'Newt' })
 		await newRow.waitFor()
 		const newId = Number(await newRow.getAttribute('data-userbot'))
 		await page.fill('form[name=phone] input[name=phone_number]', '9996627777')
@@ -141,30 +148,35 @@ describe('web console', () => {
 		await page.fill('form[name=registration] input[name=first_name]', 'Newt')
 		await page.fill('form[name=registration] input[name=last_name]', 'Scamander')
 		await page.click('form[name=registration] button')
-		await page.waitForSelector(`tr[data-userbot="${newId}"][data-state=authorizationStateReady]`)
+		await page.waitForSelector(`li[data-userbot="${newId}"][data-state=authorizationStateReady]`)
 
 		await page.fill('form[name=add-userbot] input[name=name]', 'By QR')
 		await page.click('form[name=add-userbot] button')
-		const qrRow = page.locator('tr[data-userbot]', { hasText: 'By QR' })
+		const qrRow = page.locator('li[data-userbot]', { hasText: 'By QR' })
 		await qrRow.waitFor()
 		const qrId = Number(await qrRow.getAttribute('data-userbot'))
 		await page.waitForSelector('form[name=phone]')
+		// The QR code is offered first, with a way back to the phone number, then requested.
+		await page.click('button[data-action=qr-offer]')
+		await page.click('button[data-action=back-to-phone]')
+		await page.waitForSelector('form[name=phone]')
+		await page.click('button[data-action=qr-offer]')
 		await page.click('button[data-action=qr]')
 		const qr = page.locator('img[data-qr]')
 		await qr.waitFor()
 		expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/)
 		expect(await qr.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(100)
 		await page.waitForSelector(
-			`tr[data-userbot="${qrId}"][data-state=authorizationStateWaitOtherDeviceConfirmation]`,
+			`li[data-userbot="${qrId}"][data-state=authorizationStateWaitOtherDeviceConfirmation]`,
 		)
 		await screenshot(page, 'qr')
 		// Scanned on another device (the emulator confirms it as Dave's): the channel's push updates the page.
 		const runtime = server.ctx.runtime
 		if (!runtime) throw new Error('no runtime')
 		await runtime.invoke(qrId, emulatorRequest({ _: 'emulatorConfirmQrCode', phone_number: '9996614444' }))
-		await page.waitForSelector(`tr[data-userbot="${qrId}"][data-state=authorizationStateReady]`)
+		await page.waitForSelector(`li[data-userbot="${qrId}"][data-state=authorizationStateReady]`)
 		// The account's number is stored just after the push: the page reads the list again until it has it.
-		await page.waitForSelector(`tr[data-userbot="${qrId}"]:has-text("9996614444")`)
+		await page.waitForSelector(`li[data-userbot="${qrId}"]:has-text("9996614444")`)
 	}, 30_000)
 
 	it('sends a message from a form made from the catalog, and shows the success event', async () => {
@@ -189,7 +201,10 @@ describe('web console', () => {
 		expect(payload.type).toBe('send_message')
 		expect(payload.userbot_id).toBe(bob)
 		expect(JSON.stringify(payload.result.content)).toContain('Hello from the console')
-		await page.locator('pre[data-result]').scrollIntoViewIfNeeded()
+		// Readable first: the message's text as text, not as JSON.
+		expect(await page.textContent('[data-readable]')).toContain('Hello from the console')
+		expect(await page.locator('[data-readable] dl.result').count()).toBeGreaterThan(0)
+		await page.locator('[data-readable]').scrollIntoViewIfNeeded()
 		await screenshot(page, 'commands')
 	}, 30_000)
 
@@ -197,6 +212,7 @@ describe('web console', () => {
 		const bad = await runCommand(page, bob, 'send_message', { text: 'no chat' })
 		expect(bad.ok).toBe(0)
 		expect(JSON.parse(bad.text)).toMatchObject({ type: 'send_message_error', error: 'chat_id is required' })
+		expect(await page.textContent('[data-readable] [data-error] .sentence')).toBe('Choose a chat first.')
 		const color = await page.locator('pre[data-result]').evaluate((el) => getComputedStyle(el).color)
 		expect(color).toBe('rgb(198, 40, 40)')
 		await page.click('a[data-nav=log]')
@@ -224,17 +240,17 @@ describe('web console', () => {
 
 	it("shows each userbot's account status as a badge, changed live by the channel's push", async () => {
 		await page.goto(`${server.url}/#/userbots`)
-		const row = page.locator('tr[data-userbot]', { hasText: 'Carol' })
+		const row = page.locator('li[data-userbot]', { hasText: 'Carol' })
 		await row.waitFor()
 		const id = Number(await row.getAttribute('data-userbot'))
-		await page.waitForSelector(`tr[data-userbot="${id}"][data-status=active]`)
-		expect(await page.textContent(`tr[data-userbot="${id}"] .badge`)).toBe('active')
+		await page.waitForSelector(`li[data-userbot="${id}"][data-status=active]`)
+		expect(await page.textContent(`li[data-userbot="${id}"] .badge`)).toBe('active')
 		// Its session ended from another device of the account: the page is told, not asked.
 		const runtime = server.ctx.runtime
 		if (!runtime) throw new Error('no runtime')
 		await runtime.invoke(id, emulatorRequest({ _: 'emulatorRevoke' })).catch(() => undefined)
-		await page.waitForSelector(`tr[data-userbot="${id}"][data-status=revoked]`)
-		expect(await page.textContent(`tr[data-userbot="${id}"] .badge`)).toBe('revoked')
+		await page.waitForSelector(`li[data-userbot="${id}"][data-status=revoked]`)
+		expect(await page.textContent(`li[data-userbot="${id}"] .badge`)).toBe('revoked')
 		await screenshot(page, 'status')
 	}, 30_000)
 

@@ -39,6 +39,10 @@ describe('console: forms from the command catalog', () => {
 		expect(send.media_type).toMatchObject({ kind: 'enum', initial: 'document' })
 		expect(send.media_type?.options).toContain('photo')
 		expect(send.options).toMatchObject({ kind: 'json', stringAllowed: false })
+		// What a person writes is a text area taking plain text; a chat's id offers the chat list.
+		expect(send.text).toMatchObject({ kind: 'text', stringAllowed: true })
+		expect(send.chat_id).toMatchObject({ kind: 'integer', chatId: true })
+		expect(byName.limit?.chatId).toBe(false)
 		const privacy = Object.fromEntries(command('set_privacy_setting').map((f) => [f.name, f]))
 		expect(privacy.allow_premium_users).toMatchObject({ kind: 'boolean' })
 		expect(privacy.mode).toMatchObject({ kind: 'enum', options: ['all', 'contacts', 'nobody'] })

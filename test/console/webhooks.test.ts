@@ -34,6 +34,8 @@ describe('web console: webhooks', () => {
 		const address = `hooks.${Date.now().toString(36)}@example.com`
 		await register(page, server.url, address)
 		await logIn(page, address)
+		// At 390 px the navigation is folded into the menu.
+		await page.click('button[data-action=menu]')
 		await page.click('a[data-nav="webhooks"]')
 		await page.waitForSelector('[data-page=webhooks]')
 
@@ -80,7 +82,10 @@ describe('web console: webhooks', () => {
 		// Nothing wider than the screen; the secret is not shown again.
 		expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
 		await screenshot(page, 'webhooks')
+		await page.click('button[data-action=menu]')
 		await page.click('a[data-nav="userbots"]')
+		await page.waitForSelector('[data-page=userbots]')
+		await page.click('button[data-action=menu]')
 		await page.click('a[data-nav="webhooks"]')
 		await page.waitForSelector('tr[data-webhook]')
 		expect(await page.$('[data-webhook-secret]')).toBeNull()

@@ -9,6 +9,9 @@ import { button, field, fieldValue, form, h, input, statusLine } from '../dom'
  */
 export function loginPage(ctx: Ctx): Page {
 	const forms: HTMLElement[] = []
+	// Just registered: say so, and fill the address in.
+	const flash = ctx.flash
+	ctx.flash = null
 	const loginForm = (family: 'a' | 'b', title: string, path: string) => {
 		const status = statusLine()
 		return h(
@@ -27,7 +30,7 @@ export function loginPage(ctx: Ctx): Page {
 					status.show('')
 					await ctx.signedIn()
 				},
-				field('E-mail', input('email', { type: 'email', autocomplete: 'username' })),
+				field('E-mail', input('email', { type: 'email', autocomplete: 'username', value: flash?.email })),
 				field('Password', input('password', { type: 'password', autocomplete: 'current-password' })),
 				button('Log in'),
 				status,
@@ -39,7 +42,8 @@ export function loginPage(ctx: Ctx): Page {
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'login' } },
+			{ class: 'page narrow', attrs: { 'data-page': 'login' } },
+			flash ? h('p', { class: 'notice', attrs: { role: 'status', 'data-notice': '' } }, flash.message) : null,
 			...forms,
 			ctx.families.a
 				? h(
@@ -60,7 +64,7 @@ export function registerPage(ctx: Ctx, params: URLSearchParams): Page {
 	return {
 		element: h(
 			'div',
-			{ class: 'page', attrs: { 'data-page': 'register' } },
+			{ class: 'page narrow', attrs: { 'data-page': 'register' } },
 			h(
 				'section',
 				{ class: 'card' },
@@ -77,13 +81,18 @@ export function registerPage(ctx: Ctx, params: URLSearchParams): Page {
 						if (invite) body.invite = invite
 						const answer = await api('POST', '/accounts/register/', body)
 						if (!answer.ok) return status.show(errorText(answer), true)
-						status.show('Account created: log in.')
+						ctx.flash = { message: 'Account created. Log in with your new password.', email: body.email }
 						ctx.navigate('#/login')
 					},
 					field('E-mail', input('email', { type: 'email', autocomplete: 'username' })),
 					field('Password', input('password', { type: 'password', autocomplete: 'new-password' })),
-					field('First name', input('first_name')),
-					field('Last name', input('last_name')),
+					h(
+						'p',
+						{ class: 'hint' },
+						'At least 8 characters: not only digits, not a common password, not like your name or e-mail.',
+					),
+					field('First name', input('first_name', { autocomplete: 'given-name' })),
+					field('Last name', input('last_name', { autocomplete: 'family-name' })),
 					invite ? h('p', { class: 'muted' }, 'You were invited: you will join the inviting company.') : null,
 					button('Register'),
 					status,

@@ -1,14 +1,18 @@
 /// <reference lib="dom" />
 import { api } from '../api'
 import type { Ctx, Page } from '../context'
-import { button, fill, h, statusLine } from '../dom'
-import { fieldsOf, renderSchemaForm } from '../schema-form'
+import { button, explained, fill, h, statusLine } from '../dom'
+import { CHAT_CHOICES, fieldsOf, renderSchemaForm } from '../schema-form'
+import { stateWords } from '../words'
+import { commandLabel, groupCommands } from './commands/groups'
+import { readable } from './commands/result'
 import { listUserbots } from './userbots'
 
 /**
- * The command runner: a userbot, a command from the live catalog (`GET /api/commands/`, so a plugin's
- * commands are there too), a form made from its input schema with its defaults, and the event that
- * answers it (errors in red).
+ * The command runner: a userbot, a command of the live catalog (`GET /api/commands/`, so a plugin's
+ * commands are there too) grouped by what it does, a form made from its input schema with its
+ * defaults (a chat id offers the userbot's chats by title, from `get_chats`), and the
+ * answer: readable first, the raw event one click away (errors in red).
  */
 interface CatalogCommand {
 	name: string
@@ -18,12 +22,30 @@ interface CatalogCommand {
 	errors: string[]
 }
 
+/** How many chats the picker lists. */
+const PICKER_CHATS = 20
+
 export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
-	const userbotSelect = h('select', { attrs: { name: 'userbot', 'data-select': 'userbot' } })
-	const commandSelect = h('select', { attrs: { name: 'command', 'data-select': 'command' } })
-	const summary = h('p', { class: 'muted' })
+	const userbotSelect = h('select', {
+		attrs: { name: 'userbot', id: 'run-userbot', 'data-select': 'userbot' },
+	})
+	const commandSelect = h('select', {
+		attrs: { name: 'command', id: 'run-command', 'data-select': 'command' },
+	})
+	const chats = h('datalist', { attrs: { id: CHAT_CHOICES } })
+	const summary = h('p', { class: 'muted', attrs: { 'data-summary': '' } })
 	const formBox = h('div')
-	const result = h('pre', { class: 'event', attrs: { 'data-result': '' } })
+	// Scrolls when long: focusable, so a keyboard can scroll it too.
+	const result = h('pre', {
+		class: 'event',
+		attrs: { 'data-result': '', tabindex: '0', 'aria-label': 'Raw JSON of the answer' },
+	})
+	const raw = h('details', { class: 'raw' }, h('summary', null, 'Raw JSON'), result)
+	const view = h(
+		'div',
+		{ attrs: { 'data-readable': '' } },
+		h('p', { class: 'muted' }, 'Run a command: its answer shows here.'),
+	)
 	const status = statusLine()
 	let commands: CatalogCommand[] = []
 	let current: ReturnType<typeof renderSchemaForm> | null = null
@@ -37,12 +59,38 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 	}
 	commandSelect.addEventListener('change', showCommand)
 
+	/** The userbot's chats for the id picker: a failure leaves the box to type an id in. */
+	let chatsOf = 0
+	const loadChats = async () => {
+		const userbotId = Number(userbotSelect.value)
+		if (!ctx.conn || !userbotId || chatsOf === userbotId) return
+		chatsOf = userbotId
+		fill(chats)
+		try {
+			const list = await ctx.conn.run({ action: 'get_chats', userbot_id: userbotId, limit: PICKER_CHATS })
+			const found = (list.result as { chats?: { id?: unknown; title?: unknown }[] } | undefined)?.chats ?? []
+			const options = found
+				.filter((c) => typeof c.id === 'number' || typeof c.id === 'string')
+				.map((c) =>
+					h(
+						'option',
+						{ attrs: { value: String(c.id) } },
+						typeof c.title === 'string' && c.title ? c.title : String(c.id),
+					),
+				)
+			if (chatsOf === userbotId) fill(chats, ...options)
+		} catch {
+			// Not logged in, or the channel closed: ids are typed by hand.
+		}
+	}
+	userbotSelect.addEventListener('change', () => void loadChats())
+
 	const send = async () => {
 		if (!ctx.conn || !current) return
 		const read = current.read()
 		if ('error' in read) return status.show(read.error, true)
 		const userbotId = Number(userbotSelect.value)
-		status.show('Sent; waiting for the reply...')
+		status.show('Sent; waiting for the answer...')
 		result.textContent = ''
 		result.classList.remove('error', 'ok')
 		try {
@@ -54,7 +102,17 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 			const failed = payload.type.endsWith('_error')
 			result.textContent = JSON.stringify(payload, null, 2)
 			result.classList.add(failed ? 'error' : 'ok')
-			status.show(failed ? `${payload.type}: ${payload.error ?? ''}` : `${payload.type}: done`, failed)
+			fill(
+				view,
+				failed
+					? h(
+							'div',
+							{ class: 'status error', attrs: { 'data-error': '' } },
+							...explained(String(payload.error ?? 'error')),
+						)
+					: readable(payload),
+			)
+			status.show(failed ? 'The command was refused.' : `${commandLabel(commandSelect.value)}: done.`, failed)
 		} catch (err) {
 			status.show(err instanceof Error ? err.message : String(err), true)
 		}
@@ -72,20 +130,18 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 				h(
 					'option',
 					{ attrs: { value: String(b.id), selected: String(b.id) === wanted ? '' : undefined } },
-					`${b.id}: ${b.name || '(no name)'} (${b.authorization_state.replace('authorizationState', '')})`,
+					`${b.name || `Userbot ${b.id}`} (${stateWords(b.authorization_state)})`,
 				),
 			),
 		)
 		commands = catalog.ok ? catalog.data.commands : []
-		const groups = new Map<string, CatalogCommand[]>()
-		for (const c of commands) groups.set(c.group, [...(groups.get(c.group) ?? []), c])
 		fill(
 			commandSelect,
-			...[...groups].map(([group, list]) =>
+			...groupCommands(commands).map(([topic, list]) =>
 				h(
 					'optgroup',
-					{ attrs: { label: group } },
-					...list.map((c) => h('option', { attrs: { value: c.name } }, c.name)),
+					{ attrs: { label: topic } },
+					...list.map((c) => h('option', { attrs: { value: c.name } }, commandLabel(c.name))),
 				),
 			),
 		)
@@ -93,6 +149,7 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 			? 'send_message'
 			: (commands[0]?.name ?? '')
 		showCommand()
+		void loadChats()
 	})()
 
 	return {
@@ -103,14 +160,30 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 				'section',
 				{ class: 'card' },
 				h('h2', null, 'Run a command'),
-				h('label', { class: 'field' }, h('span', null, 'Userbot'), userbotSelect),
-				h('label', { class: 'field' }, h('span', null, 'Command'), commandSelect),
+				h(
+					'p',
+					{ class: 'muted' },
+					'Everything a userbot can do, as one command at a time: pick the account and what to do.',
+				),
+				h(
+					'label',
+					{ class: 'field', attrs: { for: 'run-userbot' } },
+					h('span', null, 'Userbot'),
+					userbotSelect,
+				),
+				h(
+					'label',
+					{ class: 'field', attrs: { for: 'run-command' } },
+					h('span', null, 'What to do'),
+					commandSelect,
+				),
 				summary,
 				formBox,
-				button('Send', { 'data-action': 'send' }, () => void send()),
+				chats,
+				button('Run', { 'data-action': 'send' }, () => void send()),
 				status,
 			),
-			h('section', { class: 'card' }, h('h2', null, 'Reply'), result),
+			h('section', { class: 'card', attrs: { 'aria-live': 'polite' } }, h('h2', null, 'Answer'), view, raw),
 		),
 	}
 }

@@ -6,25 +6,104 @@ import { listUserbots } from './userbots'
 
 /**
  * Everything the channel carried since the console opened it: each `chat_update` (replies and
- * pushes), each live `update`, what was sent, and the socket's opening and closing. Errors in red.
+ * pushes), each live `update`, what was sent, and the socket's opening and closing. Each line says
+ * what it is in a few words (the command or update, the userbot), the frame itself below it; errors
+ * in red. A filter keeps the lines holding some text, and one kind (sent, received, errors).
  */
 const time = (d: Date) => d.toISOString().slice(11, 23)
+
+/** A frame's few words: `send_message · userbot 3`, `update updateNewMessage · userbot 3`. */
+export function summarize(entry: LogEntry): string {
+	if (entry.kind === 'conn') return entry.text
+	let frame: Record<string, unknown>
+	try {
+		frame = JSON.parse(entry.text) as Record<string, unknown>
+	} catch {
+		return 'frame'
+	}
+	const payload = (frame.payload ?? {}) as Record<string, unknown>
+	const update = (frame.update ?? payload.update ?? {}) as Record<string, unknown>
+	const what =
+		entry.kind === 'out'
+			? String(frame.action ?? 'frame')
+			: typeof payload.type === 'string'
+				? payload.type
+				: typeof update._ === 'string'
+					? `update ${update._}`
+					: String(frame.type ?? 'frame')
+	const userbot = frame.userbot_id ?? payload.userbot_id
+	const error = typeof payload.error === 'string' ? `: ${payload.error}` : ''
+	return `${what}${userbot !== undefined ? ` · userbot ${userbot}` : ''}${error}`
+}
 
 export function logLine(entry: LogEntry): HTMLElement {
 	return h(
 		'li',
 		{ class: `log-${entry.kind}${entry.error ? ' error' : ''}`, attrs: { 'data-log': entry.kind } },
 		h('time', null, time(entry.at)),
-		h('span', { class: 'dir' }, entry.kind === 'in' ? '←' : entry.kind === 'out' ? '→' : '•'),
+		h(
+			'span',
+			{ class: 'what' },
+			entry.kind === 'in' ? '← ' : entry.kind === 'out' ? '→ ' : '• ',
+			summarize(entry),
+		),
 		h('code', null, entry.text),
 	)
 }
 
+const KINDS: [value: string, label: string][] = [
+	['all', 'Everything'],
+	['out', 'Sent'],
+	['in', 'Received'],
+	['error', 'Errors only'],
+]
+
 export function logPage(ctx: Ctx): Page {
-	const list = h('ol', { class: 'log', attrs: { 'data-live-log': '' } })
-	fill(list, ...(ctx.conn?.log ?? []).map(logLine))
+	// Scrolls when long: focusable, so a keyboard can scroll it too.
+	const list = h('ol', {
+		class: 'log',
+		attrs: { 'data-live-log': '', 'aria-label': 'Frames', tabindex: '0' },
+	})
+	const filterText = h('input', {
+		attrs: {
+			id: 'log-filter',
+			type: 'search',
+			name: 'filter',
+			'data-log-filter': '',
+			autocomplete: 'off',
+			placeholder: 'a command, an id, a word',
+		},
+	})
+	const filterKind = h(
+		'select',
+		{ attrs: { id: 'log-kind', name: 'kind', 'data-log-kind': '' } },
+		...KINDS.map(([value, label]) => h('option', { attrs: { value } }, label)),
+	)
+	const empty = h(
+		'p',
+		{ class: 'empty', attrs: { 'data-empty': '' } },
+		'Nothing yet: run a command, or wait for a logged-in userbot to receive something.',
+	)
+	const shows = (entry: LogEntry) => {
+		const kind = filterKind.value
+		if (kind === 'error' ? !entry.error : kind !== 'all' && entry.kind !== kind) return false
+		const needle = filterText.value.trim().toLowerCase()
+		return (
+			!needle || entry.text.toLowerCase().includes(needle) || summarize(entry).toLowerCase().includes(needle)
+		)
+	}
+	const entries: LogEntry[] = [...(ctx.conn?.log ?? [])]
+	const draw = () => {
+		fill(list, ...entries.filter(shows).map(logLine))
+		empty.hidden = entries.length > 0
+	}
+	filterText.addEventListener('input', draw)
+	filterKind.addEventListener('change', draw)
+	draw()
 	const stop = ctx.conn?.onLog((entry) => {
-		list.appendChild(logLine(entry))
+		entries.push(entry)
+		empty.hidden = true
+		if (shows(entry)) list.appendChild(logLine(entry))
 	})
 	// Live updates flow only to subscribers: subscribe to every logged-in userbot of the company.
 	void listUserbots().then((bots) => {
@@ -38,7 +117,22 @@ export function logPage(ctx: Ctx): Page {
 				'section',
 				{ class: 'card' },
 				h('h2', null, 'Live log'),
-				button('Clear', {}, () => fill(list)),
+				h(
+					'div',
+					{ class: 'log-tools' },
+					h(
+						'label',
+						{ class: 'field', attrs: { for: 'log-filter' } },
+						h('span', null, 'Show lines with'),
+						filterText,
+					),
+					h('label', { class: 'field', attrs: { for: 'log-kind' } }, h('span', null, 'Kind'), filterKind),
+					button('Clear', { class: 'secondary' }, () => {
+						entries.length = 0
+						draw()
+					}),
+				),
+				empty,
 				list,
 			),
 		),

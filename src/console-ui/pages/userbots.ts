@@ -1,15 +1,18 @@
 /// <reference lib="dom" />
-import QRCode from 'qrcode'
 import { api, errorText } from '../api'
 import type { Ctx, Page } from '../context'
-import { button, type Child, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
+import { button, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
+import { healthWords, stateWords } from '../words'
+import { type Detail, type LoginMemory, loginSteps } from './userbots/login-steps'
+import { avatar, loadPhoto, loadProfile, type Profile } from './userbots/profile'
+import { proxyPanel } from './userbots/proxy'
 
 /**
- * The company's userbots with their authorization state and their account's health as a badge
- * (`status`: active, cooling_down, limited, frozen, banned, revoked, restarting, stopped), a form to
- * add one, and the log-in step the selected one waits for: phone, code, 2FA password, a new
- * account's name, or a QR code to scan from a logged-in Telegram app. Authorization-state and
- * status pushes on the channel refresh the list.
+ * The company's userbots as cards: the Telegram profile once logged in (name, @username, photo), the
+ * authorization state and the account's health in words, and what can be done with each (log in, its
+ * chats and commands, its proxy, delete after a confirmation). The selected one's guided log-in is
+ * below the list. Authorization-state and status pushes on the channel refresh the page; the state
+ * push also carries what the next step shows (where the code went, its length, the password hint).
  */
 export interface Userbot {
 	id: number
@@ -17,6 +20,7 @@ export interface Userbot {
 	phone_number: string | null
 	authorization_state: string
 	status?: string
+	proxy?: { type: string; server: string; port: number } | null
 }
 
 export async function listUserbots(): Promise<Userbot[]> {
@@ -24,175 +28,223 @@ export async function listUserbots(): Promise<Userbot[]> {
 	return answer.ok && Array.isArray(answer.data) ? answer.data : []
 }
 
-const SHORT: Record<string, string> = {
-	authorizationStateWaitPhoneNumber: 'waits for a phone number',
-	authorizationStateWaitCode: 'waits for the code',
-	authorizationStateWaitPassword: 'waits for the 2FA password',
-	authorizationStateWaitRegistration: 'waits for a name (new account)',
-	authorizationStateWaitOtherDeviceConfirmation: 'waits for the QR code to be scanned',
-	authorizationStateReady: 'ready',
-}
+const READY = 'authorizationStateReady'
+const HEALTHY = new Set(['active'])
+const PASSING = new Set(['cooling_down', 'restarting'])
 
 export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 	let selected = Number(params.get('id') ?? '') || null
-	let qrLink: string | null = null
-	const table = h('tbody')
-	const panel = h('div', { class: 'card', attrs: { 'data-login-panel': '' } })
+	let confirming: number | null = null
+	let proxyOf: number | null = null
+	const memory = new Map<number, LoginMemory>()
+	const details = new Map<number, Detail>()
+	const profiles = new Map<number, Promise<{ profile: Profile | null; photo: string | null }>>()
+	const list = h('ul', { class: 'bots', attrs: { 'data-userbots': '' } })
+	const panel = h('section', { class: 'card', attrs: { 'data-login-panel': '', 'aria-live': 'polite' } })
 	const status = statusLine()
+	const stepStatus = statusLine()
+	let bots: Userbot[] = []
+
+	const memoryOf = (id: number) => {
+		const m = memory.get(id) ?? { phone: '', choice: null, qrLink: null }
+		memory.set(id, m)
+		return m
+	}
+	const profileOf = (id: number) => {
+		let p = profiles.get(id)
+		if (!p) {
+			p = loadProfile(ctx, id).then(async (profile) => ({
+				profile,
+				photo: profile?.photoFileId ? await loadPhoto(id, profile.photoFileId).catch(() => null) : null,
+			}))
+			profiles.set(id, p)
+		}
+		return p
+	}
+
+	const card = (b: Userbot) => {
+		const ready = b.authorization_state === READY
+		const who = h(
+			'div',
+			{ class: 'who-row' },
+			avatar(b.name, null),
+			h('div', null, h('div', { class: 'name' }, b.name || `Userbot ${b.id}`)),
+		)
+		const health = b.status ?? ''
+		const el = h(
+			'li',
+			{
+				class: 'bot',
+				attrs: {
+					'data-userbot': String(b.id),
+					'data-state': b.authorization_state,
+					'data-status': health,
+					'aria-current': b.id === selected ? 'true' : undefined,
+				},
+			},
+			who,
+			h('div', { attrs: { 'data-state-words': '' } }, stateWords(b.authorization_state)),
+			health
+				? h(
+						'div',
+						null,
+						h(
+							'span',
+							{
+								class: `badge ${HEALTHY.has(health) ? 'ok' : PASSING.has(health) ? 'warn' : 'error'}`,
+								attrs: { title: healthWords(health) },
+							},
+							health,
+						),
+						' ',
+						h('span', { class: 'muted' }, healthWords(health)),
+					)
+				: null,
+			h(
+				'div',
+				{ class: 'muted' },
+				`#${b.id}`,
+				b.phone_number ? ` · ${b.phone_number}` : '',
+				b.proxy ? ` · proxy ${b.proxy.server}:${b.proxy.port}` : '',
+			),
+			actions(b, ready),
+		)
+		if (ready) {
+			void profileOf(b.id).then(({ profile, photo }) => {
+				if (!profile) return
+				fill(
+					who,
+					avatar(profile.name || b.name, photo),
+					h(
+						'div',
+						null,
+						h('div', { class: 'name', attrs: { 'data-profile-name': '' } }, profile.name || b.name),
+						profile.username
+							? h('div', { class: 'muted', attrs: { 'data-username': '' } }, `@${profile.username}`)
+							: null,
+						h('div', { class: 'muted' }, `Userbot “${b.name || b.id}”`),
+					),
+				)
+			})
+		}
+		return el
+	}
+
+	const actions = (b: Userbot, ready: boolean) => {
+		if (confirming === b.id) {
+			return h(
+				'div',
+				{ class: 'actions confirm', attrs: { role: 'group', 'aria-label': 'Confirm the deletion' } },
+				h(
+					'p',
+					{ class: 'error' },
+					`Delete “${b.name || b.id}”? It is logged out of Telegram and its data removed. This cannot be undone.`,
+				),
+				button('Delete for good', { class: 'danger', 'data-action': 'confirm-delete' }, () => void remove(b)),
+				button('Keep it', { class: 'secondary', 'data-action': 'cancel-delete' }, () => {
+					confirming = null
+					draw()
+				}),
+			)
+		}
+		return h(
+			'div',
+			{ class: 'actions' },
+			ready
+				? h('a', { attrs: { href: `#/chat?userbot=${b.id}` } }, h('span', null, 'Chats'))
+				: button(
+						b.id === selected ? 'Logging in below' : 'Log in',
+						{ 'data-select': String(b.id), class: b.id === selected ? 'secondary' : '' },
+						() => {
+							selected = b.id
+							void refresh()
+						},
+					),
+			ready ? h('a', { attrs: { href: `#/commands?userbot=${b.id}` } }, 'Commands') : null,
+			button(
+				'Proxy',
+				{ class: 'secondary', 'data-action': 'proxy', 'aria-expanded': String(proxyOf === b.id) },
+				() => {
+					proxyOf = proxyOf === b.id ? null : b.id
+					draw()
+				},
+			),
+			button('Delete', { class: 'danger', 'data-action': 'delete' }, () => {
+				confirming = b.id
+				draw()
+			}),
+		)
+	}
+
+	const remove = async (b: Userbot) => {
+		const answer = await api('DELETE', `/api/userbots/${b.id}/`)
+		confirming = null
+		if (!answer.ok) status.show(errorText(answer), true)
+		else status.show(`Userbot “${b.name || b.id}” deleted.`)
+		if (selected === b.id) selected = null
+		await refresh()
+	}
+
+	const drawPanel = async (mine: number) => {
+		const bot = bots.find((b) => b.id === selected)
+		const proxyBot = bots.find((b) => b.id === proxyOf)
+		const parts = []
+		if (proxyBot) parts.push(proxyPanel(proxyBot, () => void refresh()))
+		if (bot && bot.authorization_state !== READY) {
+			const steps = await loginSteps(
+				ctx,
+				bot.authorization_state,
+				details.get(bot.id) ?? {},
+				memoryOf(bot.id),
+				{
+					submit: (path, body) => submit(bot, path, body),
+					redraw: () => void drawPanel(generation),
+				},
+			)
+			parts.push(h('h2', null, `Log in “${bot.name || bot.id}”`), ...steps, stepStatus)
+		}
+		if (mine !== generation) return
+		fill(panel, ...parts)
+		panel.hidden = parts.length === 0
+	}
+
+	const draw = () => {
+		fill(list, ...bots.map(card))
+		if (bots.length === 0) {
+			fill(
+				list,
+				h(
+					'li',
+					{ class: 'empty', attrs: { 'data-empty': '' } },
+					'No userbots yet. Add one below: give it a name, then log it in with a Telegram phone number or a QR code.',
+				),
+			)
+		}
+		void drawPanel(generation)
+	}
 
 	let generation = 0
 	const refresh = async () => {
 		const mine = ++generation
-		const bots = await listUserbots()
+		const fresh = await listUserbots()
 		// A later refresh started meanwhile: its answer is the newer one.
 		if (mine !== generation) return
-		// The server stores a state (and a just-logged-in account's number) before it pushes it, so
-		// one read on each push is enough.
-		fill(
-			table,
-			...bots.map((b) =>
-				h(
-					'tr',
-					{
-						attrs: {
-							'data-userbot': String(b.id),
-							'data-state': b.authorization_state,
-							'data-status': b.status ?? '',
-						},
-					},
-					h('td', null, String(b.id)),
-					h('td', null, b.name),
-					h('td', null, b.phone_number ?? ''),
-					h(
-						'td',
-						{ class: 'state' },
-						b.authorization_state,
-						h('small', null, SHORT[b.authorization_state] ?? ''),
-					),
-					h(
-						'td',
-						null,
-						h('span', { class: `badge ${b.status === 'active' ? 'ok' : 'error'}` }, b.status ?? ''),
-					),
-					h(
-						'td',
-						null,
-						button(
-							b.id === selected ? 'Selected' : 'Log in / details',
-							{ 'data-select': String(b.id) },
-							() => {
-								selected = b.id
-								qrLink = null
-								void refresh()
-							},
-						),
-					),
-				),
-			),
-		)
-		if (bots.length === 0)
-			fill(table, h('tr', null, h('td', { attrs: { colspan: '5' } }, 'No userbots yet.')))
-		const bot = bots.find((b) => b.id === selected)
-		const steps = bot ? await loginSteps(bot) : [h('p', { class: 'muted' }, 'Select a userbot to log it in.')]
-		if (mine !== generation) return
-		fill(panel, ...steps)
-		for (const b of bots) if (b.authorization_state === 'authorizationStateReady') ctx.conn?.watch(b.id)
+		bots = fresh
+		draw()
+		for (const b of bots) if (b.authorization_state === READY) ctx.conn?.watch(b.id)
 	}
 
-	/** One REST step; its answer (or error) shown, then the list read again. */
-	const step =
-		(bot: Userbot, path: string, read: (f: HTMLFormElement) => Record<string, string>) =>
-		async (f: HTMLFormElement) => {
-			const answer = await api('POST', `/api/userbots/${bot.id}/${path}/`, read(f))
-			if (!answer.ok) return stepStatus.show(errorText(answer), true)
-			stepStatus.show('')
-			await refresh()
+	/** One REST step; its error shown in words, then the list read again. */
+	const submit = async (bot: Userbot, path: string, body: Record<string, string>) => {
+		const answer = await api<{ link?: string }>('POST', `/api/userbots/${bot.id}/${path}/`, body)
+		if (!answer.ok) {
+			stepStatus.show(errorText(answer), true)
+			return false
 		}
-	const stepStatus = statusLine()
-
-	const qrImage = async (link: string) => {
-		const src = await QRCode.toDataURL(link, { margin: 2, width: 220 })
-		return h(
-			'figure',
-			null,
-			h('img', { attrs: { src, alt: 'QR code to log in', 'data-qr': '' } }),
-			h('figcaption', null, 'Scan it in Telegram: Settings, Devices, Link Desktop Device.'),
-		)
-	}
-	const requestQr = (bot: Userbot) =>
-		button('Log in with a QR code', { 'data-action': 'qr' }, async () => {
-			const answer = await api<{ link: string }>('POST', `/api/userbots/${bot.id}/qr/`)
-			if (!answer.ok) return stepStatus.show(errorText(answer), true)
-			qrLink = answer.data.link
-			await refresh()
-		})
-
-	const loginSteps = async (bot: Userbot): Promise<Child[]> => {
-		const head = h('h3', null, `Userbot ${bot.id}: ${bot.name || '(no name)'}`)
-		const s = bot.authorization_state
-		let body: Child[]
-		if (s === 'authorizationStateWaitPhoneNumber') {
-			body = [
-				form(
-					'phone',
-					step(bot, 'phone', (f) => ({ phone_number: fieldValue(f, 'phone_number') })),
-					field('Phone number', input('phone_number', { inputmode: 'tel' })),
-					button('Send the code'),
-				),
-				requestQr(bot),
-			]
-		} else if (s === 'authorizationStateWaitCode') {
-			body = [
-				form(
-					'code',
-					step(bot, 'code', (f) => ({ code: fieldValue(f, 'code') })),
-					field('Code', input('code', { inputmode: 'numeric' })),
-					button('Log in'),
-				),
-			]
-		} else if (s === 'authorizationStateWaitPassword') {
-			body = [
-				form(
-					'password',
-					step(bot, 'password', (f) => ({ password: fieldValue(f, 'password') })),
-					field('2FA password', input('password', { type: 'password' })),
-					button('Log in'),
-				),
-			]
-		} else if (s === 'authorizationStateWaitRegistration') {
-			body = [
-				form(
-					'registration',
-					step(bot, 'register', (f) => ({
-						first_name: fieldValue(f, 'first_name'),
-						last_name: fieldValue(f, 'last_name'),
-					})),
-					field('First name', input('first_name')),
-					field('Last name', input('last_name')),
-					button('Create the account'),
-				),
-			]
-		} else if (s === 'authorizationStateWaitOtherDeviceConfirmation') {
-			body = [
-				qrLink ? await qrImage(qrLink) : h('p', null, 'A QR code is waiting to be scanned.'),
-				requestQr(bot),
-			]
-		} else if (s === 'authorizationStateReady') {
-			body = [
-				h(
-					'p',
-					{ class: 'ok' },
-					'Logged in. Use it from ',
-					h('a', { attrs: { href: `#/commands?userbot=${bot.id}` } }, 'the command runner'),
-					' or watch ',
-					h('a', { attrs: { href: `#/chat?userbot=${bot.id}` } }, 'its chats'),
-					'.',
-				),
-			]
-		} else {
-			body = [h('p', null, 'No step to take in this state.')]
-		}
-		return [head, ...body, stepStatus]
+		if (path === 'qr' && answer.data.link) memoryOf(bot.id).qrLink = answer.data.link
+		stepStatus.show('')
+		await refresh()
+		return true
 	}
 
 	const add = form(
@@ -200,19 +252,22 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 		async (f) => {
 			const answer = await api<{ id: number }>('POST', '/api/userbots/', { name: fieldValue(f, 'name') })
 			if (!answer.ok) return status.show(errorText(answer), true)
-			status.show(`Userbot ${answer.data.id} added.`)
+			status.show(`Userbot added: log it in below.`)
 			selected = answer.data.id
-			qrLink = null
 			f.reset()
 			await refresh()
 		},
-		field('Name', input('name')),
+		field('Name (for you; Telegram never sees it)', input('name')),
 		button('Add a userbot'),
 	)
 
 	const stop = ctx.conn?.onEvent((event) => {
-		if (event.payload.type === 'authorization_state' || event.payload.type === 'userbot_status')
+		const p = event.payload
+		if (p.type === 'authorization_state') {
+			const result = (p.result ?? {}) as Detail & { authorization_state?: string }
+			if (typeof p.userbot_id === 'number') details.set(p.userbot_id, result)
 			void refresh()
+		} else if (p.type === 'userbot_status') void refresh()
 	})
 	void refresh()
 	return {
@@ -223,27 +278,10 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 				'section',
 				{ class: 'card' },
 				h('h2', null, 'Userbots'),
-				h(
-					'table',
-					null,
-					h(
-						'thead',
-						null,
-						h(
-							'tr',
-							null,
-							h('th', null, 'id'),
-							h('th', null, 'name'),
-							h('th', null, 'phone'),
-							h('th', null, 'authorization state'),
-							h('th', null, 'status'),
-							h('th', null, ''),
-						),
-					),
-					table,
-				),
-				add,
+				list,
 				status,
+				h('h3', null, 'Add a userbot'),
+				add,
 			),
 			panel,
 		),

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import type { Browser, Page } from 'playwright-core'
+import { getTestInstance, type TestInstance } from '../helpers'
+import { horizontalOverflow, seriousViolations } from './a11y'
+import { launchBrowser, PASSWORD, screenshot, watchPage } from './browser'
+
+/**
+ * The console walked as a new owner walks it, at a desktop size and a phone size: register, log in,
+ * add a userbot and log it in (a wrong code first, said in words), open its chats and send a
+ * message, delete it. On every page: no serious or critical axe-core violation, nothing wider than
+ * the screen, and not one request to any host but the server (each is recorded and refused).
+ */
+let server: TestInstance
+let browser: Browser
+
+beforeAll(async () => {
+	server = await getTestInstance()
+	browser = await launchBrowser()
+}, 30_000)
+afterAll(async () => {
+	await browser?.close()
+	await server?.stop()
+})
+
+const SIZES = [
+	{ name: 'wide', width: 1280, height: 800 },
+	{ name: 'phone', width: 390, height: 844 },
+] as const
+
+for (const size of SIZES) {
+	describe(`the console at ${size.width} × ${size.height}`, () => {
+		let page: Page
+		let problems: string[]
+		const elsewhere: string[] = []
+		const checked: string[] = []
+		const address = `walk.${size.name}.${Date.now().toString(36)}@example.com`
+
+		beforeAll(async () => {
+			const context = await browser.newContext({ viewport: { width: size.width, height: size.height } })
+			const origin = new URL(server.url).origin
+			// Any request to another host is written down and refused: the test fails on it below.
+			await context.route('**/*', (route) => {
+				const url = route.request().url()
+				if (url.startsWith('data:') || new URL(url).origin === origin) return route.continue()
+				elsewhere.push(url)
+				return route.abort()
+			})
+			page = await context.newPage()
+			page.setDefaultTimeout(15_000)
+			problems = watchPage(page)
+		})
+		afterAll(() => page?.context().close())
+
+		/** The checks every page passes, then its screenshot. */
+		const check = async (name: string) => {
+			expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] })
+			expect({ name, overflow: await horizontalOverflow(page) }).toEqual({ name, overflow: 0 })
+			checked.push(name)
+			await screenshot(page, `walk-${size.name}-${name}`)
+		}
+
+		/** Follows a navigation link; on a phone, through the menu. */
+		const go = async (nav: string) => {
+			if (size.width < 700) {
+				expect(await page.isVisible(`a[data-nav="${nav}"]`)).toBe(false)
+				await page.click('button[data-action=menu]')
+				expect(await page.getAttribute('button[data-action=menu]', 'aria-expanded')).toBe('true')
+			}
+			await page.click(`a[data-nav="${nav}"]`)
+			await page.waitForSelector(`[data-page="${nav}"]`)
+		}
+
+		it('registers, then logs in with the e-mail already filled in', async () => {
+			await page.goto(`${server.url}/#/register`)
+			await page.waitForSelector('form[name=register]')
+			await check('register')
+			await page.fill('form[name=register] input[name=email]', address)
+			await page.fill('form[name=register] input[name=password]', PASSWORD)
+			await page.fill('form[name=register] input[name=first_name]', 'Ada')
+			await page.fill('form[name=register] input[name=last_name]', 'Lovelace')
+			await page.click('form[name=register] button')
+			await page.waitForSelector('[data-page=login] [data-notice]')
+			expect(await page.textContent('[data-notice]')).toContain('Account created')
+			expect(await page.inputValue('form[name=login-a] input[name=email]')).toBe(address)
+			await check('login')
+			await page.fill('form[name=login-a] input[name=password]', 'not the password')
+			await page.click('form[name=login-a] button')
+			await page.waitForSelector('form[name=login-a] .status.error')
+			expect(await page.textContent('form[name=login-a] .status.error .sentence')).toBe(
+				'Wrong e-mail or password.',
+			)
+			await page.fill('form[name=login-a] input[name=password]', PASSWORD)
+			await page.click('form[name=login-a] button')
+			await page.waitForSelector('[data-page=userbots] [data-empty]')
+			expect(await page.textContent('[data-empty]')).toContain('Add one below')
+			await check('userbots-empty')
+		}, 60_000)
+
+		let id = 0
+		it('adds a userbot and logs it in, a wrong code first, said in words', async () => {
+			await page.fill('form[name=add-userbot] input[name=name]', 'Sales desk')
+			await page.click('form[name=add-userbot] button')
+			const card = page.locator('li[data-userbot]', { hasText: 'Sales desk' })
+			await card.waitFor()
+			id = Number(await card.getAttribute('data-userbot'))
+			await page.waitForSelector('form[name=phone]')
+			// The emulator runs: its test numbers are offered.
+			expect(await page.textContent('[data-test-numbers]')).toContain('9996621234')
+			await check('log-in-phone')
+			await page.fill('form[name=phone] input[name=phone_number]', '12345')
+			await page.click('form[name=phone] button')
+			await page.waitForSelector('[data-login-panel] .status.error')
+			expect(await page.textContent('[data-login-panel] .status.error .sentence')).toContain(
+				'international format',
+			)
+			await page.fill('form[name=phone] input[name=phone_number]', '9996621234')
+			await page.click('form[name=phone] button')
+			await page.waitForSelector('form[name=code]')
+			// Where the code went, and how long it is (from the state's code_info).
+			expect(await page.textContent('[data-code-sent]')).toContain('Telegram app')
+			await page.waitForSelector('[data-code-length="5"]')
+			expect(await page.getAttribute('form[name=code] input[name=code]', 'maxlength')).toBe('5')
+			await page.fill('form[name=code] input[name=code]', '12345')
+			await page.click('form[name=code] button')
+			await page.waitForSelector('[data-login-panel] .status.error')
+			expect(await page.textContent('[data-login-panel] .status.error .sentence')).toBe(
+				'That code is not the one Telegram sent. Check it and type it again.',
+			)
+			expect(await page.textContent('[data-login-panel] .status.error [data-code]')).toBe(
+				'PHONE_CODE_INVALID',
+			)
+			await check('log-in-wrong-code')
+			await page.fill('form[name=code] input[name=code]', '22222')
+			await page.click('form[name=code] button')
+			await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateReady]`)
+			// The Telegram profile once logged in, and the state and health in words.
+			await page.waitForSelector(`li[data-userbot="${id}"] [data-profile-name]`)
+			expect(await page.textContent(`li[data-userbot="${id}"] [data-profile-name]`)).toBe('Bob Baker')
+			expect(await page.textContent(`li[data-userbot="${id}"] [data-username]`)).toBe('@bob')
+			expect(await page.textContent(`li[data-userbot="${id}"] [data-state-words]`)).toBe('logged in')
+			await page.waitForSelector(`li[data-userbot="${id}"][data-status=active]`)
+			await check('userbots-ready')
+		}, 60_000)
+
+		it('opens its chats, and sends a message to a chat picked from its list', async () => {
+			await go('chat')
+			await check('chat')
+			await go('commands')
+			await page.waitForSelector('select[data-select=command] option[value=send_message]', {
+				state: 'attached',
+			})
+			await page.selectOption('select[data-select=userbot]', String(id))
+			// The chat picker lists the account's chats by title (get_chats).
+			await page.waitForSelector('datalist#chat-choices option[value="-2001"]', { state: 'attached' })
+			await page.fill('[data-field=chat_id]', '-2001')
+			await page.fill('[data-field=text]', 'Hello from the walk')
+			await page.click('button[data-action=send]')
+			await page.waitForSelector('pre[data-result].ok', { state: 'attached' })
+			expect(await page.textContent('[data-readable]')).toContain('Hello from the walk')
+			// The raw event is one click away.
+			expect(await page.isVisible('pre[data-result]')).toBe(false)
+			await page.click('details.raw summary')
+			expect(await page.isVisible('pre[data-result]')).toBe(true)
+			await check('commands')
+			await go('log')
+			await page.fill('[data-log-filter]', 'Hello from the walk')
+			await page.locator('ol[data-live-log] li', { hasText: 'Hello from the walk' }).first().waitFor()
+			await page.selectOption('[data-log-kind]', 'error')
+			expect(await page.locator('ol[data-live-log] li').count()).toBe(0)
+			await page.selectOption('[data-log-kind]', 'all')
+			await check('live-log')
+		}, 60_000)
+
+		it('deletes it after a confirmation', async () => {
+			await go('userbots')
+			const card = page.locator(`li[data-userbot="${id}"]`)
+			await card.locator('button[data-action=delete]').click()
+			await card.locator('button[data-action=confirm-delete]').waitFor()
+			await check('delete-confirm')
+			await card.locator('button[data-action=cancel-delete]').click()
+			await card.locator('button[data-action=delete]').click()
+			await card.locator('button[data-action=confirm-delete]').click()
+			await page.waitForSelector('[data-page=userbots] [data-empty]')
+			expect(await page.textContent('[data-page=userbots] .status')).toContain('deleted')
+			const answer = await page.evaluate(async (n) => (await fetch(`/api/userbots/${n}/`)).status, id)
+			expect(answer).toBe(404)
+		}, 60_000)
+
+		it('asked nothing of any host but the server, and reported no error', () => {
+			expect(checked.length).toBe(10)
+			expect(elsewhere).toEqual([])
+			expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([])
+		})
+	})
+}
