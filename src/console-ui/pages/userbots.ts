@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { api, errorText } from '../api'
 import type { Ctx, Page } from '../context'
-import { button, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
+import { button, type Child, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
 import { healthWords, stateWords } from '../words'
 import { type Detail, type LoginMemory, loginSteps } from './userbots/login-steps'
 import { avatar, loadPhoto, loadProfile, type Profile } from './userbots/profile'
@@ -188,7 +188,7 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 	const drawPanel = async (mine: number) => {
 		const bot = bots.find((b) => b.id === selected)
 		const proxyBot = bots.find((b) => b.id === proxyOf)
-		const parts = []
+		const parts: Child[] = []
 		if (proxyBot) parts.push(proxyPanel(proxyBot, () => void refresh()))
 		if (bot && bot.authorization_state !== READY) {
 			const steps = await loginSteps(
