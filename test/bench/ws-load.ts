@@ -21,6 +21,8 @@ export interface LoadResult {
 	p50: number
 	p99: number
 	errors: number
+	/** The distinct errors seen, with their counts. */
+	kinds: Record<string, number>
 }
 
 const percentile = (sorted: Float64Array, p: number) =>
@@ -29,7 +31,7 @@ const percentile = (sorted: Float64Array, p: number) =>
 function openLoaded(
 	spec: LoadSpec,
 	conn: number,
-	sample: (ms: number, error: boolean) => void,
+	sample: (ms: number, error: string | undefined) => void,
 	live: () => boolean,
 ) {
 	const ws = new WebSocket(spec.url, { headers: spec.headers } as unknown as string[])
@@ -47,7 +49,7 @@ function openLoaded(
 		if (id === undefined) return
 		const started = sentAt.get(id)
 		sentAt.delete(id)
-		if (started !== undefined) sample(performance.now() - started, reply.payload?.error !== undefined)
+		if (started !== undefined) sample(performance.now() - started, reply.payload?.error)
 		if (live()) sendOne()
 	}
 	const opened = new Promise<void>((resolve, reject) => {
@@ -65,10 +67,13 @@ export async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
 	let errors = 0
 	let measuring = false
 	let running = true
-	const sample = (ms: number, error: boolean) => {
+	const kinds: Record<string, number> = {}
+	const sample = (ms: number, error: string | undefined) => {
 		if (!measuring) return
 		latencies.push(ms)
-		if (error) errors++
+		if (error === undefined) return
+		errors++
+		kinds[error] = (kinds[error] ?? 0) + 1
 	}
 	const sockets = Array.from({ length: spec.connections }, (_, i) =>
 		openLoaded(spec, i, sample, () => running),
@@ -92,6 +97,7 @@ export async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
 		p50: percentile(sorted, 0.5),
 		p99: percentile(sorted, 0.99),
 		errors,
+		kinds,
 	}
 }
 
