@@ -105,7 +105,9 @@ export interface CreateAppOptions {
  * WebSocket gateway. Nothing is shared with another app in the same process.
  */
 export async function createApp(config: Config, opts: CreateAppOptions = {}): Promise<App> {
-	const log = opts.logger ?? createLogger(config.logLevel)
+	// One of GATEWAYS=N: its lines, interleaved with the others' on one output, say whose they are.
+	const gateway = config.gateways.index
+	const log = opts.logger ?? createLogger(config.logLevel, gateway === undefined ? {} : { gateway })
 	const closers: Array<() => Promise<void> | void> = []
 	const closeAll = async () => {
 		for (const close of closers.reverse()) {

@@ -246,6 +246,14 @@ const EnvSchema = v.object({
 	// Life cycle of a fleet (issue 21): shared ports, bounded stops, clients behind proxies.
 	/** Several processes of one deployment on one port (SO_REUSEPORT); off: a busy port stops the start. */
 	REUSE_PORT: v.optional(bool, 'false'),
+	// Gateway processes on one host (issue 30, docs/shards.md#gateways-on-one-host).
+	/** Gateway processes one command runs on one port (ROLE=gateway); `auto`: one per core. */
+	GATEWAYS: v.optional(
+		v.union([v.literal('auto'), int(1, 64)], 'must be auto or a whole number from 1 to 64'),
+		'1',
+	),
+	/** Set by the parent of GATEWAYS in each of its processes: which one this is (1 to GATEWAYS). */
+	GATEWAY_INDEX: v.optional(int(1, 64)),
 	// Operator controls (docs/operator.md): /metrics behind its own bearer token, or on its own listener.
 	METRICS_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
 	METRICS_ADDRESS: v.optional(
@@ -354,6 +362,11 @@ export interface Config {
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 	/** Listen with SO_REUSEPORT: processes of one deployment share the port (REUSE_PORT). */
 	reusePort: boolean
+	/**
+	 * GATEWAYS: how many gateway processes share this host's port, and, in one of them, which one it is
+	 * (GATEWAY_INDEX, set by their parent). `count` > 1 without `index`: this process is the parent.
+	 */
+	gateways: { count: number; index?: number }
 	/** How long a stop may take before the process exits anyway, non-zero (SHUTDOWN_TIMEOUT). */
 	shutdownTimeoutMs: number
 	/** `/metrics`: its bearer token (METRICS_TOKEN) and its own listener (METRICS_ADDRESS, host:port). */
@@ -626,6 +639,31 @@ function metricsConfig(token: string | undefined, address: string | undefined): 
 	return { ...(token === undefined ? {} : { token }), address: { host, port } }
 }
 
+/**
+ * GATEWAYS (docs/shards.md#gateways-on-one-host): several gateways share the shards of a bus, so
+ * ROLE=gateway; they share one port, which REUSE_PORT=false would forbid; each has its own metrics
+ * listener, on the ports that follow METRICS_ADDRESS's.
+ */
+function gatewaysConfig(e: v.InferOutput<typeof EnvSchema>, reusePortSet: boolean): Config['gateways'] {
+	const count = e.GATEWAYS === 'auto' ? Math.min(64, availableParallelism()) : e.GATEWAYS
+	if (e.GATEWAYS !== 1 && e.ROLE !== 'gateway')
+		throw new ConfigError(
+			`GATEWAYS: several gateway processes need ROLE=gateway (they share the shards on the bus), not ROLE=${e.ROLE}`,
+		)
+	if (count > 1 && reusePortSet && !e.REUSE_PORT)
+		throw new ConfigError(
+			`REUSE_PORT: GATEWAYS=${e.GATEWAYS} shares one port: leave REUSE_PORT unset or true`,
+		)
+	const metricsPort = Number(e.METRICS_ADDRESS?.slice(e.METRICS_ADDRESS.lastIndexOf(':') + 1) ?? 0)
+	if (metricsPort !== 0 && metricsPort + count - 1 > 65535)
+		throw new ConfigError(
+			`METRICS_ADDRESS: ${count} gateways take ${count} ports from ${metricsPort}, past 65535`,
+		)
+	if (e.GATEWAY_INDEX !== undefined && e.GATEWAY_INDEX > count)
+		throw new ConfigError(`GATEWAY_INDEX: must be at most GATEWAYS (${count})`)
+	return e.GATEWAY_INDEX === undefined ? { count } : { count, index: e.GATEWAY_INDEX }
+}
+
 function readable(file: string): boolean {
 	try {
 		accessSync(file, constants.R_OK)
@@ -718,6 +756,7 @@ export function loadConfig(
 		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
 		reusePort: e.REUSE_PORT,
+		gateways: gatewaysConfig(e, input.REUSE_PORT !== undefined),
 		shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
 		trustedProxies: e.TRUSTED_PROXIES,
 		metrics: metricsConfig(e.METRICS_TOKEN, e.METRICS_ADDRESS),

@@ -10,6 +10,12 @@ import { shutDown } from './shutdown'
  * TDLib child (from source through Bun, compiled as the same executable).
  */
 async function serve() {
+	// GATEWAYS=N: this process is the parent of N gateways on one port (docs/shards.md#gateways-on-one-host).
+	const { GATEWAYS, GATEWAY_INDEX } = process.env
+	if (GATEWAYS !== undefined && GATEWAYS.trim() !== '1' && GATEWAYS !== '' && GATEWAY_INDEX === undefined) {
+		const { serveGateways } = await import('./fleet/run')
+		if ((await serveGateways(process.env)) === 'running') return
+	}
 	const started = await startServer(process.env)
 	if (!started.ok) {
 		process.stderr.write(`${started.line}\n`)
@@ -38,6 +44,8 @@ async function serve() {
 	}
 	process.on('SIGTERM', () => void stop('SIGTERM'))
 	process.on('SIGINT', () => void stop('SIGINT'))
+	if (config.gateways.index !== undefined)
+		(await import('./fleet/child')).reportToParent(() => void stop('parent gone'))
 }
 
 /** Applies the migrations to the configured database and leaves. */

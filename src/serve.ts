@@ -69,15 +69,21 @@ function listenError(host: string, port: number, err: unknown): ListenError {
 	return new ListenError(`cannot listen on ${host}:${port}: ${why}`)
 }
 
-/** Listens on the port without SO_REUSEPORT and lets go at once; throws when it is taken. */
-function probePort(host: string, port: number): void {
+/**
+ * Listens on the port without SO_REUSEPORT and lets go at once; throws when it is taken. Returns the
+ * port it had (the free one the system gave for 0).
+ */
+export function probePort(host: string, port: number): number {
 	try {
-		Bun.serve({
+		const server = Bun.serve({
 			hostname: host,
 			port,
 			reusePort: false,
 			fetch: () => new Response(null, { status: 503 }),
-		}).stop(true)
+		})
+		const had = server.port ?? port
+		server.stop(true)
+		return had
 	} catch (err) {
 		throw listenError(host, port, err)
 	}

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 const here = dirname(fileURLToPath(import.meta.url))
 const only = process.argv.slice(2)
 const scripts = readdirSync(here)
-	.filter((f) => f.endsWith('.ts') && !['run.ts', 'load.ts', 'reliability.ts'].includes(f))
+	.filter((f) => f.endsWith('.ts') && !['run.ts', 'load.ts', 'ws-load.ts', 'reliability.ts'].includes(f))
 	.filter((f) => only.length === 0 || only.some((name) => f.startsWith(name)))
 	.sort()
 
