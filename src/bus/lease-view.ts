@@ -1,7 +1,7 @@
 import type { KvEntry } from '@nats-io/kv'
 import type { Logger } from '../logger'
 import type { Bus } from './connection'
-import type { LeaseHolder } from './leases'
+import { isLeaseHolder, type LeaseHolder } from './leases'
 import { READY_MS, Resilient, within } from './resilient'
 import { kvSubject, LEASES_BUCKET, userbotOfLeaseKey } from './subjects'
 
@@ -109,8 +109,7 @@ export class LeaseView {
 			e.value,
 			e.created.getTime(),
 		)
-		const ok = holder && typeof holder.shard === 'string' && typeof holder.incarnation === 'string'
-		into.set(userbotId, ok ? { holder, revision: e.revision } : { revision: e.revision })
+		into.set(userbotId, isLeaseHolder(holder) ? { holder, revision: e.revision } : { revision: e.revision })
 	}
 
 	get up(): boolean {

@@ -13,6 +13,19 @@ import { kvSubject, LEASES_BUCKET, leaseKey } from './subjects'
 export interface LeaseHolder {
 	shard: string
 	incarnation: string
+	/** `room`: placed here because its home shard was full; it stays here (src/bus/placement.ts). */
+	placed?: 'room'
+}
+
+/** Whether a lease's opened value is a holder (what another process wrote is checked). */
+export function isLeaseHolder(value: unknown): value is LeaseHolder {
+	if (!value || typeof value !== 'object') return false
+	const v = value as Record<string, unknown>
+	return (
+		typeof v.shard === 'string' &&
+		typeof v.incarnation === 'string' &&
+		(v.placed === undefined || v.placed === 'room')
+	)
 }
 
 export class LeaseTimeoutError extends Error {
@@ -22,6 +35,8 @@ export class LeaseTimeoutError extends Error {
 export class Leases {
 	/** Revisions of the leases this incarnation holds. */
 	private readonly held = new Map<number, number>()
+	/** Those of them placed here by room. */
+	private readonly byRoom = new Set<number>()
 
 	constructor(
 		private readonly bus: Pick<Bus, 'leases' | 'codec'>,
@@ -36,16 +51,29 @@ export class Leases {
 		return this.held.has(userbotId)
 	}
 
+	/** Whether the lease this incarnation holds says the userbot was placed here by room. */
+	placedByRoom(userbotId: number): boolean {
+		return this.held.has(userbotId) && this.byRoom.has(userbotId)
+	}
+
 	/**
 	 * Takes the lease, waiting while a live holder has it; rejects after `timeoutMs`. Resolves with
 	 * whether it was taken over from a holder that is gone (it did not let go: whatever it was doing
 	 * when it went, such as publishing an update, may not have been done).
 	 */
-	async acquire(userbotId: number, timeoutMs: number, pollMs = 50): Promise<{ takenOver: boolean }> {
+	async acquire(
+		userbotId: number,
+		timeoutMs: number,
+		placed?: 'room',
+		pollMs = 50,
+	): Promise<{ takenOver: boolean }> {
 		if (this.held.has(userbotId)) return { takenOver: false }
 		const key = leaseKey(userbotId)
 		const kv = this.bus.leases
-		const value = this.bus.codec.seal(kvSubject(LEASES_BUCKET, key), this.self)
+		const mine: LeaseHolder = placed ? { ...this.self, placed } : this.self
+		const value = this.bus.codec.seal(kvSubject(LEASES_BUCKET, key), mine)
+		if (placed) this.byRoom.add(userbotId)
+		else this.byRoom.delete(userbotId)
 		const end = performance.now() + timeoutMs
 		for (;;) {
 			const entry = await kv.get(key)
@@ -70,8 +98,10 @@ export class Leases {
 				// Someone else changed it between our read and our write: read again.
 				if (!isConflict(err)) throw err
 			}
-			if (performance.now() > end)
+			if (performance.now() > end) {
+				this.byRoom.delete(userbotId)
 				throw new LeaseTimeoutError(`userbot ${userbotId} is still run by another shard`)
+			}
 			await Bun.sleep(pollMs)
 		}
 	}
@@ -79,9 +109,7 @@ export class Leases {
 	/** The holder a lease's value names, if it opens with the bus key. */
 	holderOf(key: string, value: Uint8Array, created: Date): LeaseHolder | undefined {
 		const holder = this.bus.codec.open<LeaseHolder>(kvSubject(LEASES_BUCKET, key), value, created.getTime())
-		return holder && typeof holder.shard === 'string' && typeof holder.incarnation === 'string'
-			? holder
-			: undefined
+		return isLeaseHolder(holder) ? holder : undefined
 	}
 
 	/** The revision this incarnation wrote for the userbot's lease, if it holds it. */
@@ -94,6 +122,7 @@ export class Leases {
 		const revision = this.held.get(userbotId)
 		if (revision === undefined) return
 		this.held.delete(userbotId)
+		this.byRoom.delete(userbotId)
 		await this.bus.leases.delete(leaseKey(userbotId), { previousSeq: revision }).catch((err: unknown) => {
 			if (!isConflict(err)) throw err
 		})
@@ -102,12 +131,14 @@ export class Leases {
 	/** Forgets one lease without a word to the bucket (another holds it, or it is gone). */
 	forget(userbotId: number): void {
 		this.held.delete(userbotId)
+		this.byRoom.delete(userbotId)
 	}
 
 	/** Forgets every lease without a word to the bucket (self-fenced: the others take them over). */
 	dropAll(): number[] {
 		const ids = [...this.held.keys()]
 		this.held.clear()
+		this.byRoom.clear()
 		return ids
 	}
 

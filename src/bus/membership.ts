@@ -1,6 +1,7 @@
 import type { KvEntry } from '@nats-io/kv'
 import type { Logger } from '../logger'
 import type { Bus } from './connection'
+import { type LiveShard, parseRoom, type ShardRoom } from './placement'
 import { READY_MS, Resilient, within } from './resilient'
 import { gatewayKey, kvSubject, MEMBERS_BUCKET, shardKey } from './subjects'
 
@@ -16,6 +17,8 @@ import { gatewayKey, kvSubject, MEMBERS_BUCKET, shardKey } from './subjects'
  */
 export interface ShardEntry {
 	incarnation: string
+	/** The room of its supervisors (docs/capacity.md#on-a-bus); absent when they have no limit. */
+	room?: ShardRoom
 }
 
 export interface GatewayEntry {
@@ -201,7 +204,14 @@ export class Membership {
 			e.created.getTime(),
 		)
 		if (!value || typeof value !== 'object') return
-		if (e.key.startsWith('shard.') && typeof (value as ShardEntry).incarnation !== 'string') return
+		if (e.key.startsWith('shard.')) {
+			const entry = value as ShardEntry
+			// A shard's room places userbots: one that does not parse drops the whole entry.
+			if (typeof entry.incarnation !== 'string' || parseRoom(entry.room) === null) {
+				this.seen.delete(e.key)
+				return this.check()
+			}
+		}
 		// Found at start: only its age says whether it still beats.
 		const age = initial ? Math.max(0, Date.now() - e.created.getTime()) : 0
 		this.seen.set(e.key, { value, at: performance.now() - age })
@@ -235,6 +245,20 @@ export class Membership {
 		const out = new Map<string, string>()
 		for (const [k, v] of this.liveEntries())
 			if (k.startsWith('shard.') && 'incarnation' in v) out.set(k.slice('shard.'.length), v.incarnation)
+		return out
+	}
+
+	/** Live shards with the room each advertises (placement.ts). */
+	liveShards(): Map<string, LiveShard> {
+		const out = new Map<string, LiveShard>()
+		for (const [k, v] of this.liveEntries()) {
+			if (!k.startsWith('shard.') || !('incarnation' in v)) continue
+			const room = parseRoom(v.room)
+			out.set(
+				k.slice('shard.'.length),
+				room ? { incarnation: v.incarnation, room } : { incarnation: v.incarnation },
+			)
+		}
 		return out
 	}
 

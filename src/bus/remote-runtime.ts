@@ -2,7 +2,6 @@ import { createInbox, type Msg, type Subscription } from '@nats-io/transport-nod
 import type { Logger } from '../logger'
 import { PendingRequests } from '../supervisor/pending'
 import { fromWireError, MOVED, type ParentMessage, parseChildMessage } from '../supervisor/protocol'
-import { ownerOf } from '../supervisor/rendezvous'
 import type {
 	InvokeOptions,
 	RequestEvent,
@@ -16,6 +15,7 @@ import { type AuthStateEvent, EventFeed, type StatusEvent, type UpdateEvent } fr
 import { GatewayReconcile } from './gateway-health'
 import { LeaseView } from './lease-view'
 import { Membership } from './membership'
+import { type Placement, place } from './placement'
 import { inboxPrefix, shardSubject } from './subjects'
 
 /**
@@ -206,10 +206,19 @@ export class RemoteRuntime implements TelegramRuntime {
 		}
 	}
 
+	/** Where the userbot runs (placement.ts): by the rooms the shards advertise and its lease. */
+	private placement(userbotId: number): { placement?: Placement; incarnation?: string } {
+		const shards = this.membership.liveShards()
+		const placement = place(userbotId, shards, this.leaseView.get(userbotId)?.holder)
+		return {
+			placement,
+			incarnation: placement && 'shard' in placement ? shards.get(placement.shard)?.incarnation : undefined,
+		}
+	}
+
 	private ownerKey(userbotId: number): string | undefined {
-		const shards = this.membership.shards()
-		const id = ownerOf(userbotId, shards.keys())
-		return id === undefined ? undefined : `${id}=${shards.get(id)}`
+		const { placement, incarnation } = this.placement(userbotId)
+		return placement && 'shard' in placement ? `${placement.shard}=${incarnation}` : undefined
 	}
 
 	private emit(event: RuntimeEvent) {
@@ -284,6 +293,9 @@ export class RemoteRuntime implements TelegramRuntime {
 		const end = performance.now() + this.opts.commandTimeoutMs
 		for (;;) {
 			const left = Math.max(1, Math.ceil(end - performance.now()))
+			// Every shard full: refused here, naming each one's limit (docs/capacity.md#on-a-bus).
+			const { placement } = this.placement(userbotId)
+			if (placement && 'full' in placement) throw placement.full
 			const { promise, shard } = this.request(
 				userbotId,
 				{

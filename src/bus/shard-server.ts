@@ -1,6 +1,7 @@
 import type { Msg, Subscription } from '@nats-io/transport-node'
 import { createKeyedQueue } from '../keyed-queue'
 import type { Logger } from '../logger'
+import type { Room } from '../supervisor/capacity'
 import {
 	type InvokeMessage,
 	MOVED,
@@ -11,7 +12,6 @@ import {
 	toWireError,
 	type WireError,
 } from '../supervisor/protocol'
-import { ownerOf } from '../supervisor/rendezvous'
 import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
 import { RuntimeError, type TdRequest } from '../telegram/types'
 import { checkShardRequest } from './allowed'
@@ -19,6 +19,7 @@ import type { Bus } from './connection'
 import { LeaseView } from './lease-view'
 import { type LeaseHolder, Leases, LeaseTimeoutError } from './leases'
 import { Membership } from './membership'
+import { type Placement, place, withOwnRoom } from './placement'
 import { ShardEvents } from './shard-events'
 import { type ReconcilableShard, ShardReconcile } from './shard-reconcile'
 import { leaseKey, shardSubject } from './subjects'
@@ -41,8 +42,8 @@ import { lastUpdateSeq } from './update-log'
 export interface ShardServerOptions {
 	bus: Bus
 	shardId: string
-	/** This process's supervisors; `fence` renews their children's fence. */
-	local: TelegramRuntime & { fence?(ms: number): void }
+	/** This process's supervisors; `fence` renews their children's fence; `room` is advertised. */
+	local: TelegramRuntime & { fence?(ms: number): void; room?(): Room | undefined }
 	heartbeatMs: number
 	/** Kinds of update always forwarded (`UPDATE_KINDS`); gateways add their subscribers'. */
 	defaultKinds: readonly string[]
@@ -108,9 +109,10 @@ export class ShardServer {
 			reacquire: (id) =>
 				this.queue(String(id), async () => {
 					if (!this.running.has(id)) return true
+					const placed = this.leases.placedByRoom(id) ? 'room' : undefined
 					this.leases.forget(id)
 					try {
-						await this.leases.acquire(id, 0)
+						await this.leases.acquire(id, 0, placed)
 						return true
 					} catch {
 						await this.stopHereNow(id)
@@ -171,7 +173,10 @@ export class ShardServer {
 		await this.membership.join({
 			kind: 'shard',
 			id: this.opts.shardId,
-			entry: () => ({ incarnation: this.incarnation }),
+			entry: () => {
+				const room = this.opts.local.room?.()
+				return room ? { incarnation: this.incarnation, room } : { incarnation: this.incarnation }
+			},
 		})
 		this.offMembers = this.membership.onChange(() => this.onMembers())
 		this.onMembers()
@@ -200,8 +205,25 @@ export class ShardServer {
 		return [...this.running]
 	}
 
+	/** Where the userbot runs (placement.ts), as this shard sees it: its own room exact, its own leases first. */
+	private placement(userbotId: number, leaseGone = false): Placement | undefined {
+		const self = { id: this.opts.shardId, incarnation: this.incarnation }
+		const shards = withOwnRoom(this.membership.liveShards(), self, this.opts.local.room?.())
+		const holder = leaseGone
+			? undefined
+			: this.leases.holds(userbotId)
+				? {
+						shard: self.id,
+						incarnation: self.incarnation,
+						...(this.leases.placedByRoom(userbotId) ? { placed: 'room' as const } : {}),
+					}
+				: this.leaseView.get(userbotId)?.holder
+		return place(userbotId, shards, holder)
+	}
+
 	private isOwner(userbotId: number): boolean {
-		return ownerOf(userbotId, this.membership.shards().keys()) === this.opts.shardId
+		const p = this.placement(userbotId)
+		return p !== undefined && 'shard' in p && p.shard === this.opts.shardId
 	}
 
 	private onMessage(msg: Msg) {
@@ -260,9 +282,16 @@ export class ShardServer {
 			const userbotId = m.userbotId
 			if (!this.running.has(userbotId)) {
 				// A stale view (just back from a freeze) decides nothing: the gateway asks again.
-				if (!this.membership.viewFresh() || !this.isOwner(userbotId)) throw new MovedError()
+				if (!this.membership.viewFresh()) throw new MovedError()
+				const p = this.placement(userbotId)
+				if (p && 'full' in p) throw p.full
+				// Another shard's (the gateway's view of the rooms is a heartbeat old: ours goes out now).
+				if (p?.shard !== this.opts.shardId) {
+					this.membership.refresh()
+					throw new MovedError()
+				}
 				const leases = this.leases
-				const { takenOver } = await leases.acquire(userbotId, LEASE_WAIT_MS)
+				const { takenOver } = await leases.acquire(userbotId, LEASE_WAIT_MS, p.byRoom ? 'room' : undefined)
 				// Cut off meanwhile: that lease is the past incarnation's; the gateway asks again.
 				if (leases !== this.leases)
 					throw new RuntimeError('unavailable', 'cut off from the bus while starting')
@@ -278,13 +307,23 @@ export class ShardServer {
 				this.running.add(userbotId)
 			}
 			try {
-				return await this.opts.local.startClient(userbotId, {
+				const state = await this.opts.local.startClient(userbotId, {
 					encryptionKey: m.encryptionKey,
 					...(m.proxy ? { proxy: m.proxy } : {}),
 				})
+				const room = this.opts.local.room?.()
+				if (room && room.used >= room.clients) this.membership.refresh()
+				return state
 			} catch (err) {
 				// The supervisor died meanwhile: it starts the client again itself, so the lease stays.
 				if (!(err instanceof RuntimeError && err.code === 'runtime_down')) await this.letGo(userbotId)
+				// Full here after all (another start took the last place): elsewhere if another has room.
+				if (err instanceof RuntimeError && err.code === 'capacity') {
+					this.membership.refresh()
+					// Let go just now: the lease still in the view is not where it runs.
+					const p = this.placement(userbotId, true)
+					if (p && 'shard' in p && p.shard !== this.opts.shardId) throw new MovedError()
+				}
 				throw err
 			}
 		}

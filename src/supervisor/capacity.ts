@@ -34,6 +34,16 @@ export interface Capacity {
 	reason: string
 }
 
+/**
+ * The room of a process's supervisors, as a shard advertises it on the bus (docs/capacity.md#on-a-bus):
+ * the clients they may hold in all, how many they hold, and the limit that sets it.
+ */
+export interface Room {
+	clients: number
+	used: number
+	reason: string
+}
+
 /** The clients a descriptor limit allows, after the reserve. */
 export function descriptorCapacity(limit: DescriptorLimit): Capacity {
 	return {

@@ -1,7 +1,7 @@
 import type { Subprocess } from 'bun'
 import type { Logger } from '../logger'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
-import { type Capacity, capacityReached, tighter } from './capacity'
+import { type Capacity, capacityReached, type Room, tighter } from './capacity'
 import { spawnChild } from './child-process'
 import { PendingRequests } from './pending'
 import { type ChildMessage, fromWireError, type ParentMessage, parseChildMessage } from './protocol'
@@ -294,6 +294,12 @@ export class SupervisorClient implements TelegramRuntime {
 	free(): number {
 		const cap = this.capacity()
 		return cap ? Math.max(0, cap.clients - this.clients.size) : Number.POSITIVE_INFINITY
+	}
+
+	/** Its capacity and the clients it holds; undefined when no limit is known. */
+	room(): Room | undefined {
+		const cap = this.capacity()
+		return cap && { clients: cap.clients, used: cap.clients - this.free(), reason: cap.reason }
 	}
 
 	/** Whether it runs (or is starting, or will restore) the client of `userbotId`. */

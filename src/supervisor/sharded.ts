@@ -1,5 +1,5 @@
 import type { TdMethod, TdRequest, TdResult } from '../telegram/types'
-import { type Capacity, capacityReached } from './capacity'
+import { type Capacity, capacityReached, type Room } from './capacity'
 import { ownerOf } from './rendezvous'
 import type { InvokeOptions, RequestEvent, RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
 
@@ -12,6 +12,7 @@ export interface LocalShard {
 		/** Clients it can still start (docs/capacity.md); absent: no limit. */
 		free?(): number
 		capacity?(): Capacity | undefined
+		room?(): Room | undefined
 		/** It runs (or will restore) this userbot's client. */
 		holds?(userbotId: number): boolean
 	}
@@ -54,6 +55,19 @@ export class ShardedRuntime implements TelegramRuntime {
 		let best: LocalShard | undefined
 		for (const s of this.shards) if (freeOf(s) > 0 && (!best || freeOf(s) > freeOf(best))) best = s
 		return best
+	}
+
+	/** The room of all its supervisors together; undefined when one of them has no limit. */
+	room(): Room | undefined {
+		const rooms = this.shards.map((s) => s.runtime.room?.())
+		if (rooms.some((r) => r === undefined)) return undefined
+		const all = rooms as Room[]
+		const each = all.length === 1 ? '' : ` in each of ${all.length} supervisor children`
+		return {
+			clients: all.reduce((n, r) => n + r.clients, 0),
+			used: all.reduce((n, r) => n + r.used, 0),
+			reason: `${(all[0] as Room).reason}${each}`,
+		}
 	}
 
 	/** The children's process ids, in the order of the supervisors (tests kill them). */
