@@ -2,7 +2,7 @@ import type { Logger, WebhookConfig } from 'userbot-gateway/plugin'
 import { nextAttemptAt, retryAfterMs } from './backoff'
 import { Leases } from './leases'
 import { logWebhookFailure } from './log-failure'
-import { openSecret, signatureHeader } from './secrets'
+import { openSecret, signatureHeader, signingKey } from './secrets'
 import { SettleQueue } from './settle'
 import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, resolveTarget, UrlRefused } from './ssrf'
 import type { Attempt, Claimed, WebhookStore } from './store'
@@ -53,7 +53,8 @@ export class Deliverer {
 	private timer: ReturnType<typeof setInterval> | undefined
 	private readonly stopping = new AbortController()
 	private readonly attempts = new Set<Promise<void>>()
-	private readonly secrets = new Map<string, string>()
+	/** Opened signing keys by sealed secret: opened and decoded once, not at every attempt. */
+	private readonly keys = new Map<string, Buffer>()
 	private readonly settler: SettleQueue
 	private readonly leases: Leases
 	/** Host names' addresses for a few seconds; every address is still checked at each attempt. */
@@ -260,14 +261,16 @@ export class Deliverer {
 		}
 	}
 
-	private async secret(endpointId: number, sealed: string): Promise<string> {
-		let plain = this.secrets.get(sealed)
-		if (plain === undefined) {
-			plain = await openSecret(this.opts.dataKey, endpointId, sealed)
-			if (this.secrets.size > 10_000) this.secrets.clear()
-			this.secrets.set(sealed, plain)
+	private async secret(endpointId: number, sealed: string): Promise<Buffer> {
+		// By endpoint too: a sealed secret opens only for the endpoint it was sealed for.
+		const id = `${endpointId}:${sealed}`
+		let key = this.keys.get(id)
+		if (key === undefined) {
+			key = signingKey(await openSecret(this.opts.dataKey, endpointId, sealed))
+			if (this.keys.size > 10_000) this.keys.clear()
+			this.keys.set(id, key)
 		}
-		return plain
+		return key
 	}
 }
 

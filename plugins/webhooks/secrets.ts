@@ -1,4 +1,4 @@
-import { Webhook } from 'standardwebhooks'
+import { createHmac } from 'node:crypto'
 
 /**
  * An endpoint's signing secret: `whsec_` + base64 of 32 random bytes, shown once when made. At rest
@@ -48,15 +48,20 @@ export async function openSecret(dataKey: string, endpointId: number, sealed: st
 }
 
 /**
- * Standard Webhooks signing (the `standardwebhooks` package itself): `v1,` + base64 HMAC-SHA256 of
- * `id.timestamp.body`. While a rotated-out secret still signs, both signatures go, space-separated,
- * new first: a receiver that knows either secret accepts the delivery.
+ * An endpoint's secret as an HMAC key: the bytes after `whsec_`, decoded once per secret (the
+ * deliverer keeps them) rather than at every attempt.
  */
-export function signatureHeader(
-	secrets: readonly string[],
-	messageId: string,
-	at: Date,
-	body: string,
-): string {
-	return secrets.map((s) => new Webhook(s).sign(messageId, at, body)).join(' ')
+export function signingKey(secret: string): Buffer {
+	return Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64')
+}
+
+/**
+ * Standard Webhooks signing: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` (Unix seconds), with
+ * the native HMAC (the `standardwebhooks` package's pure-JS hash cost about a fifth of a delivery;
+ * tests verify every delivery with that package). While a rotated-out secret still signs, both
+ * signatures go, space-separated, new first: a receiver that knows either secret accepts it.
+ */
+export function signatureHeader(keys: readonly Buffer[], messageId: string, at: Date, body: string): string {
+	const signed = `${messageId}.${Math.floor(at.getTime() / 1000)}.${body}`
+	return keys.map((k) => `v1,${createHmac('sha256', k).update(signed).digest('base64')}`).join(' ')
 }

@@ -1,5 +1,8 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm'
+import { and, eq, inArray, sql } from 'drizzle-orm'
 import { type Database, webhookDelivery, webhookEndpoint, webhookEvent } from 'userbot-gateway/plugin'
+import { claimStatement, completeClaim, EventCache, type LeasedRow } from './claim'
+
+export { claimStatement } from './claim'
 
 /** One event as it is stored once, before any delivery of it is tried. */
 export interface NewEvent {
@@ -57,11 +60,14 @@ export interface Attempt {
  * an outcome is written only by the lease's holder.
  */
 export class WebhookStore {
+	/** The events stored here lately: a claim of their deliveries does not read them back. */
+	private readonly cache = new EventCache()
+
 	constructor(private readonly db: Database) {}
 
 	/** Stores the event and a pending delivery for each endpoint; false when it was stored already. */
 	async record(event: NewEvent, endpointIds: readonly number[]): Promise<number | null> {
-		return this.db.transaction(async (tx) => {
+		const id = await this.db.transaction(async (tx) => {
 			const [row] = await tx
 				.insert(webhookEvent)
 				.values({
@@ -88,6 +94,9 @@ export class WebhookStore {
 			)
 			return row.id
 		})
+		// Remembered once committed: an id of a transaction rolled back may be given out again.
+		if (id !== null) this.cache.remember(id, { type: event.type, data: event.data, at: event.at })
+		return id
 	}
 
 	/**
@@ -109,7 +118,7 @@ export class WebhookStore {
 			e.dedupeKey,
 			e.at,
 		])
-		await this.db.transaction(async (tx) => {
+		const committed = await this.db.transaction(async (tx) => {
 			// In the order given (ORDER BY key): ids, and so the outbox's order, follow the events'.
 			const stored = await tx.all<{ id: number; dedupe_key: string }>(sql`
 				INSERT INTO webhook_event (company_id, userbot_id, seq, type, data, dedupe_key, created_at)
@@ -117,7 +126,8 @@ export class WebhookStore {
 				FROM json_each(${JSON.stringify(rows)}) WHERE true ORDER BY key
 				ON CONFLICT DO NOTHING
 				RETURNING id, dedupe_key`)
-			if (stored.length === 0) return
+			const inserted: Array<[number, NewEvent]> = []
+			if (stored.length === 0) return inserted
 			const ids = new Map(stored.map((r) => [r.dedupe_key, r.id]))
 			const deliveries: Array<[number, number, number, number]> = []
 			for (const { event: e, endpointIds } of events) {
@@ -125,16 +135,20 @@ export class WebhookStore {
 				if (id === undefined) continue
 				// One set of deliveries even when one batch names a key twice.
 				ids.delete(e.dedupeKey)
+				inserted.push([id, e])
 				for (const endpointId of endpointIds) deliveries.push([endpointId, id, e.userbotId, e.at])
 			}
 			// Event by event, endpoint by endpoint: a pair's deliveries are numbered in its events' order.
 			deliveries.sort((p, q) => p[1] - q[1])
-			if (deliveries.length === 0) return
+			if (deliveries.length === 0) return inserted
 			await tx.run(sql`
 				INSERT INTO webhook_delivery (endpoint_id, event_id, userbot_id, message_id, next_at, created_at)
 				SELECT value ->> 0, value ->> 1, value ->> 2, 'msg_' || (value ->> 1), value ->> 3, value ->> 3
 				FROM json_each(${JSON.stringify(deliveries)}) ORDER BY key`)
+			return inserted
 		})
+		// Remembered once committed: an id of a transaction rolled back may be given out again.
+		for (const [id, e] of committed) this.cache.remember(id, { type: e.type, data: e.data, at: e.at })
 	}
 
 	/**
@@ -144,35 +158,8 @@ export class WebhookStore {
 	 * one delivery, nor two runs of one pair.
 	 */
 	async claim(owner: string, keys: number, now: number, leaseMs: number, run = 1): Promise<Claimed[]> {
-		const ids = await this.db.all<{ id: number }>(claimStatement(owner, keys, now, leaseMs, run))
-		if (ids.length === 0) return []
-		return this.db
-			.select({
-				id: webhookDelivery.id,
-				endpointId: webhookDelivery.endpointId,
-				userbotId: webhookDelivery.userbotId,
-				messageId: webhookDelivery.messageId,
-				attempts: webhookDelivery.attempts,
-				firstAttemptAt: webhookDelivery.firstAttemptAt,
-				url: webhookEndpoint.url,
-				secret: webhookEndpoint.secret,
-				previousSecret: webhookEndpoint.previousSecret,
-				previousSecretUntil: webhookEndpoint.previousSecretUntil,
-				failingSince: webhookEndpoint.failingSince,
-				type: webhookEvent.type,
-				data: webhookEvent.data,
-				eventAt: webhookEvent.createdAt,
-			})
-			.from(webhookDelivery)
-			.innerJoin(webhookEndpoint, eq(webhookEndpoint.id, webhookDelivery.endpointId))
-			.innerJoin(webhookEvent, eq(webhookEvent.id, webhookDelivery.eventId))
-			.where(
-				inArray(
-					webhookDelivery.id,
-					ids.map((r) => r.id),
-				),
-			)
-			.orderBy(asc(webhookDelivery.id))
+		const leased = await this.db.all<LeasedRow>(claimStatement(owner, keys, now, leaseMs, run))
+		return completeClaim(this.db, this.cache, leased)
 	}
 
 	/**
@@ -269,32 +256,4 @@ export class WebhookStore {
 			.returning({ companyId: webhookEndpoint.companyId })
 		return disabled?.companyId ?? null
 	}
-}
-
-/**
- * The claim (see `WebhookStore.claim`). Both reads of the deliveries go through the index of the
- * pending rows: the delivered ones, kept for the listing and replays, never slow a claim down.
- */
-export function claimStatement(owner: string, keys: number, now: number, leaseMs: number, run: number): SQL {
-	return sql`
-		WITH heads AS (
-			SELECT endpoint_id, userbot_id, min(id) AS head FROM webhook_delivery INDEXED BY webhook_delivery_pending
-			WHERE status = 'pending' GROUP BY endpoint_id, userbot_id
-		), ready AS (
-			SELECT h.endpoint_id, h.userbot_id FROM heads h
-			JOIN webhook_delivery hd ON hd.id = h.head
-			JOIN webhook_endpoint e ON e.id = h.endpoint_id AND e.enabled = 1
-			WHERE hd.next_at <= ${now} AND (hd.lease_until IS NULL OR hd.lease_until <= ${now})
-			ORDER BY hd.next_at, hd.id LIMIT ${keys}
-		)
-		UPDATE webhook_delivery SET lease_owner = ${owner}, lease_until = ${now + leaseMs}
-		WHERE id IN (
-			-- The first rows of each ready pair, read off the pending index in order.
-			SELECT d.id FROM ready r JOIN webhook_delivery d ON d.id IN (
-				SELECT x.id FROM webhook_delivery x INDEXED BY webhook_delivery_pending
-				WHERE x.endpoint_id = r.endpoint_id AND x.userbot_id = r.userbot_id AND x.status = 'pending'
-				ORDER BY x.id LIMIT ${run}
-			)
-		)
-		RETURNING id`
 }
