@@ -9,7 +9,7 @@ import { badRequest, HttpError, notFound } from '../../src/http/errors'
 import { answerOtherMethods } from '../../src/http/methods'
 import { checkEndpointFields, checkReplayFields } from './bodies'
 import type { Endpoints } from './endpoints'
-import type { History } from './history'
+import type { OutboxHistory } from './outbox'
 
 const BASE = '/api/webhooks'
 const none = { parse: 'none' } as const
@@ -21,7 +21,7 @@ const none = { parse: 'none' } as const
 export function webhookRoutes(
 	ctx: AppContext,
 	endpoints: Endpoints,
-	history: History,
+	history: OutboxHistory,
 	kick: () => void,
 ): Elysia {
 	const ownerOf = async (

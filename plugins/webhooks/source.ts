@@ -4,7 +4,8 @@ import type { AppContext } from '../../src/context'
 import type { ObservedEvent } from '../../src/updates/hub'
 import { isTdUpdate } from './kinds'
 import { logWebhookFailure } from './log-failure'
-import type { NewEvent, WebhookStore } from './store'
+import type { EventRow } from './outbox'
+import type { NewEvent } from './store'
 
 /** Events stored in one write at most. */
 const WRITE_SLICE = 256
@@ -17,7 +18,8 @@ interface EndpointFilter {
 
 export interface EventSourceOptions {
 	ctx: AppContext
-	store: WebhookStore
+	/** Where events are stored: the database's outbox or JetStream's (outbox.ts). */
+	store: { recordMany(rows: readonly EventRow[]): Promise<void> }
 	now: () => number
 	/** How long a company's endpoints are taken as known (another gateway may change them). */
 	cacheMs: number
