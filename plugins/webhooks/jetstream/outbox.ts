@@ -17,10 +17,8 @@ import {
 	WEBHOOKS_STREAM,
 } from './messages'
 import { Outcomes } from './outcomes'
-import { type DeliveryEndpoint, runPair } from './pair'
+import { ACK_WAIT_MS, type DeliveryEndpoint, runPair } from './pair'
 
-/** A delivery's attempt may take WEBHOOK_TIMEOUT; the stream gives the message to another after this margin. */
-const ACK_MARGIN_MS = 30_000
 /** Duplicates (several gateways storing one event) are recognized within this time. */
 const DUPLICATE_WINDOW_MS = 120_000
 const nanos = (ms: number) => ms * 1_000_000
@@ -153,7 +151,7 @@ export class JetStreamOutbox implements Outbox {
 			deliver_policy: DeliverPolicy.All,
 			// One message out at a time, whichever gateway pulls it: the pair's order.
 			max_ack_pending: 1,
-			ack_wait: nanos(this.deps.config.timeoutMs + ACK_MARGIN_MS),
+			ack_wait: nanos(ACK_WAIT_MS),
 			max_deliver: -1,
 		})
 		this.known.add(name)

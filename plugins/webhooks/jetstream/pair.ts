@@ -6,6 +6,13 @@ import { logWebhookFailure } from '../log-failure'
 import { parseEvent, type StoredEvent, type StoredOutcome, WEBHOOKS_STREAM } from './messages'
 import type { Outcomes } from './outcomes'
 
+/**
+ * How long a message may stay out unanswered before the stream gives it to another puller (the
+ * consumer's `ack_wait`). An attempt under way says it is still working every third of it, so this
+ * bounds what a crashed gateway, or a nats-server killed before it wrote a `nak`, holds back, not
+ * the attempt's timeout.
+ */
+export const ACK_WAIT_MS = 5_000
 /** How long one pull waits for a message before the loop looks again (closing waits at most this). */
 const PULL_MS = 1000
 
@@ -97,7 +104,11 @@ async function handle(deps: PairDeps, endpoint: DeliveryEndpoint, userbotId: num
 		m.term()
 		return
 	}
-	const result = await deps.sender.send(endpoint, eventOut(event), deps.stopping)
+	// Still working: the stream keeps the message with this gateway while the attempt lasts.
+	const working = setInterval(() => m.working(), Math.floor(ACK_WAIT_MS / 3))
+	const result = await deps.sender.send(endpoint, eventOut(event), deps.stopping).finally(() => {
+		clearInterval(working)
+	})
 	if (result === null) {
 		m.nak()
 		return
