@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { rmSync } from 'node:fs'
+import { jetstream } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
 import { Webhook } from 'standardwebhooks'
-import { type NatsServer, startNats } from '../../bus/nats'
+import { BusCodec } from '../../../src/bus/codec'
+import { BusKey } from '../../../src/bus/seal'
+import { createLogger } from '../../../src/logger'
+import { busConfigOf, type NatsServer, startNats } from '../../bus/nats'
 import type { TestInstance } from '../../helpers'
 import { registerUser, type TestUser } from '../../helpers-ws'
 import {
@@ -145,5 +150,48 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 		expect(got?.json.type).toBe('webhook.test')
 		expect(got?.headers['webhook-id']).toBe(message_id)
 		await expectNoOutboxRows(a)
+	}, 30_000)
+
+	it('refuses what it reads from the stream unsealed, forged, moved from another pair or misshapen', async () => {
+		const hook = await endpoint('hostile')
+		publishSeq(a, hook.ub, 1, 'before')
+		await rx.until(() => hook.got().length >= 1)
+		const sniffer = busConfigOf(nats.urlFor('sniffer'))
+		const auth = sniffer.auth as { user: string; pass: string }
+		const nc = await connect({ servers: sniffer.servers, user: auth.user, pass: auth.pass })
+		try {
+			const js = jetstream(nc)
+			const codec = new BusCodec(
+				BusKey.fromDataKey(a.ctx.config.secrets.dataKey),
+				'intruder',
+				createLogger('silent'),
+			)
+			const forged = {
+				endpoint_id: hook.id,
+				company_id: owner.companyId,
+				userbot_id: hook.ub,
+				seq: 9,
+				type: 'updateNewMessage',
+				data: JSON.stringify({ userbot_id: hook.ub, seq: 9, update: { _: 'updateNewMessage' } }),
+				at: Date.now(),
+				message_id: 'msg_forged',
+			}
+			// Not sealed at all; sealed for another pair's subject; sealed here but naming another userbot;
+			// sealed here with a field too many.
+			await js.publish(hook.subject, new TextEncoder().encode(JSON.stringify(forged)))
+			await js.publish(hook.subject, codec.seal(`ubg.wh.${hook.id}.999`, forged))
+			await js.publish(hook.subject, codec.seal(hook.subject, { ...forged, userbot_id: hook.ub + 1 }))
+			await js.publish(hook.subject, codec.seal(hook.subject, { ...forged, extra: 1 }))
+		} finally {
+			await nc.close()
+		}
+		publishSeq(a, hook.ub, 2, 'after')
+		await rx.until(() => hook.got().length >= 2)
+		await eventually(async () => {
+			const s = await consumerState(a, hook.id, hook.ub)
+			return s.pending === 0 && s.ackPending === 0
+		})
+		expect(texts(hook.got())).toEqual(['before', 'after'])
+		expect(await storedUnder(a, hook.subject)).toBe(6)
 	}, 30_000)
 })
