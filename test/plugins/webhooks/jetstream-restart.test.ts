@@ -86,4 +86,40 @@ describe('the JetStream outbox across restarts', () => {
 			await gw.halt()
 		}
 	}, 60_000)
+
+	it('keeps a delivery that failed past WEBHOOK_RETRY_FOR as a dead letter: listed, replayable', async () => {
+		const gw = await startGateway(nats, dataDir, { WEBHOOK_RETRY_FOR: '1' })
+		try {
+			const owner = await registerUser(gw, 'js-dead@example.com')
+			const made = await call(gw, owner.access)('POST', '/api/webhooks/', { url: `${rx.url}/dead` })
+			const { id } = (await made.json()) as { id: number }
+			const ub = await insertUserbot(gw, owner.companyId)
+			const got = () => rx.received.filter((x) => x.path === '/hook/dead')
+			rx.script('/hook/dead', { status: 500 }, { status: 500 })
+			publishSeq(gw, ub, 1, 'd1')
+			publishSeq(gw, ub, 2, 'd2')
+			await rx.until(() => texts(got()).includes('d2'))
+			expect(texts(got())).toEqual(['d1', 'd1', 'd2'])
+			const listed = async () => {
+				const list = await call(gw, owner.access)('GET', `/api/webhooks/${id}/deliveries/`)
+				return (await list.json()) as Array<{ status: string; attempts: number; seq: number }>
+			}
+			await eventually(
+				async () => (await listed()).length === 2 && (await listed())[0]?.status === 'delivered',
+			)
+			expect((await listed()).map((r) => [r.seq, r.status, r.attempts])).toEqual([
+				[2, 'delivered', 1],
+				[1, 'failed', 2],
+			])
+			const failed = await call(gw, owner.access)('GET', `/api/webhooks/${id}/deliveries/?status=failed`)
+			expect(((await failed.json()) as unknown[]).length).toBe(1)
+			const replay = await call(gw, owner.access)('POST', `/api/webhooks/${id}/replay/`, {})
+			expect(await replay.json()).toEqual({ replayed: 2, truncated: false })
+			await rx.until(() => got().length >= 5)
+			expect(texts(got())).toEqual(['d1', 'd1', 'd2', 'd1', 'd2'])
+			await expectNoOutboxRows(gw)
+		} finally {
+			await gw.halt()
+		}
+	}, 60_000)
 })
