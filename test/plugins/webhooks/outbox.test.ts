@@ -6,11 +6,9 @@ import { outboxKind } from '../../../plugins/webhooks/outbox'
 import { loadConfig } from '../../../src/config'
 
 describe('where the webhooks outbox lives (WEBHOOK_OUTBOX)', () => {
-	const base = {
-		DATA_DIR: '/tmp/ubg-outbox-config',
-		JWT_SECRET: 'x'.repeat(64),
-		SESSION_SECRET: 'y'.repeat(64),
-	}
+	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-outbox-config-'))
+	afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+	const base = { DATA_DIR: dataDir }
 	const hooks = (env: Record<string, string>) => loadConfig({ ...base, ...env }).webhooks
 
 	it('is JetStream on a bus and the database otherwise, unless told', () => {
