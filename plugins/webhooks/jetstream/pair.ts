@@ -1,9 +1,9 @@
-import type { Consumer, JsMsg } from '@nats-io/jetstream'
+import { type Consumer, JetStreamApiCodes, JetStreamApiError, type JsMsg } from '@nats-io/jetstream'
 import type { AppContext, Bus } from 'userbot-gateway/plugin'
 import { type AttemptResult, isDelivered, type Sender, type Target } from '../attempt'
 import { nextAttemptAt } from '../backoff'
 import { logWebhookFailure } from '../log-failure'
-import { parseEvent, type StoredEvent, type StoredOutcome, WEBHOOKS_STREAM } from './messages'
+import { consumerName, parseEvent, type StoredEvent, type StoredOutcome, WEBHOOKS_STREAM } from './messages'
 import type { Outcomes } from './outcomes'
 
 /**
@@ -63,6 +63,8 @@ const pause = (ms: number, signal: AbortSignal) =>
 export async function runPair(deps: PairDeps, endpointId: number, userbotId: number): Promise<void> {
 	const { stopping, config } = deps
 	let consumer: Consumer | undefined
+	/** One log line per run of failures (the bus away), not one per pull. */
+	let failing = false
 	while (!stopping.aborted) {
 		try {
 			const endpoint = await deps.endpoint(endpointId)
@@ -71,7 +73,7 @@ export async function runPair(deps: PairDeps, endpointId: number, userbotId: num
 				await pause(config.pollMs, stopping)
 				continue
 			}
-			consumer ??= await deps.bus.js.consumers.get(WEBHOOKS_STREAM, `wh_${endpointId}_${userbotId}`)
+			consumer ??= await deps.bus.js.consumers.get(WEBHOOKS_STREAM, consumerName(endpointId, userbotId))
 			const m = await consumer.next({ expires: PULL_MS })
 			if (m === null) continue
 			if (stopping.aborted) {
@@ -79,14 +81,26 @@ export async function runPair(deps: PairDeps, endpointId: number, userbotId: num
 				return
 			}
 			await handle(deps, endpoint, userbotId, m)
+			failing = false
 		} catch (err) {
-			// The bus away (a restart of its server), the consumer not there yet: looked at again soon.
 			if (stopping.aborted) return
-			logWebhookFailure(deps.log, 'pulling webhook events from JetStream', err)
+			// The consumer deleted (its endpoint was, on another gateway): this loop ends.
+			if (await consumerGone(deps.bus, endpointId, userbotId)) return
+			// The bus away (a restart of its server): looked at again soon.
+			if (!failing) logWebhookFailure(deps.log, 'pulling webhook events from JetStream', err)
+			failing = true
 			consumer = undefined
 			await pause(Math.max(config.pollMs, 250), stopping)
 		}
 	}
+}
+
+/** True when the server says the pair's consumer does not exist (not when it cannot be asked). */
+async function consumerGone(bus: Bus, endpointId: number, userbotId: number): Promise<boolean> {
+	return bus.jsm.consumers.info(WEBHOOKS_STREAM, consumerName(endpointId, userbotId)).then(
+		() => false,
+		(err: unknown) => err instanceof JetStreamApiError && err.code === JetStreamApiCodes.ConsumerNotFound,
+	)
 }
 
 async function handle(deps: PairDeps, endpoint: DeliveryEndpoint, userbotId: number, m: JsMsg) {

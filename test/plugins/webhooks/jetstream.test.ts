@@ -194,4 +194,20 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 		expect(texts(hook.got())).toEqual(['before', 'after'])
 		expect(await storedUnder(a, hook.subject)).toBe(6)
 	}, 30_000)
+
+	it('drops the pair consumer of a deleted endpoint', async () => {
+		const hook = await endpoint('deleted')
+		publishSeq(a, hook.ub, 1, 'last')
+		await rx.until(() => hook.got().length >= 1)
+		await eventually(async () => (await consumerState(b, hook.id, hook.ub)).ackPending === 0)
+		const gone = await call(a, owner.access)('DELETE', `/api/webhooks/${hook.id}/`)
+		expect(gone.status).toBe(204)
+		await eventually(() =>
+			consumerState(b, hook.id, hook.ub).then(
+				() => false,
+				() => true,
+			),
+		)
+		expect(texts(hook.got())).toEqual(['last'])
+	}, 30_000)
 })
