@@ -78,14 +78,24 @@ export class JetStreamOutbox implements Outbox {
 			discard: DiscardPolicy.New,
 			duplicate_window: nanos(Math.min(DUPLICATE_WINDOW_MS, maxAgeMs)),
 		}
-		const exists = await jsm.streams.info(WEBHOOKS_STREAM).then(
-			() => true,
-			() => false,
-		)
-		if (exists) await jsm.streams.update(WEBHOOKS_STREAM, stream)
-		else await jsm.streams.add(stream).catch(() => jsm.streams.update(WEBHOOKS_STREAM, stream))
-		const kv = await new Kvm(nc).create(OUTCOMES_BUCKET, { history: 1, ttl: maxAgeMs, max_bytes: maxBytes })
-		return new JetStreamOutbox(deps, new Outcomes(kv, deps.bus))
+		try {
+			const exists = await jsm.streams.info(WEBHOOKS_STREAM).then(
+				() => true,
+				() => false,
+			)
+			if (exists) await jsm.streams.update(WEBHOOKS_STREAM, stream)
+			else await jsm.streams.add(stream).catch(() => jsm.streams.update(WEBHOOKS_STREAM, stream))
+			const kv = await new Kvm(nc).create(OUTCOMES_BUCKET, { history: 1, ttl: maxAgeMs, max_bytes: maxBytes })
+			return new JetStreamOutbox(deps, new Outcomes(kv, deps.bus))
+		} catch (err) {
+			// The server's own words go to the log; the start fails with ours.
+			deps.log.error('webhooks: the JetStream outbox could not be set up', {
+				error: err instanceof Error ? err.message.slice(0, 200) : String(err).slice(0, 200),
+			})
+			throw new Error(
+				`webhooks: cannot set up the outbox on the bus (stream ${WEBHOOKS_STREAM}, bucket ${OUTCOMES_BUCKET}): check the gateway user's permissions and nats-server's JetStream storage, or set WEBHOOK_OUTBOX=database`,
+			)
+		}
 	}
 
 	start(): void {

@@ -122,4 +122,16 @@ describe('the JetStream outbox across restarts', () => {
 			await gw.halt()
 		}
 	}, 60_000)
+
+	it('refuses to start, in its own words, when JetStream cannot hold the outbox', async () => {
+		// More than nats-server can reserve on this disk: the stream is refused.
+		const refused = await startGateway(nats, dataDir, { WEBHOOK_JS_MAX_BYTES: String(2 ** 52) }).then(
+			(t) => t.halt().then(() => undefined),
+			(err: unknown) => err,
+		)
+		expect(refused).toBeInstanceOf(Error)
+		expect((refused as Error).message).toBe(
+			"webhooks: cannot set up the outbox on the bus (stream UBG_WEBHOOKS, bucket ubg-webhooks): check the gateway user's permissions and nats-server's JetStream storage, or set WEBHOOK_OUTBOX=database",
+		)
+	}, 60_000)
 })
