@@ -295,6 +295,7 @@ async function compose(
 		},
 		metrics,
 		onClose: (fn) => closers.push(fn),
+		...(bus ? { bus } : {}),
 	}
 
 	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (docs/protocol.md#close-codes). A

@@ -294,6 +294,16 @@ const EnvSchema = v.object({
 	WEBHOOK_DISABLE_AFTER: v.optional(int(1, 30 * 86_400_000), '86400000'),
 	/** Milliseconds between looks for due deliveries (other gateways' events, retries). */
 	WEBHOOK_POLL: v.optional(int(5, 60_000), '1000'),
+	// The webhooks' outbox on a bus (issue 26, plugins/webhooks/jetstream): JetStream, not the database.
+	/** Where the outbox lives: `auto` (JetStream with BUS_URL, else the database), `database`, `jetstream`. */
+	WEBHOOK_OUTBOX: v.optional(
+		v.picklist(['auto', 'database', 'jetstream'], 'must be auto, database or jetstream'),
+		'auto',
+	),
+	/** Bytes the JetStream outbox may hold; when full, new events are refused (logged), none dropped. */
+	WEBHOOK_JS_MAX_BYTES: v.optional(int(1_048_576, Number.MAX_SAFE_INTEGER), '1073741824'),
+	/** Milliseconds an event stays in the JetStream outbox (replays, listing); above WEBHOOK_RETRY_FOR. */
+	WEBHOOK_JS_MAX_AGE: v.optional(int(60_000, 365 * 86_400_000), '604800000'),
 	LOG_LEVEL: v.optional(
 		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
 		'info',
@@ -415,6 +425,10 @@ export interface WebhookConfig {
 	retryForMs: number
 	disableAfterMs: number
 	pollMs: number
+	/** Where the outbox lives (`auto`: JetStream when the bus is configured). */
+	outbox: 'auto' | 'database' | 'jetstream'
+	/** The JetStream outbox's limits: bytes kept, and how long (ms) an event is kept. */
+	jetstream: { maxBytes: number; maxAgeMs: number }
 }
 
 function floodLimitsValid(text: string): boolean {
@@ -702,6 +716,14 @@ export function loadConfig(
 	}
 	if (e.ROLE !== 'all' && e.BUS_URL === undefined)
 		throw new ConfigError(`ROLE: ${e.ROLE} needs BUS_URL (a NATS server joining gateways and shards)`)
+	if (e.WEBHOOK_OUTBOX === 'jetstream' && e.BUS_URL === undefined)
+		throw new ConfigError('WEBHOOK_OUTBOX: jetstream needs BUS_URL (the outbox lives on the bus)')
+	if (
+		e.BUS_URL !== undefined &&
+		e.WEBHOOK_OUTBOX !== 'database' &&
+		e.WEBHOOK_JS_MAX_AGE <= e.WEBHOOK_RETRY_FOR
+	)
+		throw new ConfigError('WEBHOOK_JS_MAX_AGE: must be longer than WEBHOOK_RETRY_FOR (events wait that long)')
 	const plugins = e.PLUGINS ?? [...BUILT_IN_PLUGINS]
 	for (const p of plugins) checkPluginEntry(p)
 	const dupe = plugins.find((p, i) => plugins.indexOf(p) !== i)
@@ -785,6 +807,8 @@ export function loadConfig(
 			retryForMs: e.WEBHOOK_RETRY_FOR,
 			disableAfterMs: e.WEBHOOK_DISABLE_AFTER,
 			pollMs: e.WEBHOOK_POLL,
+			outbox: e.WEBHOOK_OUTBOX,
+			jetstream: { maxBytes: e.WEBHOOK_JS_MAX_BYTES, maxAgeMs: e.WEBHOOK_JS_MAX_AGE },
 		},
 	}
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../db/client'
 import type { AuthServices } from './auth/services'
+import type { Bus } from './bus/connection'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
 import type { Logger } from './logger'
@@ -39,6 +40,8 @@ export interface AppContext {
 	metrics: Metrics
 	/** Resources to release when the app closes, last registered first. */
 	onClose(fn: () => Promise<void> | void): void
+	/** The bus (issue 26: the webhooks' JetStream outbox), when this gateway runs on one. */
+	bus?: Bus
 }
 
 /**

@@ -10,6 +10,10 @@
 export type { AuditAction, AuditDetail } from './audit/log'
 export type { Permission } from './auth/permissions'
 export type { Principal } from './auth/types'
+// Issue 26 (the webhooks' JetStream outbox): the bus a plugin finds in `ctx.bus`, and how its
+// messages are sealed and named.
+export type { Bus } from './bus/connection'
+export { kvSubject } from './bus/subjects'
 export {
 	type Command,
 	type CommandContext,

@@ -25,6 +25,12 @@ export const endpointView = (r: EndpointRow, now: number) => ({
 	updated_at: new Date(r.updatedAt).toISOString(),
 })
 
+/** The endpoint as a delivery needs it, whatever its company (the JetStream outbox's sender). */
+export async function endpointForDelivery(db: AppContext['db'], id: number): Promise<EndpointRow | null> {
+	const [row] = await db.select().from(webhookEndpoint).where(eq(webhookEndpoint.id, id))
+	return row ?? null
+}
+
 export interface EndpointDeps {
 	ctx: AppContext
 	lookup: Lookup

@@ -6,12 +6,14 @@
  * kind, and the events beside the stream: `command.result`, `userbot.state`).
  */
 
-import { definePlugin, type PluginDefinition } from 'userbot-gateway/plugin'
+import { type AppContext, definePlugin, type PluginDefinition } from 'userbot-gateway/plugin'
 import { webhooksApi } from './api'
 import { Deliverer } from './deliver'
-import { Endpoints } from './endpoints'
+import { Endpoints, endpointForDelivery } from './endpoints'
 import { History } from './history'
+import { type DeliveryEndpoint, JetStreamOutbox } from './jetstream'
 import { logWebhookFailure } from './log-failure'
+import { databaseOutbox, type Outbox, outboxKind } from './outbox'
 import { webhookRoutes } from './routes'
 import { EventSource, wantedKinds } from './source'
 import { defaultLookup, type Lookup } from './ssrf'
@@ -30,32 +32,25 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 	return definePlugin({
 		id: 'webhooks',
 		api: webhooksApi,
-		build(ctx) {
+		async build(ctx) {
 			const now = opts.now ?? Date.now
 			const lookup = opts.lookup ?? defaultLookup
 			const config = ctx.config.webhooks
 			const store = new WebhookStore(ctx.db)
-			const deliverer = new Deliverer({
-				store,
-				config,
-				dataKey: ctx.config.secrets.dataKey,
-				log: ctx.log,
-				now,
-				random: opts.random ?? Math.random,
-				lookup,
-				onDisabled(companyId, endpointId) {
-					ctx.log.warn('webhook endpoint disabled: it failed for too long', { companyId, endpointId })
-					ctx.publish({
-						companyId,
-						message: {
-							type: 'chat_update',
-							payload: { type: 'webhook_disabled', result: { webhook_id: endpointId } },
-						},
-					})
-				},
-			})
-			const kick = () => deliverer.kick()
-			const source = new EventSource({ ctx, store, now, cacheMs: config.pollMs, kick })
+			const onDisabled = (companyId: number, endpointId: number) => {
+				ctx.log.warn('webhook endpoint disabled: it failed for too long', { companyId, endpointId })
+				ctx.publish({
+					companyId,
+					message: {
+						type: 'chat_update',
+						payload: { type: 'webhook_disabled', result: { webhook_id: endpointId } },
+					},
+				})
+			}
+			const random = opts.random ?? Math.random
+			const outbox = await makeOutbox(ctx, { store, now, random, lookup, onDisabled })
+			const kick = () => outbox.kick()
+			const source = new EventSource({ ctx, store: outbox, now, cacheMs: config.pollMs, kick })
 			// The TDLib kinds endpoints want reach the hub whether or not a socket subscribes to them.
 			const refreshKinds = () =>
 				wantedKinds(ctx.db).then(
@@ -71,7 +66,6 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 					void refreshKinds()
 				},
 			})
-			const history = new History(ctx.db, store, now)
 			const stopObserving = ctx.updates.observe((event) => source.handle(event))
 			// Authorization states, as the userbots' own followers see them, become `userbot.state`.
 			const stopStates = ctx.runtime?.onEvent((event) => {
@@ -80,17 +74,75 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 			})
 			const kindsTimer = setInterval(() => void refreshKinds(), Math.max(config.pollMs * 10, 1000))
 			void refreshKinds()
-			deliverer.start()
+			outbox.start()
 			ctx.onClose(async () => {
 				clearInterval(kindsTimer)
 				stopObserving()
 				stopStates?.()
 				await source.close()
-				await deliverer.close()
+				await outbox.close()
 			})
-			return webhookRoutes(ctx, endpoints, history, kick)
+			return webhookRoutes(ctx, endpoints, outbox.history, kick)
 		},
 	})
 }
 
 export const webhooksPlugin = createWebhooksPlugin()
+
+interface OutboxParts {
+	store: WebhookStore
+	now: () => number
+	random: () => number
+	lookup: Lookup
+	onDisabled(companyId: number, endpointId: number): void
+}
+
+/** The outbox WEBHOOK_OUTBOX and the bus call for (outbox.ts): JetStream's, or the database's. */
+async function makeOutbox(ctx: AppContext, parts: OutboxParts): Promise<Outbox> {
+	const { store, now, random, lookup, onDisabled } = parts
+	const config = ctx.config.webhooks
+	const dataKey = ctx.config.secrets.dataKey
+	if (ctx.bus && outboxKind(config, true) === 'jetstream') {
+		const endpoints = new Map<number, { at: number; endpoint: DeliveryEndpoint | null }>()
+		return JetStreamOutbox.open({
+			bus: ctx.bus,
+			config,
+			dataKey,
+			log: ctx.log,
+			now,
+			random,
+			lookup,
+			endpoint: async (id) => {
+				// Each pull reads its endpoint: a change made on any gateway counts within WEBHOOK_POLL.
+				const hit = endpoints.get(id)
+				if (hit && now() - hit.at < config.pollMs) return hit.endpoint
+				const endpoint = deliveryEndpoint(await endpointForDelivery(ctx.db, id))
+				if (endpoints.size > 10_000) endpoints.clear()
+				endpoints.set(id, { at: now(), endpoint })
+				return endpoint
+			},
+			succeeded: (id) => store.endpointSucceeded(id),
+			async failed(id, at) {
+				const disabled = await store.endpointFailed(id, at, now() - config.disableAfterMs)
+				if (disabled !== null) onDisabled(disabled, id)
+			},
+		})
+	}
+	const deliverer = new Deliverer({ store, config, dataKey, log: ctx.log, now, random, lookup, onDisabled })
+	return databaseOutbox({ store, deliverer, history: new History(ctx.db, store, now) })
+}
+
+/** An endpoint's row as the JetStream outbox's deliveries need it. */
+function deliveryEndpoint(row: Awaited<ReturnType<typeof endpointForDelivery>>): DeliveryEndpoint | null {
+	if (!row) return null
+	return {
+		endpointId: row.id,
+		companyId: row.companyId,
+		url: row.url,
+		secret: row.secret,
+		previousSecret: row.previousSecret,
+		previousSecretUntil: row.previousSecretUntil,
+		enabled: row.enabled,
+		failingSince: row.failingSince,
+	}
+}

@@ -13,7 +13,7 @@ import {
 } from 'userbot-gateway/plugin'
 import { checkEndpointFields, checkReplayFields } from './bodies'
 import type { Endpoints } from './endpoints'
-import type { History } from './history'
+import type { OutboxHistory } from './outbox'
 
 const BASE = '/api/webhooks'
 const none = { parse: 'none' } as const
@@ -25,7 +25,7 @@ const none = { parse: 'none' } as const
 export function webhookRoutes(
 	ctx: AppContext,
 	endpoints: Endpoints,
-	history: History,
+	history: OutboxHistory,
 	kick: () => void,
 ): Elysia {
 	const ownerOf = async (

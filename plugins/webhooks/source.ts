@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm'
 import { type AppContext, type ObservedEvent, webhookEndpoint } from 'userbot-gateway/plugin'
 import { isTdUpdate } from './kinds'
 import { logWebhookFailure } from './log-failure'
-import type { NewEvent, WebhookStore } from './store'
+import type { EventRow } from './outbox'
+import type { NewEvent } from './store'
 
 /** Events stored in one write at most. */
 const WRITE_SLICE = 256
@@ -15,7 +16,8 @@ interface EndpointFilter {
 
 export interface EventSourceOptions {
 	ctx: AppContext
-	store: WebhookStore
+	/** Where events are stored: the database's outbox or JetStream's (outbox.ts). */
+	store: { recordMany(rows: readonly EventRow[]): Promise<void> }
 	now: () => number
 	/** How long a company's endpoints are taken as known (another gateway may change them). */
 	cacheMs: number

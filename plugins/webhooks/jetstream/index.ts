@@ -1,0 +1,2 @@
+export { JetStreamOutbox, type JetStreamOutboxDeps } from './outbox'
+export type { DeliveryEndpoint } from './pair'

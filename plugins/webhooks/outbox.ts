@@ -1,0 +1,83 @@
+import type { Config } from 'userbot-gateway/plugin'
+import type { ReplayFields } from './bodies'
+import type { NewEvent } from './store'
+
+/** An event to store, with the endpoints that want it. */
+export interface EventRow {
+	event: NewEvent
+	endpointIds: readonly number[]
+}
+
+/** One delivery as `GET /api/webhooks/{id}/deliveries/` answers it. */
+export interface DeliveryView {
+	id: number
+	event_id: number
+	message_id: string
+	type: string
+	userbot_id: number
+	seq: number
+	status: string
+	attempts: number
+	next_attempt_at: string | null
+	last_attempt_at: string | null
+	last_response_code: number | null
+	last_response_body: string | null
+	last_error: string | null
+	created_at: string | null
+}
+
+/** The routes' view of the stored events: the listing, the test event, replays. */
+export interface OutboxHistory {
+	deliveries(
+		endpointId: number,
+		opts: { limit: number; beforeId?: number; status?: string },
+	): Promise<DeliveryView[]>
+	test(companyId: number, endpointId: number): Promise<{ event_id: number | null; message_id: string }>
+	replay(endpointId: number, fields: ReplayFields): Promise<{ replayed: number; truncated: boolean }>
+}
+
+/**
+ * Where events wait for their deliveries, and what sends them: the database (store.ts, deliver.ts,
+ * history.ts) or, on a bus, JetStream (jetstream/). Both store an event before any delivery is
+ * tried, deliver it at least once and in order per endpoint and userbot, retry it with backoff,
+ * keep it when it failed, and replay it.
+ */
+export interface Outbox {
+	readonly kind: 'database' | 'jetstream'
+	readonly history: OutboxHistory
+	/** Stores the events, in the order given (one userbot's order is its deliveries' order). */
+	recordMany(rows: readonly EventRow[]): Promise<void>
+	/** Something may be due now (an event stored here, a replay, a test). */
+	kick(): void
+	start(): void
+	/** Stops sending: attempts under way are given back untried. */
+	close(): Promise<void>
+}
+
+/**
+ * **Decision** (docs/webhooks.md#the-outbox-on-a-bus): `WEBHOOK_OUTBOX=auto` keeps the outbox in
+ * JetStream when the gateway runs on a bus and in the database otherwise; `database` keeps it in the
+ * database even on a bus; `jetstream` requires the bus (the configuration refuses it without).
+ */
+export function outboxKind(config: Config['webhooks'], onBus: boolean): 'database' | 'jetstream' {
+	if (config.outbox === 'database') return 'database'
+	if (config.outbox === 'jetstream') return 'jetstream'
+	return onBus ? 'jetstream' : 'database'
+}
+
+/** The outbox in the database: the store, its deliverer and its history, as they were. */
+export function databaseOutbox(parts: {
+	store: { recordMany(rows: readonly EventRow[]): Promise<void> }
+	deliverer: { kick(): void; start(): void; close(): Promise<void> }
+	history: OutboxHistory
+}): Outbox {
+	const { store, deliverer, history } = parts
+	return {
+		kind: 'database',
+		history,
+		recordMany: (rows) => store.recordMany(rows),
+		kick: () => deliverer.kick(),
+		start: () => deliverer.start(),
+		close: () => deliverer.close(),
+	}
+}
