@@ -72,3 +72,13 @@ export function watchPage(page: Page): string[] {
 	})
 	return problems
 }
+
+/**
+ * Follows the navigation link to `nav` as a user would: on a narrow screen the links are folded
+ * into the menu, which is opened first.
+ */
+export async function goTo(page: Page, nav: string): Promise<void> {
+	const link = `a[data-nav="${nav}"]`
+	if (!(await page.isVisible(link))) await page.click('button[data-action=menu]')
+	await page.click(link)
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Browser, Page } from 'playwright-core'
 import { AUDIT_PAGE } from '../../src/console-ui/pages/company/limits'
 import { getTestInstance, type TestInstance } from '../helpers'
-import { launchBrowser, logIn, register, watchPage } from './browser'
+import { goTo, launchBrowser, logIn, register, watchPage } from './browser'
 import { checkBothSizes, unexpected } from './company-checks'
 
 /**
@@ -33,7 +33,7 @@ async function newPage(width = 1280, height = 800) {
 }
 
 const open = async (page: Page, nav: string) => {
-	await page.click(`a[data-nav="${nav}"]`)
+	await goTo(page, nav)
 	await page.waitForSelector(`[data-page="${nav}"]`)
 }
 

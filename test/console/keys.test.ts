@@ -5,7 +5,7 @@ import { userbot } from '../../db/schema'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { connectWs } from '../helpers-ws'
 import { insertUserbot } from '../plugins/webhooks/receiver'
-import { launchBrowser, logIn, register, watchPage } from './browser'
+import { goTo, launchBrowser, logIn, register, watchPage } from './browser'
 import { checkBothSizes, unexpected } from './company-checks'
 
 /**
@@ -45,7 +45,7 @@ describe('web console: API keys', () => {
 		await server.ctx.db.update(userbot).set({ name: 'Sales desk' }).where(eq(userbot.id, sales))
 
 		// Before any key: the empty state says what to do.
-		await page.click('a[data-nav="keys"]')
+		await goTo(page, 'keys')
 		await page.waitForSelector('[data-empty=keys]')
 		expect(await page.textContent('[data-empty=keys]')).toContain('Create one')
 		await checkBothSizes(page, '[data-empty=keys]')
@@ -108,7 +108,7 @@ describe('web console: API keys', () => {
 		const address = `nokey.${Date.now().toString(36)}@example.com`
 		await register(page, server.url, address)
 		await logIn(page, address)
-		await page.click('a[data-nav="keys"]')
+		await goTo(page, 'keys')
 		await page.waitForSelector('form[name=create-key]')
 		// Some groups chosen, none ticked: refused before any request.
 		await page.fill('form[name=create-key] input[name=name]', 'half')
