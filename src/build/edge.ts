@@ -30,11 +30,14 @@ const noFileSystem: import('bun').BunPlugin = {
 }
 const NO_FS_NAMES = [
 	'accessSync',
+	'closeSync',
 	'constants',
 	'existsSync',
 	'linkSync',
 	'mkdirSync',
+	'openSync',
 	'readFileSync',
+	'readSync',
 	'renameSync',
 	'rmSync',
 	'statSync',
