@@ -320,7 +320,9 @@ async function compose(
 		const bus = health?.bus
 		if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
 		const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
-		return bus ? { status, database, supervisor, bus } : { status, database, supervisor }
+		const room = runtime?.room?.()
+		const capacity = room && { ...room, free: Math.max(0, room.clients - room.used) }
+		return { status, database, supervisor, ...(bus ? { bus } : {}), ...(capacity ? { capacity } : {}) }
 	})
 
 	const routeOwners = new RouteOwners()

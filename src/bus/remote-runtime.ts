@@ -1,5 +1,6 @@
 import { createInbox, type Msg, type Subscription } from '@nats-io/transport-node'
 import type { Logger } from '../logger'
+import type { Room } from '../supervisor/capacity'
 import { PendingRequests } from '../supervisor/pending'
 import { fromWireError, MOVED, type ParentMessage, parseChildMessage } from '../supervisor/protocol'
 import type {
@@ -353,6 +354,18 @@ export class RemoteRuntime implements TelegramRuntime {
 	onRequest(listener: (event: RequestEvent) => void): () => void {
 		this.requestListeners.add(listener)
 		return () => this.requestListeners.delete(listener)
+	}
+
+	/** The deployment's room as the live shards advertise it; undefined while one advertises none. */
+	room(): Room | undefined {
+		const rooms = [...this.membership.liveShards().values()].map((s) => s.room)
+		if (rooms.length === 0 || rooms.some((r) => r === undefined)) return undefined
+		const all = rooms as Room[]
+		return {
+			clients: all.reduce((n, r) => n + r.clients, 0),
+			used: all.reduce((n, r) => n + r.used, 0),
+			reason: `the rooms of ${all.length} shard${all.length === 1 ? '' : 's'}`,
+		}
 	}
 
 	health() {

@@ -57,6 +57,15 @@ export function addCollectors(
 	)
 	const runtime = ctx.runtime
 	if (runtime) {
+		// Capacity (docs/capacity.md); both read 0 while no limit is known (`/health` then has no `capacity`).
+		metrics.gauge('ubg_capacity_clients', 'TDLib clients the supervisors may hold in all.', [], (set) => {
+			const room = runtime.room?.()
+			if (room) set(room.clients)
+		})
+		metrics.gauge('ubg_capacity_used', 'TDLib client places taken.', [], (set) => {
+			const room = runtime.room?.()
+			if (room) set(room.used)
+		})
 		metrics.gauge('ubg_supervisor_restarts', 'Supervisor child restarts since start.', [], (set) =>
 			set(runtime.health().restarts),
 		)

@@ -206,4 +206,18 @@ export const Health = t.Object({
 			},
 		),
 	),
+	capacity: t.Optional(
+		t.Object(
+			{
+				clients: Int(),
+				used: Int(),
+				free: Int(),
+				reason: t.String({ description: 'the limit that sets it, e.g. the file descriptor limit' }),
+			},
+			{
+				description:
+					"When a limit is known (docs/capacity.md): the TDLib clients this process's supervisor children (or, on a gateway, the live shards together) may hold, hold and have left; a start past `free` is refused with `capacity reached: ...`",
+			},
+		),
+	),
 })

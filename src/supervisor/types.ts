@@ -1,6 +1,7 @@
 import type { UserbotStatus } from '../flood/health'
 import type { TdProxy } from '../telegram/proxy'
 import type { TdMethod, TdRequest, TdResult } from '../telegram/types'
+import type { Room } from './capacity'
 
 /** One TDLib request on its way to a supervisor, as an observer sees it (the conformance record). */
 export interface RequestEvent {
@@ -83,6 +84,11 @@ export interface TelegramRuntime {
 	/** Calls `listener` with every TDLib request sent to a client, before it leaves; returns the unsubscribe. */
 	onRequest(listener: (event: RequestEvent) => void): () => void
 	health(): { up: boolean; restarts: number; clients: number; backend: string; bus?: BusHealth }
+	/**
+	 * The clients its supervisors may hold and hold (docs/capacity.md): of this process's children, or
+	 * on a gateway the sum of what the live shards advertise; undefined when no limit is known.
+	 */
+	room?(): Room | undefined
 	close(): Promise<void>
 }
 

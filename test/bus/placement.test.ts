@@ -88,15 +88,6 @@ describe('placing userbots across shards by their room', () => {
 		const results = await Promise.all(ids.map(start))
 		const started = results.filter((r) => 'state' in r)
 		const refused = results.filter((r) => 'err' in r)
-		if (started.length !== LIMIT.s1 + LIMIT.s2) {
-			await Bun.sleep(500)
-			console.log(refused.map((r) => `${r.id}: ${String((r as { err: unknown }).err)}`).join('\n'))
-			console.log(
-				started
-					.map((r) => `${r.id}:${JSON.stringify(holderOf(r.id))}:${ownerOf(r.id, ['s1', 's2'])}`)
-					.join('\n'),
-			)
-		}
 		expect(started.length).toBe(LIMIT.s1 + LIMIT.s2)
 		expect(refused.length).toBe(ids.length - LIMIT.s1 - LIMIT.s2)
 		for (const r of refused) {
@@ -135,6 +126,14 @@ describe('placing userbots across shards by their room', () => {
 			return live.get('s1')?.room?.used === LIMIT.s1 && live.get('s2')?.room?.used === LIMIT.s2
 				? true
 				: undefined
+		})
+		// The gateway's /health sums the rooms the shards advertise.
+		const health = (await (await fetch(`${gateway.url}/health`)).json()) as { capacity?: unknown }
+		expect(health.capacity).toEqual({
+			clients: LIMIT.s1 + LIMIT.s2,
+			used: LIMIT.s1 + LIMIT.s2,
+			free: 0,
+			reason: 'the rooms of 2 shards',
 		})
 		const late = await start(2001)
 		expect('err' in late && (late.err as Error).message).toBe(

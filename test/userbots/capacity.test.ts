@@ -20,6 +20,7 @@ import {
  * crashes, and it starts once there is room. The emulator: what is checked is the refusal's path.
  */
 const ONE_CLIENT = String(FD_RESERVE + FDS_PER_CLIENT)
+const METRICS_TOKEN = 'capacity-metrics-token'
 const dataDir = tempDir()
 const servers: Server[] = []
 afterAll(async () => {
@@ -45,7 +46,7 @@ describe('a userbot past the capacity', () => {
 		await first.halt()
 
 		// Restarted where one child fits one client: one comes back, the other is refused.
-		const server = await start({ CHILD_MAX_FDS: ONE_CLIENT })
+		const server = await start({ CHILD_MAX_FDS: ONE_CLIENT, METRICS_TOKEN })
 		const me = await memberFor(server.url, owner.email)
 		await until(async () => {
 			const statuses = await Promise.all(ids.map(async (id) => (await view(me, id)).status))
@@ -72,11 +73,28 @@ describe('a userbot past the capacity', () => {
 		expect(((await created.json()) as { code: string }).code).toBe('capacity_reached')
 		const list = (await (await me.call('GET', '/api/userbots/')).json()) as Array<{ id: number }>
 		expect(list.map((u) => u.id).sort()).toEqual([...ids].sort())
-		expect((await fetch(`${server.url}/health`)).status).toBe(200)
+		// The operator sees the machine full before anyone is refused: /health and the metrics.
+		const health = await fetch(`${server.url}/health`)
+		expect(health.status).toBe(200)
+		expect(((await health.json()) as { capacity?: unknown }).capacity).toEqual({
+			clients: 1,
+			used: 1,
+			free: 0,
+			reason: `the file descriptor limit of ${ONE_CLIENT} (${FDS_PER_CLIENT} per userbot, ${FD_RESERVE} kept back)`,
+		})
+		const scrape = await (
+			await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+		).text()
+		expect(scrape).toMatch(/^ubg_capacity_clients 1$/m)
+		expect(scrape).toMatch(/^ubg_capacity_used 1$/m)
 
 		// Room again (the running one deleted): the refused one starts, and its socket hears it is active.
 		const socket = await openSocket(server.url, me.access)
 		expect((await me.call('DELETE', `/api/userbots/${running}/`)).status).toBe(204)
+		const freed = (await (await fetch(`${server.url}/health`)).json()) as {
+			capacity?: { used: number; free: number }
+		}
+		expect(freed.capacity).toMatchObject({ used: 0, free: 1 })
 		const again = await me.call('POST', `/api/userbots/${refused}/phone/`, {
 			phone_number: PLAIN_ACCOUNT.phone,
 		})

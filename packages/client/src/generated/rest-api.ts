@@ -25,6 +25,14 @@ export type RestApi = {
 					lease_mismatches: number
 					degraded: boolean
 				}
+				/** When a limit is known (docs/capacity.md): the TDLib clients this process's supervisor children (or, on a gateway, the live shards together) may hold, hold and have left; a start past `free` is refused with `capacity reached: ...` */
+				capacity?: {
+					clients: number
+					used: number
+					free: number
+					/** the limit that sets it, e.g. the file descriptor limit */
+					reason: string
+				}
 			},
 			{
 				status: 503
@@ -42,6 +50,14 @@ export type RestApi = {
 						}
 						lease_mismatches: number
 						degraded: boolean
+					}
+					/** When a limit is known (docs/capacity.md): the TDLib clients this process's supervisor children (or, on a gateway, the live shards together) may hold, hold and have left; a start past `free` is refused with `capacity reached: ...` */
+					capacity?: {
+						clients: number
+						used: number
+						free: number
+						/** the limit that sets it, e.g. the file descriptor limit */
+						reason: string
 					}
 				}
 			}
