@@ -1,6 +1,7 @@
 import type { Config } from 'userbot-gateway/plugin'
 import { retryAfterMs } from './backoff'
-import { openSecret, signatureHeader, signingKey } from './secrets'
+import { readSome, type SigningKeys, signingKeys } from './response'
+import { signatureHeader } from './secrets'
 import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, resolveTarget, UrlRefused } from './ssrf'
 import type { Attempt } from './store'
 
@@ -39,7 +40,7 @@ export const isDelivered = (r: Attempt): boolean => r.code !== null && r.code >=
  * its own.
  */
 export class Sender {
-	private readonly secrets = new Map<string, Buffer>()
+	private readonly keys: SigningKeys
 	private readonly lookup: Lookup
 
 	constructor(
@@ -51,6 +52,7 @@ export class Sender {
 		},
 	) {
 		this.lookup = cachedLookup(opts.lookup, LOOKUP_TTL_MS, opts.now)
+		this.keys = signingKeys(opts.dataKey)
 	}
 
 	/** The attempt's outcome; null when `stopping` aborted it (the event goes back untried). */
@@ -67,9 +69,9 @@ export class Sender {
 			if (err instanceof UrlRefused) return failed(`refused: ${err.message}`)
 			throw err
 		}
-		const secrets = [await this.secret(target.endpointId, target.secret)]
+		const secrets = [await this.keys.get(target.endpointId, target.secret)]
 		if (target.previousSecret && target.previousSecretUntil !== null && target.previousSecretUntil > at)
-			secrets.push(await this.secret(target.endpointId, target.previousSecret))
+			secrets.push(await this.keys.get(target.endpointId, target.previousSecret))
 		const body = `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(new Date(event.eventAt).toISOString())},"data":${event.data}}`
 		const signal = AbortSignal.any([stopping, AbortSignal.timeout(config.timeoutMs)])
 		let response: Response
@@ -103,40 +105,4 @@ export class Sender {
 			retryAfter: retryAfterMs(response.status, response.headers.get('retry-after'), at),
 		}
 	}
-
-	/** The signing key of a sealed secret, opened once; kept by endpoint and sealed text, so a sealed
-	 * secret copied onto another endpoint's row still does not open. */
-	private async secret(endpointId: number, sealed: string): Promise<Buffer> {
-		const slot = `${endpointId}:${sealed}`
-		let key = this.secrets.get(slot)
-		if (key === undefined) {
-			key = signingKey(await openSecret(this.opts.dataKey, endpointId, sealed))
-			if (this.secrets.size > 10_000) this.secrets.clear()
-			this.secrets.set(slot, key)
-		}
-		return key
-	}
-}
-
-/** At most `max` bytes of the body as text (the rest is not read); null when there is none. */
-async function readSome(response: Response, max: number, signal: AbortSignal): Promise<string | null> {
-	const stream = response.body
-	if (!stream) return null
-	const reader = stream.getReader()
-	const chunks: Uint8Array[] = []
-	let size = 0
-	try {
-		while (size < max && !signal.aborted) {
-			const { done, value } = await reader.read()
-			if (done) break
-			chunks.push(value)
-			size += value.byteLength
-		}
-	} catch {
-		// A body cut off is kept as far as it came.
-	} finally {
-		void reader.cancel().catch(() => undefined)
-	}
-	if (size === 0) return null
-	return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, max))
 }

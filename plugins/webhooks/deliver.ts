@@ -2,7 +2,8 @@ import type { Logger, WebhookConfig } from 'userbot-gateway/plugin'
 import { nextAttemptAt, retryAfterMs } from './backoff'
 import { Leases } from './leases'
 import { logWebhookFailure } from './log-failure'
-import { openSecret, signatureHeader, signingKey } from './secrets'
+import { readSome, type SigningKeys, signingKeys } from './response'
+import { signatureHeader } from './secrets'
 import { SettleQueue } from './settle'
 import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, resolveTarget, UrlRefused } from './ssrf'
 import type { Attempt, Claimed, WebhookStore } from './store'
@@ -53,8 +54,8 @@ export class Deliverer {
 	private timer: ReturnType<typeof setInterval> | undefined
 	private readonly stopping = new AbortController()
 	private readonly attempts = new Set<Promise<void>>()
-	/** Opened signing keys by sealed secret: opened and decoded once, not at every attempt. */
-	private readonly keys = new Map<string, Buffer>()
+	/** Opened signing keys: opened and decoded once, not at every attempt. */
+	private readonly keys: SigningKeys
 	private readonly settler: SettleQueue
 	private readonly leases: Leases
 	/** Host names' addresses for a few seconds; every address is still checked at each attempt. */
@@ -62,6 +63,7 @@ export class Deliverer {
 
 	constructor(private readonly opts: DelivererOptions) {
 		this.settler = new SettleQueue(opts.store, this.owner)
+		this.keys = signingKeys(opts.dataKey)
 		this.leases = new Leases({
 			store: opts.store,
 			owner: this.owner,
@@ -223,9 +225,9 @@ export class Deliverer {
 			if (err instanceof UrlRefused) return failed(`refused: ${err.message}`)
 			throw err
 		}
-		const secrets = [await this.secret(c.endpointId, c.secret)]
+		const secrets = [await this.keys.get(c.endpointId, c.secret)]
 		if (c.previousSecret && c.previousSecretUntil !== null && c.previousSecretUntil > at)
-			secrets.push(await this.secret(c.endpointId, c.previousSecret))
+			secrets.push(await this.keys.get(c.endpointId, c.previousSecret))
 		const body = `{"type":${JSON.stringify(c.type)},"timestamp":${JSON.stringify(new Date(c.eventAt).toISOString())},"data":${c.data}}`
 		const sentAt = new Date(at)
 		const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(config.timeoutMs)])
@@ -260,45 +262,4 @@ export class Deliverer {
 			retryAfter: retryAfterMs(response.status, response.headers.get('retry-after'), at),
 		}
 	}
-
-	private async secret(endpointId: number, sealed: string): Promise<Buffer> {
-		// By endpoint too: a sealed secret opens only for the endpoint it was sealed for.
-		const id = `${endpointId}:${sealed}`
-		let key = this.keys.get(id)
-		if (key === undefined) {
-			key = signingKey(await openSecret(this.opts.dataKey, endpointId, sealed))
-			if (this.keys.size > 10_000) this.keys.clear()
-			this.keys.set(id, key)
-		}
-		return key
-	}
-}
-
-/** At most `max` bytes of the body as text (then the rest is not read); null when there is none. */
-async function readSome(response: Response, max: number, signal: AbortSignal): Promise<string | null> {
-	const stream = response.body
-	if (!stream) return null
-	// A short body said to be short is read whole (the common case); any other is read up to `max`.
-	const length = Number(response.headers.get('content-length') ?? Number.NaN)
-	if (length <= max) {
-		const text = await response.text().catch(() => '')
-		return text === '' ? null : text.slice(0, max)
-	}
-	const reader = stream.getReader()
-	const chunks: Uint8Array[] = []
-	let size = 0
-	try {
-		while (size < max && !signal.aborted) {
-			const { done, value } = await reader.read()
-			if (done) break
-			chunks.push(value)
-			size += value.byteLength
-		}
-	} catch {
-		// A body cut off is kept as far as it came.
-	} finally {
-		void reader.cancel().catch(() => undefined)
-	}
-	if (size === 0) return null
-	return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, max))
 }
