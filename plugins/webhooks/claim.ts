@@ -1,6 +1,24 @@
 import { inArray, type SQL, sql } from 'drizzle-orm'
 import { type Database, webhookEndpoint, webhookEvent } from 'userbot-gateway/plugin'
-import type { Claimed } from './store'
+
+/** A delivery claimed by this process, with what sending it needs. */
+export interface Claimed {
+	id: number
+	endpointId: number
+	userbotId: number
+	messageId: string
+	attempts: number
+	firstAttemptAt: number | null
+	url: string
+	secret: string
+	previousSecret: string | null
+	previousSecretUntil: number | null
+	/** The endpoint's failing since (null: its last attempt succeeded). */
+	failingSince: number | null
+	type: string
+	data: string
+	eventAt: number
+}
 
 /** What the claim's own statement returns of each delivery it leased. */
 export interface LeasedRow {

@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { type Database, webhookDelivery, webhookEndpoint, webhookEvent } from 'userbot-gateway/plugin'
-import { claimStatement, completeClaim, EventCache, type LeasedRow } from './claim'
+import { type Claimed, claimStatement, completeClaim, EventCache, type LeasedRow } from './claim'
 
-export { claimStatement } from './claim'
+export { type Claimed, claimStatement } from './claim'
 
 /** One event as it is stored once, before any delivery of it is tried. */
 export interface NewEvent {
@@ -14,25 +14,6 @@ export interface NewEvent {
 	data: string
 	dedupeKey: string
 	at: number
-}
-
-/** A delivery claimed by this process, with what sending it needs. */
-export interface Claimed {
-	id: number
-	endpointId: number
-	userbotId: number
-	messageId: string
-	attempts: number
-	firstAttemptAt: number | null
-	url: string
-	secret: string
-	previousSecret: string | null
-	previousSecretUntil: number | null
-	/** The endpoint's failing since (null: its last attempt succeeded). */
-	failingSince: number | null
-	type: string
-	data: string
-	eventAt: number
 }
 
 /** Where an attempt leaves its delivery. */

@@ -1,6 +1,6 @@
 import type * as Td from 'tdlib-types'
 import { proxySecretFault } from '../proxy'
-import { fail, type Handlers, OK, type Session } from './session'
+import { fail, type Handlers, OK, type ProxyList, type Session } from './session'
 
 /**
  * A client's proxy list, as TDLib 1.8.65 keeps it (measured with real TDLib, offline): the first
@@ -9,10 +9,6 @@ import { fail, type Handlers, OK, type Session } from './session'
  * out of range, no type, an MTProto secret it cannot read. `pingProxy` answers at once with a
  * short time: the emulated cloud has no network to measure (`emulatorFailNext` plays a failure).
  */
-export interface ProxyList {
-	nextId: number
-	list: Td.addedProxy[]
-}
 
 export const newProxyList = (): ProxyList => ({ nextId: 2, list: [] })
 

@@ -2,8 +2,13 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
 import { TdError, type TdMethod, type TdRequest, type TdResult, type TdUpdate } from '../types'
-import type { ProxyList } from './proxies'
 import type { World } from './world'
+
+/** The proxies a client was given (`addProxy`), with the id the next one gets (proxies.ts). */
+export interface ProxyList {
+	nextId: number
+	list: Td.addedProxy[]
+}
 
 /** One emulated TDLib client: its authorization, options and update stream. */
 export interface Session {
