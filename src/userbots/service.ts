@@ -305,7 +305,7 @@ export class UserbotService {
 			const state = this.currentState(userbotId, row.authorizationState)
 			if (state !== STATES.ready)
 				throw new UserbotError(400, `userbot is not logged in (state: ${state})`, 'wrong_state')
-			await this.restartClient(row, true)
+			const started = await this.restartClient(row, true)
 			await this.ctx.db
 				.update(userbot)
 				.set({ phoneNumber: null })
@@ -316,7 +316,7 @@ export class UserbotService {
 				client,
 			})
 			this.ctx.log.info('userbot logged out', { userbotId, by: principal.userId })
-			return { authorization_state: this.currentState(userbotId, STATES.phone) }
+			return { authorization_state: this.settled(userbotId, started ?? STATES.phone) }
 		})
 	}
 
@@ -328,14 +328,23 @@ export class UserbotService {
 	): Promise<{ authorization_state: string }> {
 		return this.clientTurns(String(userbotId), async () => {
 			const row = await this.manageable(principal, userbotId)
-			await this.restartClient(row)
+			const started = await this.restartClient(row)
 			await writeAudit(this.ctx.db, principal, {
 				action: 'userbot.restarted',
 				target: `userbot:${userbotId}`,
 				client,
 			})
-			return { authorization_state: this.currentState(userbotId, row.authorizationState) }
+			return { authorization_state: this.settled(userbotId, started ?? row.authorizationState) }
 		})
+	}
+
+	/**
+	 * The state of a client just started: the tracker's, unless what it last saw is the old client's
+	 * closing (its events and the start's reply may come by different ways), then the start's reply.
+	 */
+	private settled(userbotId: number, started: string): string {
+		const now = this.currentState(userbotId, started)
+		return now === STATES.loggingOut || now === STATES.closing || now === STATES.closed ? started : now
 	}
 
 	/** The caller's userbot, when the caller may manage it: another company's stays a 404 first. */
@@ -452,7 +461,7 @@ export class UserbotService {
 	 * Closes the userbot's client and starts it again from `row` (its proxy changed): the proxy is
 	 * applied before a client connects, never swapped under a running one.
 	 */
-	async restartClient(row: Row, logOut = false): Promise<void> {
+	async restartClient(row: Row, logOut = false): Promise<string | undefined> {
 		const runtime = this.requireRuntime()
 		if (this.deleted.has(row.id)) throw userbotErrors.notFound()
 		try {
@@ -461,7 +470,7 @@ export class UserbotService {
 		} catch (err) {
 			throw mapRuntimeError(err)
 		}
-		await this.ensureClient(row)
+		return this.ensureClient(row)
 	}
 
 	/** The columns that store `proxy` for the userbot: its secrets sealed. */
@@ -490,18 +499,18 @@ export class UserbotService {
 	}
 
 	/** Starts the userbot's client unless it runs; a deleted userbot's only for `remove` (to log out). */
-	private async ensureClient(row: Row, removing = false): Promise<void> {
+	private async ensureClient(row: Row, removing = false): Promise<string | undefined> {
 		if (this.deleted.has(row.id) && !removing) throw userbotErrors.notFound()
 		const runtime = this.requireRuntime()
 		const known = runtime.authorizationState(row.id)
-		if (known !== undefined && known !== STATES.closed) return
+		if (known !== undefined && known !== STATES.closed) return known
 		let key: string
 		try {
 			key = await openDatabaseKey(this.ctx.config.secrets.dataKey, row.id, row.encryptionKey)
 		} catch {
 			throw new UserbotError(500, 'The database key of this userbot cannot be read.', 'key_unreadable')
 		}
-		await this.start(row.id, key, removing, await this.proxyOf(row))
+		return this.start(row.id, key, removing, await this.proxyOf(row))
 	}
 
 	private start(
