@@ -6,6 +6,8 @@ import { BEARER_OR_SESSION, documentedOnly, ROUTE_ERRORS, RestSchemas as S } fro
  * auth requirement of each route `build` serves. The OpenAPI document and the typed client read them.
  */
 const ID = t.Object({ id: S.PathId() })
+/** PATCH's body: the name, checked as POST checks it. */
+const Rename = t.Object({ name: t.String({ maxLength: 128 }) })
 
 export const userbotsApi = new Elysia({ name: 'userbots-api' })
 	.get('/api/userbots/', documentedOnly, {
@@ -30,6 +32,47 @@ export const userbotsApi = new Elysia({ name: 'userbots-api' })
 		params: ID,
 		response: { 200: S.Userbot, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: { summary: 'One userbot', tags: ['userbots'], security: BEARER_OR_SESSION },
+	})
+	.patch('/api/userbots/:id/', documentedOnly, {
+		params: ID,
+		body: Rename,
+		response: {
+			200: S.Userbot,
+			...ROUTE_ERRORS.badRequest,
+			...ROUTE_ERRORS.authed,
+			...ROUTE_ERRORS.notFound,
+		},
+		detail: { summary: 'Renames a userbot', tags: ['userbots'], security: BEARER_OR_SESSION },
+	})
+	.post('/api/userbots/:id/logout/', documentedOnly, {
+		params: ID,
+		response: {
+			200: S.AuthorizationState,
+			400: S.Detail,
+			...ROUTE_ERRORS.authed,
+			...ROUTE_ERRORS.notFound,
+			...ROUTE_ERRORS.unavailable,
+		},
+		detail: {
+			summary:
+				'Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number',
+			tags: ['userbots'],
+			security: BEARER_OR_SESSION,
+		},
+	})
+	.post('/api/userbots/:id/restart/', documentedOnly, {
+		params: ID,
+		response: {
+			200: S.AuthorizationState,
+			...ROUTE_ERRORS.authed,
+			...ROUTE_ERRORS.notFound,
+			...ROUTE_ERRORS.unavailable,
+		},
+		detail: {
+			summary: "Stops the userbot's TDLib client and starts it again from its database",
+			tags: ['userbots'],
+			security: BEARER_OR_SESSION,
+		},
 	})
 	.delete('/api/userbots/:id/', documentedOnly, {
 		params: ID,

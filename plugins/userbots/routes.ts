@@ -120,6 +120,30 @@ export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia 
 		`${BASE}/:id/`,
 		guarded((p, _r, id) => service.get(p, idOf(id))),
 	)
+	// The card's actions (docs/rest.md#userbot-actions): rename, log out, restart; `userbots.manage`.
+	app.patch(
+		`${BASE}/:id/`,
+		guarded(async (p, request, id, client) => {
+			const userbotId = idOf(id)
+			// Another company's userbot is a 404 before its body is looked at.
+			await service.get(p, userbotId)
+			const body = await readJsonObject(request)
+			if (!('name' in body)) throw badRequest({ name: ['This field is required.'] })
+			const { name } = checkBody(rest.create, body)
+			return service.rename(p, userbotId, name, client)
+		}),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/logout/`,
+		guarded((p, _r, id, client) => service.logOut(p, idOf(id), client)),
+		none,
+	)
+	app.post(
+		`${BASE}/:id/restart/`,
+		guarded((p, _r, id, client) => service.restart(p, idOf(id), client)),
+		none,
+	)
 	app.delete(
 		`${BASE}/:id/`,
 		guarded(async (p, _r, id, client) => {

@@ -35,6 +35,10 @@ export const AUDIT_ACTIONS = [
 	'userbot.deleted',
 	'userbot.proxy_set',
 	'userbot.proxy_removed',
+	// Issue 31: the userbot card's actions.
+	'userbot.renamed',
+	'userbot.logged_out',
+	'userbot.restarted',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

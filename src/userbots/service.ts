@@ -5,6 +5,7 @@ import { keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
+import { createKeyedQueue } from '../keyed-queue'
 import type { TdProxy } from '../telegram/proxy'
 import { TdError, type TdMethod, type TdRequest } from '../telegram/types'
 import { assertStepAllowed, LIFECYCLE_METHODS, STATES, type Step } from './auth-states'
@@ -60,6 +61,8 @@ export class UserbotService {
 	readonly tracker: StateTracker
 	readonly statuses: StatusTracker
 	private readonly starting = new Map<number, Promise<string>>()
+	/** Log-outs and restarts of one userbot take turns: never two stops of one client at once. */
+	private readonly clientTurns = createKeyedQueue()
 	/**
 	 * Userbots deleted by this process, from the moment `remove` begins: no client of theirs may
 	 * start again (a step or a restore that read the row just before the delete is refused), and
@@ -273,6 +276,85 @@ export class UserbotService {
 		this.ctx.log.info('userbot deleted', { userbotId, by: principal.userId })
 	}
 
+	/** Renames the userbot (`userbots.manage`); answers its view. */
+	async rename(principal: Principal, userbotId: number, name: string, client?: string): Promise<UserbotView> {
+		const row = await this.manageable(principal, userbotId)
+		await this.ctx.db.transaction(async (tx) => {
+			await tx
+				.update(userbot)
+				.set({ name })
+				.where(and(eq(userbot.id, userbotId), isNull(userbot.deletedAt)))
+			await writeAudit(tx, principal, {
+				action: 'userbot.renamed',
+				target: `userbot:${userbotId}`,
+				detail: { name, previous: row.name },
+				client,
+			})
+		})
+		return this.view({ ...row, name })
+	}
+
+	/**
+	 * Ends a logged-in account's Telegram session (TDLib's `logOut`, its TDLib folders removed, as
+	 * TDLib does after `authorizationStateClosed`), then starts a fresh client, which waits for a
+	 * phone number: the userbot, its id, name, proxy and uploads stay.
+	 */
+	logOut(principal: Principal, userbotId: number, client?: string): Promise<{ authorization_state: string }> {
+		return this.clientTurns(String(userbotId), async () => {
+			const row = await this.manageable(principal, userbotId)
+			const state = this.currentState(userbotId, row.authorizationState)
+			if (state !== STATES.ready)
+				throw new UserbotError(400, `userbot is not logged in (state: ${state})`, 'wrong_state')
+			const started = await this.restartClient(row, true)
+			await this.ctx.db
+				.update(userbot)
+				.set({ phoneNumber: null })
+				.where(and(eq(userbot.id, userbotId), isNull(userbot.deletedAt)))
+			await writeAudit(this.ctx.db, principal, {
+				action: 'userbot.logged_out',
+				target: `userbot:${userbotId}`,
+				client,
+			})
+			this.ctx.log.info('userbot logged out', { userbotId, by: principal.userId })
+			return { authorization_state: this.settled(userbotId, started ?? STATES.phone) }
+		})
+	}
+
+	/** Stops the userbot's TDLib client and starts it again from its database (`userbots.manage`). */
+	restart(
+		principal: Principal,
+		userbotId: number,
+		client?: string,
+	): Promise<{ authorization_state: string }> {
+		return this.clientTurns(String(userbotId), async () => {
+			const row = await this.manageable(principal, userbotId)
+			const started = await this.restartClient(row)
+			await writeAudit(this.ctx.db, principal, {
+				action: 'userbot.restarted',
+				target: `userbot:${userbotId}`,
+				client,
+			})
+			return { authorization_state: this.settled(userbotId, started ?? row.authorizationState) }
+		})
+	}
+
+	/**
+	 * The state of a client just started: the tracker's, unless what it last saw is the old client's
+	 * closing (its events and the start's reply may come by different ways), then the start's reply.
+	 */
+	private settled(userbotId: number, started: string): string {
+		const now = this.currentState(userbotId, started)
+		return now === STATES.loggingOut || now === STATES.closing || now === STATES.closed ? started : now
+	}
+
+	/** The caller's userbot, when the caller may manage it: another company's stays a 404 first. */
+	private async manageable(principal: Principal, userbotId: number): Promise<Row> {
+		const row = await this.find(principal, userbotId)
+		if (this.deleted.has(userbotId)) throw userbotErrors.notFound()
+		if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
+		return row
+	}
+
 	/** Stores a media upload of the userbot, within its own and its company's upload quotas. */
 	async upload(principal: Principal, userbotId: number, file: UploadSource) {
 		const row = await this.find(principal, userbotId)
@@ -379,11 +461,16 @@ export class UserbotService {
 	 * Closes the userbot's client and starts it again from `row` (its proxy changed): the proxy is
 	 * applied before a client connects, never swapped under a running one.
 	 */
-	async restartClient(row: Row): Promise<void> {
+	async restartClient(row: Row, logOut = false): Promise<string | undefined> {
 		const runtime = this.requireRuntime()
 		if (this.deleted.has(row.id)) throw userbotErrors.notFound()
-		await runtime.stopClient(row.id, { logOut: false, removeData: false })
-		await this.ensureClient(row)
+		try {
+			// Logged out, TDLib's database is the old account's: removed, so the new client starts empty.
+			await runtime.stopClient(row.id, { logOut, removeData: logOut })
+		} catch (err) {
+			throw mapRuntimeError(err)
+		}
+		return this.ensureClient(row)
 	}
 
 	/** The columns that store `proxy` for the userbot: its secrets sealed. */
@@ -412,18 +499,18 @@ export class UserbotService {
 	}
 
 	/** Starts the userbot's client unless it runs; a deleted userbot's only for `remove` (to log out). */
-	private async ensureClient(row: Row, removing = false): Promise<void> {
+	private async ensureClient(row: Row, removing = false): Promise<string | undefined> {
 		if (this.deleted.has(row.id) && !removing) throw userbotErrors.notFound()
 		const runtime = this.requireRuntime()
 		const known = runtime.authorizationState(row.id)
-		if (known !== undefined && known !== STATES.closed) return
+		if (known !== undefined && known !== STATES.closed) return known
 		let key: string
 		try {
 			key = await openDatabaseKey(this.ctx.config.secrets.dataKey, row.id, row.encryptionKey)
 		} catch {
 			throw new UserbotError(500, 'The database key of this userbot cannot be read.', 'key_unreadable')
 		}
-		await this.start(row.id, key, removing, await this.proxyOf(row))
+		return this.start(row.id, key, removing, await this.proxyOf(row))
 	}
 
 	private start(

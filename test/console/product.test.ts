@@ -7,7 +7,7 @@ import { launchBrowser, PASSWORD, screenshot, watchPage } from './browser'
 /**
  * The console walked as a new owner walks it, at a desktop size and a phone size: register, log in,
  * add a userbot and log it in (a wrong code first, said in words), open its chats and send a
- * message, delete it. On every page: no serious or critical axe-core violation, nothing wider than
+ * message, rename it, restart it, log it out, delete it. On every page: no serious or critical axe-core violation, nothing wider than
  * the screen, and not one request to any host but the server (each is recorded and refused).
  */
 let server: TestInstance
@@ -171,6 +171,37 @@ for (const size of SIZES) {
 			await check('live-log')
 		}, 60_000)
 
+		it('renames it, restarts it, logs it out after a confirmation, and sees it wait for a phone number', async () => {
+			await go('userbots')
+			const card = page.locator(`li[data-userbot="${id}"]`)
+			const said = (words: string) =>
+				page.locator('[data-page=userbots] .status', { hasText: words }).first().waitFor()
+			await card.locator('button[data-action=rename]').click()
+			await card.locator('input[data-rename-input]').fill('Support desk')
+			await check('rename')
+			await card.locator('button[data-action=save-name]').click()
+			await said('Userbot renamed to “Support desk”.')
+			await card.locator('text=Userbot “Support desk”').waitFor()
+			await card.locator('button[data-action=restart]').click()
+			await said('Userbot “Support desk” restarted.')
+			expect(await card.getAttribute('data-state')).toBe('authorizationStateReady')
+			await card.locator('button[data-action=logout]').click()
+			await card.locator('button[data-action=confirm-logout]').waitFor()
+			await check('logout-confirm')
+			await card.locator('button[data-action=cancel-logout]').click()
+			await card.locator('button[data-action=logout]').click()
+			await card.locator('button[data-action=confirm-logout]').click()
+			await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateWaitPhoneNumber]`)
+			await said('logged out of Telegram: it waits for a phone number.')
+			expect(await card.locator('[data-state-words]').textContent()).toBe(
+				'not logged in: waiting for a phone number',
+			)
+			// Logged out, the card offers a log-in again and no log-out.
+			expect(await card.locator('button[data-action=logout]').count()).toBe(0)
+			expect(await card.locator('button[data-select]').count()).toBe(1)
+			await check('logged-out')
+		}, 60_000)
+
 		it('deletes it after a confirmation', async () => {
 			await go('userbots')
 			const card = page.locator(`li[data-userbot="${id}"]`)
@@ -187,7 +218,7 @@ for (const size of SIZES) {
 		}, 60_000)
 
 		it('asked nothing of any host but the server, and reported no error', () => {
-			expect(checked.length).toBe(10)
+			expect(checked.length).toBe(13)
 			expect(elsewhere).toEqual([])
 			expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([])
 		})

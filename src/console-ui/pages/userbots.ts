@@ -3,6 +3,7 @@ import { api, errorText } from '../api'
 import type { Ctx, Page } from '../context'
 import { button, type Child, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
 import { healthWords, stateWords } from '../words'
+import { cardActions } from './userbots/card-actions'
 import { type Detail, type LoginMemory, loginSteps } from './userbots/login-steps'
 import { avatar, loadPhoto, loadProfile, type Profile } from './userbots/profile'
 import { proxyPanel } from './userbots/proxy'
@@ -10,7 +11,7 @@ import { proxyPanel } from './userbots/proxy'
 /**
  * The company's userbots as cards: the Telegram profile once logged in (name, @username, photo), the
  * authorization state and the account's health in words, and what can be done with each (log in, its
- * chats and commands, its proxy, delete after a confirmation). The selected one's guided log-in is
+ * chats and commands, its proxy, rename, restart, log out and delete after a confirmation). The selected one's guided log-in is
  * below the list. Authorization-state and status pushes on the channel refresh the page; the state
  * push also carries what the next step shows (where the code went, its length, the password hint).
  */
@@ -44,6 +45,11 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 	const status = statusLine()
 	const stepStatus = statusLine()
 	let bots: Userbot[] = []
+	const more = cardActions({
+		show: (message, error) => status.show(message, error),
+		draw: () => draw(),
+		refresh: () => refresh(),
+	})
 
 	const memoryOf = (id: number) => {
 		const m = memory.get(id) ?? { phone: '', choice: null, qrLink: null }
@@ -147,6 +153,8 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 				}),
 			)
 		}
+		const open = more.open(b)
+		if (open) return open
 		return h(
 			'div',
 			{ class: 'actions' },
@@ -169,6 +177,7 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 					draw()
 				},
 			),
+			...more.buttons(b, ready),
 			button('Delete', { class: 'danger', 'data-action': 'delete' }, () => {
 				confirming = b.id
 				draw()

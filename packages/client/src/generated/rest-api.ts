@@ -1010,6 +1010,87 @@ export type RestApi = {
 							}
 					  }
 				>
+				/** Renames a userbot */
+				patch: RestSend<
+					{
+						name: string
+					},
+					Record<string, never>,
+					{
+						id: number
+						name: string
+						phone_number: string | null
+						/** TDLib's authorization state type name */
+						authorization_state:
+							| 'authorizationStateWaitTdlibParameters'
+							| 'authorizationStateWaitPhoneNumber'
+							| 'authorizationStateWaitPremiumPurchase'
+							| 'authorizationStateWaitEmailAddress'
+							| 'authorizationStateWaitEmailCode'
+							| 'authorizationStateWaitCode'
+							| 'authorizationStateWaitOtherDeviceConfirmation'
+							| 'authorizationStateWaitRegistration'
+							| 'authorizationStateWaitPassword'
+							| 'authorizationStateReady'
+							| 'authorizationStateLoggingOut'
+							| 'authorizationStateClosing'
+							| 'authorizationStateClosed'
+						/** the account's health (docs/flood-and-health.md) */
+						status: string
+						status_until?: number
+						proxy: {
+							type: 'socks5' | 'http' | 'mtproto'
+							server: string
+							port: number
+							username?: string
+							http_only?: boolean
+							/** SOCKS5 and HTTP: a password is stored */
+							has_password?: boolean
+							check:
+								| {
+										ok: true
+										latency_ms: number
+										/** ISO 8601 */
+										checked_at: string
+								  }
+								| {
+										ok: false
+										/** TDLib's message, or why no check could run */
+										error: string
+										/** ISO 8601 */
+										checked_at: string
+								  }
+								| null
+						} | null
+					},
+					| {
+							status: 400
+							value: {
+								[key: string]: Array<string>
+							}
+					  }
+					| {
+							status: 401
+							value: {
+								detail: string
+								code?: string
+							}
+					  }
+					| {
+							status: 403
+							value: {
+								detail: string
+								code?: string
+							}
+					  }
+					| {
+							status: 404
+							value: {
+								detail: string
+								code?: string
+							}
+					  }
+				>
 				/** Deletes a userbot: logged out of Telegram, its files removed */
 				delete: RestSendOptional<
 					undefined,
@@ -1037,6 +1118,117 @@ export type RestApi = {
 							}
 					  }
 				>
+				logout: {
+					/** Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number */
+					post: RestSendOptional<
+						undefined,
+						Record<string, never>,
+						{
+							/** TDLib's authorization state type name */
+							authorization_state:
+								| 'authorizationStateWaitTdlibParameters'
+								| 'authorizationStateWaitPhoneNumber'
+								| 'authorizationStateWaitPremiumPurchase'
+								| 'authorizationStateWaitEmailAddress'
+								| 'authorizationStateWaitEmailCode'
+								| 'authorizationStateWaitCode'
+								| 'authorizationStateWaitOtherDeviceConfirmation'
+								| 'authorizationStateWaitRegistration'
+								| 'authorizationStateWaitPassword'
+								| 'authorizationStateReady'
+								| 'authorizationStateLoggingOut'
+								| 'authorizationStateClosing'
+								| 'authorizationStateClosed'
+						},
+						| {
+								status: 400
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 401
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 403
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 404
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 503
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+					>
+				}
+				restart: {
+					/** Stops the userbot's TDLib client and starts it again from its database */
+					post: RestSendOptional<
+						undefined,
+						Record<string, never>,
+						{
+							/** TDLib's authorization state type name */
+							authorization_state:
+								| 'authorizationStateWaitTdlibParameters'
+								| 'authorizationStateWaitPhoneNumber'
+								| 'authorizationStateWaitPremiumPurchase'
+								| 'authorizationStateWaitEmailAddress'
+								| 'authorizationStateWaitEmailCode'
+								| 'authorizationStateWaitCode'
+								| 'authorizationStateWaitOtherDeviceConfirmation'
+								| 'authorizationStateWaitRegistration'
+								| 'authorizationStateWaitPassword'
+								| 'authorizationStateReady'
+								| 'authorizationStateLoggingOut'
+								| 'authorizationStateClosing'
+								| 'authorizationStateClosed'
+						},
+						| {
+								status: 401
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 403
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 404
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
+								status: 503
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+					>
+				}
 				phone: {
 					/** Log-in step: the phone number */
 					post: RestSend<
@@ -2117,6 +2309,8 @@ export const ROUTES: readonly string[] = [
 	'/accounts/members/{id}/grants/{permission}/',
 	'/api/userbots/',
 	'/api/userbots/{id}/',
+	'/api/userbots/{id}/logout/',
+	'/api/userbots/{id}/restart/',
 	'/api/userbots/{id}/phone/',
 	'/api/userbots/{id}/code/',
 	'/api/userbots/{id}/password/',

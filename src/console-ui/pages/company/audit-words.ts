@@ -59,6 +59,9 @@ const SENTENCES: Record<string, Say> = {
 	'userbot.deleted': (t) => `deleted ${t}`,
 	'userbot.proxy_set': (t, d) => `set ${d.type ? `a ${String(d.type).toUpperCase()} ` : 'a '}proxy on ${t}`,
 	'userbot.proxy_removed': (t) => `removed the proxy of ${t}`,
+	'userbot.renamed': (t, d) => `renamed ${t} to ${quoted(d.name)}`,
+	'userbot.logged_out': (t) => `logged ${t} out of Telegram`,
+	'userbot.restarted': (t) => `restarted the Telegram client of ${t}`,
 }
 
 const permission = (d: Detail, n: Names) => {
