@@ -6,7 +6,7 @@ import { CHAT_CHOICES, fieldsOf, renderSchemaForm } from '../schema-form'
 import { stateWords } from '../words'
 import { commandLabel, groupCommands } from './commands/groups'
 import { readable } from './commands/result'
-import { listUserbots } from './userbots'
+import { listUserbots } from './userbots/list'
 
 /**
  * The command runner: a userbot, a command of the live catalog (`GET /api/commands/`, so a plugin's

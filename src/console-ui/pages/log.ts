@@ -2,7 +2,7 @@
 import type { LogEntry } from '../connection'
 import type { Ctx, Page } from '../context'
 import { button, fill, h } from '../dom'
-import { listUserbots } from './userbots'
+import { listUserbots } from './userbots/list'
 
 /**
  * Everything the channel carried since the console opened it: each `chat_update` (replies and

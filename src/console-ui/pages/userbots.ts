@@ -4,6 +4,7 @@ import type { Ctx, Page } from '../context'
 import { button, type Child, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
 import { healthWords, stateWords } from '../words'
 import { cardActions } from './userbots/card-actions'
+import { listUserbots, type Userbot } from './userbots/list'
 import { type Detail, type LoginMemory, loginSteps } from './userbots/login-steps'
 import { avatar, loadPhoto, loadProfile, type Profile } from './userbots/profile'
 import { proxyPanel } from './userbots/proxy'
@@ -15,19 +16,6 @@ import { proxyPanel } from './userbots/proxy'
  * below the list. Authorization-state and status pushes on the channel refresh the page; the state
  * push also carries what the next step shows (where the code went, its length, the password hint).
  */
-export interface Userbot {
-	id: number
-	name: string
-	phone_number: string | null
-	authorization_state: string
-	status?: string
-	proxy?: { type: string; server: string; port: number } | null
-}
-
-export async function listUserbots(): Promise<Userbot[]> {
-	const answer = await api<Userbot[]>('GET', '/api/userbots/')
-	return answer.ok && Array.isArray(answer.data) ? answer.data : []
-}
 
 const READY = 'authorizationStateReady'
 const HEALTHY = new Set(['active'])

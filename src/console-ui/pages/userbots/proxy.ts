@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { api, errorText } from '../../api'
 import { button, field, fieldValue, form, h, input, statusLine } from '../../dom'
-import type { Userbot } from '../userbots'
+import type { Userbot } from './list'
 
 /**
  * A userbot's proxy (docs/operator.md#userbot-proxies): set or replaced whole with `PUT`, removed with
