@@ -36,8 +36,7 @@ export const isDelivered = (r: Attempt): boolean => r.code !== null && r.code >=
 /**
  * One signed attempt (Standard Webhooks), with the SSRF rules of docs/webhooks.md: the URL's form
  * and every address it resolves to are checked, and the request goes to the address checked.
- * Used by the JetStream outbox (jetstream/); it is the database deliverer's attempt, as a unit of
- * its own.
+ * Both outboxes send with it: the database's (deliver.ts) and JetStream's (jetstream/).
  */
 export class Sender {
 	private readonly keys: SigningKeys

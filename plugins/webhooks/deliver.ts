@@ -1,12 +1,11 @@
 import type { Logger, WebhookConfig } from 'userbot-gateway/plugin'
-import { nextAttemptAt, retryAfterMs } from './backoff'
+import { type AttemptResult, isDelivered, Sender } from './attempt'
+import { nextAttemptAt } from './backoff'
 import { Leases } from './leases'
 import { logWebhookFailure } from './log-failure'
-import { readSome, type SigningKeys, signingKeys } from './response'
-import { signatureHeader } from './secrets'
 import { SettleQueue } from './settle'
-import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, resolveTarget, UrlRefused } from './ssrf'
-import type { Attempt, Claimed, WebhookStore } from './store'
+import type { Lookup } from './ssrf'
+import type { Claimed, WebhookStore } from './store'
 
 /** Endpoint-and-userbot pairs one process sends to at once (one delivery at a time each). */
 const MAX_IN_FLIGHT = 64
@@ -16,14 +15,8 @@ const MAX_IN_FLIGHT = 64
  * run's leases are renewed while it lasts (leases.ts), so its length does not lengthen them.
  */
 const RUN = 128
-/** What of a response's body is kept for the deliveries listing. */
-const KEPT_BODY_BYTES = 1024
 /** A lease outlives an attempt's timeout by this much; then another gateway may take the delivery. */
 const LEASE_MARGIN_MS = 30_000
-/** How long a host name's resolution is reused (each attempt still checks and pins the address). */
-const LOOKUP_TTL_MS = 5_000
-
-const isDelivered = (r: Attempt) => r.code !== null && r.code >= 200 && r.code < 300
 
 export interface DelivererOptions {
 	store: WebhookStore
@@ -54,16 +47,19 @@ export class Deliverer {
 	private timer: ReturnType<typeof setInterval> | undefined
 	private readonly stopping = new AbortController()
 	private readonly attempts = new Set<Promise<void>>()
-	/** Opened signing keys: opened and decoded once, not at every attempt. */
-	private readonly keys: SigningKeys
+	/** One signed attempt (attempt.ts, shared with the JetStream outbox). */
+	private readonly sender: Sender
 	private readonly settler: SettleQueue
 	private readonly leases: Leases
-	/** Host names' addresses for a few seconds; every address is still checked at each attempt. */
-	private readonly lookup: Lookup
 
 	constructor(private readonly opts: DelivererOptions) {
 		this.settler = new SettleQueue(opts.store, this.owner)
-		this.keys = signingKeys(opts.dataKey)
+		this.sender = new Sender({
+			config: opts.config,
+			dataKey: opts.dataKey,
+			lookup: opts.lookup,
+			now: opts.now,
+		})
 		this.leases = new Leases({
 			store: opts.store,
 			owner: this.owner,
@@ -71,7 +67,6 @@ export class Deliverer {
 			now: opts.now,
 			log: opts.log,
 		})
-		this.lookup = cachedLookup(opts.lookup, LOOKUP_TTL_MS, opts.now)
 	}
 
 	start(): void {
@@ -196,7 +191,7 @@ export class Deliverer {
 	}
 
 	/** Writes an attempt that was not delivered: tried again later, or failed for good. */
-	private async failed(c: Claimed, result: Attempt & { retryAfter: number | null }): Promise<void> {
+	private async failed(c: Claimed, result: AttemptResult): Promise<void> {
 		const { config, store, now } = this.opts
 		const first = c.firstAttemptAt ?? result.at
 		const gaveUp = result.at - first >= config.retryForMs
@@ -212,54 +207,7 @@ export class Deliverer {
 	}
 
 	/** One attempt; null when this process is stopping (the delivery goes back untried). */
-	private async send(c: Claimed): Promise<(Attempt & { retryAfter: number | null }) | null> {
-		const { config, now } = this.opts
-		const at = now()
-		const failed = (error: string) => ({ at, code: null, body: null, error, retryAfter: null })
-		let target: string
-		let url: URL
-		try {
-			url = checkUrlForm(c.url, config)
-			target = await resolveTarget(url, config, this.lookup)
-		} catch (err) {
-			if (err instanceof UrlRefused) return failed(`refused: ${err.message}`)
-			throw err
-		}
-		const secrets = [await this.keys.get(c.endpointId, c.secret)]
-		if (c.previousSecret && c.previousSecretUntil !== null && c.previousSecretUntil > at)
-			secrets.push(await this.keys.get(c.endpointId, c.previousSecret))
-		const body = `{"type":${JSON.stringify(c.type)},"timestamp":${JSON.stringify(new Date(c.eventAt).toISOString())},"data":${c.data}}`
-		const sentAt = new Date(at)
-		const signal = AbortSignal.any([this.stopping.signal, AbortSignal.timeout(config.timeoutMs)])
-		let response: Response
-		try {
-			response = await fetch(pinnedUrl(url, target), {
-				method: 'POST',
-				headers: {
-					host: url.host,
-					'content-type': 'application/json',
-					'user-agent': 'userbot-gateway-webhooks',
-					'webhook-id': c.messageId,
-					'webhook-timestamp': String(Math.floor(at / 1000)),
-					'webhook-signature': signatureHeader(secrets, c.messageId, sentAt, body),
-				},
-				body,
-				redirect: 'manual',
-				signal,
-				...(url.protocol === 'https:' ? { tls: { serverName: url.hostname } } : {}),
-			})
-		} catch {
-			if (this.stopping.signal.aborted) return null
-			return failed(signal.aborted ? 'timeout' : 'connection failed')
-		}
-		const kept = await readSome(response, KEPT_BODY_BYTES, signal)
-		if (this.stopping.signal.aborted) return null
-		return {
-			at,
-			code: response.status,
-			body: kept,
-			error: null,
-			retryAfter: retryAfterMs(response.status, response.headers.get('retry-after'), at),
-		}
+	private send(c: Claimed): Promise<AttemptResult | null> {
+		return this.sender.send(c, c, this.stopping.signal)
 	}
 }
