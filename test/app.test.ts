@@ -21,7 +21,17 @@ describe('createApp', () => {
 		instance = await getTestInstance()
 		const res = await fetch(`${instance.url}/health`)
 		expect(res.status).toBe(200)
-		expect(await res.json()).toEqual({ status: 'ok', database: 'ok', supervisor: 'ok' })
+		expect(await res.json()).toEqual({
+			status: 'ok',
+			database: 'ok',
+			supervisor: 'ok',
+			capacity: {
+				clients: expect.any(Number),
+				used: 0,
+				free: expect.any(Number),
+				reason: expect.any(String),
+			},
+		})
 	})
 
 	it('reports a database that answers reads but refuses writes: 503, read-only', async () => {
@@ -33,7 +43,17 @@ describe('createApp', () => {
 			)
 		const res = await fetch(`${instance.url}/health`)
 		expect(res.status).toBe(503)
-		expect(await res.json()).toEqual({ status: 'degraded', database: 'read-only', supervisor: 'ok' })
+		expect(await res.json()).toEqual({
+			status: 'degraded',
+			database: 'read-only',
+			supervisor: 'ok',
+			capacity: {
+				clients: expect.any(Number),
+				used: 0,
+				free: expect.any(Number),
+				reason: expect.any(String),
+			},
+		})
 	})
 
 	it('reports a Telegram runtime that is not configured', async () => {

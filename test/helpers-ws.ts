@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { userbot, userProfile } from '../db/schema'
 import type { CreateAppOptions } from '../src/app'
+import { sealDatabaseKey } from '../src/userbots/key-crypto'
 import { getTestInstance, type TestInstance } from './helpers'
 
 /**
@@ -190,7 +191,13 @@ export async function createLoggedInUserbot(
 		.values({ companyId, name: 'test', encryptionKey: Buffer.from('test-key-0123456789').toString('base64') })
 		.returning({ id: userbot.id })
 	const id = row!.id
-	await runtime.startClient(id, { encryptionKey: Buffer.from(`key-${id}`).toString('base64') })
+	const encryptionKey = Buffer.from(`key-${id}`).toString('base64')
+	// Sealed as the service seals it: a route that starts the client again (restart, log out) opens it.
+	await t.ctx.db
+		.update(userbot)
+		.set({ encryptionKey: await sealDatabaseKey(t.ctx.config.secrets.dataKey, id, encryptionKey) })
+		.where(eq(userbot.id, id))
+	await runtime.startClient(id, { encryptionKey })
 	// Labelled as the log-in steps are: a shard on the bus lets each label its own method only.
 	await runtime.invoke(
 		id,

@@ -84,7 +84,13 @@ export async function wsSmoke(url: string, access: string): Promise<void> {
 		ws.close()
 	}
 	const health = await call(url, 'GET', '/health')
-	expect(health.body).toEqual({ status: 'ok', database: 'ok', supervisor: 'ok' })
+	expect(health.body).toEqual({
+		status: 'ok',
+		database: 'ok',
+		supervisor: 'ok',
+		// One userbot runs (the one above): the places the descriptor or memory limit gives, one taken.
+		capacity: { clients: expect.any(Number), used: 1, free: expect.any(Number), reason: expect.any(String) },
+	})
 }
 
 /** A new userbot, logged in to emulated Bob Baker (test-DC phone, code 22222): its id. */
