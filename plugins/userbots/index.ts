@@ -30,15 +30,11 @@ export const userbotsPlugin = definePlugin({
 				if (event.type === 'runtime_restarted') {
 					service.forgetClients()
 					void restore()
-				} else {
-					service.tracker.handle(event)
-					service.statuses.handle(event)
-				}
+				} else service.handle(event)
 			})
 			ctx.onClose(async () => {
 				unsubscribe()
-				await service.tracker.drain()
-				await service.statuses.drain()
+				await service.drain()
 			})
 			await within(restore(), RESTORE_WAIT_MS, undefined)
 		}

@@ -293,6 +293,15 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			announce()
 		},
 
+		/**
+		 * The userbot's account logged out (issue 24): what was kept of it goes, the numbers go on, so a
+		 * resume from before gets `resync` and never the old account's chats; subscriptions stay.
+		 */
+		clear(userbotId: number): void {
+			const stream = streams.get(userbotId)
+			stream?.restartAt(stream.seq)
+		},
+
 		/** Calls `fn` with every event of every userbot from now on; the returned function stops it. */
 		observe(fn: (event: ObservedEvent) => void): () => void {
 			observers.add(fn)

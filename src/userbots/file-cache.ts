@@ -30,6 +30,8 @@ export interface FileCache {
 	): Promise<void>
 	/** Whether a file of `size` bytes can be cached at all. */
 	fits(size: number): boolean
+	/** The userbot's account logged out: its files went with its folders, and so do their rows. */
+	forget(userbotId: number): Promise<void>
 	/** What the userbot's cache counts now, least recently served first (tests, the console). */
 	list(userbotId: number): Promise<Array<{ fileId: number; size: number }>>
 }
@@ -83,6 +85,10 @@ export function createFileCache(db: Database, quotaBytes: number, log: Logger): 
 				}
 			})
 		},
+		forget: (userbotId) =>
+			turns(String(userbotId), async () => {
+				await db.delete(fileCache).where(mine(userbotId))
+			}),
 		list: (userbotId) =>
 			db
 				.select({ fileId: fileCache.fileId, size: fileCache.size })

@@ -1,14 +1,14 @@
 import { afterAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { userbot } from '../../db/schema'
-import type { AppContext } from '../../src/context'
-import { StateTracker } from '../../src/userbots/state-tracker'
-import { createUserbot, serveFresh, signUp } from '../plugins/userbots/support'
+import { userbot } from '../../../db/schema'
+import type { AppContext } from '../../../src/context'
+import { UserbotStates } from '../../../src/userbots/lifecycle/states'
+import { createUserbot, serveFresh, signUp } from '../../plugins/userbots/support'
 
 const server = await serveFresh()
 afterAll(() => server.dispose())
 
-describe('the authorization state tracker', () => {
+describe('the userbot state owner', () => {
 	it('stores a state (and a just-logged-in number) before it pushes it', async () => {
 		const owner = await signUp(server.url)
 		const id = await createUserbot(owner)
@@ -28,7 +28,7 @@ describe('the authorization state tracker', () => {
 				return { _: 'user', phone_number: '99966 2 1234' }
 			},
 		} as unknown as AppContext['runtime']
-		const tracker = new StateTracker({
+		const tracker = new UserbotStates({
 			db: server.ctx.db,
 			log: server.ctx.log,
 			runtime,
@@ -48,27 +48,23 @@ describe('the authorization state tracker', () => {
 	it('pushes no state of a userbot deleted while the state was being stored', async () => {
 		const owner = await signUp(server.url)
 		const id = await createUserbot(owner)
-		let deleted = false
 		const pushed: string[] = []
 		const runtime = {
 			// The delete lands while the account's number is asked for.
 			invoke: async () => {
-				deleted = true
+				tracker.markDeleted(id)
 				return { _: 'user', phone_number: '9996621234' }
 			},
 		} as unknown as AppContext['runtime']
-		const tracker = new StateTracker(
-			{
-				db: server.ctx.db,
-				log: server.ctx.log,
-				runtime,
-				publish: (e) => {
-					const message = e.message as { payload: { result?: { authorization_state?: string } } }
-					pushed.push(String(message.payload.result?.authorization_state))
-				},
+		const tracker: UserbotStates = new UserbotStates({
+			db: server.ctx.db,
+			log: server.ctx.log,
+			runtime,
+			publish: (e) => {
+				const message = e.message as { payload: { result?: { authorization_state?: string } } }
+				pushed.push(String(message.payload.result?.authorization_state))
 			},
-			() => deleted,
-		)
+		})
 		tracker.handle({ type: 'authorization_state', userbotId: id, state: 'authorizationStateWaitCode' })
 		tracker.handle({ type: 'authorization_state', userbotId: id, state: 'authorizationStateReady' })
 		await tracker.drain()
