@@ -46,15 +46,14 @@ export class UserbotClients {
 
 	start(userbotId: number, encryptionKey: string, removing = false, proxy?: TdProxy): Promise<string> {
 		const runtime = this.runtime()
-		// Checked again here, after the awaits of `ensure`: the start message leaves at once.
-		if (!removing && this.states.isDeleted(userbotId)) return Promise.reject(userbotErrors.notFound())
-		return this.states.start(userbotId, () =>
+		// Asked of the owner again here, after the awaits of `ensure`: the start message leaves at once.
+		const send = () =>
 			runtime
 				.startClient(userbotId, proxy ? { encryptionKey, proxy } : { encryptionKey })
 				.catch((err: unknown) => {
 					throw mapRuntimeError(err)
-				}),
-		)
+				})
+		return this.states.start(userbotId, send, removing)
 	}
 
 	/**

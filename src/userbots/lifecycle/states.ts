@@ -128,11 +128,14 @@ export class UserbotStates {
 	}
 
 	/**
-	 * Runs `send` (the runtime's start) unless a start of the userbot is in flight, which is joined.
+	 * Runs `send` (the runtime's start) unless a start of the userbot is in flight, which is joined;
+	 * refused (404) once its delete has begun, but for the delete's own.
 	 * Its reply is the state of the new client unless one of the new client's own events came first.
 	 */
-	start(userbotId: number, send: () => Promise<string>): Promise<string> {
+	start(userbotId: number, send: () => Promise<string>, removing = false): Promise<string> {
 		const e = this.entry(userbotId)
+		// A deleted userbot's client starts again only for its delete (to log it out).
+		if (e.deleted && !removing) return Promise.reject(userbotErrors.notFound())
 		if (e.starting) return e.starting
 		e.awaitingNew = true
 		const started = send()
