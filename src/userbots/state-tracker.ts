@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
 import type { AppContext } from '../context'
 import type { RuntimeEvent } from '../supervisor/types'
+import { successEvent } from '../wire/envelope'
 import { phoneFromDetail, publicDetail, STATES } from './auth-states'
 
 /** The states a client passes through as it is logged out and closed (a delete causes them). */
@@ -172,15 +173,10 @@ export class StateTracker {
 		this.ctx.publish({
 			companyId,
 			userbotId,
-			message: {
-				type: 'chat_update',
-				userbot_id: userbotId,
-				payload: {
-					userbot_id: userbotId,
-					type: 'authorization_state',
-					result: { authorization_state: state, ...publicDetail(state, detail) },
-				},
-			},
+			message: successEvent(userbotId, 'authorization_state', {
+				authorization_state: state,
+				...publicDetail(state, detail),
+			}),
 		})
 	}
 
