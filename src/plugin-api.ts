@@ -94,3 +94,5 @@ export {
 	type TdResult,
 	type TdUpdate,
 } from './telegram/types'
+// Issue 24 (one wire module): a plugin's pushes are built as the gateway builds its replies.
+export { type ChatUpdate, errorEvent, successEvent } from './wire/envelope'

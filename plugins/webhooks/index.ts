@@ -6,7 +6,7 @@
  * kind, and the events beside the stream: `command.result`, `userbot.state`).
  */
 
-import { type AppContext, definePlugin, type PluginDefinition } from 'userbot-gateway/plugin'
+import { type AppContext, definePlugin, type PluginDefinition, successEvent } from 'userbot-gateway/plugin'
 import { webhooksApi } from './api'
 import { Deliverer } from './deliver'
 import { Endpoints, endpointForDelivery } from './endpoints'
@@ -41,10 +41,7 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 				ctx.log.warn('webhook endpoint disabled: it failed for too long', { companyId, endpointId })
 				ctx.publish({
 					companyId,
-					message: {
-						type: 'chat_update',
-						payload: { type: 'webhook_disabled', result: { webhook_id: endpointId } },
-					},
+					message: successEvent(null, 'webhook_disabled', { webhook_id: endpointId }),
 				})
 			}
 			const random = opts.random ?? Math.random

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../commands/fields'
+import { CHAT_UPDATE, RESYNC, UPDATE } from '../wire/envelope'
 import type { Catalog, CatalogCommand } from './catalog'
 
 /**
@@ -48,7 +49,7 @@ function reply(
 	return {
 		type: 'object',
 		properties: {
-			type: { const: 'chat_update' },
+			type: { const: CHAT_UPDATE },
 			userbot_id: { type: 'integer' },
 			payload: {
 				type: 'object',
@@ -128,12 +129,12 @@ export function toAsyncApi(catalog: Catalog): JsonSchema {
 		}
 	}
 	messages.update = {
-		name: 'update',
+		name: UPDATE,
 		summary: "A userbot's live update, after `subscribe`; `seq` numbers them per userbot, from 1.",
 		payload: {
 			type: 'object',
 			properties: {
-				type: { const: 'update' },
+				type: { const: UPDATE },
 				userbot_id: { type: 'integer' },
 				seq: { type: 'integer', minimum: 1 },
 				update: { type: 'object', description: "TDLib's update object (`_` names its kind)" },
@@ -142,11 +143,11 @@ export function toAsyncApi(catalog: Catalog): JsonSchema {
 		},
 	}
 	messages.resync = {
-		name: 'resync',
+		name: RESYNC,
 		summary: 'The earliest update the server can still send is `seq`: subscribe again with `after: seq - 1`.',
 		payload: {
 			type: 'object',
-			properties: { type: { const: 'resync' }, userbot_id: { type: 'integer' }, seq: { type: 'integer' } },
+			properties: { type: { const: RESYNC }, userbot_id: { type: 'integer' }, seq: { type: 'integer' } },
 			required: ['type', 'userbot_id', 'seq'],
 		},
 	}
@@ -155,7 +156,7 @@ export function toAsyncApi(catalog: Catalog): JsonSchema {
 		summary: "A company's userbot changed its log-in state (pushed to the company's connections).",
 		payload: reply({ const: 'authorization_state' }, { result: { type: 'object' } }, ['result']),
 	}
-	for (const name of ['update', 'resync', 'authorization_state']) {
+	for (const name of [UPDATE, RESYNC, 'authorization_state']) {
 		channelMessages[name] = ref(`#/components/messages/${name}`)
 		operations[`push_${name}`] = {
 			action: 'send',

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../commands/fields'
+import { REASON_EXPIRED, REASON_REVOKED } from '../wire/close'
 import type { Catalog, CatalogCommand } from './catalog'
 
 /**
@@ -105,8 +106,8 @@ const GATEWAY = new Set([
 	'request failed',
 	'command is nested too deeply',
 	'too many commands in flight',
-	'credentials revoked',
-	'credentials expired',
+	REASON_REVOKED,
+	REASON_EXPIRED,
 	'internal error',
 ])
 

@@ -1,3 +1,5 @@
+import { CLOSE_POLICY } from '../wire/close'
+import { AUTHENTICATE, RESYNC, SUBSCRIBE, UNSUBSCRIBE, UPDATE } from '../wire/envelope'
 import { type BackoffOptions, backoffDelay } from './backoff'
 import { ClientError, CommandFailed } from './errors'
 import type { ChatUpdate, CommandMap, RequestId, ResyncEvent, ServerMessage, UpdateEvent } from './types'
@@ -113,7 +115,6 @@ interface Subscription {
 	ready: { promise: Promise<number>; resolve(seq: number): void; reject(err: Error): void; settled: boolean }
 }
 
-const CLOSE_POLICY = 1008
 const RENEW_BEFORE_MS = 30_000
 
 export function createClient<M extends CommandMap>(opts: ClientOptions): Client<M> {
@@ -183,7 +184,7 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 		} catch {
 			return
 		}
-		if (message.type === 'update' || message.type === 'resync') return onUpdate(message)
+		if (message.type === UPDATE || message.type === RESYNC) return onUpdate(message)
 		const id = message.payload?.request_id
 		const waiter = id === undefined ? undefined : pending.get(id)
 		if (id !== undefined && waiter) {
@@ -274,12 +275,12 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 	const subscribe = async (sub: Subscription) => {
 		try {
 			const payload = await request({
-				action: 'subscribe',
+				action: SUBSCRIBE,
 				userbot_id: sub.userbotId,
 				...(sub.kinds ? { updates: sub.kinds } : {}),
 				...(sub.lastSeq !== undefined ? { after: sub.lastSeq } : {}),
 			})
-			const { last_seq } = resultOf('subscribe', payload) as { last_seq: number }
+			const { last_seq } = resultOf(SUBSCRIBE, payload) as { last_seq: number }
 			if (sub.lastSeq === undefined) sub.lastSeq = last_seq
 			if (!sub.ready.settled) {
 				sub.ready.settled = true
@@ -295,7 +296,7 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 	const onUpdate = (event: UpdateEvent | ResyncEvent) => {
 		const sub = subscriptions.get(event.userbot_id)
 		if (!sub || sub.ended) return
-		if (event.type === 'update') {
+		if (event.type === UPDATE) {
 			// A resubscription may replay what was already seen.
 			if (sub.lastSeq !== undefined && event.seq <= sub.lastSeq) return
 			sub.lastSeq = event.seq
@@ -341,8 +342,8 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 			const access = fresh ?? (await token())
 			if (!access) throw new ClientError('not_connected', 'no token to renew with')
 			lastToken = access
-			const payload = await request({ action: 'authenticate', access })
-			const { expires_at } = resultOf('authenticate', payload) as { expires_at: number }
+			const payload = await request({ action: AUTHENTICATE, access })
+			const { expires_at } = resultOf(AUTHENTICATE, payload) as { expires_at: number }
 			scheduleRenewal()
 			return expires_at
 		},
@@ -389,8 +390,7 @@ export function createClient<M extends CommandMap>(opts: ClientOptions): Client<
 				async close() {
 					if (sub.ended) return
 					endSubscription(sub)
-					if (client.connected)
-						await request({ action: 'unsubscribe', userbot_id: userbotId }).catch(() => {})
+					if (client.connected) await request({ action: UNSUBSCRIBE, userbot_id: userbotId }).catch(() => {})
 				},
 			}
 			return stream

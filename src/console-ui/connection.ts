@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { type ChatUpdate, type Client, createClient, type UpdateEvent } from '../public/client'
+import { RESYNC } from '../wire/envelope'
 
 /**
  * The console's one command channel: the typed client (`userbot-gateway/client`) over the browser's
@@ -39,7 +40,7 @@ const MAX_LOG = 500
 const isErrorFrame = (frame: unknown): boolean => {
 	if (!frame || typeof frame !== 'object') return false
 	const f = frame as { type?: unknown; payload?: { type?: unknown; error?: unknown } }
-	if (f.type === 'resync') return true
+	if (f.type === RESYNC) return true
 	return (
 		typeof f.payload?.type === 'string' &&
 		(f.payload.type.endsWith('_error') || f.payload.error !== undefined)

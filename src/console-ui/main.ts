@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import './console.css'
+import { CLOSE_POLICY } from '../wire/close'
 import { api } from './api'
 import { openConnection } from './connection'
 import type { Ctx, Me, Page } from './context'
@@ -117,7 +118,7 @@ function start() {
 				connState.classList.toggle('error', s.startsWith('closed') && !s.startsWith('closed (1000'))
 				connState.classList.toggle('ok', s === 'connected')
 				// The session ended elsewhere (another tab logged out, a password reset): back to log in.
-				if (s.startsWith('closed (1008') && ctx.me) {
+				if (s.startsWith(`closed (${CLOSE_POLICY}`) && ctx.me) {
 					ctx.me = null
 					ctx.navigate('#/login')
 				}

@@ -10,31 +10,22 @@ import type { AppContext } from '../context'
 import { retryAfterOf } from '../flood/governor'
 import { createDeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke, type TdUpdate } from '../telegram/types'
-import { GatewayErrors as E, FRAME_ERROR_TYPE, wordError } from './errors'
+import {
+	errorReply,
+	FRAME_ERROR_TYPE,
+	type FrameRequestId as RequestId,
+	requestIdOf,
+	successReply,
+} from '../wire/envelope'
+import { MAX_FRAME_DEPTH, MAX_IN_FLIGHT, MAX_IN_FLIGHT_CHARS } from '../wire/limits'
+import { GatewayErrors as E, wordError } from './errors'
 import { parseFrame } from './frame-json'
 import { guessCheck } from './guesses'
-import { errorReply, type RequestId, requestIdOf, successReply } from './replies'
 import { type Connection, Running } from './running'
 import { resolveUploadedFile } from './uploads'
 
+export { MAX_FRAME_DEPTH, MAX_IN_FLIGHT, MAX_IN_FLIGHT_CHARS } from '../wire/limits'
 export type { Connection } from './running'
-
-/** Commands one connection may have running at once; one more is refused at once. */
-export const MAX_IN_FLIGHT = 256
-
-/**
- * Frame characters one connection's running commands may hold, together: 8 frames of the largest
- * size. Without it 256 frames of 1 MiB each, kept until their slow answers, would hold 256 MiB per
- * socket; past it a command is refused at once, as one over MAX_IN_FLIGHT is.
- */
-export const MAX_IN_FLIGHT_CHARS = 8 * 1024 * 1024
-
-/**
- * Objects and lists nested in one frame, at most. A client's TDLib object may nest 16 deep under its
- * field (src/commands/td-objects.ts); nothing a command takes goes further. Deeper frames are refused
- * before anything walks them (a 5,000-level value once overflowed a stack inside a command).
- */
-export const MAX_FRAME_DEPTH = 32
 
 const READY = 'authorizationStateReady'
 
@@ -307,7 +298,7 @@ export function createDispatcher(
 			conn.send(errorReply(userbotId, `${action}_error`, conn.refusing, checked.requestId))
 			return
 		}
-		if (conn.running.size >= MAX_IN_FLIGHT || conn.runningChars + text.length > MAX_IN_FLIGHT_CHARS) {
+		if (conn.runningCount >= MAX_IN_FLIGHT || conn.runningChars + text.length > MAX_IN_FLIGHT_CHARS) {
 			conn.send(errorReply(userbotId, `${action}_error`, E.TOO_MANY_IN_FLIGHT, checked.requestId))
 			return
 		}

@@ -46,8 +46,8 @@ export const GatewayErrors = {
 	HIDDEN_TDLIB_ERROR: 'request failed',
 } as const
 
-/** `payload.type` of a frame that names no command. */
-export const FRAME_ERROR_TYPE = 'error'
+/** `payload.type` of a frame that names no command (src/wire/envelope.ts). */
+export { FRAME_ERROR_TYPE } from '../wire/envelope'
 
 /** The wire string of each runtime failure: no client running is the same answer as the pre-check's. */
 const RUNTIME_WORDS: Record<RuntimeError['code'], string> = {

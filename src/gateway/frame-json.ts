@@ -63,10 +63,3 @@ export function parseFrame(text: string): unknown {
 	const value = JSON.parse(text)
 	return holdsImprecise(value) ? parseWith(text, keepIntegers) : value
 }
-
-/**
- * A value of a parsed frame as JSON text, integers past 2^53 with every digit (where the reply
- * echoes something the client sent, `request_id`).
- */
-export const rawInteger = (value: bigint): unknown =>
-	(JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(value.toString())

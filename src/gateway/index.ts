@@ -1,32 +1,23 @@
+import type { ServerWebSocket } from 'bun'
 import { Elysia } from 'elysia'
+import type { UpgradeOutcome } from '../auth/types'
 import type { CommandGroup } from '../commands/define'
 import { createCommandRegistry, type RegisteredCommand } from '../commands/registry'
 import type { AppContext, CompanyEvent } from '../context'
 import { actorFields } from '../metrics/http'
 import type { UpdateSink } from '../updates/hub'
-import { createConnections, type Socket, type SocketData } from './connections'
+import { CLOSE_SLOW_CONSUMER, CLOSE_TOO_BIG, REASON_SLOW_CONSUMER, REASON_TOO_BIG } from '../wire/close'
+import { AUTHENTICATE, errorReply, FRAME_ERROR_TYPE, successReply } from '../wire/envelope'
+import { MAX_FRAME_BYTES } from '../wire/limits'
+import { createConnections } from './connections'
 import { type ConnectionAction, createDispatcher } from './dispatch'
-import { GatewayErrors as E, FRAME_ERROR_TYPE } from './errors'
-import { CLOSE_SLOW_CONSUMER, createOutbox, REASON_SLOW_CONSUMER } from './outbox'
-import { errorReply, successReply } from './replies'
+import { GatewayErrors as E } from './errors'
+import { createOutbox } from './outbox'
 import type { Connection } from './running'
+import { GatewaySocket } from './socket'
 import { subscriptionActions } from './subscriptions'
 
-export {
-	CLOSE_GOING_AWAY,
-	CLOSE_POLICY,
-	REASON_EXPIRED,
-	REASON_REVOKED,
-	REASON_SHUTTING_DOWN,
-} from './connections'
-export { CLOSE_SLOW_CONSUMER, REASON_SLOW_CONSUMER } from './outbox'
-
-/** A frame over 1 MiB closes the connection with 1009, message too big (docs/protocol.md#close-codes). */
-export const MAX_FRAME_BYTES = 1024 * 1024
-export const CLOSE_TOO_BIG = 1009
-
-/** The frame that renews a socket's credential in band: `{"action": "authenticate", "access": ...}`. */
-export const AUTHENTICATE = 'authenticate'
+export { MAX_FRAME_BYTES } from '../wire/limits'
 
 export interface Gateway {
 	routes: Elysia
@@ -44,6 +35,14 @@ export interface Gateway {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
+/** What Bun keeps per socket: Elysia's Bun adapter calls these handlers on `data`. */
+interface SocketData {
+	open(ws: ServerWebSocket<SocketData>): void
+	message(ws: ServerWebSocket<SocketData>, message: string | Buffer): void
+	drain(ws: ServerWebSocket<SocketData>): void
+	close(ws: ServerWebSocket<SocketData>, code: number, reason: string): void
+}
+
 /**
  * The one `/ws` route: authentication at the upgrade, then one reply per command frame. Upgrading
  * ourselves (instead of `.ws()`) gives the dispatcher the raw frame, which it needs to tell `invalid
@@ -52,41 +51,38 @@ const utf8 = new TextDecoder('utf-8', { fatal: true })
  */
 export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]): Gateway {
 	const registry = createCommandRegistry(groups)
+	/** Each open socket and Bun's socket under it. */
+	const open = new Map<GatewaySocket, ServerWebSocket<SocketData>>()
+	const socketOf = new WeakMap<ServerWebSocket<unknown>, GatewaySocket>()
 	const sinks = new WeakMap<Connection, UpdateSink>()
 	const outbox = createOutbox({
 		limitBytes: ctx.config.wsSendBufferBytes,
 		onOverflow: (ws) => {
-			const data = (ws as Socket).data
-			if (data.ended) return
-			ctx.log.warn('closing a WebSocket that does not read its replies', {
-				userId: data.conn.principal.userId,
-			})
-			data.ended = true
-			data.conn.send = () => {}
-			ws.close(CLOSE_SLOW_CONSUMER, REASON_SLOW_CONSUMER)
+			const socket = socketOf.get(ws)
+			if (!socket || socket.state === 'ended') return
+			ctx.log.warn('closing a WebSocket that does not read its replies', { userId: socket.principal.userId })
+			socket.end(CLOSE_SLOW_CONSUMER, REASON_SLOW_CONSUMER)
 		},
 	})
-	const connections = createConnections(ctx, outbox)
-	const open = new Set<Socket>()
-	const sockets = new WeakMap<Connection, Socket>()
+	const connections = createConnections(ctx)
 	/** Set by goAway: resolved once the last socket has closed. */
 	let leaving: { resolve(): void; done: Promise<void> } | null = null
 
 	/** `authenticate`: a fresh access token of the same user renews the socket before it expires. */
 	const authenticate: ConnectionAction = async (conn, frame, requestId) => {
 		const fail = (error: string) => errorReply(null, `${AUTHENTICATE}_error`, error, requestId)
-		const ws = sockets.get(conn)
 		const token = frame.access
 		if (typeof token !== 'string' || token === '') return fail(E.ACCESS_REQUIRED)
 		const outcome = await ctx.auth.authenticateAccess(token)
-		if (!ws || ws.data.ended || conn.refusing !== null) return fail(conn.refusing ?? E.ACCESS_INVALID)
+		if (!(conn instanceof GatewaySocket) || conn.state === 'ended' || conn.refusing !== null)
+			return fail(conn.refusing ?? E.ACCESS_INVALID)
 		if (!outcome.ok) return fail(E.ACCESS_INVALID)
-		const now = ws.data.credential.principal
+		const now = conn.credential.principal
 		if (outcome.principal.userId !== now.userId || outcome.principal.companyId !== now.companyId) {
 			return fail(E.ACCESS_OTHER_USER)
 		}
-		conn.principal = outcome.principal
-		connections.renew(ws, outcome.credential)
+		if (!connections.renew(conn, outcome.credential, outcome.principal))
+			return fail(conn.refusing ?? E.ACCESS_INVALID)
 		return successReply(
 			null,
 			AUTHENTICATE,
@@ -101,45 +97,69 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		]),
 	})
 
-	const onMessage = (ws: Socket, message: string | Buffer) => {
-		const conn = ws.data.conn
-		if (ws.data.ended) return
+	const onMessage = (socket: GatewaySocket, message: string | Buffer) => {
+		if (socket.state === 'ended') return
 		let text: string
 		if (typeof message === 'string') {
 			// UTF-8 never takes fewer bytes than UTF-16 code units, so only long frames need counting.
 			if (message.length * 3 > MAX_FRAME_BYTES && Buffer.byteLength(message) > MAX_FRAME_BYTES) {
-				return ws.close(CLOSE_TOO_BIG, 'message too big')
+				socket.end(CLOSE_TOO_BIG, REASON_TOO_BIG)
+				return
 			}
 			text = message
 		} else {
-			if (message.byteLength > MAX_FRAME_BYTES) return ws.close(CLOSE_TOO_BIG, 'message too big')
+			if (message.byteLength > MAX_FRAME_BYTES) {
+				socket.end(CLOSE_TOO_BIG, REASON_TOO_BIG)
+				return
+			}
 			try {
 				text = utf8.decode(message)
 			} catch {
-				return conn.send(errorReply(null, FRAME_ERROR_TYPE, E.INVALID_JSON, undefined))
+				socket.send(errorReply(null, FRAME_ERROR_TYPE, E.INVALID_JSON, undefined))
+				return
 			}
 		}
-		dispatcher.handle(conn, text)
+		dispatcher.handle(socket, text)
 	}
 
-	const onOpen = (ws: Socket) => {
-		const data = ws.data
-		// The socket exists only after the upgrade: the connection learns how to send at open.
-		data.conn.send = (reply) => outbox.send(ws, reply)
-		data.conn.admit = () => connections.admit(ws)
-		data.conn.settled = () => connections.settled(ws)
-		sockets.set(data.conn, ws)
-		open.add(ws)
+	/** The socket exists only after the upgrade: it is made, indexed and checked at open. */
+	const onOpen = (
+		ws: ServerWebSocket<SocketData>,
+		upgraded: Extract<UpgradeOutcome, { ok: true }>,
+		client?: string,
+	) => {
+		const socket = new GatewaySocket(
+			upgraded.credential,
+			upgraded.principal,
+			{
+				write: (text) => outbox.send(ws, text),
+				flush: () => outbox.flushNow(ws),
+				close: (code, reason) => {
+					outbox.forget(ws)
+					ws.close(code, reason)
+				},
+				check: (credential) => ctx.auth.currentPrincipal(credential),
+				checkFailed: (err, what) =>
+					ctx.log.error(`credential check failed; ${what}`, {
+						error: err instanceof Error ? err : String(err),
+					}),
+				observe: (action, outcome, seconds) => ctx.metrics.command(action, outcome, seconds),
+			},
+			client,
+		)
+		socketOf.set(ws, socket)
+		open.set(socket, ws)
 		const budget = ctx.config.updates.queueBytes
-		sinks.set(data.conn, {
-			deliver: (text) => data.conn.send(text),
-			send: (text) => data.conn.send(text),
-			writable: () => !data.ended && !outbox.blocked(ws) && outbox.pending(ws) < budget,
-			blocked: () => data.ended || outbox.blocked(ws),
+		sinks.set(socket, {
+			deliver: (text) => socket.send(text),
+			send: (text) => socket.send(text),
+			writable: () => socket.state !== 'ended' && !outbox.blocked(ws) && outbox.pending(ws) < budget,
+			blocked: () => socket.state === 'ended' || outbox.blocked(ws),
 		})
-		connections.opened(ws)
+		connections.opened(socket)
 		// Upgraded while the server began to stop.
-		if (leaving) connections.goAway(ws)
+		if (leaving) socket.goAway()
+		return socket
 	}
 
 	const routes = new Elysia({ name: 'gateway' }).route('WS', '/ws', async ({ request, server, set }) => {
@@ -156,16 +176,20 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 			set.status = 500
 			return { detail: 'WebSocket needs a running server.' }
 		}
-		const closed = new AbortController()
 		// The session's access line, written when it closes (docs/operator.md).
 		const client = ctx.auth.clientAddress(server, request)
 		const openedAt = performance.now()
+		let socket: GatewaySocket | undefined
 		const data: SocketData = {
-			open: onOpen,
-			message: onMessage,
+			open: (ws) => {
+				socket = onOpen(ws, outcome, client)
+			},
+			message: (_ws, message) => {
+				if (socket) onMessage(socket, message)
+			},
 			drain: (ws) => {
 				outbox.drain(ws)
-				const sink = sinks.get(ws.data.conn)
+				const sink = socket && sinks.get(socket)
 				if (sink && !outbox.blocked(ws)) ctx.updates.pump(sink)
 			},
 			close: (ws, code) => {
@@ -175,31 +199,15 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 					status: code,
 					ms: Math.round((performance.now() - openedAt) * 10) / 10,
 					client,
-					...actorFields(ws.data.conn.principal),
+					...actorFields(socket?.principal ?? outcome.principal),
 				})
-				const sink = sinks.get(ws.data.conn)
+				outbox.forget(ws)
+				if (!socket) return
+				const sink = sinks.get(socket)
 				if (sink) ctx.updates.dropSink(sink)
-				open.delete(ws)
-				connections.closed(ws)
+				open.delete(socket)
+				connections.closed(socket)
 				if (leaving && open.size === 0) leaving.resolve()
-			},
-			closed,
-			credential: outcome.credential,
-			ended: false,
-			expiry: undefined,
-			held: null,
-			conn: {
-				principal: outcome.principal,
-				client,
-				signal: closed.signal,
-				send: () => {},
-				admit: () => true,
-				running: new Set(),
-				runningChars: 0,
-				refusing: null,
-				leaving: false,
-				settled: () => {},
-				observe: (action, outcome, seconds) => ctx.metrics.command(action, outcome, seconds),
 			},
 		}
 		const upgraded = server.upgrade(request, { data })
@@ -216,8 +224,8 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		stats(userId) {
 			let sockets = 0
 			let waitingBytes = 0
-			for (const ws of open) {
-				if (userId !== undefined && ws.data.conn.principal.userId !== userId) continue
+			for (const [socket, ws] of open) {
+				if (userId !== undefined && socket.principal.userId !== userId) continue
 				sockets++
 				waitingBytes += outbox.pending(ws)
 			}
@@ -230,7 +238,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 					resolve = r
 				})
 				leaving = { resolve, done }
-				for (const ws of [...open]) connections.goAway(ws)
+				for (const socket of [...open.keys()]) socket.goAway()
 				if (open.size === 0) resolve()
 			}
 			return leaving.done

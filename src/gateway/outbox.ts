@@ -11,15 +11,13 @@ import type { ServerWebSocket } from 'bun'
  * Never silently lost: Bun's `send` answers -1 when it had to buffer the message (the client reads
  * slower than we write) and 0 when it dropped it. After a -1 nothing more is handed to Bun for that
  * socket until its `drain`; replies wait in the socket's own queue, counted in bytes. A queue past
- * `limitBytes` means the client does not read: `onOverflow` closes the socket (1013) and the queue is
+ * `limitBytes` means the client does not read: `onOverflow` closes the socket (1013, src/wire/close.ts) and the queue is
  * dropped with it, so a client either gets every reply or learns from the close that it did not.
  * A 0 from Bun is handled the same way.
  *
  * Live updates do not pile up here: the update hub sends them only while `pending` is under its
  * budget and the socket is not `blocked`, and waits in its own shared stream otherwise.
  */
-export const CLOSE_SLOW_CONSUMER = 1013
-export const REASON_SLOW_CONSUMER = 'reply buffer full: the client does not read its replies'
 
 interface Queue {
 	items: string[]

@@ -2,41 +2,43 @@ import type { Principal } from '../auth/types'
 import type { CommandOutcome } from '../metrics/metrics'
 import type { Deadline, DeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError } from '../telegram/types'
+import { errorReply, type FrameRequestId as RequestId } from '../wire/envelope'
 import { GatewayErrors as E } from './errors'
-import { errorReply, type RequestId } from './replies'
 
-/** One open WebSocket, as the dispatcher sees it. */
+/** One open WebSocket, as the dispatcher sees it (src/gateway/socket.ts is the one there is). */
 export interface Connection {
-	principal: Principal
+	readonly principal: Principal
 	/** The client's address (after `TRUSTED_PROXIES`), for the audit log. */
-	client?: string
+	readonly client?: string
 	/** Aborted when the socket closes. */
-	signal: AbortSignal
-	/** Sends one serialized reply; a no-op once the socket is closed. */
-	send(reply: string): void
+	readonly signal: AbortSignal
+	/** Sends one serialized reply; false (nothing sent) once the socket has ended. */
+	send(reply: string): boolean
 	/**
 	 * Whether the credential the socket was opened with still holds: from memory when it can tell,
 	 * else a promise. False closes the socket (1008), after the commands in flight were answered.
 	 */
 	admit(): boolean | Promise<boolean>
 	/** Commands accepted and not yet answered. */
-	running: Set<Running>
+	readonly runningCount: number
 	/** The frame characters of those commands: what they hold in memory until answered. */
-	runningChars: number
+	readonly runningChars: number
 	/**
 	 * Set once the socket must take no new command (its credential expired): each new one is answered
 	 * with this string, while those running finish.
 	 */
-	refusing: string | null
+	readonly refusing: string | null
 	/**
 	 * The server is stopping: a new command is not run and gets no reply of its own; the close
 	 * (1001) that comes once the running ones are answered is its answer.
 	 */
-	leaving: boolean
-	/** A running command was answered: the gateway closes an expired socket when none is left. */
-	settled(): void
+	readonly leaving: boolean
+	/** A command was accepted, holding `chars` characters of frame until it is answered. */
+	started(running: Running, chars: number): void
+	/** A command ended with `reply` (null: dropped, nobody to answer). */
+	answered(running: Running, chars: number, reply: string | null): void
 	/** Hears how each command ended and how long it took (the metrics). */
-	observe?(action: string, outcome: CommandOutcome, seconds: number): void
+	observe(action: string, outcome: CommandOutcome, seconds: number): void
 }
 
 /**
@@ -61,8 +63,7 @@ export class Running implements Deadline {
 		/** Characters of the frame it came in, counted against the connection's budget. */
 		private readonly chars = 0,
 	) {
-		conn.running.add(this)
-		conn.runningChars += chars
+		conn.started(this, chars)
 	}
 
 	get signal(): AbortSignal {
@@ -118,13 +119,8 @@ export class Running implements Deadline {
 	}
 
 	private close(reply: string | null, outcome: CommandOutcome): void {
-		this.conn.observe?.(this.action, outcome, (performance.now() - this.started) / 1000)
-		this.conn.running.delete(this)
-		this.conn.runningChars -= this.chars
-		if (reply !== null) {
-			this.conn.send(reply)
-			this.onReply?.(reply)
-		}
-		this.conn.settled()
+		this.conn.observe(this.action, outcome, (performance.now() - this.started) / 1000)
+		this.conn.answered(this, this.chars, reply)
+		if (reply !== null) this.onReply?.(reply)
 	}
 }

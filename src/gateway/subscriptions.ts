@@ -2,16 +2,17 @@ import { keyReachesUserbot } from '../auth/key-scopes'
 import type { AppContext } from '../context'
 import { isTdUpdate } from '../telegram/schema/index'
 import type { UpdateSink } from '../updates/hub'
+import {
+	errorReply,
+	type FrameRequestId as RequestId,
+	SUBSCRIBE,
+	successReply,
+	UNSUBSCRIBE,
+} from '../wire/envelope'
+import { MAX_UPDATE_KINDS } from '../wire/limits'
 import { type ConnectionAction, userbotIdOf } from './dispatch'
 import { GatewayErrors as E } from './errors'
-import { errorReply, type RequestId, successReply } from './replies'
 import type { Connection } from './running'
-
-/** At most this many kinds in one subscription (TDLib has fewer than 200). */
-export const MAX_UPDATE_KINDS = 200
-
-export const SUBSCRIBE = 'subscribe'
-export const UNSUBSCRIBE = 'unsubscribe'
 
 /**
  * `subscribe` and `unsubscribe`: the connection's own frames for live updates (src/updates/hub.ts).

@@ -1,3 +1,4 @@
+import { resyncText, updateText } from '../wire/envelope'
 import { type StreamEntry, UpdateStream } from './stream'
 
 /**
@@ -77,9 +78,6 @@ export interface ObservedEvent {
 	data: Record<string, unknown>
 	live: boolean
 }
-
-const resyncText = (userbotId: number, seq: number) =>
-	JSON.stringify({ type: 'resync', userbot_id: userbotId, seq })
 
 export function createUpdateHub(opts: UpdateHubOptions) {
 	const now = opts.now ?? Date.now
@@ -197,7 +195,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 					}
 			}
 			const seq = ++stream.seq
-			const text = JSON.stringify({ type: 'update', userbot_id: userbotId, seq, update })
+			const text = updateText(userbotId, seq, update)
 			stream.add({ seq, at: now(), kind: update._, text })
 			for (const fn of observers) fn({ userbotId, seq, kind: update._, data: update, live: true })
 			const sinks = byUserbot.get(userbotId)

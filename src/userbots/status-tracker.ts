@@ -3,6 +3,7 @@ import { userbot } from '../../db/schema'
 import type { AppContext } from '../context'
 import type { UserbotStatus } from '../flood/health'
 import type { RuntimeEvent } from '../supervisor/types'
+import { successEvent } from '../wire/envelope'
 
 export interface StatusView {
 	status: UserbotStatus
@@ -76,11 +77,7 @@ export class StatusTracker {
 		this.ctx.publish({
 			companyId,
 			userbotId,
-			message: {
-				type: 'chat_update',
-				userbot_id: userbotId,
-				payload: { userbot_id: userbotId, type: 'userbot_status', result: view },
-			},
+			message: successEvent(userbotId, 'userbot_status', view),
 		})
 		this.ctx.updates.emit(userbotId, 'userbot.status', { ...view })
 	}

@@ -5,9 +5,9 @@ import ts from 'typescript'
 
 /**
  * `npm run build:client`: packages/client/dist, compiled ESM with its declarations, from the sources
- * the repository runs (src/client/ and packages/client/src/). The sources are copied to a staging
- * folder as one flat tree, with the `.js` endings Node's ESM resolution needs, and compiled there by
- * TypeScript; TDLib's types (from @prebuilt-tdlib/types) go in as a module of the package, so a
+ * the repository runs (src/client/, the src/wire/ it imports, and packages/client/src/). The sources
+ * are copied to a staging folder as one flat tree, with the `.js` endings Node's ESM resolution
+ * needs, and compiled there by TypeScript; TDLib's types (from @prebuilt-tdlib/types) go in as a module of the package, so a
  * consumer adds nothing to type-check. Then `npm pack packages/client` makes the tarball.
  */
 
@@ -21,6 +21,9 @@ function sources(): Map<string, string> {
 	const files = new Map<string, string>()
 	for (const f of ['backoff.ts', 'errors.ts', 'types.ts', 'ws-client.ts'])
 		files.set(join('client', f), join(root, 'src', 'client', f))
+	// The protocol's own module, which the client imports rather than copies (src/wire/).
+	for (const f of ['close.ts', 'envelope.ts', 'limits.ts'])
+		files.set(join('wire', f), join(root, 'src', 'wire', f))
 	for (const f of ['index.ts', 'rest.ts', 'rest-types.ts']) files.set(f, join(pkg, 'src', f))
 	for (const f of readdirSync(join(pkg, 'src', 'generated')))
 		files.set(join('generated', f), join(pkg, 'src', 'generated', f))

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context'
-import { successReply } from '../../gateway/replies'
+import { successEvent } from '../../wire/envelope'
 import { publicDetail } from '../auth-states'
 
 /**
@@ -15,6 +15,5 @@ export function pushState(
 	detail: Record<string, unknown> | undefined,
 ): void {
 	const result = { authorization_state: state, ...publicDetail(state, detail) }
-	const frame = successReply(userbotId, 'authorization_state', result, undefined)
-	publish({ companyId, userbotId, message: JSON.parse(frame) })
+	publish({ companyId, userbotId, message: successEvent(userbotId, 'authorization_state', result) })
 }

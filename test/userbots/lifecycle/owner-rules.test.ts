@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test'
 import type { AppContext, CompanyEvent } from '../../../src/context'
-import { successReply } from '../../../src/gateway/replies'
+import { successReply } from '../../../src/wire/envelope'
 import { UserbotStates } from '../../../src/userbots/lifecycle/states'
 import { createUserbot, serveFresh, signUp } from '../../plugins/userbots/support'
 
