@@ -1,12 +1,14 @@
 /**
  * Benchmark of webhook deliveries: events published to the update hub of a real app (emulator
  * backend, libSQL file) for USERBOTS userbots of one company with one endpoint, delivered through
- * the outbox (stored, claimed, signed, POSTed, settled) to a receiver that answers 200 at once,
+ * the outbox (stored leased to this gateway, signed, POSTed, settled) to a receiver that answers 200 at once,
  * against a bare `fetch` loop (USERBOTS loops side by side, one request at a time each: the same
  * concurrency as the outbox's one-in-flight-per-userbot order) to the same receiver, same body
  * size, in the same run. The receiver runs in a process of its own (this script with `--receiver`).
  *
- * Printed: deliveries per second of each and their ratio, per round and the median (goal ≥ 0.5); then, at a steady rate, the
+ * Printed: deliveries per second of each, this process's CPU per request or delivery, and their
+ * ratio, per round and the median (goal ≥ 0.5), with the load average (figures from a busy machine
+ * say so); then, at a steady rate, the
  * p50/p99 from the hub receiving an update (what the supervisor forwards from TDLib) to the
  * receiver's request, on the wall clock both processes share.
  *
