@@ -1,8 +1,11 @@
 import type { Logger, WebhookConfig } from 'userbot-gateway/plugin'
-import { type AttemptResult, isDelivered, Sender } from './attempt'
+import { type AttemptResult, Sender } from './attempt'
 import { nextAttemptAt } from './backoff'
+import type { Recorded } from './direct'
+import { Lane } from './lanes'
 import { Leases } from './leases'
 import { logWebhookFailure } from './log-failure'
+import type { EventRow } from './outbox'
 import { SettleQueue } from './settle'
 import type { Lookup } from './ssrf'
 import type { Claimed, WebhookStore } from './store'
@@ -40,13 +43,17 @@ export interface DelivererOptions {
  */
 export class Deliverer {
 	readonly owner = `gw-${crypto.randomUUID()}`
-	private inFlight = 0
 	private claiming = false
 	private again = false
 	private closed = false
 	private timer: ReturnType<typeof setInterval> | undefined
 	private readonly stopping = new AbortController()
-	private readonly attempts = new Set<Promise<void>>()
+	/**
+	 * The pairs this process sends to, by `endpoint:userbot`: each holds the leased deliveries of its
+	 * pair in order and sends them one after another. A lane that went idle stays (its pair's next
+	 * events go in leased to it, no claim); one that stopped (not delivered, a lease lost) is removed.
+	 */
+	private readonly lanes = new Map<string, Lane>()
 	/** One signed attempt (attempt.ts, shared with the JetStream outbox). */
 	private readonly sender: Sender
 	private readonly settler: SettleQueue
@@ -63,16 +70,72 @@ export class Deliverer {
 		this.leases = new Leases({
 			store: opts.store,
 			owner: this.owner,
-			leaseMs: opts.config.timeoutMs + LEASE_MARGIN_MS,
+			leaseMs: this.leaseMs,
 			now: opts.now,
 			log: opts.log,
 		})
+	}
+
+	private get leaseMs(): number {
+		return this.opts.config.timeoutMs + LEASE_MARGIN_MS
 	}
 
 	start(): void {
 		this.timer = setInterval(() => this.kick(), this.opts.config.pollMs)
 		this.leases.start()
 		this.kick()
+	}
+
+	/**
+	 * Stores events (store.ts `recordMany`): the deliveries of a pair this process may send to at
+	 * once go in leased to it and are sent from memory; the others wait for a claim.
+	 */
+	async record(rows: readonly EventRow[]): Promise<void> {
+		/** The lane each pair was looked at with: the leased rows go to it only if it is still the one. */
+		const seen = new Map<string, Lane | null>()
+		// New lanes only while fewer than MAX_IN_FLIGHT pairs are being sent to.
+		let room = this.closed ? 0 : MAX_IN_FLIGHT - this.sending()
+		const recorded = await this.opts.store.recordMany(rows, {
+			owner: this.owner,
+			until: this.opts.now() + this.leaseMs,
+			after: (endpointId, userbotId) => {
+				const key = `${endpointId}:${userbotId}`
+				const lane = this.lanes.get(key)
+				if (lane && !lane.stopped) {
+					seen.set(key, lane)
+					return lane.lastId
+				}
+				if (room <= 0) return null
+				room--
+				seen.set(key, null)
+				return 0
+			},
+		})
+		await this.take(recorded, seen)
+	}
+
+	/** The leased deliveries of `recorded` to their lanes, or back to the outbox when a lane changed meanwhile. */
+	private async take(recorded: Recorded, seen: Map<string, Lane | null>): Promise<void> {
+		let ready: Claimed[] = []
+		if (recorded.leased.length > 0) {
+			try {
+				ready = await this.opts.store.complete(recorded.leased)
+			} catch (err) {
+				// Not sent now: the leases end and a claim (here or elsewhere) takes them.
+				logWebhookFailure(this.opts.log, 'reading webhook endpoints', err)
+			}
+		}
+		const back: number[] = []
+		const fresh: Claimed[] = []
+		for (const c of ready) {
+			const key = `${c.endpointId}:${c.userbotId}`
+			const lane = this.lanes.get(key) ?? null
+			if (this.closed || lane !== seen.get(key) || lane?.stopped) back.push(c.id)
+			else fresh.push(c)
+		}
+		this.accept(fresh)
+		if (back.length > 0) await this.opts.store.release(this.owner, back)
+		if (recorded.waiting || back.length > 0) this.kick()
 	}
 
 	/** Something may be due: claim what can be sent now. */
@@ -94,8 +157,15 @@ export class Deliverer {
 		clearInterval(this.timer)
 		this.leases.stop()
 		this.stopping.abort()
-		await Promise.all([...this.attempts])
+		await Promise.all([...this.lanes.values()].map((l) => l.idle()))
 		await this.opts.store.release(this.owner).catch(() => undefined)
+	}
+
+	/** Lanes sending now. */
+	private sending(): number {
+		let n = 0
+		for (const lane of this.lanes.values()) if (lane.busy) n++
+		return n
 	}
 
 	private async claimLoop(): Promise<void> {
@@ -105,89 +175,51 @@ export class Deliverer {
 			// HTTP server of this very process never gets its turn.
 			await new Promise<void>((resolve) => setImmediate(resolve))
 			this.again = false
-			const free = MAX_IN_FLIGHT - this.inFlight
+			const free = MAX_IN_FLIGHT - this.sending()
 			if (free <= 0 || this.closed) return
 			let claimed: Claimed[]
 			try {
-				const leaseMs = this.opts.config.timeoutMs + LEASE_MARGIN_MS
-				claimed = await this.opts.store.claim(this.owner, free, this.opts.now(), leaseMs, RUN)
+				claimed = await this.opts.store.claim(this.owner, free, this.opts.now(), this.leaseMs, RUN)
 			} catch (err) {
 				logWebhookFailure(this.opts.log, 'claiming webhook deliveries', err)
 				return
 			}
-			const runs = new Map<string, Claimed[]>()
-			for (const c of claimed) {
-				const key = `${c.endpointId}:${c.userbotId}`
-				runs.set(key, [...(runs.get(key) ?? []), c])
-			}
-			for (const run of runs.values()) this.launch(run)
-			if (runs.size === free) this.again = true
+			const pairs = this.accept(claimed)
+			if (pairs === free) this.again = true
 		} while (this.again && !this.closed)
 	}
 
-	/** Sends a pair's run in order; at the first that is not delivered, the rest goes back. */
-	private launch(claimed: Claimed[]): void {
-		this.inFlight++
-		this.leases.hold(claimed.map((c) => c.id))
-		const run = this.sendRun(claimed)
-			.catch((err: unknown) => {
-				logWebhookFailure(this.opts.log, 'webhook delivery', err)
-			})
-			.finally(() => {
-				for (const c of claimed) this.leases.drop(c.id)
-				this.inFlight--
-				this.attempts.delete(run)
-				this.kick()
-			})
-		this.attempts.add(run)
-	}
-
-	/**
-	 * A delivered event's outcome is queued for the group commit and the pair's next event goes at
-	 * once: the order the receiver sees is the order of the sends, and a crash before the write only
-	 * sends the event again (at least once). An event not delivered waits for its write, then stops
-	 * the run. The run ends when every write of it is done.
-	 */
-	private async sendRun(claimed: Claimed[]): Promise<void> {
-		const writes: Promise<void>[] = []
-		let lost = false
-		let succeeded = false
-		/** How many of the run were tried: the rest goes back. */
-		let tried = 0
-		try {
-			for (const c of claimed) {
-				if (this.closed || lost || this.leases.lost(c.id)) break
-				const result = await this.send(c)
-				if (result === null) break
-				tried++
-				this.leases.drop(c.id)
-				if (!isDelivered(result)) {
-					await this.failed(c, result)
-					break
-				}
-				const written = this.settler.settle({ id: c.id, attempt: result, outcome: { status: 'delivered' } })
-				if (c.failingSince !== null && !succeeded) {
-					succeeded = true
-					if (await written) await this.opts.store.endpointSucceeded(c.endpointId)
-				}
-				writes.push(
-					written.then(
-						(ok) => {
-							if (!ok) lost = true
-						},
-						(err: unknown) => {
-							// Unwritten, the delivery stays leased and is sent again once the lease ends.
-							lost = true
-							logWebhookFailure(this.opts.log, 'writing webhook outcomes', err)
-						},
-					),
-				)
-			}
-		} finally {
-			await Promise.all(writes)
-			const rest = claimed.slice(tried).map((r) => r.id)
-			if (!this.closed) await this.opts.store.release(this.owner, rest)
+	/** Deliveries leased to this process, in id order, to their pairs' lanes: the number of pairs. */
+	private accept(claimed: Claimed[]): number {
+		const runs = new Map<string, Claimed[]>()
+		for (const c of claimed) {
+			const key = `${c.endpointId}:${c.userbotId}`
+			const run = runs.get(key)
+			if (run) run.push(c)
+			else runs.set(key, [c])
 		}
+		for (const [key, run] of runs) {
+			let lane = this.lanes.get(key)
+			if (!lane || lane.stopped) {
+				lane = new Lane(key, {
+					leases: this.leases,
+					send: (c) => this.sender.send(c, c, this.stopping.signal),
+					settle: (item) => this.settler.settle(item),
+					failed: (c, result) => this.failed(c, result),
+					succeeded: (endpointId) => this.opts.store.endpointSucceeded(endpointId),
+					release: (ids) => (this.closed ? Promise.resolve() : this.opts.store.release(this.owner, ids)),
+					stopped: (stopped) => {
+						if (this.lanes.get(key) === stopped) this.lanes.delete(key)
+						this.kick()
+					},
+					log: this.opts.log,
+					closed: () => this.closed,
+				})
+				this.lanes.set(key, lane)
+			}
+			lane.push(run)
+		}
+		return runs.size
 	}
 
 	/** Writes an attempt that was not delivered: tried again later, or failed for good. */
@@ -204,10 +236,5 @@ export class Deliverer {
 		if (!(await this.settler.settle({ id: c.id, attempt: result, outcome }))) return
 		const disabled = await store.endpointFailed(c.endpointId, result.at, now() - config.disableAfterMs)
 		if (disabled !== null) this.opts.onDisabled(disabled, c.endpointId)
-	}
-
-	/** One attempt; null when this process is stopping (the delivery goes back untried). */
-	private send(c: Claimed): Promise<AttemptResult | null> {
-		return this.sender.send(c, c, this.stopping.signal)
 	}
 }

@@ -47,7 +47,7 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 			const random = opts.random ?? Math.random
 			const outbox = await makeOutbox(ctx, { store, now, random, lookup, onDisabled })
 			const kick = () => outbox.kick()
-			const source = new EventSource({ ctx, store: outbox, now, cacheMs: config.pollMs, kick })
+			const source = new EventSource({ ctx, store: outbox, now, cacheMs: config.pollMs })
 			// The TDLib kinds endpoints want reach the hub whether or not a socket subscribes to them.
 			const refreshKinds = () =>
 				wantedKinds(ctx.db).then(
@@ -126,7 +126,7 @@ async function makeOutbox(ctx: AppContext, parts: OutboxParts): Promise<Outbox> 
 		})
 	}
 	const deliverer = new Deliverer({ store, config, dataKey, log: ctx.log, now, random, lookup, onDisabled })
-	return databaseOutbox({ store, deliverer, history: new History(ctx.db, store, now) })
+	return databaseOutbox({ deliverer, history: new History(ctx.db, store, now) })
 }
 
 /** An endpoint's row as the JetStream outbox's deliveries need it. */

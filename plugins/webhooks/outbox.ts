@@ -45,9 +45,12 @@ export interface OutboxHistory {
 export interface Outbox {
 	readonly kind: 'database' | 'jetstream'
 	readonly history: OutboxHistory
-	/** Stores the events, in the order given (one userbot's order is its deliveries' order). */
+	/**
+	 * Stores the events, in the order given (one userbot's order is its deliveries' order), and sees
+	 * to their sending.
+	 */
 	recordMany(rows: readonly EventRow[]): Promise<void>
-	/** Something may be due now (an event stored here, a replay, a test). */
+	/** Something may be due now (a replay, a test, a change of an endpoint). */
 	kick(): void
 	start(): void
 	/** Stops sending: attempts under way are given back untried. */
@@ -65,17 +68,24 @@ export function outboxKind(config: Config['webhooks'], onBus: boolean): 'databas
 	return onBus ? 'jetstream' : 'database'
 }
 
-/** The outbox in the database: the store, its deliverer and its history, as they were. */
+/**
+ * The outbox in the database: its deliverer stores the events (the deliveries it can send at once
+ * leased to it already, deliver.ts) and sends them; its history lists and replays them.
+ */
 export function databaseOutbox(parts: {
-	store: { recordMany(rows: readonly EventRow[]): Promise<void> }
-	deliverer: { kick(): void; start(): void; close(): Promise<void> }
+	deliverer: {
+		record(rows: readonly EventRow[]): Promise<void>
+		kick(): void
+		start(): void
+		close(): Promise<void>
+	}
 	history: OutboxHistory
 }): Outbox {
-	const { store, deliverer, history } = parts
+	const { deliverer, history } = parts
 	return {
 		kind: 'database',
 		history,
-		recordMany: (rows) => store.recordMany(rows),
+		recordMany: (rows) => deliverer.record(rows),
 		kick: () => deliverer.kick(),
 		start: () => deliverer.start(),
 		close: () => deliverer.close(),

@@ -32,14 +32,16 @@ export function signingKeys(dataKey: string): SigningKeys {
 
 /** At most `max` bytes of the body as text (then the rest is not read); null when there is none. */
 export async function readSome(response: Response, max: number, signal: AbortSignal): Promise<string | null> {
-	const stream = response.body
-	if (!stream) return null
-	// A short body said to be short is read whole (the common case); any other is read up to `max`.
+	// A short body said to be short is read whole (the common case), without asking for `body`: that
+	// getter makes a ReadableStream, whose reading cost more than the request. Any other is read up
+	// to `max`.
 	const length = Number(response.headers.get('content-length') ?? Number.NaN)
 	if (length <= max) {
 		const text = await response.text().catch(() => '')
 		return text === '' ? null : text.slice(0, max)
 	}
+	const stream = response.body
+	if (!stream) return null
 	const reader = stream.getReader()
 	const chunks: Uint8Array[] = []
 	let size = 0

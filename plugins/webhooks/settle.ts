@@ -1,7 +1,11 @@
 import type { Settled, WebhookStore } from './store'
 
-/** How long the first outcome of a batch waits for others, in ms. */
-const WINDOW_MS = 5
+/**
+ * How long the first outcome of a batch waits for others, in ms. A delivered event's lane does not
+ * wait for it (lanes.ts); a failed one's does, before its retry is due anyway. 25 ms rather than 5:
+ * a statement of 30 outcomes cost about twice as much per outcome as one of 150.
+ */
+const WINDOW_MS = 25
 /** Outcomes written at once at most; a full batch goes without waiting for the window. */
 const MAX_BATCH = 500
 

@@ -21,8 +21,6 @@ export interface EventSourceOptions {
 	now: () => number
 	/** How long a company's endpoints are taken as known (another gateway may change them). */
 	cacheMs: number
-	/** New deliveries are waiting. */
-	kick(): void
 }
 
 /**
@@ -78,7 +76,6 @@ export class EventSource {
 			for (let i = 0; i < rows.length; i += WRITE_SLICE) {
 				if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve))
 				await this.opts.store.recordMany(rows.slice(i, i + WRITE_SLICE))
-				this.opts.kick()
 			}
 		} catch (err) {
 			// With the database down they are not stored: a limit written in docs/webhooks.md.

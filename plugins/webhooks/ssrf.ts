@@ -101,28 +101,44 @@ export function checkUrlForm(raw: string, policy: UrlPolicy): URL {
 const bare = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname)
 
 /** The address a delivery to `url` connects to: checked, resolved once. Throws UrlRefused. */
-export async function resolveTarget(url: URL, policy: UrlPolicy, lookup: Lookup): Promise<string> {
-	const host = bare(url.hostname).toLowerCase()
-	const byName = policy.allowedHosts.includes(host)
-	const cidrs = policy.allowedHosts.map(parseCidr).filter((c): c is Cidr => c !== null)
-	let addresses: string[]
-	if (isIP(host) !== 0) addresses = [host]
-	else {
-		try {
-			addresses = (await lookup(host)).map((a) => a.address)
-		} catch {
-			throw new UrlRefused('unresolved')
+export function resolveTarget(url: URL, policy: UrlPolicy, lookup: Lookup): Promise<string> {
+	return targetResolver(policy, lookup)(url)
+}
+
+/**
+ * `resolveTarget` with the policy's allowed CIDRs parsed once (the deliverer's, per attempt): each
+ * call still resolves the host and checks every address it answers.
+ */
+export function targetResolver(policy: UrlPolicy, lookup: Lookup): (url: URL) => Promise<string> {
+	let parsedFrom: readonly string[] | null = null
+	let cidrs: Cidr[] = []
+	return async (url) => {
+		// Parsed again when the list is another one (a test's configuration changes it).
+		if (parsedFrom !== policy.allowedHosts) {
+			parsedFrom = policy.allowedHosts
+			cidrs = parsedFrom.map(parseCidr).filter((c): c is Cidr => c !== null)
 		}
-		if (addresses.length === 0) throw new UrlRefused('unresolved')
+		const host = bare(url.hostname).toLowerCase()
+		const byName = policy.allowedHosts.includes(host)
+		let addresses: string[]
+		if (isIP(host) !== 0) addresses = [host]
+		else {
+			try {
+				addresses = (await lookup(host)).map((a) => a.address)
+			} catch {
+				throw new UrlRefused('unresolved')
+			}
+			if (addresses.length === 0) throw new UrlRefused('unresolved')
+		}
+		// Every address must pass: a name answering one public and one internal address is refused.
+		for (const address of addresses) {
+			const b = parseAddress(address)
+			if (!b) throw new UrlRefused('unresolved')
+			if (byName || cidrs.some((c) => inCidr(b, c))) continue
+			if (isInternalAddress(address)) throw new UrlRefused('internal')
+		}
+		return formatAddress(parseAddress(addresses[0] as string) as Uint8Array)
 	}
-	// Every address must pass: a name answering one public and one internal address is refused.
-	for (const address of addresses) {
-		const b = parseAddress(address)
-		if (!b) throw new UrlRefused('unresolved')
-		if (byName || cidrs.some((c) => inCidr(b, c))) continue
-		if (isInternalAddress(address)) throw new UrlRefused('internal')
-	}
-	return formatAddress(parseAddress(addresses[0] as string) as Uint8Array)
 }
 
 /** The URL with its host replaced by the checked address: what `fetch` connects to. */

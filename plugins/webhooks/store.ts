@@ -1,6 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { type Database, webhookDelivery, webhookEndpoint, webhookEvent } from 'userbot-gateway/plugin'
 import { type Claimed, claimStatement, completeClaim, EventCache, type LeasedRow } from './claim'
+import { type DeliveryInsert, type LeaseRequest, markLeased, type Recorded } from './direct'
+import type { EventRow } from './outbox'
 
 export { type Claimed, claimStatement } from './claim'
 
@@ -81,15 +83,20 @@ export class WebhookStore {
 	}
 
 	/**
-	 * Stores many events in one transaction of two statements, in the order given, each with a
-	 * pending delivery per endpoint it names. An event stored already (its key: another gateway saw
-	 * it first) is not inserted again, and so gets no second set of deliveries. The rows go in as one
-	 * JSON parameter each time: two statements prepared whatever the number of events.
+	 * Stores many events in one transaction, in the order given, each with a pending delivery per
+	 * endpoint it names. An event stored already (its key: another gateway saw it first) is not
+	 * inserted again, and so gets no second set of deliveries. The rows go in as one JSON parameter
+	 * each time: the statements are the same whatever the number of events.
+	 *
+	 * With `lease`, the deliveries of a pair `lease.after` names go in leased to `lease.owner`
+	 * already (sent from memory, no claim), unless the pair has a pending delivery after the id it
+	 * gives (0: any): then that older one goes first, and these wait, unleased, for a claim. One more
+	 * statement, one seek of the pending index per pair, in the same transaction: no other writer
+	 * adds a delivery between the look and the insert.
 	 */
-	async recordMany(
-		events: ReadonlyArray<{ event: NewEvent; endpointIds: readonly number[] }>,
-	): Promise<void> {
-		if (events.length === 0) return
+	async recordMany(events: readonly EventRow[], lease?: LeaseRequest): Promise<Recorded> {
+		const recorded: Recorded = { leased: [], waiting: false }
+		if (events.length === 0) return recorded
 		const rows = events.map(({ event: e }) => [
 			e.companyId,
 			e.userbotId,
@@ -110,26 +117,42 @@ export class WebhookStore {
 			const inserted: Array<[number, NewEvent]> = []
 			if (stored.length === 0) return inserted
 			const ids = new Map(stored.map((r) => [r.dedupe_key, r.id]))
-			const deliveries: Array<[number, number, number, number]> = []
+			const deliveries: DeliveryInsert[] = []
 			for (const { event: e, endpointIds } of events) {
 				const id = ids.get(e.dedupeKey)
 				if (id === undefined) continue
 				// One set of deliveries even when one batch names a key twice.
 				ids.delete(e.dedupeKey)
 				inserted.push([id, e])
-				for (const endpointId of endpointIds) deliveries.push([endpointId, id, e.userbotId, e.at])
+				for (const endpointId of endpointIds) deliveries.push([endpointId, id, e.userbotId, e.at, 0])
 			}
 			// Event by event, endpoint by endpoint: a pair's deliveries are numbered in its events' order.
 			deliveries.sort((p, q) => p[1] - q[1])
 			if (deliveries.length === 0) return inserted
-			await tx.run(sql`
-				INSERT INTO webhook_delivery (endpoint_id, event_id, userbot_id, message_id, next_at, created_at)
-				SELECT value ->> 0, value ->> 1, value ->> 2, 'msg_' || (value ->> 1), value ->> 3, value ->> 3
-				FROM json_each(${JSON.stringify(deliveries)}) ORDER BY key`)
+			if (lease) await markLeased(tx, deliveries, lease)
+			recorded.waiting = deliveries.some((d) => d[4] === 0)
+			const owner = lease?.owner ?? null
+			const until = lease?.until ?? null
+			const made = await tx.all<LeasedRow & { leased: number }>(sql`
+				INSERT INTO webhook_delivery
+					(endpoint_id, event_id, userbot_id, message_id, next_at, created_at, lease_owner, lease_until)
+				SELECT value ->> 0, value ->> 1, value ->> 2, 'msg_' || (value ->> 1), value ->> 3, value ->> 3,
+					CASE WHEN value ->> 4 THEN ${owner} END, CASE WHEN value ->> 4 THEN ${until} END
+				FROM json_each(${JSON.stringify(deliveries)}) ORDER BY key
+				RETURNING id, endpoint_id, userbot_id, event_id, message_id, attempts, first_attempt_at,
+					lease_owner IS NOT NULL AS leased`)
+			for (const r of made) if (r.leased) recorded.leased.push(r)
 			return inserted
 		})
 		// Remembered once committed: an id of a transaction rolled back may be given out again.
 		for (const [id, e] of committed) this.cache.remember(id, { type: e.type, data: e.data, at: e.at })
+		recorded.leased.sort((a, b) => a.id - b.id)
+		return recorded
+	}
+
+	/** What sending the deliveries `recordMany` leased needs (their events are in memory). */
+	complete(leased: LeasedRow[]): Promise<Claimed[]> {
+		return completeClaim(this.db, this.cache, leased)
 	}
 
 	/**

@@ -1,17 +1,20 @@
 /**
  * Benchmark of webhook deliveries: events published to the update hub of a real app (emulator
  * backend, libSQL file) for USERBOTS userbots of one company with one endpoint, delivered through
- * the outbox (stored, claimed, signed, POSTed, settled) to a receiver that answers 200 at once,
+ * the outbox (stored leased to this gateway, signed, POSTed, settled) to a receiver that answers 200 at once,
  * against a bare `fetch` loop (USERBOTS loops side by side, one request at a time each: the same
  * concurrency as the outbox's one-in-flight-per-userbot order) to the same receiver, same body
  * size, in the same run. The receiver runs in a process of its own (this script with `--receiver`).
  *
- * Printed: deliveries per second of each and their ratio, per round and the median (goal ≥ 0.5); then, at a steady rate, the
+ * Printed: deliveries per second of each, this process's CPU per request or delivery, and their
+ * ratio, per round and the median (goal ≥ 0.5), with the load average (figures from a busy machine
+ * say so); then, at a steady rate, the
  * p50/p99 from the hub receiving an update (what the supervisor forwards from TDLib) to the
  * receiver's request, on the wall clock both processes share.
  *
  *   bun test/bench/webhooks.ts          (BENCH_EVENTS, BENCH_USERBOTS, BENCH_RATE, BENCH_ROUNDS)
  */
+import os from 'node:os'
 import { getTestInstance } from '../helpers'
 import { registerUser } from '../helpers-ws'
 import { call, insertUserbot } from '../plugins/webhooks/receiver'
@@ -21,6 +24,11 @@ const USERBOTS = Number(process.env.BENCH_USERBOTS ?? 8)
 const RATE = Number(process.env.BENCH_RATE ?? 200)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const wallClock = () => performance.timeOrigin + performance.now()
+/** This process's CPU time (user + system), in µs. */
+const cpuNow = () => {
+	const u = process.cpuUsage()
+	return u.user + u.system
+}
 
 /** The receiver's side: counts POSTs and the latency from the stamp each carries. */
 function receiver(): void {
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
 		// The bare fetch loop: USERBOTS loops, one request at a time each.
 		const bareRound = async () => {
 			const start = performance.now()
+			const cpu = cpuNow()
 			await Promise.all(
 				Array.from({ length: USERBOTS }, async (_, k) => {
 					for (let n = k; n < EVENTS; n += USERBOTS)
@@ -111,19 +120,21 @@ async function main(): Promise<void> {
 				}),
 			)
 			const rate = EVENTS / ((performance.now() - start) / 1000)
+			const cpuPer = (cpuNow() - cpu) / EVENTS
 			await stats()
-			return rate
+			return { rate, cpuPer }
 		}
 		// The outbox: every event published at once, delivered in order per userbot.
 		const outboxRound = async () => {
 			const start = performance.now()
+			const cpu = cpuNow()
 			for (let n = 0; n < EVENTS; n++) t.ctx.updates.publish(bots[n % USERBOTS] as number, update(n))
 			let delivered = 0
 			await until(async () => {
 				delivered += (await stats()).count
 				return delivered >= EVENTS
 			}, 600_000)
-			return EVENTS / ((performance.now() - start) / 1000)
+			return { rate: EVENTS / ((performance.now() - start) / 1000), cpuPer: (cpuNow() - cpu) / EVENTS }
 		}
 		// Rounds of both, side by side: on a shared machine the load moves, and a ratio taken within
 		// one round compares like with like. The median round is the figure.
@@ -131,13 +142,13 @@ async function main(): Promise<void> {
 		for (let round = 1; round <= ROUNDS; round++) {
 			const bare = await bareRound()
 			const ours = await outboxRound()
-			ratios.push(ours / bare)
+			ratios.push(ours.rate / bare.rate)
 			console.log(
-				`round ${round}: bare fetch loop ${bare.toFixed(0)} requests/s, webhook outbox ${ours.toFixed(0)} deliveries/s (${USERBOTS} loops/userbots), ratio ${(ours / bare).toFixed(2)}`,
+				`round ${round}: bare fetch loop ${bare.rate.toFixed(0)} requests/s (${bare.cpuPer.toFixed(0)} µs CPU each), webhook outbox ${ours.rate.toFixed(0)} deliveries/s (${ours.cpuPer.toFixed(0)} µs CPU each) (${USERBOTS} loops/userbots), ratio ${(ours.rate / bare.rate).toFixed(2)}, load average ${loadAverage()}`,
 			)
 		}
 		console.log(
-			`ratio:           ${percentile(ratios, 50).toFixed(2)} (median of ${ROUNDS} rounds; goal ≥ 0.5)`,
+			`ratio:           ${percentile(ratios, 50).toFixed(2)} (median of ${ROUNDS} rounds; goal ≥ 0.5), load average ${loadAverage()}, ${os.cpus().length} cores`,
 		)
 
 		// Latency at a steady rate: hub → receiver.
@@ -159,6 +170,13 @@ async function main(): Promise<void> {
 		child.kill()
 	}
 }
+
+/** The machine's load average (1, 5, 15 min): figures taken on a busy machine say so. */
+const loadAverage = () =>
+	os
+		.loadavg()
+		.map((l) => l.toFixed(2))
+		.join(' ')
 
 async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
 	const end = Date.now() + ms
