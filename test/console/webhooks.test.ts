@@ -1,39 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
-import { getTestInstance, type TestInstance } from '../helpers'
 import { HOOK_ENV, insertUserbot, publish, type Receiver, startReceiver } from '../plugins/webhooks/receiver'
-import { launchBrowser, logIn, register, screenshot, watchPage } from './browser'
+import { screenshot } from './browser'
+import { useConsole } from './harness'
 
 /**
  * The console's Webhooks page in headless chromium, on a phone-sized screen (390 px): an owner adds
  * an endpoint and is shown its secret once, sends a test event that the receiver verifies with the
  * `standardwebhooks` package, sees the deliveries with their attempts, and replays a stored event.
  */
-let server: TestInstance
-let browser: Browser
+const h = useConsole({ ...HOOK_ENV, PLUGINS: 'accounts,userbots,webhooks' })
 let rx: Receiver
-
-beforeAll(async () => {
+beforeAll(() => {
 	rx = startReceiver()
-	server = await getTestInstance({ ...HOOK_ENV, PLUGINS: 'accounts,userbots,webhooks' })
-	browser = await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await browser?.close()
-	await server?.stop()
-	rx?.stop()
 })
+afterAll(() => rx?.stop())
 
 describe('web console: webhooks', () => {
 	it('adds an endpoint with its secret shown once, tests it, lists deliveries and replays, at 390 px', async () => {
-		const context = await browser.newContext({ viewport: { width: 390, height: 800 } })
-		const page = await context.newPage()
-		page.setDefaultTimeout(10_000)
-		const problems = watchPage(page)
-		const address = `hooks.${Date.now().toString(36)}@example.com`
-		await register(page, server.url, address)
-		await logIn(page, address)
+		const session = await h.signedIn('hooks', { size: { width: 390, height: 800 } })
+		const page = session.page
 		// At 390 px the navigation is folded into the menu.
 		await page.click('button[data-action=menu]')
 		await page.click('a[data-nav="webhooks"]')
@@ -67,8 +53,8 @@ describe('web console: webhooks', () => {
 		const me = (await page.evaluate(() => fetch('/accounts/me/').then((r) => r.json()))) as {
 			company: { id: number }
 		}
-		const ub = await insertUserbot(server, me.company.id)
-		publish(server, ub, 'hello from the console test')
+		const ub = await insertUserbot(h.server, me.company.id)
+		publish(h.server, ub, 'hello from the console test')
 		const got = () =>
 			rx.received.filter((x) => x.path === '/hook/console' && x.json.type === 'updateNewMessage')
 		await rx.until(() => got().length === 1)
@@ -90,9 +76,7 @@ describe('web console: webhooks', () => {
 		await page.waitForSelector('tr[data-webhook]')
 		expect(await page.$('[data-webhook-secret]')).toBeNull()
 		expect(await page.content()).not.toContain(secret)
-		// Failed loads are answers the page expects (the profile asked for before logging in), as in
-		// the other console tests.
-		expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([])
-		await context.close()
+		// Failed loads are answers the page expects (the profile asked for before logging in).
+		await session.finish()
 	}, 60_000)
 })
