@@ -3,7 +3,7 @@ import { getTestInstance } from '../helpers'
 import { type Inbox, startInbox } from '../plugins/accounts/smtp'
 import { type Pair, startPair } from '../plugins/api-accounts/support'
 import { logIn, PASSWORD, register, screenshot } from './browser'
-import { useConsole } from './harness'
+import { SLOW, useConsole } from './harness'
 
 /**
  * The console's account pages in headless chromium: the reset link that family A e-mails opens the
@@ -15,7 +15,7 @@ const h = useConsole(async () => {
 	inbox = await startInbox()
 	return getTestInstance({ SMTP_URL: inbox.url, PLUGINS: 'accounts,userbots' })
 })
-afterAll(() => inbox?.close())
+afterAll(() => inbox?.close(), SLOW)
 
 const SIZE = { width: 1100, height: 700 }
 
@@ -135,8 +135,8 @@ describe('web console: family B', () => {
 	let pair: Pair
 	beforeAll(async () => {
 		pair = await startPair()
-	})
-	afterAll(() => pair?.stop())
+	}, SLOW)
+	afterAll(() => pair?.stop(), SLOW)
 
 	it('offers the main server’s login form when api-accounts is loaded, and logs in and out through it', async () => {
 		const address = h.email('edge')

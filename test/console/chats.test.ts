@@ -11,7 +11,7 @@ import {
 	signUp,
 } from '../plugins/userbots/support'
 import { logIn } from './browser'
-import { checkPage, type Session, SIZES, unexpected, useConsole } from './harness'
+import { checkPage, type Session, SIZES, SLOW, unexpected, useConsole } from './harness'
 
 /**
  * The console's chat view over the real server (emulator): Alice's userbot reads and writes as in a
@@ -36,7 +36,7 @@ beforeAll(async () => {
 	bob = await createUserbot(owner)
 	await logInOverRest(owner, bob, BOB)
 	ws = await openSocket(h.server.url, owner.access)
-}, 30_000)
+}, SLOW)
 afterAll(() => ws?.close())
 
 const messageIds = (page: Page) =>
@@ -79,8 +79,8 @@ for (const size of SIZES) {
 			page = session.page
 			await page.goto(`${h.server.url}/#/login`)
 			await logIn(page, owner.email)
-		}, 30_000)
-		afterAll(() => session?.close())
+		}, SLOW)
+		afterAll(() => session?.close(), SLOW)
 
 		it('lists the seeded chats with titles, last messages and unread counts', async () => {
 			await page.goto(`${h.server.url}/#/chat?userbot=${alice}`)

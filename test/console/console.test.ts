@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { emulatorRequest } from '../../src/telegram/emulator'
 import { logIn, register, screenshot } from './browser'
-import { addUserbotCard, type Session, unexpected, useConsole } from './harness'
+import { addUserbotCard, type Session, SLOW, unexpected, useConsole } from './harness'
 
 /**
  * The web console in a real browser (headless chromium): the server on the emulator with its real
@@ -49,8 +49,8 @@ describe('web console', () => {
 	beforeAll(async () => {
 		session = await h.open({ size: { width: 1100, height: 760 } })
 		page = session.page
-	})
-	afterAll(() => session?.close())
+	}, SLOW)
+	afterAll(() => session?.close(), SLOW)
 
 	it('serves the page with a Content-Security-Policy and no inline script, beside the API', async () => {
 		const res = await fetch(`${h.server.url}/`)

@@ -11,6 +11,12 @@ import { launchBrowser, logIn, register, screenshot, watchPage } from './browser
  * logged in; and the checks every page passes (axe-core and the 390 px rule, at both sizes).
  */
 
+/**
+ * How long a hook or a page test may take: `bun test test/console` runs without `npm test`'s
+ * `--timeout`, and on a loaded machine starting a context, a server or axe-core takes seconds.
+ */
+export const SLOW = 60_000
+
 export const WIDE = { width: 1280, height: 800 }
 export const PHONE = { width: 390, height: 844 }
 /** The two sizes every page is checked at: a desktop's and a phone's. */
@@ -78,11 +84,11 @@ export function useConsole(
 	beforeAll(async () => {
 		server = typeof how === 'function' ? await how() : await getTestInstance(how)
 		browser = await launchBrowser()
-	}, 60_000)
+	}, SLOW)
 	afterAll(async () => {
 		await browser?.close()
 		await server?.stop()
-	})
+	}, SLOW)
 	const started = <T>(what: T | undefined, name: string): T => {
 		if (what === undefined) throw new Error(`the console harness's ${name} is not started yet`)
 		return what

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
 import { PASSWORD } from './browser'
-import { addUserbotCard, checkPage, type Session, SIZES, unexpected, useConsole } from './harness'
+import { addUserbotCard, checkPage, type Session, SIZES, SLOW, unexpected, useConsole } from './harness'
 
 /**
  * The console walked as a new owner walks it, at a desktop size and a phone size: register, log in,
@@ -22,8 +22,8 @@ for (const size of SIZES) {
 		beforeAll(async () => {
 			session = await h.open({ size, timeout: 15_000 })
 			page = session.page
-		})
-		afterAll(() => session?.close())
+		}, SLOW)
+		afterAll(() => session?.close(), SLOW)
 
 		/** The checks every page passes, then its screenshot. */
 		const check = async (name: string) => {

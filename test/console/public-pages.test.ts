@@ -1,5 +1,5 @@
 import { describe, it } from 'bun:test'
-import { checkPage, SIZES, useConsole } from './harness'
+import { checkPage, SIZES, SLOW, useConsole } from './harness'
 
 /**
  * The pages the walk (product.test.ts) does not pass through: asking for a reset link, and the reset
@@ -17,17 +17,21 @@ const PAGES = [
 describe('the console pages outside the walk', () => {
 	for (const size of SIZES) {
 		for (const p of PAGES) {
-			it(`${p.name} at ${size.width} px: accessible and no wider than the screen`, async () => {
-				const session = await h.open({ size })
-				try {
-					await session.page.goto(`${h.server.url}${p.path}`)
-					await session.page.waitForSelector(`[data-page="${p.name}"]`)
-					await checkPage(session.page, p.name)
-					await session.finish()
-				} finally {
-					await session.close()
-				}
-			})
+			it(
+				`${p.name} at ${size.width} px: accessible and no wider than the screen`,
+				async () => {
+					const session = await h.open({ size })
+					try {
+						await session.page.goto(`${h.server.url}${p.path}`)
+						await session.page.waitForSelector(`[data-page="${p.name}"]`)
+						await checkPage(session.page, p.name)
+						await session.finish()
+					} finally {
+						await session.close()
+					}
+				},
+				SLOW,
+			)
 		}
 	}
 })

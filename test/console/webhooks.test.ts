@@ -75,6 +75,7 @@ describe('web console: webhooks', () => {
 		// Accessible and nothing wider than the screen, at both sizes; the secret is not shown again.
 		await checkBothSizes(page, 'tr[data-delivery][data-status=delivered]')
 		await page.setViewportSize(PHONE)
+		await page.locator('tr[data-delivery]').first().scrollIntoViewIfNeeded()
 		await screenshot(page, 'webhooks')
 		await goTo(page, 'userbots')
 		await page.waitForSelector('[data-page=userbots]')
