@@ -24,6 +24,33 @@ import { deliveriesPanel } from './webhooks/deliveries'
 const BASE = '/api/webhooks/'
 const LABELS = { url: 'URL', events: 'Events', description: 'Description' }
 
+/** On, or off (since when, if the server turned it off after a day of failures). */
+const stateCell = (e: Endpoint) =>
+	cell(
+		'State',
+		e.enabled
+			? h('span', { attrs: { 'data-state': 'on' } }, 'On')
+			: h(
+					'span',
+					{ class: 'error', attrs: { 'data-state': 'off' } },
+					...(e.disabled_at ? ['Off since ', when(e.disabled_at)] : ['Off']),
+				),
+	)
+
+/** Whether a rotated-out secret still signs beside the new one, and until when. */
+const secretCell = (e: Endpoint) =>
+	cell(
+		'Signing secret',
+		e.previous_secret_expires_at
+			? h(
+					'span',
+					{ attrs: { 'data-previous-secret': '' } },
+					'New; the old one also signs until ',
+					when(e.previous_secret_expires_at),
+				)
+			: 'Set',
+	)
+
 export function webhooksPage(_ctx: Ctx): Page {
 	const rows = h('tbody')
 	const endpoints = h('div', { attrs: { 'data-webhook-list': '' } })
@@ -140,27 +167,8 @@ export function webhooksPage(_ctx: Ctx): Page {
 				e.description ? h('small', { class: 'muted' }, h('br'), e.description) : null,
 			),
 			cell('Events', e.events.join(', ')),
-			cell(
-				'State',
-				e.enabled
-					? h('span', { attrs: { 'data-state': 'on' } }, 'On')
-					: h(
-							'span',
-							{ class: 'error', attrs: { 'data-state': 'off' } },
-							...(e.disabled_at ? ['Off since ', when(e.disabled_at)] : ['Off']),
-						),
-			),
-			cell(
-				'Signing secret',
-				e.previous_secret_expires_at
-					? h(
-							'span',
-							{ attrs: { 'data-previous-secret': '' } },
-							'New; the old one also signs until ',
-							when(e.previous_secret_expires_at),
-						)
-					: 'Set',
-			),
+			stateCell(e),
+			secretCell(e),
 			actions,
 		)
 	}
