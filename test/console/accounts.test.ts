@@ -1,58 +1,42 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import { getTestInstance, type TestInstance } from '../helpers'
+import { getTestInstance } from '../helpers'
 import { type Inbox, startInbox } from '../plugins/accounts/smtp'
 import { type Pair, startPair } from '../plugins/api-accounts/support'
-import { launchBrowser, logIn, PASSWORD, register, screenshot, watchPage } from './browser'
+import { logIn, PASSWORD, register, screenshot } from './browser'
+import { SLOW, useConsole } from './harness'
 
 /**
  * The console's account pages in headless chromium: the reset link that family A e-mails opens the
  * console's reset page; an owner invites (the link registers into the company) and sets members'
  * work statuses.
  */
-let server: TestInstance
 let inbox: Inbox
-let browser: Browser
-let n = 0
-const email = (tag: string) => `${tag}.${Date.now().toString(36)}${n++}@example.com`
-
-beforeAll(async () => {
+const h = useConsole(async () => {
 	inbox = await startInbox()
-	server = await getTestInstance({ SMTP_URL: inbox.url, PLUGINS: 'accounts,userbots' })
-	browser = await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await browser?.close()
-	await server?.stop()
-	await inbox?.close()
+	return getTestInstance({ SMTP_URL: inbox.url, PLUGINS: 'accounts,userbots' })
 })
+afterAll(() => inbox?.close(), SLOW)
 
-async function newPage(): Promise<{ page: Page; problems: string[]; close(): Promise<void> }> {
-	const context = await browser.newContext({ viewport: { width: 1100, height: 700 } })
-	const page = await context.newPage()
-	page.setDefaultTimeout(10_000)
-	return { page, problems: watchPage(page), close: () => context.close() }
-}
-
-const unexpected = (problems: string[]) => problems.filter((p) => !/Failed to load resource/.test(p))
+const SIZE = { width: 1100, height: 700 }
 
 describe('web console: account pages', () => {
 	it('opens the e-mailed reset link on its reset page, which sets the new password', async () => {
-		const { page, problems, close } = await newPage()
-		const address = email('reset')
-		await register(page, server.url, address)
+		const session = await h.open({ size: SIZE })
+		const page = session.page
+		const address = h.email('reset')
+		await register(page, h.server.url, address)
 		await page.click('a[href="#/forgot"]')
 		await page.fill('form[name=request-reset] input[name=email]', address)
 		await page.click('form[name=request-reset] button')
 		await page.waitForSelector('form[name=request-reset] .status:text("on its way")')
 		const mail = await inbox.next(address)
 		const link = /https?:\/\/\S+/.exec(mail.text)?.[0] ?? ''
-		expect(link.startsWith(`${server.url}/reset-password#token=`)).toBe(true)
+		expect(link.startsWith(`${h.server.url}/reset-password#token=`)).toBe(true)
 		await page.goto(link)
 		await page.waitForSelector('form[name=reset-password]')
 		expect(await page.textContent('[data-email]')).toBe(address)
 		// The token left the address bar once read.
-		expect(page.url()).toBe(`${server.url}/reset-password`)
+		expect(page.url()).toBe(`${h.server.url}/reset-password`)
 		await screenshot(page, 'reset-password')
 		const fresh = 'Tq8$wLn3!vYs4uKe'
 		await page.fill('form[name=reset-password] input[name=new_password]', fresh)
@@ -63,15 +47,15 @@ describe('web console: account pages', () => {
 		await page.waitForSelector('[data-page=login]')
 		await logIn(page, address, fresh)
 		expect(await page.textContent('[data-me]')).toBe(address)
-		expect(unexpected(problems)).toEqual([])
-		await close()
+		await session.finish()
 	}, 30_000)
 
 	it('refuses a reset link that was already used, in red', async () => {
-		const { page, close } = await newPage()
-		const address = email('reused')
-		await register(page, server.url, address)
-		await page.goto(`${server.url}/#/forgot`)
+		const session = await h.open({ size: SIZE })
+		const page = session.page
+		const address = h.email('reused')
+		await register(page, h.server.url, address)
+		await page.goto(`${h.server.url}/#/forgot`)
 		await page.fill('form[name=request-reset] input[name=email]', address)
 		await page.click('form[name=request-reset] button')
 		const link = /https?:\/\/\S+/.exec((await inbox.next(address)).text)?.[0] ?? ''
@@ -85,13 +69,13 @@ describe('web console: account pages', () => {
 		const error = page.locator('[data-page=reset] .status.error')
 		await error.waitFor()
 		expect(await error.textContent()).toContain('Invalid or expired token.')
-		await close()
+		await session.finish()
 	}, 30_000)
 
 	it('lets an owner invite by link, revoke an invite, and set a member’s work status', async () => {
-		const owner = await newPage()
-		const ownerEmail = email('owner')
-		await register(owner.page, server.url, ownerEmail)
+		const owner = await h.open({ size: SIZE })
+		const ownerEmail = h.email('owner')
+		await register(owner.page, h.server.url, ownerEmail)
 		await logIn(owner.page, ownerEmail)
 		await owner.page.click('a[data-nav=invites]')
 		await owner.page.click('form[name=create-invite] button')
@@ -102,18 +86,18 @@ describe('web console: account pages', () => {
 			.locator('tr[data-invite][data-state=pending]')
 			.first()
 			.getAttribute('data-invite')
-		expect(link.startsWith(`${server.url}/#/register?invite=`)).toBe(true)
+		expect(link.startsWith(`${h.server.url}/#/register?invite=`)).toBe(true)
 
 		// The invitee opens the link in their own browser and joins the company.
-		const member = await newPage()
-		const memberEmail = email('member')
+		const member = await h.open({ size: SIZE })
+		const memberEmail = h.email('member')
 		// A name that is markup: shown as the characters it is.
-		await register(member.page, server.url, memberEmail, ['<b>Grace</b>', 'Hopper'], link)
+		await register(member.page, h.server.url, memberEmail, ['<b>Grace</b>', 'Hopper'], link)
 		await logIn(member.page, memberEmail)
 		expect(await member.page.locator('a[data-nav=invites], a[data-nav=members]').count()).toBe(0)
 
 		// A second invite, revoked.
-		await owner.page.fill('form[name=create-invite] input[name=email]', email('later'))
+		await owner.page.fill('form[name=create-invite] input[name=email]', h.email('later'))
 		await owner.page.click('form[name=create-invite] button')
 		// Listed again after the creation: the first invite, used, is no longer pending.
 		await owner.page.waitForSelector(`tr[data-invite="${firstId}"]:not([data-state=pending])`)
@@ -142,10 +126,8 @@ describe('web console: account pages', () => {
 			status: 403,
 			body: { detail: 'Permission denied', code: 'status_not_allowed' },
 		})
-		expect(unexpected(owner.problems)).toEqual([])
-		expect(unexpected(member.problems)).toEqual([])
-		await member.close()
-		await owner.close()
+		await member.finish()
+		await owner.finish()
 	}, 30_000)
 })
 
@@ -153,18 +135,19 @@ describe('web console: family B', () => {
 	let pair: Pair
 	beforeAll(async () => {
 		pair = await startPair()
-	})
-	afterAll(() => pair?.stop())
+	}, SLOW)
+	afterAll(() => pair?.stop(), SLOW)
 
 	it('offers the main server’s login form when api-accounts is loaded, and logs in and out through it', async () => {
-		const address = email('edge')
+		const address = h.email('edge')
 		const registered = await fetch(`${pair.main.url}/accounts/register/`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify({ email: address, password: PASSWORD, first_name: 'Edgar', last_name: 'Edge' }),
 		})
 		expect(registered.status).toBe(201)
-		const { page, problems, close } = await newPage()
+		const session = await h.open({ size: SIZE, origin: pair.edge.url })
+		const page = session.page
 		await page.goto(`${pair.edge.url}/`)
 		await page.waitForSelector('form[name=login-b]')
 		expect(await page.locator('form[name=login-a]').count()).toBe(1)
@@ -181,7 +164,6 @@ describe('web console: family B', () => {
 		await page.click('button[data-action=logout]')
 		await page.waitForSelector('[data-page=login]')
 		expect(await page.evaluate(async () => (await fetch('/accounts/me/')).status)).toBe(401)
-		expect(unexpected(problems)).toEqual([])
-		await close()
+		await session.finish()
 	}, 30_000)
 })

@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { SEED_CHATS } from '../../src/telegram/emulator/seed'
 import { LOUNGE_EXTRA_MESSAGES, SEED_PHOTO_PNG } from '../../src/telegram/emulator/seed-read-side'
 import {
 	createUserbot,
-	type FreshServer,
 	logInOverRest,
 	type Member,
 	openSocket,
 	type Socket,
-	serveFresh,
 	signUp,
 } from '../plugins/userbots/support'
-import { horizontalOverflow, seriousViolations } from './a11y'
-import { launchBrowser, logIn, screenshot, watchPage } from './browser'
+import { logIn } from './browser'
+import { checkPage, type Session, SIZES, SLOW, unexpected, useConsole } from './harness'
 
 /**
  * The console's chat view over the real server (emulator): Alice's userbot reads and writes as in a
@@ -25,28 +23,21 @@ const LOUNGE = SEED_CHATS.supergroup
 /** Alice and Bob's private chat, as Alice's account sees it: Bob's user id. */
 const WITH_BOB = 1002
 
-let server: FreshServer
-let browser: Browser
+const h = useConsole()
 let owner: Member
 let ws: Socket
 let alice = 0
 let bob = 0
 
 beforeAll(async () => {
-	server = await serveFresh()
-	browser = await launchBrowser()
-	owner = await signUp(server.url)
+	owner = await signUp(h.server.url)
 	alice = await createUserbot(owner)
 	await logInOverRest(owner, alice, ALICE)
 	bob = await createUserbot(owner)
 	await logInOverRest(owner, bob, BOB)
-	ws = await openSocket(server.url, owner.access)
-}, 30_000)
-afterAll(async () => {
-	ws?.close()
-	await browser?.close()
-	await server?.dispose()
-})
+	ws = await openSocket(h.server.url, owner.access)
+}, SLOW)
+afterAll(() => ws?.close())
 
 const messageIds = (page: Page) =>
 	page.$$eval('[data-messages] > li', (lis) => lis.map((li) => Number(li.getAttribute('data-message'))))
@@ -76,27 +67,23 @@ async function openChat(page: Page, chatId: number) {
 	await page.waitForSelector('[data-history]:not([data-loading])')
 }
 
-for (const size of [
-	{ name: 'wide', width: 1280, height: 800 },
-	{ name: 'narrow', width: 390, height: 844 },
-]) {
+for (const size of SIZES) {
 	describe(`the chat view at ${size.width}×${size.height}`, () => {
-		let context: BrowserContext
+		let session: Session
 		let page: Page
-		let problems: string[]
+		/** The screenshots' names: the chat pictures were named before the phone size had a name. */
+		const shot = (name: string) => (size.name === 'wide' ? name : `${name}-narrow`)
 
 		beforeAll(async () => {
-			context = await browser.newContext({ viewport: { width: size.width, height: size.height } })
-			page = await context.newPage()
-			page.setDefaultTimeout(10_000)
-			problems = watchPage(page)
-			await page.goto(`${server.url}/#/login`)
+			session = await h.open({ size })
+			page = session.page
+			await page.goto(`${h.server.url}/#/login`)
 			await logIn(page, owner.email)
-		}, 30_000)
-		afterAll(() => context?.close())
+		}, SLOW)
+		afterAll(() => session?.close(), SLOW)
 
 		it('lists the seeded chats with titles, last messages and unread counts', async () => {
-			await page.goto(`${server.url}/#/chat?userbot=${alice}`)
+			await page.goto(`${h.server.url}/#/chat?userbot=${alice}`)
 			await page.waitForSelector(`[data-subscribed="${alice}"]`, { state: 'attached' })
 			await page.waitForSelector(`button[data-chat="${LOUNGE}"]`)
 			const titles = await page.$$eval('button[data-chat] [data-title]', (els) =>
@@ -119,15 +106,13 @@ for (const size of [
 					String(chat.unread_count),
 				)
 			}
-			expect(await seriousViolations(page)).toEqual([])
-			expect(await horizontalOverflow(page)).toBe(0)
-			await screenshot(page, size.name === 'wide' ? 'chat-list' : 'chat-list-narrow')
+			await checkPage(page, 'chat list', shot('chat-list'))
 		}, 30_000)
 
 		it('opens a chat with its history and scrolls up to its first message, no gap and no repeat', async () => {
 			await openChat(page, LOUNGE)
 			expect(await page.textContent('[data-chat-title]')).toBe('Emulator Lounge')
-			if (size.name === 'narrow') expect(await page.isVisible('[data-chats]')).toBe(false)
+			if (size.name === 'phone') expect(await page.isVisible('[data-chats]')).toBe(false)
 			await scrollToStart(page)
 			const ids = await messageIds(page)
 			const { messages } = (await ws.command('get_chat_history', alice, { chat_id: LOUNGE, limit: 100 }))
@@ -141,7 +126,7 @@ for (const size of [
 		}, 30_000)
 
 		it('shows a photo through the files route, replies to a message, and a message of the other account arrives live', async () => {
-			if (size.name === 'narrow') {
+			if (size.name === 'phone') {
 				await page.click('button[data-action=back]')
 				await page.waitForSelector('[data-chats]')
 			}
@@ -183,9 +168,7 @@ for (const size of [
 			const arrived = page.locator('[data-messages] > li', { hasText: live })
 			await arrived.waitFor()
 			await arrived.locator('.ch-sender:text("Bob Baker")').waitFor()
-			expect(await seriousViolations(page)).toEqual([])
-			expect(await horizontalOverflow(page)).toBe(0)
-			await screenshot(page, size.name === 'wide' ? 'chat' : 'chat-narrow')
+			await checkPage(page, 'chat', shot('chat'))
 		}, 30_000)
 
 		it('sends a message that appears once, and a photo attached from the disk', async () => {
@@ -223,7 +206,8 @@ for (const size of [
 				before,
 			)
 			expect(await mine.locator('img[data-photo]').count()).toBe(1)
-			expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([])
+			expect(session.elsewhere).toEqual([])
+			expect(unexpected(session.problems)).toEqual([])
 		}, 30_000)
 	})
 }

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, it } from 'bun:test'
+import type { Page } from 'playwright-core'
 import { AUDIT_PAGE } from '../../src/console-ui/pages/company/limits'
-import { getTestInstance, type TestInstance } from '../helpers'
-import { goTo, launchBrowser, logIn, register, watchPage } from './browser'
-import { checkBothSizes, unexpected } from './company-checks'
+import { goTo, register } from './browser'
+import { checkBothSizes, PHONE, useConsole } from './harness'
 
 /**
  * The owner's company pages in headless chromium: members (work status, permissions, removal),
@@ -11,26 +10,7 @@ import { checkBothSizes, unexpected } from './company-checks'
  * every page at 1280 × 800 and 390 × 844 with no serious accessibility violation and nothing wider
  * than the phone.
  */
-let server: TestInstance
-let browser: Browser
-let n = 0
-const email = (tag: string) => `${tag}.${Date.now().toString(36)}${n++}@example.com`
-
-beforeAll(async () => {
-	server = await getTestInstance({ PLUGINS: 'accounts,userbots,webhooks' })
-	browser = await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await browser?.close()
-	await server?.stop()
-})
-
-async function newPage(width = 1280, height = 800) {
-	const context = await browser.newContext({ viewport: { width, height } })
-	const page = await context.newPage()
-	page.setDefaultTimeout(10_000)
-	return { page, problems: watchPage(page), close: () => context.close() }
-}
+const h = useConsole({ PLUGINS: 'accounts,userbots,webhooks' })
 
 const open = async (page: Page, nav: string) => {
 	await goTo(page, nav)
@@ -42,10 +22,8 @@ const sentences = (page: Page) => page.locator('[data-audit-sentence]').allTextC
 
 describe('web console: the company pages', () => {
 	it('shows an empty state that says what to do next on every company page of a new company', async () => {
-		const { page, problems, close } = await newPage()
-		const owner = email('empty')
-		await register(page, server.url, owner)
-		await logIn(page, owner)
+		const session = await h.signedIn('empty')
+		const page = session.page
 		const expected: Record<string, string> = {
 			members: 'Invites page',
 			invites: 'Create one above',
@@ -65,27 +43,23 @@ describe('web console: the company pages', () => {
 		await page.focus('[data-empty=members] a')
 		await page.keyboard.press('Enter')
 		await page.waitForSelector('[data-page=invites]')
-		expect(unexpected(problems)).toEqual([])
-		await close()
+		await session.finish({ sockets: true })
 	}, 120_000)
 
 	it('manages members and invites, and reads what happened in the audit log, in words, a page at a time', async () => {
-		const owner = await newPage()
-		const ownerEmail = email('owner')
-		await register(owner.page, server.url, ownerEmail)
-		await logIn(owner.page, ownerEmail)
+		const owner = await h.signedIn('owner')
 
 		// An invite, used by a new member.
 		await open(owner.page, 'invites')
 		await owner.page.click('form[name=create-invite] button')
 		const link = await (await owner.page.waitForSelector('input[data-invite-link]')).inputValue()
 		await owner.page.waitForSelector('[data-page=invites] .co-notice.ok:text("The invite is created.")')
-		const member = await newPage(390, 844)
-		const memberEmail = email('grace')
-		await register(member.page, server.url, memberEmail, ['Grace', 'Hopper'], link)
-		await member.close()
+		const member = await h.open({ size: PHONE })
+		const memberEmail = h.email('grace')
+		await register(member.page, h.server.url, memberEmail, ['Grace', 'Hopper'], link)
+		await member.finish()
 		// A second invite for one address, revoked.
-		const later = email('later')
+		const later = h.email('later')
 		await owner.page.fill('form[name=create-invite] input[name=email]', later)
 		await owner.page.click('form[name=create-invite] button')
 		// The new invite's own row: the used one may still read pending until the list is drawn again.
@@ -173,23 +147,19 @@ describe('web console: the company pages', () => {
 		expect(await owner.page.isDisabled('[data-action=older]')).toBe(true)
 		await owner.page.click('[data-action=newer]')
 		await owner.page.waitForSelector(`[data-audit-page]:text("Entries 1–${AUDIT_PAGE},")`)
-		expect(unexpected(owner.problems)).toEqual([])
-		await owner.close()
+		await owner.finish({ sockets: true })
 	}, 120_000)
 
 	it('says in words when what it acts on is gone already', async () => {
-		const owner = await newPage(390, 844)
-		const ownerEmail = email('twice')
-		await register(owner.page, server.url, ownerEmail)
-		await logIn(owner.page, ownerEmail)
+		const owner = await h.signedIn('twice', { size: PHONE })
 		await open(owner.page, 'invites')
 		await owner.page.click('form[name=create-invite] button')
 		await owner.page.waitForSelector('input[data-invite-link]')
 		const link = await owner.page.inputValue('input[data-invite-link]')
-		const member = await newPage(390, 844)
-		const memberEmail = email('ada')
-		await register(member.page, server.url, memberEmail, ['Ada', 'King'], link)
-		await member.close()
+		const member = await h.open({ size: PHONE })
+		const memberEmail = h.email('ada')
+		await register(member.page, h.server.url, memberEmail, ['Ada', 'King'], link)
+		await member.finish()
 		await open(owner.page, 'members')
 		const row = owner.page.locator('tr[data-member]', { hasText: memberEmail })
 		await row.waitFor()
@@ -206,6 +176,6 @@ describe('web console: the company pages', () => {
 		await error.waitFor()
 		expect(await error.textContent()).toBe('This is gone already. The list has been refreshed.')
 		await owner.page.waitForSelector('[data-empty=members]')
-		await owner.close()
+		await owner.finish({ sockets: true })
 	}, 60_000)
 })

@@ -1,40 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { emulatorRequest } from '../../src/telegram/emulator'
-import { getTestInstance, type TestInstance } from '../helpers'
-import { launchBrowser, logIn, register, screenshot, watchPage } from './browser'
+import { logIn, register, screenshot } from './browser'
+import { addUserbotCard, type Session, SLOW, unexpected, useConsole } from './harness'
 
 /**
  * The web console in a real browser (headless chromium): the server on the emulator with its real
  * supervisor child, the console served by it at `/`, cookies, CSRF and the WebSocket as a browser
  * does them.
  */
-let server: TestInstance
-let browser: Browser
-let n = 0
-const email = (tag: string) => `${tag}.${Date.now().toString(36)}${n++}@example.com`
-
-beforeAll(async () => {
-	server = await getTestInstance()
-	browser = await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await browser?.close()
-	await server?.stop()
-})
-
-/** Problems a page reported, less the ones a test provokes (a refused request shows as a failed load). */
-const unexpected = (problems: string[]) =>
-	problems.filter((p) => !/Failed to load resource|WebSocket connection to .* failed/.test(p))
+const h = useConsole()
 
 /** Adds a userbot named `name` and logs it in to the emulator account `phone` (code: its DC digit ×5). */
 async function addUserbot(page: Page, name: string, phone: string): Promise<number> {
-	await page.goto(`${server.url}/#/userbots`)
-	await page.fill('form[name=add-userbot] input[name=name]', name)
-	await page.click('form[name=add-userbot] button')
-	const row = page.locator('li[data-userbot]', { hasText: name })
-	await row.waitFor()
-	const id = Number(await row.getAttribute('data-userbot'))
+	await page.goto(`${h.server.url}/#/userbots`)
+	const id = await addUserbotCard(page, name)
 	await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateWaitPhoneNumber]`)
 	await page.fill('form[name=phone] input[name=phone_number]', phone)
 	await page.click('form[name=phone] button')
@@ -46,7 +26,7 @@ async function addUserbot(page: Page, name: string, phone: string): Promise<numb
 }
 
 async function runCommand(page: Page, userbotId: number, command: string, fields: Record<string, string>) {
-	await page.goto(`${server.url}/#/commands?userbot=${userbotId}`)
+	await page.goto(`${h.server.url}/#/commands?userbot=${userbotId}`)
 	await page.waitForSelector(`select[data-select=command] option[value=${command}]`, { state: 'attached' })
 	await page.selectOption('select[data-select=userbot]', String(userbotId))
 	await page.selectOption('select[data-select=command]', command)
@@ -61,22 +41,19 @@ async function runCommand(page: Page, userbotId: number, command: string, fields
 }
 
 describe('web console', () => {
-	let context: BrowserContext
+	let session: Session
 	let page: Page
-	let problems: string[]
-	const owner = email('owner')
+	const owner = h.email('owner')
 	let bob = 0
 
 	beforeAll(async () => {
-		context = await browser.newContext({ viewport: { width: 1100, height: 760 } })
-		page = await context.newPage()
-		page.setDefaultTimeout(10_000)
-		problems = watchPage(page)
-	})
-	afterAll(() => context?.close())
+		session = await h.open({ size: { width: 1100, height: 760 } })
+		page = session.page
+	}, SLOW)
+	afterAll(() => session?.close(), SLOW)
 
 	it('serves the page with a Content-Security-Policy and no inline script, beside the API', async () => {
-		const res = await fetch(`${server.url}/`)
+		const res = await fetch(`${h.server.url}/`)
 		expect(res.status).toBe(200)
 		const csp = res.headers.get('content-security-policy') ?? ''
 		expect(csp).toContain("script-src 'self'")
@@ -88,20 +65,22 @@ describe('web console', () => {
 		expect(res.headers.get('x-frame-options')).toBe('DENY')
 		expect(res.headers.get('referrer-policy')).toBe('no-referrer')
 		// The reset e-mail's link opens the same page.
-		expect(await (await fetch(`${server.url}/reset-password`)).text()).toBe(html)
-		expect((await fetch(`${server.url}/console/app.js`)).headers.get('content-type')).toContain('javascript')
+		expect(await (await fetch(`${h.server.url}/reset-password`)).text()).toBe(html)
+		expect((await fetch(`${h.server.url}/console/app.js`)).headers.get('content-type')).toContain(
+			'javascript',
+		)
 		// The API keeps its paths and answers.
-		expect((await fetch(`${server.url}/api/commands/`)).status).toBe(200)
-		expect((await fetch(`${server.url}/accounts/me/`)).status).toBe(401)
+		expect((await fetch(`${h.server.url}/api/commands/`)).status).toBe(200)
+		expect((await fetch(`${h.server.url}/accounts/me/`)).status).toBe(401)
 	}, 30_000)
 
 	it('registers, logs in, adds an emulator userbot and logs it in', async () => {
-		await page.goto(`${server.url}/`)
+		await page.goto(`${h.server.url}/`)
 		await page.waitForSelector('[data-page=login]')
 		// Family B's form only where api-accounts is loaded (see accounts.test.ts).
 		expect(await page.locator('form[name=login-b]').count()).toBe(0)
 		await screenshot(page, 'login')
-		await register(page, server.url, owner)
+		await register(page, h.server.url, owner)
 		await logIn(page, owner)
 		expect(await page.textContent('[data-me]')).toBe(owner)
 		bob = await addUserbot(page, 'Bob', '9996621234')
@@ -111,12 +90,8 @@ describe('web console', () => {
 	}, 30_000)
 
 	it('logs in a 2FA account with its password, a new account by its registration, and one by a QR code shown as an image', async () => {
-		await page.goto(`${server.url}/#/userbots`)
-		await page.fill('form[name=add-userbot] input[name=name]', 'Carol')
-		await page.click('form[name=add-userbot] button')
-		const row = page.locator('li[data-userbot]', { hasText: 'Carol' })
-		await row.waitFor()
-		const id = Number(await row.getAttribute('data-userbot'))
+		await page.goto(`${h.server.url}/#/userbots`)
+		const id = await addUserbotCard(page, 'Carol')
 		await page.fill('form[name=phone] input[name=phone_number]', '9996631111')
 		await page.click('form[name=phone] button')
 		await page.fill('form[name=code] input[name=code]', '33333')
@@ -136,11 +111,7 @@ describe('web console', () => {
 		await page.waitForSelector(`li[data-userbot="${id}"][data-state=authorizationStateReady]`)
 
 		// A test number with no account yet: the registration step names the new account.
-		await page.fill('form[name=add-userbot] input[name=name]', 'Newt')
-		await page.click('form[name=add-userbot] button')
-		const newRow = page.locator('li[data-userbot]', { hasText: 'Newt' })
-		await newRow.waitFor()
-		const newId = Number(await newRow.getAttribute('data-userbot'))
+		const newId = await addUserbotCard(page, 'Newt')
 		await page.fill('form[name=phone] input[name=phone_number]', '9996627777')
 		await page.click('form[name=phone] button')
 		await page.fill('form[name=code] input[name=code]', '22222')
@@ -150,11 +121,7 @@ describe('web console', () => {
 		await page.click('form[name=registration] button')
 		await page.waitForSelector(`li[data-userbot="${newId}"][data-state=authorizationStateReady]`)
 
-		await page.fill('form[name=add-userbot] input[name=name]', 'By QR')
-		await page.click('form[name=add-userbot] button')
-		const qrRow = page.locator('li[data-userbot]', { hasText: 'By QR' })
-		await qrRow.waitFor()
-		const qrId = Number(await qrRow.getAttribute('data-userbot'))
+		const qrId = await addUserbotCard(page, 'By QR')
 		await page.waitForSelector('form[name=phone]')
 		// The QR code is offered first, with a way back to the phone number, then requested.
 		await page.click('button[data-action=qr-offer]')
@@ -171,7 +138,7 @@ describe('web console', () => {
 		)
 		await screenshot(page, 'qr')
 		// Scanned on another device (the emulator confirms it as Dave's): the channel's push updates the page.
-		const runtime = server.ctx.runtime
+		const runtime = h.server.ctx.runtime
 		if (!runtime) throw new Error('no runtime')
 		await runtime.invoke(qrId, emulatorRequest({ _: 'emulatorConfirmQrCode', phone_number: '9996614444' }))
 		await page.waitForSelector(`li[data-userbot="${qrId}"][data-state=authorizationStateReady]`)
@@ -180,7 +147,7 @@ describe('web console', () => {
 	}, 30_000)
 
 	it('sends a message from a form made from the catalog, and shows the success event', async () => {
-		await page.goto(`${server.url}/#/commands?userbot=${bob}`)
+		await page.goto(`${h.server.url}/#/commands?userbot=${bob}`)
 		// Defaults from the catalog's schema are filled in: get_chat_members' limit is 50.
 		await page.waitForSelector('select[data-select=command] option[value=get_chat_members]', {
 			state: 'attached',
@@ -239,14 +206,14 @@ describe('web console', () => {
 	}, 30_000)
 
 	it("shows each userbot's account status as a badge, changed live by the channel's push", async () => {
-		await page.goto(`${server.url}/#/userbots`)
+		await page.goto(`${h.server.url}/#/userbots`)
 		const row = page.locator('li[data-userbot]', { hasText: 'Carol' })
 		await row.waitFor()
 		const id = Number(await row.getAttribute('data-userbot'))
 		await page.waitForSelector(`li[data-userbot="${id}"][data-status=active]`)
 		expect(await page.textContent(`li[data-userbot="${id}"] .badge`)).toBe('active')
 		// Its session ended from another device of the account: the page is told, not asked.
-		const runtime = server.ctx.runtime
+		const runtime = h.server.ctx.runtime
 		if (!runtime) throw new Error('no runtime')
 		await runtime.invoke(id, emulatorRequest({ _: 'emulatorRevoke' })).catch(() => undefined)
 		await page.waitForSelector(`li[data-userbot="${id}"][data-status=revoked]`)
@@ -255,11 +222,11 @@ describe('web console', () => {
 	}, 30_000)
 
 	it('logs out: the server closes the socket, and a new one is refused', async () => {
-		await page.goto(`${server.url}/#/userbots`)
+		await page.goto(`${h.server.url}/#/userbots`)
 		await page.waitForSelector('[data-connection]:text("connected")')
-		const other = await context.newPage()
+		const other = await session.context.newPage()
 		other.setDefaultTimeout(10_000)
-		await other.goto(`${server.url}/#/log`)
+		await other.goto(`${h.server.url}/#/log`)
 		await other.waitForSelector('[data-connection]:text("connected")')
 		await page.click('button[data-action=logout]')
 		await page.waitForSelector('[data-page=login]')
@@ -282,6 +249,7 @@ describe('web console', () => {
 		await other.waitForSelector('[data-page=login]')
 		expect(await other.textContent('[data-connection]')).toBe('closed (1008 credentials revoked)')
 		await other.close()
-		expect(unexpected(problems)).toEqual([])
+		expect(session.elsewhere).toEqual([])
+		expect(unexpected(session.problems, true)).toEqual([])
 	}, 30_000)
 })

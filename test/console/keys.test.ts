@@ -1,48 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import type { Browser } from 'playwright-core'
 import { userbot } from '../../db/schema'
-import { getTestInstance, type TestInstance } from '../helpers'
 import { connectWs } from '../helpers-ws'
 import { insertUserbot } from '../plugins/webhooks/receiver'
-import { goTo, launchBrowser, logIn, register, watchPage } from './browser'
-import { checkBothSizes, unexpected } from './company-checks'
+import { goTo } from './browser'
+import { checkBothSizes, PHONE, useConsole } from './harness'
 
 /**
  * The console's API keys page in headless chromium (docs/operator.md#api-keys): an owner creates a
  * key scoped to one userbot, is shown it once, and revokes it; the test uses the key against the
  * server the way a script would, before and after.
  */
-let server: TestInstance
-let browser: Browser
-
-beforeAll(async () => {
-	server = await getTestInstance()
-	browser = await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await browser?.close()
-	await server?.stop()
-})
+const h = useConsole()
 
 const withKey = (key: string, path: string) =>
-	fetch(`${server.url}${path}`, { headers: { 'x-api-key': key } })
+	fetch(`${h.server.url}${path}`, { headers: { 'x-api-key': key } })
 
 describe('web console: API keys', () => {
 	it('creates a key for one userbot, shows it once, and revokes it: REST refuses it and its socket closes', async () => {
-		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-		const page = await context.newPage()
-		page.setDefaultTimeout(10_000)
-		const problems = watchPage(page)
-		const address = `keys.${Date.now().toString(36)}@example.com`
-		await register(page, server.url, address)
-		await logIn(page, address)
+		const session = await h.signedIn('keys')
+		const page = session.page
 		const me = (await page.evaluate(() => fetch('/accounts/me/').then((r) => r.json()))) as {
 			company: { id: number }
 		}
-		const sales = await insertUserbot(server, me.company.id)
-		const other = await insertUserbot(server, me.company.id)
-		await server.ctx.db.update(userbot).set({ name: 'Sales desk' }).where(eq(userbot.id, sales))
+		const sales = await insertUserbot(h.server, me.company.id)
+		const other = await insertUserbot(h.server, me.company.id)
+		await h.server.ctx.db.update(userbot).set({ name: 'Sales desk' }).where(eq(userbot.id, sales))
 
 		// Before any key: the empty state says what to do.
 		await goTo(page, 'keys')
@@ -77,7 +60,7 @@ describe('web console: API keys', () => {
 		// The key works as a script uses it, for its userbot only.
 		expect((await withKey(key, `/api/userbots/${sales}/`)).status).toBe(200)
 		expect((await withKey(key, `/api/userbots/${other}/`)).status).toBe(404)
-		const socket = await connectWs(server.url, { bearer: key })
+		const socket = await connectWs(h.server.url, { bearer: key })
 		const sub = await socket.command({ action: 'subscribe', userbot_id: other })
 		expect(sub.payload.error).toBe('userbot not found')
 		// Its use is shown on the next load.
@@ -97,17 +80,12 @@ describe('web console: API keys', () => {
 		await page.waitForSelector('[data-empty=keys]')
 		expect(await socket.closed).toEqual({ code: 1008, reason: 'credentials revoked' })
 		expect((await withKey(key, `/api/userbots/${sales}/`)).status).toBe(401)
-		expect(unexpected(problems)).toEqual([])
-		await context.close()
+		await session.finish({ sockets: true })
 	}, 90_000)
 
 	it('says in words why a key was not made, and keeps the form as it was', async () => {
-		const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
-		const page = await context.newPage()
-		page.setDefaultTimeout(10_000)
-		const address = `nokey.${Date.now().toString(36)}@example.com`
-		await register(page, server.url, address)
-		await logIn(page, address)
+		const session = await h.signedIn('nokey', { size: PHONE })
+		const page = session.page
 		await goTo(page, 'keys')
 		await page.waitForSelector('form[name=create-key]')
 		// Some groups chosen, none ticked: refused before any request.
@@ -124,6 +102,6 @@ describe('web console: API keys', () => {
 		expect(await error.textContent()).toBe('Expiry: The expiry must be in the future.')
 		expect(await page.inputValue('form[name=create-key] input[name=name]')).toBe('half')
 		expect(await page.$('tr[data-key]')).toBeNull()
-		await context.close()
+		await session.finish()
 	}, 60_000)
 })

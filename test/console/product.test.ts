@@ -1,62 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser, Page } from 'playwright-core'
-import { getTestInstance, type TestInstance } from '../helpers'
-import { horizontalOverflow, seriousViolations } from './a11y'
-import { launchBrowser, PASSWORD, screenshot, watchPage } from './browser'
+import type { Page } from 'playwright-core'
+import { PASSWORD } from './browser'
+import { addUserbotCard, checkPage, type Session, SIZES, SLOW, unexpected, useConsole } from './harness'
 
 /**
  * The console walked as a new owner walks it, at a desktop size and a phone size: register, log in,
  * add a userbot and log it in (a wrong code first, said in words), open its chats and send a
- * message, rename it, restart it, log it out, delete it. On every page: no serious or critical axe-core violation, nothing wider than
- * the screen, and not one request to any host but the server (each is recorded and refused).
+ * message, rename it, restart it, log it out, delete it. On every page: no serious or critical
+ * axe-core violation, nothing wider than the screen, and not one request to any host but the server
+ * (each is recorded and refused).
  */
-let server: TestInstance
-let browser: Browser
-
-beforeAll(async () => {
-	server = await getTestInstance()
-	browser = await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await browser?.close()
-	await server?.stop()
-})
-
-const SIZES = [
-	{ name: 'wide', width: 1280, height: 800 },
-	{ name: 'phone', width: 390, height: 844 },
-] as const
+const h = useConsole()
 
 for (const size of SIZES) {
 	describe(`the console at ${size.width} × ${size.height}`, () => {
+		let session: Session
 		let page: Page
-		let problems: string[]
-		const elsewhere: string[] = []
 		const checked: string[] = []
 		const address = `walk.${size.name}.${Date.now().toString(36)}@example.com`
 
 		beforeAll(async () => {
-			const context = await browser.newContext({ viewport: { width: size.width, height: size.height } })
-			const origin = new URL(server.url).origin
-			// Any request to another host is written down and refused: the test fails on it below.
-			await context.route('**/*', (route) => {
-				const url = route.request().url()
-				if (url.startsWith('data:') || new URL(url).origin === origin) return route.continue()
-				elsewhere.push(url)
-				return route.abort()
-			})
-			page = await context.newPage()
-			page.setDefaultTimeout(15_000)
-			problems = watchPage(page)
-		})
-		afterAll(() => page?.context().close())
+			session = await h.open({ size, timeout: 15_000 })
+			page = session.page
+		}, SLOW)
+		afterAll(() => session?.close(), SLOW)
 
 		/** The checks every page passes, then its screenshot. */
 		const check = async (name: string) => {
-			expect({ name, violations: await seriousViolations(page) }).toEqual({ name, violations: [] })
-			expect({ name, overflow: await horizontalOverflow(page) }).toEqual({ name, overflow: 0 })
+			await checkPage(page, name, `walk-${size.name}-${name}`)
 			checked.push(name)
-			await screenshot(page, `walk-${size.name}-${name}`)
 		}
 
 		/** Follows a navigation link; on a phone, through the menu. */
@@ -71,7 +43,7 @@ for (const size of SIZES) {
 		}
 
 		it('registers, then logs in with the e-mail already filled in', async () => {
-			await page.goto(`${server.url}/#/register`)
+			await page.goto(`${h.server.url}/#/register`)
 			await page.waitForSelector('form[name=register]')
 			await check('register')
 			await page.fill('form[name=register] input[name=email]', address)
@@ -98,11 +70,7 @@ for (const size of SIZES) {
 
 		let id = 0
 		it('adds a userbot and logs it in, a wrong code first, said in words', async () => {
-			await page.fill('form[name=add-userbot] input[name=name]', 'Sales desk')
-			await page.click('form[name=add-userbot] button')
-			const card = page.locator('li[data-userbot]', { hasText: 'Sales desk' })
-			await card.waitFor()
-			id = Number(await card.getAttribute('data-userbot'))
+			id = await addUserbotCard(page, 'Sales desk')
 			await page.waitForSelector('form[name=phone]')
 			// The emulator runs: its test numbers are offered.
 			expect(await page.textContent('[data-test-numbers]')).toContain('9996621234')
@@ -219,8 +187,8 @@ for (const size of SIZES) {
 
 		it('asked nothing of any host but the server, and reported no error', () => {
 			expect(checked.length).toBe(13)
-			expect(elsewhere).toEqual([])
-			expect(problems.filter((p) => !/Failed to load resource/.test(p))).toEqual([])
+			expect(session.elsewhere).toEqual([])
+			expect(unexpected(session.problems)).toEqual([])
 		})
 	})
 }

@@ -1,8 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { Browser } from 'playwright-core'
-import { getTestInstance, type TestInstance } from '../helpers'
-import { horizontalOverflow, seriousViolations } from './a11y'
-import { launchBrowser } from './browser'
+import { describe, it } from 'bun:test'
+import { checkPage, SIZES, SLOW, useConsole } from './harness'
 
 /**
  * The pages the walk (product.test.ts) does not pass through: asking for a reset link, and the reset
@@ -10,16 +7,7 @@ import { launchBrowser } from './browser'
  * before it is sent). Each at both sizes: no serious or critical axe-core violation, nothing wider
  * than the screen.
  */
-let server: TestInstance
-let browser: Browser
-beforeAll(async () => {
-	server = await getTestInstance()
-	browser = await launchBrowser()
-}, 30_000)
-afterAll(async () => {
-	await browser?.close()
-	await server?.stop()
-})
+const h = useConsole()
 
 const PAGES = [
 	{ name: 'forgot', path: '/#/forgot' },
@@ -27,23 +15,23 @@ const PAGES = [
 ] as const
 
 describe('the console pages outside the walk', () => {
-	for (const viewport of [
-		{ width: 1280, height: 800 },
-		{ width: 390, height: 844 },
-	]) {
+	for (const size of SIZES) {
 		for (const p of PAGES) {
-			it(`${p.name} at ${viewport.width} px: accessible and no wider than the screen`, async () => {
-				const context = await browser.newContext({ viewport })
-				try {
-					const page = await context.newPage()
-					await page.goto(`${server.url}${p.path}`)
-					await page.waitForSelector(`[data-page="${p.name}"]`)
-					expect(await seriousViolations(page)).toEqual([])
-					expect(await horizontalOverflow(page)).toBe(0)
-				} finally {
-					await context.close()
-				}
-			})
+			it(
+				`${p.name} at ${size.width} px: accessible and no wider than the screen`,
+				async () => {
+					const session = await h.open({ size })
+					try {
+						await session.page.goto(`${h.server.url}${p.path}`)
+						await session.page.waitForSelector(`[data-page="${p.name}"]`)
+						await checkPage(session.page, p.name)
+						await session.finish()
+					} finally {
+						await session.close()
+					}
+				},
+				SLOW,
+			)
 		}
 	}
 })

@@ -6,8 +6,8 @@ import { getTestInstance, type TestInstance } from '../helpers'
 let app: TestInstance
 beforeAll(async () => {
 	app = await getTestInstance({}, { listen: false })
-})
-afterAll(() => app.stop())
+}, 60_000)
+afterAll(() => app.stop(), 60_000)
 
 const command = (name: string) => {
 	const found = app.catalog.commands.find((c) => c.name === name)

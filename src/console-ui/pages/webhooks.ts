@@ -1,53 +1,72 @@
 /// <reference lib="dom" />
-import { api } from '../api'
 import type { Ctx, Page } from '../context'
-import { button, type Child, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
-import { emptyState, say } from './company/ui'
+import { button, field, fieldValue, fill, form, h, input } from '../dom'
+import type { Endpoint, EndpointWithSecret } from '../rest-types'
+import {
+	call,
+	cell,
+	confirmInline,
+	copyBox,
+	emptyState,
+	notice,
+	quoted,
+	say,
+	stackTable,
+	when,
+} from './company/ui'
+import { deliveriesPanel } from './webhooks/deliveries'
 
 /**
- * Owners: the company's webhook endpoints (docs/webhooks.md). Make one (its signing secret shown
- * this once), send it a test event, see its deliveries with their attempts, replay stored events,
- * delete it. Everything goes through the same REST routes an owner's script would use.
+ * Owners: the company's webhook endpoints (docs/webhooks.md). Add one (its signing secret shown this
+ * once), turn it off and on again, make it a new secret or delete it (both asked first, in place),
+ * and open its deliveries. Everything goes through the same REST routes an owner's script would use.
  */
-interface Endpoint {
-	id: number
-	url: string
-	description: string
-	events: string[]
-	userbot_ids: number[] | null
-	enabled: boolean
-	secret?: string
-}
-
-interface Delivery {
-	id: number
-	message_id: string
-	type: string
-	userbot_id: number
-	seq: number
-	status: string
-	attempts: number
-	next_attempt_at: string | null
-	last_attempt_at: string | null
-	last_response_code: number | null
-	last_error: string | null
-}
-
 const BASE = '/api/webhooks/'
-/** A table that scrolls sideways on a narrow screen instead of widening the page. */
-const wide = (...children: Child[]) => h('div', { class: 'scroll-x' }, h('table', null, ...children))
-const head = (...titles: string[]) => h('thead', null, h('tr', null, ...titles.map((t) => h('th', null, t))))
+const LABELS = { url: 'URL', events: 'Events', description: 'Description' }
+
+/** On, or off (since when, if the server turned it off after a day of failures). */
+const stateCell = (e: Endpoint) =>
+	cell(
+		'State',
+		e.enabled
+			? h('span', { attrs: { 'data-state': 'on' } }, 'On')
+			: h(
+					'span',
+					{ class: 'error', attrs: { 'data-state': 'off' } },
+					...(e.disabled_at ? ['Off since ', when(e.disabled_at)] : ['Off']),
+				),
+	)
+
+/** Whether a rotated-out secret still signs beside the new one, and until when. */
+const secretCell = (e: Endpoint) =>
+	cell(
+		'Signing secret',
+		e.previous_secret_expires_at
+			? h(
+					'span',
+					{ attrs: { 'data-previous-secret': '' } },
+					'New; the old one also signs until ',
+					when(e.previous_secret_expires_at),
+				)
+			: 'Set',
+	)
 
 export function webhooksPage(_ctx: Ctx): Page {
 	const rows = h('tbody')
 	const endpoints = h('div', { attrs: { 'data-webhook-list': '' } })
-	const created = h('div', { attrs: { 'data-created-webhook': '' } })
-	const detail = h('section', { class: 'card', attrs: { 'data-webhook-detail': '' } })
-	const status = statusLine()
+	const created = h('div', { attrs: { 'data-created-webhook': '', tabindex: '-1' } })
+	const detail = h('div', { attrs: { 'data-webhook-detail': '' } })
+	const status = notice()
+	let panel: { dispose(): void } | null = null
+	const closePanel = () => {
+		panel?.dispose()
+		panel = null
+		fill(detail)
+	}
 
 	const refresh = async () => {
-		const answer = await api<Endpoint[]>('GET', BASE)
-		if (!answer.ok) return status.show(say(answer), true)
+		const answer = await call<Endpoint[]>('GET', BASE)
+		if (!answer.ok) return status.fail(say(answer))
 		if (answer.data.length === 0) {
 			return fill(
 				endpoints,
@@ -58,122 +77,100 @@ export function webhooksPage(_ctx: Ctx): Page {
 				),
 			)
 		}
-		fill(endpoints, wide(head('id', 'url', 'state', ''), rows))
+		fill(rows, ...answer.data.map(row))
+		fill(endpoints, stackTable(['Address', 'Events', 'State', 'Signing secret', 'Actions'], rows))
+	}
+
+	/** The new secret, shown this once with a copy button (after adding an endpoint or rotating). */
+	const showSecret = (e: EndpointWithSecret, title: string) => {
 		fill(
-			rows,
-			...answer.data.map((e) =>
-				h(
-					'tr',
-					{ attrs: { 'data-webhook': String(e.id), 'data-enabled': String(e.enabled) } },
-					h('td', null, String(e.id)),
-					h(
-						'td',
-						{ class: 'url' },
-						e.url,
-						e.description ? h('small', { class: 'muted' }, ` ${e.description}`) : null,
+			created,
+			h('h3', null, title),
+			h(
+				'p',
+				{ class: 'co-warning', attrs: { role: 'alert' } },
+				'Copy the signing secret now and keep it where your receiver can read it. It will not be shown again.',
+			),
+			copyBox('The signing secret', e.secret, { 'data-webhook-secret': '' }),
+			button('I have copied it', { 'data-action': 'hide-secret' }, () => fill(created)),
+		)
+		created.focus()
+	}
+
+	/** Runs an action on one endpoint, says how it went, and lists the endpoints again. */
+	const act = async (done: string, method: string, path: string, body?: unknown) => {
+		const answer = await call<EndpointWithSecret>(method, path, body)
+		if (answer.ok) status.ok(done)
+		else status.fail(say(answer, LABELS))
+		await refresh()
+		return answer
+	}
+
+	const row = (e: Endpoint) => {
+		const actions = cell('Actions')
+		const at = `${BASE}${e.id}/`
+		const name = quoted(e.description || e.url)
+		actions.append(
+			button(
+				'Deliveries',
+				{ 'data-deliveries': String(e.id), 'aria-label': `Deliveries to ${e.url}` },
+				() => {
+					closePanel()
+					panel = deliveriesPanel(detail, e)
+				},
+			),
+			e.enabled
+				? button(
+						'Turn off',
+						{ 'data-disable': String(e.id), 'aria-label': `Turn off ${e.url}` },
+						() =>
+							void act(`${name} is off: its events wait until it is on again.`, 'PATCH', at, {
+								enabled: false,
+							}),
+					)
+				: button(
+						'Turn on',
+						{ 'data-enable': String(e.id), 'aria-label': `Turn on ${e.url}` },
+						() => void act(`${name} is on: what waited is sent now.`, 'PATCH', at, { enabled: true }),
 					),
-					h('td', null, e.enabled ? 'on' : h('span', { class: 'error' }, 'disabled')),
-					h(
-						'td',
-						null,
-						button('Deliveries', { 'data-deliveries': String(e.id) }, () => void show(e)),
-						button('Delete', { 'data-delete': String(e.id) }, async () => {
-							if (!confirm(`Delete the endpoint ${e.url}?`)) return
-							const r = await api('DELETE', `${BASE}${e.id}/`)
-							if (!r.ok) return status.show(say(r), true)
-							fill(detail)
-							await refresh()
-						}),
-					),
+			button('New secret', { 'data-rotate': String(e.id), 'aria-label': `New secret for ${e.url}` }, () =>
+				confirmInline(
+					actions,
+					`Make a new signing secret for ${name}? The old one keeps signing beside it for 24 hours.`,
+					'Make a new secret',
+					{ 'data-confirm-rotate': String(e.id) },
+					async () => {
+						const answer = await act(`${name} has a new signing secret.`, 'POST', `${at}rotate-secret/`)
+						if (answer.ok) showSecret(answer.data, `The new signing secret of ${name}`)
+					},
+				),
+			),
+			button('Delete', { 'data-delete': String(e.id), 'aria-label': `Delete ${e.url}` }, () =>
+				confirmInline(
+					actions,
+					`Delete ${name}? Its deliveries are deleted with it.`,
+					'Delete the endpoint',
+					{ 'data-confirm-delete': String(e.id) },
+					async () => {
+						closePanel()
+						await act(`${name} is deleted.`, 'DELETE', at)
+					},
 				),
 			),
 		)
-	}
-
-	/** One endpoint's deliveries, newest first, with test and replay. */
-	const show = async (e: Endpoint) => {
-		const list = h('tbody')
-		const table = h('div')
-		const note = statusLine()
-		const load = async () => {
-			const answer = await api<Delivery[]>('GET', `${BASE}${e.id}/deliveries/?limit=50`)
-			if (!answer.ok) return note.show(say(answer), true)
-			fill(
-				table,
-				answer.data.length === 0
-					? emptyState(
-							'deliveries',
-							'Nothing delivered to this endpoint yet.',
-							'Send a test event, or wait for an update of a userbot it listens to.',
-						)
-					: wide(
-							head(
-								'type',
-								'userbot #seq',
-								'status',
-								'attempts',
-								'last code',
-								'last attempt',
-								'next',
-								'error',
-							),
-							list,
-						),
-			)
-			fill(
-				list,
-				...answer.data.map((d) =>
-					h(
-						'tr',
-						{ attrs: { 'data-delivery': String(d.id), 'data-status': d.status } },
-						h('td', null, d.type),
-						h('td', null, d.userbot_id ? `${d.userbot_id} #${d.seq}` : ''),
-						h('td', null, d.status),
-						h('td', { attrs: { 'data-attempts': '' } }, String(d.attempts)),
-						h('td', null, d.last_response_code === null ? '' : String(d.last_response_code)),
-						h('td', null, d.last_attempt_at ?? ''),
-						h('td', null, d.status === 'pending' ? (d.next_attempt_at ?? '') : ''),
-						h('td', { class: 'url' }, d.last_error ?? ''),
-					),
-				),
-			)
-		}
-		const replay = form(
-			'replay-webhook',
-			async (f) => {
-				const body: Record<string, number> = {}
-				for (const name of ['after_seq', 'userbot_id']) {
-					const value = fieldValue(f, name).trim()
-					if (value !== '') body[name] = Number(value)
-				}
-				const answer = await api<{ replayed: number; truncated: boolean }>(
-					'POST',
-					`${BASE}${e.id}/replay/`,
-					body,
-				)
-				if (!answer.ok) return note.show(say(answer), true)
-				note.show(`Replayed ${answer.data.replayed}${answer.data.truncated ? ' (more matched)' : ''}.`)
-				await load()
-			},
-			field('After seq (optional)', input('after_seq', { inputmode: 'numeric' })),
-			field('Userbot id (optional)', input('userbot_id', { inputmode: 'numeric' })),
-			button('Replay'),
+		return h(
+			'tr',
+			{ attrs: { 'data-webhook': String(e.id), 'data-enabled': String(e.enabled) } },
+			cell(
+				'Address',
+				h('span', { class: 'url' }, e.url),
+				e.description ? h('small', { class: 'muted' }, h('br'), e.description) : null,
+			),
+			cell('Events', e.events.join(', ')),
+			stateCell(e),
+			secretCell(e),
+			actions,
 		)
-		fill(
-			detail,
-			h('h2', { class: 'url' }, `Deliveries to ${e.url}`),
-			button('Send a test event', { 'data-action': 'test-webhook' }, async () => {
-				const answer = await api('POST', `${BASE}${e.id}/test/`)
-				if (!answer.ok) return note.show(say(answer), true)
-				note.show('Test event queued.')
-				await load()
-			}),
-			button('Refresh', { 'data-action': 'refresh-deliveries' }, () => void load()),
-			replay,
-			note,
-			table,
-		)
-		await load()
 	}
 
 	const create = form(
@@ -187,20 +184,11 @@ export function webhooksPage(_ctx: Ctx): Page {
 				description: fieldValue(f, 'description').trim(),
 				...(events.length > 0 ? { events } : {}),
 			}
-			const answer = await api<Endpoint>('POST', BASE, body)
-			if (!answer.ok) return status.show(say(answer), true)
-			const secret = h('input', {
-				class: 'secret',
-				attrs: { readonly: '', 'aria-label': 'The signing secret', 'data-webhook-secret': '' },
-			})
-			secret.value = answer.data.secret ?? ''
-			fill(
-				created,
-				h('p', null, 'The signing secret, shown only now: keep it where your receiver can read it.'),
-				secret,
-			)
+			const answer = await call<EndpointWithSecret>('POST', BASE, body)
+			if (!answer.ok) return status.fail(say(answer, LABELS))
+			status.ok(`The endpoint ${quoted(answer.data.description || answer.data.url)} is added.`)
+			showSecret(answer.data, 'Its signing secret')
 			f.reset()
-			status.show('')
 			await refresh()
 		},
 		field('URL', input('url', { type: 'url', required: '', placeholder: 'https://example.com/hooks' })),
@@ -217,5 +205,6 @@ export function webhooksPage(_ctx: Ctx): Page {
 			h('section', { class: 'card' }, h('h2', null, 'Webhook endpoints'), endpoints),
 			detail,
 		),
+		dispose: () => panel?.dispose(),
 	}
 }

@@ -1,3 +1,4 @@
+import type { AuditLine } from '../../rest-types'
 import { quoted } from './ui'
 
 /**
@@ -5,17 +6,6 @@ import { quoted } from './ui'
  * what the page knows (members, userbots, keys, work statuses, permissions); what it does not know
  * any more (a removed member, a deleted userbot) is named by its number.
  */
-export interface AuditLine {
-	id: number
-	at: string
-	action: string
-	user_id: number | null
-	key_id: number | null
-	target: string | null
-	detail: unknown
-	client: string | null
-}
-
 export interface Names {
 	me: number | null
 	users: ReadonlyMap<number, string>

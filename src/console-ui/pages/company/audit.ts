@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import type { Ctx, Page } from '../../context'
 import { button, fill, h } from '../../dom'
-import { type AuditLine, actionWords, actorName, type Names } from './audit-words'
+import type { AuditLine } from '../../rest-types'
+import { actionWords, actorName, type Names } from './audit-words'
 import { AUDIT_PAGE } from './limits'
 import { call, cell, emptyState, notice, say, stackTable, when } from './ui'
 

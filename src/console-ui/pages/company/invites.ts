@@ -1,16 +1,10 @@
 /// <reference lib="dom" />
 import type { Ctx, Page } from '../../context'
 import { button, field, fieldValue, fill, form, h, input } from '../../dom'
+import type { Invite } from '../../rest-types'
 import { call, cell, copyBox, emptyState, notice, say, stackTable, when } from './ui'
 
 /** Owners: invites to the company (create, copy the link shown this once, list, revoke). */
-interface Invite {
-	id: number
-	email: string | null
-	state: string
-	expires_at: string
-	created_at?: string
-}
 
 const STATE_WORDS: Record<string, string> = {
 	pending: 'Waiting to be used',

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { h } from '../../dom'
+import type { KeyScopes } from '../../rest-types'
 import { call } from './ui'
 
 /**
@@ -7,14 +8,6 @@ import { call } from './ui'
  * userbots by name, the command groups by what they do (from the live catalog, so a plugin's group
  * is offered too).
  */
-export interface KeyScopes {
-	userbot_ids: number[] | null
-	groups: string[] | null
-	commands: string[] | null
-	read_only: boolean
-	webhooks: boolean
-}
-
 export interface Choice {
 	value: string
 	label: string

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 import type { Ctx, Page } from '../../context'
 import { button, field, fieldValue, fill, form, h, input } from '../../dom'
-import { allOrSome, chosen, type KeyChoices, type KeyScopes, loadChoices, scopesInWords } from './key-scopes'
+import type { ApiKey, CreatedKey } from '../../rest-types'
+import { allOrSome, chosen, type KeyChoices, loadChoices, scopesInWords } from './key-scopes'
 import { call, cell, confirmInline, copyBox, emptyState, notice, quoted, say, stackTable, when } from './ui'
 
 /**
@@ -9,15 +10,6 @@ import { call, cell, confirmInline, copyBox, emptyState, notice, quoted, say, st
  * shown this once, with a copy button), list them with their scopes in words and their last use,
  * revoke one after a confirmation. The same REST routes an owner's script would use.
  */
-interface ApiKey {
-	id: number
-	name: string
-	prefix: string
-	scopes: KeyScopes
-	expires_at: string | null
-	last_used_at: string | null
-	created_at: string
-}
 
 const BASE = '/api/keys/'
 const LABELS = { name: 'Name', expires_at: 'Expiry', userbot_ids: 'Userbots', groups: 'Command groups' }
@@ -126,7 +118,7 @@ export function keysPage(_ctx: Ctx): Page {
 					read_only: (f.elements.namedItem('read_only') as HTMLInputElement).checked,
 					webhooks: (f.elements.namedItem('webhooks') as HTMLInputElement).checked,
 				}
-				const answer = await call<ApiKey & { key: string }>('POST', BASE, body)
+				const answer = await call<CreatedKey>('POST', BASE, body)
 				if (!answer.ok) return status.fail(say(answer, LABELS))
 				status.ok(`The key ${quoted(answer.data.name)} is created.`)
 				show(answer.data.name, answer.data.key)

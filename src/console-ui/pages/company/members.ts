@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 import type { Ctx, Page } from '../../context'
 import { button, fill, h } from '../../dom'
+import type { Member } from '../../rest-types'
 import { call, cell, confirmInline, emptyState, notice, quoted, say, stackTable } from './ui'
 
 /**
@@ -8,14 +9,6 @@ import { call, cell, confirmInline, emptyState, notice, quoted, say, stackTable 
  * owner do to them: set the work status, grant or take back the owner-only permissions, remove a
  * member from the company (after a confirmation).
  */
-interface Member {
-	id: number
-	email: string
-	first_name: string
-	last_name: string
-	is_owner: boolean
-	status: { code: string; name: string; allows_work?: boolean }
-}
 interface Named {
 	code: string
 	name?: string

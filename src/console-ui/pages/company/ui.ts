@@ -93,7 +93,9 @@ export const quoted = (s: unknown) => `“${String(s)}”`
 
 /**
  * Asks in place before something that cannot be undone: the cell shows the question with the
- * confirming button focused (Enter confirms, Escape or Cancel puts the button back).
+ * confirming button focused (Enter confirms, Escape or Cancel puts the buttons back, the focus on
+ * the one that asked). The API keys, members and webhooks pages all ask this way, never with the
+ * browser's `confirm()`.
  */
 export function confirmInline(
 	cell: HTMLElement,
@@ -103,9 +105,14 @@ export function confirmInline(
 	onYes: () => Promise<void>,
 ): void {
 	const before = [...cell.childNodes]
+	const asker = document.activeElement
 	const restore = () => {
 		fill(cell, ...before)
-		;(before.find((n) => n instanceof HTMLButtonElement) as HTMLButtonElement | undefined)?.focus()
+		const back =
+			asker instanceof HTMLButtonElement && cell.contains(asker)
+				? asker
+				: (before.find((n) => n instanceof HTMLButtonElement) as HTMLButtonElement | undefined)
+		back?.focus()
 	}
 	const confirm = button(yes, { class: 'co-danger', ...attrs }, () => {
 		confirm.disabled = true

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { api, errorText } from '../../api'
 import { button, field, fieldValue, form, h, input, statusLine } from '../../dom'
-import type { Userbot } from './list'
+import type { Userbot } from '../../rest-types'
 
 /**
  * A userbot's proxy (docs/operator.md#userbot-proxies): set or replaced whole with `PUT`, removed with
