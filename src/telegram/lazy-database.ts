@@ -45,6 +45,11 @@ export function forgetDatabase(databaseDirectory: string): void {
 	for (const f of SQLITE_FILES) rmSync(join(databaseDirectory, f), { force: true })
 }
 
+const CLOSED = {
+	_: 'updateAuthorizationState',
+	authorization_state: { _: 'authorizationStateClosed' },
+} as TdUpdate
+
 const authState = (u: TdUpdate) =>
 	u._ === 'updateAuthorizationState' ? (u.authorization_state as { _: string })._ : undefined
 
@@ -90,9 +95,14 @@ export function withLazyDatabase(open: OpenInstance, databases: boolean, forget:
 		await light.close().catch(() => undefined)
 		if (closing) return
 		full = true
-		const next = open(true)
-		current = next
-		follow(next, true)
+		try {
+			const next = open(true)
+			current = next
+			follow(next, true)
+		} catch {
+			// No client to go on with: the account's client has closed, as TDLib would say it.
+			emit(CLOSED)
+		}
 	}
 
 	follow(first, false)

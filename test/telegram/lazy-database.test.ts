@@ -27,12 +27,13 @@ class FakeInstance implements BackendClient {
 	}
 }
 
-function lazy(databases: boolean) {
+function lazy(databases: boolean, failsToReopen = false) {
 	const opened: FakeInstance[] = []
 	const seen: string[] = []
 	let forgotten = 0
 	const client = withLazyDatabase(
 		(withDb) => {
+			if (failsToReopen && opened.length > 0) throw new Error('cannot open')
 			const instance = new FakeInstance(withDb)
 			opened.push(instance)
 			return instance
@@ -119,5 +120,16 @@ describe('withLazyDatabase', () => {
 		;(ready.opened[0] as FakeInstance).state('authorizationStateReady')
 		await ready.client.close()
 		expect(ready.forgotten()).toBe(0)
+	})
+
+	it('says the client closed when the one with the database cannot be opened', async () => {
+		const { client, opened, seen } = lazy(false, true)
+		const light = opened[0] as FakeInstance
+		light.state('authorizationStateReady')
+		await drain()
+		expect(light.closed).toBe(true)
+		expect(seen).toEqual(['authorizationStateClosed'])
+		expect(await client.invoke({ _: 'getMe' }).catch((e: Error) => e.message)).toBe('the client is closed')
+		await client.close()
 	})
 })
