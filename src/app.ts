@@ -320,8 +320,10 @@ async function compose(
 		const bus = health?.bus
 		if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
 		const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
+		// Public and unauthenticated: whether a new userbot fits, nothing countable; the counts are
+		// metrics behind METRICS_TOKEN (docs/capacity.md#watching-it).
 		const room = runtime?.room?.()
-		const capacity = room && { ...room, free: Math.max(0, room.clients - room.used) }
+		const capacity = room && { room: room.used < room.clients }
 		return { status, database, supervisor, ...(bus ? { bus } : {}), ...(capacity ? { capacity } : {}) }
 	})
 

@@ -209,14 +209,13 @@ export const Health = t.Object({
 	capacity: t.Optional(
 		t.Object(
 			{
-				clients: Int(),
-				used: Int(),
-				free: Int(),
-				reason: t.String({ description: 'the limit that sets it, e.g. the file descriptor limit' }),
+				room: t.Boolean({
+					description: 'a new userbot fits: a start now is not refused with `capacity reached: ...`',
+				}),
 			},
 			{
 				description:
-					"When a limit is known (docs/capacity.md): the TDLib clients this process's supervisor children (or, on a gateway, the live shards together) may hold, hold and have left; a start past `free` is refused with `capacity reached: ...`",
+					"When a limit is known (docs/capacity.md#watching-it): whether this process's supervisor children (or, on a gateway, the live shards together) have room for one more TDLib client. The counts are metrics (`ubg_capacity_clients`, `ubg_capacity_used`), not public",
 			},
 		),
 	),

@@ -1,5 +1,6 @@
 import { getTdjson } from 'prebuilt-tdlib'
 import * as tdl from 'tdl'
+import { forgetDatabase, hasDatabase, withLazyDatabase } from './lazy-database'
 import { prepareNetwork } from './proxy'
 import type { Backend, BackendClient, ClientOptions } from './types'
 import { TdError, type TdRequest, type TdUpdate } from './types'
@@ -74,73 +75,85 @@ function toTdError(err: unknown): Error {
 	return err instanceof Error ? err : new Error(String(err))
 }
 
-export function createTdlibBackend(opts: {
+interface TdlibOptions {
 	apiId: number
 	apiHash: string
 	offline: boolean
 	tdjson?: string
-}): Backend {
+}
+
+export function createTdlibBackend(opts: TdlibOptions): Backend {
 	configureTdl(opts.tdjson)
 	return {
 		name: 'tdlib',
 		createClient(_userbotId: number, c: ClientOptions): BackendClient {
-			const client = tdl.createClient({
-				apiId: opts.apiId,
-				apiHash: opts.apiHash,
-				databaseDirectory: c.databaseDirectory,
-				filesDirectory: c.filesDirectory,
-				databaseEncryptionKey: c.encryptionKey,
-				useTestDc: false,
-				tdlibParameters: {
-					use_message_database: true,
-					use_chat_info_database: true,
-					use_file_database: true,
-					use_secret_chats: false,
-					system_language_code: 'en',
-					device_model: 'userbot-gateway',
-					application_version: '0.1.0',
-				},
-			})
-			const errors: Array<(e: Error) => void> = []
-			client.on('error', (e) => {
-				for (const l of errors) l(e)
-			})
-			// The very first request, before TDLib gets a chance to dial out: the network is held until
-			// the client's proxy (if any) is enabled, and for good when offline (src/telegram/proxy.ts).
-			const held = client.invoke({ _: 'setNetworkType', type: { _: 'networkTypeNone' } })
-			const network = held.then(() =>
-				prepareNetwork(
-					(request) => client.invoke(request as Parameters<typeof client.invoke>[0]),
-					c.proxy,
-					!opts.offline,
-				),
+			// Without its SQLite database until it has logged in (lazy-database.ts).
+			return withLazyDatabase(
+				(databases) => openClient(opts, c, databases),
+				hasDatabase(c.databaseDirectory),
+				() => forgetDatabase(c.databaseDirectory),
 			)
-			const ready = network.then(
-				() => undefined,
-				() => undefined,
-			)
-			const settled = network.catch((err: unknown) => {
+		},
+	}
+}
+
+/** One TDLib client; `databases` turns on its SQLite database (messages, chats, files). */
+function openClient(opts: TdlibOptions, c: ClientOptions, databases: boolean): BackendClient {
+	const client = tdl.createClient({
+		apiId: opts.apiId,
+		apiHash: opts.apiHash,
+		databaseDirectory: c.databaseDirectory,
+		filesDirectory: c.filesDirectory,
+		databaseEncryptionKey: c.encryptionKey,
+		useTestDc: false,
+		tdlibParameters: {
+			use_message_database: databases,
+			use_chat_info_database: databases,
+			use_file_database: databases,
+			use_secret_chats: false,
+			system_language_code: 'en',
+			device_model: 'userbot-gateway',
+			application_version: '0.1.0',
+		},
+	})
+	const errors: Array<(e: Error) => void> = []
+	client.on('error', (e) => {
+		for (const l of errors) l(e)
+	})
+	// The very first request, before TDLib gets a chance to dial out: the network is held until
+	// the client's proxy (if any) is enabled, and for good when offline (src/telegram/proxy.ts).
+	const held = client.invoke({ _: 'setNetworkType', type: { _: 'networkTypeNone' } })
+	const network = held.then(() =>
+		prepareNetwork(
+			(request) => client.invoke(request as Parameters<typeof client.invoke>[0]),
+			c.proxy,
+			!opts.offline,
+		),
+	)
+	const ready = network.then(
+		() => undefined,
+		() => undefined,
+	)
+	const settled = network.catch((err: unknown) => {
+		throw toTdError(err)
+	})
+	// Read by the supervisor child; a client nobody starts through it must not crash the process.
+	settled.catch(() => undefined)
+	return {
+		network: settled,
+		async invoke(request: TdRequest) {
+			await ready
+			try {
+				return await client.invoke(request as Parameters<typeof client.invoke>[0])
+			} catch (err) {
 				throw toTdError(err)
-			})
-			// Read by the supervisor child; a client nobody starts through it must not crash the process.
-			settled.catch(() => undefined)
-			return {
-				network: settled,
-				async invoke(request: TdRequest) {
-					await ready
-					try {
-						return await client.invoke(request as Parameters<typeof client.invoke>[0])
-					} catch (err) {
-						throw toTdError(err)
-					}
-				},
-				onUpdate(listener: (u: TdUpdate) => void) {
-					client.on('update', listener)
-				},
-				async close() {
-					if (!client.isClosed()) await client.close()
-				},
 			}
+		},
+		onUpdate(listener: (u: TdUpdate) => void) {
+			client.on('update', listener)
+		},
+		async close() {
+			if (!client.isClosed()) await client.close()
 		},
 	}
 }

@@ -1,10 +1,12 @@
 /**
  * The baseline of `idle-userbots.ts`: N bare tdl clients (no supervisor, no IPC, no gateway) started
- * in this one process with the service's TDLib parameters, `concurrency` at a time, each until
- * `authorizationStateWaitPhoneNumber`; then closed and started again from their databases (as a
- * restart restores them). Prints one JSON line: wall and CPU milliseconds (user, system) per client
- * for the first start and for the restart. Run by `idle-userbots.ts`; alone:
- * `bun test/bench/idle-bare-tdl.ts N CONCURRENCY`.
+ * in this one process, `concurrency` at a time, each until `authorizationStateWaitPhoneNumber`; then
+ * closed and started again from their folders (as a restart restores them). Prints one JSON line:
+ * wall and CPU milliseconds (user, system) per client for the first start and for the restart.
+ * `databases`: with TDLib's SQLite database (`use_message_database` and the rest, as every client
+ * started before docs/capacity.md#start-time), or `none`, as the service now starts a client that
+ * has not logged in. Run by `idle-userbots.ts`; alone:
+ * `bun test/bench/idle-bare-tdl.ts N CONCURRENCY databases|none`.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -22,6 +24,7 @@ export interface StartFigures {
 
 const n = Number(process.argv[2] ?? 300)
 const concurrency = Number(process.argv[3] ?? 64)
+const databases = process.argv[4] !== 'none'
 configureTdl()
 const dir = mkdtempSync(join(tmpdir(), 'ubg-bench-bare-'))
 const keys = Array.from({ length: n }, () => generateDatabaseKey())
@@ -38,9 +41,9 @@ function startOne(i: number): Promise<tdl.Client> {
 		databaseEncryptionKey: keys[i],
 		// The parameters of src/telegram/tdlib.ts.
 		tdlibParameters: {
-			use_message_database: true,
-			use_chat_info_database: true,
-			use_file_database: true,
+			use_message_database: databases,
+			use_chat_info_database: databases,
+			use_file_database: databases,
 			use_secret_chats: false,
 			system_language_code: 'en',
 			device_model: 'userbot-gateway',

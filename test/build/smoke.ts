@@ -88,8 +88,8 @@ export async function wsSmoke(url: string, access: string): Promise<void> {
 		status: 'ok',
 		database: 'ok',
 		supervisor: 'ok',
-		// One userbot runs (the one above): the places the descriptor or memory limit gives, one taken.
-		capacity: { clients: expect.any(Number), used: 1, free: expect.any(Number), reason: expect.any(String) },
+		// One userbot runs (the one above), and the descriptor or memory limit leaves room: no counts.
+		capacity: { room: true },
 	})
 }
 

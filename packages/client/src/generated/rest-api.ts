@@ -25,13 +25,10 @@ export type RestApi = {
 					lease_mismatches: number
 					degraded: boolean
 				}
-				/** When a limit is known (docs/capacity.md): the TDLib clients this process's supervisor children (or, on a gateway, the live shards together) may hold, hold and have left; a start past `free` is refused with `capacity reached: ...` */
+				/** When a limit is known (docs/capacity.md#watching-it): whether this process's supervisor children (or, on a gateway, the live shards together) have room for one more TDLib client. The counts are metrics (`ubg_capacity_clients`, `ubg_capacity_used`), not public */
 				capacity?: {
-					clients: number
-					used: number
-					free: number
-					/** the limit that sets it, e.g. the file descriptor limit */
-					reason: string
+					/** a new userbot fits: a start now is not refused with `capacity reached: ...` */
+					room: boolean
 				}
 			},
 			{
@@ -51,13 +48,10 @@ export type RestApi = {
 						lease_mismatches: number
 						degraded: boolean
 					}
-					/** When a limit is known (docs/capacity.md): the TDLib clients this process's supervisor children (or, on a gateway, the live shards together) may hold, hold and have left; a start past `free` is refused with `capacity reached: ...` */
+					/** When a limit is known (docs/capacity.md#watching-it): whether this process's supervisor children (or, on a gateway, the live shards together) have room for one more TDLib client. The counts are metrics (`ubg_capacity_clients`, `ubg_capacity_used`), not public */
 					capacity?: {
-						clients: number
-						used: number
-						free: number
-						/** the limit that sets it, e.g. the file descriptor limit */
-						reason: string
+						/** a new userbot fits: a start now is not refused with `capacity reached: ...` */
+						room: boolean
 					}
 				}
 			}
