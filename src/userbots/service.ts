@@ -52,6 +52,16 @@ const STEP_DEADLINE_MS = 20_000
 const SETTLE_MS = 3_000
 const RESTORE_CONCURRENCY = 64
 
+/** What a company and a userbot may take: the userbots plugin's settings, read when it loads. */
+export interface UserbotLimits {
+	uploadQuotaBytes: number
+	companyUploadQuotaBytes: number
+	fileMaxBytes: number
+	fileDownloadWaitMs: number
+	fileCacheBytes: number
+	companyUserbotLimit: number
+}
+
 /**
  * The userbot lifecycle, one implementation behind two faces (REST routes and WebSocket
  * commands): create, the log-in steps, delete, uploads, and restoring the clients at start.
@@ -74,17 +84,20 @@ export class UserbotService {
 	/** The files route's download cache (FILE_CACHE_BYTES). */
 	readonly fileCache: FileCache
 
-	constructor(private readonly ctx: AppContext) {
+	constructor(
+		private readonly ctx: AppContext,
+		/** The userbots plugin's settings (plugins/userbots/settings.ts): quotas and the files route's limits. */
+		private readonly limits: UserbotLimits,
+	) {
 		this.tracker = new StateTracker(ctx, (id) => this.deleted.has(id))
 		this.statuses = new StatusTracker(ctx)
 		this.stepDeadline = Math.min(ctx.config.commandTimeoutMs, STEP_DEADLINE_MS)
-		const { dataDir, uploadMaxBytes, uploadQuotaBytes, companyUploadQuotaBytes } = ctx.config
-		this.uploads = createUploadStore(dataDir, {
-			maxBytes: uploadMaxBytes,
-			quotaBytes: uploadQuotaBytes,
-			companyQuotaBytes: companyUploadQuotaBytes,
+		this.uploads = createUploadStore(ctx.config.dataDir, {
+			maxBytes: ctx.config.uploadMaxBytes,
+			quotaBytes: limits.uploadQuotaBytes,
+			companyQuotaBytes: limits.companyUploadQuotaBytes,
 		})
-		this.fileCache = createFileCache(ctx.db, ctx.config.fileCacheBytes, ctx.log)
+		this.fileCache = createFileCache(ctx.db, limits.fileCacheBytes, ctx.log)
 	}
 
 	async list(principal: Principal): Promise<UserbotView[]> {
@@ -123,8 +136,8 @@ export class UserbotService {
 		if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 		this.requireRuntime()
 		const key = generateDatabaseKey()
-		const { secrets, companyUserbotLimit } = this.ctx.config
-		const dataKey = secrets.dataKey
+		const { companyUserbotLimit } = this.limits
+		const dataKey = this.ctx.config.secrets.dataKey
 		const id = await this.ctx.db.transaction(async (tx) => {
 			// Counted in the insert's own transaction, which holds the write lock from its start
 			// (BEGIN IMMEDIATE; and this process's writes take turns): concurrent creates cannot all
@@ -373,7 +386,8 @@ export class UserbotService {
 		const row = await this.find(principal, userbotId)
 		const runtime = this.requireRuntime()
 		await this.ensureClient(row)
-		const { dataDir, fileMaxBytes, fileDownloadWaitMs, commandTimeoutMs } = this.ctx.config
+		const { dataDir, commandTimeoutMs } = this.ctx.config
+		const { fileMaxBytes, fileDownloadWaitMs } = this.limits
 		// TDLib's own wait may be longer than ours: a download left running is still TDLib's to finish.
 		const timeoutMs = Math.max(commandTimeoutMs, fileDownloadWaitMs)
 		const invoke: FileInvoke = (request, label) => {
