@@ -2,7 +2,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
 import { probeDatabase } from '../db/health'
 import { accountsPlugin } from '../plugins/accounts'
-import { apiAccountsPlugin } from '../plugins/api-accounts'
+import { apiAccounts } from '../plugins/api-accounts'
 import { chatAdminPlugin } from '../plugins/commands-chat-admin'
 import { chatsPlugin } from '../plugins/commands-chats'
 import { membersPlugin } from '../plugins/commands-members'
@@ -48,7 +48,7 @@ import { createUserbotDirectory } from './userbots/directory'
  */
 export const builtInPlugins: readonly PluginDefinition[] = [
 	accountsPlugin,
-	apiAccountsPlugin,
+	apiAccounts(),
 	userbots(),
 	messagesPlugin,
 	sessionsPlugin,

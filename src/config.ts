@@ -109,19 +109,6 @@ const EnvSchema = v.object({
 		v.pipe(v.string(), v.regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address')),
 		'no-reply@localhost',
 	),
-	// The main server is called with passwords: no credentials in its URL (they would reach logs).
-	MAIN_SERVER_URL: v.optional(
-		v.pipe(
-			url,
-			v.regex(/^https?:\/\//i, 'must start with http:// or https://'),
-			// The pipe runs on after a failed `url` check: a value that is no URL is left to that message.
-			v.check((s) => {
-				const u = URL.parse(s)
-				return u === null || (u.username === '' && u.password === '')
-			}, 'must not carry a user name or password'),
-		),
-	),
-	MAIN_SERVER_TIMEOUT: v.optional(int(1, 600_000), '5000'),
 	TELEGRAM_API_ID: v.optional(int(1, 2 ** 31 - 1)),
 	TELEGRAM_API_HASH: v.optional(
 		v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters')),
@@ -286,9 +273,6 @@ export interface Config {
 	inviteLifetime: number
 	smtpUrl?: string
 	emailFrom: string
-	mainServerUrl?: string
-	/** Milliseconds family B waits for the main server before answering 502. */
-	mainServerTimeoutMs: number
 	telegram: { apiId?: number; apiHash?: string; backend: 'tdlib' | 'emulator' }
 	commandTimeoutMs: number
 	/** argon2id hashes computed at once; more wait their turn. */
@@ -667,8 +651,6 @@ export function loadConfig(
 		inviteLifetime: e.INVITE_LIFETIME,
 		smtpUrl: e.SMTP_URL,
 		emailFrom: e.EMAIL_FROM,
-		mainServerUrl: e.MAIN_SERVER_URL,
-		mainServerTimeoutMs: e.MAIN_SERVER_TIMEOUT,
 		telegram: { apiId: e.TELEGRAM_API_ID, apiHash: e.TELEGRAM_API_HASH, backend: e.TDLIB_BACKEND },
 		commandTimeoutMs: e.COMMAND_TIMEOUT,
 		passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY ?? Math.max(1, availableParallelism() - 1),

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { apiAccounts } from '../../plugins/api-accounts'
 import { userbots } from '../../plugins/userbots'
 import { webhooks } from '../../plugins/webhooks'
 import { WEBHOOK_SETTINGS } from '../../plugins/webhooks/settings'
@@ -66,6 +67,16 @@ describe("a plugin's bad setting stops the start", () => {
 		],
 		['COMPANY_USERBOT_LIMIT', '0', 'configuration error: COMPANY_USERBOT_LIMIT: must be at least 1'],
 		['EMULATOR_CONTROL', 'hunter2-secret', 'configuration error: EMULATOR_CONTROL: must be true or false'],
+		[
+			'MAIN_SERVER_TIMEOUT',
+			'hunter2-secret',
+			'configuration error: MAIN_SERVER_TIMEOUT: must be a whole number',
+		],
+		[
+			'MAIN_SERVER_URL',
+			'https://admin:hunter2-secret@main.example.org/',
+			'configuration error: MAIN_SERVER_URL: must not carry a user name or password',
+		],
 	])('%s=%s: one line naming the variable, never the value', async (name, value, line) => {
 		const said = await startLine({ [name]: value })
 		expect(said).toBe(line)
@@ -75,7 +86,12 @@ describe("a plugin's bad setting stops the start", () => {
 
 describe('a plugin left out', () => {
 	it('has its variables neither read nor required', async () => {
-		const bad = { WEBHOOK_TIMEOUT: 'soon', COMPANY_USERBOT_LIMIT: 'many', EMULATOR_CONTROL: 'maybe' }
+		const bad = {
+			WEBHOOK_TIMEOUT: 'soon',
+			COMPANY_USERBOT_LIMIT: 'many',
+			EMULATOR_CONTROL: 'maybe',
+			MAIN_SERVER_URL: 'main.example.org',
+		}
 		expect(await startLine({ ...bad, PLUGINS: 'accounts' })).toBeNull()
 		// The same values with the plugins loaded: refused, the first loaded plugin's first.
 		expect(await startLine({ ...bad, PLUGINS: 'accounts,userbots,webhooks' })).toBe(
@@ -108,6 +124,22 @@ describe('options in code', () => {
 			{ plugins, listen: false },
 		)
 		expect(seen).toMatchObject({ timeoutMs: 2500, pollMs: 40, outbox: 'auto' })
+	})
+
+	it('give family B its main server without MAIN_SERVER_URL: apiAccounts({ mainServerUrl })', async () => {
+		const b = apiAccounts({ mainServerUrl: 'http://127.0.0.1:9', mainServerTimeoutMs: 300 })
+		instance = await getTestInstance(
+			{ PLUGINS: 'accounts,api-accounts' },
+			{ plugins: [...builtInPlugins.filter((p) => p.id !== 'api-accounts'), b] },
+		)
+		expect(instance.plugins).toEqual(['accounts', 'api-accounts'])
+		const res = await fetch(`${instance.url}/api/accounts/login/`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ email: 'b@example.com', password: 'long enough password' }),
+		})
+		// Nothing listens at the main server's port: the login is answered 502, not 404.
+		expect(res.status).toBe(502)
 	})
 
 	it('turn on what the environment leaves off: userbots({ emulatorControl: true })', async () => {
