@@ -121,7 +121,8 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 	}
 	try {
 		const { chosen, settings, skipped } = await choosePlugins(config, opts.plugins, opts.restOnly === true)
-		const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+		const own = chosen.flatMap((p) => (p.migrations ? [{ id: p.id, folder: p.migrations }] : []))
+		const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken, undefined, own)
 		closers.push(() => handle.close())
 		if (config.role === 'shard')
 			throw new StartupError('ROLE=shard serves no app: start it with createShardApp')

@@ -25,6 +25,13 @@ export interface PluginDefinition<
 	 */
 	settings?: PluginSettings<S>
 	options?: SettingsOptions<S>
+	/**
+	 * A third-party plugin's own tables: the folder of its drizzle-kit migrations (absolute path),
+	 * applied by the core at start after its own, under the same lease (two processes at once stay
+	 * safe), recorded in `__drizzle_migrations_<id>`. The built-in plugins' tables are in the core's
+	 * migrations (drizzle.config.ts reads each one's tables.ts). docs/plugins.md#tables.
+	 */
+	migrations?: string
 	/** A sentence saying why this plugin cannot load with this config, or null when it can. */
 	unavailable?(config: Config, settings: SettingsOf<S>): string | null
 	build?(ctx: AppContext, settings: SettingsOf<S>): AnyElysia | null | Promise<AnyElysia | null>
@@ -61,6 +68,7 @@ export function isPluginDefinition(x: unknown): x is PluginDefinition {
 		(p.build === undefined || typeof p.build === 'function') &&
 		(p.api === undefined || (typeof p.api === 'object' && p.api !== null && 'routes' in p.api)) &&
 		(p.commands === undefined || Array.isArray(p.commands)) &&
+		(p.migrations === undefined || typeof p.migrations === 'string') &&
 		(p.settings === undefined ||
 			(typeof p.settings === 'object' && p.settings !== null && 'read' in p.settings)) &&
 		(p.build !== undefined || p.commands !== undefined)

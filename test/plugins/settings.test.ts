@@ -163,3 +163,35 @@ describe('options in code', () => {
 		expect(failed?.message).toBe('WEBHOOK_RETRY_CAP (option retryCapMs): must be at least 1')
 	})
 })
+
+describe('a third-party plugin (test/plugins/fixtures/notes, loaded by PLUGINS from its path)', () => {
+	const NOTES = { PLUGINS: 'accounts,./test/plugins/fixtures/notes' }
+
+	it('declares its own settings and table: read at start, its migrations applied once', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'ubg-notes-'))
+		dirs.push(dataDir)
+		const env = { ...NOTES, NOTES_GREETING: 'hi there' }
+		instance = await getTestInstance(env, { dataDir })
+		const first = await (await fetch(`${instance.url}/notes/`)).json()
+		expect(first).toEqual({ greeting: 'hi there', keep: 10, starts: 1 })
+		await instance.stop()
+		// Again on the same database: the table kept its row, its one migration is not run twice.
+		instance = await getTestInstance({ ...env, NOTES_KEEP: '3' }, { dataDir })
+		expect(await (await fetch(`${instance.url}/notes/`)).json()).toEqual({
+			greeting: 'hi there',
+			keep: 3,
+			starts: 2,
+		})
+		const applied = await instance.handle.client.execute(
+			'select count(*) as n from __drizzle_migrations_notes',
+		)
+		expect(Number(applied.rows[0]?.n)).toBe(1)
+	})
+
+	it('refuses its bad setting at start in one line, and leaves it unread when not loaded', async () => {
+		expect(await startLine({ ...NOTES, NOTES_KEEP: '0' })).toBe(
+			'configuration error: NOTES_KEEP: must be at least 1',
+		)
+		expect(await startLine({ PLUGINS: 'accounts', NOTES_KEEP: '0' })).toBeNull()
+	})
+})
