@@ -4,7 +4,7 @@ import * as v from 'valibot'
 const { int, bool } = settingTypes
 
 /**
- * The userbot lifecycle's settings (docs/configuration.md#userbots), read from the environment when
+ * The userbot lifecycle's settings (docs/configuration.md), read from the environment when
  * the plugin loads; `userbots({ ... })` given in code overrides them. UPLOAD_MAX_BYTES stays the
  * core's: it bounds every request body.
  */

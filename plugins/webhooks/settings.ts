@@ -10,7 +10,7 @@ import * as v from 'valibot'
 const { int, bool, list } = settingTypes
 
 /**
- * The webhooks' settings (docs/configuration.md#webhooks), read from the environment when the plugin
+ * The webhooks' settings (docs/configuration.md), read from the environment when the plugin
  * loads; `webhooks({ ... })` given in code overrides them.
  */
 export const WEBHOOK_SETTINGS = definePluginSettings(
