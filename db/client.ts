@@ -38,6 +38,8 @@ export async function openDatabase(
 	url: string,
 	authToken?: string,
 	lease?: LeaseOptions,
+	/** Plugins' own migrations (a plugin's `migrations` folder), applied after the core's, each in its own table. */
+	pluginMigrations: ReadonlyArray<{ id: string; folder: string }> = [],
 ): Promise<DatabaseHandle> {
 	let client: Client | undefined
 	try {
@@ -59,6 +61,8 @@ export async function openDatabase(
 			client,
 			async () => {
 				await migrate(db, { migrationsFolder: MIGRATIONS })
+				for (const { id, folder } of pluginMigrations)
+					await migrate(db, { migrationsFolder: folder, migrationsTable: pluginMigrationsTable(id) })
 				await db
 					.insert(schema.statusOnWork)
 					.values([...schema.SEED_STATUSES])
@@ -72,6 +76,11 @@ export async function openDatabase(
 		client?.close()
 		throw new DatabaseOpenError(`database ${placeOf(url)}: ${reasonOf(err)}`, { cause: err })
 	}
+}
+
+/** Where a plugin's applied migrations are recorded: its own table beside drizzle's. */
+export function pluginMigrationsTable(id: string): string {
+	return `__drizzle_migrations_${id.replace(/[^A-Za-z0-9_]/g, '_')}`
 }
 
 /** A file's path, or a server's origin without its credentials or query. */

@@ -2,15 +2,15 @@ import { type AnyElysia, Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
 import { probeDatabase } from '../db/health'
 import { accountsPlugin } from '../plugins/accounts'
-import { apiAccountsPlugin } from '../plugins/api-accounts'
+import { apiAccounts } from '../plugins/api-accounts'
 import { chatAdminPlugin } from '../plugins/commands-chat-admin'
 import { chatsPlugin } from '../plugins/commands-chats'
 import { membersPlugin } from '../plugins/commands-members'
 import { messagesPlugin } from '../plugins/commands-messages'
 import { securityPlugin } from '../plugins/commands-security'
 import { sessionsPlugin } from '../plugins/commands-sessions'
-import { userbotsPlugin } from '../plugins/userbots'
-import { webhooksPlugin } from '../plugins/webhooks'
+import { userbots } from '../plugins/userbots'
+import { webhooks } from '../plugins/webhooks'
 import { type AuthCore, createAuthenticator } from './auth'
 import { bridgeInvalidations } from './bus/invalidation'
 import { createProcessRuntime, type ProcessRuntime } from './bus/process'
@@ -32,7 +32,7 @@ import { instrumentHttp } from './metrics/http'
 import { createMetrics } from './metrics/metrics'
 import { openApiRoutes } from './openapi/document'
 import { operatorRoutes } from './operator'
-import type { PluginDefinition } from './plugin'
+import { type PluginDefinition, pluginSettingsOf } from './plugin'
 import { loadPluginModule } from './plugin-loader'
 import { isPathSpecifier, resolvePluginSpecifier } from './plugin-specifier'
 import { RouteOwners } from './route-owners'
@@ -48,15 +48,15 @@ import { createUserbotDirectory } from './userbots/directory'
  */
 export const builtInPlugins: readonly PluginDefinition[] = [
 	accountsPlugin,
-	apiAccountsPlugin,
-	userbotsPlugin,
+	apiAccounts(),
+	userbots(),
 	messagesPlugin,
 	sessionsPlugin,
 	securityPlugin,
 	membersPlugin,
 	chatAdminPlugin,
 	chatsPlugin,
-	webhooksPlugin,
+	webhooks(),
 ]
 /** Room for multipart boundaries and part headers around an upload. */
 const MULTIPART_ALLOWANCE = 1024 * 1024
@@ -120,8 +120,9 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		closers.length = 0
 	}
 	try {
-		const { chosen, skipped } = await choosePlugins(config, opts.plugins, opts.restOnly === true)
-		const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken)
+		const { chosen, settings, skipped } = await choosePlugins(config, opts.plugins, opts.restOnly === true)
+		const own = chosen.flatMap((p) => (p.migrations ? [{ id: p.id, folder: p.migrations }] : []))
+		const handle = await openDatabase(config.databaseUrl, config.databaseAuthToken, undefined, own)
 		closers.push(() => handle.close())
 		if (config.role === 'shard')
 			throw new StartupError('ROLE=shard serves no app: start it with createShardApp')
@@ -135,7 +136,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			log,
 			handle,
 			processRuntime,
-			chosen,
+			{ list: chosen, settings },
 			closers,
 			{
 				websocket: !opts.restOnly,
@@ -185,7 +186,12 @@ export async function choosePlugins(
 	config: Config,
 	given: readonly PluginDefinition[] | undefined,
 	restOnly: boolean,
-): Promise<{ chosen: PluginDefinition[]; skipped: Array<{ plugin: string; reason: string }> }> {
+): Promise<{
+	chosen: PluginDefinition[]
+	/** Each chosen plugin's own settings, by id, read before anything is opened. */
+	settings: Map<string, Record<string, unknown>>
+	skipped: Array<{ plugin: string; reason: string }>
+}> {
 	const offered: Offered[] = (given ?? builtInPlugins).map((plugin) => ({
 		plugin,
 		source: given ? 'createApp plugins' : 'built in',
@@ -213,17 +219,21 @@ export async function choosePlugins(
 		byId.set(o.plugin.id, o)
 	}
 	const chosen: PluginDefinition[] = []
+	const settings = new Map<string, Record<string, unknown>>()
 	const skipped: Array<{ plugin: string; reason: string }> = []
 	for (const { plugin } of picked) {
-		const reason = plugin.unavailable?.(config) ?? null
+		// A bad value of a plugin's own setting stops the start like the core's (one line, its name).
+		const own = pluginSettingsOf(plugin, config.env, { bus: config.bus })
+		const reason = plugin.unavailable?.(config, own) ?? null
 		if (reason) {
 			if (config.pluginsExplicit) throw new StartupError(`PLUGINS: ${plugin.id} cannot load: ${reason}`)
 			skipped.push({ plugin: plugin.id, reason })
 			continue
 		}
 		chosen.push(plugin)
+		settings.set(plugin.id, own)
 	}
-	return { chosen, skipped }
+	return { chosen, settings, skipped }
 }
 
 /** A `PLUGINS` entry that names no offered plugin: a package or a path, else a configuration error. */
@@ -244,10 +254,11 @@ async function compose(
 	log: Logger,
 	handle: DatabaseHandle,
 	processRuntime: ProcessRuntime,
-	plugins: readonly PluginDefinition[],
+	chosen: { list: readonly PluginDefinition[]; settings: ReadonlyMap<string, Record<string, unknown>> },
 	closers: Array<() => Promise<void> | void>,
 	opts: { websocket: boolean },
 ) {
+	const plugins = chosen.list
 	const groups: CommandGroup[] = []
 	const subscribers = new Set<(event: CompanyEvent) => void>()
 	const { runtime, bus, gatewayId } = processRuntime
@@ -331,7 +342,7 @@ async function compose(
 	routeOwners.claim('core', app)
 	for (const plugin of plugins) {
 		if (plugin.commands) ctx.registerCommands({ id: plugin.id, commands: plugin.commands })
-		const routes = (await plugin.build?.(ctx)) ?? null
+		const routes = (await plugin.build?.(ctx, chosen.settings.get(plugin.id) ?? {})) ?? null
 		if (!routes) continue
 		routeOwners.claim(plugin.id, routes)
 		app.use(routes)

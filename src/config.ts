@@ -13,6 +13,7 @@ import {
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import * as v from 'valibot'
+import { ConfigError } from './config-error'
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits, parseFloodLimits } from './flood/limits'
 import { isAddressOrCidr } from './http/client-address'
 import { isPackageSpecifier, isPathSpecifier } from './plugin-specifier'
@@ -49,24 +50,6 @@ const list = v.pipe(
 			.filter(Boolean),
 	),
 )
-
-/**
- * The plugins of this repository, by id, in load order (src/app.ts holds them; a test checks the two
- * agree). `PLUGINS` may name any other plugin by package name or path (src/plugin-loader.ts).
- */
-export const BUILT_IN_PLUGINS = [
-	'accounts',
-	'api-accounts',
-	'userbots',
-	'commands-messages',
-	'commands-sessions',
-	'commands-security',
-	'commands-members',
-	'commands-chat-admin',
-	'commands-chats',
-	'webhooks',
-] as const
-export type BuiltInPluginId = (typeof BUILT_IN_PLUGINS)[number]
 
 /**
  * What happens to a userbot's messages and chats, as a client of the service wants to hear it: new
@@ -126,19 +109,6 @@ const EnvSchema = v.object({
 		v.pipe(v.string(), v.regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address')),
 		'no-reply@localhost',
 	),
-	// The main server is called with passwords: no credentials in its URL (they would reach logs).
-	MAIN_SERVER_URL: v.optional(
-		v.pipe(
-			url,
-			v.regex(/^https?:\/\//i, 'must start with http:// or https://'),
-			// The pipe runs on after a failed `url` check: a value that is no URL is left to that message.
-			v.check((s) => {
-				const u = URL.parse(s)
-				return u === null || (u.username === '' && u.password === '')
-			}, 'must not carry a user name or password'),
-		),
-	),
-	MAIN_SERVER_TIMEOUT: v.optional(int(1, 600_000), '5000'),
 	TELEGRAM_API_ID: v.optional(int(1, 2 ** 31 - 1)),
 	TELEGRAM_API_HASH: v.optional(
 		v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters')),
@@ -149,14 +119,6 @@ const EnvSchema = v.object({
 	PASSWORD_HASH_CONCURRENCY: v.optional(int(1, 1024)),
 	SUPERVISOR_TRANSPORT: v.optional(v.picklist(['socket', 'ipc'], 'must be socket or ipc'), 'socket'),
 	UPLOAD_MAX_BYTES: v.optional(int(1, 2 * 1024 ** 3), String(50 * 1024 ** 2)),
-	UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(1024 ** 3)),
-	COMPANY_UPLOAD_QUOTA_BYTES: v.optional(int(1, 2 ** 50), String(10 * 1024 ** 3)),
-	/** Files out (docs/read-side.md#files-out): the biggest file served, and how long a request waits for TDLib. */
-	FILE_MAX_BYTES: v.optional(int(1, 4 * 1024 ** 3), String(2 * 1024 ** 3)),
-	FILE_DOWNLOAD_WAIT_MS: v.optional(int(1, 600_000), '20000'),
-	/** What the files one userbot's route downloaded may take on disk; past it the least recently served go. */
-	FILE_CACHE_BYTES: v.optional(int(1, 2 ** 50), String(2 * 1024 ** 3)),
-	COMPANY_USERBOT_LIMIT: v.optional(int(1, 1_000_000), '100'),
 	/** Bytes of replies one WebSocket may have waiting (it does not read) before it is closed with 1013. */
 	WS_SEND_BUFFER_BYTES: v.optional(int(64 * 1024, 1024 ** 3), String(8 * 1024 ** 2)),
 	/** Kinds of TDLib update always kept for resume and sent to a subscription that names none. */
@@ -226,8 +188,6 @@ const EnvSchema = v.object({
 			v.check(emulatorLimitsValid, 'must be key=count/seconds or delay=seconds, comma-separated'),
 		),
 	),
-	/** `POST /api/emulator/{revoke,ban,limit,freeze,hang}/`: the emulator backend only; never on by default. */
-	EMULATOR_CONTROL: v.optional(bool, 'false'),
 	/**
 	 * Milliseconds between liveness probes of each TDLib client (docs/flood-and-health.md#self-healing);
 	 * 0: none. A probe unanswered for CLIENT_PROBE_TIMEOUT restarts that client.
@@ -269,41 +229,6 @@ const EnvSchema = v.object({
 		),
 		'',
 	),
-	// Webhooks (issue 26, plugins/webhooks): durable, signed deliveries to a company's own server.
-	/** Milliseconds a receiver may take to answer one delivery before it counts as failed. */
-	WEBHOOK_TIMEOUT: v.optional(int(100, 300_000), '10000'),
-	/** Allow `http://` endpoint URLs (default: https only). */
-	WEBHOOK_ALLOW_HTTP: v.optional(bool, 'false'),
-	/** Host names, addresses and CIDRs an endpoint may reach although they are internal. */
-	WEBHOOK_ALLOWED_HOSTS: v.optional(
-		v.pipe(
-			list,
-			v.check(
-				(entries) => entries.every((e) => isAddressOrCidr(e) || /^[a-z0-9.-]{1,253}$/i.test(e)),
-				'must be host names, IP addresses or CIDRs, comma-separated',
-			),
-		),
-		'',
-	),
-	/** Milliseconds: the first retry's backoff (full jitter), doubling up to WEBHOOK_RETRY_CAP. */
-	WEBHOOK_RETRY_BASE: v.optional(int(1, 3_600_000), '5000'),
-	WEBHOOK_RETRY_CAP: v.optional(int(1, 86_400_000), '3600000'),
-	/** Milliseconds a delivery is retried before it is marked failed (kept as a dead letter). */
-	WEBHOOK_RETRY_FOR: v.optional(int(1, 30 * 86_400_000), '86400000'),
-	/** Milliseconds an endpoint may fail without one success before it is disabled. */
-	WEBHOOK_DISABLE_AFTER: v.optional(int(1, 30 * 86_400_000), '86400000'),
-	/** Milliseconds between looks for due deliveries (other gateways' events, retries). */
-	WEBHOOK_POLL: v.optional(int(5, 60_000), '1000'),
-	// The webhooks' outbox on a bus (issue 26, plugins/webhooks/jetstream): JetStream, not the database.
-	/** Where the outbox lives: `auto` (JetStream with BUS_URL, else the database), `database`, `jetstream`. */
-	WEBHOOK_OUTBOX: v.optional(
-		v.picklist(['auto', 'database', 'jetstream'], 'must be auto, database or jetstream'),
-		'auto',
-	),
-	/** Bytes the JetStream outbox may hold; when full, new events are refused (logged), none dropped. */
-	WEBHOOK_JS_MAX_BYTES: v.optional(int(1_048_576, Number.MAX_SAFE_INTEGER), '1073741824'),
-	/** Milliseconds an event stays in the JetStream outbox (replays, listing); above WEBHOOK_RETRY_FOR. */
-	WEBHOOK_JS_MAX_AGE: v.optional(int(60_000, 365 * 86_400_000), '604800000'),
 	LOG_LEVEL: v.optional(
 		v.picklist(['debug', 'info', 'warn', 'error', 'silent'], 'must be debug, info, warn, error or silent'),
 		'info',
@@ -323,7 +248,7 @@ export interface Config {
 	dataDir: string
 	databaseUrl: string
 	databaseAuthToken?: string
-	/** Plugins asked for; `pluginsExplicit` is false when PLUGINS was left at its default. */
+	/** Plugins PLUGINS asks for (empty when unset: every plugin offered); `pluginsExplicit`: it is set. */
 	plugins: string[]
 	pluginsExplicit: boolean
 	publicUrl: string
@@ -348,27 +273,12 @@ export interface Config {
 	inviteLifetime: number
 	smtpUrl?: string
 	emailFrom: string
-	mainServerUrl?: string
-	/** Milliseconds family B waits for the main server before answering 502. */
-	mainServerTimeoutMs: number
 	telegram: { apiId?: number; apiHash?: string; backend: 'tdlib' | 'emulator' }
 	commandTimeoutMs: number
 	/** argon2id hashes computed at once; more wait their turn. */
 	passwordHashConcurrency: number
 	supervisorTransport: 'socket' | 'ipc'
 	uploadMaxBytes: number
-	/** What all the uploads of one userbot may take together. */
-	uploadQuotaBytes: number
-	/** What all the uploads of one company's userbots may take together. */
-	companyUploadQuotaBytes: number
-	/** The biggest file `GET /api/userbots/{id}/files/{file_id}` serves (413 past it). */
-	fileMaxBytes: number
-	/** How long that route waits for TDLib's download before answering 202 with the progress. */
-	fileDownloadWaitMs: number
-	/** The download cache of one userbot's files route, in bytes (least recently served evicted past it). */
-	fileCacheBytes: number
-	/** Live (not deleted) userbots one company may have. */
-	companyUserbotLimit: number
 	logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 	/** Listen with SO_REUSEPORT: processes of one deployment share the port (REUSE_PORT). */
 	reusePort: boolean
@@ -407,28 +317,15 @@ export interface Config {
 	supervisorRunLog?: string
 	/** The flood governor; `limits` null: off (FLOOD_LIMITS=off). */
 	flood: { limits: FloodLimits | null; maxWaitMs: number; warmupMs: number }
-	/** The emulator backend's flood limits (EMULATOR_FLOOD_LIMITS) and its control routes (EMULATOR_CONTROL). */
-	emulator: { floodLimits?: string; control: boolean }
+	/** The emulator backend's flood limits (EMULATOR_FLOOD_LIMITS). */
+	emulator: { floodLimits?: string }
 	/** Liveness probes of TDLib clients (CLIENT_PROBE_*); `intervalMs` 0: none. */
 	clientProbe: { intervalMs: number; timeoutMs: number }
-	/** Webhook deliveries (plugins/webhooks). */
-	webhooks: WebhookConfig
-}
-
-export interface WebhookConfig {
-	timeoutMs: number
-	allowHttp: boolean
-	/** Host names (lower case), addresses and CIDRs allowed although internal. */
-	allowedHosts: string[]
-	retryBaseMs: number
-	retryCapMs: number
-	retryForMs: number
-	disableAfterMs: number
-	pollMs: number
-	/** Where the outbox lives (`auto`: JetStream when the bus is configured). */
-	outbox: 'auto' | 'database' | 'jetstream'
-	/** The JetStream outbox's limits: bytes kept, and how long (ms) an event is kept. */
-	jetstream: { maxBytes: number; maxAgeMs: number }
+	/**
+	 * The environment this configuration was read from: each loaded plugin reads its own settings from
+	 * it (src/plugin-settings.ts), so a plugin left out has its variables neither read nor required.
+	 */
+	env: Readonly<Record<string, string | undefined>>
 }
 
 function floodLimitsValid(text: string): boolean {
@@ -501,9 +398,7 @@ export type BusAuth =
 	| { kind: 'nkey'; seedFile: string }
 	| { kind: 'creds'; file: string }
 
-export class ConfigError extends Error {
-	override name = 'ConfigError'
-}
+export { ConfigError }
 
 function secretsFromEnv(jwtSecret: string | undefined, sessionSecret: string | undefined): Secrets {
 	if (!jwtSecret || !sessionSecret)
@@ -716,15 +611,8 @@ export function loadConfig(
 	}
 	if (e.ROLE !== 'all' && e.BUS_URL === undefined)
 		throw new ConfigError(`ROLE: ${e.ROLE} needs BUS_URL (a NATS server joining gateways and shards)`)
-	if (e.WEBHOOK_OUTBOX === 'jetstream' && e.BUS_URL === undefined)
-		throw new ConfigError('WEBHOOK_OUTBOX: jetstream needs BUS_URL (the outbox lives on the bus)')
-	if (
-		e.BUS_URL !== undefined &&
-		e.WEBHOOK_OUTBOX !== 'database' &&
-		e.WEBHOOK_JS_MAX_AGE <= e.WEBHOOK_RETRY_FOR
-	)
-		throw new ConfigError('WEBHOOK_JS_MAX_AGE: must be longer than WEBHOOK_RETRY_FOR (events wait that long)')
-	const plugins = e.PLUGINS ?? [...BUILT_IN_PLUGINS]
+	// Unset: every plugin offered to createApp (src/app.ts `builtInPlugins` by default).
+	const plugins = e.PLUGINS ?? []
 	for (const p of plugins) checkPluginEntry(p)
 	const dupe = plugins.find((p, i) => plugins.indexOf(p) !== i)
 	if (dupe !== undefined) throw new ConfigError(`PLUGINS: '${dupe}' is named twice`)
@@ -763,19 +651,11 @@ export function loadConfig(
 		inviteLifetime: e.INVITE_LIFETIME,
 		smtpUrl: e.SMTP_URL,
 		emailFrom: e.EMAIL_FROM,
-		mainServerUrl: e.MAIN_SERVER_URL,
-		mainServerTimeoutMs: e.MAIN_SERVER_TIMEOUT,
 		telegram: { apiId: e.TELEGRAM_API_ID, apiHash: e.TELEGRAM_API_HASH, backend: e.TDLIB_BACKEND },
 		commandTimeoutMs: e.COMMAND_TIMEOUT,
 		passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY ?? Math.max(1, availableParallelism() - 1),
 		supervisorTransport: e.SUPERVISOR_TRANSPORT,
 		uploadMaxBytes: e.UPLOAD_MAX_BYTES,
-		uploadQuotaBytes: e.UPLOAD_QUOTA_BYTES,
-		companyUploadQuotaBytes: e.COMPANY_UPLOAD_QUOTA_BYTES,
-		fileMaxBytes: e.FILE_MAX_BYTES,
-		fileDownloadWaitMs: e.FILE_DOWNLOAD_WAIT_MS,
-		fileCacheBytes: e.FILE_CACHE_BYTES,
-		companyUserbotLimit: e.COMPANY_USERBOT_LIMIT,
 		logLevel: e.LOG_LEVEL,
 		reusePort: e.REUSE_PORT,
 		gateways: gatewaysConfig(e, input.REUSE_PORT !== undefined),
@@ -796,19 +676,8 @@ export function loadConfig(
 		bus: e.BUS_URL === undefined ? undefined : busConfig(e.BUS_URL, e),
 		supervisorRunLog: e.SUPERVISOR_RUN_LOG === undefined ? undefined : resolve(e.SUPERVISOR_RUN_LOG),
 		flood: floodConfig(e),
-		emulator: { floodLimits: e.EMULATOR_FLOOD_LIMITS, control: e.EMULATOR_CONTROL },
+		emulator: { floodLimits: e.EMULATOR_FLOOD_LIMITS },
 		clientProbe: { intervalMs: e.CLIENT_PROBE_INTERVAL, timeoutMs: e.CLIENT_PROBE_TIMEOUT },
-		webhooks: {
-			timeoutMs: e.WEBHOOK_TIMEOUT,
-			allowHttp: e.WEBHOOK_ALLOW_HTTP,
-			allowedHosts: e.WEBHOOK_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
-			retryBaseMs: e.WEBHOOK_RETRY_BASE,
-			retryCapMs: e.WEBHOOK_RETRY_CAP,
-			retryForMs: e.WEBHOOK_RETRY_FOR,
-			disableAfterMs: e.WEBHOOK_DISABLE_AFTER,
-			pollMs: e.WEBHOOK_POLL,
-			outbox: e.WEBHOOK_OUTBOX,
-			jetstream: { maxBytes: e.WEBHOOK_JS_MAX_BYTES, maxAgeMs: e.WEBHOOK_JS_MAX_AGE },
-		},
+		env: { ...env },
 	}
 }

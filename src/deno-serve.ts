@@ -12,15 +12,22 @@ export const DENO_PLUGINS: readonly string[] = ['accounts', 'api-accounts']
 export interface DenoServeInfo {
 	remoteAddr: { hostname: string }
 }
-/** The plugins to load on Deno; asked by name for one that needs Bun, the server does not start. */
-export function denoPlugins(config: Config): { ids: string[]; skipped: string[] } {
-	const bunOnly = config.plugins.filter((id) => !DENO_PLUGINS.includes(id))
+/**
+ * The plugins to load on Deno, of those asked for (PLUGINS, else every one of `offered`); asked by name
+ * for one that needs Bun, the server does not start.
+ */
+export function denoPlugins(
+	config: Config,
+	offered: readonly string[],
+): { ids: string[]; skipped: string[] } {
+	const asked = config.pluginsExplicit ? config.plugins : offered
+	const bunOnly = asked.filter((id) => !DENO_PLUGINS.includes(id))
 	if (config.pluginsExplicit && bunOnly.length > 0) {
 		throw new ConfigError(
 			`PLUGINS: ${bunOnly.join(', ')} need Bun (the TDLib supervisor and the WebSocket channel); on Deno: ${DENO_PLUGINS.join(', ')}`,
 		)
 	}
-	return { ids: config.plugins.filter((id) => DENO_PLUGINS.includes(id)), skipped: bunOnly }
+	return { ids: asked.filter((id) => DENO_PLUGINS.includes(id)), skipped: bunOnly }
 }
 
 /**

@@ -42,7 +42,10 @@ async function main() {
 	let plugins: { ids: string[]; skipped: string[] }
 	try {
 		config = loadConfig(process.env)
-		plugins = denoPlugins(config)
+		plugins = denoPlugins(
+			config,
+			builtInPlugins.map((p) => p.id),
+		)
 	} catch (err) {
 		process.stderr.write(`${failureLine(err)}\n`)
 		return Deno.exit(2)

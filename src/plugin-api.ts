@@ -79,11 +79,26 @@ export {
 	typeOf,
 } from './commands/td-objects'
 export type { Config } from './config'
+// Issue 24: a plugin's own settings, declared once (variable, schema, default), read when it loads.
+export { ConfigError } from './config-error'
 export type { AppContext, CompanyEvent, RestContext } from './context'
 export type { FloodClass } from './flood/limits'
 export { GatewayErrors, wordError } from './gateway/errors'
+export { isAddressOrCidr } from './http/client-address'
 export { definePlugin, type PluginDefinition } from './plugin'
 export * from './plugin-rest'
+export {
+	type CoreSettings,
+	definePluginSettings,
+	type PluginSettings,
+	type Setting,
+	type SettingsOf,
+	type SettingsOptions,
+	type SettingsShape,
+	type SettingsValues,
+	setting,
+	settingTypes,
+} from './plugin-settings'
 export { PARSE_FAILED } from './telegram/schema/types'
 export {
 	RuntimeError,

@@ -17,7 +17,18 @@ export async function loadPluginModule(spec: string, cwd = process.cwd()): Promi
 	} catch (err) {
 		throw new ConfigError(`PLUGINS: ${spec}: cannot be loaded: ${firstLine(err)}`)
 	}
-	const plugin = mod.default ?? mod.plugin
+	// **Decision** (docs/plugins.md#settings): a module may export a factory instead of a plugin; it
+	// is called with no options, so the plugin's settings come from the environment alone.
+	const exported = mod.default ?? mod.plugin
+	let plugin: unknown = exported
+	if (typeof exported === 'function') {
+		try {
+			plugin = (exported as () => unknown)()
+		} catch (err) {
+			if (err instanceof ConfigError) throw err
+			throw new ConfigError(`PLUGINS: ${spec}: its factory failed: ${firstLine(err)}`)
+		}
+	}
 	if (!isPluginDefinition(plugin)) {
 		throw new ConfigError(
 			`PLUGINS: ${spec}: exports no plugin (a default export or an export named plugin, made with definePlugin)`,

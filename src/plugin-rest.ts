@@ -67,8 +67,6 @@ export type { AuthOutcome } from './auth/types'
 
 /** `ctx.db`, or a transaction of it: what a query helper that may run inside one takes. */
 export type { Database } from '../db/client'
-/** Which of a deployment's settings a plugin reads from `ctx.config` (the webhooks' block). */
-export type { WebhookConfig } from './config'
 
 // Networks and live updates.
 
@@ -100,8 +98,8 @@ export * as RestSchemas from './openapi/schemas'
 // The userbot lifecycle (docs/plugins.md#the-userbot-lifecycle).
 
 /**
- * The tables, for drizzle queries on `ctx.db` (docs/plugins.md#tables): the account tables the
- * account families write, the userbots, and the webhooks' own.
+ * The core's tables, for drizzle queries on `ctx.db` (docs/plugins.md#tables): the account tables
+ * the account families write and the userbots. A plugin's own tables are its own (plugins/webhooks/tables.ts).
  */
 export {
 	company,
@@ -110,9 +108,6 @@ export {
 	statusOnWork,
 	userbot,
 	userProfile,
-	webhookDelivery,
-	webhookEndpoint,
-	webhookEvent,
 } from '../db/schema'
 /** Writes one audit line for what a principal (or a user acting on themself) did, inside `tx` when given. */
 export { type AuditActor, type AuditEntry, writeAudit } from './audit/log'
@@ -136,9 +131,9 @@ export {
 export { within } from './userbots/runtime-calls'
 /**
  * The lifecycle, one implementation behind the REST routes and the WebSocket commands: a plugin builds
- * it once with its context (`new UserbotService(ctx)`) and feeds it the runtime's events. Its refusals
+ * it once with its context and limits (`new UserbotService(ctx, limits)`) and feeds it the runtime's events. Its refusals
  * are `UserbotError`s (HTTP status, body, and the command's wire string).
  */
-export { UserbotService, type UserbotView } from './userbots/service'
+export { type UserbotLimits, UserbotService, type UserbotView } from './userbots/service'
 /** The 413 of an upload over UPLOAD_MAX_BYTES. */
 export { tooLarge } from './userbots/uploads'

@@ -7,29 +7,39 @@
  * which keeps the main server's tokens server-side so that logout can end the session there too.
  */
 import { Elysia } from 'elysia'
-import { answerOtherMethods, definePlugin, type RestContext } from 'userbot-gateway/plugin'
+import {
+	answerOtherMethods,
+	definePlugin,
+	type RestContext,
+	type SettingsOptions,
+} from 'userbot-gateway/plugin'
 import { apiAccountsApi } from './api'
 import { createMainServer } from './main-server'
 import { loginRoute } from './routes/login'
 import { logoutRoute } from './routes/logout'
+import { API_ACCOUNTS_SETTINGS, type ApiAccountsSettings } from './settings'
 
 const NO_MAIN_SERVER =
 	'MAIN_SERVER_URL is not set: family B logs in against a main server (a deployment of this service with family A) and needs its URL'
 
-export const apiAccountsPlugin = definePlugin({
-	id: 'api-accounts',
-	api: apiAccountsApi,
-	unavailable: (config) => (config.mainServerUrl ? null : NO_MAIN_SERVER),
-	build: (ctx) => apiAccountsRoutes(ctx),
-})
+/** Family B; `options` (./settings.ts) override MAIN_SERVER_URL and MAIN_SERVER_TIMEOUT. */
+export const apiAccounts = (options: SettingsOptions<typeof API_ACCOUNTS_SETTINGS.shape> = {}) =>
+	definePlugin({
+		id: 'api-accounts',
+		api: apiAccountsApi,
+		settings: API_ACCOUNTS_SETTINGS,
+		options,
+		unavailable: (_config, settings) => (settings.mainServerUrl ? null : NO_MAIN_SERVER),
+		build: (ctx, settings) => apiAccountsRoutes(ctx, settings),
+	})
 
 /** The plugin's routes on a REST context: the app's, or the edge entry's (src/edge/app.ts). */
-export function apiAccountsRoutes(ctx: RestContext): Elysia {
-	const url = ctx.config.mainServerUrl
+export function apiAccountsRoutes(ctx: RestContext, settings: ApiAccountsSettings): Elysia {
+	const url = settings.mainServerUrl
 	if (!url) throw new Error(`api-accounts: ${NO_MAIN_SERVER}`)
 	const main = createMainServer({
 		url,
-		timeoutMs: ctx.config.mainServerTimeoutMs,
+		timeoutMs: settings.mainServerTimeoutMs,
 		log: ctx.log.child({ plugin: 'api-accounts' }),
 	})
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.

@@ -24,6 +24,8 @@ export class MainServerError extends Error {
 }
 
 export interface MainServer {
+	/** MAIN_SERVER_TIMEOUT: how long a login waits for the main server (token/ and me/ together). */
+	readonly timeoutMs: number
 	/** A token pair for the credentials, within `signal`'s deadline. */
 	obtainPair(email: string, password: string, signal: AbortSignal): Promise<MainTokens>
 	/** The account's profile, checked field by field. */
@@ -130,6 +132,7 @@ export function createMainServer(opts: MainServerOptions): MainServer {
 	}
 
 	return {
+		timeoutMs: opts.timeoutMs,
 		obtainPair: (email, password, signal) =>
 			step('token', async () => {
 				const res = await post('accounts/token/', { email, password }, signal)

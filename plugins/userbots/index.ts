@@ -6,43 +6,48 @@
  * TDLib database, so a restart needs no new log-in; each database key is sealed at rest.
  */
 
-import { definePlugin, UserbotService, within } from 'userbot-gateway/plugin'
+import { definePlugin, type SettingsOptions, UserbotService, within } from 'userbot-gateway/plugin'
 import { userbotsApi } from './api'
 import { userbotCommands } from './commands'
 import { emulatorControlRoutes } from './emulator-control'
 import { userbotRoutes } from './routes'
+import { USERBOT_SETTINGS } from './settings'
 
 /** How long the start waits for restored clients before serving anyway (the rest go on behind). */
 const RESTORE_WAIT_MS = 5_000
 
-export const userbotsPlugin = definePlugin({
-	id: 'userbots',
-	api: userbotsApi,
-	async build(ctx) {
-		const service = new UserbotService(ctx)
-		const runtime = ctx.runtime
-		if (runtime) {
-			const restore = () =>
-				service.restore().catch((err: unknown) => {
-					ctx.log.error('restoring userbots failed', { error: err instanceof Error ? err : String(err) })
+/** The userbot lifecycle; `options` (./settings.ts) override the environment's UPLOAD_QUOTA_BYTES and the others. */
+export const userbots = (options: SettingsOptions<typeof USERBOT_SETTINGS.shape> = {}) =>
+	definePlugin({
+		id: 'userbots',
+		api: userbotsApi,
+		settings: USERBOT_SETTINGS,
+		options,
+		async build(ctx, settings) {
+			const service = new UserbotService(ctx, settings)
+			const runtime = ctx.runtime
+			if (runtime) {
+				const restore = () =>
+					service.restore().catch((err: unknown) => {
+						ctx.log.error('restoring userbots failed', { error: err instanceof Error ? err : String(err) })
+					})
+				const unsubscribe = runtime.onEvent((event) => {
+					if (event.type === 'runtime_restarted') {
+						service.forgetClients()
+						void restore()
+					} else service.handle(event)
 				})
-			const unsubscribe = runtime.onEvent((event) => {
-				if (event.type === 'runtime_restarted') {
-					service.forgetClients()
-					void restore()
-				} else service.handle(event)
-			})
-			ctx.onClose(async () => {
-				unsubscribe()
-				await service.drain()
-			})
-			await within(restore(), RESTORE_WAIT_MS, undefined)
-		}
-		ctx.registerCommands(userbotCommands(service))
-		const routes = userbotRoutes(ctx, service)
-		// Test controls of the emulated cloud: never with real TDLib, never unless asked for.
-		if (ctx.config.emulator.control && ctx.config.telegram.backend === 'emulator')
-			return routes.use(emulatorControlRoutes(ctx, service))
-		return routes
-	},
-})
+				ctx.onClose(async () => {
+					unsubscribe()
+					await service.drain()
+				})
+				await within(restore(), RESTORE_WAIT_MS, undefined)
+			}
+			ctx.registerCommands(userbotCommands(service))
+			const routes = userbotRoutes(ctx, service)
+			// Test controls of the emulated cloud: never with real TDLib, never unless asked for.
+			if (settings.emulatorControl && ctx.config.telegram.backend === 'emulator')
+				return routes.use(emulatorControlRoutes(ctx, service))
+			return routes
+		},
+	})

@@ -1,7 +1,7 @@
-import type { Config } from 'userbot-gateway/plugin'
 import { retryAfterMs } from './backoff'
 import { readSome, type SigningKeys, signingKeys } from './response'
 import { signatureHeader } from './secrets'
+import type { WebhookConfig } from './settings'
 import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, targetResolver, UrlRefused } from './ssrf'
 import type { Attempt } from './store'
 
@@ -59,7 +59,7 @@ export class Sender {
 
 	constructor(
 		private readonly opts: {
-			config: Config['webhooks']
+			config: WebhookConfig
 			dataKey: string
 			lookup: Lookup
 			now: () => number

@@ -1,4 +1,4 @@
-import type { WebhookConfig } from 'userbot-gateway/plugin'
+import type { WebhookConfig } from './settings'
 
 /**
  * Exponential backoff with full jitter (the AWS architecture blog's "full jitter"): the wait before

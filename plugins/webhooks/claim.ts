@@ -1,5 +1,6 @@
 import { inArray, type SQL, sql } from 'drizzle-orm'
-import { type Database, webhookEndpoint, webhookEvent } from 'userbot-gateway/plugin'
+import type { Database } from 'userbot-gateway/plugin'
+import { webhookEndpoint, webhookEvent } from './tables'
 
 /** A delivery claimed by this process, with what sending it needs. */
 export interface Claimed {

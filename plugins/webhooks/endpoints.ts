@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
-import { type AppContext, badRequest, notFound, userbot, webhookEndpoint } from 'userbot-gateway/plugin'
+import { type AppContext, badRequest, notFound, userbot } from 'userbot-gateway/plugin'
 import type { EndpointFields } from './bodies'
 import { generateSecret, sealSecret } from './secrets'
-import { checkUrlForm, type Lookup, resolveTarget, UrlRefused } from './ssrf'
+import { checkUrlForm, type Lookup, resolveTarget, type UrlPolicy, UrlRefused } from './ssrf'
+import { webhookEndpoint } from './tables'
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const PREVIOUS_SECRET_MS = 24 * 3600 * 1000
@@ -33,6 +34,8 @@ export async function endpointForDelivery(db: AppContext['db'], id: number): Pro
 
 export interface EndpointDeps {
 	ctx: AppContext
+	/** WEBHOOK_ALLOW_HTTP and WEBHOOK_ALLOWED_HOSTS, as the plugin read them. */
+	policy: UrlPolicy
 	lookup: Lookup
 	now: () => number
 	/** A company's endpoints changed here. */
@@ -163,7 +166,7 @@ export class Endpoints {
 	}
 
 	private async checkUrl(raw: string): Promise<string> {
-		const policy = this.deps.ctx.config.webhooks
+		const policy = this.deps.policy
 		try {
 			const url = checkUrlForm(raw, policy)
 			await resolveTarget(url, policy, this.deps.lookup)

@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, gt, gte, lt, type SQL } from 'drizzle-orm'
-import { type Database, webhookDelivery, webhookEvent } from 'userbot-gateway/plugin'
+import type { Database } from 'userbot-gateway/plugin'
 import type { ReplayFields } from './bodies'
 import { TEST_EVENT } from './kinds'
 import type { WebhookStore } from './store'
+import { webhookDelivery, webhookEvent } from './tables'
 
 /** Events one replay may send again; more are answered with `truncated` and the last `seq`. */
 export const MAX_REPLAY = 10_000

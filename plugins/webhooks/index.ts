@@ -6,7 +6,7 @@
  * kind, and the events beside the stream: `command.result`, `userbot.state`).
  */
 
-import { type AppContext, definePlugin, type PluginDefinition, successEvent } from 'userbot-gateway/plugin'
+import { type AppContext, definePlugin, type SettingsOptions, successEvent } from 'userbot-gateway/plugin'
 import { webhooksApi } from './api'
 import { Deliverer } from './deliver'
 import { Endpoints, endpointForDelivery } from './endpoints'
@@ -15,11 +15,13 @@ import { type DeliveryEndpoint, JetStreamOutbox } from './jetstream'
 import { logWebhookFailure } from './log-failure'
 import { databaseOutbox, type Outbox, outboxKind } from './outbox'
 import { webhookRoutes } from './routes'
+import { WEBHOOK_SETTINGS, type WebhookConfig } from './settings'
 import { EventSource, wantedKinds } from './source'
 import { defaultLookup, type Lookup } from './ssrf'
 import { WebhookStore } from './store'
 
-export interface WebhooksPluginOptions {
+/** The settings (WEBHOOK_*, ./settings.ts) over the environment, and the plugin's seams for tests. */
+export interface WebhooksPluginOptions extends SettingsOptions<typeof WEBHOOK_SETTINGS.shape> {
 	/** The clock of events, attempts and backoff (tests move it instead of waiting). */
 	now?: () => number
 	/** The jitter's random numbers in [0, 1). */
@@ -28,14 +30,16 @@ export interface WebhooksPluginOptions {
 	lookup?: Lookup
 }
 
-export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDefinition {
+export function webhooks(opts: WebhooksPluginOptions = {}) {
+	const { now: clock, random: dice, lookup: resolver, ...options } = opts
 	return definePlugin({
 		id: 'webhooks',
 		api: webhooksApi,
-		async build(ctx) {
-			const now = opts.now ?? Date.now
-			const lookup = opts.lookup ?? defaultLookup
-			const config = ctx.config.webhooks
+		settings: WEBHOOK_SETTINGS,
+		options,
+		async build(ctx, config) {
+			const now = clock ?? Date.now
+			const lookup = resolver ?? defaultLookup
 			const store = new WebhookStore(ctx.db)
 			const onDisabled = (companyId: number, endpointId: number) => {
 				ctx.log.warn('webhook endpoint disabled: it failed for too long', { companyId, endpointId })
@@ -44,8 +48,8 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 					message: successEvent(null, 'webhook_disabled', { webhook_id: endpointId }),
 				})
 			}
-			const random = opts.random ?? Math.random
-			const outbox = await makeOutbox(ctx, { store, now, random, lookup, onDisabled })
+			const random = dice ?? Math.random
+			const outbox = await makeOutbox(ctx, { config, store, now, random, lookup, onDisabled })
 			const kick = () => outbox.kick()
 			const source = new EventSource({ ctx, store: outbox, now, cacheMs: config.pollMs })
 			// The TDLib kinds endpoints want reach the hub whether or not a socket subscribes to them.
@@ -56,6 +60,7 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 				)
 			const endpoints = new Endpoints({
 				ctx,
+				policy: config,
 				lookup,
 				now,
 				changed(companyId) {
@@ -84,9 +89,8 @@ export function createWebhooksPlugin(opts: WebhooksPluginOptions = {}): PluginDe
 	})
 }
 
-export const webhooksPlugin = createWebhooksPlugin()
-
 interface OutboxParts {
+	config: WebhookConfig
 	store: WebhookStore
 	now: () => number
 	random: () => number
@@ -96,8 +100,7 @@ interface OutboxParts {
 
 /** The outbox WEBHOOK_OUTBOX and the bus call for (outbox.ts): JetStream's, or the database's. */
 async function makeOutbox(ctx: AppContext, parts: OutboxParts): Promise<Outbox> {
-	const { store, now, random, lookup, onDisabled } = parts
-	const config = ctx.config.webhooks
+	const { config, store, now, random, lookup, onDisabled } = parts
 	const dataKey = ctx.config.secrets.dataKey
 	if (ctx.bus && outboxKind(config, true) === 'jetstream') {
 		const endpoints = new Map<number, { at: number; endpoint: DeliveryEndpoint | null }>()

@@ -1,5 +1,5 @@
-import type { Config } from 'userbot-gateway/plugin'
 import type { ReplayFields } from './bodies'
+import type { WebhookConfig } from './settings'
 import type { NewEvent } from './store'
 
 /** An event to store, with the endpoints that want it. */
@@ -62,7 +62,7 @@ export interface Outbox {
  * JetStream when the gateway runs on a bus and in the database otherwise; `database` keeps it in the
  * database even on a bus; `jetstream` requires the bus (the configuration refuses it without).
  */
-export function outboxKind(config: Config['webhooks'], onBus: boolean): 'database' | 'jetstream' {
+export function outboxKind(config: Pick<WebhookConfig, 'outbox'>, onBus: boolean): 'database' | 'jetstream' {
 	if (config.outbox === 'database') return 'database'
 	if (config.outbox === 'jetstream') return 'jetstream'
 	return onBus ? 'jetstream' : 'database'

@@ -1,9 +1,10 @@
 import { and, eq } from 'drizzle-orm'
-import { type AppContext, type ObservedEvent, webhookEndpoint } from 'userbot-gateway/plugin'
+import type { AppContext, ObservedEvent } from 'userbot-gateway/plugin'
 import { isTdUpdate } from './kinds'
 import { logWebhookFailure } from './log-failure'
 import type { EventRow } from './outbox'
 import type { NewEvent } from './store'
+import { webhookEndpoint } from './tables'
 
 /** Events stored in one write at most. */
 const WRITE_SLICE = 256

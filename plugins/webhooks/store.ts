@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
-import { type Database, webhookDelivery, webhookEndpoint, webhookEvent } from 'userbot-gateway/plugin'
+import type { Database } from 'userbot-gateway/plugin'
 import { type Claimed, claimStatement, completeClaim, EventCache, type LeasedRow } from './claim'
 import { type DeliveryInsert, type LeaseRequest, markLeased, type Recorded } from './direct'
 import type { EventRow } from './outbox'
+import { webhookDelivery, webhookEndpoint, webhookEvent } from './tables'
 
 export { type Claimed, claimStatement } from './claim'
 

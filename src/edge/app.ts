@@ -6,6 +6,7 @@ import journal from '../../db/migrations/meta/_journal.json' with { type: 'json'
 import * as schema from '../../db/schema'
 import { accountsRoutes } from '../../plugins/accounts'
 import { apiAccountsRoutes } from '../../plugins/api-accounts'
+import { API_ACCOUNTS_SETTINGS } from '../../plugins/api-accounts/settings'
 import { createAuthenticator } from '../auth'
 import { type Config, ConfigError, loadConfig } from '../config'
 import type { RestContext } from '../context'
@@ -41,6 +42,8 @@ export class SchemaBehindError extends Error {
 
 export async function createEdgeApp(env: Record<string, string | undefined>): Promise<EdgeApp> {
 	const config = loadConfig(env, { secrets: 'env' })
+	// Family B's own settings, read here as the app reads them when it loads the plugin.
+	const familyB = API_ACCOUNTS_SETTINGS.read(env)
 	if (!env.DATABASE_URL || !REMOTE.test(env.DATABASE_URL))
 		throw new ConfigError('DATABASE_URL: must name a libSQL server (libsql, http(s) or ws(s) URL) here')
 	if (config.smtpUrl)
@@ -60,7 +63,7 @@ export async function createEdgeApp(env: Record<string, string | undefined>): Pr
 		// The account plugins' routes on the context they need; the edge has no runtime or gateway.
 		const ctx: RestContext = { config, db, log, auth }
 		app.use(accountsRoutes(ctx))
-		if (config.mainServerUrl) app.use(apiAccountsRoutes(ctx))
+		if (familyB.mainServerUrl) app.use(apiAccountsRoutes(ctx, familyB))
 		return { config, log, fetch: withClientAddress(app), close: () => client.close() }
 	} catch (err) {
 		client.close()

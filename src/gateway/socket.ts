@@ -227,7 +227,7 @@ export class GatewaySocket implements Connection {
 		if (this.#state === 'ended') return false
 		// Writing may find the client does not read (the outbox then ends the socket with 1013).
 		this.#ports.flush()
-		if (this.#state === 'ended') return false
+		if (this.state === 'ended') return false
 		this.#stop()
 		this.#ports.close(code, reason)
 		return true

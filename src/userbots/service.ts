@@ -16,7 +16,9 @@ import { logOutUserbot, restartUserbot } from './lifecycle/actions'
 import { type Row, UserbotClients } from './lifecycle/clients'
 import { createUserbot } from './lifecycle/create'
 import { readFile } from './lifecycle/files'
-import type { LifecycleParts } from './lifecycle/parts'
+import type { LifecycleParts, UserbotLimits } from './lifecycle/parts'
+
+export type { UserbotLimits } from './lifecycle/parts'
 import { removeUserbot } from './lifecycle/removal'
 import { UserbotStates } from './lifecycle/states'
 import { qrLink, runStep } from './lifecycle/steps'
@@ -57,19 +59,23 @@ export class UserbotService {
 	/** The files route's download cache (FILE_CACHE_BYTES). */
 	readonly fileCache: FileCache
 
-	constructor(private readonly ctx: AppContext) {
+	constructor(
+		private readonly ctx: AppContext,
+		/** The userbots plugin's settings (plugins/userbots/settings.ts): quotas and the files route's limits. */
+		limits: UserbotLimits,
+	) {
 		this.states = new UserbotStates(ctx)
 		this.statuses = new StatusTracker(ctx)
 		this.clients = new UserbotClients(ctx, this.states)
 		const stepDeadline = Math.min(ctx.config.commandTimeoutMs, STEP_DEADLINE_MS)
-		this.parts = { ctx, states: this.states, clients: this.clients, statuses: this.statuses, stepDeadline }
-		const { dataDir, uploadMaxBytes, uploadQuotaBytes, companyUploadQuotaBytes } = ctx.config
+		this.parts = { ctx, states: this.states, clients: this.clients, statuses: this.statuses, stepDeadline, limits }
+		const { dataDir, uploadMaxBytes } = ctx.config
 		this.uploads = createUploadStore(dataDir, {
 			maxBytes: uploadMaxBytes,
-			quotaBytes: uploadQuotaBytes,
-			companyQuotaBytes: companyUploadQuotaBytes,
+			quotaBytes: limits.uploadQuotaBytes,
+			companyQuotaBytes: limits.companyUploadQuotaBytes,
 		})
-		this.fileCache = createFileCache(ctx.db, ctx.config.fileCacheBytes, ctx.log)
+		this.fileCache = createFileCache(ctx.db, limits.fileCacheBytes, ctx.log)
 	}
 
 	/** A runtime event: states to the owner, health to the status tracker. */

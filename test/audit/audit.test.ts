@@ -22,8 +22,7 @@ const TWO_FA = 'audit-2fa-secret-Zq9'
 let c: Company
 let ws: WsClient
 beforeAll(async () => {
-	c = await startCompany({ WEBHOOK_ALLOW_HTTP: 'true' })
-	c.t.config.webhooks.allowedHosts = ['127.0.0.1']
+	c = await startCompany({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' })
 	ws = await connectWs(c.t.url, { bearer: c.owner.access })
 })
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { accountsPlugin } from '../../plugins/accounts'
 import { messagesCommands } from '../../plugins/commands-messages'
-import { userbotsPlugin } from '../../plugins/userbots'
+import { userbots } from '../../plugins/userbots'
 import { CommandError, type CommandGroup, defineCommand, defineCommandGroup } from '../../src/commands/define'
 import { definePlugin, type PluginDefinition } from '../../src/plugin'
 import { emulatorRequest } from '../../src/telegram/emulator'
@@ -67,7 +67,7 @@ export const testCommands = defineCommandGroup({
 export function pluginsWith(...groups: CommandGroup[]): PluginDefinition[] {
 	return [
 		accountsPlugin,
-		userbotsPlugin,
+		userbots(),
 		definePlugin({
 			id: 'commands-messages',
 			build(ctx) {

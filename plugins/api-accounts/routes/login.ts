@@ -44,7 +44,7 @@ async function logIn(
 	password: string,
 	fail: () => Promise<void>,
 ): Promise<Response> {
-	const deadline = AbortSignal.timeout(ctx.config.mainServerTimeoutMs)
+	const deadline = AbortSignal.timeout(main.timeoutMs)
 	let pair: Awaited<ReturnType<MainServer['obtainPair']>>
 	try {
 		pair = await main.obtainPair(email, password, deadline)

@@ -4,6 +4,7 @@ import type { AppContext, Bus } from 'userbot-gateway/plugin'
 import { Sender } from '../attempt'
 import { logWebhookFailure } from '../log-failure'
 import type { EventRow, Outbox } from '../outbox'
+import type { WebhookConfig } from '../settings'
 import type { Lookup } from '../ssrf'
 import { JetStreamHistory } from './history'
 import {
@@ -25,7 +26,7 @@ const nanos = (ms: number) => ms * 1_000_000
 
 export interface JetStreamOutboxDeps {
 	bus: Bus
-	config: AppContext['config']['webhooks']
+	config: WebhookConfig
 	dataKey: string
 	log: AppContext['log']
 	now: () => number
@@ -66,7 +67,7 @@ export class JetStreamOutbox implements Outbox {
 	/** Makes sure the stream and the bucket exist, with this gateway's limits. */
 	static async open(deps: JetStreamOutboxDeps): Promise<JetStreamOutbox> {
 		const { jsm, nc } = deps.bus
-		const { maxAgeMs, maxBytes } = deps.config.jetstream
+		const { jsMaxAgeMs: maxAgeMs, jsMaxBytes: maxBytes } = deps.config
 		const stream = {
 			name: WEBHOOKS_STREAM,
 			subjects: [STREAM_SUBJECTS],

@@ -3,6 +3,7 @@ import type { AppContext, Bus } from 'userbot-gateway/plugin'
 import { type AttemptResult, isDelivered, type Sender, type Target } from '../attempt'
 import { nextAttemptAt } from '../backoff'
 import { logWebhookFailure } from '../log-failure'
+import type { WebhookConfig } from '../settings'
 import { consumerName, parseEvent, type StoredEvent, type StoredOutcome, WEBHOOKS_STREAM } from './messages'
 import type { Outcomes } from './outcomes'
 
@@ -25,7 +26,7 @@ export interface DeliveryEndpoint extends Target {
 
 export interface PairDeps {
 	bus: Bus
-	config: AppContext['config']['webhooks']
+	config: WebhookConfig
 	log: AppContext['log']
 	now: () => number
 	random: () => number

@@ -62,7 +62,8 @@ function insertRow(
 	key: string,
 	proxy: ProxySettings | undefined,
 ): Promise<number> {
-	const { secrets, companyUserbotLimit } = parts.ctx.config
+	const { secrets } = parts.ctx.config
+	const { companyUserbotLimit } = parts.limits
 	return parts.ctx.db.transaction(async (tx) => {
 		// Counted in the insert's own transaction, which holds the write lock from its start
 		// (BEGIN IMMEDIATE; and this process's writes take turns): concurrent creates cannot all

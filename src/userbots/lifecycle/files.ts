@@ -16,7 +16,8 @@ export async function readFile(
 	const userbotId = row.id
 	const runtime = clients.runtime()
 	await clients.ensure(row)
-	const { dataDir, fileMaxBytes, fileDownloadWaitMs, commandTimeoutMs } = ctx.config
+	const { dataDir, commandTimeoutMs } = ctx.config
+	const { fileMaxBytes, fileDownloadWaitMs } = parts.limits
 	// TDLib's own wait may be longer than ours: a download left running is still TDLib's to finish.
 	const timeoutMs = Math.max(commandTimeoutMs, fileDownloadWaitMs)
 	const invoke: FileInvoke = (request, label) => {

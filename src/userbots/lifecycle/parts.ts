@@ -11,4 +11,16 @@ export interface LifecycleParts {
 	statuses: StatusTracker
 	/** How long a log-in step's request (and each part of a delete's stop) may take. */
 	stepDeadline: number
+	/** The userbots plugin's settings: quotas and the files route's limits. */
+	limits: UserbotLimits
+}
+
+/** What a company and a userbot may take: the userbots plugin's settings, read when it loads. */
+export interface UserbotLimits {
+	uploadQuotaBytes: number
+	companyUploadQuotaBytes: number
+	fileMaxBytes: number
+	fileDownloadWaitMs: number
+	fileCacheBytes: number
+	companyUserbotLimit: number
 }

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { API_ACCOUNTS_SETTINGS } from '../../../plugins/api-accounts/settings'
+import { builtInPlugins } from '../../../src/app'
 import { loadConfig } from '../../../src/config'
 
 const withDir = <T>(run: (dir: string) => T): T => {
@@ -13,11 +15,17 @@ const withDir = <T>(run: (dir: string) => T): T => {
 	}
 }
 
+/** The plugin's settings as the app reads them when it loads api-accounts, after the core's. */
+const familyB = (env: Record<string, string>) => {
+	loadConfig(env)
+	return API_ACCOUNTS_SETTINGS.read(env)
+}
+
 describe('family B configuration', () => {
 	it('waits 5 seconds for the main server unless MAIN_SERVER_TIMEOUT says otherwise', () => {
 		withDir((dir) => {
-			expect(loadConfig({ DATA_DIR: dir }).mainServerTimeoutMs).toBe(5000)
-			expect(loadConfig({ DATA_DIR: dir, MAIN_SERVER_TIMEOUT: '250' }).mainServerTimeoutMs).toBe(250)
+			expect(familyB({ DATA_DIR: dir }).mainServerTimeoutMs).toBe(5000)
+			expect(familyB({ DATA_DIR: dir, MAIN_SERVER_TIMEOUT: '250' }).mainServerTimeoutMs).toBe(250)
 		})
 	})
 
@@ -33,13 +41,11 @@ describe('family B configuration', () => {
 		],
 	])('rejects %s=%s with one line naming it', (name, value, message) => {
 		withDir((dir) => {
-			expect(() => loadConfig({ DATA_DIR: dir, [name]: value })).toThrow(message)
+			expect(() => familyB({ DATA_DIR: dir, [name]: value })).toThrow(message)
 		})
 	})
 
 	it('lists api-accounts among the plugins loaded by default', () => {
-		withDir((dir) => {
-			expect(loadConfig({ DATA_DIR: dir }).plugins).toContain('api-accounts')
-		})
+		expect(builtInPlugins.map((p) => p.id)).toContain('api-accounts')
 	})
 })

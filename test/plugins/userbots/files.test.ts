@@ -89,7 +89,7 @@ describe('POST /api/userbots/{id}/files/', () => {
 	it("refuses an upload past the userbot's quota with 413 and keeps nothing", async () => {
 		const dir = join(server.dataDir, 'tdlib', String(id), 'uploads')
 		const used = readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0)
-		const quota = server.config.uploadQuotaBytes
+		const quota = Number(server.config.env.UPLOAD_QUOTA_BYTES)
 		// Fill the folder up to the quota (each upload under the per-file limit), then one byte more.
 		let left = quota - used
 		while (left > 0) {

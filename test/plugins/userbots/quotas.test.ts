@@ -47,7 +47,7 @@ describe('upload quotas under concurrency', () => {
 		const statuses = answers.map((r) => r.status)
 		expect(statuses.filter((s) => s === 201)).toHaveLength(5)
 		expect(statuses.filter((s) => s === 413)).toHaveLength(7)
-		expect(stored(id)).toBe(server.config.uploadQuotaBytes)
+		expect(stored(id)).toBe(Number(server.config.env.UPLOAD_QUOTA_BYTES))
 	})
 
 	it("store no more than the company's quota across its userbots", async () => {
@@ -57,7 +57,9 @@ describe('upload quotas under concurrency', () => {
 		expect(answers.filter((r) => r.status === 201)).toHaveLength(7)
 		const refused = answers.filter((r) => r.status === 413)
 		expect(new Set(await Promise.all(refused.map(codeOf)))).toEqual(new Set(['company_quota_exceeded']))
-		expect(ids.reduce((n, id) => n + stored(id), 0)).toBe(server.config.companyUploadQuotaBytes)
+		expect(ids.reduce((n, id) => n + stored(id), 0)).toBe(
+			Number(server.config.env.COMPANY_UPLOAD_QUOTA_BYTES),
+		)
 	})
 })
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { createWebhooksPlugin } from '../../../plugins/webhooks'
+import { webhooks } from '../../../plugins/webhooks'
+import type { WebhookConfig } from '../../../plugins/webhooks/settings'
 import { URL_ERRORS } from '../../../plugins/webhooks/ssrf'
 import { builtInPlugins } from '../../../src/app'
 import { joinCompany, type Member } from '../../gateway/company'
@@ -17,6 +18,7 @@ describe('webhook endpoints: who may, and what is checked', () => {
 	let other: TestUser
 	let member: Member
 	let rx: Receiver
+	let settings: WebhookConfig | undefined
 	/** `rebound` names: public when saved, loopback when delivered (DNS rebinding). */
 	let lookups = 0
 
@@ -33,7 +35,16 @@ describe('webhook endpoints: who may, and what is checked', () => {
 			if (host === 'localhost') return [{ address: '127.0.0.1', family: 4 }]
 			throw new Error('ENOTFOUND')
 		}
-		const plugins = [...builtInPlugins.filter((p) => p.id !== 'webhooks'), createWebhooksPlugin({ lookup })]
+		// The settings the plugin reads at its build, kept here so that a test can change its policy.
+		const hooks = webhooks({ lookup })
+		const watched = {
+			...hooks,
+			build: (ctx: Parameters<NonNullable<typeof hooks.build>>[0], read: WebhookConfig) => {
+				settings = read
+				return hooks.build?.(ctx, read) ?? null
+			},
+		}
+		const plugins = [...builtInPlugins.filter((p) => p.id !== 'webhooks'), watched]
 		t = await getTestInstance(
 			{ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_RETRY_BASE: '1', WEBHOOK_RETRY_CAP: '2', WEBHOOK_POLL: '20' },
 			{ plugins },
@@ -48,8 +59,12 @@ describe('webhook endpoints: who may, and what is checked', () => {
 		await t.stop()
 	})
 	const as = (u: TestUser | undefined) => call(t, u?.access)
+	const live = (): WebhookConfig => {
+		if (!settings) throw new Error('the webhooks plugin was not built')
+		return settings
+	}
 	const allow = (hosts: string[]) => {
-		t.config.webhooks.allowedHosts = hosts
+		live().allowedHosts = hosts
 	}
 
 	it('refuses loopback, private, link-local and metadata addresses, and names resolving to them', async () => {
@@ -78,9 +93,9 @@ describe('webhook endpoints: who may, and what is checked', () => {
 		expect(await post('ftp://93.184.216.34/')).toEqual({ url: [URL_ERRORS.invalid] })
 		expect(await post('https://user:pw@93.184.216.34/')).toEqual({ url: [URL_ERRORS.credentials] })
 		expect(await post('https://nowhere.example/')).toEqual({ url: [URL_ERRORS.unresolved] })
-		t.config.webhooks.allowHttp = false
+		live().allowHttp = false
 		expect(await post('http://93.184.216.34/')).toEqual({ url: [URL_ERRORS.scheme] })
-		t.config.webhooks.allowHttp = true
+		live().allowHttp = true
 		const made = await as(owner)('POST', '/api/webhooks/', { url: 'https://93.184.216.34/hook' })
 		expect(made.status).toBe(201)
 		const { id } = (await made.json()) as { id: number }

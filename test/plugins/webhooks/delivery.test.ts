@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
-import { webhookEndpoint } from '../../../db/schema'
+import { webhookEndpoint } from '../../../plugins/webhooks/tables'
 import { createLoggedInUserbot, createMessagingFixture, type MessagingFixture } from '../../helpers-ws'
 import {
 	call,

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { type DatabaseHandle, openDatabase } from '../../../db/client'
-import { company, webhookDelivery, webhookEndpoint } from '../../../db/schema'
+import { company } from '../../../db/schema'
 import { Deliverer } from '../../../plugins/webhooks/deliver'
 import type { EventRow } from '../../../plugins/webhooks/outbox'
+import { WEBHOOK_SETTINGS } from '../../../plugins/webhooks/settings'
 import { generateSecret, sealSecret } from '../../../plugins/webhooks/secrets'
 import { WebhookStore } from '../../../plugins/webhooks/store'
+import { webhookDelivery, webhookEndpoint } from '../../../plugins/webhooks/tables'
 import { loadConfig } from '../../../src/config'
 import { createLogger } from '../../../src/logger'
 
@@ -30,12 +32,13 @@ describe('deliveries sent from memory by the gateway that stores them', () => {
 	const failing = new Set<number>()
 	let clock = 1_000_000
 	const dataKey = Buffer.alloc(32, 7).toString('base64url')
-	const config = loadConfig({
+	const env = {
 		DATA_DIR: mkdtempSync(join(tmpdir(), 'ubg-direct-config-')),
 		WEBHOOK_ALLOW_HTTP: 'true',
 		WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
 		WEBHOOK_POLL: '60000',
-	}).webhooks
+	}
+	const config = WEBHOOK_SETTINGS.read(env, {}, { bus: loadConfig(env).bus })
 	const deliverers: Deliverer[] = []
 	const deliverer = () => {
 		const d = new Deliverer({

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
-import { webhookDelivery } from '../../../db/schema'
-import { createWebhooksPlugin } from '../../../plugins/webhooks'
+import { webhooks } from '../../../plugins/webhooks'
+import { webhookDelivery } from '../../../plugins/webhooks/tables'
 import { builtInPlugins } from '../../../src/app'
 import { getTestInstance, type TestInstance } from '../../helpers'
 import { connectWs, registerUser } from '../../helpers-ws'
@@ -66,7 +66,7 @@ describe('webhook retries on a clock of the test', () => {
 		rx = startReceiver()
 		const plugins = [
 			...builtInPlugins.filter((p) => p.id !== 'webhooks'),
-			createWebhooksPlugin({ now: () => clock, random: () => 0.5 }),
+			webhooks({ now: () => clock, random: () => 0.5 }),
 		]
 		t = await getTestInstance(
 			{

@@ -5,9 +5,10 @@ import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { type DatabaseHandle, openDatabase } from '../../../db/client'
-import { company, webhookEndpoint } from '../../../db/schema'
+import { company } from '../../../db/schema'
 import { generateSecret, signatureHeader, signingKey } from '../../../plugins/webhooks/secrets'
 import { type NewEvent, WebhookStore } from '../../../plugins/webhooks/store'
+import { webhookEndpoint } from '../../../plugins/webhooks/tables'
 
 /**
  * The outbox's hot path (docs/webhooks.md#the-hot-path): claims that return what the deliveries hold

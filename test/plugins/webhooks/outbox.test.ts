@@ -3,13 +3,18 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { outboxKind } from '../../../plugins/webhooks/outbox'
+import { WEBHOOK_SETTINGS } from '../../../plugins/webhooks/settings'
 import { loadConfig } from '../../../src/config'
 
 describe('where the webhooks outbox lives (WEBHOOK_OUTBOX)', () => {
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-outbox-config-'))
 	afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 	const base = { DATA_DIR: dataDir }
-	const hooks = (env: Record<string, string>) => loadConfig({ ...base, ...env }).webhooks
+	// The plugin's settings, read as the app reads them when it loads the plugin (the core's bus beside).
+	const hooks = (env: Record<string, string>) => {
+		const all = { ...base, ...env }
+		return WEBHOOK_SETTINGS.read(all, {}, { bus: loadConfig(all).bus })
+	}
 
 	it('is JetStream on a bus and the database otherwise, unless told', () => {
 		expect(outboxKind(hooks({}), true)).toBe('jetstream')
@@ -25,11 +30,9 @@ describe('where the webhooks outbox lives (WEBHOOK_OUTBOX)', () => {
 		expect(() => hooks({ ...bus, WEBHOOK_RETRY_FOR: '700000000' })).toThrow(
 			'WEBHOOK_JS_MAX_AGE: must be longer than WEBHOOK_RETRY_FOR (events wait that long)',
 		)
-		expect(
-			hooks({ ...bus, WEBHOOK_JS_MAX_AGE: '800000000', WEBHOOK_RETRY_FOR: '700000000' }).jetstream,
-		).toEqual({
-			maxBytes: 1073741824,
-			maxAgeMs: 800000000,
+		expect(hooks({ ...bus, WEBHOOK_JS_MAX_AGE: '800000000', WEBHOOK_RETRY_FOR: '700000000' })).toMatchObject({
+			jsMaxBytes: 1073741824,
+			jsMaxAgeMs: 800000000,
 		})
 		// The database outbox on a bus does not care about the stream's age.
 		expect(hooks({ ...bus, WEBHOOK_OUTBOX: 'database', WEBHOOK_RETRY_FOR: '700000000' }).outbox).toBe(

@@ -3,11 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type DatabaseHandle, openDatabase } from '../../../db/client'
-import { company, webhookEndpoint } from '../../../db/schema'
+import { company } from '../../../db/schema'
 import { backoffMs, nextAttemptAt, retryAfterMs } from '../../../plugins/webhooks/backoff'
 import { openSecret, sealSecret } from '../../../plugins/webhooks/secrets'
 import { checkUrlForm, isInternalAddress, resolveTarget } from '../../../plugins/webhooks/ssrf'
 import { type Claimed, WebhookStore } from '../../../plugins/webhooks/store'
+import { webhookEndpoint } from '../../../plugins/webhooks/tables'
 
 /**
  * The outbox's claims as several gateways on one database make them: two processes' own connections

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { eq, sql } from 'drizzle-orm'
 import { type DatabaseHandle, openDatabase } from '../../../db/client'
-import { company, webhookDelivery, webhookEndpoint } from '../../../db/schema'
+import { company } from '../../../db/schema'
 import { Leases } from '../../../plugins/webhooks/leases'
 import { SettleQueue } from '../../../plugins/webhooks/settle'
 import { cachedLookup, checkUrlForm, resolveTarget, UrlRefused } from '../../../plugins/webhooks/ssrf'
 import { claimStatement, type Settled, WebhookStore } from '../../../plugins/webhooks/store'
+import { webhookDelivery, webhookEndpoint } from '../../../plugins/webhooks/tables'
 import { createLogger } from '../../../src/logger'
 
 /**
