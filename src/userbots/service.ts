@@ -19,6 +19,7 @@ import { readFile } from './lifecycle/files'
 import type { LifecycleParts, UserbotLimits } from './lifecycle/parts'
 
 export type { UserbotLimits } from './lifecycle/parts'
+
 import { removeUserbot } from './lifecycle/removal'
 import { UserbotStates } from './lifecycle/states'
 import { qrLink, runStep } from './lifecycle/steps'
@@ -68,7 +69,14 @@ export class UserbotService {
 		this.statuses = new StatusTracker(ctx)
 		this.clients = new UserbotClients(ctx, this.states)
 		const stepDeadline = Math.min(ctx.config.commandTimeoutMs, STEP_DEADLINE_MS)
-		this.parts = { ctx, states: this.states, clients: this.clients, statuses: this.statuses, stepDeadline, limits }
+		this.parts = {
+			ctx,
+			states: this.states,
+			clients: this.clients,
+			statuses: this.statuses,
+			stepDeadline,
+			limits,
+		}
 		const { dataDir, uploadMaxBytes } = ctx.config
 		this.uploads = createUploadStore(dataDir, {
 			maxBytes: uploadMaxBytes,

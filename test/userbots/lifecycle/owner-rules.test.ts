@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'bun:test'
 import type { AppContext, CompanyEvent } from '../../../src/context'
-import { successReply } from '../../../src/wire/envelope'
 import { UserbotStates } from '../../../src/userbots/lifecycle/states'
+import { successReply } from '../../../src/wire/envelope'
 import { createUserbot, serveFresh, signUp } from '../../plugins/userbots/support'
 
 /**
