@@ -1,6 +1,17 @@
 import type { ReplayFields } from './bodies'
 import type { WebhookConfig } from './settings'
-import type { NewEvent } from './store'
+
+/** One event as it is stored once, before any delivery of it is tried. */
+export interface NewEvent {
+	companyId: number
+	userbotId: number
+	seq: number
+	type: string
+	/** The body's `data`, serialized. */
+	data: string
+	dedupeKey: string
+	at: number
+}
 
 /** An event to store, with the endpoints that want it. */
 export interface EventRow {

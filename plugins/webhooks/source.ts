@@ -2,8 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import type { AppContext, ObservedEvent } from 'userbot-gateway/plugin'
 import { isTdUpdate } from './kinds'
 import { logWebhookFailure } from './log-failure'
-import type { EventRow } from './outbox'
-import type { NewEvent } from './store'
+import type { EventRow, NewEvent } from './outbox'
 import { webhookEndpoint } from './tables'
 
 /** Events stored in one write at most. */

@@ -2,22 +2,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Database } from 'userbot-gateway/plugin'
 import { type Claimed, claimStatement, completeClaim, EventCache, type LeasedRow } from './claim'
 import { type DeliveryInsert, type LeaseRequest, markLeased, type Recorded } from './direct'
-import type { EventRow } from './outbox'
+import type { EventRow, NewEvent } from './outbox'
 import { webhookDelivery, webhookEndpoint, webhookEvent } from './tables'
 
 export { type Claimed, claimStatement } from './claim'
-
-/** One event as it is stored once, before any delivery of it is tried. */
-export interface NewEvent {
-	companyId: number
-	userbotId: number
-	seq: number
-	type: string
-	/** The body's `data`, serialized. */
-	data: string
-	dedupeKey: string
-	at: number
-}
 
 /** Where an attempt leaves its delivery. */
 export type Outcome = { status: 'delivered' | 'failed' } | { status: 'pending'; nextAt: number }

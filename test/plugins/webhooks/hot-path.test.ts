@@ -6,8 +6,9 @@ import { eq, sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { type DatabaseHandle, openDatabase } from '../../../db/client'
 import { company } from '../../../db/schema'
+import type { NewEvent } from '../../../plugins/webhooks/outbox'
 import { generateSecret, signatureHeader, signingKey } from '../../../plugins/webhooks/secrets'
-import { type NewEvent, WebhookStore } from '../../../plugins/webhooks/store'
+import { WebhookStore } from '../../../plugins/webhooks/store'
 import { webhookEndpoint } from '../../../plugins/webhooks/tables'
 
 /**
