@@ -72,7 +72,7 @@ export function definePluginSettings<const S extends SettingsShape>(
 				const parsed = v.safeParse(schema, given !== undefined ? given : fromEnv)
 				// The option's key for a value given in code, the variable's name for one from the environment.
 				const label = given !== undefined ? `${name} (option ${key})` : name
-				if (!parsed.success) throw new ConfigError(`${label}: ${parsed.issues[0].message}`)
+				if (!parsed.success) throw new ConfigError(`${label}: ${wording(parsed.issues[0])}`)
 				values[key] = parsed.output
 			}
 			const typed = values as SettingsOf<S>
@@ -81,6 +81,15 @@ export function definePluginSettings<const S extends SettingsShape>(
 			return typed
 		},
 	}
+}
+
+/**
+ * An issue's message, unless it quotes the value: valibot's own messages end "but received <value>",
+ * and a setting's value may be a secret (a URL with a password, a token). Then what was expected.
+ */
+function wording(issue: { message: string; expected: string | null; received: string }): string {
+	if (!issue.message.includes(issue.received)) return issue.message
+	return issue.expected === null ? 'is not valid' : `must be ${issue.expected}`
 }
 
 /** One setting: the variable it is read from and its schema. */

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import * as v from 'valibot'
 import { apiAccounts } from '../../plugins/api-accounts'
 import { userbots } from '../../plugins/userbots'
 import { webhooks } from '../../plugins/webhooks'
@@ -9,6 +10,7 @@ import { WEBHOOK_SETTINGS } from '../../plugins/webhooks/settings'
 import { builtInPlugins } from '../../src/app'
 import { ConfigError } from '../../src/config'
 import type { PluginDefinition } from '../../src/plugin'
+import { definePluginSettings, setting } from '../../src/plugin-settings'
 import { startServer } from '../../src/serve'
 import { getTestInstance, type TestInstance } from '../helpers'
 
@@ -193,5 +195,29 @@ describe('a third-party plugin (test/plugins/fixtures/notes, loaded by PLUGINS f
 			'configuration error: NOTES_KEEP: must be at least 1',
 		)
 		expect(await startLine({ PLUGINS: 'accounts', NOTES_KEEP: '0' })).toBeNull()
+	})
+})
+
+describe("a setting's refusal never quotes the value", () => {
+	it("words a schema's own message without the value (valibot's default ends with it)", () => {
+		const settings = definePluginSettings({
+			mode: setting('NOTES_MODE', v.picklist(['fast', 'safe'])),
+			token: setting('NOTES_TOKEN', v.pipe(v.string(), v.length(8))),
+		})
+		const secret = 'hunter2-secret-value'
+		const refusal = (env: Record<string, string>) => {
+			try {
+				settings.read({ NOTES_MODE: 'fast', NOTES_TOKEN: '12345678', ...env })
+				return null
+			} catch (err) {
+				return err instanceof ConfigError ? err.message : String(err)
+			}
+		}
+		const mode = refusal({ NOTES_MODE: secret })
+		expect(mode).toBe('NOTES_MODE: must be ("fast" | "safe")')
+		const token = refusal({ NOTES_TOKEN: secret })
+		expect(token).toStartWith('NOTES_TOKEN: ')
+		expect(token).not.toContain(secret)
+		expect(refusal({})).toBeNull()
 	})
 })
