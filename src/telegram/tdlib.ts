@@ -97,6 +97,22 @@ export function createTdlibBackend(opts: TdlibOptions): Backend {
 	}
 }
 
+/**
+ * The parameters every client of the service starts with; `databases` turns on its SQLite database
+ * (messages, chats, files). The bare-tdl baseline (test/bench/idle-bare-tdl.ts) starts with them too.
+ */
+export function tdlibParameters(databases: boolean): tdl.TDLibParameters {
+	return {
+		use_message_database: databases,
+		use_chat_info_database: databases,
+		use_file_database: databases,
+		use_secret_chats: false,
+		system_language_code: 'en',
+		device_model: 'userbot-gateway',
+		application_version: '0.1.0',
+	}
+}
+
 /** One TDLib client; `databases` turns on its SQLite database (messages, chats, files). */
 function openClient(opts: TdlibOptions, c: ClientOptions, databases: boolean): BackendClient {
 	const client = tdl.createClient({
@@ -106,15 +122,7 @@ function openClient(opts: TdlibOptions, c: ClientOptions, databases: boolean): B
 		filesDirectory: c.filesDirectory,
 		databaseEncryptionKey: c.encryptionKey,
 		useTestDc: false,
-		tdlibParameters: {
-			use_message_database: databases,
-			use_chat_info_database: databases,
-			use_file_database: databases,
-			use_secret_chats: false,
-			system_language_code: 'en',
-			device_model: 'userbot-gateway',
-			application_version: '0.1.0',
-		},
+		tdlibParameters: tdlibParameters(databases),
 	})
 	const errors: Array<(e: Error) => void> = []
 	client.on('error', (e) => {

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as tdl from 'tdl'
-import { configureTdl } from '../../src/telegram/tdlib'
+import { configureTdl, tdlibParameters } from '../../src/telegram/tdlib'
 import { generateDatabaseKey } from '../../src/userbots/key-crypto'
 
 export interface StartFigures {
@@ -39,16 +39,7 @@ function startOne(i: number): Promise<tdl.Client> {
 		databaseDirectory: join(root, 'db'),
 		filesDirectory: join(root, 'files'),
 		databaseEncryptionKey: keys[i],
-		// The parameters of src/telegram/tdlib.ts.
-		tdlibParameters: {
-			use_message_database: databases,
-			use_chat_info_database: databases,
-			use_file_database: databases,
-			use_secret_chats: false,
-			system_language_code: 'en',
-			device_model: 'userbot-gateway',
-			application_version: '0.1.0',
-		},
+		tdlibParameters: tdlibParameters(databases),
 	})
 	return new Promise((resolve) => {
 		client.on('update', (u: { _: string; authorization_state?: { _: string } }) => {
