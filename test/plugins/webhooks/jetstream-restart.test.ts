@@ -1,54 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { rmSync } from 'node:fs'
-import { type NatsServer, startNats } from '../../bus/nats'
+import { describe, expect, it } from 'bun:test'
 import { registerUser } from '../../helpers-ws'
-import {
-	consumerState,
-	eventually,
-	expectNoOutboxRows,
-	newDataDir,
-	publishSeq,
-	startGateway,
-} from './jetstream'
-import { call, insertUserbot, type Receiver, startReceiver, texts } from './receiver'
+import { consumerState, eventually, expectNoOutboxRows, jetStreamBed, publishSeq } from './jetstream'
+import { call, insertUserbot, texts } from './receiver'
 
 describe('the JetStream outbox across restarts', () => {
-	let nats: NatsServer
-	let rx: Receiver
-	let dataDir: string
-	beforeAll(async () => {
-		nats = await startNats()
-		rx = startReceiver()
-		dataDir = newDataDir()
-	})
-	afterAll(async () => {
-		rx?.stop()
-		await nats?.stop()
-		rmSync(dataDir, { recursive: true, force: true })
-	})
+	const bed = jetStreamBed()
 
 	it('loses none of the waiting deliveries when the gateway and nats-server restart', async () => {
-		const first = await startGateway(nats, dataDir)
+		const first = await bed.gateway()
 		const owner = await registerUser(first, 'js-restart@example.com')
-		const made = await call(first, owner.access)('POST', '/api/webhooks/', { url: `${rx.url}/restart` })
+		const made = await call(first, owner.access)('POST', '/api/webhooks/', { url: `${bed.rx.url}/restart` })
 		expect(made.status).toBe(201)
 		const { id } = (await made.json()) as { id: number }
 		const ub = await insertUserbot(first, owner.companyId)
-		const got = () => rx.received.filter((x) => x.path === '/hook/restart')
+		const got = () => bed.rx.received.filter((x) => x.path === '/hook/restart')
 		// The first request is caught in flight; the others wait behind it in the stream.
-		rx.script('/hook/restart', 'hold')
+		bed.rx.script('/hook/restart', 'hold')
 		for (const n of [1, 2, 3]) publishSeq(first, ub, n, `e${n}`)
-		await rx.until(() => got().length >= 1)
+		await bed.rx.until(() => got().length >= 1)
 		await eventually(async () => (await consumerState(first, id, ub)).pending === 2)
 		await first.halt()
 		const heldId = got()[0]?.headers['webhook-id']
 		// nats-server killed and started again on its store: the stream and the consumer come back.
-		await nats.kill()
-		await nats.start()
+		await bed.nats.kill()
+		await bed.nats.start()
 
-		const second = await startGateway(nats, dataDir)
+		const second = await bed.gateway()
 		try {
-			await rx.until(() => got().length >= 4)
+			await bed.rx.until(() => got().length >= 4)
 			expect(texts(got())).toEqual(['e1', 'e1', 'e2', 'e3'])
 			expect(got()[1]?.headers['webhook-id']).toBe(heldId)
 			await eventually(async () => {
@@ -62,22 +41,22 @@ describe('the JetStream outbox across restarts', () => {
 	}, 60_000)
 
 	it('keeps sending once nats-server comes back under a running gateway', async () => {
-		const gw = await startGateway(nats, dataDir)
+		const gw = await bed.gateway()
 		try {
 			const owner = await registerUser(gw, 'js-bounce@example.com')
-			const made = await call(gw, owner.access)('POST', '/api/webhooks/', { url: `${rx.url}/bounce` })
+			const made = await call(gw, owner.access)('POST', '/api/webhooks/', { url: `${bed.rx.url}/bounce` })
 			const { id } = (await made.json()) as { id: number }
 			const ub = await insertUserbot(gw, owner.companyId)
-			const got = () => rx.received.filter((x) => x.path === '/hook/bounce')
-			rx.script('/hook/bounce', 'hold')
+			const got = () => bed.rx.received.filter((x) => x.path === '/hook/bounce')
+			bed.rx.script('/hook/bounce', 'hold')
 			for (const n of [1, 2]) publishSeq(gw, ub, n, `b${n}`)
-			await rx.until(() => got().length >= 1)
+			await bed.rx.until(() => got().length >= 1)
 			await eventually(async () => (await consumerState(gw, id, ub)).pending === 1)
-			await nats.kill()
+			await bed.nats.kill()
 			// The held attempt ends while the bus is away: its outcome cannot be acknowledged.
-			rx.releaseAll()
-			await nats.start()
-			await rx.until(() => texts(got()).includes('b2'), 30_000)
+			bed.rx.releaseAll()
+			await bed.nats.start()
+			await bed.rx.until(() => texts(got()).includes('b2'), 30_000)
 			expect(texts(got()).filter((t) => t === 'b2')).toEqual(['b2'])
 			expect(texts(got())[0]).toBe('b1')
 			expect(texts(got()).at(-1)).toBe('b2')
@@ -88,17 +67,17 @@ describe('the JetStream outbox across restarts', () => {
 	}, 60_000)
 
 	it('keeps a delivery that failed past WEBHOOK_RETRY_FOR as a dead letter: listed, replayable', async () => {
-		const gw = await startGateway(nats, dataDir, { WEBHOOK_RETRY_FOR: '1' })
+		const gw = await bed.gateway({ WEBHOOK_RETRY_FOR: '1' })
 		try {
 			const owner = await registerUser(gw, 'js-dead@example.com')
-			const made = await call(gw, owner.access)('POST', '/api/webhooks/', { url: `${rx.url}/dead` })
+			const made = await call(gw, owner.access)('POST', '/api/webhooks/', { url: `${bed.rx.url}/dead` })
 			const { id } = (await made.json()) as { id: number }
 			const ub = await insertUserbot(gw, owner.companyId)
-			const got = () => rx.received.filter((x) => x.path === '/hook/dead')
-			rx.script('/hook/dead', { status: 500 }, { status: 500 })
+			const got = () => bed.rx.received.filter((x) => x.path === '/hook/dead')
+			bed.rx.script('/hook/dead', { status: 500 }, { status: 500 })
 			publishSeq(gw, ub, 1, 'd1')
 			publishSeq(gw, ub, 2, 'd2')
-			await rx.until(() => texts(got()).includes('d2'))
+			await bed.rx.until(() => texts(got()).includes('d2'))
 			expect(texts(got())).toEqual(['d1', 'd1', 'd2'])
 			const listed = async () => {
 				const list = await call(gw, owner.access)('GET', `/api/webhooks/${id}/deliveries/`)
@@ -115,7 +94,7 @@ describe('the JetStream outbox across restarts', () => {
 			expect(((await failed.json()) as unknown[]).length).toBe(1)
 			const replay = await call(gw, owner.access)('POST', `/api/webhooks/${id}/replay/`, {})
 			expect(await replay.json()).toEqual({ replayed: 2, truncated: false })
-			await rx.until(() => got().length >= 5)
+			await bed.rx.until(() => got().length >= 5)
 			expect(texts(got())).toEqual(['d1', 'd1', 'd2', 'd1', 'd2'])
 			await expectNoOutboxRows(gw)
 		} finally {
@@ -125,7 +104,7 @@ describe('the JetStream outbox across restarts', () => {
 
 	it('refuses to start, in its own words, when JetStream cannot hold the outbox', async () => {
 		// More than nats-server can reserve on this disk: the stream is refused.
-		const refused = await startGateway(nats, dataDir, { WEBHOOK_JS_MAX_BYTES: String(2 ** 52) }).then(
+		const refused = await bed.gateway({ WEBHOOK_JS_MAX_BYTES: String(2 ** 52) }).then(
 			(t) => t.halt().then(() => undefined),
 			(err: unknown) => err,
 		)

@@ -1,55 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { rmSync } from 'node:fs'
+import { beforeAll, describe, expect, it } from 'bun:test'
 import { jetstream } from '@nats-io/jetstream'
 import { connect } from '@nats-io/transport-node'
 import { Webhook } from 'standardwebhooks'
 import { BusCodec } from '../../../src/bus/codec'
 import { BusKey } from '../../../src/bus/seal'
 import { createLogger } from '../../../src/logger'
-import { busConfigOf, type NatsServer, startNats } from '../../bus/nats'
+import { busConfigOf } from '../../bus/nats'
 import type { TestInstance } from '../../helpers'
 import { registerUser, type TestUser } from '../../helpers-ws'
 import {
 	consumerState,
 	eventually,
 	expectNoOutboxRows,
-	newDataDir,
+	jetStreamBed,
 	publishSeq,
-	startGateway,
 	storedUnder,
 } from './jetstream'
-import { call, insertUserbot, type Receiver, startReceiver, texts } from './receiver'
+import { call, insertUserbot, texts } from './receiver'
 
 describe('webhooks with the outbox in JetStream (two gateways on one bus)', () => {
-	let nats: NatsServer
-	let rx: Receiver
-	let dataDir: string
+	const bed = jetStreamBed()
 	let a: TestInstance
 	let b: TestInstance
 	let owner: TestUser
 	beforeAll(async () => {
-		nats = await startNats()
-		rx = startReceiver()
-		dataDir = newDataDir()
-		a = await startGateway(nats, dataDir)
-		b = await startGateway(nats, dataDir)
+		a = await bed.gateway()
+		b = await bed.gateway()
 		owner = await registerUser(a, 'js-owner@example.com')
 	}, 60_000)
-	afterAll(async () => {
-		await a?.halt()
-		await b?.halt()
-		rx?.stop()
-		await nats?.stop()
-		rmSync(dataDir, { recursive: true, force: true })
-	})
 
 	/** An endpoint on its own path of the receiver, and a userbot of the owner's company. */
 	async function endpoint(name: string) {
-		const made = await call(a, owner.access)('POST', '/api/webhooks/', { url: `${rx.url}/${name}` })
+		const made = await call(a, owner.access)('POST', '/api/webhooks/', { url: `${bed.rx.url}/${name}` })
 		expect(made.status).toBe(201)
 		const hook = (await made.json()) as { id: number; secret: string }
 		const ub = await insertUserbot(a, owner.companyId)
-		const got = () => rx.received.filter((x) => x.path === `/hook/${name}`)
+		const got = () => bed.rx.received.filter((x) => x.path === `/hook/${name}`)
 		return { ...hook, ub, got, subject: `ubg.wh.${hook.id}.${ub}` }
 	}
 
@@ -57,7 +43,7 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 		expect(a.ctx.bus).toBeDefined()
 		const hook = await endpoint('signed')
 		publishSeq(a, hook.ub, 1, 'hello')
-		await rx.until(() => hook.got().length >= 1)
+		await bed.rx.until(() => hook.got().length >= 1)
 		const got = hook.got()[0]
 		if (!got) throw new Error('nothing received')
 		const verified = new Webhook(hook.secret).verify(got.body, got.headers) as typeof got.json
@@ -77,10 +63,10 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 
 	it('retries a 500 with the same webhook-id, holds back the later event, and delivers each once', async () => {
 		const hook = await endpoint('retry')
-		rx.script('/hook/retry', { status: 500 }, { status: 500 })
+		bed.rx.script('/hook/retry', { status: 500 }, { status: 500 })
 		publishSeq(a, hook.ub, 1, 'first')
 		publishSeq(a, hook.ub, 2, 'second')
-		await rx.until(() => hook.got().length >= 4)
+		await bed.rx.until(() => hook.got().length >= 4)
 		expect(texts(hook.got())).toEqual(['first', 'first', 'first', 'second'])
 		const ids = hook.got().map((x) => x.headers['webhook-id'])
 		expect(new Set(ids.slice(0, 3)).size).toBe(1)
@@ -109,7 +95,7 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 			publishSeq(a, hook.ub, seq, text)
 			publishSeq(b, hook.ub, seq, text)
 		}
-		await rx.until(() => hook.got().length >= 3)
+		await bed.rx.until(() => hook.got().length >= 3)
 		await eventually(async () => {
 			const s = await consumerState(b, hook.id, hook.ub)
 			return s.pending === 0 && s.ackPending === 0
@@ -123,12 +109,12 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 	it('replays after a seq exactly the stored events after it, with their webhook-ids', async () => {
 		const hook = await endpoint('replay')
 		for (let seq = 1; seq <= 4; seq++) publishSeq(a, hook.ub, seq, `r${seq}`)
-		await rx.until(() => hook.got().length >= 4)
+		await bed.rx.until(() => hook.got().length >= 4)
 		const first = hook.got().map((x) => x.headers['webhook-id'])
 		const replay = await call(b, owner.access)('POST', `/api/webhooks/${hook.id}/replay/`, { after_seq: 2 })
 		expect(replay.status).toBe(202)
 		expect(await replay.json()).toEqual({ replayed: 2, truncated: false })
-		await rx.until(() => hook.got().length >= 6)
+		await bed.rx.until(() => hook.got().length >= 6)
 		await eventually(async () => {
 			const s = await consumerState(a, hook.id, hook.ub)
 			return s.pending === 0 && s.ackPending === 0
@@ -145,7 +131,7 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 		const sent = await call(a, owner.access)('POST', `/api/webhooks/${hook.id}/test/`)
 		expect(sent.status).toBe(202)
 		const { message_id } = (await sent.json()) as { message_id: string }
-		await rx.until(() => hook.got().length >= 1)
+		await bed.rx.until(() => hook.got().length >= 1)
 		const got = hook.got()[0]
 		expect(got?.json.type).toBe('webhook.test')
 		expect(got?.headers['webhook-id']).toBe(message_id)
@@ -155,8 +141,8 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 	it('refuses what it reads from the stream unsealed, forged, moved from another pair or misshapen', async () => {
 		const hook = await endpoint('hostile')
 		publishSeq(a, hook.ub, 1, 'before')
-		await rx.until(() => hook.got().length >= 1)
-		const sniffer = busConfigOf(nats.urlFor('sniffer'))
+		await bed.rx.until(() => hook.got().length >= 1)
+		const sniffer = busConfigOf(bed.nats.urlFor('sniffer'))
 		const auth = sniffer.auth as { user: string; pass: string }
 		const nc = await connect({ servers: sniffer.servers, user: auth.user, pass: auth.pass })
 		try {
@@ -186,7 +172,7 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 			await nc.close()
 		}
 		publishSeq(a, hook.ub, 2, 'after')
-		await rx.until(() => hook.got().length >= 2)
+		await bed.rx.until(() => hook.got().length >= 2)
 		await eventually(async () => {
 			const s = await consumerState(a, hook.id, hook.ub)
 			return s.pending === 0 && s.ackPending === 0
@@ -198,7 +184,7 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 	it('drops the pair consumer of a deleted endpoint', async () => {
 		const hook = await endpoint('deleted')
 		publishSeq(a, hook.ub, 1, 'last')
-		await rx.until(() => hook.got().length >= 1)
+		await bed.rx.until(() => hook.got().length >= 1)
 		await eventually(async () => (await consumerState(b, hook.id, hook.ub)).ackPending === 0)
 		const gone = await call(a, owner.access)('DELETE', `/api/webhooks/${hook.id}/`)
 		expect(gone.status).toBe(204)

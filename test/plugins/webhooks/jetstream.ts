@@ -1,22 +1,58 @@
-import { expect } from 'bun:test'
-import { mkdtempSync } from 'node:fs'
+import { afterAll, beforeAll, expect } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { WEBHOOKS_STREAM } from '../../../plugins/webhooks/jetstream/messages'
 import { webhookDelivery, webhookEvent } from '../../../plugins/webhooks/tables'
-import type { NatsServer } from '../../bus/nats'
+import { type NatsServer, startNats } from '../../bus/nats'
 import { getTestInstance, type TestInstance } from '../../helpers'
-import { HOOK_ENV } from './receiver'
+import { HOOK_ENV, type Receiver, startReceiver } from './receiver'
 
 /** A gateway on the test's bus (ROLE=gateway, the gateway's user), its outbox in JetStream. */
-export function startGateway(nats: NatsServer, dataDir: string, env: Record<string, string> = {}) {
+function startGateway(nats: NatsServer, dataDir: string, env: Record<string, string> = {}) {
 	return getTestInstance(
 		{ ...HOOK_ENV, BUS_URL: nats.url, BUS_HEARTBEAT: '300', ROLE: 'gateway', ...env },
 		{ dataDir },
 	)
 }
 
-export const newDataDir = () => mkdtempSync(join(tmpdir(), 'ubg-hooks-js-'))
+/** What a block of tests of the JetStream outbox stands on. */
+export interface JetStreamBed {
+	nats: NatsServer
+	rx: Receiver
+	/** The one data folder every gateway of the block shares (a restart finds its database). */
+	dataDir: string
+	/** A gateway on the bed's bus and data folder, halted when the block ends if the test has not. */
+	gateway(env?: Record<string, string>): Promise<TestInstance>
+}
+
+/**
+ * A nats-server, a webhook receiver and a data folder, made before the tests of the `describe` it is
+ * called in and removed after them, the gateways started through it halted first.
+ */
+export function jetStreamBed(): JetStreamBed {
+	const gateways: TestInstance[] = []
+	// Filled in by beforeAll, before any test reads it.
+	const bed = {
+		async gateway(env: Record<string, string> = {}) {
+			const t = await startGateway(bed.nats, bed.dataDir, env)
+			gateways.push(t)
+			return t
+		},
+	} as JetStreamBed
+	beforeAll(async () => {
+		bed.nats = await startNats()
+		bed.rx = startReceiver()
+		bed.dataDir = mkdtempSync(join(tmpdir(), 'ubg-hooks-js-'))
+	}, 60_000)
+	afterAll(async () => {
+		for (const t of gateways) await t.halt()
+		bed.rx?.stop()
+		await bed.nats?.stop()
+		if (bed.dataDir) rmSync(bed.dataDir, { recursive: true, force: true })
+	})
+	return bed
+}
 
 /** A fake TDLib update numbered `seq`, as the shard numbers it, for the userbot. */
 export function publishSeq(t: TestInstance, userbotId: number, seq: number, text: string) {
