@@ -40,9 +40,10 @@ describe('deliveries sent from memory by the gateway that stores them', () => {
 	}
 	const config = WEBHOOK_SETTINGS.read(env, {}, { bus: loadConfig(env).bus })
 	const deliverers: Deliverer[] = []
-	const deliverer = () => {
+	/** A deliverer of this gateway's clock and receiver, on `on` (the store, or a view of it). */
+	const deliverer = (on: WebhookStore = store) => {
 		const d = new Deliverer({
-			store,
+			store: on,
 			config,
 			dataKey,
 			log: createLogger('error'),
@@ -124,17 +125,7 @@ describe('deliveries sent from memory by the gateway that stores them', () => {
 				return Reflect.get(target, prop, receiver)
 			},
 		})
-		const d = new Deliverer({
-			store: counting,
-			config,
-			dataKey,
-			log: createLogger('error'),
-			now: () => clock,
-			random: () => 0.99,
-			lookup: async () => [{ address: '127.0.0.1', family: 4 }],
-			onDisabled() {},
-		})
-		deliverers.push(d)
+		const d = deliverer(counting)
 		// Not started: no poll, so only what `record` sends itself can arrive.
 		await d.record([...events(101, 'a1', 'a2'), ...events(102, 'b1'), ...events(101, 'a3')])
 		// Stored leased to this gateway already.
