@@ -2,23 +2,11 @@ import { eq } from 'drizzle-orm'
 import { userbot, userProfile } from '../db/schema'
 import type { CreateAppOptions } from '../src/app'
 import { sealDatabaseKey } from '../src/userbots/key-crypto'
+import type { ChatUpdate } from '../src/wire/envelope'
 import { getTestInstance, type TestInstance } from './helpers'
 
-/**
- * A reply as the gateway sends it (docs/protocol.md#envelopes); `userbot_id` is absent when the frame named
- * none usable.
- */
-export interface ChatUpdate {
-	type: 'chat_update'
-	userbot_id?: number
-	payload: {
-		userbot_id?: number
-		type: string
-		result?: unknown
-		error?: string
-		request_id?: string | number
-	}
-}
+/** A reply as the gateway sends it: the wire module's type (docs/protocol.md#envelopes). */
+export type { ChatUpdate }
 
 export type WsAuth = { bearer: string } | { cookie: string; origin?: string } | Record<string, never>
 
