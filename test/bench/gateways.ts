@@ -22,7 +22,7 @@ import {
 } from '../bus/cluster'
 import { readUntil, terminate } from '../bus/nats'
 import { registerUser } from '../helpers-ws'
-import { type LoadResult, loadFromChild } from './ws-load'
+import { cpuOf, type LoadResult, loadFromChild } from './ws-load'
 
 const list = (text: string) => text.split(',').map(Number)
 const GATEWAYS = list(process.env.BENCH_GATEWAYS ?? '1,2,4')
@@ -33,17 +33,6 @@ const INFLIGHT = Number(process.env.BENCH_INFLIGHT ?? 4)
 /** Seeded emulator accounts that log in without 2FA: one userbot each, spread over the shards. */
 const PHONES = ['9996621234', '9996611111', '9996614444', '9996625555']
 const ACTION = 'get_default_message_auto_delete_time'
-
-/** CPU seconds a process has used so far (Linux /proc), or NaN once it is gone. */
-async function cpuOf(pid: number): Promise<number> {
-	try {
-		const stat = await Bun.file(`/proc/${pid}/stat`).text()
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-		return (Number(fields[11]) + Number(fields[12])) / 100
-	} catch {
-		return Number.NaN
-	}
-}
 
 /** `ROLE=gateway GATEWAYS=n` as an operator runs it; resolves with its URL and the gateways' pids. */
 async function startFleet(env: Record<string, string>, n: number) {

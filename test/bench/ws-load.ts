@@ -44,8 +44,12 @@ function openLoaded(
 		ws.send(JSON.stringify({ ...frame, request_id: id }))
 	}
 	ws.onmessage = (event) => {
-		const reply = JSON.parse(String(event.data)) as { payload?: { request_id?: number; error?: string } }
-		const id = reply.payload?.request_id
+		const reply = JSON.parse(String(event.data)) as {
+			request_id?: number
+			payload?: { request_id?: number; error?: string }
+		}
+		// The gateway echoes request_id in the payload; an echo server sends the frame back as it was.
+		const id = reply.payload?.request_id ?? reply.request_id
 		if (id === undefined) return
 		const started = sentAt.get(id)
 		sentAt.delete(id)
@@ -98,6 +102,17 @@ export async function generateLoad(spec: LoadSpec): Promise<LoadResult> {
 		p99: percentile(sorted, 0.99),
 		errors,
 		kinds,
+	}
+}
+
+/** CPU seconds a process has used so far (Linux /proc), or NaN when it is gone or unknown. */
+export async function cpuOf(pid: number | undefined): Promise<number> {
+	try {
+		const stat = await Bun.file(`/proc/${pid}/stat`).text()
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+		return (Number(fields[11]) + Number(fields[12])) / 100
+	} catch {
+		return Number.NaN
 	}
 }
 
