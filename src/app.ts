@@ -36,6 +36,7 @@ import { type PluginDefinition, pluginSettingsOf } from './plugin'
 import { loadPluginModule } from './plugin-loader'
 import { isPathSpecifier, resolvePluginSpecifier } from './plugin-specifier'
 import { RouteOwners } from './route-owners'
+import { closerStack } from './shutdown'
 import { StartupError } from './startup-error'
 import { recordRequests } from './supervisor/request-log'
 import { createUpdateHub } from './updates/hub'
@@ -108,17 +109,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 	// One of GATEWAYS=N: its lines, interleaved with the others' on one output, say whose they are.
 	const gateway = config.gateways.index
 	const log = opts.logger ?? createLogger(config.logLevel, gateway === undefined ? {} : { gateway })
-	const closers: Array<() => Promise<void> | void> = []
-	const closeAll = async () => {
-		for (const close of closers.reverse()) {
-			try {
-				await close()
-			} catch (err) {
-				log.warn('error while closing', { error: err instanceof Error ? err : String(err) })
-			}
-		}
-		closers.length = 0
-	}
+	const { closers, closeAll } = closerStack(log)
 	try {
 		const { chosen, settings, skipped } = await choosePlugins(config, opts.plugins, opts.restOnly === true)
 		const own = chosen.flatMap((p) => (p.migrations ? [{ id: p.id, folder: p.migrations }] : []))

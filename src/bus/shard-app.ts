@@ -1,6 +1,7 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import type { Config } from '../config'
 import { createLogger, type Logger } from '../logger'
+import { closerStack } from '../shutdown'
 import { startShard } from './process'
 
 /**
@@ -15,17 +16,7 @@ export interface ShardApp {
 
 export async function createShardApp(config: Config, opts: { logger?: Logger } = {}): Promise<ShardApp> {
 	const log = opts.logger ?? createLogger(config.logLevel)
-	const closers: Array<() => Promise<void> | void> = []
-	const closeAll = async () => {
-		for (const close of closers.reverse()) {
-			try {
-				await close()
-			} catch (err) {
-				log.warn('error while closing', { error: err instanceof Error ? err : String(err) })
-			}
-		}
-		closers.length = 0
-	}
+	const { closers, closeAll } = closerStack(log)
 	try {
 		// The plugins the gateways of this configuration load: what their commands may send.
 		const { choosePlugins } = await import('../app')
