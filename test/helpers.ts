@@ -83,3 +83,11 @@ export async function getTestInstance(
 		},
 	}
 }
+
+/** Every number in a JSON body, by its path: a public /health has none (docs/capacity.md#watching-it). */
+export const countsIn = (value: unknown, path = ''): string[] =>
+	typeof value === 'number'
+		? [path]
+		: value && typeof value === 'object'
+			? Object.entries(value).flatMap(([k, v]) => countsIn(v, `${path}.${k}`))
+			: []

@@ -6,7 +6,7 @@ import { startShard } from './process'
 
 /**
  * `ROLE=shard`: supervisors on the bus and nothing else: no database, no REST, no WebSocket. It
- * serves `GET /health` on `PORT` for whoever watches it: `{status, supervisor, bus, shard, userbots}`.
+ * serves `GET /health` on `PORT` for whoever watches it: `{status, bus, shard, capacity}`.
  */
 export interface ShardApp {
 	app: AnyElysia
@@ -25,11 +25,14 @@ export async function createShardApp(config: Config, opts: { logger?: Logger } =
 		const app = new Elysia({ serve: { reusePort: config.reusePort } }).get('/health', ({ set }) => {
 			const fenced = performance.now() - shard.membership.lastBeatOk > 2 * (config.bus?.heartbeatMs ?? 1000)
 			if (fenced) set.status = 503
+			// Public, as the gateway's: whether a new userbot fits here, nothing countable; the counts are
+			// the gateways' metrics behind METRICS_TOKEN (docs/capacity.md#watching-it).
+			const room = shard.room()
 			return {
 				status: fenced ? 'degraded' : 'ok',
 				bus: fenced ? 'cut off' : 'ok',
 				shard: shard.id,
-				userbots: shard.userbots.length,
+				...(room ? { capacity: { room: room.used < room.clients } } : {}),
 			}
 		})
 		return { app, ctx: { log }, close: closeAll }

@@ -200,9 +200,9 @@ export class ShardServer {
 		return this.incarnation
 	}
 
-	/** Userbots this shard runs now. */
-	get userbots(): number[] {
-		return [...this.running]
+	/** This shard's own room, from its supervisors' limits; undefined while none is known. */
+	room(): Room | undefined {
+		return this.opts.local.room?.()
 	}
 
 	/** Where the userbot runs (placement.ts), as this shard sees it: its own room exact, its own leases first. */

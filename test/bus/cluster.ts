@@ -37,6 +37,8 @@ export function clusterEnv(nats: NatsServer, dataDir: string): Record<string, st
 
 export interface ShardProcess {
 	id: string
+	/** Where its own `GET /health` answers. */
+	url: string
 	proc: Subprocess
 	lines: string[]
 	/** SIGTERM and wait: a clean stop. */
@@ -68,14 +70,17 @@ export async function startShard(
 		stderr: 'pipe',
 	})
 	const lines: string[] = []
+	let url: string
 	try {
-		await readUntil(proc.stderr, /"shard joined"/, 20_000, lines)
+		// It listens once it has joined the bus.
+		url = await readUntil(proc.stderr, /"msg":"listening".*"url":"([^"]+)"/, 20_000, lines)
 	} catch (err) {
 		proc.kill('SIGKILL')
 		throw new Error(`shard ${id} did not join: ${lines.slice(-40).join(' | ')}`, { cause: err })
 	}
 	return {
 		id,
+		url,
 		proc,
 		lines,
 		stop: () => terminate(proc),

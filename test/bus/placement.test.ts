@@ -11,7 +11,7 @@ import { FD_RESERVE, FDS_PER_CLIENT } from '../../src/supervisor/capacity'
 import { ownerOf } from '../../src/supervisor/rendezvous'
 import { RuntimeError } from '../../src/telegram/types'
 import { generateDatabaseKey } from '../../src/userbots/key-crypto'
-import type { TestInstance } from '../helpers'
+import { countsIn, type TestInstance } from '../helpers'
 import {
 	clusterEnv,
 	HEARTBEAT_MS,
@@ -72,11 +72,27 @@ describe('placing userbots across shards by their room', () => {
 			(err: unknown) => ({ id, err }),
 		)
 	const holderOf = (id: number) => runtime.leaseView.get(id)?.holder
+	/** A shard's own public /health: a status and whether it has room, nothing countable. */
+	const shardHealth = async (shard: ShardProcess) => {
+		const res = await fetch(`${shard.url}/health`)
+		expect(res.status).toBe(200)
+		const body = (await res.json()) as Record<string, unknown>
+		expect(countsIn(body)).toEqual([])
+		return body
+	}
 
 	it('advertises each shard room in its sealed membership entry', () => {
 		const live = runtime.membership.liveShards()
 		expect(live.get('s1')?.room).toEqual({ clients: LIMIT.s1, used: 0, reason: reason(LIMIT.s1) })
 		expect(live.get('s2')?.room).toEqual({ clients: LIMIT.s2, used: 0, reason: reason(LIMIT.s2) })
+	})
+
+	it("says on each shard's own /health that it has room, with no count and no limit", async () => {
+		for (const shard of shards) {
+			const body = await shardHealth(shard)
+			expect(body).toEqual({ status: 'ok', bus: 'ok', shard: shard.id, capacity: { room: true } })
+			expect(JSON.stringify(body)).not.toContain(fdsFor(LIMIT[shard.id as keyof typeof LIMIT]))
+		}
 	})
 
 	it('a storm of starts fills every place exactly, spills past a full home, and refuses the rest', async () => {
@@ -130,6 +146,8 @@ describe('placing userbots across shards by their room', () => {
 		// The gateway's public /health: no room left in the shards together, and no counts.
 		const health = (await (await fetch(`${gateway.url}/health`)).json()) as { capacity?: unknown }
 		expect(health.capacity).toEqual({ room: false })
+		// And each shard's own: full, still without a count.
+		for (const shard of shards) expect((await shardHealth(shard)).capacity).toEqual({ room: false })
 		const late = await start(2001)
 		expect('err' in late && (late.err as Error).message).toBe(
 			`capacity reached: 9 userbots run on 2 shards, every one full (s1: ${reason(LIMIT.s1)}; s2: ${reason(LIMIT.s2)})`,

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test'
 import { FD_RESERVE, FDS_PER_CLIENT } from '../../src/supervisor/capacity'
+import { countsIn } from '../helpers'
 import {
 	createUserbot,
 	type Member,
@@ -35,13 +36,6 @@ async function start(env: Record<string, string> = {}) {
 }
 
 type View = { status: string; authorization_state: string }
-/** Every number in a JSON body, by its path: the public /health has none (docs/capacity.md#watching-it). */
-const countsIn = (value: unknown, path = ''): string[] =>
-	typeof value === 'number'
-		? [path]
-		: value && typeof value === 'object'
-			? Object.entries(value).flatMap(([k, v]) => countsIn(v, `${path}.${k}`))
-			: []
 const view = async (m: Member, id: number) =>
 	(await (await m.call('GET', `/api/userbots/${id}/`)).json()) as View
 
