@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { TdProxySchema } from '../telegram/proxy'
 import { RuntimeError, TdError } from '../telegram/types'
+import { requestId as id, resultSchemas, tdUpdate, updateKind } from '../telegram/wire-schemas'
 
 /**
  * The wire between the HTTP process and a supervisor: the one module both sides import. Every
@@ -8,7 +9,6 @@ import { RuntimeError, TdError } from '../telegram/types'
  * here knows the transport, so the same messages can ride a Unix socket, Bun IPC or a network bus.
  */
 
-const id = v.pipe(v.number(), v.integer(), v.minValue(0))
 const userbotId = v.pipe(v.number(), v.integer())
 const tdRequest = v.looseObject({ _: v.pipe(v.string(), v.minLength(1)) })
 
@@ -44,7 +44,7 @@ export const ShutdownSchema = v.object({ type: v.literal('shutdown'), id: v.opti
  */
 export const UpdateFilterSchema = v.object({
 	type: v.literal('update_filter'),
-	kinds: v.array(v.pipe(v.string(), v.regex(/^update[A-Z][A-Za-z]*$/))),
+	kinds: v.array(updateKind),
 })
 
 /**
@@ -67,19 +67,10 @@ export const ParentMessageSchema = v.variant('type', [
 	FenceSchema,
 ])
 
-const errorCode = v.union([v.number(), v.string()])
-export const ResultOkSchema = v.object({
-	type: v.literal('result'),
-	id,
-	ok: v.literal(true),
-	value: v.unknown(),
-})
-export const ResultErrorSchema = v.object({
-	type: v.literal('result'),
-	id,
-	ok: v.literal(false),
-	error: v.object({ code: errorCode, message: v.string() }),
-})
+/** TDLib's error code, or the supervisor's own (`runtime_down`, ...). */
+const results = resultSchemas(v.union([v.number(), v.string()]))
+export const ResultOkSchema = results.ok
+export const ResultErrorSchema = results.error
 export const ResultSchema = v.variant('ok', [ResultOkSchema, ResultErrorSchema])
 export const AuthorizationStateSchema = v.object({
 	type: v.literal('authorization_state'),
@@ -91,7 +82,7 @@ export const AuthorizationStateSchema = v.object({
 export const UpdateSchema = v.object({
 	type: v.literal('update'),
 	userbotId,
-	update: v.looseObject({ _: v.pipe(v.string(), v.regex(/^update[A-Z][A-Za-z]*$/)) }),
+	update: tdUpdate,
 })
 export const ReadySchema = v.object({
 	type: v.literal('ready'),

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { requestId as id, resultSchemas, tdUpdate } from '../../wire-schemas'
 
 /**
  * The wire between an emulator backend and the cloud host (`cloud.sock`), the one module both sides
@@ -9,7 +10,6 @@ import * as v from 'valibot'
  * a host that stops says so first (`leaving`), and answers what it was sent until the backend says
  * it sends nothing more there (`moved`), then closes.
  */
-const id = v.pipe(v.number(), v.integer(), v.minValue(0))
 const client = v.pipe(v.number(), v.integer(), v.minValue(1))
 const auth = v.nullable(
 	v.object({
@@ -37,22 +37,14 @@ export const CloseSchema = v.object({ type: v.literal('close'), id, client })
 /** The answer to `leaving`: this backend sends nothing more on this connection. */
 export const MovedSchema = v.object({ type: v.literal('moved') })
 
-export const ResultOkSchema = v.object({
-	type: v.literal('result'),
-	id,
-	ok: v.literal(true),
-	value: v.unknown(),
-})
-export const ResultErrorSchema = v.object({
-	type: v.literal('result'),
-	id,
-	ok: v.literal(false),
-	error: v.object({ code: v.pipe(v.number(), v.integer()), message: v.string() }),
-})
+/** TDLib's error codes only: the cloud answers as TDLib would. */
+const results = resultSchemas(v.pipe(v.number(), v.integer()))
+export const ResultOkSchema = results.ok
+export const ResultErrorSchema = results.error
 export const UpdateSchema = v.object({
 	type: v.literal('update'),
 	client,
-	update: v.looseObject({ _: v.pipe(v.string(), v.regex(/^update[A-Z][A-Za-z]*$/)) }),
+	update: tdUpdate,
 })
 export const AuthSchema = v.object({ type: v.literal('auth'), client, auth })
 /** The host is stopping: what is in flight is answered, nothing new should come (ask the next host). */
