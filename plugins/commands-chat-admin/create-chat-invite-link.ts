@@ -1,13 +1,6 @@
-import {
-	defineCommand,
-	documented,
-	fields,
-	optionalBool,
-	optionalString,
-	requiredInt,
-} from 'userbot-gateway/plugin'
+import { defineCommand, fields, optionalString, requiredInt } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
-import { optionalInt32 } from './invite-fields'
+import { linkTermFields, termsOrDefaults } from './invite-fields'
 
 /** `create_chat_invite_link` → `createChatInviteLink`; result `chatInviteLink`. */
 export const createChatInviteLink = defineCommand({
@@ -19,17 +12,8 @@ export const createChatInviteLink = defineCommand({
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		name: optionalString('name'),
-		expiration_date: documented(optionalInt32('expiration_date'), { default: 0 }),
-		member_limit: documented(optionalInt32('member_limit'), { default: 0 }),
-		creates_join_request: documented(optionalBool('creates_join_request'), { default: false }),
+		...linkTermFields,
 	}),
 	run: (input, ctx) =>
-		ctx.invoke({
-			_: 'createChatInviteLink',
-			chat_id: input.chat_id,
-			name: input.name ?? '',
-			expiration_date: input.expiration_date ?? 0,
-			member_limit: input.member_limit ?? 0,
-			creates_join_request: input.creates_join_request ?? false,
-		}),
+		ctx.invoke({ _: 'createChatInviteLink', chat_id: input.chat_id, ...termsOrDefaults(input) }),
 })

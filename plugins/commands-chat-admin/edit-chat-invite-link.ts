@@ -8,14 +8,13 @@ import {
 	requiredInt,
 } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
-import { optionalInt32, requiredText } from './invite-fields'
-
-interface Change {
-	name?: string
-	expiration_date?: number
-	member_limit?: number
-	creates_join_request?: boolean
-}
+import {
+	LINK_TERM_DEFAULTS,
+	type LinkTerms,
+	linkTermFields,
+	requiredText,
+	termsOrDefaults,
+} from './invite-fields'
 
 /**
  * The link's terms after an edit with `keep_unspecified`: what the client gave, and for what it left out, the
@@ -23,7 +22,7 @@ interface Change {
  * no member limit on a link that asks for approval: asking for approval drops the limit, and setting a limit
  * stops asking for approval.
  */
-export function editedTerms(change: Change, current: chatInviteLink) {
+export function editedTerms(change: LinkTerms, current: chatInviteLink) {
 	const limited = change.member_limit !== undefined && change.member_limit > 0
 	const creates_join_request = change.creates_join_request ?? (limited ? false : current.creates_join_request)
 	return {
@@ -33,12 +32,6 @@ export function editedTerms(change: Change, current: chatInviteLink) {
 		creates_join_request,
 	}
 }
-
-/**
- * The protocol's defaults (docs/commands.md#commands-chat-admin), which are TDLib's reading of a field left
- * out.
- */
-export const EDIT_DEFAULTS = { name: '', expiration_date: 0, member_limit: 0, creates_join_request: false }
 
 /**
  * `edit_chat_invite_link` → `editChatInviteLink`; result `chatInviteLink`. TDLib replaces every
@@ -66,12 +59,8 @@ export const editChatInviteLink = defineCommand({
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),
-		name: documented(optionalString('name'), { default: EDIT_DEFAULTS.name }),
-		expiration_date: documented(optionalInt32('expiration_date'), { default: EDIT_DEFAULTS.expiration_date }),
-		member_limit: documented(optionalInt32('member_limit'), { default: EDIT_DEFAULTS.member_limit }),
-		creates_join_request: documented(optionalBool('creates_join_request'), {
-			default: EDIT_DEFAULTS.creates_join_request,
-		}),
+		name: documented(optionalString('name'), { default: LINK_TERM_DEFAULTS.name }),
+		...linkTermFields,
 		keep_unspecified: documented(optionalBool('keep_unspecified'), {
 			default: false,
 			description: "true: fields left out keep the link's current values instead of their defaults",
@@ -86,12 +75,7 @@ export const editChatInviteLink = defineCommand({
 		const terms =
 			input.keep_unspecified === true && !complete
 				? editedTerms(change, await ctx.invoke({ _: 'getChatInviteLink', chat_id, invite_link }))
-				: {
-						name: name ?? EDIT_DEFAULTS.name,
-						expiration_date: expiration_date ?? EDIT_DEFAULTS.expiration_date,
-						member_limit: member_limit ?? EDIT_DEFAULTS.member_limit,
-						creates_join_request: creates_join_request ?? EDIT_DEFAULTS.creates_join_request,
-					}
+				: termsOrDefaults(change)
 		const request: EditRequest = { _: 'editChatInviteLink', chat_id, invite_link, ...terms }
 		return ctx.invoke(request)
 	},

@@ -1,4 +1,4 @@
-import { documented, INTEGER_SCHEMA, requiredValue, toInt } from 'userbot-gateway/plugin'
+import { documented, INTEGER_SCHEMA, optionalBool, requiredValue, toInt } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 
 /**
@@ -36,3 +36,40 @@ export const requiredText = (field: string, missing: string) =>
  * (docs/tdlib-mapping.md#conventions).
  */
 export const DEFAULT_LIMIT = 50
+
+/**
+ * The terms of an invite link, as create_ and edit_chat_invite_link set them, each left out taking the
+ * protocol's default (docs/commands.md#commands-chat-admin), which is TDLib's reading of a field left out.
+ */
+export interface LinkTerms {
+	name?: string
+	expiration_date?: number
+	member_limit?: number
+	creates_join_request?: boolean
+}
+
+export const LINK_TERM_DEFAULTS = {
+	name: '',
+	expiration_date: 0,
+	member_limit: 0,
+	creates_join_request: false,
+}
+
+/** The input fields of the terms but the name (edit documents its default, create does not). */
+export const linkTermFields = {
+	expiration_date: documented(optionalInt32('expiration_date'), {
+		default: LINK_TERM_DEFAULTS.expiration_date,
+	}),
+	member_limit: documented(optionalInt32('member_limit'), { default: LINK_TERM_DEFAULTS.member_limit }),
+	creates_join_request: documented(optionalBool('creates_join_request'), {
+		default: LINK_TERM_DEFAULTS.creates_join_request,
+	}),
+}
+
+/** The terms named one by one (the frame's other keys, action, request_id..., must not reach TDLib). */
+export const termsOrDefaults = (t: LinkTerms) => ({
+	name: t.name ?? LINK_TERM_DEFAULTS.name,
+	expiration_date: t.expiration_date ?? LINK_TERM_DEFAULTS.expiration_date,
+	member_limit: t.member_limit ?? LINK_TERM_DEFAULTS.member_limit,
+	creates_join_request: t.creates_join_request ?? LINK_TERM_DEFAULTS.creates_join_request,
+})
