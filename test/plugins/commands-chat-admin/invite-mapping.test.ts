@@ -3,16 +3,13 @@ import type { chatInviteLink } from 'tdlib-types'
 import * as v from 'valibot'
 import { chatAdminCommands } from '../../../plugins/commands-chat-admin'
 import { editedTerms } from '../../../plugins/commands-chat-admin/edit-chat-invite-link'
-import type { CommandContext } from '../../../src/commands/define'
-import type { TdInvoke } from '../../../src/telegram/types'
+import { type Answer, stubContext } from '../../helpers-stub'
 
 /**
  * The exact TDLib requests the invite-link commands build
  * (docs/tdlib-mapping.md#chat-administration-and-invites), against a stub that records them: the defaults set
  * explicitly, the read before a partial edit, and the requests that are not sent.
  */
-type Answer = (req: { _: string } & Record<string, unknown>) => unknown
-
 const CURRENT: chatInviteLink = {
 	_: 'chatInviteLink',
 	invite_link: 'https://t.me/+current',
@@ -32,19 +29,7 @@ const CURRENT: chatInviteLink = {
 
 async function requestsOf(name: string, frame: Record<string, unknown>, answer: Answer = () => CURRENT) {
 	const command = chatAdminCommands.commands.find((c) => c.name === name)!
-	const requests: Array<Record<string, unknown>> = []
-	const invoke = (async (req: { _: string } & Record<string, unknown>) => {
-		requests.push(req)
-		return answer(req)
-	}) as unknown as TdInvoke
-	const ctx: CommandContext = {
-		userbotId: 1,
-		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, grants: new Set(), via: 'bearer' },
-		invoke,
-		signal: new AbortController().signal,
-		uploadedFilePath: async () => null,
-		onUpdate: () => () => {},
-	}
+	const { ctx, requests } = stubContext(answer)
 	// As the gateway sends it: the envelope's keys ride along in the frame.
 	const input = v.parse(command.input, { action: name, userbot_id: 1, request_id: 'r', ...frame })
 	await command.run(input, ctx)
