@@ -14,11 +14,14 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
 	clusterEnv,
+	loggedInOverRest,
+	PLAIN_PHONES,
 	SERVER_ENTRY,
 	type ShardProcess,
 	startGateway,
 	startNats,
 	startShard,
+	userbotsRest,
 } from '../bus/cluster'
 import { readUntil, terminate } from '../bus/nats'
 import { registerUser } from '../helpers-ws'
@@ -30,8 +33,6 @@ const SHARDS = list(process.env.BENCH_SHARDS ?? '1,2')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64)
 const INFLIGHT = Number(process.env.BENCH_INFLIGHT ?? 4)
-/** Seeded emulator accounts that log in without 2FA: one userbot each, spread over the shards. */
-const PHONES = ['9996621234', '9996611111', '9996614444', '9996625555']
 const ACTION = 'get_default_message_auto_delete_time'
 
 /** `ROLE=gateway GATEWAYS=n` as an operator runs it; resolves with its URL and the gateways' pids. */
@@ -82,22 +83,9 @@ async function withShards(shardCount: number) {
 	try {
 		for (let i = 1; i <= shardCount; i++) shards.push(await startShard(env, `s${i}`))
 		const user = await registerUser(setup, `bench-${Date.now()}@example.com`)
-		const post = async (path: string, body: unknown) => {
-			const res = await fetch(`${setup.url}/api/userbots/${path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', authorization: `Bearer ${user.access}` },
-				body: JSON.stringify(body),
-			})
-			if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-			return (await res.json()) as { id: number }
-		}
+		const post = userbotsRest(setup.url, user.access)
 		const userbots: number[] = []
-		for (const phone of PHONES) {
-			const { id } = await post('', { name: `bench ${phone}` })
-			await post(`${id}/phone/`, { phone_number: phone })
-			await post(`${id}/code/`, { code: phone.charAt(5).repeat(5) })
-			userbots.push(id)
-		}
+		for (const phone of PLAIN_PHONES) userbots.push(await loggedInOverRest(post, phone, `bench ${phone}`))
 		const out: { gateways: number; result: LoadResult; busy: number }[] = []
 		for (const g of GATEWAYS) out.push({ gateways: g, ...(await measure(env, g, user.access, userbots)) })
 		return out

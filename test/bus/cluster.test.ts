@@ -19,8 +19,10 @@ import {
 import {
 	clusterEnv,
 	type GatewayProcess,
+	loggedInOverRest,
 	type NatsServer,
 	overlaps,
+	PLAIN_PHONES,
 	readRuns,
 	SERVER_ENTRY,
 	type ShardProcess,
@@ -30,6 +32,7 @@ import {
 	startShard,
 	terminate,
 	until,
+	userbotsRest,
 } from './cluster'
 
 /**
@@ -45,8 +48,6 @@ const SLOW_CLOSE_MS = 1500
 const REVOKED = { code: 1008, reason: 'credentials revoked' }
 /** A basic group every seeded account is in. */
 const GROUP = SEED_CHATS.basicGroup
-/** Seeded emulator accounts that log in without 2FA; the first is Bob. */
-const PHONES = ['9996621234', '9996611111', '9996614444', '9996625555']
 
 describe('supervisor shards behind NATS', () => {
 	let nats: NatsServer
@@ -82,22 +83,8 @@ describe('supervisor shards behind NATS', () => {
 		ok(await c.command({ action: GET, userbot_id: userbotId }))
 
 	/** Created and logged in over REST, as a user would: its key sealed, so any gateway can start it again. */
-	const createUserbot = async (t: { url: string }, phone: string) => {
-		const call = async (path: string, body: unknown) => {
-			const res = await fetch(`${t.url}/api/userbots/${path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', authorization: `Bearer ${user.access}` },
-				body: JSON.stringify(body),
-			})
-			if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-			return (await res.json()) as { id: number; authorization_state: string }
-		}
-		const { id } = await call('', { name: `bot ${phone}` })
-		await call(`${id}/phone/`, { phone_number: phone })
-		const done = await call(`${id}/code/`, { code: phone.charAt(5).repeat(5) })
-		expect(done.authorization_state).toBe('authorizationStateReady')
-		return id
-	}
+	const createUserbot = (t: { url: string }, phone: string) =>
+		loggedInOverRest(userbotsRest(t.url, user.access), phone)
 
 	beforeAll(async () => {
 		nats = await startNats()
@@ -110,7 +97,7 @@ describe('supervisor shards behind NATS', () => {
 		b = await startGatewayProcess({ ...env, ALLOWED_ORIGINS: a.url })
 		user = await registerUser(a, `bus-${Date.now()}@example.com`)
 		for (let i = 0; i < 6; i++)
-			userbots.push(await createUserbot(i % 2 === 0 ? a : b, PHONES[i % PHONES.length] as string))
+			userbots.push(await createUserbot(i % 2 === 0 ? a : b, PLAIN_PHONES[i % PLAIN_PHONES.length] as string))
 	}, 60_000)
 
 	afterAll(async () => {

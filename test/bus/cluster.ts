@@ -132,6 +132,39 @@ export async function startGatewayProcess(env: Record<string, string>): Promise<
 	}
 }
 
+/** Seeded emulator accounts that log in without 2FA (the first is Bob). */
+export const PLAIN_PHONES = ['9996621234', '9996611111', '9996614444', '9996625555']
+
+/** POSTs to a gateway's userbot routes as the user; a refusal throws with its status and body. */
+export function userbotsRest(url: string, access: string) {
+	return async (path: string, body: unknown) => {
+		const res = await fetch(`${url}/api/userbots/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', authorization: `Bearer ${access}` },
+			body: JSON.stringify(body),
+		})
+		if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+		return (await res.json()) as { id: number; authorization_state: string }
+	}
+}
+
+/**
+ * A userbot made and logged in over REST, as a user would (its key sealed, so that any gateway can
+ * start it again), on a seeded account without 2FA: its code is its phone's sixth digit five times.
+ */
+export async function loggedInOverRest(
+	post: ReturnType<typeof userbotsRest>,
+	phone: string,
+	name = `bot ${phone}`,
+): Promise<number> {
+	const { id } = await post('', { name })
+	await post(`${id}/phone/`, { phone_number: phone })
+	const done = await post(`${id}/code/`, { code: phone.charAt(5).repeat(5) })
+	if (done.authorization_state !== 'authorizationStateReady')
+		throw new Error(`userbot ${id} is ${done.authorization_state} after its code`)
+	return id
+}
+
 /** A gateway: an in-process app on the shared folder and database, `ROLE=gateway`. */
 export function startGateway(env: Record<string, string>, dataDir: string): Promise<TestInstance> {
 	return getTestInstance({ ...env, ROLE: 'gateway' }, { dataDir })

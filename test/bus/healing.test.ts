@@ -11,7 +11,17 @@ import { ownerOf } from '../../src/supervisor/rendezvous'
 import { SEED_CHATS } from '../../src/telegram/emulator'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { connectWs, registerUser, type TestUser, type WsClient } from '../helpers-ws'
-import { clusterEnv, type NatsServer, type ShardProcess, startNats, startShard, until } from './cluster'
+import {
+	clusterEnv,
+	loggedInOverRest,
+	type NatsServer,
+	PLAIN_PHONES,
+	type ShardProcess,
+	startNats,
+	startShard,
+	until,
+	userbotsRest,
+} from './cluster'
 
 /**
  * The bus heals: nats-server killed for 10 s while commands and messages keep coming, then started
@@ -21,7 +31,6 @@ import { clusterEnv, type NatsServer, type ShardProcess, startNats, startShard, 
  */
 const GET = 'get_default_message_auto_delete_time'
 const GROUP = SEED_CHATS.basicGroup
-const PHONES = ['9996621234', '9996611111', '9996614444', '9996625555']
 const OUTAGE_MS = 10_000
 const HEAL_MS = 30_000
 
@@ -38,15 +47,6 @@ describe('the bus after nats-server was down', () => {
 	const sockets: WsClient[] = []
 	let sniffer: NatsConnection | undefined
 
-	const call = async (path: string, body: unknown) => {
-		const res = await fetch(`${a.url}/api/userbots/${path}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', authorization: `Bearer ${user.access}` },
-			body: JSON.stringify(body),
-		})
-		if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-		return (await res.json()) as { id: number; authorization_state: string }
-	}
 	const health = async () =>
 		(await (await fetch(`${a.url}/health`)).json()) as {
 			status: string
@@ -91,12 +91,8 @@ describe('the bus after nats-server was down', () => {
 		for (const id of ['s1', 's2']) shards.push(await startShard(env, id))
 		key = BusKey.fromDataKey(loadConfig({ DATA_DIR: dataDir }).secrets.dataKey)
 		user = await registerUser(a, `bus-healing-${Date.now()}@example.com`)
-		for (const phone of PHONES) {
-			const { id } = await call('', { name: phone })
-			await call(`${id}/phone/`, { phone_number: phone })
-			await call(`${id}/code/`, { code: phone.charAt(5).repeat(5) })
-			userbots.push(id)
-		}
+		for (const phone of PLAIN_PHONES)
+			userbots.push(await loggedInOverRest(userbotsRest(a.url, user.access), phone, phone))
 	}, 60_000)
 
 	afterAll(async () => {

@@ -12,7 +12,16 @@ import { SEED_CHATS } from '../../src/telegram/emulator'
 import { openDatabaseKey } from '../../src/userbots/key-crypto'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { connectWs, registerUser, type TestUser, type WsClient } from '../helpers-ws'
-import { clusterEnv, type NatsServer, type ShardProcess, startNats, startShard, until } from './cluster'
+import {
+	clusterEnv,
+	loggedInOverRest,
+	type NatsServer,
+	type ShardProcess,
+	startNats,
+	startShard,
+	until,
+	userbotsRest,
+} from './cluster'
 
 /**
  * Defence in depth on the bus's messages, with a real nats-server, a gateway and a shard process:
@@ -35,15 +44,7 @@ describe('messages on the bus', () => {
 	const conns: NatsConnection[] = []
 	const userbots: number[] = []
 
-	const call = async (path: string, body: unknown) => {
-		const res = await fetch(`${a.url}/api/userbots/${path}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', authorization: `Bearer ${user.access}` },
-			body: JSON.stringify(body),
-		})
-		if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-		return (await res.json()) as { id: number; authorization_state: string }
-	}
+	const call = (path: string, body: unknown) => userbotsRest(a.url, user.access)(path, body)
 	const natsAs = async (url: string, inboxPrefix?: string) => {
 		const u = new URL(url)
 		const nc = await connect({
@@ -88,10 +89,7 @@ describe('messages on the bus', () => {
 		s1 = await startShard(env, 's1')
 		key = BusKey.fromDataKey(loadConfig({ DATA_DIR: dataDir }).secrets.dataKey)
 		user = await registerUser(a, `bus-messages-${Date.now()}@example.com`)
-		const { id } = await call('', { name: 'bob' })
-		await call(`${id}/phone/`, { phone_number: '9996621234' })
-		await call(`${id}/code/`, { code: '22222' })
-		userbots.push(id)
+		userbots.push(await loggedInOverRest(call, '9996621234', 'bob'))
 	}, 60_000)
 
 	afterAll(async () => {

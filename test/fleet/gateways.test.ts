@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 import {
 	clusterEnv,
+	loggedInOverRest,
 	type NatsServer,
 	SERVER_ENTRY,
 	type ShardProcess,
@@ -13,6 +14,7 @@ import {
 	startShard,
 	terminate,
 	until,
+	userbotsRest,
 } from '../bus/cluster'
 import { readUntil } from '../bus/nats'
 import type { TestInstance } from '../helpers'
@@ -86,18 +88,7 @@ describe('GATEWAYS=2: gateway processes on one port', () => {
 		setup = await startGateway(env, dataDir)
 		shard = await startShard(env, 's1')
 		user = await registerUser(setup, `gateways-${Date.now()}@example.com`)
-		const call = async (path: string, body: unknown) => {
-			const res = await fetch(`${setup.url}/api/userbots/${path}`, {
-				method: 'POST',
-				headers: { 'content-type': 'application/json', authorization: `Bearer ${user.access}` },
-				body: JSON.stringify(body),
-			})
-			if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-			return (await res.json()) as { id: number }
-		}
-		userbotId = (await call('', { name: 'fleet' })).id
-		await call(`${userbotId}/phone/`, { phone_number: '9996621234' })
-		await call(`${userbotId}/code/`, { code: '22222' })
+		userbotId = await loggedInOverRest(userbotsRest(setup.url, user.access), '9996621234', 'fleet')
 		// The one command: PORT=0, so the parent finds a free port for both.
 		parent = Bun.spawn([process.execPath, '--no-env-file', SERVER_ENTRY], {
 			env: {
