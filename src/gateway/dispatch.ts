@@ -18,13 +18,16 @@ import {
 	successReply,
 } from '../wire/envelope'
 import { MAX_FRAME_DEPTH, MAX_IN_FLIGHT, MAX_IN_FLIGHT_CHARS } from '../wire/limits'
-import { GatewayErrors as E, wordError } from './errors'
+import { wordError } from './errors'
 import { parseFrame } from './frame-json'
 import { guessCheck } from './guesses'
 import { type Connection, Running } from './running'
 import { resolveUploadedFile } from './uploads'
 
 export { MAX_FRAME_DEPTH, MAX_IN_FLIGHT, MAX_IN_FLIGHT_CHARS } from '../wire/limits'
+
+import { GatewayErrors as E } from '../wire/errors'
+
 export type { Connection } from './running'
 
 const READY = 'authorizationStateReady'

@@ -11,13 +11,14 @@ import { AUTHENTICATE, errorReply, FRAME_ERROR_TYPE, successReply } from '../wir
 import { MAX_FRAME_BYTES } from '../wire/limits'
 import { createConnections } from './connections'
 import { type ConnectionAction, createDispatcher } from './dispatch'
-import { GatewayErrors as E } from './errors'
 import { createOutbox } from './outbox'
 import type { Connection } from './running'
 import { GatewaySocket } from './socket'
 import { subscriptionActions } from './subscriptions'
 
 export { MAX_FRAME_BYTES } from '../wire/limits'
+
+import { GatewayErrors as E, UpgradeRefusals } from '../wire/errors'
 
 export interface Gateway {
 	routes: Elysia
@@ -166,7 +167,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		const outcome = await ctx.auth.authenticateUpgrade(request)
 		if (leaving) {
 			set.status = 503
-			return { detail: 'The server is shutting down.' }
+			return { detail: UpgradeRefusals.SHUTTING_DOWN }
 		}
 		if (!outcome.ok) {
 			set.status = outcome.status
@@ -174,7 +175,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		}
 		if (!server) {
 			set.status = 500
-			return { detail: 'WebSocket needs a running server.' }
+			return { detail: UpgradeRefusals.NO_SERVER }
 		}
 		// The session's access line, written when it closes (docs/operator.md).
 		const client = ctx.auth.clientAddress(server, request)
@@ -213,7 +214,7 @@ export function createGateway(ctx: AppContext, groups: readonly CommandGroup[]):
 		const upgraded = server.upgrade(request, { data })
 		if (!upgraded) {
 			set.status = 400
-			return { detail: 'Expected a WebSocket upgrade.' }
+			return { detail: UpgradeRefusals.NOT_AN_UPGRADE }
 		}
 	})
 
