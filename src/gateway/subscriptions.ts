@@ -11,7 +11,7 @@ import {
 } from '../wire/envelope'
 import { GatewayErrors as E } from '../wire/errors'
 import { MAX_UPDATE_KINDS } from '../wire/limits'
-import { type ConnectionAction, userbotIdOf } from './dispatch'
+import { type ConnectionAction, userbotIdOf } from './frame-checks'
 import type { Connection } from './running'
 
 /**
