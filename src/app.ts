@@ -22,7 +22,7 @@ import type { CommandGroup } from './commands/define'
 import type { RegisteredCommand } from './commands/registry'
 import { type Config, ConfigError } from './config'
 import { consoleRoutes } from './console/routes'
-import type { AppContext, CompanyEvent } from './context'
+import type { AppContext, CompanyEvent, UserbotStateReader } from './context'
 import { createGateway, MAX_FRAME_BYTES } from './gateway'
 import { errorHandler } from './http/errors'
 import { createLogger, type Logger } from './logger'
@@ -283,6 +283,7 @@ async function compose(
 		closers.push(() => bridge.close())
 		userbots = bridge.directory
 	}
+	let states: UserbotStateReader | null = null
 	const ctx: AppContext = {
 		config,
 		db: handle.db,
@@ -292,6 +293,10 @@ async function compose(
 		updates,
 		userbots,
 		registerCommands: (group) => groups.push(group),
+		registerStates: (owner) => {
+			if (states) throw new StartupError('the userbots’ states have one owner: a second one was registered')
+			states = owner
+		},
 		publish: (event) => {
 			for (const fn of subscribers) fn(event)
 		},
@@ -359,7 +364,11 @@ async function compose(
 			goAway: async () => {},
 		}
 	}
-	const gateway = createGateway(ctx, groups)
+	const gateway = createGateway(
+		ctx,
+		groups,
+		states ?? { authorizationState: (id) => runtime?.authorizationState(id) },
+	)
 	stats = gateway.stats
 	subscribers.add(gateway.publish)
 	routeOwners.claim('core', gateway.routes)

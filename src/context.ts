@@ -34,6 +34,12 @@ export interface AppContext {
 	userbots: UserbotDirectory
 	/** Command groups register here while plugins are built; the gateway serves them. */
 	registerCommands(group: CommandGroup): void
+	/**
+	 * The one owner of the userbots' states makes itself known here, once, while plugins are built
+	 * (the userbots plugin's, src/userbots/lifecycle/states.ts): the gateway asks it whether an
+	 * account is ready. With none, the runtime's own view answers.
+	 */
+	registerStates(owner: UserbotStateReader): void
 	/** Pushes a message to the company's open WebSocket connections. */
 	publish(event: CompanyEvent): void
 	/** The app's Prometheus metrics (src/metrics): recorded always, served only as configured. */
@@ -50,6 +56,12 @@ export interface AppContext {
  * has no runtime, update hub or gateway.
  */
 export type RestContext = Pick<AppContext, 'config' | 'db' | 'log' | 'auth'>
+
+/** Where a userbot's client is, as the owner of its state answers it. */
+export interface UserbotStateReader {
+	/** TDLib's authorization state of the client running now; undefined when none runs (yet). */
+	authorizationState(userbotId: number): string | undefined
+}
 
 /** Where a userbot belongs, as the gateway and the REST routes need to know it on every request. */
 export interface UserbotRecord {

@@ -83,7 +83,7 @@ export type { Config } from './config'
 export { ConfigError } from './config-error'
 export type { AppContext, CompanyEvent, RestContext } from './context'
 export type { FloodClass } from './flood/limits'
-export { GatewayErrors, wordError } from './gateway/errors'
+export { wordError } from './gateway/errors'
 export { isAddressOrCidr } from './http/client-address'
 export { definePlugin, type PluginDefinition } from './plugin'
 export * from './plugin-rest'
@@ -111,3 +111,4 @@ export {
 } from './telegram/types'
 // Issue 24 (one wire module): a plugin's pushes are built as the gateway builds its replies.
 export { type ChatUpdate, errorEvent, successEvent } from './wire/envelope'
+export { GatewayErrors } from './wire/errors'

@@ -25,6 +25,8 @@ export const userbots = (options: SettingsOptions<typeof USERBOT_SETTINGS.shape>
 		options,
 		async build(ctx, settings) {
 			const service = new UserbotService(ctx, settings)
+			// Its state owner is the one answer to "is this account ready", for the commands too.
+			ctx.registerStates(service.states)
 			const runtime = ctx.runtime
 			if (runtime) {
 				const restore = () =>

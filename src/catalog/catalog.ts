@@ -2,8 +2,8 @@ import pkg from '../../package.json' with { type: 'json' }
 import type { CommandDefinition } from '../commands/define'
 import type { JsonSchema } from '../commands/fields'
 import type { RegisteredCommand } from '../commands/registry'
-import { GatewayErrors as G } from '../gateway/errors'
 import { REASON_EXPIRED, REASON_REVOKED } from '../wire/close'
+import { GatewayErrors as G } from '../wire/errors'
 import { inputErrorFields, inputErrors, inputSchema } from './input-schema'
 
 /**

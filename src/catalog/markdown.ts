@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../commands/fields'
 import { REASON_EXPIRED, REASON_REVOKED } from '../wire/close'
+import { GatewayErrors as G } from '../wire/errors'
 import type { Catalog, CatalogCommand } from './catalog'
 
 /**
@@ -95,20 +96,20 @@ function commandSection(c: CatalogCommand): string {
 }
 
 /** Strings the gateway answers for any command: listed once, above the groups. */
-const GATEWAY = new Set([
-	'userbot_id is required',
-	'userbot_id must be an integer',
-	'userbot not found',
-	'userbot is not authorized',
-	'userbot runtime unavailable',
-	'userbot runtime restarted, try again',
-	'timeout',
-	'request failed',
-	'command is nested too deeply',
-	'too many commands in flight',
+const GATEWAY = new Set<string>([
+	G.USERBOT_ID_REQUIRED,
+	G.USERBOT_ID_NOT_INTEGER,
+	G.USERBOT_NOT_FOUND,
+	G.USERBOT_NOT_AUTHORIZED,
+	G.RUNTIME_UNAVAILABLE,
+	G.RUNTIME_RESTARTED,
+	G.TIMEOUT,
+	G.HIDDEN_TDLIB_ERROR,
+	G.TOO_DEEP,
+	G.TOO_MANY_IN_FLIGHT,
 	REASON_REVOKED,
 	REASON_EXPIRED,
-	'internal error',
+	G.INTERNAL,
 ])
 
 export function commandReference(catalog: Catalog): string {
@@ -117,7 +118,7 @@ export function commandReference(catalog: Catalog): string {
 	const out: string[] = [
 		REFERENCE_START,
 		'',
-		`${catalog.commands.length} commands in ${groups.size} groups. Besides its own, any command may be answered ${[...GATEWAY].map(code).join(', ')} (\`userbot is not authorized\` not for the log-in steps; \`request failed\` only for those that reach TDLib). Integers may be sent as JSON integers (int64 ids past 2^53 keep every digit) or as strings of digits; a field at \`null\` is a field not sent, and a required field at \`""\` is a missing one.`,
+		`${catalog.commands.length} commands in ${groups.size} groups. Besides its own, any command may be answered ${[...GATEWAY].map(code).join(', ')} (${code(G.USERBOT_NOT_AUTHORIZED)} not for the log-in steps; ${code(G.HIDDEN_TDLIB_ERROR)} only for those that reach TDLib). Integers may be sent as JSON integers (int64 ids past 2^53 keep every digit) or as strings of digits; a field at \`null\` is a field not sent, and a required field at \`""\` is a missing one.`,
 		'',
 	]
 	for (const [group, commands] of groups) {

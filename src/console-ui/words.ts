@@ -1,3 +1,5 @@
+import { GatewayErrors } from '../wire/errors'
+
 /**
  * Telegram's and the gateway's terse answers, said as sentences. The code itself stays on screen in
  * small print (support and search engines know it by its code); a message no entry knows is shown
@@ -20,7 +22,7 @@ const SENTENCES: Record<string, string> = {
 	'Chat not found': 'This chat is not among the account’s chats.',
 	'chat_id is required': 'Choose a chat first.',
 	'text is required': 'Type a message first.',
-	'userbot not found': 'This userbot does not exist (any more) in your company.',
+	[GatewayErrors.USERBOT_NOT_FOUND]: 'This userbot does not exist (any more) in your company.',
 	'No active account found with the given credentials': 'Wrong e-mail or password.',
 	'A user with that email already exists.': 'An account with this e-mail exists already: log in instead.',
 }

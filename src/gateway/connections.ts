@@ -84,3 +84,6 @@ export function createConnections(ctx: AppContext) {
 		},
 	}
 }
+
+/** The open sockets by company and by credential (one per gateway). */
+export type Connections = ReturnType<typeof createConnections>

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context'
-import { GatewayErrors as E } from './errors'
+import { GatewayErrors as E } from '../wire/errors'
 
 /**
  * The guess limit as commands meet it (those that declare `checksSecret`): each try at the userbot's

@@ -53,107 +53,130 @@ export interface Outbox {
 }
 
 export function createOutbox(opts: OutboxOptions): Outbox {
-	const queues = new Map<ServerWebSocket<unknown>, Queue>()
-	const ready = new Set<ServerWebSocket<unknown>>()
-	let scheduled = false
+	return new SocketOutbox(opts)
+}
 
-	const overflow = (ws: ServerWebSocket<unknown>) => {
-		queues.delete(ws)
-		ready.delete(ws)
-		opts.onOverflow(ws)
+class SocketOutbox implements Outbox {
+	readonly #queues = new Map<ServerWebSocket<unknown>, Queue>()
+	/** Sockets with replies for the next flush. */
+	readonly #ready = new Set<ServerWebSocket<unknown>>()
+	#scheduled = false
+
+	constructor(private readonly opts: OutboxOptions) {}
+
+	send(ws: ServerWebSocket<unknown>, reply: string): void {
+		let q = this.#queues.get(ws)
+		if (!q) {
+			q = { items: [], chars: 0, bytes: 0, blocked: false }
+			this.#queues.set(ws, q)
+		}
+		q.items.push(reply)
+		q.chars += reply.length
+		if (q.blocked) {
+			q.bytes += Buffer.byteLength(reply)
+			if (q.bytes > this.opts.limitBytes) this.#overflow(ws)
+			return
+		}
+		this.#ready.add(ws)
+		if (!this.#scheduled) {
+			this.#scheduled = true
+			setImmediate(() => this.#flush())
+		}
+	}
+
+	drain(ws: ServerWebSocket<unknown>): void {
+		const q = this.#queues.get(ws)
+		if (!q) return
+		q.blocked = false
+		this.#write(ws, q)
+	}
+
+	flushNow(ws: ServerWebSocket<unknown>): void {
+		const q = this.#queues.get(ws)
+		this.#ready.delete(ws)
+		if (q && !q.blocked) this.#write(ws, q)
+	}
+
+	forget(ws: ServerWebSocket<unknown>): void {
+		this.#queues.delete(ws)
+		this.#ready.delete(ws)
+	}
+
+	pending(ws: ServerWebSocket<unknown>): number {
+		let buffered = 0
+		try {
+			buffered = ws.getBufferedAmount()
+		} catch {
+			// closed
+		}
+		return (this.#queues.get(ws)?.chars ?? 0) + buffered
+	}
+
+	blocked(ws: ServerWebSocket<unknown>): boolean {
+		return this.#queues.get(ws)?.blocked === true
+	}
+
+	waitingBytes(ws: ServerWebSocket<unknown>): number {
+		return this.#queues.get(ws)?.bytes ?? 0
+	}
+
+	#overflow(ws: ServerWebSocket<unknown>): void {
+		this.#queues.delete(ws)
+		this.#ready.delete(ws)
+		this.opts.onOverflow(ws)
+	}
+
+	/** Writes every queue that waits, once per event-loop turn. */
+	#flush(): void {
+		this.#scheduled = false
+		const sockets = [...this.#ready]
+		this.#ready.clear()
+		for (const ws of sockets) {
+			const q = this.#queues.get(ws)
+			if (q && !q.blocked) this.#write(ws, q)
+		}
 	}
 
 	/** Hands the queue to Bun until it is empty or Bun pushes back. */
-	const write = (ws: ServerWebSocket<unknown>, q: Queue) => {
-		let dropped = false
+	#write(ws: ServerWebSocket<unknown>, q: Queue): void {
+		let dropped: boolean
 		try {
-			ws.cork(() => {
-				while (q.items.length > 0 && !q.blocked) {
-					const reply = q.items.shift()!
-					q.chars -= reply.length
-					if (q.bytes > 0) q.bytes = Math.max(0, q.bytes - Buffer.byteLength(reply))
-					const status = ws.send(reply)
-					if (status === 0) {
-						dropped = true
-						return
-					}
-					if (status === -1) q.blocked = true
-				}
-			})
+			dropped = handOver(ws, q)
 		} catch {
 			// The socket closed in between: its replies have nobody to go to.
-			queues.delete(ws)
+			this.#queues.delete(ws)
 			return
 		}
+		const limit = this.opts.limitBytes
 		// One turn's batch may be large: what Bun holds counts against the limit too.
-		if (dropped || ws.getBufferedAmount() > opts.limitBytes) return overflow(ws)
-		if (q.items.length === 0 && !q.blocked) queues.delete(ws)
+		if (dropped || ws.getBufferedAmount() > limit) this.#overflow(ws)
+		else if (q.items.length === 0 && !q.blocked) this.#queues.delete(ws)
 		else if (q.blocked && q.bytes === 0) {
 			// From now on what waits is counted against the limit.
 			q.bytes = q.items.reduce((n, r) => n + Buffer.byteLength(r), 0)
-			if (q.bytes > opts.limitBytes) overflow(ws)
+			if (q.bytes > limit) this.#overflow(ws)
 		}
 	}
+}
 
-	const flush = () => {
-		scheduled = false
-		const sockets = [...ready]
-		ready.clear()
-		for (const ws of sockets) {
-			const q = queues.get(ws)
-			if (q && !q.blocked) write(ws, q)
-		}
-	}
-
-	return {
-		send(ws, reply) {
-			let q = queues.get(ws)
-			if (!q) {
-				q = { items: [], chars: 0, bytes: 0, blocked: false }
-				queues.set(ws, q)
-			}
-			q.items.push(reply)
-			q.chars += reply.length
-			if (q.blocked) {
-				q.bytes += Buffer.byteLength(reply)
-				if (q.bytes > opts.limitBytes) overflow(ws)
+/**
+ * One corked write of what waits, until the queue is empty or Bun buffers (-1: `blocked`, wait for
+ * the drain); true when Bun dropped a reply (0).
+ */
+function handOver(ws: ServerWebSocket<unknown>, q: Queue): boolean {
+	let dropped = false
+	ws.cork(() => {
+		while (q.items.length > 0 && !q.blocked) {
+			const reply = q.items.shift()!
+			q.chars -= reply.length
+			if (q.bytes > 0) q.bytes = Math.max(0, q.bytes - Buffer.byteLength(reply))
+			const status = ws.send(reply)
+			if (status === 0) {
+				dropped = true
 				return
 			}
-			ready.add(ws)
-			if (!scheduled) {
-				scheduled = true
-				setImmediate(flush)
-			}
-		},
-		drain(ws) {
-			const q = queues.get(ws)
-			if (!q) return
-			q.blocked = false
-			write(ws, q)
-		},
-		flushNow(ws) {
-			const q = queues.get(ws)
-			ready.delete(ws)
-			if (q && !q.blocked) write(ws, q)
-		},
-		forget(ws) {
-			queues.delete(ws)
-			ready.delete(ws)
-		},
-		pending(ws) {
-			let buffered = 0
-			try {
-				buffered = ws.getBufferedAmount()
-			} catch {
-				// closed
-			}
-			return (queues.get(ws)?.chars ?? 0) + buffered
-		},
-		blocked(ws) {
-			return queues.get(ws)?.blocked === true
-		},
-		waitingBytes(ws) {
-			return queues.get(ws)?.bytes ?? 0
-		},
-	}
+			if (status === -1) q.blocked = true
+		}
+	})
+	return dropped
 }

@@ -3,7 +3,7 @@ import type { CommandOutcome } from '../metrics/metrics'
 import type { Deadline, DeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError } from '../telegram/types'
 import { errorReply, type FrameRequestId as RequestId } from '../wire/envelope'
-import { GatewayErrors as E } from './errors'
+import { GatewayErrors as E } from '../wire/errors'
 
 /** One open WebSocket, as the dispatcher sees it (src/gateway/socket.ts is the one there is). */
 export interface Connection {

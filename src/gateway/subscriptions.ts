@@ -9,9 +9,9 @@ import {
 	successReply,
 	UNSUBSCRIBE,
 } from '../wire/envelope'
+import { GatewayErrors as E } from '../wire/errors'
 import { MAX_UPDATE_KINDS } from '../wire/limits'
-import { type ConnectionAction, userbotIdOf } from './dispatch'
-import { GatewayErrors as E } from './errors'
+import { type ConnectionAction, userbotIdOf } from './frame-checks'
 import type { Connection } from './running'
 
 /**

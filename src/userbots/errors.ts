@@ -1,3 +1,5 @@
+import { GatewayErrors } from '../wire/errors'
+
 /**
  * What the userbot lifecycle can refuse, said once for both faces: REST turns a `UserbotError`
  * into `{detail, code}` with its status, the WebSocket command into `<command>_error` with `wire`.
@@ -20,7 +22,7 @@ export const TELEGRAM_NOT_CONFIGURED =
 	'or TDLIB_BACKEND=emulator to try the service without Telegram'
 
 export const userbotErrors = {
-	notFound: () => new UserbotError(404, 'Not found.', undefined, 'userbot not found'),
+	notFound: () => new UserbotError(404, 'Not found.', undefined, GatewayErrors.USERBOT_NOT_FOUND),
 	notConfigured: () => new UserbotError(503, TELEGRAM_NOT_CONFIGURED, 'telegram_not_configured'),
 	noCompany: () => new UserbotError(403, 'Permission denied', 'no_company'),
 	/** An owner-only step (src/auth/permissions.ts) the member was not granted. */
@@ -29,14 +31,14 @@ export const userbotErrors = {
 			403,
 			'You do not have permission to perform this action.',
 			'permission_denied',
-			'permission denied',
+			GatewayErrors.PERMISSION_DENIED,
 		),
 	timeout: () =>
 		new UserbotError(
 			504,
 			'Telegram did not answer in time; check that the server can reach the network, then try again',
 			'timeout',
-			'timeout',
+			GatewayErrors.TIMEOUT,
 		),
 	unavailable: () =>
 		new UserbotError(

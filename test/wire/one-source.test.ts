@@ -6,8 +6,9 @@ import { successEvent } from '../../src/wire/envelope'
 
 /**
  * The WebSocket protocol is written once, in src/wire/: gateway, update hub, state pushes, plugins,
- * the console and the typed client import it. A copy of a close code, a close reason or an envelope
- * type written anywhere else fails here, as does an import into src/wire/ that a browser lacks.
+ * the console and the typed client import it. A copy of a close code, a close reason, an envelope
+ * type or an error string the gateway writes, written anywhere else, fails here, as does an import
+ * into src/wire/ that a browser lacks.
  */
 const REPO = join(import.meta.dir, '..', '..')
 const ROOTS = ['src', 'plugins', 'packages/client/src', 'examples']
@@ -62,6 +63,26 @@ describe('the wire module is the one source of the protocol', () => {
 			for (const literal of literals) {
 				if (text.includes(`'${literal}'`) || text.includes(`"${literal}"`) || text.includes(`\`${literal}\``))
 					found.push(`${path}: ${literal}`)
+			}
+		}
+		expect(found).toEqual([])
+	})
+
+	it("writes the gateway's error strings in src/wire/ only", () => {
+		// `timeout` is also a runtime error's code and a command's outcome, names rather than copies.
+		const strings = [...Object.values(wire.GatewayErrors), ...Object.values(wire.UpgradeRefusals)].filter(
+			(s) => s !== wire.GatewayErrors.TIMEOUT,
+		)
+		expect(strings.length).toBeGreaterThan(20)
+		// Tests pin the wording word for word on purpose (docs/protocol.md): they are no copies.
+		const isTest = (path: string) => /(^|\/)test\/|\.test\.ts$/.test(path)
+		const found: string[] = []
+		for (const { path, code } of files) {
+			if (inWire(path) || isTest(path)) continue
+			const text = withoutComments(code)
+			for (const s of strings) {
+				if (text.includes(`'${s}'`) || text.includes(`"${s}"`) || text.includes(`\`${s}\``))
+					found.push(`${path}: ${s}`)
 			}
 		}
 		expect(found).toEqual([])

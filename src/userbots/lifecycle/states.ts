@@ -114,6 +114,20 @@ export class UserbotStates {
 		if (this.isDeleted(userbotId)) throw userbotErrors.notFound()
 	}
 
+	/**
+	 * TDLib's authorization state of the client running now: the one answer to "is this account
+	 * ready", which the gateway asks before every command that needs a logged-in account. As last
+	 * heard here; as the runtime last saw it when nothing was heard of this client (none since this
+	 * process or its runtime started, or a start still waits for the new client's first state: what
+	 * was heard is the previous client's); undefined when no client runs.
+	 */
+	authorizationState(userbotId: number): string | undefined {
+		const e = this.entries.get(userbotId)
+		if (!e || e.state === undefined || (e.starting && e.awaitingNew))
+			return this.ctx.runtime?.authorizationState(userbotId)
+		return e.state
+	}
+
 	/** The state as last heard here; else as the runtime last saw it; else `stored` (the row's). */
 	current(userbotId: number, stored: string): string {
 		return this.entries.get(userbotId)?.state ?? this.ctx.runtime?.authorizationState(userbotId) ?? stored

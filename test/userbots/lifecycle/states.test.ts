@@ -70,4 +70,26 @@ describe('the userbot state owner', () => {
 		await tracker.drain()
 		expect(pushed).toEqual(['authorizationStateWaitCode'])
 	})
+
+	it("answers whether the running client is ready: its own word, else the runtime's while a start awaits the new client", async () => {
+		let cached: string | undefined = 'authorizationStateWaitTdlibParameters'
+		const runtime = { authorizationState: () => cached } as unknown as AppContext['runtime']
+		const tracker = new UserbotStates({ db: server.ctx.db, log: server.ctx.log, runtime, publish: () => {} })
+		// Nothing heard yet: the runtime's view.
+		expect(tracker.authorizationState(7)).toBe('authorizationStateWaitTdlibParameters')
+		tracker.handle({ type: 'authorization_state', userbotId: 7, state: 'authorizationStateReady' })
+		cached = 'authorizationStateWaitPhoneNumber'
+		// Heard here: the owner's word, whatever the runtime's cache says.
+		expect(tracker.authorizationState(7)).toBe('authorizationStateReady')
+		// A restart: until the new client says something, what was heard is the old client's.
+		let started = (_state: string) => {}
+		const start = tracker.start(7, () => new Promise<string>((resolve) => (started = resolve)))
+		cached = undefined
+		expect(tracker.authorizationState(7)).toBeUndefined()
+		tracker.handle({ type: 'authorization_state', userbotId: 7, state: 'authorizationStateWaitPhoneNumber' })
+		expect(tracker.authorizationState(7)).toBe('authorizationStateWaitPhoneNumber')
+		started('authorizationStateWaitPhoneNumber')
+		await start
+		await tracker.drain()
+	})
 })
