@@ -87,6 +87,19 @@ export type { ObservedEvent } from './updates/hub'
 
 // Routes as data (docs/plugins.md#routes-as-data).
 
+export { type FieldRule, Fields, fieldErrors, normalizeFields, worded } from './http/field-schema'
+/**
+ * Issue 24: a route as one definition, served (`serveRoutes`) and described (`describeRoutes`) from
+ * it; its body validated by its TypeBox schema, the failures worded as DRF's field errors
+ * (`Fields`: the account fields as DRF checks them; `worded`: a schema's own message).
+ */
+export {
+	describeRoutes,
+	type RestRoute,
+	type RouteInput,
+	restRoute,
+	serveRoutes,
+} from './http/rest-route'
 /** A plugin's routes as data (its `api`): what the OpenAPI document says of each route it serves. */
 export {
 	BEARER_OR_SESSION,
