@@ -8,8 +8,6 @@
 import { Elysia } from 'elysia'
 import { answerOtherMethods, definePlugin, type RestContext, serveRoutes } from 'userbot-gateway/plugin'
 import { accountsApi, accountsRouteList } from './api'
-import { memberGrantRoutes } from './routes/member-grants'
-import { memberRoutes } from './routes/members'
 
 export const accountsPlugin = definePlugin({
 	id: 'accounts',
@@ -21,9 +19,7 @@ export const accountsPlugin = definePlugin({
 export function accountsRoutes(ctx: RestContext): Elysia {
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.
 	const app: Elysia = new Elysia({ name: 'accounts' })
-	for (const routes of [serveRoutes(ctx, accountsRouteList), memberRoutes(ctx), memberGrantRoutes(ctx)]) {
-		app.use(routes)
-	}
+	app.use(serveRoutes(ctx, accountsRouteList))
 	answerOtherMethods(app)
 	return app
 }
