@@ -7,11 +7,9 @@
  * which keeps the main server's tokens server-side so that logout can end the session there too.
  */
 import { Elysia } from 'elysia'
-import { answerOtherMethods, definePlugin, type RestContext } from 'userbot-gateway/plugin'
-import { apiAccountsApi } from './api'
+import { answerOtherMethods, definePlugin, type RestContext, serveRoutes } from 'userbot-gateway/plugin'
+import { apiAccountsApi, apiAccountsRouteList } from './api'
 import { createMainServer } from './main-server'
-import { loginRoute } from './routes/login'
-import { logoutRoute } from './routes/logout'
 
 const NO_MAIN_SERVER =
 	'MAIN_SERVER_URL is not set: family B logs in against a main server (a deployment of this service with family A) and needs its URL'
@@ -34,8 +32,7 @@ export function apiAccountsRoutes(ctx: RestContext): Elysia {
 	})
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.
 	const app: Elysia = new Elysia({ name: 'api-accounts' })
-	app.use(loginRoute(ctx, main))
-	app.use(logoutRoute(ctx, main))
+	app.use(serveRoutes({ ctx, main }, apiAccountsRouteList))
 	answerOtherMethods(app)
 	return app
 }
