@@ -170,13 +170,16 @@ type EdenOf<R> = R extends {
 	: never
 type Intersect<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never
 
+/** A new Elysia's type: its default decorators, definitions and metadata. */
+type Blank = Elysia
+
 /** The routes' data for Eden: the type Elysia's own chain of `.post(path, handler, {body, response})` has. */
 export type DescribedRoutes<Routes extends readonly unknown[]> = Elysia<
 	'',
-	{ decorator: {}; store: {}; derive: {}; resolve: {} },
-	{ typebox: {}; error: {} },
-	{ schema: {}; standaloneSchema: {}; macro: {}; macroFn: {}; parser: {}; response: {} },
-	Intersect<EdenOf<Routes[number]>> & {}
+	Blank['~Singleton'],
+	Blank['~Definitions'],
+	Blank['~Metadata'],
+	Intersect<EdenOf<Routes[number]>> & Blank['~Routes']
 >
 
 /** The route data of a plugin's definitions (its `api`): what the document says of each, never served. */

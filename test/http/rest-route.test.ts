@@ -144,9 +144,8 @@ describe("a plugin's route, one definition", () => {
 		}
 		const op = doc.paths['/api/nick/']?.post
 		expect(op?.summary).toBe('Takes a nickname')
-		const schema = (op?.requestBody as { content: Record<string, { schema: unknown }> }).content[
-			'application/json'
-		]?.schema
+		const body = op?.requestBody as { content: Record<string, { schema: unknown }> } | undefined
+		const schema = body?.content['application/json']?.schema
 		expect(schema).toEqual(JSON.parse(JSON.stringify(Nickname)))
 		expect((schema as { properties: Record<string, unknown> }).properties.nickname).toEqual({
 			maxLength: 5,
