@@ -85,7 +85,14 @@ export type { ObservedEvent } from './updates/hub'
 
 // Routes as data (docs/plugins.md#routes-as-data).
 
-export { type FieldRule, Fields, fieldErrors, normalizeFields, worded } from './http/field-schema'
+export {
+	checkedBy,
+	type FieldRule,
+	Fields,
+	fieldErrors,
+	normalizeFields,
+	worded,
+} from './http/field-schema'
 /**
  * Issue 24: a route as one definition, served (`serveRoutes`) and described (`describeRoutes`) from
  * it; its body validated by its TypeBox schema, the failures worded as DRF's field errors

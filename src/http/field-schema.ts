@@ -1,7 +1,7 @@
 import { Kind, type TSchema, TypeRegistry, Type as t } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { MESSAGES } from '../auth/errors'
 import { normalizeEmail, normalizeText, secretFault, TEXT_FAULT_MESSAGES, textFault } from '../text'
+import { FIELD_MESSAGES as MESSAGES } from './field-messages'
 
 /**
  * Body schemas that validate as Django REST framework's serializers do and answer in its words
@@ -68,6 +68,24 @@ export const Fields = {
 	custom: (rule: FieldRule, options?: Record<string, unknown>) => field(rule, options),
 }
 
+export const CHECKED_KIND = 'DrfChecked'
+const FAULT = Symbol.for('userbot-gateway.drf-fault')
+type Fault = (value: unknown) => string | null
+type CheckedSchema = TSchema & { [FAULT]: Fault }
+
+// Registered once, as the field kind: the check is the schema's own fault function, nothing of ours.
+if (!TypeRegistry.Has(CHECKED_KIND))
+	TypeRegistry.Set(CHECKED_KIND, (schema, value) => (schema as CheckedSchema)[FAULT](value) === null)
+
+/**
+ * A schema checked by a function that words its own fault (the first message of a valibot schema,
+ * say), for rules the JSON cannot say as DRF words them (a list's items, a date `Date.parse` reads):
+ * validated and answered by it, documented as `schema` (its JSON stays as it was). The fault never
+ * quotes the value.
+ */
+export const checkedBy = <S extends TSchema>(schema: S, fault: Fault): S =>
+	({ ...schema, [Kind]: CHECKED_KIND, [FAULT]: fault }) as S
+
 /** A schema's own words for what fails it: `null` sent, a value of another JSON type, any other problem. */
 export interface Wording {
 	null?: string
@@ -86,7 +104,7 @@ const propertiesOf = (schema: TSchema): Record<string, TSchema> =>
 const requiredOf = (schema: TSchema): Set<string> =>
 	new Set((schema as { required?: string[] }).required ?? [])
 
-/** DRF's message for a value of the wrong JSON type, by the type the schema wants (read when used: MESSAGES loads after this module in some import orders). */
+/** DRF's message for a value of the wrong JSON type, by the type the schema wants. */
 const typeMessages = (): Record<string, string> => ({
 	string: MESSAGES.notString,
 	integer: 'A valid integer is required.',
@@ -108,6 +126,8 @@ function jsonType(value: unknown): string {
 function messageOf(schema: TSchema, value: unknown, required: boolean): string {
 	const rule = (schema as Partial<FieldSchema>)[RULE]
 	if (rule) return ruleFault(rule, value) ?? INVALID_VALUE
+	const fault = (schema as Partial<CheckedSchema>)[FAULT]
+	if (fault) return fault(value) ?? INVALID_VALUE
 	if (value === undefined && required) return MESSAGES.required
 	const own = (schema as { [WORDING]?: Wording })[WORDING]
 	if (value === null) return own?.null ?? 'This field may not be null.'

@@ -3,6 +3,7 @@ import { t } from 'elysia'
 import { builtInPlugins } from '../../src/app'
 import { definePlugin } from '../../src/plugin'
 import {
+	checkedBy,
 	describeRoutes,
 	Fields,
 	HttpError,
@@ -25,6 +26,10 @@ const Nickname = t.Object({
 	nickname: t.String({ maxLength: 5 }),
 	adult: t.Optional(t.Boolean()),
 	note: t.Optional(Fields.name()),
+	// A rule JSON Schema cannot word as DRF does: checked and worded by the plugin's own function.
+	tags: t.Optional(
+		checkedBy(t.Array(t.String()), (x) => (Array.isArray(x) && x.length <= 2 ? null : 'At most two tags.')),
+	),
 })
 const routes = [
 	restRoute({
@@ -85,13 +90,20 @@ describe("a plugin's route, one definition", () => {
 			email: ['This field is required.'],
 			nickname: ['This field is required.'],
 		})
-		const wrong = await send({ email: `${SECRET}@`, nickname: `${SECRET}`, adult: SECRET, note: 7 })
+		const wrong = await send({
+			email: `${SECRET}@`,
+			nickname: `${SECRET}`,
+			adult: SECRET,
+			note: 7,
+			tags: [SECRET, 'b', 'c'],
+		})
 		expect(wrong.status).toBe(400)
 		expect(JSON.parse(wrong.text)).toEqual({
 			email: ['Enter a valid email address.'],
 			nickname: ['Ensure this field has no more than 5 characters.'],
 			adult: ['Must be a valid boolean.'],
 			note: ['Not a valid string.'],
+			tags: ['At most two tags.'],
 		})
 		expect(wrong.text).not.toContain(SECRET)
 		const nulls = await send({ email: null, nickname: 'ok', note: null })
@@ -152,5 +164,10 @@ describe("a plugin's route, one definition", () => {
 			type: 'string',
 		})
 		expect((schema as { required: string[] }).required).toEqual(['email', 'nickname'])
+		// A field checked by its own function is documented as its plain JSON.
+		expect((schema as { properties: Record<string, unknown> }).properties.tags).toEqual({
+			type: 'array',
+			items: { type: 'string' },
+		})
 	})
 })
