@@ -1,4 +1,4 @@
-import type { Static, TSchema } from '@sinclair/typebox'
+import { CloneType, type Static, type TSchema } from '@sinclair/typebox'
 import type { Server } from 'bun'
 import { type CreateEden, Elysia, type ResolvePath } from 'elysia'
 import { documentedOnly } from '../openapi/route-data'
@@ -111,7 +111,9 @@ export function serveRoutes<Ctx>(ctx: Ctx, routes: readonly AnyRoute<Ctx>[]): El
 		const early = new WeakMap<Request, unknown>()
 		const before = route.before
 		const hasBody = route.body !== undefined
-		const checked = hasBody && route.validate !== false ? route.body : undefined
+		// A copy: Elysia's validator writes into the schema it is given (`additionalProperties`), and
+		// the definition is also what the document shows, in every app of the process.
+		const checked = hasBody && route.validate !== false && route.body ? CloneType(route.body) : undefined
 		const handler = before
 			? async ({ body, params, request, server }: Served) => {
 					const pre = early.has(request) ? early.get(request) : await before(ctx, { request, server, params })

@@ -159,6 +159,9 @@ describe("a plugin's route, one definition", () => {
 		const body = op?.requestBody as { content: Record<string, { schema: unknown }> } | undefined
 		const schema = body?.content['application/json']?.schema
 		expect(schema).toEqual(JSON.parse(JSON.stringify(Nickname)))
+		// Serving the route (the requests above) left the definition as it was: Elysia's validator
+		// works on a copy, so the document does not depend on which routes were served before it.
+		expect(schema).not.toHaveProperty('additionalProperties')
 		expect((schema as { properties: Record<string, unknown> }).properties.nickname).toEqual({
 			maxLength: 5,
 			type: 'string',
