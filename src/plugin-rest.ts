@@ -30,7 +30,7 @@ export { type StorageFailure, storageAnswer, storageFailure } from './http/stora
 // Reading what a client sent.
 
 /** The account fields (email, password, name, token) as DRF serializers check them, normalised. */
-export { checkFields, FIELDS, type FieldSpec, type Fields, parseFields } from './auth/fields'
+export { checkFields, FIELDS, type FieldSpec, parseFields } from './auth/fields'
 /** Django's password validators (length, common, numeric, similar to the user): their messages. */
 export { type UserAttributes, validatePassword } from './auth/password-policy'
 /** The body as a JSON object (415, 400, 413 as DRF answers them); `checkBody` validates it with a valibot schema. */
@@ -85,6 +85,26 @@ export type { ObservedEvent } from './updates/hub'
 
 // Routes as data (docs/plugins.md#routes-as-data).
 
+export {
+	checkedBy,
+	type FieldRule,
+	Fields,
+	fieldErrors,
+	normalizeFields,
+	worded,
+} from './http/field-schema'
+/**
+ * Issue 24: a route as one definition, served (`serveRoutes`) and described (`describeRoutes`) from
+ * it; its body validated by its TypeBox schema, the failures worded as DRF's field errors
+ * (`Fields`: the account fields as DRF checks them; `worded`: a schema's own message).
+ */
+export {
+	describeRoutes,
+	type RestRoute,
+	type RouteInput,
+	restRoute,
+	serveRoutes,
+} from './http/rest-route'
 /** A plugin's routes as data (its `api`): what the OpenAPI document says of each route it serves. */
 export {
 	BEARER_OR_SESSION,

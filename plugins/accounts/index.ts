@@ -6,18 +6,8 @@
  * the core and reaches this plugin as `ctx.auth`; this plugin is only its HTTP face.
  */
 import { Elysia } from 'elysia'
-import { answerOtherMethods, definePlugin, type RestContext } from 'userbot-gateway/plugin'
-import { accountsApi } from './api'
-import { checkPasswordRoute } from './routes/check-password'
-import { inviteRoutes } from './routes/invites'
-import { loginRoute } from './routes/login'
-import { logoutRoute } from './routes/logout'
-import { meRoute } from './routes/me'
-import { memberGrantRoutes } from './routes/member-grants'
-import { memberRoutes } from './routes/members'
-import { registerRoute } from './routes/register'
-import { resetRoutes } from './routes/reset'
-import { tokenRoutes } from './routes/tokens'
+import { answerOtherMethods, definePlugin, type RestContext, serveRoutes } from 'userbot-gateway/plugin'
+import { accountsApi, accountsRouteList } from './api'
 
 export const accountsPlugin = definePlugin({
 	id: 'accounts',
@@ -29,20 +19,7 @@ export const accountsPlugin = definePlugin({
 export function accountsRoutes(ctx: RestContext): Elysia {
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.
 	const app: Elysia = new Elysia({ name: 'accounts' })
-	for (const routes of [
-		meRoute(ctx),
-		registerRoute(ctx),
-		checkPasswordRoute(ctx),
-		loginRoute(ctx),
-		logoutRoute(ctx),
-		resetRoutes(ctx),
-		tokenRoutes(ctx),
-		inviteRoutes(ctx),
-		memberRoutes(ctx),
-		memberGrantRoutes(ctx),
-	]) {
-		app.use(routes)
-	}
+	app.use(serveRoutes(ctx, accountsRouteList))
 	answerOtherMethods(app)
 	return app
 }

@@ -1,29 +1,11 @@
-import { Elysia } from 'elysia'
-import { BEARER_OR_SESSION, documentedOnly, ROUTE_ERRORS, RestSchemas as S } from 'userbot-gateway/plugin'
+import { describeRoutes } from 'userbot-gateway/plugin'
+import { loginRoutes } from './routes/login'
+import { logoutRoutes } from './routes/logout'
 
 /**
- * Family B's routes as data (docs/plugins.md#routes-as-data): path, method, body, answers, summary and
- * auth requirement of each route `build` serves. The OpenAPI document and the typed client read them.
+ * Family B's routes, each one definition (src/http/rest-route.ts) that `build` serves and the
+ * OpenAPI document and the typed client read (docs/plugins.md#routes-as-data).
  */
+export const apiAccountsRouteList = [...loginRoutes, ...logoutRoutes] as const
 
-export const apiAccountsApi = new Elysia({ name: 'api-accounts-api' })
-	.post('/api/accounts/login/', documentedOnly, {
-		body: S.Credentials,
-		response: {
-			200: S.Session,
-			...ROUTE_ERRORS.badRequest,
-			...ROUTE_ERRORS.unauthenticated,
-			...ROUTE_ERRORS.forbidden,
-			...ROUTE_ERRORS.throttled,
-			502: S.Detail,
-		},
-		detail: { summary: "Logs in against the main server's accounts (family B)", tags: ['main-server login'] },
-	})
-	.post('/api/accounts/logout/', documentedOnly, {
-		response: { 200: S.Message, ...ROUTE_ERRORS.authed },
-		detail: {
-			summary: 'Ends the session here and on the main server',
-			tags: ['main-server login'],
-			security: BEARER_OR_SESSION,
-		},
-	})
+export const apiAccountsApi = describeRoutes('api-accounts-api', apiAccountsRouteList)

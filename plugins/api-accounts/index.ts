@@ -12,11 +12,10 @@ import {
 	definePlugin,
 	type RestContext,
 	type SettingsOptions,
+	serveRoutes,
 } from 'userbot-gateway/plugin'
-import { apiAccountsApi } from './api'
+import { apiAccountsApi, apiAccountsRouteList } from './api'
 import { createMainServer } from './main-server'
-import { loginRoute } from './routes/login'
-import { logoutRoute } from './routes/logout'
 import { API_ACCOUNTS_SETTINGS, type ApiAccountsSettings } from './settings'
 
 const NO_MAIN_SERVER =
@@ -44,8 +43,7 @@ export function apiAccountsRoutes(ctx: RestContext, settings: ApiAccountsSetting
 	})
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.
 	const app: Elysia = new Elysia({ name: 'api-accounts' })
-	app.use(loginRoute(ctx, main))
-	app.use(logoutRoute(ctx, main))
+	app.use(serveRoutes({ ctx, main }, apiAccountsRouteList))
 	answerOtherMethods(app)
 	return app
 }

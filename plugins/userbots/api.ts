@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia'
+import { Elysia, type TSchema, t } from 'elysia'
 import { BEARER_OR_SESSION, documentedOnly, ROUTE_ERRORS, RestSchemas as S } from 'userbot-gateway/plugin'
 
 /**
@@ -6,13 +6,30 @@ import { BEARER_OR_SESSION, documentedOnly, ROUTE_ERRORS, RestSchemas as S } fro
  * auth requirement of each route `build` serves. The OpenAPI document and the typed client read them.
  */
 const ID = t.Object({ id: S.PathId() })
+
+/** What the document says of every route: its summary, the userbots tag, a caller required. */
+const about = (summary: string) => ({ summary, tags: ['userbots'], security: BEARER_OR_SESSION })
+
+/** A log-in step: one userbot, a body, its new authorization state or why the step was refused. */
+const logInStep = <const B extends TSchema>(summary: string, body: B) => ({
+	params: ID,
+	body,
+	response: {
+		200: S.AuthorizationState,
+		400: t.Union([S.FieldErrors, S.Detail]),
+		...ROUTE_ERRORS.authed,
+		...ROUTE_ERRORS.notFound,
+	},
+	detail: about(summary),
+})
+
 /** PATCH's body: the name, checked as POST checks it. */
 const Rename = t.Object({ name: t.String({ maxLength: 128 }) })
 
 export const userbotsApi = new Elysia({ name: 'userbots-api' })
 	.get('/api/userbots/', documentedOnly, {
 		response: { 200: t.Array(S.Userbot), ...ROUTE_ERRORS.authed },
-		detail: { summary: "The company's userbots", tags: ['userbots'], security: BEARER_OR_SESSION },
+		detail: about("The company's userbots"),
 	})
 	.post('/api/userbots/', documentedOnly, {
 		body: S.UserbotCreate,
@@ -22,16 +39,12 @@ export const userbotsApi = new Elysia({ name: 'userbots-api' })
 			...ROUTE_ERRORS.authed,
 			...ROUTE_ERRORS.unavailable,
 		},
-		detail: {
-			summary: 'Adds a userbot and starts its TDLib client',
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about('Adds a userbot and starts its TDLib client'),
 	})
 	.get('/api/userbots/:id/', documentedOnly, {
 		params: ID,
 		response: { 200: S.Userbot, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
-		detail: { summary: 'One userbot', tags: ['userbots'], security: BEARER_OR_SESSION },
+		detail: about('One userbot'),
 	})
 	.patch('/api/userbots/:id/', documentedOnly, {
 		params: ID,
@@ -42,7 +55,7 @@ export const userbotsApi = new Elysia({ name: 'userbots-api' })
 			...ROUTE_ERRORS.authed,
 			...ROUTE_ERRORS.notFound,
 		},
-		detail: { summary: 'Renames a userbot', tags: ['userbots'], security: BEARER_OR_SESSION },
+		detail: about('Renames a userbot'),
 	})
 	.post('/api/userbots/:id/logout/', documentedOnly, {
 		params: ID,
@@ -53,12 +66,9 @@ export const userbotsApi = new Elysia({ name: 'userbots-api' })
 			...ROUTE_ERRORS.notFound,
 			...ROUTE_ERRORS.unavailable,
 		},
-		detail: {
-			summary:
-				'Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number',
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about(
+			'Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number',
+		),
 	})
 	.post('/api/userbots/:id/restart/', documentedOnly, {
 		params: ID,
@@ -68,20 +78,12 @@ export const userbotsApi = new Elysia({ name: 'userbots-api' })
 			...ROUTE_ERRORS.notFound,
 			...ROUTE_ERRORS.unavailable,
 		},
-		detail: {
-			summary: "Stops the userbot's TDLib client and starts it again from its database",
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about("Stops the userbot's TDLib client and starts it again from its database"),
 	})
 	.delete('/api/userbots/:id/', documentedOnly, {
 		params: ID,
 		response: { 204: t.Void(), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
-		detail: {
-			summary: 'Deletes a userbot: logged out of Telegram, its files removed',
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about('Deletes a userbot: logged out of Telegram, its files removed'),
 	})
 	.put('/api/userbots/:id/proxy/', documentedOnly, {
 		params: ID,
@@ -92,90 +94,34 @@ export const userbotsApi = new Elysia({ name: 'userbots-api' })
 			...ROUTE_ERRORS.authed,
 			...ROUTE_ERRORS.notFound,
 		},
-		detail: {
-			summary: "Sets the userbot's proxy: its client starts again behind it, then it is checked",
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about("Sets the userbot's proxy: its client starts again behind it, then it is checked"),
 	})
 	.delete('/api/userbots/:id/proxy/', documentedOnly, {
 		params: ID,
 		response: { 204: t.Void(), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
-		detail: {
-			summary: "Removes the userbot's proxy: its client starts again without one",
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about("Removes the userbot's proxy: its client starts again without one"),
 	})
 	.post('/api/userbots/:id/proxy/check/', documentedOnly, {
 		params: ID,
 		response: { 200: S.ProxyView, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
-		detail: {
-			summary: "Checks the userbot's proxy again (TDLib's pingProxy)",
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about("Checks the userbot's proxy again (TDLib's pingProxy)"),
 	})
-	.post('/api/userbots/:id/phone/', documentedOnly, {
-		params: ID,
-		body: S.PhoneNumber,
-		response: {
-			200: S.AuthorizationState,
-			400: t.Union([S.FieldErrors, S.Detail]),
-			...ROUTE_ERRORS.authed,
-			...ROUTE_ERRORS.notFound,
-		},
-		detail: { summary: 'Log-in step: the phone number', tags: ['userbots'], security: BEARER_OR_SESSION },
-	})
-	.post('/api/userbots/:id/code/', documentedOnly, {
-		params: ID,
-		body: S.Code,
-		response: {
-			200: S.AuthorizationState,
-			400: t.Union([S.FieldErrors, S.Detail]),
-			...ROUTE_ERRORS.authed,
-			...ROUTE_ERRORS.notFound,
-		},
-		detail: {
-			summary: 'Log-in step: the code Telegram sent',
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
-	})
-	.post('/api/userbots/:id/password/', documentedOnly, {
-		params: ID,
-		body: S.TwoFactorPassword,
-		response: {
-			200: S.AuthorizationState,
-			400: t.Union([S.FieldErrors, S.Detail]),
-			...ROUTE_ERRORS.authed,
-			...ROUTE_ERRORS.notFound,
-		},
-		detail: {
-			summary: "Log-in step: the account's 2FA password",
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
-	})
-	.post('/api/userbots/:id/register/', documentedOnly, {
-		params: ID,
-		body: S.NewAccount,
-		response: {
-			200: S.AuthorizationState,
-			400: t.Union([S.FieldErrors, S.Detail]),
-			...ROUTE_ERRORS.authed,
-			...ROUTE_ERRORS.notFound,
-		},
-		detail: { summary: 'Log-in step: names a new account', tags: ['userbots'], security: BEARER_OR_SESSION },
-	})
+	.post('/api/userbots/:id/phone/', documentedOnly, logInStep('Log-in step: the phone number', S.PhoneNumber))
+	.post('/api/userbots/:id/code/', documentedOnly, logInStep('Log-in step: the code Telegram sent', S.Code))
+	.post(
+		'/api/userbots/:id/password/',
+		documentedOnly,
+		logInStep("Log-in step: the account's 2FA password", S.TwoFactorPassword),
+	)
+	.post(
+		'/api/userbots/:id/register/',
+		documentedOnly,
+		logInStep('Log-in step: names a new account', S.NewAccount),
+	)
 	.post('/api/userbots/:id/qr/', documentedOnly, {
 		params: ID,
 		response: { 200: S.QrLink, 400: S.Detail, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
-		detail: {
-			summary: 'Log-in by QR code: the link to show',
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about('Log-in by QR code: the link to show'),
 	})
 	.post('/api/userbots/:id/files/', documentedOnly, {
 		params: ID,
@@ -187,11 +133,7 @@ export const userbotsApi = new Elysia({ name: 'userbots-api' })
 			...ROUTE_ERRORS.notFound,
 			413: S.Detail,
 		},
-		detail: {
-			summary: 'Uploads a media file for commands ({"upload": "<file>"})',
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about('Uploads a media file for commands ({"upload": "<file>"})'),
 	})
 	.get('/api/userbots/:id/files/:file_id', documentedOnly, {
 		params: t.Object({
@@ -209,10 +151,7 @@ export const userbotsApi = new Elysia({ name: 'userbots-api' })
 			413: S.Detail,
 			416: S.Detail,
 		},
-		detail: {
-			summary:
-				"Streams a file of the userbot's account by TDLib's file id (Range, ETag); 202 with the progress while TDLib downloads it",
-			tags: ['userbots'],
-			security: BEARER_OR_SESSION,
-		},
+		detail: about(
+			"Streams a file of the userbot's account by TDLib's file id (Range, ETag); 202 with the progress while TDLib downloads it",
+		),
 	})

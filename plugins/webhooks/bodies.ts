@@ -1,9 +1,12 @@
-import { badRequest, AUTH_MESSAGES as MESSAGES } from 'userbot-gateway/plugin'
+import { t } from 'elysia'
+import { checkedBy, AUTH_MESSAGES as MESSAGES, RestSchemas as S } from 'userbot-gateway/plugin'
 import { isEventName } from './kinds'
 
 /**
- * The fields of an endpoint as a client sends them, checked whole before anything is written. Each
- * error names the field and says what is wrong in our words, never quoting what was sent.
+ * The bodies of the webhook routes, each written once: the schema the route validates and the
+ * document shows. Each field is checked by its rule (`checkedBy`), which says what is wrong in our
+ * words, never quoting what was sent; the JSON is what the document always showed. The checked
+ * body then becomes the fields the store takes (`endpointFields`, `replayFields`).
  */
 export interface EndpointFields {
 	url?: string
@@ -14,78 +17,129 @@ export interface EndpointFields {
 	enabled?: boolean
 }
 
-const MAX_EVENTS = 300
-const MAX_USERBOTS = 1000
-const MAX_DESCRIPTION = 500
-const MAX_URL = 2048
-
-export function checkEndpointFields(body: Record<string, unknown>, creating: boolean): EndpointFields {
-	const errors: Record<string, string[]> = {}
-	const out: EndpointFields = {}
-	const { url, events, userbot_ids: ids, description, enabled } = body
-	if (url === undefined || url === null) {
-		if (creating) errors.url = [MESSAGES.required]
-	} else if (typeof url !== 'string') errors.url = [MESSAGES.notString]
-	else if (url.length > MAX_URL) errors.url = [MESSAGES.maxLength(MAX_URL)]
-	else out.url = url.trim()
-
-	if (events !== undefined && events !== null) {
-		if (!Array.isArray(events)) errors.events = ['Expected a list of event types.']
-		else if (events.length === 0) errors.events = ['Name at least one event type.']
-		else if (events.length > MAX_EVENTS) errors.events = [`Name at most ${MAX_EVENTS} event types.`]
-		else if (!events.every((e) => typeof e === 'string' && isEventName(e)))
-			errors.events = ['Each item must be an update kind of TDLib or an event type of the gateway.']
-		else out.events = [...new Set(events as string[])]
-	}
-
-	if (ids === null) out.userbotIds = null
-	else if (ids !== undefined) {
-		if (!Array.isArray(ids)) errors.userbot_ids = ['Expected a list of userbot ids, or null.']
-		else if (ids.length > MAX_USERBOTS) errors.userbot_ids = [`Name at most ${MAX_USERBOTS} userbots.`]
-		else if (!ids.every((i) => Number.isSafeInteger(i) && (i as number) > 0))
-			errors.userbot_ids = ['Each item must be a userbot id.']
-		else out.userbotIds = [...new Set(ids as number[])].sort((a, b) => a - b)
-	}
-
-	if (description !== undefined && description !== null) {
-		if (typeof description !== 'string') errors.description = [MESSAGES.notString]
-		else if (description.length > MAX_DESCRIPTION) errors.description = [MESSAGES.maxLength(MAX_DESCRIPTION)]
-		else out.description = description
-	}
-
-	if (enabled !== undefined && !creating) {
-		if (typeof enabled !== 'boolean') errors.enabled = ['Must be a valid boolean.']
-		else out.enabled = enabled
-	}
-	if (Object.keys(errors).length > 0) throw badRequest(errors)
-	return out
-}
-
 export interface ReplayFields {
 	afterSeq?: number
 	userbotId?: number
 	since?: number
 }
 
-export function checkReplayFields(body: Record<string, unknown>): ReplayFields {
-	const errors: Record<string, string[]> = {}
+const MAX_EVENTS = 300
+const MAX_USERBOTS = 1000
+const MAX_DESCRIPTION = 500
+const MAX_URL = 2048
+
+const absent = (x: unknown) => x === undefined || x === null
+const safeInt = (x: unknown, min: number) => Number.isSafeInteger(x) && (x as number) >= min
+
+const urlFault = (creating: boolean) => (url: unknown) => {
+	if (absent(url)) return creating ? MESSAGES.required : null
+	if (typeof url !== 'string') return MESSAGES.notString
+	return url.length > MAX_URL ? MESSAGES.maxLength(MAX_URL) : null
+}
+const eventsFault = (events: unknown) => {
+	if (absent(events)) return null
+	if (!Array.isArray(events)) return 'Expected a list of event types.'
+	if (events.length === 0) return 'Name at least one event type.'
+	if (events.length > MAX_EVENTS) return `Name at most ${MAX_EVENTS} event types.`
+	return events.every((e) => typeof e === 'string' && isEventName(e))
+		? null
+		: 'Each item must be an update kind of TDLib or an event type of the gateway.'
+}
+const userbotIdsFault = (ids: unknown) => {
+	if (absent(ids)) return null
+	if (!Array.isArray(ids)) return 'Expected a list of userbot ids, or null.'
+	if (ids.length > MAX_USERBOTS) return `Name at most ${MAX_USERBOTS} userbots.`
+	return ids.every((i) => safeInt(i, 1)) ? null : 'Each item must be a userbot id.'
+}
+const descriptionFault = (d: unknown) => {
+	if (absent(d)) return null
+	if (typeof d !== 'string') return MESSAGES.notString
+	return d.length > MAX_DESCRIPTION ? MESSAGES.maxLength(MAX_DESCRIPTION) : null
+}
+const enabledFault = (x: unknown) =>
+	x === undefined || typeof x === 'boolean' ? null : 'Must be a valid boolean.'
+
+/**
+ * An id inside a list: documented as `S.Id()`, checked as one (Elysia's body normaliser compiles a
+ * union's members, and a bare `t.Unsafe` has no check it could compile).
+ */
+const Id = checkedBy(S.Id(), (x) => (safeInt(x, 1) ? null : 'Each item must be a userbot id.'))
+
+const endpointProperties = (creating: boolean) => ({
+	url: checkedBy(
+		t.String({
+			maxLength: MAX_URL,
+			description: 'https (http with WEBHOOK_ALLOW_HTTP); no internal address',
+		}),
+		urlFault(creating),
+	),
+	events: t.Optional(checkedBy(t.Array(t.String(), { minItems: 1, maxItems: MAX_EVENTS }), eventsFault)),
+	userbot_ids: t.Optional(
+		checkedBy(t.Union([t.Array(Id, { minItems: 1, maxItems: MAX_USERBOTS }), t.Null()]), userbotIdsFault),
+	),
+	description: t.Optional(checkedBy(t.String({ maxLength: MAX_DESCRIPTION }), descriptionFault)),
+})
+
+/** `POST /api/webhooks/`: `url` is required; `enabled` is not read (a new endpoint is on). */
+export const EndpointBody = t.Object(endpointProperties(true))
+
+/** `PATCH /api/webhooks/:id/`: any of the fields, and `enabled`. */
+const { url, ...rest } = endpointProperties(false)
+export const EndpointPatch = t.Object({
+	url: t.Optional(url),
+	...rest,
+	enabled: t.Optional(checkedBy(t.Boolean(), enabledFault)),
+})
+
+/** `POST /api/webhooks/:id/replay/`: what to send again (all of it when empty). */
+export const Replay = t.Object({
+	after_seq: t.Optional(
+		checkedBy(S.Int(), (x) =>
+			absent(x) || safeInt(x, 0) ? null : 'A valid non-negative integer is required.',
+		),
+	),
+	userbot_id: t.Optional(
+		checkedBy(S.Id(), (x) => (absent(x) || safeInt(x, 1) ? null : 'A valid userbot id is required.')),
+	),
+	since: t.Optional(
+		checkedBy(t.String({ format: 'date-time' }), (x) =>
+			absent(x) || (typeof x === 'string' && x.length <= 64 && !Number.isNaN(Date.parse(x)))
+				? null
+				: 'Datetime has wrong format. Use ISO 8601.',
+		),
+	),
+})
+
+type EndpointInput = {
+	url?: string | null
+	events?: string[] | null
+	userbot_ids?: number[] | null
+	description?: string | null
+	enabled?: boolean
+}
+
+/** A checked endpoint body as the store takes it: the URL trimmed, events once each, ids sorted. */
+export function endpointFields(body: EndpointInput, creating: boolean): EndpointFields {
+	const out: EndpointFields = {}
+	if (typeof body.url === 'string') out.url = body.url.trim()
+	if (Array.isArray(body.events)) out.events = [...new Set(body.events)]
+	if (body.userbot_ids === null) out.userbotIds = null
+	else if (Array.isArray(body.userbot_ids))
+		out.userbotIds = [...new Set(body.userbot_ids)].sort((a, b) => a - b)
+	if (typeof body.description === 'string') out.description = body.description
+	if (!creating && typeof body.enabled === 'boolean') out.enabled = body.enabled
+	return out
+}
+
+/** A checked replay body as the history takes it. */
+export function replayFields(body: {
+	after_seq?: number | null
+	userbot_id?: number | null
+	since?: string | null
+}) {
 	const out: ReplayFields = {}
-	const { after_seq: afterSeq, userbot_id: userbotId, since } = body
-	if (afterSeq !== undefined && afterSeq !== null) {
-		if (!Number.isSafeInteger(afterSeq) || (afterSeq as number) < 0)
-			errors.after_seq = ['A valid non-negative integer is required.']
-		else out.afterSeq = afterSeq as number
-	}
-	if (userbotId !== undefined && userbotId !== null) {
-		if (!Number.isSafeInteger(userbotId) || (userbotId as number) <= 0)
-			errors.userbot_id = ['A valid userbot id is required.']
-		else out.userbotId = userbotId as number
-	}
-	if (since !== undefined && since !== null) {
-		const at = typeof since === 'string' && since.length <= 64 ? Date.parse(since) : Number.NaN
-		if (Number.isNaN(at)) errors.since = ['Datetime has wrong format. Use ISO 8601.']
-		else out.since = at
-	}
-	if (Object.keys(errors).length > 0) throw badRequest(errors)
+	if (typeof body.after_seq === 'number') out.afterSeq = body.after_seq
+	if (typeof body.userbot_id === 'number') out.userbotId = body.userbot_id
+	if (typeof body.since === 'string') out.since = Date.parse(body.since)
 	return out
 }

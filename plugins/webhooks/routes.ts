@@ -1,161 +1,242 @@
-import { Elysia } from 'elysia'
+import { Elysia, t } from 'elysia'
 import {
 	type AppContext,
 	type AuditEntry,
 	answerOtherMethods,
+	BEARER_OR_SESSION,
 	badRequest,
 	HttpError,
 	AUTH_MESSAGES as MESSAGES,
 	notFound,
 	type Principal,
-	readJsonObject,
+	restRoute,
+	RestSchemas as S,
+	serveRoutes,
 	writeAudit,
 } from 'userbot-gateway/plugin'
-import { checkEndpointFields, checkReplayFields } from './bodies'
+import { EndpointBody, EndpointPatch, endpointFields, Replay, replayFields } from './bodies'
 import type { Endpoints } from './endpoints'
 import type { OutboxHistory } from './outbox'
-
-const BASE = '/api/webhooks'
-const none = { parse: 'none' } as const
+import { Delivery, Endpoint, Replayed, Sent, WithSecret } from './schemas'
 
 /**
  * The REST face of webhooks: a company's endpoints, for its owner alone (a member gets 403, as on the
- * other owner-only routes; an endpoint of another company is 404, as if it did not exist).
+ * other owner-only routes; an endpoint of another company is 404, as if it did not exist). Each route
+ * is one definition (docs/plugins.md#routes-as-data): served from it and described from it. The
+ * owner is checked before a body is read, and where a route names an endpoint, the endpoint too.
  */
-export function webhookRoutes(
-	ctx: AppContext,
-	endpoints: Endpoints,
-	history: OutboxHistory,
-	kick: () => void,
-): Elysia {
-	const ownerOf = async (
-		request: Request,
-	): Promise<{ companyId: number; userId: number; principal: Principal }> => {
-		const outcome = await ctx.auth.authenticate(request)
-		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
-		const { companyId, isOwner, userId } = outcome.principal
-		if (!isOwner || companyId === null)
-			throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
-		return { companyId, userId, principal: outcome.principal }
-	}
-	/** The audit line of a change of the company's endpoints (never the URL's secrets nor the signing secret). */
-	const audit = (
-		owner: { principal: Principal },
-		server: Parameters<typeof ctx.auth.clientAddress>[0],
-		request: Request,
-		entry: AuditEntry,
-	) => writeAudit(ctx.db, owner.principal, { ...entry, client: ctx.auth.clientAddress(server, request) })
-	const idOf = (raw: string | undefined): number => {
-		if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
-		return Number(raw)
-	}
-	const created = (body: unknown) => Response.json(body, { status: 201 })
-	const accepted = (body: unknown) => Response.json(body, { status: 202 })
+export interface Webhooks {
+	ctx: AppContext
+	endpoints: Endpoints
+	history: OutboxHistory
+	kick: () => void
+}
 
-	const app: Elysia = new Elysia({ name: 'webhooks-routes' })
-	app.get(`${BASE}/`, async ({ request }) => endpoints.list((await ownerOf(request)).companyId))
-	app.post(
-		`${BASE}/`,
-		async ({ request, server }) => {
-			const owner = await ownerOf(request)
-			const fields = checkEndpointFields(await readJsonObject(request), true)
-			const made = await endpoints.create(owner.companyId, owner.userId, fields)
-			await audit(owner, server, request, { action: 'webhook.created', target: `webhook:${made.id}` })
+interface Owner {
+	companyId: number
+	userId: number
+	principal: Principal
+}
+
+async function owner({ ctx }: Webhooks, { request }: { request: Request }): Promise<Owner> {
+	const outcome = await ctx.auth.authenticate(request)
+	if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
+	const { companyId, isOwner, userId } = outcome.principal
+	if (!isOwner || companyId === null)
+		throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
+	return { companyId, userId, principal: outcome.principal }
+}
+
+const idOf = (raw: string | undefined): number => {
+	if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
+	return Number(raw)
+}
+
+/** The owner and the endpoint the path names (404 when not theirs), before the body is read. */
+async function ownedEndpoint(w: Webhooks, request: { request: Request; params: Record<string, string> }) {
+	const who = await owner(w, request)
+	const row = await w.endpoints.row(who.companyId, idOf(request.params.id))
+	return { owner: who, id: row.id }
+}
+
+/** The audit line of a change of the company's endpoints (never the URL's secrets nor the signing secret). */
+const audit = (
+	{ ctx }: Webhooks,
+	who: Owner,
+	input: { server: Parameters<AppContext['auth']['clientAddress']>[0]; request: Request },
+	entry: AuditEntry,
+) =>
+	writeAudit(ctx.db, who.principal, { ...entry, client: ctx.auth.clientAddress(input.server, input.request) })
+
+const created = (body: unknown) => Response.json(body, { status: 201 })
+const accepted = (body: unknown) => Response.json(body, { status: 202 })
+const ID = t.Object({ id: S.PathId() })
+const security = BEARER_OR_SESSION
+const tags = ['webhooks']
+const authed = { 401: S.Detail, 403: S.Detail }
+
+export const webhookRouteList = [
+	restRoute({
+		method: 'get',
+		path: '/api/webhooks/',
+		response: { 200: t.Array(Endpoint), ...authed },
+		detail: { summary: "The company's webhook endpoints (owner)", tags, security },
+		before: owner,
+		handle: (w: Webhooks, { pre }) => w.endpoints.list(pre.companyId),
+	}),
+	restRoute({
+		method: 'post',
+		path: '/api/webhooks/',
+		body: EndpointBody,
+		response: { 201: WithSecret, 400: S.FieldErrors, ...authed },
+		detail: { summary: 'Adds a webhook endpoint; its secret is shown once (owner)', tags, security },
+		before: owner,
+		handle: async (w: Webhooks, input) => {
+			const made = await w.endpoints.create(
+				input.pre.companyId,
+				input.pre.userId,
+				endpointFields(input.body, true),
+			)
+			await audit(w, input.pre, input, { action: 'webhook.created', target: `webhook:${made.id}` })
 			return created(made)
 		},
-		none,
-	)
-	app.get(`${BASE}/:id/`, async ({ request, params }) => {
-		const owner = await ownerOf(request)
-		return endpoints.view(owner.companyId, idOf(params.id))
-	})
-	app.patch(
-		`${BASE}/:id/`,
-		async ({ request, params, server }) => {
-			const owner = await ownerOf(request)
-			const id = idOf(params.id)
-			await endpoints.row(owner.companyId, id)
-			const fields = checkEndpointFields(await readJsonObject(request), false)
-			const updated = await endpoints.update(owner.companyId, id, fields)
+	}),
+	restRoute({
+		method: 'get',
+		path: '/api/webhooks/:id/',
+		params: ID,
+		response: { 200: Endpoint, ...authed, 404: S.Detail },
+		detail: { summary: 'One webhook endpoint (owner)', tags, security },
+		before: owner,
+		handle: (w: Webhooks, { params, pre }) => w.endpoints.view(pre.companyId, idOf(params.id)),
+	}),
+	restRoute({
+		method: 'patch',
+		path: '/api/webhooks/:id/',
+		params: ID,
+		body: EndpointPatch,
+		response: { 200: Endpoint, 400: S.FieldErrors, ...authed, 404: S.Detail },
+		detail: {
+			summary: 'Changes a webhook endpoint; enabled: true turns it on again (owner)',
+			tags,
+			security,
+		},
+		before: ownedEndpoint,
+		handle: async (w: Webhooks, input) => {
+			const { owner: who, id } = input.pre
+			const fields = endpointFields(input.body, false)
+			const updated = await w.endpoints.update(who.companyId, id, fields)
 			// Which fields changed, not their values: a URL may carry credentials of its own.
 			const changed = Object.keys(fields)
 				.filter((k) => fields[k as keyof typeof fields] !== undefined)
 				.map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))
 				.sort()
 				.join(',')
-			await audit(owner, server, request, {
+			await audit(w, who, input, {
 				action: 'webhook.updated',
 				target: `webhook:${id}`,
 				detail: { fields: changed },
 			})
 			return updated
 		},
-		none,
-	)
-	app.delete(
-		`${BASE}/:id/`,
-		async ({ request, params, server }) => {
-			const owner = await ownerOf(request)
-			const id = idOf(params.id)
-			await endpoints.remove(owner.companyId, id)
-			await audit(owner, server, request, { action: 'webhook.deleted', target: `webhook:${id}` })
+	}),
+	restRoute({
+		method: 'delete',
+		path: '/api/webhooks/:id/',
+		params: ID,
+		response: { 204: t.Void(), ...authed, 404: S.Detail },
+		detail: { summary: 'Deletes a webhook endpoint and its deliveries (owner)', tags, security },
+		before: owner,
+		handle: async (w: Webhooks, input) => {
+			const id = idOf(input.params.id)
+			await w.endpoints.remove(input.pre.companyId, id)
+			await audit(w, input.pre, input, { action: 'webhook.deleted', target: `webhook:${id}` })
 			return new Response(null, { status: 204 })
 		},
-		none,
-	)
-	app.post(
-		`${BASE}/:id/rotate-secret/`,
-		async ({ request, params, server }) => {
-			const owner = await ownerOf(request)
-			const id = idOf(params.id)
-			const rotated = await endpoints.rotate(owner.companyId, id)
-			await audit(owner, server, request, { action: 'webhook.secret_rotated', target: `webhook:${id}` })
+	}),
+	restRoute({
+		method: 'post',
+		path: '/api/webhooks/:id/rotate-secret/',
+		params: ID,
+		response: { 200: WithSecret, ...authed, 404: S.Detail },
+		detail: { summary: 'A new secret; the old one signs beside it for 24 h (owner)', tags, security },
+		before: owner,
+		handle: async (w: Webhooks, input) => {
+			const id = idOf(input.params.id)
+			const rotated = await w.endpoints.rotate(input.pre.companyId, id)
+			await audit(w, input.pre, input, { action: 'webhook.secret_rotated', target: `webhook:${id}` })
 			return rotated
 		},
-		none,
-	)
-	app.post(
-		`${BASE}/:id/test/`,
-		async ({ request, params }) => {
-			const owner = await ownerOf(request)
-			const row = await endpoints.row(owner.companyId, idOf(params.id))
-			const sent = await history.test(owner.companyId, row.id)
-			kick()
+	}),
+	restRoute({
+		method: 'post',
+		path: '/api/webhooks/:id/test/',
+		params: ID,
+		response: { 202: Sent, ...authed, 404: S.Detail },
+		detail: { summary: 'Sends a webhook.test event to the endpoint (owner)', tags, security },
+		before: ownedEndpoint,
+		handle: async (w: Webhooks, { pre }) => {
+			const sent = await w.history.test(pre.owner.companyId, pre.id)
+			w.kick()
 			return accepted(sent)
 		},
-		none,
-	)
-	app.get(`${BASE}/:id/deliveries/`, async ({ request, params }) => {
-		const owner = await ownerOf(request)
-		const row = await endpoints.row(owner.companyId, idOf(params.id))
-		const query = new URL(request.url).searchParams
-		const limit = query.get('limit') ?? '100'
-		const before = query.get('before')
-		if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500)
-			throw badRequest({ limit: ['Ensure this value is between 1 and 500.'] })
-		if (before !== null && !/^\d{1,15}$/.test(before))
-			throw badRequest({ before: ['A valid integer is required.'] })
-		const status = query.get('status') ?? undefined
-		if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
-			throw badRequest({ status: ['Select pending, delivered or failed.'] })
-		return history.deliveries(row.id, {
-			limit: Number(limit),
-			...(before === null ? {} : { beforeId: Number(before) }),
-			...(status === undefined ? {} : { status }),
-		})
-	})
-	app.post(
-		`${BASE}/:id/replay/`,
-		async ({ request, params }) => {
-			const owner = await ownerOf(request)
-			const row = await endpoints.row(owner.companyId, idOf(params.id))
-			const fields = checkReplayFields(await readJsonObject(request))
-			const outcome = await history.replay(row.id, fields)
-			kick()
+	}),
+	restRoute({
+		method: 'get',
+		path: '/api/webhooks/:id/deliveries/',
+		params: ID,
+		response: { 200: t.Array(Delivery), 400: S.FieldErrors, ...authed, 404: S.Detail },
+		detail: {
+			summary: 'The endpoint’s deliveries, newest first (?limit, ?before, ?status) (owner)',
+			tags,
+			security,
+		},
+		before: ownedEndpoint,
+		handle: (w: Webhooks, { request, pre }) => w.history.deliveries(pre.id, deliveryQuery(request)),
+	}),
+	restRoute({
+		method: 'post',
+		path: '/api/webhooks/:id/replay/',
+		params: ID,
+		body: Replay,
+		response: { 202: Replayed, 400: S.FieldErrors, ...authed, 404: S.Detail },
+		detail: { summary: 'Sends stored events again, failed ones included (owner)', tags, security },
+		before: ownedEndpoint,
+		handle: async (w: Webhooks, { body, pre }) => {
+			const outcome = await w.history.replay(pre.id, replayFields(body))
+			w.kick()
 			return accepted(outcome)
 		},
-		none,
-	)
+	}),
+] as const
+
+/** `?limit`, `?before` and `?status` of the deliveries' list, checked. */
+function deliveryQuery(request: Request) {
+	const query = new URL(request.url).searchParams
+	const limit = query.get('limit') ?? '100'
+	const before = query.get('before')
+	if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500)
+		throw badRequest({ limit: ['Ensure this value is between 1 and 500.'] })
+	if (before !== null && !/^\d{1,15}$/.test(before))
+		throw badRequest({ before: ['A valid integer is required.'] })
+	const status = query.get('status') ?? undefined
+	if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
+		throw badRequest({ status: ['Select pending, delivered or failed.'] })
+	return {
+		limit: Number(limit),
+		...(before === null ? {} : { beforeId: Number(before) }),
+		...(status === undefined ? {} : { status }),
+	}
+}
+
+export function webhookRoutes(
+	ctx: AppContext,
+	endpoints: Endpoints,
+	history: OutboxHistory,
+	kick: () => void,
+): Elysia {
+	const app: Elysia = new Elysia({ name: 'webhooks-routes' })
+	app.use(serveRoutes<Webhooks>({ ctx, endpoints, history, kick }, webhookRouteList))
 	answerOtherMethods(app)
 	return app
 }

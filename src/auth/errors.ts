@@ -1,4 +1,5 @@
 import { HttpError } from '../http/errors'
+import { FIELD_MESSAGES } from '../http/field-messages'
 
 /**
  * Wire strings of the auth core (docs/rest.md#conventions, docs/rest.md#rest-accounts-family-a), word for
@@ -19,11 +20,7 @@ export const MESSAGES = {
 	 */
 	accessDenied: 'Permission denied',
 	throttled: (seconds: number) => `Request was throttled. Expected available in ${seconds} seconds.`,
-	required: 'This field is required.',
-	notString: 'Not a valid string.',
-	blank: 'This field may not be blank.',
-	maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
-	invalidEmail: 'Enter a valid email address.',
+	...FIELD_MESSAGES,
 	emailTaken: 'A user with that email already exists.',
 	invalidResetToken: 'Invalid or expired token.',
 	invalidInvite: 'Invalid or expired invite.',

@@ -1,5 +1,6 @@
-import { Elysia } from 'elysia'
+import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../logger'
+import { fieldErrors } from './field-schema'
 import { storageAnswer } from './storage-errors'
 
 /**
@@ -18,6 +19,15 @@ export class HttpError extends Error {
 	) {
 		super(typeof body.detail === 'string' ? body.detail : 'invalid request')
 	}
+}
+
+/** A body's field errors from its route's schema (none for a parameter or a body that is no object). */
+function bodyFieldErrors(error: ValidationError): Record<string, string[]> | null {
+	const schema = (error.validator as { schema?: unknown } | undefined)?.schema
+	const body = error.value
+	if (error.type !== 'body' || !schema || typeof body !== 'object' || body === null) return null
+	const fields = fieldErrors(schema as never, body as Record<string, unknown>)
+	return Object.keys(fields).length > 0 ? fields : null
 }
 
 export const badRequest = (fields: Record<string, string[]>) => new HttpError(400, fields)
@@ -64,8 +74,13 @@ export function errorHandler(log: Logger) {
 	return new Elysia({ name: 'error-handler' })
 		.onAfterHandle({ as: 'global' }, ({ responseValue, set }) => challenge(responseValue, set))
 		.error({ HttpError })
-		.onError({ as: 'global' }, ({ code, error, set }) => {
-			if (code === 'HttpError') {
+		.onError({ as: 'global' }, ({ code: elysiaCode, error: thrown, set }) => {
+			// A route's body parser (src/http/rest-route.ts) answers with an HttpError, or fails on the
+			// database while it authenticates first: Elysia wraps either in its ParseError.
+			const cause = elysiaCode === 'PARSE' ? (thrown as Error).cause : undefined
+			const error = cause instanceof Error ? cause : thrown
+			const code = cause instanceof HttpError ? 'HttpError' : cause instanceof Error ? 'UNKNOWN' : elysiaCode
+			if (code === 'HttpError' && error instanceof HttpError) {
 				set.status = error.status
 				if (error.status === 401) set.headers['www-authenticate'] = WWW_AUTHENTICATE
 				Object.assign(set.headers, error.headers)
@@ -76,9 +91,11 @@ export function errorHandler(log: Logger) {
 				return { detail: 'JSON parse error - the request body is not valid JSON' }
 			}
 			if (code === 'VALIDATION') {
-				// Elysia's default body lists the submitted value: never send it.
+				// Elysia's default body lists the submitted value: never send it. A body that fails its
+				// route's schema answers DRF's field errors, worded from the same schema.
 				set.status = 400
-				return { detail: 'Invalid request.', code: 'invalid' }
+				const fields = error instanceof ValidationError ? bodyFieldErrors(error) : null
+				return fields ?? { detail: 'Invalid request.', code: 'invalid' }
 			}
 			if (code === 'NOT_FOUND') {
 				set.status = 404

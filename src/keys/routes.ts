@@ -1,6 +1,5 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm'
-import { Elysia } from 'elysia'
-import * as v from 'valibot'
+import { Elysia, type Static, t } from 'elysia'
 import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
 import { type ApiKeys, type KeyRecord, scopesToJson } from '../auth/api-keys'
@@ -9,61 +8,25 @@ import { json } from '../auth/respond'
 import type { Principal } from '../auth/types'
 import type { RegisteredCommand } from '../commands/registry'
 import type { AppContext } from '../context'
-import { checkBody, readJsonObject } from '../http/body'
 import { badRequest, HttpError, notFound } from '../http/errors'
 import { answerOtherMethods } from '../http/methods'
-import { textFault } from '../text'
+import { describeRoutes, restRoute, serveRoutes } from '../http/rest-route'
+import * as S from '../openapi/schemas'
+import { ApiKey, INVALID_CHOICE, NewApiKey } from './body'
 
 /**
  * `/api/keys/`: the company's owner makes, lists and revokes API keys (docs/operator.md). The key
  * itself is in the creation's answer only. Neither a member nor a key may manage keys: a key that
- * could make keys could make itself a wider one.
+ * could make keys could make itself a wider one. Each route is one definition (src/http/rest-route.ts):
+ * served from it, and described from it in the OpenAPI document.
  */
-const BASE = '/api/keys'
-const MAX_IDS = 1000
-const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.'
 
-const nameSchema = v.pipe(
-	v.string('Not a valid string.'),
-	v.trim(),
-	v.nonEmpty('This field may not be blank.'),
-	v.maxLength(100, 'Ensure this field has no more than 100 characters.'),
-	v.check((s) => textFault(s) === null, 'Control characters are not allowed.'),
-)
-const names = v.nullish(
-	v.pipe(
-		v.array(
-			v.pipe(v.string('Not a valid string.'), v.maxLength(100, INVALID_CHOICE)),
-			'Expected a list of items.',
-		),
-		v.maxLength(MAX_IDS, `Ensure this field has no more than ${MAX_IDS} elements.`),
-	),
-)
-const createBody = v.object({
-	name: v.pipe(
-		v.unknown(),
-		v.check((x) => x !== undefined && x !== null, MESSAGES.required),
-		nameSchema,
-	),
-	expires_at: v.nullish(
-		v.pipe(
-			v.string('Not a valid string.'),
-			v.check((s) => s.length <= 40 && Number.isFinite(Date.parse(s)), 'Enter a valid date and time.'),
-		),
-	),
-	userbot_ids: v.nullish(
-		v.pipe(
-			v.array(
-				v.pipe(v.number('A valid integer is required.'), v.safeInteger('A valid integer is required.')),
-			),
-			v.maxLength(MAX_IDS, `Ensure this field has no more than ${MAX_IDS} elements.`),
-		),
-	),
-	groups: names,
-	commands: names,
-	read_only: v.optional(v.boolean('Must be a valid boolean.'), false),
-	webhooks: v.optional(v.boolean('Must be a valid boolean.'), false),
-})
+/** What the routes are served with. */
+export interface KeysContext {
+	ctx: AppContext
+	commands: ReadonlyMap<string, RegisteredCommand>
+	keys: ApiKeys
+}
 
 const view = (k: KeyRecord) => ({
 	id: k.id,
@@ -75,89 +38,109 @@ const view = (k: KeyRecord) => ({
 	created_at: new Date(k.createdAt).toISOString(),
 })
 
-export function keyRoutes(
-	ctx: AppContext,
-	commands: ReadonlyMap<string, RegisteredCommand>,
-	keys: ApiKeys,
-): Elysia {
+/** The company's owner, in person (not through a key), or a 401/403: checked before the body is read. */
+async function owner({ ctx }: KeysContext, { request }: { request: Request }) {
+	const outcome = await ctx.auth.resolve(request)
+	if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
+	const p: Principal = outcome.caller.principal
+	if (!p.isOwner || p.companyId === null || p.key) {
+		throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
+	}
+	return { ...p, companyId: p.companyId }
+}
+
+/** Every id names a live userbot of the company; every group and command is one the app serves. */
+async function checkScopes(
+	{ ctx, commands }: KeysContext,
+	companyId: number,
+	body: Static<typeof NewApiKey>,
+) {
 	const groupIds = new Set([...commands.values()].map((c) => c.groupId))
-
-	/** The company's owner, in person (not through a key), or a 401/403. */
-	const owner = async (request: Request): Promise<Principal & { companyId: number }> => {
-		const outcome = await ctx.auth.resolve(request)
-		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
-		const p = outcome.caller.principal
-		if (!p.isOwner || p.companyId === null || p.key) {
-			throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
-		}
-		return { ...p, companyId: p.companyId }
+	const errors: Record<string, string[]> = {}
+	if (body.groups?.some((g) => !groupIds.has(g))) errors.groups = [INVALID_CHOICE]
+	if (body.commands?.some((c) => !commands.has(c))) errors.commands = [INVALID_CHOICE]
+	const ids = [...new Set(body.userbot_ids ?? [])]
+	if (ids.length > 0) {
+		const found = await ctx.db
+			.select({ id: userbot.id })
+			.from(userbot)
+			.where(and(eq(userbot.companyId, companyId), inArray(userbot.id, ids), isNull(userbot.deletedAt)))
+		if (found.length !== ids.length) errors.userbot_ids = ['Unknown userbot.']
 	}
+	const expires = body.expires_at ? Date.parse(body.expires_at) : null
+	if (expires !== null && expires <= Date.now()) errors.expires_at = ['The expiry must be in the future.']
+	if (Object.keys(errors).length > 0) throw badRequest(errors)
+	return { ids: body.userbot_ids ? ids : null, expires }
+}
 
-	/** Every id names a live userbot of the company; every group and command is one the app serves. */
-	const checkScopes = async (companyId: number, body: v.InferOutput<typeof createBody>) => {
-		const errors: Record<string, string[]> = {}
-		if (body.groups?.some((g) => !groupIds.has(g))) errors.groups = [INVALID_CHOICE]
-		if (body.commands?.some((c) => !commands.has(c))) errors.commands = [INVALID_CHOICE]
-		const ids = [...new Set(body.userbot_ids ?? [])]
-		if (ids.length > 0) {
-			const found = await ctx.db
-				.select({ id: userbot.id })
-				.from(userbot)
-				.where(and(eq(userbot.companyId, companyId), inArray(userbot.id, ids), isNull(userbot.deletedAt)))
-			if (found.length !== ids.length) errors.userbot_ids = ['Unknown userbot.']
-		}
-		const expires = body.expires_at ? Date.parse(body.expires_at) : null
-		if (expires !== null && expires <= Date.now()) errors.expires_at = ['The expiry must be in the future.']
-		if (Object.keys(errors).length > 0) throw badRequest(errors)
-		return { ids: body.userbot_ids ? ids : null, expires }
-	}
+const ownerOnly: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
+const authed = { 401: S.Detail, 403: S.Detail }
 
-	const app: Elysia = new Elysia({ name: 'api-keys-routes' })
-	app.get(`${BASE}/`, async ({ request }) => {
-		const p = await owner(request)
-		return json((await keys.list(p.companyId)).map(view))
-	})
-	app.post(
-		`${BASE}/`,
-		async ({ request, server }) => {
-			const p = await owner(request)
-			const body = checkBody(createBody, await readJsonObject(request))
-			const { ids, expires } = await checkScopes(p.companyId, body)
-			const made = await keys.create({
+export const keyRouteList = [
+	restRoute({
+		method: 'get',
+		path: '/api/keys/',
+		response: { 200: t.Array(ApiKey), ...authed },
+		detail: { summary: "The company's live API keys (owner only)", tags: ['operator'], security: ownerOnly },
+		before: owner,
+		handle: async ({ keys }: KeysContext, { pre: p }) => json((await keys.list(p.companyId)).map(view)),
+	}),
+	restRoute({
+		method: 'post',
+		path: '/api/keys/',
+		body: NewApiKey,
+		response: { 201: t.Composite([ApiKey, t.Object({ key: t.String() })]), 400: S.FieldErrors, ...authed },
+		detail: {
+			summary: 'Makes an API key: the key is in this answer only (owner only)',
+			tags: ['operator'],
+			security: ownerOnly,
+		},
+		before: owner,
+		handle: async (k: KeysContext, { body, request, server, pre: p }) => {
+			const { ids, expires } = await checkScopes(k, p.companyId, body)
+			const made = await k.keys.create({
 				companyId: p.companyId,
 				userId: p.userId,
-				name: body.name,
+				name: body.name.trim(),
 				expiresAt: expires,
 				scopes: {
 					userbotIds: ids,
 					groups: body.groups ?? null,
 					commands: body.commands ?? null,
-					readOnly: body.read_only,
-					webhooks: body.webhooks,
+					readOnly: body.read_only ?? false,
+					webhooks: body.webhooks ?? false,
 				},
 			})
 			if (!made) throw badRequest({ non_field_errors: ['This company holds as many API keys as it may.'] })
-			await writeAudit(ctx.db, p, {
+			await writeAudit(k.ctx.db, p, {
 				action: 'key.created',
 				target: `key:${made.record.id}`,
 				detail: { name: made.record.name },
-				client: ctx.auth.clientAddress(server, request),
+				client: k.ctx.auth.clientAddress(server, request),
 			})
-			ctx.log.info('api key created', {
+			k.ctx.log.info('api key created', {
 				credential: `key:${made.record.id}`,
 				companyId: p.companyId,
 				by: p.userId,
 			})
 			return json({ ...view(made.record), key: made.secret }, 201)
 		},
-		{ parse: 'none' },
-	)
-	app.delete(
-		`${BASE}/:id/`,
-		async ({ request, params, server }) => {
-			const p = await owner(request)
-			if (!/^\d{1,15}$/.test(params.id)) throw notFound()
-			const revoked = await keys.revoke(p.companyId, Number(params.id))
+	}),
+	restRoute({
+		method: 'delete',
+		path: '/api/keys/:id/',
+		params: t.Object({ id: S.PathId() }),
+		response: { 204: t.Void(), ...authed, 404: S.Detail },
+		detail: {
+			summary: 'Revokes an API key: its sockets close at once',
+			tags: ['operator'],
+			security: ownerOnly,
+		},
+		before: owner,
+		handle: async ({ ctx, keys }: KeysContext, { params, request, server, pre: p }) => {
+			const id = params.id ?? ''
+			if (!/^\d{1,15}$/.test(id)) throw notFound()
+			const revoked = await keys.revoke(p.companyId, Number(id))
 			if (!revoked) throw notFound()
 			await writeAudit(ctx.db, p, {
 				action: 'key.revoked',
@@ -172,8 +155,19 @@ export function keyRoutes(
 			})
 			return new Response(null, { status: 204 })
 		},
-		{ parse: 'none' },
-	)
+	}),
+] as const
+
+/** The keys routes as route data: what the OpenAPI document and the typed client read. */
+export const keysApi = describeRoutes('api-keys-api', keyRouteList)
+
+export function keyRoutes(
+	ctx: AppContext,
+	commands: ReadonlyMap<string, RegisteredCommand>,
+	keys: ApiKeys,
+): Elysia {
+	const app: Elysia = new Elysia({ name: 'api-keys-routes' })
+	app.use(serveRoutes<KeysContext>({ ctx, commands, keys }, keyRouteList))
 	answerOtherMethods(app)
 	return app
 }

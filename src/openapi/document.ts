@@ -64,7 +64,7 @@ export function openApiDocument(app: AnyElysia, plugins: readonly PluginDefiniti
 			const detail = details.get(key) ?? CORE_DETAILS[key] ?? {}
 			documented[path] = {
 				...documented[path],
-				[method]: lintReady(key, { ...withoutEmptyBodies(operation), ...detail }),
+				[method]: lintReady(key, { ...withoutEmptyBodies(withoutServedBody(operation, detail)), ...detail }),
 			}
 		}
 	}
@@ -113,6 +113,16 @@ function withoutEmptyBodies(operation: Record<string, unknown>): Record<string, 
 			responses[status] = { ...answer, content: { 'application/octet-stream': { schema: text.schema } } }
 	}
 	return { ...operation, responses }
+}
+
+/**
+ * The body as the route data says it, where the generator read it from the served route (a route
+ * defined once validates its body): in the place the document has always shown it, after the answers.
+ */
+function withoutServedBody(operation: Record<string, unknown>, detail: Record<string, unknown>) {
+	if (!('requestBody' in detail)) return operation
+	const { requestBody: _served, ...rest } = operation
+	return rest
 }
 
 const usedTags = (paths: Record<string, Record<string, unknown>>) =>

@@ -1,5 +1,7 @@
 import { t } from 'elysia'
+import { MESSAGES } from '../auth/errors'
 import { PERMISSION_NAMES } from '../auth/permissions'
+import { Fields, worded } from '../http/field-schema'
 import { STATES } from '../userbots/auth-states'
 
 /** An integer, as JSON Schema says it (Elysia's `t.Integer` also takes a string of digits). */
@@ -27,19 +29,25 @@ export const FieldErrors = t.Record(t.String(), t.Array(t.String()), {
 		'Field errors: each field sent wrong, with its messages (`non_field_errors` for the body as a whole).',
 })
 
-export const Email = t.String({ maxLength: 254, description: 'normalised: trimmed, lower case, NFC' })
-export const Password = t.String({ maxLength: 128 })
+/** The account fields are checked as DRF checks them (src/http/field-schema.ts); in JSON, strings with a length. */
+export const Email = Fields.email({ description: 'normalised: trimmed, lower case, NFC' })
+export const Password = Fields.password()
 
 export const TokenPair = t.Object({ access: t.String(), refresh: t.String() })
-export const Refresh = t.Object({ refresh: t.String() })
+export const Refresh = t.Object({ refresh: Fields.token() })
 export const Credentials = t.Object({ email: Email, password: Password })
 
 export const Registration = t.Object({
 	email: Email,
 	password: Password,
-	first_name: t.String({ maxLength: 150 }),
-	last_name: t.String({ maxLength: 150 }),
-	invite: t.Optional(t.String({ description: 'an invite token: joins the inviting company' })),
+	first_name: t.Optional(Fields.name()),
+	last_name: t.Optional(Fields.name()),
+	invite: t.Optional(
+		Fields.custom(
+			{ max: 512, kind: 'token', optional: true },
+			{ description: 'an invite token: joins the inviting company' },
+		),
+	),
 })
 export const Registered = t.Object({
 	id: Id(),
@@ -51,8 +59,8 @@ export const Registered = t.Object({
 export const CheckPassword = t.Object({
 	email: Email,
 	password: Password,
-	first_name: t.Optional(t.String()),
-	last_name: t.Optional(t.String()),
+	first_name: t.Optional(Fields.name()),
+	last_name: t.Optional(Fields.name()),
 })
 export const PasswordProblems = t.Object({ email: t.Array(t.String()), password: t.Array(t.String()) })
 
@@ -64,10 +72,10 @@ export const Message = t.Object({ message: t.String() })
 
 export const ResetRequest = t.Object({
 	email: Email,
-	token: t.Optional(t.String({ description: 'with a token: checks it instead of mailing one' })),
+	token: t.Optional(Fields.token({ description: 'with a token: checks it instead of mailing one' })),
 })
 export const ResetAnswer = t.Union([t.Object({ detail: t.String() }), t.Object({ valid: t.Literal(true) })])
-export const ResetPassword = t.Object({ email: Email, token: t.String(), new_password: Password })
+export const ResetPassword = t.Object({ email: Email, token: Fields.token(), new_password: Password })
 
 export const Profile = t.Object({
 	id: Id(),
@@ -80,7 +88,12 @@ export const Profile = t.Object({
 })
 
 export const InviteRequest = t.Object({
-	email: t.Optional(t.String({ description: 'only this e-mail may use the invite' })),
+	email: t.Optional(
+		Fields.custom(
+			{ max: 254, kind: 'email', optional: true },
+			{ description: 'only this e-mail may use the invite' },
+		),
+	),
 })
 const inviteFields = {
 	id: Id(),
@@ -109,14 +122,26 @@ export const PermissionName = t.Union(
 	{ description: 'an owner-only permission, as /accounts/permissions/ lists them' },
 )
 export const PermissionInfo = t.Object({ code: PermissionName, description: t.String() })
-export const GrantRequest = t.Object({ permission: PermissionName })
+/** DRF's ChoiceField's words. */
+export const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.'
+export const GrantRequest = t.Object({
+	permission: worded(PermissionName, {
+		null: MESSAGES.required,
+		type: MESSAGES.notString,
+		invalid: INVALID_CHOICE,
+	}),
+})
 export const Grant = t.Object({
 	permission: PermissionName,
 	granted_by: t.Union([Id(), t.Null()], { description: 'the owner who granted it' }),
 	granted_at: t.String({ description: 'ISO 8601' }),
 })
 export const StatusChange = t.Object({
-	status: t.String({ description: 'a work status code from /accounts/statuses/' }),
+	status: worded(t.String({ maxLength: 64, description: 'a work status code from /accounts/statuses/' }), {
+		null: MESSAGES.required,
+		type: MESSAGES.notString,
+		invalid: INVALID_CHOICE,
+	}),
 })
 
 /** TDLib 1.8.65's authorization states, by their type names. */
@@ -220,3 +245,8 @@ export const Health = t.Object({
 		),
 	),
 })
+
+/** `{}`: an answer with nothing to say (token/blacklist/). */
+export const EmptyObject = t.Object({})
+/** `{detail}`: a success told in a sentence. */
+export const DetailOnly = t.Object({ detail: t.String() })

@@ -82,6 +82,45 @@ describe('creating and listing keys', () => {
 	})
 })
 
+describe("the creation's body, validated by the route's schema (src/keys/body.ts)", () => {
+	it("answers each field's first problem in DRF's words, never quoting a value", async () => {
+		const res = await c.call('POST', '/api/keys/', c.owner.access, {
+			name: null,
+			expires_at: 'never',
+			userbot_ids: [1.5],
+			groups: 'messages-4242',
+			commands: [7],
+			read_only: 'yes-4242',
+			webhooks: null,
+		})
+		expect(res.status).toBe(400)
+		const body = await res.text()
+		expect(JSON.parse(body)).toEqual({
+			name: ['This field is required.'],
+			expires_at: ['Enter a valid date and time.'],
+			userbot_ids: ['A valid integer is required.'],
+			groups: ['Expected a list of items.'],
+			commands: ['Not a valid string.'],
+			read_only: ['Must be a valid boolean.'],
+			webhooks: ['Must be a valid boolean.'],
+		})
+		expect(body).not.toContain('4242')
+		const blank = await c.call('POST', '/api/keys/', c.owner.access, { name: '   ' })
+		expect(await blank.json()).toEqual({ name: ['This field may not be blank.'] })
+	})
+
+	it('stores the name trimmed, and refuses a stranger before reading a broken body', async () => {
+		const made = await makeKey({ name: '  trimmed  ', expires_at: null, userbot_ids: null })
+		expect(made).toMatchObject({ name: 'trimmed', scopes: { userbot_ids: null, read_only: false } })
+		const stranger = await fetch(`${c.t.url}/api/keys/`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: '{broken',
+		})
+		expect(stranger.status).toBe(401)
+	})
+})
+
 describe('a key scoped to one userbot and the messages group', () => {
 	let key: string
 	beforeAll(async () => {

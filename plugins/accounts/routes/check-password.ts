@@ -1,11 +1,12 @@
-import { Elysia } from 'elysia'
 import {
-	checkFields,
-	FIELDS,
+	fieldErrors,
 	json,
 	AUTH_MESSAGES as MESSAGES,
+	normalizeFields,
 	type RestContext,
-	readJsonObject,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
 	throttled,
 	validatePassword,
 } from 'userbot-gateway/plugin'
@@ -17,21 +18,27 @@ import { emailTaken } from '../register-user'
  * Saying whether an email is registered makes it an enumeration oracle, so every request that looks
  * an email up counts against the client address, as request-reset/ does (RESET_RATE_LIMIT_IP per
  * RESET_RATE_WINDOW, its own counter); past it the answer is 429 with Retry-After, before the lookup.
+ * The answer is its own (both keys always), so the handler words the schema's errors itself.
  */
-export const checkPasswordRoute = (ctx: RestContext) =>
-	new Elysia().post(
-		'/accounts/check-password/',
-		async ({ request, server }) => {
-			const body = await readJsonObject(request)
-			const { values, errors } = checkFields(body, {
-				email: FIELDS.email,
-				password: FIELDS.password,
-				first_name: FIELDS.name,
-				last_name: FIELDS.name,
-			})
+export const checkPasswordRoutes = [
+	restRoute({
+		method: 'post',
+		path: '/accounts/check-password/',
+		body: S.CheckPassword,
+		validate: false,
+		response: { 200: S.PasswordProblems, 400: S.FieldErrors, ...ROUTE_ERRORS.throttled },
+		detail: {
+			summary: 'Checks an e-mail and password against the policy, creating nothing',
+			tags: ['accounts'],
+		},
+		handle: async (ctx: RestContext, { body, request, server }) => {
+			const errors = fieldErrors(S.CheckPassword, body)
+			// The fields that passed, in their stored form.
+			const values = normalizeFields(S.CheckPassword, body)
+			const valid = <K extends keyof typeof values>(key: K) => (errors[key] ? undefined : values[key])
 			const result: Record<string, string[]> = { email: errors.email ?? [], password: errors.password ?? [] }
 			for (const key of ['first_name', 'last_name'] as const) if (errors[key]) result[key] = errors[key]
-			const email = values.email
+			const email = valid('email')
 			if (email) {
 				const { config } = ctx
 				const wait = await ctx.auth.limiter.hit(
@@ -42,17 +49,18 @@ export const checkPasswordRoute = (ctx: RestContext) =>
 				if (wait) throw throttled(wait)
 			}
 			if (email && (await emailTaken(ctx, email))) result.email?.push(MESSAGES.emailTaken)
-			if (values.password !== undefined) {
+			const password = valid('password')
+			if (password !== undefined) {
 				result.password?.push(
-					...validatePassword(values.password, {
+					...validatePassword(password, {
 						email,
-						first_name: values.first_name,
-						last_name: values.last_name,
+						first_name: valid('first_name'),
+						last_name: valid('last_name'),
 					}),
 				)
 			}
 			const ok = Object.values(result).every((list) => list.length === 0)
 			return json(result, ok ? 200 : 400)
 		},
-		{ parse: 'none' },
-	)
+	}),
+] as const

@@ -1,15 +1,26 @@
-import { Elysia } from 'elysia'
-import { FIELDS, parseFields, type RestContext, readJsonObject } from 'userbot-gateway/plugin'
+import { type RestContext, ROUTE_ERRORS, restRoute, RestSchemas as S } from 'userbot-gateway/plugin'
 
 /** POST /accounts/login/: a new server-side session (new id every time) holding a fresh JWT pair. */
-export const loginRoute = (ctx: RestContext) =>
-	new Elysia().post(
-		'/accounts/login/',
-		async ({ request, server }) => {
-			const body = await readJsonObject(request)
-			const { email, password } = parseFields(body, { email: FIELDS.email, password: FIELDS.password })
-			const user = await ctx.auth.checkCredentials(email, password, ctx.auth.clientAddress(server, request))
+export const loginRoutes = [
+	restRoute({
+		method: 'post',
+		path: '/accounts/login/',
+		body: S.Credentials,
+		response: {
+			200: S.Session,
+			...ROUTE_ERRORS.badRequest,
+			...ROUTE_ERRORS.unauthenticated,
+			...ROUTE_ERRORS.forbidden,
+			...ROUTE_ERRORS.throttled,
+		},
+		detail: { summary: 'Opens a session: cookies sessionid and csrftoken', tags: ['accounts'] },
+		handle: async (ctx: RestContext, { body, request, server }) => {
+			const user = await ctx.auth.checkCredentials(
+				body.email,
+				body.password,
+				ctx.auth.clientAddress(server, request),
+			)
 			return ctx.auth.openSession(request, user)
 		},
-		{ parse: 'none' },
-	)
+	}),
+] as const

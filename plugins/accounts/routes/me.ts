@@ -1,9 +1,12 @@
-import { Elysia } from 'elysia'
 import {
+	BEARER_OR_SESSION,
 	type CallerOutcome,
 	JSON_HEADERS,
 	json,
 	type RestContext,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
 	storageAnswer,
 } from 'userbot-gateway/plugin'
 
@@ -18,17 +21,28 @@ const answer = (outcome: CallerOutcome): Response =>
 		? new Response(outcome.caller.profile.json, { headers: JSON_HEADERS })
 		: json(outcome.body, outcome.status)
 
-export const meRoute = (ctx: RestContext) => {
-	const failed = (err: unknown) => {
-		const storage = storageAnswer(err)
-		ctx.log.error(storage ? 'storage failure' : 'unhandled error', {
-			route: 'me',
-			error: err instanceof Error ? err : String(err),
-		})
-		return storage ? json(storage.body, storage.status) : json({ detail: 'Internal server error.' }, 500)
-	}
-	return new Elysia().get('/accounts/me/', ({ request }) => {
-		const outcome = ctx.auth.resolve(request)
-		return outcome instanceof Promise ? outcome.then(answer, failed) : answer(outcome)
+function failed(ctx: RestContext, err: unknown): Response {
+	const storage = storageAnswer(err)
+	ctx.log.error(storage ? 'storage failure' : 'unhandled error', {
+		route: 'me',
+		error: err instanceof Error ? err : String(err),
 	})
+	return storage ? json(storage.body, storage.status) : json({ detail: 'Internal server error.' }, 500)
 }
+
+export const meRoutes = [
+	restRoute({
+		method: 'get',
+		path: '/accounts/me/',
+		response: { 200: S.Profile, ...ROUTE_ERRORS.authed },
+		detail: {
+			summary: "The caller's profile, work status and company",
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		handle: (ctx: RestContext, { request }) => {
+			const outcome = ctx.auth.resolve(request)
+			return outcome instanceof Promise ? outcome.then(answer, (err) => failed(ctx, err)) : answer(outcome)
+		},
+	}),
+] as const

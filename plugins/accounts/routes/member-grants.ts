@@ -1,16 +1,17 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import { Elysia } from 'elysia'
+import { t } from 'elysia'
 import {
-	badRequest,
+	BEARER_OR_SESSION,
 	isPermission,
 	json,
-	AUTH_MESSAGES as MESSAGES,
 	memberGrant,
 	notFound,
 	PERMISSION_NAMES,
 	PERMISSIONS,
 	type RestContext,
-	readJsonObject,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
 	userProfile,
 	writeAudit,
 } from 'userbot-gateway/plugin'
@@ -24,8 +25,6 @@ import { parseId } from './members'
  * profile change is announced (here and over the bus), and an open socket acts with the new grants
  * from its next command. The permissions themselves are listed for any signed-in caller.
  */
-const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.'
-
 type GrantRow = { permission: string; grantedBy: number | null; createdAt: number }
 
 const view = (g: GrantRow) => ({
@@ -34,111 +33,155 @@ const view = (g: GrantRow) => ({
 	granted_at: new Date(g.createdAt).toISOString(),
 })
 
-export const memberGrantRoutes = (ctx: RestContext) => {
-	/** The member's id in the owner's company (a subquery: checked in the same statement as the write). */
-	const memberOf = (companyId: number, id: number) =>
-		ctx.db
-			.select({ id: userProfile.id })
-			.from(userProfile)
-			.where(and(eq(userProfile.id, id), eq(userProfile.companyId, companyId)))
+/** The member's id in the owner's company (a subquery: checked in the same statement as the write). */
+const memberOf = (ctx: RestContext, companyId: number, id: number) =>
+	ctx.db
+		.select({ id: userProfile.id })
+		.from(userProfile)
+		.where(and(eq(userProfile.id, id), eq(userProfile.companyId, companyId)))
 
-	const grantsOf = (id: number) =>
-		ctx.db
-			.select({
-				permission: memberGrant.permission,
-				grantedBy: memberGrant.grantedBy,
-				createdAt: memberGrant.createdAt,
-			})
-			.from(memberGrant)
-			.where(eq(memberGrant.userId, id))
-			.orderBy(asc(memberGrant.permission))
+const grantsOf = (ctx: RestContext, id: number) =>
+	ctx.db
+		.select({
+			permission: memberGrant.permission,
+			grantedBy: memberGrant.grantedBy,
+			createdAt: memberGrant.createdAt,
+		})
+		.from(memberGrant)
+		.where(eq(memberGrant.userId, id))
+		.orderBy(asc(memberGrant.permission))
 
-	const requireMember = async (companyId: number, id: number) => {
-		const [member] = await memberOf(companyId, id)
-		if (!member) throw notFound()
-	}
+const requireMember = async (ctx: RestContext, companyId: number, id: number) => {
+	const [member] = await memberOf(ctx, companyId, id)
+	if (!member) throw notFound()
+}
 
-	return new Elysia()
-		.get('/accounts/permissions/', async ({ request }) => {
+/** The owner and the member the path names, before the body: 403, then 404, then the body's 400. */
+const ownerAndMember = async (
+	ctx: RestContext,
+	{ request, params }: { request: Request; params: Record<string, string> },
+) => {
+	const owner = await requireOwner(ctx, request)
+	return { owner, id: parseId(params.id ?? '') }
+}
+const ID = t.Object({ id: S.PathId() })
+const GRANT = t.Object({ id: S.PathId(), permission: S.PermissionName })
+
+export const memberGrantRoutes = [
+	restRoute({
+		method: 'get',
+		path: '/accounts/permissions/',
+		response: { 200: t.Array(S.PermissionInfo), ...ROUTE_ERRORS.authed },
+		detail: {
+			summary: 'The owner-only permissions an owner may grant a member',
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		handle: async (ctx: RestContext, { request }) => {
 			await requireCaller(ctx, request)
 			return json(PERMISSION_NAMES.map((code) => ({ code, description: PERMISSIONS[code] })))
-		})
-		.get('/accounts/members/:id/grants/', async ({ request, params }) => {
-			const owner = await requireOwner(ctx, request)
-			const id = parseId(params.id)
-			await requireMember(owner.companyId, id)
-			return json((await grantsOf(id)).map(view))
-		})
-		.post(
-			'/accounts/members/:id/grants/',
-			async ({ request, params, server }) => {
-				const owner = await requireOwner(ctx, request)
-				const id = parseId(params.id)
-				const body = await readJsonObject(request)
-				const permission = body.permission
-				if (permission === undefined || permission === null)
-					throw badRequest({ permission: [MESSAGES.required] })
-				if (typeof permission !== 'string') throw badRequest({ permission: [MESSAGES.notString] })
-				if (!isPermission(permission)) throw badRequest({ permission: [INVALID_CHOICE] })
-				await requireMember(owner.companyId, id)
-				// Inserted only while the member is in the company: a removal in between leaves no grant behind.
-				const inserted = await ctx.db
-					.insert(memberGrant)
-					.select(
-						ctx.db
-							.select({
-								userId: userProfile.id,
-								permission: sql`${permission}`.as('permission'),
-								grantedBy: sql`${owner.principal.userId}`.as('granted_by'),
-								createdAt: sql`${Date.now()}`.as('created_at'),
-							})
-							.from(userProfile)
-							.where(and(eq(userProfile.id, id), eq(userProfile.companyId, owner.companyId))),
-					)
-					.onConflictDoNothing()
-					.returning({ userId: memberGrant.userId })
-				if (inserted.length > 0) {
-					ctx.auth.invalidateUser(id)
-					await writeAudit(ctx.db, owner.principal, {
-						action: 'member.grant_added',
-						target: `user:${id}`,
-						detail: { permission },
-						client: ctx.auth.clientAddress(server, request),
-					})
-				}
-				// Absent only when the member left the company since the check above.
-				const [grant] = (await grantsOf(id)).filter((g) => g.permission === permission)
-				if (!grant) throw notFound()
-				return json(view(grant), inserted.length > 0 ? 201 : 200)
-			},
-			{ parse: 'none' },
-		)
-		.delete(
-			'/accounts/members/:id/grants/:permission/',
-			async ({ request, params, server }) => {
-				const owner = await requireOwner(ctx, request)
-				const id = parseId(params.id)
-				if (!isPermission(params.permission)) throw notFound()
-				const deleted = await ctx.db
-					.delete(memberGrant)
-					.where(
-						and(
-							eq(memberGrant.userId, id),
-							eq(memberGrant.permission, params.permission),
-							inArray(memberGrant.userId, memberOf(owner.companyId, id)),
-						),
-					)
-					.returning({ userId: memberGrant.userId })
-				if (deleted.length === 0) throw notFound()
+		},
+	}),
+	restRoute({
+		method: 'get',
+		path: '/accounts/members/:id/grants/',
+		params: ID,
+		response: { 200: t.Array(S.Grant), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
+		detail: {
+			summary: "A member's granted permissions (owners)",
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		before: ownerAndMember,
+		handle: async (ctx: RestContext, { pre: { owner, id } }) => {
+			await requireMember(ctx, owner.companyId, id)
+			return json((await grantsOf(ctx, id)).map(view))
+		},
+	}),
+	restRoute({
+		method: 'post',
+		path: '/accounts/members/:id/grants/',
+		params: ID,
+		body: S.GrantRequest,
+		response: {
+			201: S.Grant,
+			200: S.Grant,
+			...ROUTE_ERRORS.badRequest,
+			...ROUTE_ERRORS.authed,
+			...ROUTE_ERRORS.notFound,
+		},
+		detail: {
+			summary: 'Grants a member an owner-only permission (owners; 200 when it was granted already)',
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		before: ownerAndMember,
+		handle: async (ctx: RestContext, { body: { permission }, request, server, pre: { owner, id } }) => {
+			await requireMember(ctx, owner.companyId, id)
+			// Inserted only while the member is in the company: a removal in between leaves no grant behind.
+			const inserted = await ctx.db
+				.insert(memberGrant)
+				.select(
+					ctx.db
+						.select({
+							userId: userProfile.id,
+							permission: sql`${permission}`.as('permission'),
+							grantedBy: sql`${owner.principal.userId}`.as('granted_by'),
+							createdAt: sql`${Date.now()}`.as('created_at'),
+						})
+						.from(userProfile)
+						.where(and(eq(userProfile.id, id), eq(userProfile.companyId, owner.companyId))),
+				)
+				.onConflictDoNothing()
+				.returning({ userId: memberGrant.userId })
+			if (inserted.length > 0) {
 				ctx.auth.invalidateUser(id)
 				await writeAudit(ctx.db, owner.principal, {
-					action: 'member.grant_removed',
+					action: 'member.grant_added',
 					target: `user:${id}`,
-					detail: { permission: params.permission },
+					detail: { permission },
 					client: ctx.auth.clientAddress(server, request),
 				})
-				return new Response(null, { status: 204 })
-			},
-			{ parse: 'none' },
-		)
-}
+			}
+			// Absent only when the member left the company since the check above.
+			const [grant] = (await grantsOf(ctx, id)).filter((g) => g.permission === permission)
+			if (!grant) throw notFound()
+			return json(view(grant), inserted.length > 0 ? 201 : 200)
+		},
+	}),
+	restRoute({
+		method: 'delete',
+		path: '/accounts/members/:id/grants/:permission/',
+		params: GRANT,
+		response: { 204: t.Void(), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
+		detail: {
+			summary: 'Revokes a granted permission (owners)',
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		before: ownerAndMember,
+		handle: async (ctx: RestContext, { params, request, server, pre: { owner, id } }) => {
+			const permission = params.permission ?? ''
+			if (!isPermission(permission)) throw notFound()
+			const deleted = await ctx.db
+				.delete(memberGrant)
+				.where(
+					and(
+						eq(memberGrant.userId, id),
+						eq(memberGrant.permission, permission),
+						inArray(memberGrant.userId, memberOf(ctx, owner.companyId, id)),
+					),
+				)
+				.returning({ userId: memberGrant.userId })
+			if (deleted.length === 0) throw notFound()
+			ctx.auth.invalidateUser(id)
+			await writeAudit(ctx.db, owner.principal, {
+				action: 'member.grant_removed',
+				target: `user:${id}`,
+				detail: { permission },
+				client: ctx.auth.clientAddress(server, request),
+			})
+			return new Response(null, { status: 204 })
+		},
+	}),
+] as const

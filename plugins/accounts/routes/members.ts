@@ -1,14 +1,16 @@
 import { and, asc, eq } from 'drizzle-orm'
-import { Elysia } from 'elysia'
+import { t } from 'elysia'
 import {
+	BEARER_OR_SESSION,
 	badRequest,
 	HttpError,
 	json,
-	AUTH_MESSAGES as MESSAGES,
 	memberGrant,
 	notFound,
 	type RestContext,
-	readJsonObject,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
 	statusOnWork,
 	userProfile,
 	writeAudit,
@@ -26,7 +28,6 @@ import { requireCaller, requireOwner } from '../guard'
  * login, refresh and command is refused (src/auth). Removal ends the member's sessions and tokens
  * too; their userbots stay with the company.
  */
-const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.'
 
 const memberColumns = {
 	id: userProfile.id,
@@ -71,80 +72,119 @@ export const parseId = (raw: string) => {
 	return id
 }
 
-export const memberRoutes = (ctx: RestContext) => {
-	const members = (companyId: number, id?: number) =>
-		ctx.db
-			.select(memberColumns)
-			.from(userProfile)
-			.innerJoin(statusOnWork, eq(statusOnWork.id, userProfile.statusId))
-			.where(
-				id === undefined
-					? eq(userProfile.companyId, companyId)
-					: and(eq(userProfile.companyId, companyId), eq(userProfile.id, id)),
-			)
-			.orderBy(asc(userProfile.id))
+const members = (ctx: RestContext, companyId: number, id?: number) =>
+	ctx.db
+		.select(memberColumns)
+		.from(userProfile)
+		.innerJoin(statusOnWork, eq(statusOnWork.id, userProfile.statusId))
+		.where(
+			id === undefined
+				? eq(userProfile.companyId, companyId)
+				: and(eq(userProfile.companyId, companyId), eq(userProfile.id, id)),
+		)
+		.orderBy(asc(userProfile.id))
 
-	return new Elysia()
-		.get('/accounts/statuses/', async ({ request }) => {
+/** The owner and the member the path names: the order the routes have always refused in (403, then 404, then the body). */
+const ownerAndMember = async (
+	ctx: RestContext,
+	{ request, params }: { request: Request; params: Record<string, string> },
+) => {
+	const owner = await requireOwner(ctx, request)
+	return { owner, id: parseId(params.id ?? '') }
+}
+const ID = t.Object({ id: S.PathId() })
+
+export const memberRoutes = [
+	restRoute({
+		method: 'get',
+		path: '/accounts/statuses/',
+		response: { 200: t.Array(S.WorkStatus), ...ROUTE_ERRORS.authed },
+		detail: {
+			summary: 'The work statuses of this deployment',
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		handle: async (ctx: RestContext, { request }) => {
 			await requireCaller(ctx, request)
 			const rows = await ctx.db.select().from(statusOnWork).orderBy(asc(statusOnWork.id))
 			return json(rows.map((s) => ({ code: s.code, name: s.name, allows_work: s.allowsWork })))
-		})
-		.get('/accounts/members/', async ({ request }) => {
+		},
+	}),
+	restRoute({
+		method: 'get',
+		path: '/accounts/members/',
+		response: { 200: t.Array(S.Member), ...ROUTE_ERRORS.authed },
+		detail: {
+			summary: "The company's members with their work statuses (owners)",
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		handle: async (ctx: RestContext, { request }) => {
 			const owner = await requireOwner(ctx, request)
-			return json((await members(owner.companyId)).map(view))
-		})
-		.post(
-			'/accounts/members/:id/status/',
-			async ({ request, params, server }) => {
-				const owner = await requireOwner(ctx, request)
-				const id = parseId(params.id)
-				const body = await readJsonObject(request)
-				const code = body.status
-				if (code === undefined || code === null) throw badRequest({ status: [MESSAGES.required] })
-				if (typeof code !== 'string') throw badRequest({ status: [MESSAGES.notString] })
-				if (code.length > 64) throw badRequest({ status: [INVALID_CHOICE] })
-				const [status] = await ctx.db.select().from(statusOnWork).where(eq(statusOnWork.code, code))
-				if (!status) throw badRequest({ status: [INVALID_CHOICE] })
-				// The company is in the update's own condition: a member who left in between is not touched.
-				const updated = await ctx.db
-					.update(userProfile)
-					.set({ statusId: status.id, updatedAt: Date.now() })
-					.where(and(eq(userProfile.id, id), eq(userProfile.companyId, owner.companyId)))
-					.returning({ id: userProfile.id })
-				if (updated.length === 0) throw notFound()
-				await writeAudit(ctx.db, owner.principal, {
-					action: 'member.status_changed',
-					target: `user:${id}`,
-					detail: { status: code },
-					client: ctx.auth.clientAddress(server, request),
-				})
-				// me/ answers from the cached profile: it must show the new status at once.
-				ctx.auth.invalidateUser(id)
-				const [row] = await members(owner.companyId, id)
-				if (!row) throw notFound()
-				return json(view(row))
-			},
-			{ parse: 'none' },
-		)
-		.delete(
-			'/accounts/members/:id/',
-			async ({ request, params, server }) => {
-				const owner = await requireOwner(ctx, request)
-				const outcome = await removeMember(ctx, owner.companyId, parseId(params.id))
-				if (outcome === 'absent') throw notFound()
-				if (outcome === 'owner') throw ownerNotRemovable()
-				await writeAudit(ctx.db, owner.principal, {
-					action: 'member.removed',
-					target: `user:${outcome.id}`,
-					client: ctx.auth.clientAddress(server, request),
-				})
-				ctx.log.info('member removed', { userId: outcome.id, by: owner.principal.userId })
-				return new Response(null, { status: 204 })
-			},
-			{ parse: 'none' },
-		)
-}
+			return json((await members(ctx, owner.companyId)).map(view))
+		},
+	}),
+	restRoute({
+		method: 'post',
+		path: '/accounts/members/:id/status/',
+		params: ID,
+		body: S.StatusChange,
+		response: { 200: S.Member, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
+		detail: {
+			summary: "Sets a member's work status by its code (owners)",
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		before: ownerAndMember,
+		handle: async (ctx: RestContext, { body, request, server, pre: { owner, id } }) => {
+			const code = body.status
+			const [status] = await ctx.db.select().from(statusOnWork).where(eq(statusOnWork.code, code))
+			if (!status) throw badRequest({ status: [S.INVALID_CHOICE] })
+			// The company is in the update's own condition: a member who left in between is not touched.
+			const updated = await ctx.db
+				.update(userProfile)
+				.set({ statusId: status.id, updatedAt: Date.now() })
+				.where(and(eq(userProfile.id, id), eq(userProfile.companyId, owner.companyId)))
+				.returning({ id: userProfile.id })
+			if (updated.length === 0) throw notFound()
+			await writeAudit(ctx.db, owner.principal, {
+				action: 'member.status_changed',
+				target: `user:${id}`,
+				detail: { status: code },
+				client: ctx.auth.clientAddress(server, request),
+			})
+			// me/ answers from the cached profile: it must show the new status at once.
+			ctx.auth.invalidateUser(id)
+			const [row] = await members(ctx, owner.companyId, id)
+			if (!row) throw notFound()
+			return json(view(row))
+		},
+	}),
+	restRoute({
+		method: 'delete',
+		path: '/accounts/members/:id/',
+		params: ID,
+		response: { 204: t.Void(), 400: S.Detail, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
+		detail: {
+			summary: 'Removes a member from the company, ending their sessions; their userbots stay (owners)',
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
+		before: ownerAndMember,
+		handle: async (ctx: RestContext, { request, server, pre: { owner, id } }) => {
+			const outcome = await removeMember(ctx, owner.companyId, id)
+			if (outcome === 'absent') throw notFound()
+			if (outcome === 'owner') throw ownerNotRemovable()
+			await writeAudit(ctx.db, owner.principal, {
+				action: 'member.removed',
+				target: `user:${outcome.id}`,
+				client: ctx.auth.clientAddress(server, request),
+			})
+			ctx.log.info('member removed', { userId: outcome.id, by: owner.principal.userId })
+			return new Response(null, { status: 204 })
+		},
+	}),
+] as const
 
 /**
  * Takes the member out of the company in one transaction: no company, no owner flag, the `dismissed`

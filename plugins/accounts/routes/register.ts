@@ -1,10 +1,9 @@
-import { Elysia } from 'elysia'
 import {
-	FIELDS,
 	json,
-	parseFields,
 	type RestContext,
-	readJsonObject,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
 	throttled,
 } from 'userbot-gateway/plugin'
 import { registerUser } from '../register-user'
@@ -15,19 +14,24 @@ import { registerUser } from '../register-user'
  * so every registration whose fields are well formed counts against the client address
  * (REGISTER_RATE_LIMIT_IP per REGISTER_RATE_WINDOW, its own counter), and past it the answer is
  * 429 with Retry-After, before the lookup: otherwise the limit on check-password/ would be no limit.
+ * The fields are checked first (the schema), the limit after.
  */
-export const registerRoute = (ctx: RestContext) =>
-	new Elysia().post(
-		'/accounts/register/',
-		async ({ request, server }) => {
-			const body = await readJsonObject(request)
-			const fields = parseFields(body, {
-				email: FIELDS.email,
-				password: FIELDS.password,
-				first_name: FIELDS.name,
-				last_name: FIELDS.name,
-				invite: { ...FIELDS.token, optional: true },
-			})
+export const registerRoutes = [
+	restRoute({
+		method: 'post',
+		path: '/accounts/register/',
+		body: S.Registration,
+		response: {
+			201: S.Registered,
+			...ROUTE_ERRORS.badRequest,
+			...ROUTE_ERRORS.throttled,
+			...ROUTE_ERRORS.unavailable,
+		},
+		detail: {
+			summary: 'Registers a user: a new company of their own, or the inviting one',
+			tags: ['accounts'],
+		},
+		handle: async (ctx: RestContext, { body, request, server }) => {
 			const { config } = ctx
 			const client = ctx.auth.clientAddress(server, request)
 			const wait = await ctx.auth.limiter.hit(
@@ -37,14 +41,14 @@ export const registerRoute = (ctx: RestContext) =>
 			)
 			if (wait) throw throttled(wait)
 			const user = await registerUser(ctx, {
-				email: fields.email,
-				password: fields.password,
-				first_name: fields.first_name ?? '',
-				last_name: fields.last_name ?? '',
-				invite: fields.invite,
+				email: body.email,
+				password: body.password,
+				first_name: body.first_name ?? '',
+				last_name: body.last_name ?? '',
+				invite: body.invite,
 				client,
 			})
 			return json(user, 201)
 		},
-		{ parse: 'none' },
-	)
+	}),
+] as const

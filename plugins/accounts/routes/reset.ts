@@ -1,13 +1,12 @@
 import { eq } from 'drizzle-orm'
-import { Elysia } from 'elysia'
 import {
 	badRequest,
-	FIELDS,
 	json,
 	AUTH_MESSAGES as MESSAGES,
-	parseFields,
 	type RestContext,
-	readJsonObject,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
 	throttled,
 	userProfile,
 	validatePassword,
@@ -40,95 +39,98 @@ async function sendResetLink(ctx: RestContext, userId: number, email: string): P
 	}
 }
 
-export const resetRoutes = (ctx: RestContext) =>
-	new Elysia()
-		.post(
-			'/accounts/request-reset/',
-			async ({ request, server }) => {
-				const body = await readJsonObject(request)
-				if (body.token !== undefined) {
-					const { email, token } = parseFields(body, { email: FIELDS.email, token: FIELDS.token })
-					if (!(await ctx.auth.resetTokens.find(email, token)))
-						throw badRequest({ token: [MESSAGES.invalidResetToken] })
-					return json({ valid: true })
-				}
-				const { email } = parseFields(body, { email: FIELDS.email })
-				const { config } = ctx
-				// The client address first: past its limit the request is refused before it writes a
-				// counter for the (possibly made-up) email, so a flood adds no rows.
-				const ip = ctx.auth.clientAddress(server, request)
-				const byIp = await ctx.auth.limiter.hit(
-					`reset-ip:${ip}`,
-					config.resetRateLimitIp,
-					config.resetRateWindow,
-				)
-				if (byIp) throw throttled(byIp)
-				const byEmail = await ctx.auth.limiter.hit(
-					`reset-email:${email}`,
-					config.resetRateLimitEmail,
-					config.resetRateWindow,
-				)
-				if (byEmail) throw throttled(byEmail)
-				const [user] = await ctx.db
-					.select({ id: userProfile.id, active: userProfile.active })
-					.from(userProfile)
-					.where(eq(userProfile.email, email))
-				// Not awaited: issuing the token (a transaction) and mailing it run after the answer, which
-				// must not take longer when the account exists.
-				if (user?.active) void sendResetLink(ctx, user.id, email)
-				return json(SENT)
-			},
-			{ parse: 'none' },
-		)
-		.post(
-			'/accounts/reset-password/',
-			async ({ request, server }) => {
-				const body = await readJsonObject(request)
-				const fields = parseFields(body, {
-					email: FIELDS.email,
-					token: FIELDS.token,
-					new_password: FIELDS.new_password,
+export const resetRoutes = [
+	restRoute({
+		method: 'post',
+		path: '/accounts/request-reset/',
+		body: S.ResetRequest,
+		response: { 200: S.ResetAnswer, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.throttled },
+		detail: {
+			summary: 'Mails a password reset link (the same answer whether the e-mail exists)',
+			tags: ['accounts'],
+		},
+		handle: async (ctx: RestContext, { body: { email, token }, request, server }) => {
+			if (token !== undefined) {
+				if (!(await ctx.auth.resetTokens.find(email, token)))
+					throw badRequest({ token: [MESSAGES.invalidResetToken] })
+				return json({ valid: true })
+			}
+			const { config } = ctx
+			// The client address first: past its limit the request is refused before it writes a
+			// counter for the (possibly made-up) email, so a flood adds no rows.
+			const ip = ctx.auth.clientAddress(server, request)
+			const byIp = await ctx.auth.limiter.hit(
+				`reset-ip:${ip}`,
+				config.resetRateLimitIp,
+				config.resetRateWindow,
+			)
+			if (byIp) throw throttled(byIp)
+			const byEmail = await ctx.auth.limiter.hit(
+				`reset-email:${email}`,
+				config.resetRateLimitEmail,
+				config.resetRateWindow,
+			)
+			if (byEmail) throw throttled(byEmail)
+			const [user] = await ctx.db
+				.select({ id: userProfile.id, active: userProfile.active })
+				.from(userProfile)
+				.where(eq(userProfile.email, email))
+			// Not awaited: issuing the token (a transaction) and mailing it run after the answer, which
+			// must not take longer when the account exists.
+			if (user?.active) void sendResetLink(ctx, user.id, email)
+			return json(SENT)
+		},
+	}),
+	restRoute({
+		method: 'post',
+		path: '/accounts/reset-password/',
+		body: S.ResetPassword,
+		response: { 200: S.DetailOnly, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.throttled },
+		detail: {
+			summary: 'Sets a new password with a reset token; every session is revoked',
+			tags: ['accounts'],
+		},
+		handle: async (ctx: RestContext, { body: fields, request, server }) => {
+			const found = await ctx.auth.resetTokens.find(fields.email, fields.token)
+			if (!found) throw badRequest({ token: [MESSAGES.invalidResetToken] })
+			const [user] = await ctx.db
+				.select({
+					email: userProfile.email,
+					firstName: userProfile.firstName,
+					lastName: userProfile.lastName,
+					companyId: userProfile.companyId,
 				})
-				const found = await ctx.auth.resetTokens.find(fields.email, fields.token)
-				if (!found) throw badRequest({ token: [MESSAGES.invalidResetToken] })
-				const [user] = await ctx.db
-					.select({
-						email: userProfile.email,
-						firstName: userProfile.firstName,
-						lastName: userProfile.lastName,
-						companyId: userProfile.companyId,
-					})
-					.from(userProfile)
+				.from(userProfile)
+				.where(eq(userProfile.id, found.userId))
+			const problems = validatePassword(fields.new_password, {
+				email: user?.email,
+				first_name: user?.firstName,
+				last_name: user?.lastName,
+			})
+			if (problems.length > 0) throw badRequest({ new_password: problems })
+			const hash = await ctx.auth.hasher.hash(fields.new_password)
+			const done = await ctx.db.transaction(async (tx) => {
+				if (!(await ctx.auth.resetTokens.consume(found.id, tx))) return false
+				await tx
+					.update(userProfile)
+					.set({ passwordHash: hash, updatedAt: Date.now() })
 					.where(eq(userProfile.id, found.userId))
-				const problems = validatePassword(fields.new_password, {
-					email: user?.email,
-					first_name: user?.firstName,
-					last_name: user?.lastName,
-				})
-				if (problems.length > 0) throw badRequest({ new_password: problems })
-				const hash = await ctx.auth.hasher.hash(fields.new_password)
-				const done = await ctx.db.transaction(async (tx) => {
-					if (!(await ctx.auth.resetTokens.consume(found.id, tx))) return false
-					await tx
-						.update(userProfile)
-						.set({ passwordHash: hash, updatedAt: Date.now() })
-						.where(eq(userProfile.id, found.userId))
-					await ctx.auth.revokeUser(found.userId, tx)
-					// The user, by the mailed link: their own action, in their company's log.
-					await writeAudit(
-						tx,
-						{ companyId: user?.companyId ?? null, userId: found.userId },
-						{
-							action: 'password.reset',
-							target: `user:${found.userId}`,
-							client: ctx.auth.clientAddress(server, request),
-						},
-					)
-					return true
-				})
-				if (!done) throw badRequest({ token: [MESSAGES.invalidResetToken] })
-				ctx.auth.invalidateUser(found.userId, true)
-				return json({ detail: 'Password has been reset with the new password.' })
-			},
-			{ parse: 'none' },
-		)
+				await ctx.auth.revokeUser(found.userId, tx)
+				// The user, by the mailed link: their own action, in their company's log.
+				await writeAudit(
+					tx,
+					{ companyId: user?.companyId ?? null, userId: found.userId },
+					{
+						action: 'password.reset',
+						target: `user:${found.userId}`,
+						client: ctx.auth.clientAddress(server, request),
+					},
+				)
+				return true
+			})
+			if (!done) throw badRequest({ token: [MESSAGES.invalidResetToken] })
+			ctx.auth.invalidateUser(found.userId, true)
+			return json({ detail: 'Password has been reset with the new password.' })
+		},
+	}),
+] as const

@@ -1,18 +1,18 @@
 import { and, eq, isNotNull } from 'drizzle-orm'
-import { Elysia } from 'elysia'
 import {
 	AUTH_MESSAGES as AUTH,
-	FIELDS,
 	HttpError,
-	parseFields,
 	type RestContext,
-	readJsonObject,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
 	throttled,
 	unauthorized,
 	userProfile,
 } from 'userbot-gateway/plugin'
 import { refusalOf } from '../access-rules'
 import { mainUnavailable, refused } from '../errors'
+import type { FamilyB } from '../family-b'
 import { type MainServer, MainServerError } from '../main-server'
 import { syncProfile } from '../sync-profile'
 
@@ -23,18 +23,26 @@ import { syncProfile } from '../sync-profile'
  * (one counter per email+IP) and is checked before the main server is called. A refusal after the
  * main accepted blacklists the pair it just gave, so no live session is left behind there.
  */
-export const loginRoute = (ctx: RestContext, main: MainServer) =>
-	new Elysia().post(
-		'/api/accounts/login/',
-		async ({ request, server }) => {
-			const body = await readJsonObject(request)
-			const { email, password } = parseFields(body, { email: FIELDS.email, password: FIELDS.password })
-			return ctx.auth.loginGate(email, ctx.auth.clientAddress(server, request), (normalised, fail) =>
-				logIn(ctx, main, request, normalised, password, fail),
-			)
+export const loginRoutes = [
+	restRoute({
+		method: 'post',
+		path: '/api/accounts/login/',
+		body: S.Credentials,
+		response: {
+			200: S.Session,
+			...ROUTE_ERRORS.badRequest,
+			...ROUTE_ERRORS.unauthenticated,
+			...ROUTE_ERRORS.forbidden,
+			...ROUTE_ERRORS.throttled,
+			502: S.Detail,
 		},
-		{ parse: 'none' },
-	)
+		detail: { summary: "Logs in against the main server's accounts (family B)", tags: ['main-server login'] },
+		handle: ({ ctx, main }: FamilyB, { body: { email, password }, request, server }) =>
+			ctx.auth.loginGate(email, ctx.auth.clientAddress(server, request), (normalised, fail) =>
+				logIn(ctx, main, request, normalised, password, fail),
+			),
+	}),
+] as const
 
 async function logIn(
 	ctx: RestContext,

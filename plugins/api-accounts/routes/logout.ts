@@ -1,7 +1,13 @@
-import { Elysia } from 'elysia'
-import { json, type RestContext, readJsonObject } from 'userbot-gateway/plugin'
+import {
+	BEARER_OR_SESSION,
+	json,
+	ROUTE_ERRORS,
+	readJsonObject,
+	restRoute,
+	RestSchemas as S,
+} from 'userbot-gateway/plugin'
 import { MESSAGES } from '../errors'
-import type { MainServer } from '../main-server'
+import type { FamilyB } from '../family-b'
 
 /**
  * POST /api/accounts/logout/ (body: an empty JSON object): the local part is family A's logout
@@ -9,10 +15,18 @@ import type { MainServer } from '../main-server'
  * session of that login is ended (blacklist). The cookies are cleared in every case; when the main
  * server could not be told, `message` says so. A family A session logs out here as it would there.
  */
-export const logoutRoute = (ctx: RestContext, main: MainServer) =>
-	new Elysia().post(
-		'/api/accounts/logout/',
-		async ({ request }) => {
+export const logoutRoutes = [
+	restRoute({
+		method: 'post',
+		path: '/api/accounts/logout/',
+		response: { 200: S.Message, ...ROUTE_ERRORS.authed },
+		detail: {
+			summary: 'Ends the session here and on the main server',
+			tags: ['main-server login'],
+			security: BEARER_OR_SESSION,
+		},
+		handle: async ({ ctx, main }: FamilyB, { request }) => {
+			// No fields, but a body that is no JSON object is refused as anywhere else.
 			await readJsonObject(request)
 			// Read first: ending the session (here, or in `resolve` for an expired one) deletes the row.
 			const mainRefresh = await ctx.auth.mainRefreshOf(request)
@@ -23,5 +37,5 @@ export const logoutRoute = (ctx: RestContext, main: MainServer) =>
 			}
 			return json({ message }, 200, ctx.auth.clearedCookies())
 		},
-		{ parse: 'none' },
-	)
+	}),
+] as const

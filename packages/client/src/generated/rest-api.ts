@@ -101,8 +101,8 @@ export type RestApi = {
 					/** normalised: trimmed, lower case, NFC */
 					email: string
 					password: string
-					first_name: string
-					last_name: string
+					first_name?: string
+					last_name?: string
 					/** an invite token: joins the inviting company */
 					invite?: string
 				},
