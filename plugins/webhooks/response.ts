@@ -32,7 +32,10 @@ export function signingKeys(dataKey: string): SigningKeys {
 				key = signingKey(await openSecret(dataKey, endpointId, sealed))
 				if (keys.size >= KEYS_KEPT) keys.clear()
 				let ofEndpoint = keys.get(endpointId)
-				if (ofEndpoint === undefined) keys.set(endpointId, (ofEndpoint = new Map()))
+				if (ofEndpoint === undefined) {
+					ofEndpoint = new Map()
+					keys.set(endpointId, ofEndpoint)
+				}
 				// A rotation leaves two sealed texts in use; more are old ones (secrets rotated since).
 				if (ofEndpoint.size >= 4) ofEndpoint.clear()
 				ofEndpoint.set(sealed, key)
