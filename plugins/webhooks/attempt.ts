@@ -84,9 +84,9 @@ export class Sender {
 			throw err
 		}
 		const url = parsed.form
-		const secrets = [await this.keys.get(target.endpointId, target.secret)]
+		const secrets = [await this.key(target.endpointId, target.secret)]
 		if (target.previousSecret && target.previousSecretUntil !== null && target.previousSecretUntil > at)
-			secrets.push(await this.keys.get(target.endpointId, target.previousSecret))
+			secrets.push(await this.key(target.endpointId, target.previousSecret))
 		const body = `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(new Date(event.eventAt).toISOString())},"data":${event.data}}`
 		let pinned = parsed.pinned.get(address)
 		if (pinned === undefined) {
@@ -128,6 +128,11 @@ export class Sender {
 		} finally {
 			signal.done()
 		}
+	}
+
+	/** An endpoint's signing key: the one opened already without a turn of the event loop. */
+	private key(endpointId: number, sealed: string): Buffer | Promise<Buffer> {
+		return this.keys.known(endpointId, sealed) ?? this.keys.get(endpointId, sealed)
 	}
 
 	/** The URL's checked form, kept (few endpoints, many attempts each). */

@@ -53,8 +53,21 @@ export class EventCache {
 	private readonly events = new Map<number, EventBody>()
 
 	remember(id: number, body: EventBody): void {
-		if (this.events.size >= EVENT_CACHE_SIZE) this.events.delete(this.events.keys().next().value as number)
+		if (this.events.size >= EVENT_CACHE_SIZE) this.forgetOldest()
 		this.events.set(id, body)
+	}
+
+	/**
+	 * The oldest eighth forgotten in one pass. One at a time cost more than the rest of storing an
+	 * event: each look for the oldest walked past every entry deleted before it (a Map keeps them
+	 * until it is rebuilt), about 5 µs per event once the cache was full.
+	 */
+	private forgetOldest(): void {
+		let n = EVENT_CACHE_SIZE >> 3
+		for (const id of this.events.keys()) {
+			this.events.delete(id)
+			if (--n <= 0) break
+		}
 	}
 
 	/** The events of `ids`, from memory where known, the rest in one read. */

@@ -205,7 +205,7 @@ export class Deliverer {
 				lane = new Lane(key, {
 					leases: this.leases,
 					send: (c) => this.sender.send(c, c, this.stopping.signal),
-					settle: (item) => this.settler.settle(item),
+					settle: (item) => this.settler.add(item),
 					failed: (c, result) => this.failed(c, result),
 					succeeded: (endpointId) => this.opts.store.endpointSucceeded(endpointId),
 					release: (ids) => (this.closed ? Promise.resolve() : this.opts.store.release(this.owner, ids)),

@@ -8,8 +8,11 @@ export interface LaneDeps {
 	leases: Leases
 	/** One attempt; null when this process is stopping (the delivery goes back untried). */
 	send(c: Claimed): Promise<AttemptResult | null>
-	/** Queues an outcome for the group commit: true once written, false when the lease was gone. */
-	settle(item: Settled): Promise<boolean>
+	/**
+	 * Queues an outcome for the group commit: resolves with the ids its batch wrote (an id missing:
+	 * that lease was gone).
+	 */
+	settle(item: Settled): Promise<ReadonlySet<number>>
 	/** Writes an attempt that was not delivered. */
 	failed(c: Claimed, result: AttemptResult): Promise<void>
 	/** The endpoint answered after failing. */
@@ -38,6 +41,8 @@ export class Lane {
 	private readonly queue: Claimed[] = []
 	private loop: Promise<void> = Promise.resolve()
 	private readonly writes = new Set<Promise<void>>()
+	/** The lane's deliveries in each batch of outcomes not yet written (one check per batch, not per delivery). */
+	private readonly inBatch = new Map<Promise<ReadonlySet<number>>, number[]>()
 	private succeeded = false
 
 	constructor(
@@ -89,11 +94,11 @@ export class Lane {
 					await this.deps.failed(c, result)
 					break
 				}
-				const written = this.deps.settle({ id: c.id, attempt: result, outcome: { status: 'delivered' } })
-				this.track(written)
+				const batch = this.deps.settle({ id: c.id, attempt: result, outcome: { status: 'delivered' } })
+				this.track(batch, c.id)
 				if (c.failingSince !== null && !this.succeeded) {
 					this.succeeded = true
-					if (await written) await this.deps.succeeded(c.endpointId)
+					if ((await batch).has(c.id)) await this.deps.succeeded(c.endpointId)
 				}
 			}
 		} catch (err) {
@@ -116,10 +121,17 @@ export class Lane {
 		this.deps.stopped(this)
 	}
 
-	private track(written: Promise<boolean>): void {
-		const write = written.then(
-			(ok) => {
-				if (!ok) this.stop()
+	private track(batch: Promise<ReadonlySet<number>>, id: number): void {
+		const ids = this.inBatch.get(batch)
+		if (ids) {
+			ids.push(id)
+			return
+		}
+		const mine = [id]
+		this.inBatch.set(batch, mine)
+		const write = batch.then(
+			(written) => {
+				if (!mine.every((i) => written.has(i))) this.stop()
 			},
 			(err: unknown) => {
 				// Unwritten, the delivery stays leased and is sent again once the lease ends.
@@ -128,6 +140,9 @@ export class Lane {
 			},
 		)
 		this.writes.add(write)
-		void write.finally(() => this.writes.delete(write))
+		void write.finally(() => {
+			this.writes.delete(write)
+			this.inBatch.delete(batch)
+		})
 	}
 }

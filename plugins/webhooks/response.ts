@@ -8,22 +8,37 @@ import { openSecret, signingKey } from './secrets'
 export interface SigningKeys {
 	/** The signing key of an endpoint's sealed secret. */
 	get(endpointId: number, sealed: string): Promise<Buffer>
+	/** The key `get` opened already for this endpoint and sealed text (no promise, no turn), if any. */
+	known(endpointId: number, sealed: string): Buffer | undefined
 }
 
+/** Endpoints whose keys are kept at most; past it they are opened again. */
+const KEYS_KEPT = 10_000
+
 /**
- * Signing keys opened and decoded once, not at every attempt; kept by endpoint and sealed text, so a
- * sealed secret copied onto another endpoint's row still does not open.
+ * Signing keys opened and decoded once, not at every attempt; kept by endpoint, then by sealed text,
+ * so a sealed secret copied onto another endpoint's row still does not open. (Keyed by the endpoint
+ * first, not by one string of both: building and hashing that string at every attempt cost more than
+ * signing.)
  */
 export function signingKeys(dataKey: string): SigningKeys {
-	const keys = new Map<string, Buffer>()
+	const keys = new Map<number, Map<string, Buffer>>()
+	const known = (endpointId: number, sealed: string) => keys.get(endpointId)?.get(sealed)
 	return {
+		known,
 		async get(endpointId, sealed) {
-			const slot = `${endpointId}:${sealed}`
-			let key = keys.get(slot)
+			let key = known(endpointId, sealed)
 			if (key === undefined) {
 				key = signingKey(await openSecret(dataKey, endpointId, sealed))
-				if (keys.size > 10_000) keys.clear()
-				keys.set(slot, key)
+				if (keys.size >= KEYS_KEPT) keys.clear()
+				let ofEndpoint = keys.get(endpointId)
+				if (ofEndpoint === undefined) {
+					ofEndpoint = new Map()
+					keys.set(endpointId, ofEndpoint)
+				}
+				// A rotation leaves two sealed texts in use; more are old ones (secrets rotated since).
+				if (ofEndpoint.size >= 4) ofEndpoint.clear()
+				ofEndpoint.set(sealed, key)
 			}
 			return key
 		},

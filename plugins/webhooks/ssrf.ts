@@ -105,18 +105,47 @@ export function resolveTarget(url: URL, policy: UrlPolicy, lookup: Lookup): Prom
 	return targetResolver(policy, lookup)(url)
 }
 
+/** What the rules say of one address: allowed by a CIDR of the list, public, internal or unparsable. */
+type Verdict = { kind: 'allowed' | 'public' | 'internal'; address: string } | { kind: 'unparsable' }
+
+/** Addresses whose verdict a resolver keeps at most; past it they are judged again. */
+const VERDICTS_KEPT = 1000
+
 /**
  * `resolveTarget` with the policy's allowed CIDRs parsed once (the deliverer's, per attempt): each
- * call still resolves the host and checks every address it answers.
+ * call still resolves the host and holds every address it answers to the rules. What the rules say
+ * of one address is a function of the address and the list alone, so it is worked out once per
+ * address (parsing and matching it against the ranges cost about a twentieth of a delivery) and
+ * looked up at each attempt: a name that resolves elsewhere now is judged by its new addresses.
  */
 export function targetResolver(policy: UrlPolicy, lookup: Lookup): (url: URL) => Promise<string> {
 	let parsedFrom: readonly string[] | null = null
 	let cidrs: Cidr[] = []
+	const verdicts = new Map<string, Verdict>()
+	const judge = (address: string): Verdict => {
+		let verdict = verdicts.get(address)
+		if (verdict === undefined) {
+			const b = parseAddress(address)
+			if (!b) verdict = { kind: 'unparsable' }
+			else {
+				const kind = cidrs.some((c) => inCidr(b, c))
+					? 'allowed'
+					: isInternalAddress(address)
+						? 'internal'
+						: 'public'
+				verdict = { kind, address: formatAddress(b) }
+			}
+			if (verdicts.size >= VERDICTS_KEPT) verdicts.clear()
+			verdicts.set(address, verdict)
+		}
+		return verdict
+	}
 	return async (url) => {
 		// Parsed again when the list is another one (a test's configuration changes it).
 		if (parsedFrom !== policy.allowedHosts) {
 			parsedFrom = policy.allowedHosts
 			cidrs = parsedFrom.map(parseCidr).filter((c): c is Cidr => c !== null)
+			verdicts.clear()
 		}
 		const host = bare(url.hostname).toLowerCase()
 		const byName = policy.allowedHosts.includes(host)
@@ -131,13 +160,14 @@ export function targetResolver(policy: UrlPolicy, lookup: Lookup): (url: URL) =>
 			if (addresses.length === 0) throw new UrlRefused('unresolved')
 		}
 		// Every address must pass: a name answering one public and one internal address is refused.
+		let first: string | null = null
 		for (const address of addresses) {
-			const b = parseAddress(address)
-			if (!b) throw new UrlRefused('unresolved')
-			if (byName || cidrs.some((c) => inCidr(b, c))) continue
-			if (isInternalAddress(address)) throw new UrlRefused('internal')
+			const verdict = judge(address)
+			if (verdict.kind === 'unparsable') throw new UrlRefused('unresolved')
+			if (verdict.kind === 'internal' && !byName) throw new UrlRefused('internal')
+			first ??= verdict.address
 		}
-		return formatAddress(parseAddress(addresses[0] as string) as Uint8Array)
+		return first as string
 	}
 }
 

@@ -122,15 +122,27 @@ export class WebhookStore {
 			recorded.waiting = deliveries.some((d) => d[4] === 0)
 			const owner = lease?.owner ?? null
 			const until = lease?.until ?? null
-			const made = await tx.all<LeasedRow & { leased: number }>(sql`
+			// Only what the insert does not know already comes back (each column returned cost a
+			// conversion per row): a new delivery's message id is `msg_` + its event, it has no attempts.
+			const made = await tx.all<{ id: number; endpoint_id: number; event_id: number; leased: number }>(sql`
 				INSERT INTO webhook_delivery
 					(endpoint_id, event_id, userbot_id, message_id, next_at, created_at, lease_owner, lease_until)
 				SELECT value ->> 0, value ->> 1, value ->> 2, 'msg_' || (value ->> 1), value ->> 3, value ->> 3,
 					CASE WHEN value ->> 4 THEN ${owner} END, CASE WHEN value ->> 4 THEN ${until} END
 				FROM json_each(${JSON.stringify(deliveries)}) ORDER BY key
-				RETURNING id, endpoint_id, userbot_id, event_id, message_id, attempts, first_attempt_at,
-					lease_owner IS NOT NULL AS leased`)
-			for (const r of made) if (r.leased) recorded.leased.push(r)
+				RETURNING id, endpoint_id, event_id, lease_owner IS NOT NULL AS leased`)
+			const userbotOf = new Map(inserted.map(([id, e]) => [id, e.userbotId]))
+			for (const r of made)
+				if (r.leased)
+					recorded.leased.push({
+						id: r.id,
+						endpoint_id: r.endpoint_id,
+						userbot_id: userbotOf.get(r.event_id) as number,
+						event_id: r.event_id,
+						message_id: `msg_${r.event_id}`,
+						attempts: 0,
+						first_attempt_at: null,
+					})
 			return inserted
 		})
 		// Remembered once committed: an id of a transaction rolled back may be given out again.

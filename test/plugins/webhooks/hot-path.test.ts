@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
 import { type DatabaseHandle, openDatabase } from '../../../db/client'
 import { company } from '../../../db/schema'
+import { EventCache } from '../../../plugins/webhooks/claim'
 import type { NewEvent } from '../../../plugins/webhooks/outbox'
 import { generateSecret, signatureHeader, signingKey } from '../../../plugins/webhooks/secrets'
 import { WebhookStore } from '../../../plugins/webhooks/store'
@@ -121,6 +122,15 @@ describe('the outbox hot path', () => {
 		const runOf = (id: number) => [id, id + 10, id + 20]
 		const [h0, h1] = heads.map((c) => c.id) as [number, number]
 		expect(two.map((c) => c.id)).toEqual([...runOf(h0), ...runOf(h1)].sort((x, y) => x - y))
+	})
+
+	it('forgets the oldest eighth of its events at once when full, and keeps the rest', async () => {
+		const cache = new EventCache()
+		for (let id = 1; id <= 20_001; id++) cache.remember(id, { type: 't', data: '{}', at: id })
+		// A database that has none of them: what comes back came from memory.
+		const none = { select: () => ({ from: () => ({ where: async () => [] }) }) }
+		const found = await cache.load(none as unknown as DatabaseHandle['db'], [1, 2500, 2501, 20_000, 20_001])
+		expect([...found.keys()]).toEqual([2501, 20_000, 20_001])
 	})
 
 	it('signs as the standardwebhooks package verifies, with both secrets while one rotates out', () => {

@@ -7,7 +7,17 @@ import { type DatabaseHandle, openDatabase } from '../../../db/client'
 import { company } from '../../../db/schema'
 import { Leases } from '../../../plugins/webhooks/leases'
 import { SettleQueue } from '../../../plugins/webhooks/settle'
-import { cachedLookup, checkUrlForm, resolveTarget, UrlRefused } from '../../../plugins/webhooks/ssrf'
+import {
+	cachedLookup,
+	checkUrlForm,
+	resolveTarget,
+	targetResolver,
+	URL_ERRORS,
+	UrlRefused,
+} from '../../../plugins/webhooks/ssrf'
+
+const URL_INTERNAL = URL_ERRORS.internal
+
 import { claimStatement, type Settled, WebhookStore } from '../../../plugins/webhooks/store'
 import { webhookDelivery, webhookEndpoint } from '../../../plugins/webhooks/tables'
 import { createLogger } from '../../../src/logger'
@@ -140,6 +150,24 @@ describe('the outbox at speed', () => {
 		clock = 5000
 		await resolveTarget(url, allowed, lookup)
 		expect(asked).toBe(2)
+	})
+	it('judges each answer by its own addresses: what it knew of one address does not pass another', async () => {
+		let answer = '93.184.216.34'
+		const policy = { allowHttp: false, allowedHosts: ['10.9.0.0/16'] }
+		const resolve = targetResolver(policy, async () => [{ address: answer, family: 4 }])
+		const url = checkUrlForm('https://hooks.example/x', policy)
+		expect(await resolve(url)).toBe('93.184.216.34')
+		answer = '127.0.0.1'
+		await expect(resolve(url)).rejects.toThrow(URL_INTERNAL)
+		answer = '10.9.1.1'
+		expect(await resolve(url)).toBe('10.9.1.1')
+		answer = '93.184.216.34'
+		expect(await resolve(url)).toBe('93.184.216.34')
+		answer = '127.0.0.1'
+		await expect(resolve(url)).rejects.toThrow(URL_INTERNAL)
+		// The list changed: what it said of an address is worked out again.
+		policy.allowedHosts = ['127.0.0.0/8']
+		expect(await resolve(url)).toBe('127.0.0.1')
 	})
 	it('claims off the pending index in its order: no sort of the pending rows, however many', async () => {
 		// Last: the plan's statement is left open on the connection, which a write would trip on.
