@@ -1,5 +1,11 @@
-import { resyncText, updateText } from '../wire/envelope'
-import { type StreamEntry, UpdateStream } from './stream'
+import { updateText } from '../wire/envelope'
+import { type Cursors, createCursors, type UpdateSink } from './cursors'
+import { createFanOut, type FanOut } from './fan-out'
+import { createKinds } from './kinds'
+import { renumber, resume } from './resume'
+import { UpdateStream } from './stream'
+
+export type { UpdateSink } from './cursors'
 
 /**
  * Live updates: what happens in a userbot's Telegram account, as TDLib reports it, to the clients
@@ -18,18 +24,12 @@ import { type StreamEntry, UpdateStream } from './stream'
  * update kept (the client read too slowly, or resumes from too long ago, or from a number this
  * server never gave out because it restarted), the client gets `{"type": "resync", "userbot_id",
  * "seq": S}`, S the oldest it can still have, and everything from S on.
+ *
+ * Its parts: the cursors of every subscription (cursors.ts), sending the stream to its readers
+ * (fan-out.ts), where a subscription starts and what a number from elsewhere does (resume.ts), the
+ * kinds the supervisor forwards (kinds.ts); this file numbers and keeps updates and hands events to
+ * observers.
  */
-export interface UpdateSink {
-	/** Queues one update event for the connection. */
-	deliver(text: string): void
-	/** Queues a message of the hub's own (a `resync`). */
-	send(text: string): void
-	/** Whether the connection takes more now (it reads, and its budget is not used up). */
-	writable(): boolean
-	/** Whether it stopped reading (Bun pushed back): its `drain` will call `pump`. */
-	blocked(): boolean
-}
-
 export interface UpdateHubOptions {
 	/** Updates kept per userbot. */
 	size: number
@@ -49,12 +49,6 @@ export interface UpdateHubOptions {
 	 * out is waited for and one never given out gets `resync`.
 	 */
 	lastSeqOf?: (userbotId: number) => Promise<number>
-}
-
-interface Subscription {
-	kinds: ReadonlySet<string>
-	/** The next sequence number to consider for this connection. */
-	cursor: number
 }
 
 export interface Subscribed {
@@ -81,214 +75,48 @@ export interface ObservedEvent {
 
 export function createUpdateHub(opts: UpdateHubOptions) {
 	const now = opts.now ?? Date.now
-	const later = opts.later ?? ((fn: () => void) => setImmediate(fn))
 	const defaults: ReadonlySet<string> = new Set(opts.defaultKinds)
 	const streams = new Map<number, UpdateStream>()
-	/** Per connection, its subscriptions by userbot. */
-	const bySink = new Map<UpdateSink, Map<number, Subscription>>()
-	/** Per userbot, the connections subscribed to it. */
-	const byUserbot = new Map<number, Set<UpdateSink>>()
-	const scheduled = new Set<UpdateSink>()
+	const streamOf = (userbotId: number) => streamIn(streams, userbotId, opts)
 	const observers = new Set<(event: ObservedEvent) => void>()
-	/** Kinds an observer wants forwarded beyond the subscriptions', by observer. */
-	const wanted = new Map<object, readonly string[]>()
-	let announced = ''
-
-	const streamOf = (userbotId: number) => {
-		let stream = streams.get(userbotId)
-		if (!stream) {
-			stream = new UpdateStream(opts.size, opts.ageMs)
-			streams.set(userbotId, stream)
-		}
-		return stream
-	}
-
-	/** Tells the supervisor the kinds wanted now, when they changed. */
-	const announce = () => {
-		const kinds = new Set(defaults)
-		for (const list of wanted.values()) for (const k of list) kinds.add(k)
-		for (const subs of bySink.values()) for (const s of subs.values()) for (const k of s.kinds) kinds.add(k)
-		const list = [...kinds].sort()
-		const key = list.join(',')
-		if (key === announced) return
-		announced = key
-		opts.onKinds(list)
-	}
-
-	/**
-	 * Sends a connection what its cursors have not reached, while it takes more. True when something
-	 * is left because its budget ran out (not because it stopped reading): then another turn goes on.
-	 */
-	const pumpOnce = (sink: UpdateSink): boolean => {
-		const subs = bySink.get(sink)
-		if (!subs) return false
-		const at = now()
-		for (const [userbotId, sub] of subs) {
-			const stream = streamOf(userbotId)
-			if (sub.cursor > stream.seq) continue
-			if (!sink.writable()) return true
-			// Told once, when it can take the rest: not while it lags, which would tell it again and again.
-			const oldest = stream.oldest(at)
-			if (sub.cursor < oldest) {
-				sink.send(resyncText(userbotId, oldest))
-				sub.cursor = oldest
-			}
-			while (sub.cursor <= stream.seq) {
-				if (!sink.writable()) return true
-				const entry: StreamEntry | undefined = stream.at(sub.cursor)
-				sub.cursor++
-				if (entry && sub.kinds.has(entry.kind)) sink.deliver(entry.text)
-			}
-		}
-		return false
-	}
-
-	const pump = (sink: UpdateSink) => {
-		scheduled.delete(sink)
-		// Something is left. Out of budget while it reads: the outbox writes this turn's batch, the
-		// next turn goes on. Not reading: its `drain` calls `pump` again.
-		if (pumpOnce(sink) && !sink.blocked()) schedule(sink)
-	}
-	const schedule = (sink: UpdateSink) => {
-		if (scheduled.has(sink)) return
-		scheduled.add(sink)
-		later(() => pump(sink))
-	}
-
-	const remove = (sink: UpdateSink, userbotId: number): boolean => {
-		const subs = bySink.get(sink)
-		const had = subs?.delete(userbotId) ?? false
-		if (subs?.size === 0) bySink.delete(sink)
-		const sinks = byUserbot.get(userbotId)
-		sinks?.delete(sink)
-		if (sinks?.size === 0) byUserbot.delete(userbotId)
-		return had
-	}
-
-	announce()
+	const cursors = createCursors()
+	const later = opts.later ?? ((fn: () => void) => setImmediate(fn))
+	const fanOut = createFanOut({ cursors, streamOf, now, later })
+	const kinds = createKinds(defaults, () => cursors.kinds(), opts.onKinds)
+	kinds.announce()
 
 	return {
-		/** Subscriptions open now, over every connection (the metrics' gauge). */
-		subscriptionCount(): number {
-			let n = 0
-			for (const subs of bySink.values()) n += subs.size
-			return n
-		},
+		...connections({
+			cursors,
+			fanOut,
+			announce: kinds.announce,
+			defaults,
+			streamOf,
+			lastSeqOf: opts.lastSeqOf,
+		}),
 		defaultKinds: opts.defaultKinds,
 
 		/**
 		 * An update from the supervisor: numbered, kept, sent to who wants its kind and reads. With the
-		 * bus, `seq` is the number the shard gave it: one past the last seen is the usual case; further
-		 * on, what lies between was lost to this gateway (its stream starts again there, and cursors
-		 * behind it get `resync`); at or below the last, the numbering started again (nothing was
-		 * retained for the userbot): every cursor is sent back to `resync`.
+		 * bus, `given` is the number the shard gave it (`renumber` in resume.ts: what a gap or a restart does).
 		 */
 		publish(userbotId: number, update: { _: string }, given?: number): void {
 			const stream = streamOf(userbotId)
-			if (given !== undefined && given !== stream.seq + 1) {
-				const restarted = given <= stream.seq
-				stream.restartAt(given - 1)
-				if (restarted)
-					for (const sink of byUserbot.get(userbotId) ?? []) {
-						const sub = bySink.get(sink)?.get(userbotId)
-						if (sub) sub.cursor = 0
-					}
-			}
+			renumber(cursors, userbotId, stream, given)
 			const seq = ++stream.seq
 			const text = updateText(userbotId, seq, update)
 			stream.add({ seq, at: now(), kind: update._, text })
 			for (const fn of observers) fn({ userbotId, seq, kind: update._, data: update, live: true })
-			const sinks = byUserbot.get(userbotId)
-			if (!sinks) return
-			for (const sink of sinks) {
-				const sub = bySink.get(sink)?.get(userbotId)
-				if (!sub) continue
-				// The hot path: a connection that is caught up and reads gets it at once.
-				if (sub.cursor === seq && sink.writable()) {
-					sub.cursor++
-					if (sub.kinds.has(update._)) sink.deliver(text)
-				} else schedule(sink)
-			}
-		},
-
-		/**
-		 * Subscribes `sink` to a userbot's updates of `kinds` (default: the default kinds), replacing a
-		 * subscription it had. With `after`, what came after that number is sent first.
-		 */
-		subscribe(
-			sink: UpdateSink,
-			userbotId: number,
-			kinds: readonly string[] | undefined,
-			after?: number,
-		): Subscribed {
-			const stream = streamOf(userbotId)
-			const wanted: ReadonlySet<string> = kinds ? new Set(kinds) : defaults
-			const lastSeq = stream.seq
-			return {
-				lastSeq,
-				start() {
-					// A number never given out comes from before a restart: everything is unknown to it.
-					const ahead = after !== undefined && after > stream.seq
-					const cursor = after === undefined ? stream.seq + 1 : ahead && !opts.lastSeqOf ? 0 : after + 1
-					let subs = bySink.get(sink)
-					if (!subs) {
-						subs = new Map()
-						bySink.set(sink, subs)
-					}
-					subs.set(userbotId, { kinds: wanted, cursor })
-					let sinks = byUserbot.get(userbotId)
-					if (!sinks) {
-						sinks = new Set()
-						byUserbot.set(userbotId, sinks)
-					}
-					sinks.add(sink)
-					announce()
-					pump(sink)
-					if (ahead && opts.lastSeqOf) {
-						const sub = subs.get(userbotId)
-						void opts.lastSeqOf(userbotId).then(
-							(last) => {
-								// Never given out: resync, as without the bus. Given out: it is on its way here.
-								if (last < (after as number) && subs.get(userbotId) === sub && sub) {
-									sub.cursor = 0
-									pump(sink)
-								}
-							},
-							() => undefined,
-						)
-					}
-				},
-			}
-		},
-
-		/** Ends a subscription; false when there was none. */
-		unsubscribe(sink: UpdateSink, userbotId: number): boolean {
-			const had = remove(sink, userbotId)
-			if (had) announce()
-			return had
-		},
-
-		/** The connection can take more again (its `drain`). */
-		pump(sink: UpdateSink): void {
-			if (bySink.has(sink)) pump(sink)
-		},
-
-		/** The connection closed: every subscription of it ends. */
-		dropSink(sink: UpdateSink): void {
-			const subs = bySink.get(sink)
-			if (!subs) return
-			for (const id of [...subs.keys()]) remove(sink, id)
-			scheduled.delete(sink)
-			announce()
+			fanOut.live(userbotId, seq, update._, text)
 		},
 
 		/** The userbot was deleted: its stream and subscriptions go. */
 		forget(userbotId: number): void {
 			streams.delete(userbotId)
-			const sinks = byUserbot.get(userbotId)
-			if (!sinks) return
-			for (const sink of [...sinks]) remove(sink, userbotId)
-			announce()
+			const sinks = [...cursors.sinks(userbotId)]
+			if (sinks.length === 0) return
+			for (const sink of sinks) cursors.remove(sink, userbotId)
+			kinds.announce()
 		},
 
 		/**
@@ -314,15 +142,77 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 		},
 
 		/** TDLib update kinds `owner` wants forwarded whether or not a connection subscribes to them. */
-		want(owner: object, kinds: readonly string[]): void {
-			if (kinds.length === 0) wanted.delete(owner)
-			else wanted.set(owner, kinds)
-			announce()
-		},
+		want: kinds.want,
 
 		/** Updates kept for a userbot now (tests, health). */
 		kept(userbotId: number): number {
 			return streams.get(userbotId)?.kept ?? 0
+		},
+	}
+}
+
+/** The userbot's stream, made on first use. */
+function streamIn(
+	streams: Map<number, UpdateStream>,
+	userbotId: number,
+	opts: UpdateHubOptions,
+): UpdateStream {
+	let stream = streams.get(userbotId)
+	if (!stream) {
+		stream = new UpdateStream(opts.size, opts.ageMs)
+		streams.set(userbotId, stream)
+	}
+	return stream
+}
+
+/** What the gateway's connections do with the hub: subscribe, unsubscribe, read on, go. */
+function connections(parts: {
+	cursors: Cursors
+	fanOut: FanOut
+	/** The kinds subscribed to may have changed. */
+	announce(): void
+	defaults: ReadonlySet<string>
+	streamOf(userbotId: number): UpdateStream
+	lastSeqOf?: (userbotId: number) => Promise<number>
+}) {
+	const { cursors, fanOut, announce, defaults, streamOf } = parts
+	return {
+		/** Subscriptions open now, over every connection (the metrics' gauge). */
+		subscriptionCount: (): number => cursors.count(),
+		/**
+		 * Subscribes `sink` to a userbot's updates of `kinds` (default: the default kinds), replacing a
+		 * subscription it had. With `after`, what came after that number is sent first.
+		 */
+		subscribe(
+			sink: UpdateSink,
+			userbotId: number,
+			kinds: readonly string[] | undefined,
+			after?: number,
+		): Subscribed {
+			const stream = streamOf(userbotId)
+			const wanted: ReadonlySet<string> = kinds ? new Set(kinds) : defaults
+			return { lastSeq: stream.seq, start: () => resume(parts, sink, userbotId, stream, wanted, after) }
+		},
+
+		/** Ends a subscription; false when there was none. */
+		unsubscribe(sink: UpdateSink, userbotId: number): boolean {
+			const had = cursors.remove(sink, userbotId)
+			if (had) announce()
+			return had
+		},
+
+		/** The connection can take more again (its `drain`). */
+		pump(sink: UpdateSink): void {
+			if (cursors.of(sink)) fanOut.pump(sink)
+		},
+
+		/** The connection closed: every subscription of it ends. */
+		dropSink(sink: UpdateSink): void {
+			const subs = cursors.of(sink)
+			if (!subs) return
+			for (const id of [...subs.keys()]) cursors.remove(sink, id)
+			fanOut.drop(sink)
+			announce()
 		},
 	}
 }

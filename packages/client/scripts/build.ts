@@ -19,7 +19,7 @@ const dist = join(pkg, 'dist')
 /** Staged name → source file. */
 function sources(): Map<string, string> {
 	const files = new Map<string, string>()
-	for (const f of ['backoff.ts', 'errors.ts', 'types.ts', 'ws-client.ts'])
+	for (const f of readdirSync(join(root, 'src', 'client')).filter((f) => f.endsWith('.ts')))
 		files.set(join('client', f), join(root, 'src', 'client', f))
 	// The protocol's own module, which the client imports rather than copies (src/wire/).
 	for (const f of ['close.ts', 'envelope.ts', 'limits.ts'])
