@@ -95,20 +95,8 @@ const EnvSchema = v.object({
 	SESSION_LIFETIME: v.optional(int(60, 365 * 86_400), String(14 * 86_400)),
 	LOGIN_RATE_LIMIT: v.optional(int(1, 1_000_000), '5'),
 	LOGIN_RATE_WINDOW: v.optional(int(1, 86_400), '900'),
-	RESET_RATE_LIMIT_EMAIL: v.optional(int(1, 1_000_000), '3'),
-	RESET_RATE_LIMIT_IP: v.optional(int(1, 1_000_000), '20'),
-	RESET_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
-	REGISTER_RATE_LIMIT_IP: v.optional(int(1, 1_000_000), '100'),
-	REGISTER_RATE_WINDOW: v.optional(int(1, 86_400), '3600'),
 	GUESS_RATE_LIMIT: v.optional(int(1, 1_000_000), '5'),
 	GUESS_RATE_WINDOW: v.optional(int(1, 86_400), '900'),
-	RESET_TOKEN_LIFETIME: v.optional(int(60, 7 * 86_400), '3600'),
-	INVITE_LIFETIME: v.optional(int(60, 365 * 86_400), String(7 * 86_400)),
-	SMTP_URL: v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
-	EMAIL_FROM: v.optional(
-		v.pipe(v.string(), v.regex(/^[^@\s]+@[^@\s]+$/, 'must be an email address')),
-		'no-reply@localhost',
-	),
 	TELEGRAM_API_ID: v.optional(int(1, 2 ** 31 - 1)),
 	TELEGRAM_API_HASH: v.optional(
 		v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/i, 'must be 32 hexadecimal characters')),
@@ -260,19 +248,9 @@ export interface Config {
 	sessionLifetime: number
 	loginRateLimit: number
 	loginRateWindow: number
-	resetRateLimitEmail: number
-	resetRateLimitIp: number
-	resetRateWindow: number
-	/** Registrations per client address per window: register/ says whether an e-mail is taken. */
-	registerRateLimitIp: number
-	registerRateWindow: number
 	/** Wrong tries at a userbot's 2FA password or codes per window, per userbot (commands and log-in steps). */
 	guessRateLimit: number
 	guessRateWindow: number
-	resetTokenLifetime: number
-	inviteLifetime: number
-	smtpUrl?: string
-	emailFrom: string
 	telegram: { apiId?: number; apiHash?: string; backend: 'tdlib' | 'emulator' }
 	commandTimeoutMs: number
 	/** argon2id hashes computed at once; more wait their turn. */
@@ -640,17 +618,8 @@ export function loadConfig(
 		sessionLifetime: e.SESSION_LIFETIME,
 		loginRateLimit: e.LOGIN_RATE_LIMIT,
 		loginRateWindow: e.LOGIN_RATE_WINDOW,
-		resetRateLimitEmail: e.RESET_RATE_LIMIT_EMAIL,
-		resetRateLimitIp: e.RESET_RATE_LIMIT_IP,
-		resetRateWindow: e.RESET_RATE_WINDOW,
-		registerRateLimitIp: e.REGISTER_RATE_LIMIT_IP,
-		registerRateWindow: e.REGISTER_RATE_WINDOW,
 		guessRateLimit: e.GUESS_RATE_LIMIT,
 		guessRateWindow: e.GUESS_RATE_WINDOW,
-		resetTokenLifetime: e.RESET_TOKEN_LIFETIME,
-		inviteLifetime: e.INVITE_LIFETIME,
-		smtpUrl: e.SMTP_URL,
-		emailFrom: e.EMAIL_FROM,
 		telegram: { apiId: e.TELEGRAM_API_ID, apiHash: e.TELEGRAM_API_HASH, backend: e.TDLIB_BACKEND },
 		commandTimeoutMs: e.COMMAND_TIMEOUT,
 		passwordHashConcurrency: e.PASSWORD_HASH_CONCURRENCY ?? Math.max(1, availableParallelism() - 1),

@@ -2,11 +2,18 @@
  * Family A of the account REST interface (docs/rest.md#rest-accounts-family-a): registration with optional
  * company invites, login and logout into server-side sessions that keep the JWT pair, password
  * reset by email, simplejwt-style token views for callers without sessions, and `me/`. The
- * security machinery (hashing, sessions, CSRF, token families, rate limits, mail) lives in
- * the core and reaches this plugin as `ctx.auth`; this plugin is only its HTTP face.
+ * security machinery (hashing, sessions, CSRF, token families, rate limits) lives in the core and
+ * reaches this plugin as `ctx.auth`; this plugin is its HTTP face, with its own settings (mail,
+ * reset and invite lifetimes, the register and reset limits: ./settings.ts).
  */
 import { Elysia } from 'elysia'
-import { answerOtherMethods, definePlugin, type RestContext } from 'userbot-gateway/plugin'
+import {
+	answerOtherMethods,
+	createMailer,
+	definePlugin,
+	type RestContext,
+	type SettingsOptions,
+} from 'userbot-gateway/plugin'
 import { accountsApi } from './api'
 import { checkPasswordRoute } from './routes/check-password'
 import { inviteRoutes } from './routes/invites'
@@ -18,26 +25,32 @@ import { memberRoutes } from './routes/members'
 import { registerRoute } from './routes/register'
 import { resetRoutes } from './routes/reset'
 import { tokenRoutes } from './routes/tokens'
+import { ACCOUNTS_SETTINGS, type AccountsSettings } from './settings'
 
-export const accountsPlugin = definePlugin({
-	id: 'accounts',
-	api: accountsApi,
-	build: (ctx) => accountsRoutes(ctx),
-})
+/** Family A; `options` (./settings.ts) override SMTP_URL, EMAIL_FROM, the lifetimes and the limits. */
+export const accounts = (options: SettingsOptions<typeof ACCOUNTS_SETTINGS.shape> = {}) =>
+	definePlugin({
+		id: 'accounts',
+		api: accountsApi,
+		settings: ACCOUNTS_SETTINGS,
+		options,
+		build: (ctx, settings) => accountsRoutes(ctx, settings),
+	})
 
 /** The plugin's routes on a REST context: the app's, or the edge entry's (src/edge/app.ts). */
-export function accountsRoutes(ctx: RestContext): Elysia {
+export function accountsRoutes(ctx: RestContext, settings: AccountsSettings): Elysia {
+	const services = { settings, mailer: createMailer(settings, ctx.log) }
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.
 	const app: Elysia = new Elysia({ name: 'accounts' })
 	for (const routes of [
 		meRoute(ctx),
-		registerRoute(ctx),
-		checkPasswordRoute(ctx),
+		registerRoute(ctx, settings),
+		checkPasswordRoute(ctx, settings),
 		loginRoute(ctx),
 		logoutRoute(ctx),
-		resetRoutes(ctx),
+		resetRoutes(ctx, services),
 		tokenRoutes(ctx),
-		inviteRoutes(ctx),
+		inviteRoutes(ctx, settings),
 		memberRoutes(ctx),
 		memberGrantRoutes(ctx),
 	]) {

@@ -10,6 +10,7 @@ import {
 	validatePassword,
 } from 'userbot-gateway/plugin'
 import { emailTaken } from '../register-user'
+import type { AccountsSettings } from '../settings'
 
 /**
  * POST /accounts/check-password/: registration feedback before an account exists. Always both keys,
@@ -18,7 +19,7 @@ import { emailTaken } from '../register-user'
  * an email up counts against the client address, as request-reset/ does (RESET_RATE_LIMIT_IP per
  * RESET_RATE_WINDOW, its own counter); past it the answer is 429 with Retry-After, before the lookup.
  */
-export const checkPasswordRoute = (ctx: RestContext) =>
+export const checkPasswordRoute = (ctx: RestContext, settings: AccountsSettings) =>
 	new Elysia().post(
 		'/accounts/check-password/',
 		async ({ request, server }) => {
@@ -33,11 +34,10 @@ export const checkPasswordRoute = (ctx: RestContext) =>
 			for (const key of ['first_name', 'last_name'] as const) if (errors[key]) result[key] = errors[key]
 			const email = values.email
 			if (email) {
-				const { config } = ctx
 				const wait = await ctx.auth.limiter.hit(
 					`check-ip:${ctx.auth.clientAddress(server, request)}`,
-					config.resetRateLimitIp,
-					config.resetRateWindow,
+					settings.resetRateLimitIp,
+					settings.resetRateWindow,
 				)
 				if (wait) throw throttled(wait)
 			}

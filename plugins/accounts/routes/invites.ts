@@ -14,6 +14,7 @@ import {
 	writeAudit,
 } from 'userbot-gateway/plugin'
 import { requireOwner } from '../guard'
+import type { AccountsSettings } from '../settings'
 
 /**
  * Invites of the caller's company, for its owner only (403 otherwise): create (the raw token is
@@ -30,7 +31,7 @@ const view = (row: InviteRow, now = Date.now()) => ({
 	created_at: new Date(row.createdAt).toISOString(),
 })
 
-export const inviteRoutes = (ctx: RestContext) =>
+export const inviteRoutes = (ctx: RestContext, settings: AccountsSettings) =>
 	new Elysia()
 		.post(
 			'/accounts/invites/',
@@ -46,7 +47,7 @@ export const inviteRoutes = (ctx: RestContext) =>
 						email: email || null,
 						tokenHash: sha256(token),
 						invitedBy: owner.principal.userId,
-						expiresAt: Date.now() + ctx.config.inviteLifetime * 1000,
+						expiresAt: Date.now() + settings.inviteLifetime * 1000,
 					})
 					.returning()
 				if (!row) throw new Error('insert returned no row')

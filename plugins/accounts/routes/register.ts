@@ -8,6 +8,7 @@ import {
 	throttled,
 } from 'userbot-gateway/plugin'
 import { registerUser } from '../register-user'
+import type { AccountsSettings } from '../settings'
 
 /**
  * POST /accounts/register/: 201 `{id, email, first_name, last_name}`; optional `invite` token.
@@ -16,7 +17,7 @@ import { registerUser } from '../register-user'
  * (REGISTER_RATE_LIMIT_IP per REGISTER_RATE_WINDOW, its own counter), and past it the answer is
  * 429 with Retry-After, before the lookup: otherwise the limit on check-password/ would be no limit.
  */
-export const registerRoute = (ctx: RestContext) =>
+export const registerRoute = (ctx: RestContext, settings: AccountsSettings) =>
 	new Elysia().post(
 		'/accounts/register/',
 		async ({ request, server }) => {
@@ -28,12 +29,11 @@ export const registerRoute = (ctx: RestContext) =>
 				last_name: FIELDS.name,
 				invite: { ...FIELDS.token, optional: true },
 			})
-			const { config } = ctx
 			const client = ctx.auth.clientAddress(server, request)
 			const wait = await ctx.auth.limiter.hit(
 				`register-ip:${client}`,
-				config.registerRateLimitIp,
-				config.registerRateWindow,
+				settings.registerRateLimitIp,
+				settings.registerRateWindow,
 			)
 			if (wait) throw throttled(wait)
 			const user = await registerUser(ctx, {
