@@ -1,7 +1,7 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
 import { probeDatabase } from '../db/health'
-import { accountsPlugin } from '../plugins/accounts'
+import { accounts } from '../plugins/accounts'
 import { apiAccounts } from '../plugins/api-accounts'
 import { chatAdminPlugin } from '../plugins/commands-chat-admin'
 import { chatsPlugin } from '../plugins/commands-chats'
@@ -48,7 +48,7 @@ import { createUserbotDirectory } from './userbots/directory'
  * [...builtInPlugins, myPlugin] })`.
  */
 export const builtInPlugins: readonly PluginDefinition[] = [
-	accountsPlugin,
+	accounts(),
 	apiAccounts(),
 	userbots(),
 	messagesPlugin,

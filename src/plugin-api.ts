@@ -8,6 +8,8 @@
  * `createApp(config, { plugins })`.
  */
 export type { AuditAction, AuditDetail } from './audit/log'
+// Issue 24 (the accounts plugin owns its settings): mail, built from a plugin's own SMTP settings.
+export { createMailer, type MailSettings } from './auth/mailer'
 export type { Permission } from './auth/permissions'
 export type { Principal } from './auth/types'
 // Issue 26 (the webhooks' JetStream outbox): the bus a plugin finds in `ctx.bus`, and how its

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { accountsPlugin } from '../plugins/accounts'
+import { accounts } from '../plugins/accounts'
 import { messagesPlugin } from '../plugins/commands-messages'
 import { StartupError } from '../src/app'
 import { getTestInstance } from './helpers'
@@ -7,10 +7,7 @@ import { getTestInstance } from './helpers'
 /** `restOnly` is how Deno runs the app: no supervisor child, no `/ws`. */
 describe('createApp with restOnly', () => {
 	it('starts no Telegram runtime and serves no /ws, even with the emulator configured', async () => {
-		const t = await getTestInstance(
-			{ TDLIB_BACKEND: 'emulator' },
-			{ plugins: [accountsPlugin], restOnly: true },
-		)
+		const t = await getTestInstance({ TDLIB_BACKEND: 'emulator' }, { plugins: [accounts()], restOnly: true })
 		try {
 			expect(t.ctx.runtime).toBeNull()
 			expect(t.commands.size).toBe(0)
@@ -22,7 +19,7 @@ describe('createApp with restOnly', () => {
 	})
 
 	it('refuses a plugin with commands at start, naming its group', async () => {
-		const failed = getTestInstance({}, { plugins: [accountsPlugin, messagesPlugin], restOnly: true })
+		const failed = getTestInstance({}, { plugins: [accounts(), messagesPlugin], restOnly: true })
 		await expect(failed).rejects.toThrow(StartupError)
 		await expect(failed).rejects.toThrow(
 			'command groups need the WebSocket channel, which is off here: commands-messages',

@@ -8,7 +8,6 @@ import { type AuthCache, createAuthCache } from './cache'
 import { createCredentialCheck, createLoginGate } from './credentials'
 import { createFamilies } from './families'
 import { limitHashing } from './hash-limit'
-import { createMailer, type Mailer } from './mailer'
 import { createPasswordHasher, type PasswordHasher } from './passwords'
 import { createProfiles } from './profiles'
 import { createRateLimiter } from './rate-limit'
@@ -22,7 +21,7 @@ import { endCaller, mainRefreshOf, openSession } from './web-session'
 
 /**
  * The auth core of one app: password hashing, JWT families, server-side sessions, CSRF, rate
- * limits, reset tokens and mail. `createAuthenticator` builds it; plugins see it as the
+ * limits and reset tokens (mail is the accounts plugin's own). `createAuthenticator` builds it; plugins see it as the
  * `AuthServices` of `ctx.auth` (src/auth/services.ts), the core's own routes and tests as all of it.
  */
 export interface AuthDeps {
@@ -31,7 +30,6 @@ export interface AuthDeps {
 	log: Logger
 	/** Tests count hashing work through it (no timing in tests). */
 	hasher?: PasswordHasher
-	mailer?: Mailer
 	/** Hears each refused password log-in (metrics). */
 	onLoginFailed?: () => void
 }
@@ -53,7 +51,6 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 	const { db, config, log } = deps
 	// Every hash of the app (logins, registrations, resets, family B's profiles) takes a turn here.
 	const hasher = limitHashing(deps.hasher ?? createPasswordHasher(), config.passwordHashConcurrency)
-	const mailer = deps.mailer ?? createMailer(config, log)
 	const signer = createTokenSigner(config.secrets.jwtSecret)
 	const cache = createAuthCache((err) =>
 		log.error('revocation listener failed', { error: err instanceof Error ? err : String(err) }),
@@ -64,7 +61,9 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 	const limiter = createRateLimiter(
 		db,
 		Date.now,
-		Math.max(config.loginRateWindow, config.resetRateWindow, config.guessRateWindow, 24 * 3600),
+		// Rows are kept for the longest window in use: a plugin's own limits (reset, register) are at
+		// most a day, as are these.
+		Math.max(config.loginRateWindow, config.guessRateWindow, 24 * 3600),
 	)
 	// One line per refused log-in, with the client's address: what fail2ban reads (docs/operator.md).
 	const loginGate = createLoginGate(config, limiter, (client, throttled) => {
@@ -94,8 +93,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		profiles,
 		limiter,
 		guesses,
-		resetTokens: createResetTokens(db, config),
-		mailer,
+		resetTokens: createResetTokens(db),
 		checkCredentials: createCredentialCheck(db, hasher, loginGate),
 		loginGate,
 		keys,

@@ -1,4 +1,3 @@
-import type { Config } from '../config'
 import type { Logger } from '../logger'
 
 /**
@@ -15,9 +14,15 @@ export interface Mailer {
 	send(mail: Mail): Promise<void>
 }
 
-export function createMailer(config: Config, log: Logger): Mailer {
+/** Where mail goes: the accounts plugin's SMTP_URL and EMAIL_FROM (plugins/accounts/settings.ts). */
+export interface MailSettings {
+	smtpUrl?: string
+	emailFrom: string
+}
+
+export function createMailer(settings: MailSettings, log: Logger): Mailer {
 	// Loaded only with SMTP_URL: the edge entry (src/edge.ts) has no TCP client and never loads it.
-	const smtpUrl = config.smtpUrl
+	const smtpUrl = settings.smtpUrl
 	let transport: Promise<import('nodemailer').Transporter> | null = null
 	if (smtpUrl) {
 		transport = import('nodemailer').then((m) => m.default.createTransport(smtpUrl))
@@ -35,7 +40,7 @@ export function createMailer(config: Config, log: Logger): Mailer {
 				return
 			}
 			await (await transport).sendMail({
-				from: config.emailFrom,
+				from: settings.emailFrom,
 				to: mail.to,
 				subject: mail.subject,
 				text: mail.text,

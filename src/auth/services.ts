@@ -3,7 +3,6 @@ import type { CallerOutcome } from './authenticator'
 import type { CheckedUser, CredentialCheck, LoginGate } from './credentials'
 import type { Executor } from './db-types'
 import type { Families } from './families'
-import type { Mailer } from './mailer'
 import type { PasswordHasher } from './passwords'
 import type { Profiles } from './profiles'
 import type { RateLimiter } from './rate-limit'
@@ -14,7 +13,7 @@ import type { Authenticator } from './types'
 
 /**
  * The auth services a plugin reaches as `ctx.auth`: who is calling, and the machinery an account
- * family is built from (hashing, rate limits, token families, web sessions, reset tokens, mail).
+ * family is built from (hashing, rate limits, token families, web sessions, reset tokens; mail through `createMailer`).
  * Both account families (`plugins/accounts`, `plugins/api-accounts`) are written with nothing more,
  * so a third party's family can be too. The core keeps the rest (its caches, API keys, the signer's
  * signing half) to itself: see `AuthCore` in src/auth/index.ts.
@@ -37,10 +36,8 @@ export interface AuthServices extends Authenticator {
 	readonly signer: Pick<TokenSigner, 'verify'>
 	/** The users' profiles as the caches hold them (`get`), with the work status that decides `mayWork`. */
 	readonly profiles: Profiles
-	/** Password-reset tokens: issue one for a user, find it by e-mail and token, consume it once. */
+	/** Password-reset tokens: issue one for a user (for as long as the issuer says), find it by e-mail and token, consume it once. */
 	readonly resetTokens: ResetTokens
-	/** The deployment's outgoing mail (SMTP_*), or the log when none is configured. */
-	readonly mailer: Mailer
 	/** A password login of family A: the rate limit, then the user or the 401/403/429 thrown. */
 	readonly checkCredentials: CredentialCheck
 	/** The rate limit and one-at-a-time turns every password login goes through, in both families. */

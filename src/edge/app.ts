@@ -5,6 +5,7 @@ import { probeDatabase } from '../../db/health'
 import journal from '../../db/migrations/meta/_journal.json' with { type: 'json' }
 import * as schema from '../../db/schema'
 import { accountsRoutes } from '../../plugins/accounts'
+import { ACCOUNTS_SETTINGS } from '../../plugins/accounts/settings'
 import { apiAccountsRoutes } from '../../plugins/api-accounts'
 import { API_ACCOUNTS_SETTINGS } from '../../plugins/api-accounts/settings'
 import { createAuthenticator } from '../auth'
@@ -42,11 +43,12 @@ export class SchemaBehindError extends Error {
 
 export async function createEdgeApp(env: Record<string, string | undefined>): Promise<EdgeApp> {
 	const config = loadConfig(env, { secrets: 'env' })
-	// Family B's own settings, read here as the app reads them when it loads the plugin.
+	// The families' own settings, read here as the app reads them when it loads the plugins.
+	const familyA = ACCOUNTS_SETTINGS.read(env)
 	const familyB = API_ACCOUNTS_SETTINGS.read(env)
 	if (!env.DATABASE_URL || !REMOTE.test(env.DATABASE_URL))
 		throw new ConfigError('DATABASE_URL: must name a libSQL server (libsql, http(s) or ws(s) URL) here')
-	if (config.smtpUrl)
+	if (familyA.smtpUrl)
 		throw new ConfigError('SMTP_URL: mail over SMTP needs the Bun server (no TCP client here)')
 	const log = createLogger(config.logLevel)
 	const client = createClient({ url: config.databaseUrl, authToken: config.databaseAuthToken })
@@ -62,7 +64,7 @@ export async function createEdgeApp(env: Record<string, string | undefined>): Pr
 		})
 		// The account plugins' routes on the context they need; the edge has no runtime or gateway.
 		const ctx: RestContext = { config, db, log, auth }
-		app.use(accountsRoutes(ctx))
+		app.use(accountsRoutes(ctx, familyA))
 		if (familyB.mainServerUrl) app.use(apiAccountsRoutes(ctx, familyB))
 		return { config, log, fetch: withClientAddress(app), close: () => client.close() }
 	} catch (err) {

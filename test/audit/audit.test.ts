@@ -183,7 +183,7 @@ describe('the audit log', () => {
 
 	it('records a password reset as the user’s own change, in their company, without the token', async () => {
 		const resetting = await joinCompany(c.t, c.owner, `audit-reset-${Date.now()}@example.com`)
-		const token = await c.t.auth.resetTokens.issue(resetting.userId)
+		const token = await c.t.auth.resetTokens.issue(resetting.userId, 3600)
 		const newPassword = 'Reset-Horse-Audit-77'
 		const res = await c.call('POST', '/accounts/reset-password/', undefined, {
 			email: resetting.email,

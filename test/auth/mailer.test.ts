@@ -1,26 +1,19 @@
 import { describe, expect, it } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { ACCOUNTS_SETTINGS } from '../../plugins/accounts/settings'
 import { createMailer } from '../../src/auth/mailer'
-import { loadConfig } from '../../src/config'
 import { createLogger } from '../../src/logger'
 
 describe('createMailer without SMTP_URL', () => {
 	it('writes the whole message, link and token included, to the log at info level', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'ubg-mail-'))
-		try {
-			const lines: string[] = []
-			const log = createLogger('info', {}, (line) => lines.push(line))
-			const mailer = createMailer(loadConfig({ DATA_DIR: dir }), log)
-			const text = 'Open http://127.0.0.1:8000/reset-password#token=abc123XYZ&email=a%40b.c'
-			await mailer.send({ to: 'a@b.c', subject: 'Password reset', text })
-			expect(lines).toHaveLength(1)
-			const record = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
-			expect(record.level).toBe('info')
-			expect(record.mail).toBe(text)
-		} finally {
-			rmSync(dir, { recursive: true, force: true })
-		}
+		const lines: string[] = []
+		const log = createLogger('info', {}, (line) => lines.push(line))
+		// The accounts plugin's settings with nothing set: no SMTP_URL.
+		const mailer = createMailer(ACCOUNTS_SETTINGS.read({}), log)
+		const text = 'Open http://127.0.0.1:8000/reset-password#token=abc123XYZ&email=a%40b.c'
+		await mailer.send({ to: 'a@b.c', subject: 'Password reset', text })
+		expect(lines).toHaveLength(1)
+		const record = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>
+		expect(record.level).toBe('info')
+		expect(record.mail).toBe(text)
 	})
 })

@@ -45,7 +45,7 @@ async function revocations(app: AccountsApp) {
 
 	const session = await login(app, user.email)
 	await warm(session)
-	const token = await app.core.resetTokens.issue(user.id)
+	const token = await app.core.resetTokens.issue(user.id, 3600)
 	await app.post('/accounts/reset-password/', {
 		email: user.email,
 		token,

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { accountsPlugin } from '../../plugins/accounts'
+import { accounts } from '../../plugins/accounts'
 import { messagesCommands } from '../../plugins/commands-messages'
 import { userbots } from '../../plugins/userbots'
 import { CommandError, type CommandGroup, defineCommand, defineCommandGroup } from '../../src/commands/define'
@@ -66,7 +66,7 @@ export const testCommands = defineCommandGroup({
  */
 export function pluginsWith(...groups: CommandGroup[]): PluginDefinition[] {
 	return [
-		accountsPlugin,
+		accounts(),
 		userbots(),
 		definePlugin({
 			id: 'commands-messages',

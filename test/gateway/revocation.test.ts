@@ -108,7 +108,7 @@ describe('open sockets end with their credentials', () => {
 		const byBearer = await connectWs(f.t.url, { bearer: bob.access })
 		const mallory = await f.connect(f.mallory)
 
-		const token = await f.t.auth.resetTokens.issue(bob.userId)
+		const token = await f.t.auth.resetTokens.issue(bob.userId, 3600)
 		const res = await post(f.t, '/accounts/reset-password/', {
 			email: bob.email,
 			token,

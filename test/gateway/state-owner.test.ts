@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { accountsPlugin } from '../../plugins/accounts'
+import { accounts } from '../../plugins/accounts'
 import { userbots } from '../../plugins/userbots'
 import { definePlugin } from '../../src/plugin'
 import { getTestInstance } from '../helpers'
@@ -57,7 +57,7 @@ describe('the gateway asks the state owner whether an account is ready', () => {
 				return null
 			},
 		})
-		await expect(getTestInstance({}, { plugins: [accountsPlugin, userbots(), second] })).rejects.toThrow(
+		await expect(getTestInstance({}, { plugins: [accounts(), userbots(), second] })).rejects.toThrow(
 			'one owner',
 		)
 	})

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as v from 'valibot'
+import { accounts } from '../../plugins/accounts'
 import { apiAccounts } from '../../plugins/api-accounts'
 import { userbots } from '../../plugins/userbots'
 import { webhooks } from '../../plugins/webhooks'
@@ -79,6 +80,23 @@ describe("a plugin's bad setting stops the start", () => {
 			'https://admin:hunter2-secret@main.example.org/',
 			'configuration error: MAIN_SERVER_URL: must not carry a user name or password',
 		],
+		[
+			'SMTP_URL',
+			'ftp://mail:hunter2-secret@mail.example.org',
+			'configuration error: SMTP_URL: must start with smtp:// or smtps://',
+		],
+		['EMAIL_FROM', 'hunter2-secret', 'configuration error: EMAIL_FROM: must be an email address'],
+		['RESET_TOKEN_LIFETIME', '59', 'configuration error: RESET_TOKEN_LIFETIME: must be at least 60'],
+		['INVITE_LIFETIME', 'hunter2-secret', 'configuration error: INVITE_LIFETIME: must be a whole number'],
+		[
+			'REGISTER_RATE_LIMIT_IP',
+			'1000001',
+			'configuration error: REGISTER_RATE_LIMIT_IP: must be at most 1000000',
+		],
+		['REGISTER_RATE_WINDOW', '86401', 'configuration error: REGISTER_RATE_WINDOW: must be at most 86400'],
+		['RESET_RATE_LIMIT_EMAIL', '-3', 'configuration error: RESET_RATE_LIMIT_EMAIL: must be a whole number'],
+		['RESET_RATE_LIMIT_IP', '2.5', 'configuration error: RESET_RATE_LIMIT_IP: must be a whole number'],
+		['RESET_RATE_WINDOW', '0', 'configuration error: RESET_RATE_WINDOW: must be at least 1'],
 	])('%s=%s: one line naming the variable, never the value', async (name, value, line) => {
 		const said = await startLine({ [name]: value })
 		expect(said).toBe(line)
@@ -99,6 +117,60 @@ describe('a plugin left out', () => {
 		expect(await startLine({ ...bad, PLUGINS: 'accounts,userbots,webhooks' })).toBe(
 			'configuration error: COMPANY_USERBOT_LIMIT: must be a whole number',
 		)
+	})
+})
+
+describe('the accounts plugin (family A) owns its settings', () => {
+	const bad = {
+		SMTP_URL: 'ftp://mail.example.org',
+		EMAIL_FROM: 'nobody',
+		RESET_TOKEN_LIFETIME: 'soon',
+		INVITE_LIFETIME: 'soon',
+		REGISTER_RATE_LIMIT_IP: 'many',
+		REGISTER_RATE_WINDOW: 'long',
+		RESET_RATE_LIMIT_EMAIL: 'many',
+		RESET_RATE_LIMIT_IP: 'many',
+		RESET_RATE_WINDOW: 'long',
+	}
+
+	it('left out, none of its variables is read or required', async () => {
+		expect(await startLine({ ...bad, PLUGINS: 'userbots' })).toBeNull()
+		expect(await startLine({ ...bad, PLUGINS: 'userbots,accounts' })).toBe(
+			'configuration error: SMTP_URL: must start with smtp:// or smtps://',
+		)
+	})
+
+	it('takes options in code over the environment: accounts({ registerRateLimitIp, inviteLifetime })', async () => {
+		const own = accounts({ registerRateLimitIp: 1, inviteLifetime: 120 })
+		instance = await getTestInstance(
+			{ INVITE_LIFETIME: 'soon', REGISTER_RATE_LIMIT_IP: '1000' },
+			{ plugins: [own] },
+		)
+		const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+			fetch(instance?.url + path, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: JSON.stringify(body),
+			})
+		const owner = {
+			email: 'owner@example.com',
+			password: 'Vq7#pLm2!xZr9wTb',
+			first_name: 'A',
+			last_name: 'B',
+		}
+		expect((await post('/accounts/register/', owner)).status).toBe(201)
+		// The option's limit (1), not the environment's (1000).
+		const second = await post('/accounts/register/', { ...owner, email: 'second@example.com' })
+		expect(second.status).toBe(429)
+		const login = await post('/accounts/token/', { email: owner.email, password: owner.password })
+		const { access } = (await login.json()) as { access: string }
+		const made = await post('/accounts/invites/', {}, { authorization: `Bearer ${access}` })
+		expect(made.status).toBe(201)
+		const { expires_at } = (await made.json()) as { expires_at: string }
+		// 120 seconds from the option, where INVITE_LIFETIME's value would not even start the app.
+		const left = Date.parse(expires_at) - Date.now()
+		expect(left).toBeGreaterThan(60_000)
+		expect(left).toBeLessThanOrEqual(120_000)
 	})
 })
 

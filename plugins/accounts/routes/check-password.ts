@@ -11,6 +11,7 @@ import {
 	validatePassword,
 } from 'userbot-gateway/plugin'
 import { emailTaken } from '../register-user'
+import type { AccountsContext } from '../settings'
 
 /**
  * POST /accounts/check-password/: registration feedback before an account exists. Always both keys,
@@ -31,7 +32,7 @@ export const checkPasswordRoutes = [
 			summary: 'Checks an e-mail and password against the policy, creating nothing',
 			tags: ['accounts'],
 		},
-		handle: async (ctx: RestContext, { body, request, server }) => {
+		handle: async (ctx: AccountsContext, { body, request, server }) => {
 			const errors = fieldErrors(S.CheckPassword, body)
 			// The fields that passed, in their stored form.
 			const values = normalizeFields(S.CheckPassword, body)
@@ -40,11 +41,11 @@ export const checkPasswordRoutes = [
 			for (const key of ['first_name', 'last_name'] as const) if (errors[key]) result[key] = errors[key]
 			const email = valid('email')
 			if (email) {
-				const { config } = ctx
+				const { settings } = ctx.accounts
 				const wait = await ctx.auth.limiter.hit(
 					`check-ip:${ctx.auth.clientAddress(server, request)}`,
-					config.resetRateLimitIp,
-					config.resetRateWindow,
+					settings.resetRateLimitIp,
+					settings.resetRateWindow,
 				)
 				if (wait) throw throttled(wait)
 			}

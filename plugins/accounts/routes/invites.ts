@@ -15,6 +15,7 @@ import {
 	writeAudit,
 } from 'userbot-gateway/plugin'
 import { requireOwner } from '../guard'
+import type { AccountsContext } from '../settings'
 
 /**
  * Invites of the caller's company, for its owner only (403 otherwise): create (the raw token is
@@ -43,7 +44,7 @@ export const inviteRoutes = [
 		detail: { summary: 'An invite to the company (owners)', tags: ['accounts'], security: BEARER_OR_SESSION },
 		// The owner first: a caller who may not invite learns nothing from the body's checks.
 		before: owner,
-		handle: async (ctx: RestContext, { body: { email }, request, server, pre: owner }) => {
+		handle: async (ctx: AccountsContext, { body: { email }, request, server, pre: owner }) => {
 			const token = randomToken(32)
 			const [row] = await ctx.db
 				.insert(invite)
@@ -52,7 +53,7 @@ export const inviteRoutes = [
 					email: email || null,
 					tokenHash: sha256(token),
 					invitedBy: owner.principal.userId,
-					expiresAt: Date.now() + ctx.config.inviteLifetime * 1000,
+					expiresAt: Date.now() + ctx.accounts.settings.inviteLifetime * 1000,
 				})
 				.returning()
 			if (!row) throw new Error('insert returned no row')

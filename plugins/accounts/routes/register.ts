@@ -7,6 +7,7 @@ import {
 	throttled,
 } from 'userbot-gateway/plugin'
 import { registerUser } from '../register-user'
+import type { AccountsContext } from '../settings'
 
 /**
  * POST /accounts/register/: 201 `{id, email, first_name, last_name}`; optional `invite` token.
@@ -31,13 +32,13 @@ export const registerRoutes = [
 			summary: 'Registers a user: a new company of their own, or the inviting one',
 			tags: ['accounts'],
 		},
-		handle: async (ctx: RestContext, { body, request, server }) => {
-			const { config } = ctx
+		handle: async (ctx: AccountsContext, { body, request, server }) => {
+			const { settings } = ctx.accounts
 			const client = ctx.auth.clientAddress(server, request)
 			const wait = await ctx.auth.limiter.hit(
 				`register-ip:${client}`,
-				config.registerRateLimitIp,
-				config.registerRateWindow,
+				settings.registerRateLimitIp,
+				settings.registerRateWindow,
 			)
 			if (wait) throw throttled(wait)
 			const user = await registerUser(ctx, {

@@ -12,6 +12,7 @@ import {
 	validatePassword,
 	writeAudit,
 } from 'userbot-gateway/plugin'
+import type { AccountsContext } from '../settings'
 
 /**
  * Password recovery. request-reset/ answers the same whether or not the email exists and mails a
@@ -22,17 +23,17 @@ import {
 const SENT = { detail: 'If an account exists for this email, a password reset link has been sent.' }
 
 /** Issues a token for the user and mails the link; failures are logged, never thrown. */
-async function sendResetLink(ctx: RestContext, userId: number, email: string): Promise<void> {
-	const { config } = ctx
+async function sendResetLink(ctx: AccountsContext, userId: number, email: string): Promise<void> {
+	const { settings, mailer } = ctx.accounts
 	try {
-		const token = await ctx.auth.resetTokens.issue(userId)
+		const token = await ctx.auth.resetTokens.issue(userId, settings.resetTokenLifetime)
 		// The token rides in the fragment: browsers never send it to a server, so it stays out of
 		// access logs and Referer headers; the page reads it and posts it to reset-password/.
-		const link = `${config.publicUrl}/reset-password#token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`
-		await ctx.auth.mailer.send({
+		const link = `${ctx.config.publicUrl}/reset-password#token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`
+		await mailer.send({
 			to: email,
 			subject: 'Password reset',
-			text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once and expires in ${Math.round(config.resetTokenLifetime / 60)} minutes. If you did not ask for this, ignore this email.\n`,
+			text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nThe link works once and expires in ${Math.round(settings.resetTokenLifetime / 60)} minutes. If you did not ask for this, ignore this email.\n`,
 		})
 	} catch (err) {
 		ctx.log.error('reset email failed', { error: err instanceof Error ? err : String(err) })
@@ -49,26 +50,26 @@ export const resetRoutes = [
 			summary: 'Mails a password reset link (the same answer whether the e-mail exists)',
 			tags: ['accounts'],
 		},
-		handle: async (ctx: RestContext, { body: { email, token }, request, server }) => {
+		handle: async (ctx: AccountsContext, { body: { email, token }, request, server }) => {
 			if (token !== undefined) {
 				if (!(await ctx.auth.resetTokens.find(email, token)))
 					throw badRequest({ token: [MESSAGES.invalidResetToken] })
 				return json({ valid: true })
 			}
-			const { config } = ctx
+			const { settings } = ctx.accounts
 			// The client address first: past its limit the request is refused before it writes a
 			// counter for the (possibly made-up) email, so a flood adds no rows.
 			const ip = ctx.auth.clientAddress(server, request)
 			const byIp = await ctx.auth.limiter.hit(
 				`reset-ip:${ip}`,
-				config.resetRateLimitIp,
-				config.resetRateWindow,
+				settings.resetRateLimitIp,
+				settings.resetRateWindow,
 			)
 			if (byIp) throw throttled(byIp)
 			const byEmail = await ctx.auth.limiter.hit(
 				`reset-email:${email}`,
-				config.resetRateLimitEmail,
-				config.resetRateWindow,
+				settings.resetRateLimitEmail,
+				settings.resetRateWindow,
 			)
 			if (byEmail) throw throttled(byEmail)
 			const [user] = await ctx.db

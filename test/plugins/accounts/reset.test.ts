@@ -156,10 +156,10 @@ describe('POST /accounts/request-reset/ timing', () => {
 		})
 		let started = 0
 		let finished = 0
-		resetTokens.issue = async (userId) => {
+		resetTokens.issue = async (userId, lifetime) => {
 			started++
 			await gate
-			const token = await original(userId)
+			const token = await original(userId, lifetime)
 			finished++
 			return token
 		}

@@ -83,7 +83,7 @@ describe('a cookie session left idle', () => {
 		setSystemTime(new Date(start))
 		const c = await registerAccount(app)
 		const byReset = await login(app, c.email)
-		const token = await app.core.resetTokens.issue(c.id)
+		const token = await app.core.resetTokens.issue(c.id, 3600)
 		const reset = await app.post('/accounts/reset-password/', {
 			email: c.email,
 			token,

@@ -149,7 +149,7 @@ describe('e-mail addresses in NFC', () => {
 		expect(((await check.json()) as { email: string[] }).email).toEqual([
 			'A user with that email already exists.',
 		])
-		const token = await app.core.resetTokens.issue(user.id)
+		const token = await app.core.resetTokens.issue(user.id, 3600)
 		const reset = await app.post('/accounts/reset-password/', {
 			email: toNFD(email),
 			token,

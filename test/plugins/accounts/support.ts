@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { session } from '../../../db/schema'
-import { accountsPlugin } from '../../../plugins/accounts'
+import { accounts } from '../../../plugins/accounts'
 import type { AuthCore } from '../../../src/auth'
 import { sha256 } from '../../../src/auth/crypto'
 import { createLogger } from '../../../src/logger'
@@ -29,8 +29,8 @@ export async function startAccounts(
 	const instance = await getTestInstance(
 		lines ? { LOG_LEVEL: 'info', ...env } : env,
 		lines
-			? { plugins: [accountsPlugin], logger: createLogger('info', {}, (line) => lines.push(line)) }
-			: { plugins: [accountsPlugin] },
+			? { plugins: [accounts()], logger: createLogger('info', {}, (line) => lines.push(line)) }
+			: { plugins: [accounts()] },
 	)
 	const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
 		fetch(instance.url + path, {
