@@ -3,7 +3,6 @@ import {
 	json,
 	AUTH_MESSAGES as MESSAGES,
 	normalizeFields,
-	type RestContext,
 	ROUTE_ERRORS,
 	restRoute,
 	RestSchemas as S,

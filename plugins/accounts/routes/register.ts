@@ -1,11 +1,4 @@
-import {
-	json,
-	type RestContext,
-	ROUTE_ERRORS,
-	restRoute,
-	RestSchemas as S,
-	throttled,
-} from 'userbot-gateway/plugin'
+import { json, ROUTE_ERRORS, restRoute, RestSchemas as S, throttled } from 'userbot-gateway/plugin'
 import { registerUser } from '../register-user'
 import type { AccountsContext } from '../settings'
 
