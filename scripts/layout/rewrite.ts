@@ -79,6 +79,11 @@ function styled(spec: string, found: Resolved, landed: string, fromDir: string):
 	}
 	const written = posix.normalize(posix.join(dir(found.target), posix.basename(spec)))
 	const asJs = /\.m?js$/.test(spec) && /\.tsx?$/.test(found.target)
+	// `./config` for `src/config.ts` that became `src/config/index.ts`: still `./config`, the folder.
+	if (written !== found.target && !asJs && posix.basename(landed).startsWith('index.')) {
+		const folderSpec = relativeSpecifier(fromDir, dir(landed))
+		return folderSpec === '.' ? './index' : folderSpec
+	}
 	let target = landed
 	if (asJs) target = landed.replace(/\.tsx?$/, spec.endsWith('.mjs') ? '.mjs' : '.js')
 	else if (found.kind === 'index' || written !== found.target) {

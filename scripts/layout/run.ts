@@ -16,6 +16,13 @@ export interface LayoutOptions {
 	exclude?: readonly string[]
 	/** Plan and report without writing. */
 	dryRun?: boolean
+	/** Folders whose loose files the map places one by one, with the files that stay there. */
+	loose?: readonly LooseFolder[]
+}
+
+export interface LooseFolder {
+	folder: string
+	stays: readonly string[]
 }
 
 export interface LayoutReport {
@@ -24,6 +31,8 @@ export interface LayoutReport {
 	done: number
 	/** Entries whose old and new paths are both gone (the file was deleted since the map was written). */
 	missing: Move[]
+	/** Loose files of the `loose` folders that the map neither moves nor keeps: added since it was written. */
+	unmapped: string[]
 	rewritten: { path: string; changes: number }[]
 	/** Biome's import order and line width on the rewritten files, or why not. */
 	tidied: string
@@ -53,6 +62,14 @@ function listFiles(root: string): string[] {
 	return git(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard'])
 		.split('\0')
 		.filter((p) => p !== '' && existsSync(join(root, p)))
+}
+
+/** Files right in one of `loose`'s folders that no map entry names and that are not listed as staying. */
+function unmappedIn(files: readonly string[], map: readonly Move[], loose: readonly LooseFolder[]): string[] {
+	const named = new Set(map.flatMap((m) => [m.from, m.to]))
+	const stays = new Set(loose.flatMap((l) => l.stays.map((name) => `${l.folder}/${name}`)))
+	const folders = new Set(loose.map((l) => l.folder))
+	return files.filter((f) => folders.has(posix.dirname(f)) && !named.has(f) && !stays.has(f)).sort()
 }
 
 /** Old file name -> its new path from the old folder, for a renamed file whose old name no other file has. */
@@ -98,7 +115,8 @@ function removeEmptyDirs(root: string, from: string): void {
 
 export function runLayout(options: LayoutOptions): LayoutReport {
 	const { root, map } = options
-	const tree = planTree(listFiles(root), map)
+	const files = listFiles(root)
+	const tree = planTree(files, map)
 	const { changed, errors } = rewriteAll(root, tree, new Set(options.exclude ?? []))
 	if (errors.length > 0) {
 		throw new LayoutError(
@@ -109,6 +127,7 @@ export function runLayout(options: LayoutOptions): LayoutReport {
 		moved: [...tree.pending],
 		done: map.length - tree.pending.length - tree.missing.length,
 		missing: tree.missing,
+		unmapped: unmappedIn(files, map, options.loose ?? []),
 		rewritten: changed.map((c) => ({ path: c.path, changes: c.result.changes })),
 		tidied: 'nothing to tidy',
 	}

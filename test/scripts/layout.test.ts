@@ -168,4 +168,41 @@ describe('the layout codemod', () => {
 		)
 		expect(existsSync(join(root, 'src/edge'))).toBe(false)
 	})
+	it('keeps an import of a file that became the index.ts of a folder pointing at the folder', () => {
+		const root = repo({
+			'src/config.ts': 'export const config = 1\n',
+			'src/app.ts': "import { config } from './config'\nexport const app = () => import('./config.ts')\n",
+			'src/auth/a.ts': "import { config } from '../config'\nexport { config }\n",
+			'test/c.test.ts': "import { config } from '../src/config'\nexport { config }\n",
+		})
+		runLayout({ root, map: [{ from: 'src/config.ts', to: 'src/config/index.ts' }] })
+		expect(read(root, 'src/app.ts')).toContain("import { config } from './config'\n")
+		expect(read(root, 'src/app.ts')).toContain("import('./config/index.ts')")
+		expect(read(root, 'src/auth/a.ts')).toContain("from '../config'\n")
+		expect(read(root, 'test/c.test.ts')).toContain("from '../src/config'\n")
+		expect(existsSync(join(root, 'src/config/index.ts'))).toBe(true)
+	})
+
+	it('lists the loose files of the watched folders that the map neither moves nor keeps', () => {
+		const root = repo({
+			...FILES,
+			'src/context.ts': 'export {}\n',
+			'src/added-later.ts': 'export {}\n',
+			'src/emulator/index.ts': 'export {}\n',
+			'src/emulator/added.ts': 'export {}\n',
+			'src/emulator/deep/not-loose.ts': 'export {}\n',
+		})
+		const loose = [
+			{ folder: 'src', stays: ['context.ts', 'util.ts', 'two.ts', 'app.ts'] },
+			{ folder: 'src/emulator', stays: ['index.ts'] },
+		]
+		const report = runLayout({ root, map: MAP, loose, dryRun: true })
+		expect(report.unmapped).toEqual(['src/added-later.ts', 'src/emulator/added.ts'])
+		// A warning, not a stop: the layout runs, and a second run still names them.
+		expect(runLayout({ root, map: MAP, loose }).moved).toEqual(MAP)
+		expect(runLayout({ root, map: MAP, loose }).unmapped).toEqual([
+			'src/added-later.ts',
+			'src/emulator/added.ts',
+		])
+	})
 })
