@@ -1,12 +1,11 @@
+import { SUPERVISOR_CHILD } from './supervisor/child-process'
+
 /** The command line of `npm start` and of the compiled binary. */
-type Known = 'serve' | 'migrate' | 'help' | 'version' | 'supervisor-child'
+type Known = 'serve' | 'migrate' | 'help' | 'version' | typeof SUPERVISOR_CHILD
 export type Command =
 	| { kind: Known }
 	| { kind: 'backup' | 'restore'; path: string }
 	| { kind: 'unknown'; line: string }
-
-/** The hidden subcommand the server starts its supervisor child with. */
-export const SUPERVISOR_CHILD = 'supervisor-child'
 
 export const USAGE = `Usage: userbot-gateway [command]
 

@@ -1,10 +1,15 @@
 import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
 import { bundled } from '../build/bundled'
-import { SUPERVISOR_CHILD } from '../cli'
 import type { Logger } from '../logger'
 import type { Transport } from './transport'
 import { createIpcParentTransport } from './transport-ipc'
+
+/**
+ * The hidden subcommand the server starts its supervisor child with. The supervisor names it and the
+ * command line (src/cli.ts) accepts it, so the supervisor never imports the entry's command line.
+ */
+export const SUPERVISOR_CHILD = 'supervisor-child'
 
 /** Only what the child needs: the server's own secrets stay in the parent. */
 const PASSED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'TDLIB_OFFLINE']

@@ -38,7 +38,9 @@ const LITERAL = /'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)"|`((?:\\.|[^`\\])*)`/g
 /** Every error text the emulator's sources can fail with, as written (templates keep their `${…}`). */
 function emulatorErrorTexts(): Array<{ file: string; text: string; template: boolean }> {
 	const found: Array<{ file: string; text: string; template: boolean }> = []
-	for (const file of readdirSync(EMULATOR_SOURCES).filter((f) => f.endsWith('.ts'))) {
+	for (const file of readdirSync(EMULATOR_SOURCES, { recursive: true, encoding: 'utf8' }).filter((f) =>
+		f.endsWith('.ts'),
+	)) {
 		const source = readFileSync(join(EMULATOR_SOURCES, file), 'utf8')
 		const constants = new Map<string, string>()
 		for (const m of source.matchAll(/\b([A-Za-z_]\w*)\s*=\s*(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)")/g)) {

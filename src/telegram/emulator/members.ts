@@ -18,7 +18,7 @@ import { MESSAGE_ID_SHIFT } from './world'
 
 /**
  * Chat members: statuses, administrator rights and tags, bans, adding and removing, ownership, the
- * event log, and creating groups to hold them. One file per part (members-*.ts); this one changes
+ * event log, and creating groups to hold them. One file per part beside this one; this one changes
  * statuses and puts the parts together.
  */
 
