@@ -48,6 +48,9 @@ const SRC: Move[] = [
 	// The environment, checked; `PLUGINS`' specifiers are read there.
 	{ from: 'src/config.ts', to: 'src/config/index.ts' },
 	{ from: 'src/config-error.ts', to: 'src/config/error.ts' },
+	{ from: 'src/config-read.ts', to: 'src/config/read.ts' },
+	{ from: 'src/config-secrets.ts', to: 'src/config/secrets.ts' },
+	{ from: 'src/config-settings.ts', to: 'src/config/settings.ts' },
 	{ from: 'src/plugin-specifier.ts', to: 'src/config/plugin-specifier.ts' },
 	...folder('src', 'src/util', {
 		'text.ts': 'text.ts',
