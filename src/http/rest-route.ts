@@ -68,6 +68,11 @@ export interface RestRoute<
 	 * check-password/ does: the body is read but not refused by the hook.
 	 */
 	validate?: false
+	/**
+	 * `true` when the handler reads the request itself (a multipart upload): the body is neither
+	 * parsed nor validated, the handler's `body` is `undefined`, and `body` only documents it.
+	 */
+	readsRequest?: true
 	// Methods, not function properties: a list of routes of different bodies and `before` results is one type.
 	handle(ctx: Ctx, input: RouteInput<B, Pre>): unknown
 }
@@ -110,7 +115,8 @@ export function serveRoutes<Ctx>(ctx: Ctx, routes: readonly AnyRoute<Ctx>[]): El
 		// What `before` answered for a request, between the parse step and the handler.
 		const early = new WeakMap<Request, unknown>()
 		const before = route.before
-		const hasBody = route.body !== undefined
+		// A route that reads the request itself is served as one without a body: nothing parses it.
+		const hasBody = route.body !== undefined && route.readsRequest !== true
 		// A copy: Elysia's validator writes into the schema it is given (`additionalProperties`), and
 		// the definition is also what the document shows, in every app of the process.
 		const checked = hasBody && route.validate !== false && route.body ? CloneType(route.body) : undefined
