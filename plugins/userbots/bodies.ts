@@ -1,4 +1,12 @@
-import { secretFault, type TextFault, textFault } from 'userbot-gateway/plugin'
+import { type TSchema, t } from 'elysia'
+import {
+	checkedBy,
+	INVALID_VALUE,
+	RestSchemas as S,
+	secretFault,
+	type TextFault,
+	textFault,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 
 /**
@@ -78,14 +86,65 @@ const phone = (face: Face) =>
 		v.transform((s: string) => s.replace(/^\+/, '')),
 	)
 
-export const bodies = (face: Face) => ({
-	create: v.looseObject({ name: optionalName(face, 'name', 128) }, missing(face)),
-	phone: v.looseObject({ phone_number: phone(face) }, missing(face)),
-	code: v.looseObject({ code: text(face, 'code', 32) }, missing(face)),
-	password: v.looseObject({ password: text(face, 'password', 256, true) }, missing(face)),
-	registration: v.looseObject(
-		{ first_name: text(face, 'first_name', 64), last_name: optionalName(face, 'last_name', 64) },
-		missing(face),
-	),
-	none: v.looseObject({}),
+/** Each field's rule, worded for the face. */
+const fields = (face: Face) => ({
+	name: optionalName(face, 'name', 128),
+	phone_number: phone(face),
+	code: text(face, 'code', 32),
+	password: text(face, 'password', 256, true),
+	first_name: text(face, 'first_name', 64),
+	last_name: optionalName(face, 'last_name', 64),
 })
+
+export const bodies = (face: Face) => {
+	const f = fields(face)
+	return {
+		create: v.looseObject({ name: f.name }, missing(face)),
+		phone: v.looseObject({ phone_number: f.phone_number }, missing(face)),
+		code: v.looseObject({ code: f.code }, missing(face)),
+		password: v.looseObject({ password: f.password }, missing(face)),
+		registration: v.looseObject({ first_name: f.first_name, last_name: f.last_name }, missing(face)),
+		none: v.looseObject({}),
+	}
+}
+
+const rest = fields('rest')
+
+/**
+ * A REST body's field: documented as `schema`, checked by its rule (`checkedBy`) in DRF's words:
+ * the rule's first message, `This field is required.` when a required one is absent.
+ */
+const ruled = <S extends TSchema>(schema: S, rule: v.GenericSchema) =>
+	checkedBy(schema, (value) => {
+		if (value === undefined) return MESSAGES.rest.required('')
+		const parsed = v.safeParse(rule, value, { message: () => INVALID_VALUE })
+		return parsed.success ? null : (parsed.issues[0]?.message ?? INVALID_VALUE)
+	})
+
+/**
+ * The REST routes' bodies as the routes validate and the document shows them (TypeBox), each field
+ * checked by the rule above. A handler takes the checked body's stored form from `bodies('rest')`
+ * (`v.parse`: trimmed, NFC, the phone number's digits), which cannot fail once the fields passed.
+ */
+export const RestBodies = {
+	/** `POST /api/userbots/`: the proxy's own fields are checked by the handler (`parseProxyBody`), nested under `proxy`. */
+	create: t.Object({
+		name: t.Optional(ruled(t.String({ maxLength: 128 }), rest.name)),
+		proxy: t.Optional(
+			checkedBy(S.ProxySet, (x) =>
+				x === null || (typeof x === 'object' && !Array.isArray(x))
+					? null
+					: 'Invalid data. Expected a dictionary.',
+			),
+		),
+	}),
+	/** `PATCH /api/userbots/{id}/`: the name, required, checked as POST checks it. */
+	rename: t.Object({ name: ruled(t.String({ maxLength: 128 }), rest.name) }),
+	phone: t.Object({ phone_number: ruled(t.String({ maxLength: 32 }), rest.phone_number) }),
+	code: t.Object({ code: ruled(t.String({ maxLength: 32 }), rest.code) }),
+	password: t.Object({ password: ruled(t.String({ maxLength: 256 }), rest.password) }),
+	registration: t.Object({
+		first_name: ruled(t.String({ maxLength: 64 }), rest.first_name),
+		last_name: t.Optional(ruled(t.String({ maxLength: 64 }), rest.last_name)),
+	}),
+}

@@ -1,14 +1,18 @@
-import { Elysia } from 'elysia'
+import { type Elysia, t } from 'elysia'
 import {
-	type AppContext,
-	checkBody,
+	BEARER_OR_SESSION,
 	emulatorRequest,
 	HttpError,
 	type Principal,
-	readJsonObject,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
+	serveRoutes,
 	type UserbotService,
 } from 'userbot-gateway/plugin'
-import { bodies } from './bodies'
+import * as v from 'valibot'
+import { bodies, RestBodies } from './bodies'
+import { caller, lifecycleRoutes, type Userbots } from './route-context'
 
 const rest = bodies('rest')
 
@@ -33,30 +37,39 @@ const ACTIONS = {
 	hang: [emulatorRequest({ _: 'emulatorHang' } as never)],
 } as const
 
-export function emulatorControlRoutes(ctx: AppContext, service: UserbotService): Elysia {
-	const app: Elysia = new Elysia({ name: 'emulator-control' })
-	const runtime = ctx.runtime
-	for (const [action, requests] of Object.entries(ACTIONS)) {
-		app.post(
-			`/api/emulator/${action}/`,
-			async ({ request }) => {
-				const outcome = await ctx.auth.authenticate(request)
-				if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
-				const { phone_number } = checkBody(rest.phone, await readJsonObject(request))
-				const userbotId = await userbotOf(service, outcome.principal, String(phone_number))
-				if (userbotId === undefined || !runtime)
-					throw new HttpError(404, { detail: 'No logged-in userbot of yours has this phone number.' })
-				for (const r of requests)
-					await runtime
-						.invoke(userbotId, r, { label: r._ === 'getMe' ? 'userbots:ready' : `emulator:${action}` })
-						.catch(() => undefined)
-				return { userbot_id: userbotId, done: action }
-			},
-			{ parse: 'none' },
-		)
-	}
-	return app
-}
+/** One test control: the caller (checked before the body), then the phone number of one of their userbots. */
+const control = (action: keyof typeof ACTIONS) =>
+	restRoute({
+		method: 'post',
+		path: `/api/emulator/${action}/`,
+		body: RestBodies.phone,
+		response: {
+			200: t.Object({ userbot_id: S.Id(), done: t.String() }),
+			...ROUTE_ERRORS.badRequest,
+			...ROUTE_ERRORS.authed,
+			...ROUTE_ERRORS.notFound,
+		},
+		detail: { summary: `Emulator control: ${action}`, tags: ['emulator'], security: BEARER_OR_SESSION },
+		before: caller,
+		handle: async ({ ctx, service }: Userbots, { body, pre }) => {
+			const { phone_number } = v.parse(rest.phone, body)
+			const userbotId = await userbotOf(service, pre, phone_number)
+			const runtime = ctx.runtime
+			if (userbotId === undefined || !runtime)
+				throw new HttpError(404, { detail: 'No logged-in userbot of yours has this phone number.' })
+			for (const r of ACTIONS[action])
+				await runtime
+					.invoke(userbotId, r, { label: r._ === 'getMe' ? 'userbots:ready' : `emulator:${action}` })
+					.catch(() => undefined)
+			return { userbot_id: userbotId, done: action }
+		},
+	})
+
+/** The test controls as route definitions: served only when asked for, never described in the document. */
+export const emulatorControlList = (Object.keys(ACTIONS) as Array<keyof typeof ACTIONS>).map(control)
+
+export const emulatorControlRoutes = (u: Userbots): Elysia =>
+	serveRoutes(u, lifecycleRoutes(emulatorControlList))
 
 async function userbotOf(service: UserbotService, principal: Principal, phone: string) {
 	const digits = phone.replace(/\D/g, '')

@@ -6,7 +6,13 @@
  * TDLib database, so a restart needs no new log-in; each database key is sealed at rest.
  */
 
-import { definePlugin, type SettingsOptions, UserbotService, within } from 'userbot-gateway/plugin'
+import {
+	definePlugin,
+	ProxyControl,
+	type SettingsOptions,
+	UserbotService,
+	within,
+} from 'userbot-gateway/plugin'
 import { userbotsApi } from './api'
 import { userbotCommands } from './commands'
 import { emulatorControlRoutes } from './emulator-control'
@@ -46,10 +52,11 @@ export const userbots = (options: SettingsOptions<typeof USERBOT_SETTINGS.shape>
 				await within(restore(), RESTORE_WAIT_MS, undefined)
 			}
 			ctx.registerCommands(userbotCommands(service))
-			const routes = userbotRoutes(ctx, service)
+			const served = { ctx, service, proxies: new ProxyControl(ctx, service) }
+			const routes = userbotRoutes(served)
 			// Test controls of the emulated cloud: never with real TDLib, never unless asked for.
 			if (settings.emulatorControl && ctx.config.telegram.backend === 'emulator')
-				return routes.use(emulatorControlRoutes(ctx, service))
+				return routes.use(emulatorControlRoutes(served))
 			return routes
 		},
 	})

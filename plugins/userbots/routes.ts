@@ -1,259 +1,267 @@
-import { Elysia } from 'elysia'
+import { Elysia, type TSchema, t } from 'elysia'
 import {
-	type AppContext,
 	answerOtherMethods,
+	BEARER_OR_SESSION,
 	badRequest,
-	checkBody,
-	type ErrorBody,
+	fieldErrors,
 	fileErrors,
-	HttpError,
-	notFound,
-	type Principal,
-	ProxyControl,
-	type ProxySettings,
 	parseProxyBody,
-	readJsonObject,
-	throttled,
-	tooLarge,
-	UserbotError,
-	type UserbotService,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
+	serveRoutes,
 } from 'userbot-gateway/plugin'
-import { bodies } from './bodies'
+import * as v from 'valibot'
+import { bodies, RestBodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
+import {
+	caller,
+	clientOf,
+	created,
+	deleted,
+	guessing,
+	idOf,
+	lifecycleRoutes,
+	ownUserbot,
+	proxyOfCreate,
+	type Userbots,
+	uploadedFile,
+} from './route-context'
 
 const rest = bodies('rest')
 const BASE = '/api/userbots'
-/** Multipart framing around the file: boundaries and part headers. */
-const MULTIPART_OVERHEAD = 64 * 1024
+const ID = t.Object({ id: S.PathId() })
+/** What the document says of every route: its summary, the userbots tag, a caller required. */
+const about = (summary: string) => ({ summary, tags: ['userbots'], security: BEARER_OR_SESSION })
+const { authed, notFound: missing, badRequest: invalid, unavailable } = ROUTE_ERRORS
 
-/**
- * The optional `proxy` of a new userbot, checked as `PUT .../proxy/` checks it; its field errors
- * nest under `proxy`, as Django REST framework nests a serializer's.
- */
-function proxyOfCreate(raw: unknown): ProxySettings | undefined {
-	if (raw === undefined || raw === null) return undefined
-	if (typeof raw !== 'object' || Array.isArray(raw))
-		throw badRequest({ proxy: ['Invalid data. Expected a dictionary.'] })
-	try {
-		return parseProxyBody(raw as Record<string, unknown>)
-	} catch (err) {
-		if (err instanceof HttpError) throw new HttpError(400, { proxy: err.body } as unknown as ErrorBody)
-		throw err
-	}
-}
-
-function toHttp(err: unknown): unknown {
-	if (err instanceof UserbotError) {
-		return new HttpError(
-			err.status,
-			err.code ? { detail: err.detail, code: err.code } : { detail: err.detail },
-		)
-	}
-	return err
-}
+/** A log-in step: one userbot, a body, its new authorization state or why the step was refused. */
+const logInStep = <const P extends string, B extends TSchema>(path: P, summary: string, body: B) => ({
+	method: 'post' as const,
+	path,
+	params: ID,
+	body,
+	response: { 200: S.AuthorizationState, 400: t.Union([S.FieldErrors, S.Detail]), ...authed, ...missing },
+	detail: about(summary),
+	before: caller,
+})
 
 /**
  * The REST face of the lifecycle (docs/rest.md#rest-userbots): session or bearer, scoped to the caller's
  * company. Members use the company's userbots; creating and deleting one takes `userbots.manage` (owners, or
  * a member granted it: the service checks). The log-in steps that send a code or password count against the
- * userbot's guess limit, as their commands do.
+ * userbot's guess limit, as their commands do. Each route is one definition (docs/plugins.md#routes-as-data):
+ * served from it and described from it (./api.ts). The caller is authenticated before a body is read
+ * (./route-context.ts).
  */
-export function userbotRoutes(ctx: AppContext, service: UserbotService): Elysia {
-	const proxies = new ProxyControl(ctx, service)
-	const principalOf = async (request: Request): Promise<Principal> => {
-		const outcome = await ctx.auth.authenticate(request)
-		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
-		return outcome.principal
-	}
-	/** A log-in step that checks a secret: counted first, given back when it was right. */
-	const guessing = async <T>(principal: Principal, userbotId: number, step: () => Promise<T>): Promise<T> => {
-		await service.get(principal, userbotId)
-		const wait = await ctx.auth.guesses.take(userbotId)
-		if (wait > 0) throw throttled(wait)
-		const answer = await step()
-		await ctx.auth.guesses.giveBack(userbotId)
-		return answer
-	}
-	const idOf = (raw: string): number => {
-		if (!/^\d{1,15}$/.test(raw)) throw notFound()
-		return Number(raw)
-	}
-	type Server = Parameters<typeof ctx.auth.clientAddress>[0]
-	/** Authenticates, then runs `fn` with the lifecycle's errors turned into HTTP answers. */
-	const guarded =
-		<T>(fn: (principal: Principal, request: Request, id: string, client: string) => Promise<T>) =>
-		async ({
-			request,
-			params,
-			server,
-		}: {
-			request: Request
-			params?: Record<string, string>
-			server?: Server
-		}) => {
-			const principal = await principalOf(request)
-			try {
-				return await fn(principal, request, params?.id ?? '', ctx.auth.clientAddress(server, request))
-			} catch (err) {
-				throw toHttp(err)
-			}
-		}
-	const created = (body: unknown) => Response.json(body, { status: 201 })
-	const none = { parse: 'none' } as const
-
-	// Typed as the plain instance the plugin contract returns; Elysia's methods register in place.
-	const app: Elysia = new Elysia({ name: 'userbots-routes' })
-	app.get(
-		`${BASE}/`,
-		guarded((p) => service.list(p)),
-	)
-	app.post(
-		`${BASE}/`,
-		guarded(async (p, request, _id, client) => {
-			const body = await readJsonObject(request)
-			const { name } = checkBody(rest.create, body)
-			return created(await service.create(p, name, proxyOfCreate(body.proxy), client))
-		}),
-		none,
-	)
-	app.get(
-		`${BASE}/:id/`,
-		guarded((p, _r, id) => service.get(p, idOf(id))),
-	)
+export const userbotRouteList = [
+	restRoute({
+		method: 'get',
+		path: `${BASE}/`,
+		response: { 200: t.Array(S.Userbot), ...authed },
+		detail: about("The company's userbots"),
+		before: caller,
+		handle: (u: Userbots, { pre }) => u.service.list(pre),
+	}),
+	restRoute({
+		method: 'post',
+		path: `${BASE}/`,
+		body: RestBodies.create,
+		// Checked here, not by the hook: Elysia's normaliser would make an object of a `proxy` that is
+		// none (it reads the field's JSON), and the proxy's own errors nest under `proxy`.
+		validate: false,
+		response: { 201: S.UserbotCreated, ...invalid, ...authed, ...unavailable },
+		detail: about('Adds a userbot and starts its TDLib client'),
+		before: caller,
+		handle: async (u: Userbots, input) => {
+			const errors = fieldErrors(RestBodies.create, input.body)
+			if (Object.keys(errors).length > 0) throw badRequest(errors)
+			const { name } = v.parse(rest.create, input.body)
+			const proxy = proxyOfCreate(input.body.proxy)
+			return created(await u.service.create(input.pre, name, proxy, clientOf(u, input)))
+		},
+	}),
+	restRoute({
+		method: 'get',
+		path: `${BASE}/:id/`,
+		params: ID,
+		response: { 200: S.Userbot, ...authed, ...missing },
+		detail: about('One userbot'),
+		before: caller,
+		handle: (u: Userbots, { params, pre }) => u.service.get(pre, idOf(params.id)),
+	}),
 	// The card's actions (docs/rest.md#userbot-actions): rename, log out, restart; `userbots.manage`.
-	app.patch(
-		`${BASE}/:id/`,
-		guarded(async (p, request, id, client) => {
-			const userbotId = idOf(id)
-			// Another company's userbot is a 404 before its body is looked at.
-			await service.get(p, userbotId)
-			const body = await readJsonObject(request)
-			if (!('name' in body)) throw badRequest({ name: ['This field is required.'] })
-			const { name } = checkBody(rest.create, body)
-			return service.rename(p, userbotId, name, client)
-		}),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/logout/`,
-		guarded((p, _r, id, client) => service.logOut(p, idOf(id), client)),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/restart/`,
-		guarded((p, _r, id, client) => service.restart(p, idOf(id), client)),
-		none,
-	)
-	app.delete(
-		`${BASE}/:id/`,
-		guarded(async (p, _r, id, client) => {
-			await service.remove(p, idOf(id), client)
-			return new Response(null, { status: 204 })
-		}),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/phone/`,
-		guarded(async (p, request, id) => {
-			const body = checkBody(rest.phone, await readJsonObject(request))
-			return service.submitPhone(p, idOf(id), body.phone_number)
-		}),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/code/`,
-		guarded(async (p, request, id) => {
-			const body = checkBody(rest.code, await readJsonObject(request))
-			const userbotId = idOf(id)
-			return guessing(p, userbotId, () => service.submitCode(p, userbotId, body.code))
-		}),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/password/`,
-		guarded(async (p, request, id) => {
-			const body = checkBody(rest.password, await readJsonObject(request))
-			const userbotId = idOf(id)
-			return guessing(p, userbotId, () => service.submitPassword(p, userbotId, body.password))
-		}),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/register/`,
-		guarded(async (p, request, id) => {
-			const body = checkBody(rest.registration, await readJsonObject(request))
-			return service.submitRegistration(p, idOf(id), body.first_name, body.last_name)
-		}),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/qr/`,
-		guarded((p, _r, id) => service.requestQr(p, idOf(id))),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/files/`,
-		guarded(async (p, request, id) => {
-			const userbotId = idOf(id)
-			await service.get(p, userbotId)
-			const type = request.headers.get('content-type') ?? ''
-			if (!type.toLowerCase().startsWith('multipart/form-data')) {
-				// DRF quotes the client's Content-Type here; nothing a client sent is echoed back.
-				throw new HttpError(415, { detail: 'Unsupported media type: send multipart/form-data.' })
-			}
-			const max = ctx.config.uploadMaxBytes
-			const length = Number(request.headers.get('content-length') ?? '0')
-			if (length > max + MULTIPART_OVERHEAD) throw tooLarge(max)
-			let form: Awaited<ReturnType<Request['formData']>>
-			try {
-				form = await request.formData()
-			} catch {
-				throw badRequest({
-					file: ['The submitted data was not a file. Check the encoding type on the form.'],
-				})
-			}
-			const file = form.get('file')
-			if (!(file instanceof File)) throw badRequest({ file: ['No file was submitted.'] })
-			return created(await service.upload(p, userbotId, file))
-		}),
-		none,
-	)
-	// Files out (docs/read-side.md#files-out): a file of the account by TDLib's id, never by a path.
-	app.get(`${BASE}/:id/files/:file_id`, async ({ request, params }) => {
-		const p = await principalOf(request)
-		try {
+	restRoute({
+		method: 'patch',
+		path: `${BASE}/:id/`,
+		params: ID,
+		body: RestBodies.rename,
+		response: { 200: S.Userbot, ...invalid, ...authed, ...missing },
+		detail: about('Renames a userbot'),
+		before: ownUserbot,
+		handle: (u: Userbots, input) => {
+			const { name } = v.parse(rest.create, input.body)
+			return u.service.rename(input.pre.principal, input.pre.id, name, clientOf(u, input))
+		},
+	}),
+	restRoute({
+		method: 'post',
+		path: `${BASE}/:id/logout/`,
+		params: ID,
+		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
+		detail: about(
+			'Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number',
+		),
+		before: caller,
+		handle: (u: Userbots, input) => u.service.logOut(input.pre, idOf(input.params.id), clientOf(u, input)),
+	}),
+	restRoute({
+		method: 'post',
+		path: `${BASE}/:id/restart/`,
+		params: ID,
+		response: { 200: S.AuthorizationState, ...authed, ...missing, ...unavailable },
+		detail: about("Stops the userbot's TDLib client and starts it again from its database"),
+		before: caller,
+		handle: (u: Userbots, input) => u.service.restart(input.pre, idOf(input.params.id), clientOf(u, input)),
+	}),
+	restRoute({
+		method: 'delete',
+		path: `${BASE}/:id/`,
+		params: ID,
+		response: { 204: t.Void(), ...authed, ...missing },
+		detail: about('Deletes a userbot: logged out of Telegram, its files removed'),
+		before: caller,
+		handle: async (u: Userbots, input) => {
+			await u.service.remove(input.pre, idOf(input.params.id), clientOf(u, input))
+			return deleted()
+		},
+	}),
+	restRoute({
+		...logInStep(`${BASE}/:id/phone/`, 'Log-in step: the phone number', RestBodies.phone),
+		handle: (u: Userbots, { body, params, pre }) =>
+			u.service.submitPhone(pre, idOf(params.id), v.parse(rest.phone, body).phone_number),
+	}),
+	restRoute({
+		...logInStep(`${BASE}/:id/code/`, 'Log-in step: the code Telegram sent', RestBodies.code),
+		handle: (u: Userbots, { body, params, pre }) => {
+			const { code } = v.parse(rest.code, body)
 			const userbotId = idOf(params.id)
-			await service.get(p, userbotId)
-			const fileId = fileIdOf(params.file_id)
+			return guessing(u, pre, userbotId, () => u.service.submitCode(pre, userbotId, code))
+		},
+	}),
+	restRoute({
+		...logInStep(`${BASE}/:id/password/`, "Log-in step: the account's 2FA password", RestBodies.password),
+		handle: (u: Userbots, { body, params, pre }) => {
+			const { password } = v.parse(rest.password, body)
+			const userbotId = idOf(params.id)
+			return guessing(u, pre, userbotId, () => u.service.submitPassword(pre, userbotId, password))
+		},
+	}),
+	restRoute({
+		...logInStep(`${BASE}/:id/register/`, 'Log-in step: names a new account', RestBodies.registration),
+		handle: (u: Userbots, { body, params, pre }) => {
+			const { first_name, last_name } = v.parse(rest.registration, body)
+			return u.service.submitRegistration(pre, idOf(params.id), first_name, last_name)
+		},
+	}),
+	restRoute({
+		method: 'post',
+		path: `${BASE}/:id/qr/`,
+		params: ID,
+		response: { 200: S.QrLink, 400: S.Detail, ...authed, ...missing },
+		detail: about('Log-in by QR code: the link to show'),
+		before: caller,
+		handle: (u: Userbots, { params, pre }) => u.service.requestQr(pre, idOf(params.id)),
+	}),
+	restRoute({
+		method: 'post',
+		path: `${BASE}/:id/files/`,
+		params: ID,
+		// Multipart: the handler reads the form itself, after the caller and the userbot are checked.
+		body: S.Upload,
+		readsRequest: true,
+		response: { 201: S.Uploaded, 400: S.Detail, ...authed, ...missing, 413: S.Detail },
+		detail: about('Uploads a media file for commands ({"upload": "<file>"})'),
+		before: ownUserbot,
+		handle: async (u: Userbots, { request, pre }) => {
+			const file = await uploadedFile(u, request)
+			return created(await u.service.upload(pre.principal, pre.id, file))
+		},
+	}),
+	// Files out (docs/read-side.md#files-out): a file of the account by TDLib's id, never by a path.
+	restRoute({
+		method: 'get',
+		path: `${BASE}/:id/files/:file_id`,
+		params: t.Object({
+			id: S.PathId(),
+			file_id: t.Unsafe<number>({ type: 'integer', format: 'int32', description: "TDLib's file id" }),
+		}),
+		response: {
+			200: S.FileBytes,
+			202: S.FileProgress,
+			206: S.FileBytes,
+			304: t.Void(),
+			...invalid,
+			...authed,
+			...missing,
+			413: S.Detail,
+			416: S.Detail,
+		},
+		detail: about(
+			"Streams a file of the userbot's account by TDLib's file id (Range, ETag); 202 with the progress while TDLib downloads it",
+		),
+		before: caller,
+		handle: async (u: Userbots, { params, pre, request }) => {
+			const userbotId = idOf(params.id)
+			await u.service.get(pre, userbotId)
+			const fileId = fileIdOf(params.file_id ?? '')
 			if (fileId === undefined) throw fileErrors.notFound()
-			const outcome = await service.file(p, userbotId, fileId)
+			const outcome = await u.service.file(pre, userbotId, fileId)
 			return outcome.ready ? fileResponse(outcome, request) : pendingResponse(outcome)
-		} catch (err) {
-			throw toHttp(err)
-		}
-	})
+		},
+	}),
 	// The userbot's proxy (docs/operator.md#userbot-proxies): one per userbot, replaced whole by PUT.
-	app.put(
-		`${BASE}/:id/proxy/`,
-		guarded(async (p, request, id, client) => {
-			const settings = parseProxyBody(await readJsonObject(request))
-			return proxies.set(p, idOf(id), settings, client)
-		}),
-		none,
-	)
-	app.delete(
-		`${BASE}/:id/proxy/`,
-		guarded(async (p, _r, id, client) => {
-			await proxies.remove(p, idOf(id), client)
-			return new Response(null, { status: 204 })
-		}),
-		none,
-	)
-	app.post(
-		`${BASE}/:id/proxy/check/`,
-		guarded((p, _r, id) => proxies.check(p, idOf(id))),
-		none,
-	)
+	restRoute({
+		method: 'put',
+		path: `${BASE}/:id/proxy/`,
+		params: ID,
+		// Its fields depend on its type (and may not be sent for another): `parseProxyBody` checks them all at once.
+		body: S.ProxySet,
+		validate: false,
+		response: { 200: S.ProxyView, ...invalid, ...authed, ...missing },
+		detail: about("Sets the userbot's proxy: its client starts again behind it, then it is checked"),
+		before: caller,
+		handle: (u: Userbots, input) => {
+			const settings = parseProxyBody(input.body as Record<string, unknown>)
+			return u.proxies.set(input.pre, idOf(input.params.id), settings, clientOf(u, input))
+		},
+	}),
+	restRoute({
+		method: 'delete',
+		path: `${BASE}/:id/proxy/`,
+		params: ID,
+		response: { 204: t.Void(), ...authed, ...missing },
+		detail: about("Removes the userbot's proxy: its client starts again without one"),
+		before: caller,
+		handle: async (u: Userbots, input) => {
+			await u.proxies.remove(input.pre, idOf(input.params.id), clientOf(u, input))
+			return deleted()
+		},
+	}),
+	restRoute({
+		method: 'post',
+		path: `${BASE}/:id/proxy/check/`,
+		params: ID,
+		response: { 200: S.ProxyView, ...authed, ...missing },
+		detail: about("Checks the userbot's proxy again (TDLib's pingProxy)"),
+		before: caller,
+		handle: (u: Userbots, { params, pre }) => u.proxies.check(pre, idOf(params.id)),
+	}),
+] as const
+
+export function userbotRoutes(u: Userbots): Elysia {
+	const app: Elysia = new Elysia({ name: 'userbots-routes' })
+	app.use(serveRoutes(u, lifecycleRoutes(userbotRouteList)))
 	// A known path with a method it does not take: 405 with Allow, as Django REST framework answers.
 	answerOtherMethods(app)
 	return app

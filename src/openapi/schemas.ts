@@ -188,15 +188,7 @@ export const Userbot = t.Object({
 	proxy: t.Union([ProxyView, t.Null()]),
 })
 export const UserbotCreated = t.Object({ id: Id(), authorization_state: StateName })
-export const UserbotCreate = t.Object({
-	name: t.Optional(t.String({ maxLength: 128 })),
-	proxy: t.Optional(ProxySet),
-})
 export const AuthorizationState = t.Object({ authorization_state: StateName })
-export const PhoneNumber = t.Object({ phone_number: t.String() })
-export const Code = t.Object({ code: t.String() })
-export const TwoFactorPassword = t.Object({ password: t.String() })
-export const NewAccount = t.Object({ first_name: t.String(), last_name: t.Optional(t.String()) })
 export const QrLink = t.Object({ link: t.String({ description: 'tg://login?token=...' }) })
 export const Upload = t.Object({ file: t.File({ description: 'the media file' }) })
 /** A file's bytes (`GET /api/userbots/{id}/files/{file_id}`), whole or the asked `Range`. */

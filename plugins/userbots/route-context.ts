@@ -1,0 +1,137 @@
+import {
+	type AppContext,
+	badRequest,
+	type ErrorBody,
+	HttpError,
+	notFound,
+	type Principal,
+	type ProxyControl,
+	type ProxySettings,
+	parseProxyBody,
+	type RestRoute,
+	throttled,
+	tooLarge,
+	UserbotError,
+	type UserbotService,
+} from 'userbot-gateway/plugin'
+
+/**
+ * What the userbot routes (./routes.ts) run on: their context, the checks that run before a body is
+ * read (the caller, the userbot the path names), the lifecycle's refusals as HTTP answers, and the
+ * upload's multipart form, which its handler reads itself.
+ */
+export interface Userbots {
+	ctx: AppContext
+	service: UserbotService
+	proxies: ProxyControl
+}
+
+/** Multipart framing around the file: boundaries and part headers. */
+const MULTIPART_OVERHEAD = 64 * 1024
+
+/** The lifecycle's refusals (`UserbotError`) as HTTP answers. */
+function toHttp(err: unknown): unknown {
+	if (err instanceof UserbotError) {
+		return new HttpError(
+			err.status,
+			err.code ? { detail: err.detail, code: err.code } : { detail: err.detail },
+		)
+	}
+	return err
+}
+
+const answered = async <T>(step: () => T | Promise<T>): Promise<T> => {
+	try {
+		return await step()
+	} catch (err) {
+		throw toHttp(err)
+	}
+}
+
+/** The caller, authenticated: run ahead of the body. */
+export async function caller({ ctx }: Userbots, { request }: { request: Request }): Promise<Principal> {
+	const outcome = await ctx.auth.authenticate(request)
+	if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
+	return outcome.principal
+}
+
+export const idOf = (raw: string | undefined): number => {
+	if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
+	return Number(raw)
+}
+
+/** The caller and the userbot the path names: another company's userbot is a 404 before its body is looked at. */
+export async function ownUserbot(u: Userbots, request: { request: Request; params: Record<string, string> }) {
+	const principal = await caller(u, request)
+	const id = idOf(request.params.id)
+	await u.service.get(principal, id)
+	return { principal, id }
+}
+
+/** A log-in step that checks a secret: counted first, given back when it was right. */
+export async function guessing<T>(
+	u: Userbots,
+	principal: Principal,
+	userbotId: number,
+	step: () => Promise<T>,
+) {
+	await u.service.get(principal, userbotId)
+	const wait = await u.ctx.auth.guesses.take(userbotId)
+	if (wait > 0) throw throttled(wait)
+	const answer = await step()
+	await u.ctx.auth.guesses.giveBack(userbotId)
+	return answer
+}
+
+/**
+ * The optional `proxy` of a new userbot, checked as `PUT .../proxy/` checks it; its field errors
+ * nest under `proxy`, as Django REST framework nests a serializer's.
+ */
+export function proxyOfCreate(raw: unknown): ProxySettings | undefined {
+	if (raw === undefined || raw === null) return undefined
+	try {
+		return parseProxyBody(raw as Record<string, unknown>)
+	} catch (err) {
+		if (err instanceof HttpError) throw new HttpError(400, { proxy: err.body } as unknown as ErrorBody)
+		throw err
+	}
+}
+
+type Input = { server: Parameters<AppContext['auth']['clientAddress']>[0]; request: Request }
+export const clientOf = ({ ctx }: Userbots, input: Input) =>
+	ctx.auth.clientAddress(input.server, input.request)
+export const created = (body: unknown) => Response.json(body, { status: 201 })
+export const deleted = () => new Response(null, { status: 204 })
+
+/** The multipart upload's `file` part: 415 for another type, 413 past the limit, 400 without a file. */
+export async function uploadedFile({ ctx }: Userbots, request: Request): Promise<File> {
+	const type = request.headers.get('content-type') ?? ''
+	if (!type.toLowerCase().startsWith('multipart/form-data')) {
+		// DRF quotes the client's Content-Type here; nothing a client sent is echoed back.
+		throw new HttpError(415, { detail: 'Unsupported media type: send multipart/form-data.' })
+	}
+	const max = ctx.config.uploadMaxBytes
+	const length = Number(request.headers.get('content-length') ?? '0')
+	if (length > max + MULTIPART_OVERHEAD) throw tooLarge(max)
+	let form: Awaited<ReturnType<Request['formData']>>
+	try {
+		form = await request.formData()
+	} catch {
+		throw badRequest({ file: ['The submitted data was not a file. Check the encoding type on the form.'] })
+	}
+	const file = form.get('file')
+	if (!(file instanceof File)) throw badRequest({ file: ['No file was submitted.'] })
+	return file
+}
+
+/** Definitions whose `before` and handler answer the lifecycle's refusals as HTTP (`toHttp`). */
+export function lifecycleRoutes(routes: readonly RestRoute<Userbots>[]): RestRoute<Userbots>[] {
+	return routes.map((route) => {
+		const before = route.before
+		return {
+			...route,
+			...(before ? { before: (u: Userbots, request) => answered(() => before.call(route, u, request)) } : {}),
+			handle: (u: Userbots, input) => answered(() => route.handle(u, input)),
+		}
+	})
+}
