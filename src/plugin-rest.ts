@@ -33,8 +33,8 @@ export { type StorageFailure, storageAnswer, storageFailure } from './http/stora
 export { checkFields, FIELDS, type FieldSpec, parseFields } from './auth/fields'
 /** Django's password validators (length, common, numeric, similar to the user): their messages. */
 export { type UserAttributes, validatePassword } from './auth/password-policy'
-/** The body as a JSON object (415, 400, 413 as DRF answers them); `checkBody` validates it with a valibot schema. */
-export { checkBody, INVALID_VALUE, readJsonObject } from './http/body'
+/** The body as a JSON object (400, 413 as DRF answers them), for a route that reads its own body. */
+export { readJsonObject } from './http/body'
 /** Text a client sends to be stored: what is wrong with it, and its stored (NFC, trimmed) form. */
 export {
 	normalizeEmail,
@@ -90,6 +90,8 @@ export {
 	type FieldRule,
 	Fields,
 	fieldErrors,
+	/** DRF's generic field error: what a client reads when a rule did not word a problem itself. */
+	INVALID_VALUE,
 	normalizeFields,
 	worded,
 } from './http/field-schema'

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import { INVALID_VALUE } from '../http/body'
 import { badRequest } from '../http/errors'
+import { INVALID_VALUE } from '../http/field-schema'
 import {
 	normalizeEmail,
 	normalizeText,

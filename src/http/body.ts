@@ -1,9 +1,8 @@
-import * as v from 'valibot'
-import { badRequest, HttpError } from './errors'
+import { HttpError } from './errors'
 
 /**
- * Reads a request body as a JSON object ourselves (routes use `parse: 'none'`), answering as DRF
- * does and quoting nothing of what was sent:
+ * Reads a request body as a JSON object (the parser of every route definition, src/http/rest-route.ts,
+ * and of a route that reads its own body), answering as DRF does and quoting nothing of what was sent:
  * - not JSON (bad syntax, bad UTF-8, a non-JSON content type): 400 `{"detail": "JSON parse error - ..."}`;
  * - JSON that is not an object: 400 `{"non_field_errors": ["Invalid data. Expected a dictionary, but
  *   got list."]}` (`null`: "No data provided"), DRF's serializer answers;
@@ -69,28 +68,4 @@ function pythonTypeOf(value: unknown, text: string): string {
 	if (typeof value === 'string') return 'str'
 	if (typeof value === 'boolean') return 'bool'
 	return /^\s*-?\d+\s*$/.test(text) ? 'int' : 'float'
-}
-
-/** DRF's generic field error: what a client reads when a schema did not word an issue itself. */
-export const INVALID_VALUE = 'Invalid value.'
-
-/**
- * Checks a parsed body against a valibot schema, answering 400 in DRF's field-error shape
- * (`{"<field>": ["message"]}`) with the schema's own messages, which never quote the input. An
- * issue the schema left unworded reads INVALID_VALUE: valibot's default ("Invalid type: Expected
- * string but received 5") quotes the input and is not ours to show.
- */
-export function checkBody<S extends v.GenericSchema>(
-	schema: S,
-	input: Record<string, unknown>,
-): v.InferOutput<S> {
-	const parsed = v.safeParse(schema, input, { message: () => INVALID_VALUE })
-	if (parsed.success) return parsed.output
-	const fields: Record<string, string[]> = {}
-	for (const issue of parsed.issues) {
-		const key = issue.path?.[0]?.key
-		const field = typeof key === 'string' ? key : 'non_field_errors'
-		fields[field] = [...(fields[field] ?? []), issue.message]
-	}
-	throw badRequest(fields)
 }
