@@ -2,12 +2,14 @@ import { getTdjson } from 'prebuilt-tdlib'
 import * as tdl from 'tdl'
 import { forgetDatabase, hasDatabase, withLazyDatabase } from './lazy-database'
 import { prepareNetwork } from './proxy'
+import { createHeldClient } from './tdlib-client'
 import type { Backend, BackendClient, ClientOptions } from './types'
 import { TdError, type TdRequest, type TdUpdate } from './types'
 
 /**
- * Real TDLib through tdl and prebuilt-tdlib. tdl answers `setTdlibParameters` itself; this layer
- * only turns tdl's `TDLibError` (whose message is not enumerable) into `TdError`.
+ * Real TDLib through tdl and prebuilt-tdlib. Each client is opened by `createHeldClient`
+ * (tdlib-client.ts: the network held before TDLib has its parameters); this layer turns tdl's
+ * `TDLibError` (whose message is not enumerable) into `TdError`.
  */
 let configured = false
 
@@ -97,40 +99,22 @@ export function createTdlibBackend(opts: TdlibOptions): Backend {
 	}
 }
 
-/**
- * The parameters every client of the service starts with; `databases` turns on its SQLite database
- * (messages, chats, files). The bare-tdl baseline (test/bench/idle-bare-tdl.ts) starts with them too.
- */
-export function tdlibParameters(databases: boolean): tdl.TDLibParameters {
-	return {
-		use_message_database: databases,
-		use_chat_info_database: databases,
-		use_file_database: databases,
-		use_secret_chats: false,
-		system_language_code: 'en',
-		device_model: 'userbot-gateway',
-		application_version: '0.1.0',
-	}
-}
-
 /** One TDLib client; `databases` turns on its SQLite database (messages, chats, files). */
 function openClient(opts: TdlibOptions, c: ClientOptions, databases: boolean): BackendClient {
-	const client = tdl.createClient({
+	// The network is held (`networkTypeNone`) before TDLib has its parameters (tdlib-client.ts),
+	// until the client's proxy (if any) is enabled, and for good when offline (src/telegram/proxy.ts).
+	const { client, held } = createHeldClient({
 		apiId: opts.apiId,
 		apiHash: opts.apiHash,
 		databaseDirectory: c.databaseDirectory,
 		filesDirectory: c.filesDirectory,
-		databaseEncryptionKey: c.encryptionKey,
-		useTestDc: false,
-		tdlibParameters: tdlibParameters(databases),
+		encryptionKey: c.encryptionKey,
+		databases,
 	})
 	const errors: Array<(e: Error) => void> = []
 	client.on('error', (e) => {
 		for (const l of errors) l(e)
 	})
-	// The very first request, before TDLib gets a chance to dial out: the network is held until
-	// the client's proxy (if any) is enabled, and for good when offline (src/telegram/proxy.ts).
-	const held = client.invoke({ _: 'setNetworkType', type: { _: 'networkTypeNone' } })
 	const network = held.then(() =>
 		prepareNetwork(
 			(request) => client.invoke(request as Parameters<typeof client.invoke>[0]),

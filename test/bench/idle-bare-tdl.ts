@@ -11,8 +11,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import * as tdl from 'tdl'
-import { configureTdl, tdlibParameters } from '../../src/telegram/tdlib'
+import type * as tdl from 'tdl'
+import { configureTdl } from '../../src/telegram/tdlib'
+import { createHeldClient } from '../../src/telegram/tdlib-client'
 import { generateDatabaseKey } from '../../src/userbots/key-crypto'
 
 export interface StartFigures {
@@ -33,13 +34,14 @@ function startOne(i: number): Promise<tdl.Client> {
 	const root = join(dir, String(i))
 	mkdirSync(join(root, 'db'), { recursive: true })
 	mkdirSync(join(root, 'files'), { recursive: true })
-	const client = tdl.createClient({
+	// Told networkTypeNone before TDLib has its parameters, as every client of the service.
+	const { client } = createHeldClient({
 		apiId: 1,
 		apiHash: '0123456789abcdef0123456789abcdef',
 		databaseDirectory: join(root, 'db'),
 		filesDirectory: join(root, 'files'),
-		databaseEncryptionKey: keys[i],
-		tdlibParameters: tdlibParameters(databases),
+		encryptionKey: keys[i] ?? '',
+		databases,
 	})
 	return new Promise((resolve) => {
 		client.on('update', (u: { _: string; authorization_state?: { _: string } }) => {
@@ -49,7 +51,6 @@ function startOne(i: number): Promise<tdl.Client> {
 			)
 				resolve(client)
 		})
-		void client.invoke({ _: 'setNetworkType', type: { _: 'networkTypeNone' } })
 	})
 }
 
