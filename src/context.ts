@@ -3,10 +3,10 @@ import type { AuthServices } from './auth/services'
 import type { Bus } from './bus/connection'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
-import type { Logger } from './logger'
 import type { Metrics } from './metrics/metrics'
 import type { TelegramRuntime } from './supervisor/types'
 import type { UpdateHub } from './updates/hub'
+import type { Logger } from './util/logger'
 
 /** A message pushed to every open WebSocket connection of a company (authorization states...). */
 export interface CompanyEvent {
@@ -52,7 +52,7 @@ export interface AppContext {
 
 /**
  * The part of the context a REST family needs (configuration, database, log, auth services): what
- * the account plugins' routes are built on, by the app or by the edge entry (src/edge/app.ts), which
+ * the account plugins' routes are built on, by the app or by the edge entry (src/platform/edge/app.ts), which
  * has no runtime, update hub or gateway.
  */
 export type RestContext = Pick<AppContext, 'config' | 'db' | 'log' | 'auth'>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { parseCommand } from '../src/cli'
+import { parseCommand } from '../src/entry/cli'
 
 describe('parseCommand', () => {
 	it('serves without arguments or with serve', () => {

@@ -170,7 +170,7 @@ describe('loadConfig', () => {
 describe('npm start with a bad value', () => {
 	it('exits non-zero with one line naming the variable', async () => {
 		const dir = tempDir()
-		const proc = Bun.spawn([process.execPath, 'src/main.ts'], {
+		const proc = Bun.spawn([process.execPath, 'src/entry/main.ts'], {
 			env: { ...process.env, DATA_DIR: dir, PORT: 'not-a-port' },
 			stdout: 'pipe',
 			stderr: 'pipe',
@@ -187,7 +187,7 @@ describe('npm start with a bad value', () => {
 		const dir = tempDir()
 		// A data folder someone made readable for all is closed at start.
 		chmodSync(dir, 0o755)
-		const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'src', 'main.ts')], {
+		const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'src', 'entry', 'main.ts')], {
 			env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' },
 			stdout: 'pipe',
 			stderr: 'pipe',
@@ -220,7 +220,7 @@ describe('npm start with a bad value', () => {
 	it('reads the variables of a .env file in its working folder', async () => {
 		const dir = tempDir()
 		await Bun.write(join(dir, '.env'), `DATA_DIR=${dir}\nTDLIB_BACKEND=carrier-pigeon\n`)
-		const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'src', 'main.ts')], {
+		const proc = Bun.spawn([process.execPath, join(import.meta.dir, '..', 'src', 'entry', 'main.ts')], {
 			cwd: dir,
 			env: { PATH: process.env.PATH ?? '' },
 			stdout: 'pipe',

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DotenvError, loadDotenv } from '../src/dotenv'
+import { DotenvError, loadDotenv } from '../src/platform/dotenv'
 
 const dirs: string[] = []
 afterEach(() => {

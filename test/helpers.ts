@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type App, type CreateAppOptions, createApp } from '../src/app'
 import { type Config, loadConfig } from '../src/config'
-import { createLogger } from '../src/logger'
+import { createLogger } from '../src/util/logger'
 
 export interface TestInstance extends App {
 	config: Config

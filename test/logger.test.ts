@@ -6,7 +6,7 @@ import { Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
 import { session } from '../db/schema'
 import { errorHandler } from '../src/http/errors'
-import { createLogger, redact } from '../src/logger'
+import { createLogger, redact } from '../src/util/logger'
 
 let dir: string
 let handle: DatabaseHandle

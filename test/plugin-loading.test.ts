@@ -8,8 +8,8 @@ import { chatsPlugin } from '../examples/chats'
 import { builtInPlugins } from '../src/app'
 import { defineCommand } from '../src/commands/define'
 import { ConfigError, loadConfig } from '../src/config'
-import { definePlugin } from '../src/plugin'
-import { loadPluginModule } from '../src/plugin-loader'
+import { definePlugin } from '../src/plugin/define'
+import { loadPluginModule } from '../src/plugin/loader'
 import { getTestInstance, type TestInstance } from './helpers'
 
 const REPO = resolve(import.meta.dir, '..')
@@ -39,7 +39,7 @@ const startFails = async (
 }
 
 describe('the built-in plugins', () => {
-	// One list (src/app.ts): what a start without PLUGINS loads is what PLUGINS knows by id.
+	// One list (src/app/index.ts): what a start without PLUGINS loads is what PLUGINS knows by id.
 	it('are the ones a start without PLUGINS loads, in the same order', async () => {
 		instance = await getTestInstance({}, { listen: false })
 		const ids = builtInPlugins.map((p) => p.id)

@@ -10,7 +10,7 @@ import { runToEnd, type ServerProcess, startServerProcess } from './build/server
  * (several gateway processes of one deployment, one DATA_DIR and database, one port).
  */
 const ROOT = join(import.meta.dir, '..')
-const MAIN = join(ROOT, 'src', 'main.ts')
+const MAIN = join(ROOT, 'src', 'entry', 'main.ts')
 const cleanup: Array<() => Promise<unknown> | unknown> = []
 afterEach(async () => {
 	for (const c of cleanup.splice(0).reverse()) await c()

@@ -7,13 +7,13 @@ import { type ServerProcess, startServerProcess } from './build/server-process'
 import { connectWs } from './helpers-ws'
 
 /**
- * `bun src/main.ts` told to stop (SIGTERM) while clients hold sockets that never close by
+ * `bun src/entry/main.ts` told to stop (SIGTERM) while clients hold sockets that never close by
  * themselves: the command in flight is answered, every socket gets 1001, the process exits 0
  * within SHUTDOWN_TIMEOUT; past it, it exits 1 with one line; the typed client comes back, to the
  * same URL, where another process of the deployment serves (REUSE_PORT).
  */
 const ROOT = join(import.meta.dir, '..')
-const MAIN = join(ROOT, 'src', 'main.ts')
+const MAIN = join(ROOT, 'src', 'entry', 'main.ts')
 const HELD = './test/gateway/plugins/held-commands.ts'
 const cleanup: Array<() => Promise<unknown> | unknown> = []
 afterEach(async () => {

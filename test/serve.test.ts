@@ -6,12 +6,12 @@ import * as v from 'valibot'
 import { openDatabase } from '../db/client'
 import { defineCommand, defineCommandGroup } from '../src/commands/define'
 import { loadConfig } from '../src/config'
-import { startServer } from '../src/serve'
+import { startServer } from '../src/platform/bun/serve'
 import { pluginsWith } from './gateway/fixtures'
 
 /**
  * Every failure at start is one line on stderr and exit code 2: never a stack, never a query's
- * parameters. `bun src/main.ts` is run for real where the failure can be made on disk; the
+ * parameters. `bun src/entry/main.ts` is run for real where the failure can be made on disk; the
  * duplicate command name, which needs a plugin list of the test's own, goes through `startServer`,
  * the function main.ts and demo.ts both start with.
  */
@@ -25,7 +25,7 @@ const tempDir = () => {
 	return d
 }
 
-const MAIN = join(import.meta.dir, '..', 'src', 'main.ts')
+const MAIN = join(import.meta.dir, '..', 'src', 'entry', 'main.ts')
 
 /** Runs main.ts (as `prefix` says, e.g. as another user) until it exits; its exit code and stderr. */
 /**

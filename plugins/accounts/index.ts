@@ -28,7 +28,7 @@ export const accounts = (options: SettingsOptions<typeof ACCOUNTS_SETTINGS.shape
 		build: (ctx, settings) => accountsRoutes(ctx, settings),
 	})
 
-/** The plugin's routes on a REST context: the app's, or the edge entry's (src/edge/app.ts). */
+/** The plugin's routes on a REST context: the app's, or the edge entry's (src/platform/edge/app.ts). */
 export function accountsRoutes(ctx: RestContext, settings: AccountsSettings): Elysia {
 	const services = { settings, mailer: createMailer(settings, ctx.log) }
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.

@@ -32,7 +32,7 @@ export const apiAccounts = (options: SettingsOptions<typeof API_ACCOUNTS_SETTING
 		build: (ctx, settings) => apiAccountsRoutes(ctx, settings),
 	})
 
-/** The plugin's routes on a REST context: the app's, or the edge entry's (src/edge/app.ts). */
+/** The plugin's routes on a REST context: the app's, or the edge entry's (src/platform/edge/app.ts). */
 export function apiAccountsRoutes(ctx: RestContext, settings: ApiAccountsSettings): Elysia {
 	const url = settings.mainServerUrl
 	if (!url) throw new Error(`api-accounts: ${NO_MAIN_SERVER}`)

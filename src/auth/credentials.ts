@@ -2,8 +2,8 @@ import { and, eq, isNull } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { resetToken, statusOnWork, userProfile } from '../../db/schema'
 import type { Config } from '../config'
-import { createKeyedQueue } from '../keyed-queue'
-import { normalizeEmail } from '../text'
+import { createKeyedQueue } from '../util/keyed-queue'
+import { normalizeEmail } from '../util/text'
 import { MESSAGES, statusNotAllowed, throttled, unauthorized } from './errors'
 import { DUMMY_HASH, type PasswordHasher } from './passwords'
 import type { RateLimiter } from './rate-limit'
@@ -40,7 +40,7 @@ export type LoginGate = <T>(
 	attempt: (email: string, fail: () => Promise<void>) => Promise<T>,
 ) => Promise<T>
 
-/** Stored emails are trimmed, NFC and lower-cased (src/text.ts): one account per address. */
+/** Stored emails are trimmed, NFC and lower-cased (src/util/text.ts): one account per address. */
 export { normalizeEmail }
 
 /** `onFailure` hears each refused log-in, with the client's address (the log line fail2ban reads). */

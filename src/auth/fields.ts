@@ -8,7 +8,7 @@ import {
 	TEXT_FAULT_MESSAGES,
 	type TextFault,
 	textFault,
-} from '../text'
+} from '../util/text'
 import { MESSAGES } from './errors'
 
 /**
@@ -16,7 +16,7 @@ import { MESSAGES } from './errors'
  * blank, at most N characters (checked before anything else, so a 1 MB value costs one length test),
  * and for `email` a valid address. Messages are Django's; submitted values are never quoted.
  *
- * What a field is decides how its text is checked (src/text.ts): e-mails and names are stored, so
+ * What a field is decides how its text is checked (src/util/text.ts): e-mails and names are stored, so
  * control characters and lone surrogates are refused and the value comes back normalised (NFC, an
  * e-mail also trimmed and lower-cased, a name trimmed); secrets (passwords) are hashed as typed, so
  * only lone surrogates, which UTF-8 cannot carry, are refused; tokens are opaque.

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client'
 import type { Config } from '../config'
 import { clientAddressOf } from '../http/client-address'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import { type ApiKeys, createApiKeys } from './api-keys'
 import { type CallerResolver, createCallerResolver } from './authenticator'
 import { type AuthCache, createAuthCache } from './cache'

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 
 /**
  * Outgoing email over SMTP (`SMTP_URL`). Without it the message is written to the log at info
@@ -21,7 +21,7 @@ export interface MailSettings {
 }
 
 export function createMailer(settings: MailSettings, log: Logger): Mailer {
-	// Loaded only with SMTP_URL: the edge entry (src/edge.ts) has no TCP client and never loads it.
+	// Loaded only with SMTP_URL: the edge entry (src/platform/edge/main.ts) has no TCP client and never loads it.
 	const smtpUrl = settings.smtpUrl
 	let transport: Promise<import('nodemailer').Transporter> | null = null
 	if (smtpUrl) {

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { resetToken, userProfile } from '../../db/schema'
-import { normalizeEmail } from '../text'
+import { normalizeEmail } from '../util/text'
 import { randomToken, sha256 } from './crypto'
 import type { Executor } from './db-types'
 

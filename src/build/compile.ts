@@ -27,7 +27,7 @@ export async function buildBinary(outfile = DEFAULT_OUTFILE): Promise<BuildResul
 		throw new BuildError(err instanceof Error ? err.message : String(err))
 	})
 	const result = await Bun.build({
-		entrypoints: [join(root, 'src', 'main.ts')],
+		entrypoints: [join(root, 'src', 'entry', 'main.ts')],
 		target: 'bun',
 		minify: true,
 		// Precompiled bytecode starts the server in about a third of the time (test/bench/binary-start.ts);

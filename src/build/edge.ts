@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /**
- * `npm run build:edge`: the edge entry (src/edge.ts) as one ES module with its dependencies in it
+ * `npm run build:edge`: the edge entry (src/platform/edge/main.ts) as one ES module with its dependencies in it
  * (WebAssembly argon2 included), to run with `deno run --allow-net --allow-env` or to upload to a
  * Deno Deploy-style host. It imports only Node's built-in `node:` modules that edge runtimes have
  * (crypto, buffer, net's address check); nodemailer stays out (no SMTP there).
@@ -50,7 +50,7 @@ export default {}
 
 export async function buildEdge(outfile = EDGE_OUTFILE): Promise<{ outfile: string; imports: string[] }> {
 	const result = await Bun.build({
-		entrypoints: [join(root, 'src', 'edge.ts')],
+		entrypoints: [join(root, 'src', 'platform', 'edge', 'main.ts')],
 		target: 'node',
 		// Packages resolved as Deno resolves them: libSQL's WebSocket is the runtime's own, not `ws`.
 		conditions: ['deno'],

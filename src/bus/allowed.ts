@@ -1,11 +1,11 @@
 import { checkTdRequest } from '../commands/td-request'
-import type { Logger } from '../logger'
-import type { PluginDefinition } from '../plugin'
+import type { PluginDefinition } from '../plugin/define'
 import type { InvokeMessage } from '../supervisor/protocol'
 import { tdFunction } from '../telegram/schema/index'
 import { RuntimeError } from '../telegram/types'
 import { LIFECYCLE_METHODS } from '../userbots/auth-states'
 import { READ_PART_BYTES } from '../userbots/file-download'
+import type { Logger } from '../util/logger'
 
 /**
  * What a shard lets through: for each label a request may carry (a command's wire name, a

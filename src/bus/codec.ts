@@ -1,4 +1,4 @@
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import { type BusKey, ReplayGuard, type Sealer } from './seal'
 
 /**

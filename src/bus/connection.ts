@@ -16,7 +16,7 @@ import {
 	nkeyAuthenticator,
 } from '@nats-io/transport-node'
 import type { BusConfig } from '../config'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import { BusCodec } from './codec'
 import type { BusKey } from './seal'
 import { AUTH_STATES, EVENTS_STREAM, inboxPrefix, LEASES_BUCKET, MEMBERS_BUCKET, UPDATES } from './subjects'

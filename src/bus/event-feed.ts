@@ -1,6 +1,6 @@
 import { type Consumer, DeliverPolicy, type JsMsg } from '@nats-io/jetstream'
 import { isUserbotStatus, type UserbotStatus } from '../flood/health'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import type { Bus } from './connection'
 import { type Follower, Resilient } from './resilient'
 import { AUTH_STATES, EVENTS_STREAM, eventSubjectParts, UPDATES } from './subjects'

@@ -1,7 +1,7 @@
 import type { AuthCache } from '../auth/cache'
 import type { Revocation } from '../auth/types'
 import type { UserbotDirectory } from '../context'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import type { Bus } from './connection'
 import { INVALIDATIONS } from './subjects'
 

@@ -1,5 +1,5 @@
 import type { KvEntry } from '@nats-io/kv'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import type { Bus } from './connection'
 import { isLeaseHolder, type LeaseHolder } from './leases'
 import { READY_MS, Resilient, within } from './resilient'

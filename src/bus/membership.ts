@@ -1,5 +1,5 @@
 import type { KvEntry } from '@nats-io/kv'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import type { Bus } from './connection'
 import { type LiveShard, parseRoom, type ShardRoom } from './placement'
 import { READY_MS, Resilient, within } from './resilient'

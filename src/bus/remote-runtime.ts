@@ -1,5 +1,4 @@
 import { createInbox, type Msg, type Subscription } from '@nats-io/transport-node'
-import type { Logger } from '../logger'
 import type { Room } from '../supervisor/capacity'
 import { PendingRequests } from '../supervisor/pending'
 import { fromWireError, MOVED, type ParentMessage, parseChildMessage } from '../supervisor/protocol'
@@ -11,6 +10,7 @@ import type {
 	TelegramRuntime,
 } from '../supervisor/types'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
+import type { Logger } from '../util/logger'
 import type { Bus } from './connection'
 import { type AuthStateEvent, EventFeed, type StatusEvent, type UpdateEvent } from './event-feed'
 import { GatewayReconcile } from './gateway-health'

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger'
 import type { RuntimeEvent } from '../supervisor/types'
+import type { Logger } from '../util/logger'
 import type { Bus } from './connection'
 import { authSubject, updateSubject } from './subjects'
 

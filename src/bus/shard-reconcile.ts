@@ -1,4 +1,4 @@
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import type { LeaseView } from './lease-view'
 import type { LeaseHolder } from './leases'
 import { within } from './resilient'

@@ -1,6 +1,4 @@
 import type { Msg, Subscription } from '@nats-io/transport-node'
-import { createKeyedQueue } from '../keyed-queue'
-import type { Logger } from '../logger'
 import type { Room } from '../supervisor/capacity'
 import {
 	type InvokeMessage,
@@ -14,6 +12,8 @@ import {
 } from '../supervisor/protocol'
 import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
 import { RuntimeError, type TdRequest } from '../telegram/types'
+import { createKeyedQueue } from '../util/keyed-queue'
+import type { Logger } from '../util/logger'
 import { checkShardRequest } from './allowed'
 import type { Bus } from './connection'
 import { LeaseView } from './lease-view'

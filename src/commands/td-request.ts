@@ -1,10 +1,10 @@
 import { lstatSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { isSafeUploadName, uploadsDir } from '../gateway/uploads'
 import { functionFields, TD_SCHEMA } from '../telegram/schema/index'
 import { RuntimeError } from '../telegram/types'
 import { isObject } from './fields'
 import { checkValue, MAX_NODES, TdObjectError, type TdSlot, type Walk } from './td-validator'
+import { isSafeUploadName, uploadsDir } from './uploads'
 
 /**
  * The one check of a TDLib request on its way to TDLib, made by the gateway before it sends a

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import { type ConsoleAssets, consoleAssets } from './bundle'
 
 /**

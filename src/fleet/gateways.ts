@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
 import { bundled } from '../build/bundled'
 import type { Config } from '../config'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 
 /**
  * `ROLE=gateway GATEWAYS=N` (docs/shards.md#gateways-on-one-host): this process runs no app of its
@@ -25,7 +25,7 @@ const STOP_GRACE_MS = 2_000
  */
 export function gatewayCommand(): string[] {
 	if (bundled()) return [process.execPath]
-	return [process.execPath, '--no-env-file', fileURLToPath(new URL('../main.ts', import.meta.url))]
+	return [process.execPath, '--no-env-file', fileURLToPath(new URL('../entry/main.ts', import.meta.url))]
 }
 
 interface Slot {

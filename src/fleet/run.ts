@@ -1,6 +1,6 @@
 import { type Config, loadConfig } from '../config'
-import { createLogger } from '../logger'
-import { failureLine, probePort } from '../serve'
+import { failureLine, probePort } from '../platform/bun/serve'
+import { createLogger } from '../util/logger'
 import { startGateways } from './gateways'
 
 /**

@@ -1,20 +1,20 @@
-import { auditCommand } from '../audit/commands'
 import { keyAllowsCommand, keyReachesUserbot } from '../auth/key-scopes'
 import { allows } from '../auth/permissions'
 import { type CommandContext, type CommandDefinition, CommandError } from '../commands/define'
 import { checkTdRequest } from '../commands/td-request'
+import { resolveUploadedFile } from '../commands/uploads'
 import type { AppContext, UserbotStateReader } from '../context'
 import { retryAfterOf } from '../flood/governor'
 import type { DeadlineQueue } from '../supervisor/deadlines'
 import { RuntimeError, TdError, type TdInvoke, type TdUpdate } from '../telegram/types'
 import { successReply } from '../wire/envelope'
 import { GatewayErrors as E } from '../wire/errors'
+import { auditCommand } from './audit'
 import { parseInput } from './command-input'
 import { wordError } from './errors'
 import type { Job } from './frame-checks'
 import type { guessCheck } from './guesses'
 import { type Connection, Running } from './running'
-import { resolveUploadedFile } from './uploads'
 
 /**
  * One command frame after its envelope: its checks, its run and its one reply.

@@ -57,7 +57,7 @@ export function clientAddressResolver(trustedProxies: readonly string[]): Client
 	}
 }
 
-/** What Bun's server (and src/deno-serve.ts's stand-in) tells of a request's peer. */
+/** What Bun's server (and src/platform/deno/serve.ts's stand-in) tells of a request's peer. */
 export interface PeerSource {
 	requestIP(request: Request): { address: string } | null
 }

@@ -1,5 +1,5 @@
 import { Elysia, ValidationError } from 'elysia'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import { fieldErrors } from './field-schema'
 import { storageAnswer } from './storage-errors'
 

@@ -1,6 +1,6 @@
 import { Kind, type TSchema, TypeRegistry, Type as t } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
-import { normalizeEmail, normalizeText, secretFault, TEXT_FAULT_MESSAGES, textFault } from '../text'
+import { normalizeEmail, normalizeText, secretFault, TEXT_FAULT_MESSAGES, textFault } from '../util/text'
 import { FIELD_MESSAGES as MESSAGES } from './field-messages'
 
 /**
@@ -11,7 +11,7 @@ import { FIELD_MESSAGES as MESSAGES } from './field-messages'
  *
  * The account fields (e-mail, password, name, token) are a TypeBox kind of our own, `DrfField`: in
  * JSON (the OpenAPI document) a plain `{type: "string", maxLength}`, while the check carries the
- * rules JSON Schema cannot say as we need them (src/text.ts: control characters and lone surrogates;
+ * rules JSON Schema cannot say as we need them (src/util/text.ts: control characters and lone surrogates;
  * blank; Django's e-mail test; an optional field sent as `null` is absent, as DRF reads it).
  */
 

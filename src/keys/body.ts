@@ -3,7 +3,7 @@ import * as v from 'valibot'
 import { MESSAGES } from '../auth/errors'
 import { checkedBy } from '../http/field-schema'
 import * as S from '../openapi/schemas'
-import { textFault } from '../text'
+import { textFault } from '../util/text'
 
 /**
  * The bodies and answers of `/api/keys/` (docs/operator.md), each written once: the creation's body

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { safeEqual } from '../auth/crypto'
 import type { Config } from '../config'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import type { Metrics } from './metrics'
 
 const PATH = '/metrics'

@@ -1,7 +1,7 @@
 import type { AnyElysia } from 'elysia'
 import type { AuthCore } from '../auth'
 import type { Principal } from '../auth/types'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import type { Metrics } from './metrics'
 
 /** Who acted, as an access line names it: the user, and the API key when one was used. */

@@ -2,7 +2,7 @@ import { toOpenAPISchema } from '@elysiajs/openapi'
 import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
-import type { PluginDefinition } from '../plugin'
+import type { PluginDefinition } from '../plugin/define'
 import { coreRouteData } from './core-routes'
 import { renderDocsPage } from './docs-page'
 import { CORE_DETAILS, lintReady, TAGS } from './operations'

@@ -15,7 +15,7 @@ import type { CommandMap } from '../client/types'
 import { type Client, type ClientOptions, createClient as createWsClient } from '../client/ws-client'
 import type { CommandMapOf } from '../commands/define'
 import type { RestApi } from '../openapi/rest-api'
-import type { PluginDefinition } from '../plugin'
+import type { PluginDefinition } from '../plugin/define'
 
 export type { BackoffOptions } from '../client/backoff'
 export { backoffDelay } from '../client/backoff'

@@ -4,5 +4,5 @@
  */
 export { type App, builtInPlugins, type CreateAppOptions, createApp, StartupError } from '../app'
 export { type Config, ConfigError, loadConfig } from '../config'
-export { definePlugin, type PluginDefinition } from '../plugin'
-export { type StartOptions, type StartOutcome, startServer } from '../serve'
+export { type StartOptions, type StartOutcome, startServer } from '../platform/bun/serve'
+export { definePlugin, type PluginDefinition } from '../plugin/define'

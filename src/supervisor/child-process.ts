@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
 import { bundled } from '../build/bundled'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import type { Transport } from './transport'
 import { createIpcParentTransport } from './transport-ipc'
 
 /**
  * The hidden subcommand the server starts its supervisor child with. The supervisor names it and the
- * command line (src/cli.ts) accepts it, so the supervisor never imports the entry's command line.
+ * command line (src/entry/cli.ts) accepts it, so the supervisor never imports the entry's command line.
  */
 export const SUPERVISOR_CHILD = 'supervisor-child'
 
@@ -21,12 +21,12 @@ export const CHILD_BUN_FLAGS = ['--no-env-file'] as const
 
 /**
  * How the child is started: the server's own entry with the hidden `supervisor-child` subcommand.
- * From source that is Bun running `src/main.ts`; in the compiled binary there is no source file, so
+ * From source that is Bun running `src/entry/main.ts`; in the compiled binary there is no source file, so
  * the binary starts itself (it is built not to read `.env`, which keeps the secrets out of it).
  */
 export function childCommand(): string[] {
 	if (bundled()) return [process.execPath, SUPERVISOR_CHILD]
-	const entry = fileURLToPath(new URL('../main.ts', import.meta.url))
+	const entry = fileURLToPath(new URL('../entry/main.ts', import.meta.url))
 	return [process.execPath, ...CHILD_BUN_FLAGS, entry, SUPERVISOR_CHILD]
 }
 

@@ -1,6 +1,6 @@
 import type { Subprocess } from 'bun'
-import type { Logger } from '../logger'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
+import type { Logger } from '../util/logger'
 import { type Capacity, capacityReached, type Room, tighter } from './capacity'
 import { spawnChild } from './child-process'
 import { PendingRequests } from './pending'

@@ -1,5 +1,5 @@
 import type { Config } from '../config'
-import type { Logger } from '../logger'
+import type { Logger } from '../util/logger'
 import { autoSupervisors, memoryBudget, memoryCapacity } from './capacity'
 import { SupervisorClient, type SupervisorOptions } from './client'
 import { setDescriptorLimit } from './rlimit'

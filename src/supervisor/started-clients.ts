@@ -1,5 +1,5 @@
-import type { Logger } from '../logger'
 import { RuntimeError } from '../telegram/types'
+import type { Logger } from '../util/logger'
 import type { StartClientOptions } from './types'
 
 /** Sends one `start` to the child and resolves with the client's authorization state. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type App, builtInPlugins, createApp } from '../app'
 import { loadConfig } from '../config'
-import type { PluginDefinition } from '../plugin'
+import type { PluginDefinition } from '../plugin/define'
 
 /**
  * `userbot-gateway/testing`: a whole server for a plugin's tests, on the Telegram emulator (no

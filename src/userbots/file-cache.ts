@@ -1,8 +1,8 @@
 import { and, asc, eq, max } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { fileCache } from '../../db/schema'
-import { createKeyedQueue } from '../keyed-queue'
-import type { Logger } from '../logger'
+import { createKeyedQueue } from '../util/keyed-queue'
+import type { Logger } from '../util/logger'
 
 /**
  * The files route's download cache (docs/read-side.md#the-download-cache): what TDLib holds in a

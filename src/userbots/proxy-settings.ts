@@ -1,7 +1,7 @@
 import { isIP } from 'node:net'
 import { badRequest } from '../http/errors'
 import { proxySecretFault, type TdProxy } from '../telegram/proxy'
-import { TEXT_FAULT_MESSAGES, textFault } from '../text'
+import { TEXT_FAULT_MESSAGES, textFault } from '../util/text'
 
 /**
  * A userbot's proxy as REST takes and shows it (docs/operator.md#userbot-proxies): checked field by

@@ -1,5 +1,5 @@
-import type { Logger } from '../logger'
 import type { TelegramRuntime } from '../supervisor/types'
+import type { Logger } from '../util/logger'
 import { within } from './runtime-calls'
 
 /**

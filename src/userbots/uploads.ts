@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { createKeyedQueue } from '../keyed-queue'
+import { createKeyedQueue } from '../util/keyed-queue'
 import { UserbotError } from './errors'
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { ACCOUNTS_SETTINGS } from '../../plugins/accounts/settings'
 import { createMailer } from '../../src/auth/mailer'
-import { createLogger } from '../../src/logger'
+import { createLogger } from '../../src/util/logger'
 
 describe('createMailer without SMTP_URL', () => {
 	it('writes the whole message, link and token included, to the log at info level', async () => {

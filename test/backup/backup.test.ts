@@ -6,11 +6,11 @@ import { type ServerProcess, startServerProcess } from '../build/server-process'
 import { connectWs } from '../helpers-ws'
 
 /**
- * Issue 28, backups: `backup PATH` beside a running server (`bun src/main.ts`, the emulator standing
+ * Issue 28, backups: `backup PATH` beside a running server (`bun src/entry/main.ts`, the emulator standing
  * for Telegram), `restore PATH` into a new folder, and a server started there brings the same
  * userbots back Ready, asked through REST and WebSocket as a client would.
  */
-const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
+const MAIN = join(import.meta.dir, '..', '..', 'src', 'entry', 'main.ts')
 const PASSWORD = 'Correct-Horse-42'
 const EMAIL = 'backup-owner@example.com'
 const root = mkdtempSync(join(tmpdir(), 'ubg-backup-'))
@@ -41,7 +41,7 @@ const start = async (dataDir: string) => {
 	return s
 }
 
-/** `bun src/main.ts <args>` (what `npm start -- <args>` runs): its exit code and output. */
+/** `bun src/entry/main.ts <args>` (what `npm start -- <args>` runs): its exit code and output. */
 async function cli(args: string[], env: Record<string, string>) {
 	const proc = Bun.spawn([process.execPath, MAIN, ...args], {
 		cwd: root,

@@ -1,5 +1,5 @@
 /**
- * Benchmark: the compiled binary against `npm start` of the same source (`bun src/main.ts`, what
+ * Benchmark: the compiled binary against `npm start` of the same source (`bun src/entry/main.ts`, what
  * `npm start` runs once its install step is done), in alternating rounds in one run. Each start
  * gets an empty data folder (migrations included) and the emulator backend, so both start their
  * supervisor child. Measured: time from spawn to the first `/health` 200, then the resident memory
@@ -13,7 +13,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildBinary } from '../../src/build/compile'
-import { denoCommand } from '../../src/deno-command'
+import { denoCommand } from '../../src/platform/deno/command'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const root = join(import.meta.dir, '..', '..')
@@ -114,7 +114,7 @@ copyFileSync(built.outfile, binary)
 chmodSync(binary, 0o755)
 console.log(`binary: ${mb(built.bytes)} MB, built in ${(built.ms / 1000).toFixed(1)} s`)
 
-const source = [process.execPath, join(root, 'src', 'main.ts')]
+const source = [process.execPath, join(root, 'src', 'entry', 'main.ts')]
 const deno = denoCommand()
 const runs: Record<'binary' | 'source' | 'deno', Sample[]> = { binary: [], source: [], deno: [] }
 try {

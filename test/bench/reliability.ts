@@ -1,5 +1,5 @@
 /**
- * `npm run reliability`: the reliability report. Runs the server as users do (`bun src/main.ts`,
+ * `npm run reliability`: the reliability report. Runs the server as users do (`bun src/entry/main.ts`,
  * emulator backend) in its own process and puts it through the long fuzz (frames and REST bodies),
  * faults (its supervisor killed under load, the whole server killed during registrations), load (a
  * thousand WebSockets, a storm of logins against the hash limit and without it) and clients that

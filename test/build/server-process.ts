@@ -1,7 +1,7 @@
 import type { Subprocess } from 'bun'
 
 /**
- * A server started as its own process (the compiled binary, `bun src/main.ts`, Deno): waits for
+ * A server started as its own process (the compiled binary, `bun src/entry/main.ts`, Deno): waits for
  * its `listening` log line and keeps what it printed, so a failure shows why.
  */
 export interface ServerProcess {

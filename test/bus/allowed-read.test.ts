@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'bun:test'
 import { checkShardRequest, methodsByLabel } from '../../src/bus/allowed'
-import { createLogger } from '../../src/logger'
 import type { InvokeMessage } from '../../src/supervisor/protocol'
 import { READ_PART_BYTES } from '../../src/userbots/file-download'
+import { createLogger } from '../../src/util/logger'
 
 /** What a shard lets through for the files route's reads of a file on its host (`userbots:read`). */
 const byLabel = methodsByLabel([])

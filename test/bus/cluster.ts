@@ -14,7 +14,7 @@ import { type NatsServer, readUntil, shardBusUrl, terminate } from './nats'
 export { type NatsServer, startNats, terminate } from './nats'
 
 /** The server's entry, as `npm start` runs it. */
-export const SERVER_ENTRY = join(import.meta.dir, '..', '..', 'src', 'main.ts')
+export const SERVER_ENTRY = join(import.meta.dir, '..', '..', 'src', 'entry', 'main.ts')
 
 export interface Cluster {
 	nats: NatsServer
@@ -47,7 +47,7 @@ export interface ShardProcess {
 	kill(): Promise<void>
 }
 
-/** Starts `bun src/main.ts` as a shard; resolves once it has joined the bus. */
+/** Starts `bun src/entry/main.ts` as a shard; resolves once it has joined the bus. */
 export async function startShard(
 	env: Record<string, string>,
 	id: string,
@@ -99,7 +99,7 @@ export interface GatewayProcess {
 }
 
 /**
- * A gateway in its own process (`bun src/main.ts`, ROLE=gateway). Two gateways must not share one
+ * A gateway in its own process (`bun src/entry/main.ts`, ROLE=gateway). Two gateways must not share one
  * process: the embedded database's driver waits for another connection's lock synchronously, so
  * two apps of one process writing one file stall each other for the whole busy timeout.
  */

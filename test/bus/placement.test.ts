@@ -6,11 +6,11 @@ import { type Bus, connectBus } from '../../src/bus/connection'
 import { RemoteRuntime } from '../../src/bus/remote-runtime'
 import { BusKey } from '../../src/bus/seal'
 import { kvSubject, MEMBERS_BUCKET, shardKey } from '../../src/bus/subjects'
-import { createLogger } from '../../src/logger'
 import { FD_RESERVE, FDS_PER_CLIENT } from '../../src/supervisor/capacity'
 import { ownerOf } from '../../src/supervisor/rendezvous'
 import { RuntimeError } from '../../src/telegram/types'
 import { generateDatabaseKey } from '../../src/userbots/key-crypto'
+import { createLogger } from '../../src/util/logger'
 import { countsIn, type TestInstance } from '../helpers'
 import {
 	clusterEnv,

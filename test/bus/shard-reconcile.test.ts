@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test'
 import type { LeaseRecord, LeaseView } from '../../src/bus/lease-view'
 import type { LeaseHolder } from '../../src/bus/leases'
 import { type ReconcilableShard, ShardReconcile } from '../../src/bus/shard-reconcile'
-import { createLogger } from '../../src/logger'
+import { createLogger } from '../../src/util/logger'
 
 /**
  * A shard's periodic check must go on whatever one of its steps does: a step that never ends (a

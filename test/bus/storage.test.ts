@@ -11,7 +11,7 @@ import {
 	StorageMismatchError,
 } from '../../src/bus/storage'
 import { BUS_KEY_KEY, SECRETS_KEY, STORAGE_KEY } from '../../src/bus/subjects'
-import { createLogger } from '../../src/logger'
+import { createLogger } from '../../src/util/logger'
 import { type NatsServer, startNats } from './cluster'
 import { busConfigOf } from './nats'
 

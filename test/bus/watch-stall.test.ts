@@ -5,7 +5,7 @@ import { LeaseView } from '../../src/bus/lease-view'
 import { Membership } from '../../src/bus/membership'
 import { BusKey } from '../../src/bus/seal'
 import { kvSubject, LEASES_BUCKET, MEMBERS_BUCKET } from '../../src/bus/subjects'
-import { createLogger } from '../../src/logger'
+import { createLogger } from '../../src/util/logger'
 import { until } from './cluster'
 
 /**

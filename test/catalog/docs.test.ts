@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { generateDocs, REFERENCE_FILE, ROOT } from '../../src/generate-docs'
+import { generateDocs, REFERENCE_FILE, ROOT } from '../../src/entry/generate-docs'
 
 /** CI's check that the committed documents are what the code says: `npm run docs` rewrites them. */
 describe('the generated documents', () => {

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { loadConfig } from '../../src/config'
-import { createLogger } from '../../src/logger'
 import type { RecordedRequest } from '../../src/supervisor/request-log'
 import { TD_SCHEMA } from '../../src/telegram/schema/index'
 import { createParseOnlyClient } from '../../src/telegram/tdlib'
+import { createLogger } from '../../src/util/logger'
 
 /**
  * `npm run conformance`: real TDLib judges every TDLib request the test suite made a command send.

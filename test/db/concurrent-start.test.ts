@@ -15,7 +15,7 @@ import { type SqldServer, startSqld } from '../helpers-sqld'
  * are one set (a token from one server is good on the others).
  */
 const ROOT = join(import.meta.dir, '..', '..')
-const MAIN = join(ROOT, 'src', 'main.ts')
+const MAIN = join(ROOT, 'src', 'entry', 'main.ts')
 const MIGRATIONS = readMigrationFiles({ migrationsFolder: join(ROOT, 'db', 'migrations') })
 const dirs: string[] = []
 afterAll(() => {

@@ -5,13 +5,13 @@ import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { buildEdge, EDGE_IMPORTS_ALLOWED } from '../../src/build/edge'
 import { ConfigError, loadConfig } from '../../src/config'
-import { denoExecutable } from '../../src/deno-command'
+import { denoExecutable } from '../../src/platform/deno/command'
 import { runToEnd, startServerProcess } from '../build/server-process'
 import { restSmoke } from '../build/smoke'
 import { type SqldServer, startSqld } from '../helpers-sqld'
 
 /**
- * The edge entry (src/edge.ts, bundled by `npm run build:edge`) under the Deno of the `deno` npm
+ * The edge entry (src/platform/edge/main.ts, bundled by `npm run build:edge`) under the Deno of the `deno` npm
  * package with `--allow-net --allow-env` and nothing else, against a real libSQL server (sqld) that
  * a Bun server shares: accounts made at the edge log in on Bun, and the other way round.
  */
@@ -89,20 +89,23 @@ describe('the REST families at the edge, under Deno with net and env only', () =
 	it('register, log in, me/, refresh, logout; accounts move between the edge and the Bun server', async () => {
 		const db = await sqld('shared')
 		// The Bun server migrates the shared database; the edge never does.
-		const bun = await startServerProcess([process.execPath, '--no-env-file', join(root, 'src', 'main.ts')], {
-			cwd: dir,
-			env: {
-				PATH: process.env.PATH ?? '',
-				HOME: dir,
-				DATA_DIR: join(dir, 'bun-data'),
-				DATABASE_URL: db.url,
-				PLUGINS: 'accounts',
-				PORT: '0',
-				HOST: '127.0.0.1',
-				...SECRETS,
+		const bun = await startServerProcess(
+			[process.execPath, '--no-env-file', join(root, 'src', 'entry', 'main.ts')],
+			{
+				cwd: dir,
+				env: {
+					PATH: process.env.PATH ?? '',
+					HOME: dir,
+					DATA_DIR: join(dir, 'bun-data'),
+					DATABASE_URL: db.url,
+					PLUGINS: 'accounts',
+					PORT: '0',
+					HOST: '127.0.0.1',
+					...SECRETS,
+				},
+				timeoutMs: 60_000,
 			},
-			timeoutMs: 60_000,
-		})
+		)
 		cleanup.push(() => bun.stop())
 		// The edge speaks Hrana over WebSocket, the Bun server over HTTP: one database.
 		const edge = await startServerProcess([denoExecutable(), ...EDGE_FLAGS, bundle], {

@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
-import { DENO_ENTRY, DENO_FLAGS, denoCommand } from '../../src/deno-command'
+import { DENO_ENTRY, DENO_FLAGS, denoCommand } from '../../src/platform/deno/command'
 import { runToEnd, startServerProcess } from '../build/server-process'
 import { restSmoke } from '../build/smoke'
 
 /**
- * The REST families on Deno 2 for real: `src/deno.ts` under the Deno of the `deno` npm package,
+ * The REST families on Deno 2 for real: `src/platform/deno/main.ts` under the Deno of the `deno` npm package,
  * with the flags `npm run start:deno` uses, against an embedded libSQL file.
  */
 const root = join(import.meta.dir, '..', '..')
@@ -30,11 +30,11 @@ const env = (cwd: string): Record<string, string> => ({
 })
 
 describe('npm run start:deno', () => {
-	it('runs src/deno.ts with the flags the tests use', () => {
+	it('runs src/platform/deno/main.ts with the flags the tests use', () => {
 		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 			scripts: Record<string, string>
 		}
-		expect(pkg.scripts['start:deno']).toBe(`deno ${DENO_FLAGS.join(' ')} src/deno.ts`)
+		expect(pkg.scripts['start:deno']).toBe(`deno ${DENO_FLAGS.join(' ')} src/platform/deno/main.ts`)
 		expect(denoCommand().slice(-1)).toEqual([DENO_ENTRY])
 	})
 })

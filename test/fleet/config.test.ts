@@ -4,7 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config'
 import { gatewayEnv, startGateways } from '../../src/fleet/gateways'
-import { createLogger } from '../../src/logger'
+import { createLogger } from '../../src/util/logger'
 
 /** GATEWAYS and GATEWAY_INDEX: what they need, one line when it is missing, what each gateway gets. */
 const dir = mkdtempSync(join(tmpdir(), 'ubg-gateways-config-'))

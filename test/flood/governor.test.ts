@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { FloodRefusedTd } from '../../src/flood/governed-runtime'
+import { FloodRefusedTd } from '../../src/supervisor/governed-runtime'
 import { TdError } from '../../src/telegram/types'
 import { harness, sendText } from './harness'
 

@@ -2,13 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Clock, ManualClock } from '../../src/flood/clock'
-import { type GovernedRuntime, governRuntime } from '../../src/flood/governed-runtime'
 import type { FloodLimits } from '../../src/flood/limits'
-import { createLogger } from '../../src/logger'
 import type { LocalRuntime, RuntimeEvent } from '../../src/supervisor'
+import { type GovernedRuntime, governRuntime } from '../../src/supervisor/governed-runtime'
 import { createEmulatorBackend } from '../../src/telegram/emulator'
 import { type EmulatorFloodOptions, withFloodLimits } from '../../src/telegram/emulator/flood'
 import type { BackendClient, TdRequest } from '../../src/telegram/types'
+import { createLogger } from '../../src/util/logger'
 
 /**
  * The governor in front of in-process emulated clients whose flood limits run on the same

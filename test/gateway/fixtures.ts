@@ -3,7 +3,7 @@ import { accounts } from '../../plugins/accounts'
 import { messagesCommands } from '../../plugins/commands-messages'
 import { userbots } from '../../plugins/userbots'
 import { CommandError, type CommandGroup, defineCommand, defineCommandGroup } from '../../src/commands/define'
-import { definePlugin, type PluginDefinition } from '../../src/plugin'
+import { definePlugin, type PluginDefinition } from '../../src/plugin/define'
 import { emulatorRequest } from '../../src/telegram/emulator'
 import type { TdMethod } from '../../src/telegram/types'
 

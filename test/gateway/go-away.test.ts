@@ -3,7 +3,7 @@ import { connectWs, createMessagingFixture, type MessagingFixture } from '../hel
 import { heldCommands, pluginsWith } from './fixtures'
 
 /**
- * A stopping server (`goAway`, what SIGTERM starts: src/shutdown.ts): each socket closes with 1001
+ * A stopping server (`goAway`, what SIGTERM starts: src/platform/shutdown.ts): each socket closes with 1001
  * once the commands it had running are answered; a command that arrives meanwhile is not run and
  * gets no reply (the close is its answer); no new socket is opened.
  */

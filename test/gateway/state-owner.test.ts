@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { accounts } from '../../plugins/accounts'
 import { userbots } from '../../plugins/userbots'
-import { definePlugin } from '../../src/plugin'
+import { definePlugin } from '../../src/plugin/define'
 import { getTestInstance } from '../helpers'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 

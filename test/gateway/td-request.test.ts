@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkTdRequest, INVALID_REQUEST, UNDECLARED_METHOD } from '../../src/commands/td-request'
-import { uploadsDir } from '../../src/gateway/uploads'
+import { uploadsDir } from '../../src/commands/uploads'
 
 /** The one check of a TDLib request, made by the gateway and again by a shard. */
 describe('checkTdRequest', () => {

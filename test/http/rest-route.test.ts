@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { t } from 'elysia'
 import { builtInPlugins } from '../../src/app'
-import { definePlugin } from '../../src/plugin'
 import {
 	checkedBy,
 	describeRoutes,
@@ -11,7 +10,8 @@ import {
 	ROUTE_ERRORS,
 	restRoute,
 	serveRoutes,
-} from '../../src/plugin-api'
+} from '../../src/plugin/api'
+import { definePlugin } from '../../src/plugin/define'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 /**

@@ -10,7 +10,7 @@ import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { Elysia } from 'elysia'
 import { errorHandler } from '../../src/http/errors'
 import { storageFailure } from '../../src/http/storage-errors'
-import { createLogger } from '../../src/logger'
+import { createLogger } from '../../src/util/logger'
 
 /**
  * Real failures of real storage: ENOSPC from writing to /dev/full, SQLITE_FULL from an SQLite

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Parser } from '@asyncapi/parser'
-import { generateDocs } from '../../src/generate-docs'
+import { generateDocs } from '../../src/entry/generate-docs'
 
 /**
  * `npm run lint:api` (CI) and test/lint/api-documents.test.ts: the OpenAPI document the server

@@ -3,8 +3,8 @@ import { Elysia, t } from 'elysia'
 import { accountsApi } from '../../plugins/accounts/api'
 import { userbotsApi } from '../../plugins/userbots/api'
 import { builtInPlugins } from '../../src/app'
-import { definePlugin } from '../../src/plugin'
-import { BEARER_OR_SESSION, documentedOnly, ROUTE_ERRORS } from '../../src/plugin-api'
+import { BEARER_OR_SESSION, documentedOnly, ROUTE_ERRORS } from '../../src/plugin/api'
+import { definePlugin } from '../../src/plugin/define'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 type Operation = {

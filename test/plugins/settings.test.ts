@@ -10,9 +10,9 @@ import { webhooks } from '../../plugins/webhooks'
 import { WEBHOOK_SETTINGS } from '../../plugins/webhooks/settings'
 import { builtInPlugins } from '../../src/app'
 import { ConfigError } from '../../src/config'
-import type { PluginDefinition } from '../../src/plugin'
-import { definePluginSettings, setting } from '../../src/plugin-settings'
-import { startServer } from '../../src/serve'
+import { startServer } from '../../src/platform/bun/serve'
+import type { PluginDefinition } from '../../src/plugin/define'
+import { definePluginSettings, setting } from '../../src/plugin/settings'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 /**

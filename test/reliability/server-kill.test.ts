@@ -6,14 +6,14 @@ import { createClient } from '@libsql/client'
 import { type ServerProcess, startServerProcess } from '../build/server-process'
 
 /**
- * Issue 13, faults: the whole server (`bun src/main.ts`) is killed with SIGKILL in the middle of a
+ * Issue 13, faults: the whole server (`bun src/entry/main.ts`) is killed with SIGKILL in the middle of a
  * burst of registrations (new companies, invites, two people racing for one invite) and userbot
  * creations, then started again on the same data folder. Nothing is half made: no user without a
  * company, no company without its owner, no invite accepted by nobody or by someone elsewhere, no
  * invited user whose invite is still open; every registration answered 201 before the kill is
  * there; the userbots come back; the restarted server registers again.
  */
-const MAIN = join(import.meta.dir, '..', '..', 'src', 'main.ts')
+const MAIN = join(import.meta.dir, '..', '..', 'src', 'entry', 'main.ts')
 const PASSWORD = 'Correct-Horse-42'
 const dataDir = mkdtempSync(join(tmpdir(), 'ubg-kill-'))
 let server: ServerProcess | undefined

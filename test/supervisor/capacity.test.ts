@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config'
-import { createLogger } from '../../src/logger'
 import { createRuntime, type LocalRuntime } from '../../src/supervisor'
 import {
 	autoSupervisors,
@@ -20,6 +19,7 @@ import { ownerOf } from '../../src/supervisor/rendezvous'
 import type { ShardedRuntime } from '../../src/supervisor/sharded'
 import { createEmulatorBackend } from '../../src/telegram/emulator'
 import { RuntimeError } from '../../src/telegram/types'
+import { createLogger } from '../../src/util/logger'
 import { rejection } from './helpers'
 
 /**

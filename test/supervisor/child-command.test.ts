@@ -14,7 +14,7 @@ describe('childCommand (from source)', () => {
 		expect(childCommand()).toEqual([
 			process.execPath,
 			'--no-env-file',
-			join(import.meta.dir, '..', '..', 'src', 'main.ts'),
+			join(import.meta.dir, '..', '..', 'src', 'entry', 'main.ts'),
 			'supervisor-child',
 		])
 	})

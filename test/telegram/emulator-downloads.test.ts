@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { emulatorRequest } from '../../src/telegram/emulator'
-import { DOWNLOAD_PART_BYTES } from '../../src/telegram/emulator/downloads'
+import { DOWNLOAD_PART_BYTES } from '../../src/telegram/emulator/files/downloads'
 import { TdError } from '../../src/telegram/types'
 import { login, rejection, startRuntime, type TestRuntime } from '../supervisor/helpers'
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
 import { SEED_CHATS } from '../../src/telegram/emulator'
-import { LOUNGE_EXTRA_MESSAGES, SEED_PHOTO_PNG } from '../../src/telegram/emulator/seed-read-side'
+import { LOUNGE_EXTRA_MESSAGES, SEED_PHOTO_PNG } from '../../src/telegram/emulator/seed/read-side'
 import { TdError } from '../../src/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 

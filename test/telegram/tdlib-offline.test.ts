@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config'
-import { createLogger } from '../../src/logger'
 import { createRuntime } from '../../src/supervisor'
 import { createTdlibBackend } from '../../src/telegram/tdlib'
 import { RuntimeError, TdError, type TdUpdate } from '../../src/telegram/types'
+import { createLogger } from '../../src/util/logger'
 import { isAlive, rejection, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 // Real TDLib with a fake API id, told `networkTypeNone` before anything else: nothing leaves

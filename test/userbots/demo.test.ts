@@ -11,9 +11,9 @@ afterAll(async () => {
 	removeDir(dataDir)
 })
 
-/** Runs `bun src/demo.ts` and reads what it prints until it is ready. */
+/** Runs `bun src/entry/demo.ts` and reads what it prints until it is ready. */
 async function runDemo(): Promise<string> {
-	const proc = Bun.spawn([process.execPath, 'src/demo.ts'], {
+	const proc = Bun.spawn([process.execPath, 'src/entry/demo.ts'], {
 		env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
 		stdout: 'pipe',
 		stderr: 'inherit',

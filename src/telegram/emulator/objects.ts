@@ -1,8 +1,8 @@
 import type * as Td from 'tdlib-types'
+import { lastReadInbox, unreadCount } from './chats/read-state'
 import { contentFor, fileObject, fileRecord } from './files'
-import { memberStatus } from './members-objects'
-import { defaultPermissions } from './members-rights'
-import { lastReadInbox, unreadCount } from './read-state'
+import { memberStatus } from './members/objects'
+import { defaultPermissions } from './members/rights'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord, type UserRecord, type World } from './world'
 
 /** Builds TDLib-shaped objects from world records, as one viewer sees them. */

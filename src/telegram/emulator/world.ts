@@ -1,8 +1,8 @@
 import type * as Td from 'tdlib-types'
 import { encodeGraph } from './cloud/codec'
-import { type BanRecord, type MemberRecord, newMember, type Role } from './member-records'
+import { type BanRecord, type MemberRecord, newMember, type Role } from './members/records'
 
-export type { BanRecord, MemberRecord, Role } from './member-records'
+export type { BanRecord, MemberRecord, Role } from './members/records'
 
 /**
  * The emulated Telegram cloud: plain records, shared by every emulated client. TDLib-shaped objects

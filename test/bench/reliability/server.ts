@@ -4,11 +4,11 @@ import { join } from 'node:path'
 import { type ServerProcess, startServerProcess } from '../../build/server-process'
 
 /**
- * The server as a user runs it (`bun src/main.ts` on the emulator) in its own process, so that its
+ * The server as a user runs it (`bun src/entry/main.ts` on the emulator) in its own process, so that its
  * memory, its file descriptors and its supervisor child are measured alone, and a world set up
  * over REST: two companies, logged-in userbots.
  */
-const MAIN = join(import.meta.dir, '..', '..', '..', 'src', 'main.ts')
+const MAIN = join(import.meta.dir, '..', '..', '..', 'src', 'entry', 'main.ts')
 export const PASSWORD = 'Correct-Horse-42'
 
 export interface BenchServer {

@@ -3,7 +3,7 @@ import { session } from '../../../db/schema'
 import { accounts } from '../../../plugins/accounts'
 import type { AuthCore } from '../../../src/auth'
 import { sha256 } from '../../../src/auth/crypto'
-import { createLogger } from '../../../src/logger'
+import { createLogger } from '../../../src/util/logger'
 import { getTestInstance, type TestInstance } from '../../helpers'
 
 /** Shared steps of the accounts tests (and the accounts benchmark): an app with only this plugin. */

@@ -12,7 +12,7 @@ import { WEBHOOK_SETTINGS } from '../../../plugins/webhooks/settings'
 import { WebhookStore } from '../../../plugins/webhooks/store'
 import { webhookDelivery, webhookEndpoint } from '../../../plugins/webhooks/tables'
 import { loadConfig } from '../../../src/config'
-import { createLogger } from '../../../src/logger'
+import { createLogger } from '../../../src/util/logger'
 
 /**
  * Deliveries stored already leased to the gateway that stores them, and sent from memory (no claim):

@@ -1,0 +1,15 @@
+import { Elysia } from 'elysia'
+import { auditRoutes } from '../audit/routes'
+import type { ApiKeys } from '../auth/api-keys'
+import type { RegisteredCommand } from '../commands/registry'
+import type { AppContext } from '../context'
+import { keyRoutes } from '../keys/routes'
+
+/** The operator's REST routes (docs/operator.md): API keys (the auth core's `keys`) and the audit log. */
+export function operatorRoutes(
+	ctx: AppContext,
+	commands: ReadonlyMap<string, RegisteredCommand>,
+	keys: ApiKeys,
+): Elysia {
+	return new Elysia({ name: 'operator-routes' }).use(keyRoutes(ctx, commands, keys)).use(auditRoutes(ctx))
+}

@@ -1,0 +1,154 @@
+import { join, resolve } from 'node:path'
+import { failureLine, startServer } from '../platform/bun/serve'
+import { shutDown } from '../platform/shutdown'
+import { createClient, createRestClient } from '../public/client'
+
+/**
+ * `npm run demo`: the quickest way to try the command channel. Starts the server on the Telegram
+ * emulator, then seeds it through its own public API (as a newcomer would): a company and its
+ * owner, and a userbot logged in to an emulated account. Prints how to log in and a first command.
+ * The data stays in `DATA_DIR` (default `./data/demo`), so a second run finds it all again.
+ */
+const EMAIL = process.env.DEMO_EMAIL ?? 'demo@example.com'
+const PASSWORD = process.env.DEMO_PASSWORD ?? 'Lamp-Orbit-4821'
+// Bob Baker, a seeded emulator account: test-DC phone 99966 2 1234, code 22222.
+const PHONE = '9996621234'
+const CODE = '22222'
+const TEAM_CHAT = -2001
+
+/** A POSIX shell word: the printed commands stay right whatever DEMO_EMAIL and DEMO_PASSWORD hold. */
+const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+
+class DemoSetupError extends Error {
+	override name = 'DemoSetupError'
+}
+
+async function main() {
+	const started = await startServer(process.env, {
+		overrides: { DATA_DIR: process.env.DATA_DIR || join('data', 'demo'), TDLIB_BACKEND: 'emulator' },
+	})
+	if (!started.ok) {
+		process.stderr.write(`${started.line}\n`)
+		process.exit(2)
+	}
+	const { config, instance, url } = started
+	try {
+		await seedAndPrint(config.dataDir, url)
+	} catch (err) {
+		await instance.app.stop()
+		await instance.close()
+		process.stderr.write(`${failureLine(err)}\n`)
+		process.exit(2)
+	}
+
+	let stopping = false
+	const stop = async () => {
+		if (stopping) return
+		stopping = true
+		const code = await shutDown(
+			{
+				stopListening: () => instance.app.stop(false),
+				goAway: 'goAway' in instance ? instance.goAway : undefined,
+				close: instance.close,
+			},
+			config.shutdownTimeoutMs,
+			instance.ctx.log,
+		)
+		process.exit(code)
+	}
+	process.on('SIGINT', () => void stop())
+	process.on('SIGTERM', () => void stop())
+}
+
+async function seedAndPrint(dataDir: string, url: string) {
+	const fail = (step: string, res: { status: number; error: { value: unknown } | null }): never => {
+		throw new DemoSetupError(
+			`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.error?.value)}`,
+		)
+	}
+
+	// Seeded through the service's own typed clients, as an API user would: Eden for REST, then the
+	// command channel.
+	const anonymous = createRestClient(url)
+	const registered = await anonymous.accounts.register.post({
+		email: EMAIL,
+		password: PASSWORD,
+		first_name: 'Demo',
+		last_name: 'Owner',
+	})
+	// A second run finds the user there already (400: the e-mail is taken).
+	if (registered.status !== 201 && registered.status !== 400) fail('register', registered)
+	const token = await anonymous.accounts.token.post({ email: EMAIL, password: PASSWORD })
+	if (!token.data) return fail('token (is DEMO_PASSWORD the one of the first run?)', token)
+	const access = token.data.access
+	const rest = createRestClient(url, { token: access })
+
+	const list = await rest.api.userbots.get()
+	const existing = list.data ?? []
+	let bot: { id: number; authorization_state: string } | undefined =
+		existing.find((b) => b.authorization_state === 'authorizationStateReady') ?? existing[0]
+	if (!bot) {
+		const created = await rest.api.userbots.post({ name: 'Demo userbot' })
+		if (!created.data) return fail('create userbot', created)
+		bot = created.data
+	}
+	if (bot.authorization_state !== 'authorizationStateReady') {
+		const steps = rest.api.userbots({ id: String(bot.id) })
+		const phone = await steps.phone.post({ phone_number: PHONE })
+		if (phone.status !== 200) fail('phone', phone)
+		const code = await steps.code.post({ code: CODE })
+		if (code.status !== 200) fail('code', code)
+	}
+
+	const client = createClient({ url, token: access, reconnect: false })
+	let members: number
+	try {
+		const list = await client.send('get_chat_members', { userbot_id: bot.id, chat_id: TEAM_CHAT })
+		members = list.total_count
+	} catch (err) {
+		throw new DemoSetupError(`demo setup failed at the first command: ${(err as Error).message}`)
+	} finally {
+		client.close()
+	}
+
+	const wsUrl = `${url.replace(/^http/, 'ws')}/ws`
+	const example = JSON.stringify({
+		action: 'send_message',
+		userbot_id: bot.id,
+		chat_id: TEAM_CHAT,
+		text: 'Hello!',
+	})
+	// Only Node and npm are assumed: `node -e` with its built-in fetch, and wscat through npx.
+	const tokenScript = `fetch(${JSON.stringify(`${url}/accounts/token/`)}, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(${JSON.stringify({ email: EMAIL, password: PASSWORD })})}).then((r) => r.text()).then(console.log)`
+	const lines = [
+		'',
+		`Demo server on the Telegram emulator: ${url}  (data in ${resolve(dataDir)})`,
+		'',
+		`  user     ${EMAIL}`,
+		`  password ${PASSWORD}`,
+		`  userbot  #${bot.id}, logged in as +${PHONE} (emulated account "Bob Baker")`,
+		'',
+		`Web console: open ${url}/ in a browser and log in with the user above.`,
+		'',
+		'Take a bearer token (it prints {"access": ..., "refresh": ...}):',
+		`  node -e ${shellWord(tokenScript)}`,
+		'or log in with a session cookie at POST /accounts/login/ (same body).',
+		'',
+		`Open the command channel (${wsUrl}) with the access token, e.g.:`,
+		`  npx -y wscat -c ${wsUrl} -H "Authorization: Bearer <access>"`,
+		'and send a command (it posts to the seeded "Team Chat"):',
+		`  ${example}`,
+		'',
+		`From TypeScript, the typed client (userbot-gateway/client; docs/development.md#typed-client) just asked:`,
+		`Team Chat has ${members} members. API documentation: ${url}/api/docs (OpenAPI at`,
+		'/api/openapi.json, every command at /api/commands/).',
+		'',
+		'Add your own userbot: POST /api/userbots/, then /phone/ and /code/. Emulated accounts use',
+		"Telegram's test-DC numbers 99966XYYYY with code XXXXX (X five times); 9996631111 (code 33333)",
+		'also asks for the 2FA password "secret-2fa". Press Ctrl-C to stop.',
+		'',
+	]
+	process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+await main()

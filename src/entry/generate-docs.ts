@@ -1,0 +1,65 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { toAsyncApi } from '../catalog/asyncapi'
+import type { Catalog } from '../catalog/catalog'
+import { commandReference, withReference } from '../catalog/markdown'
+import type { JsonSchema } from '../commands/fields'
+import { loadConfig } from '../config'
+import { openApiDocument } from '../openapi/document'
+import { createLogger } from '../util/logger'
+
+/**
+ * `npm run docs`: the built-in app's catalog written out: `docs/commands.json`, `docs/asyncapi.json`,
+ * `docs/openapi.json` and the command reference in `docs/commands.md`. `test/catalog/docs.test.ts` makes the same files in memory and
+ * fails when the committed ones differ.
+ */
+export const ROOT = resolve(import.meta.dir, '..', '..')
+
+/** The document whose command reference, between its markers, the catalog writes. */
+export const REFERENCE_FILE = 'docs/commands.md'
+
+export interface GeneratedDocs {
+	files: Record<string, string>
+}
+
+/**
+ * The built-in plugins' app, without a Telegram runtime (nothing is started), and its documents;
+ * `env` adds settings (the API documents' linter also documents family B, with MAIN_SERVER_URL).
+ */
+export async function generateDocs(env: Record<string, string> = {}): Promise<GeneratedDocs> {
+	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-docs-'))
+	try {
+		const config = loadConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TDLIB_BACKEND: 'tdlib' })
+		const { builtInPlugins, createApp } = await import('../app')
+		const app = await createApp(config, { logger: createLogger('silent') })
+		try {
+			const openapi = openApiDocument(app.app, builtInPlugins)
+			return { files: documents(app.catalog, openapi, readFileSync(join(ROOT, REFERENCE_FILE), 'utf8')) }
+		} finally {
+			await app.close()
+		}
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true })
+	}
+}
+
+const pretty = (x: unknown) => `${JSON.stringify(x, null, '\t')}\n`
+
+export function documents(catalog: Catalog, openapi: JsonSchema, reference: string): Record<string, string> {
+	const asyncapi: JsonSchema = toAsyncApi(catalog)
+	return {
+		'docs/commands.json': pretty(catalog),
+		'docs/asyncapi.json': pretty(asyncapi),
+		'docs/openapi.json': pretty(openapi),
+		[REFERENCE_FILE]: withReference(reference, commandReference(catalog)),
+	}
+}
+
+if (import.meta.main) {
+	const { files } = await generateDocs()
+	await mkdir(join(ROOT, 'docs'), { recursive: true })
+	for (const [path, text] of Object.entries(files)) writeFileSync(join(ROOT, path), text)
+	process.stdout.write(`written: ${Object.keys(files).join(', ')}\n`)
+}

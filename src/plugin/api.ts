@@ -1,0 +1,116 @@
+/**
+ * `userbot-gateway/plugin`: everything a plugin needs, for the plugins of this repository and for
+ * anyone else's alike (every built-in plugin imports from here, never from `src/` or `db/`;
+ * test/plugins/imports.test.ts holds them to it). A command group is a plugin:
+ * `definePlugin({ id, commands: [defineCommand({...}), ...] })`; a plugin with routes returns them
+ * from `build(ctx)`, written with the REST toolkit (src/plugin/rest.ts, re-exported below) and the
+ * services of its `AppContext`. Loaded by `PLUGINS` naming its package or path, or by
+ * `createApp(config, { plugins })`.
+ */
+export type { AuditAction, AuditDetail } from '../audit/log'
+// Issue 24 (the accounts plugin owns its settings): mail, built from a plugin's own SMTP settings.
+export { createMailer, type MailSettings } from '../auth/mailer'
+export type { Permission } from '../auth/permissions'
+export type { Principal } from '../auth/types'
+// Issue 26 (the webhooks' JetStream outbox): the bus a plugin finds in `ctx.bus`, and how its
+// messages are sealed and named.
+export type { Bus } from '../bus/connection'
+export { kvSubject } from '../bus/subjects'
+export {
+	type Command,
+	type CommandContext,
+	type CommandDefinition,
+	CommandError,
+	type CommandGroup,
+	type CommandInput,
+	type CommandMapOf,
+	defineCommand,
+	defineCommandGroup,
+	type InputSchema,
+	type ResultDoc,
+} from '../commands/define'
+export {
+	documented,
+	FIELD_DOC,
+	type FieldDoc,
+	fields,
+	INT64_SCHEMA,
+	INTEGER_SCHEMA,
+	int64String,
+	isIntegral,
+	isMissing,
+	isObject,
+	type JsonObject,
+	type JsonSchema,
+	type ListCap,
+	listCap,
+	MAX_LIST_ITEMS,
+	optionalArray,
+	optionalBool,
+	optionalInt,
+	optionalObject,
+	optionalString,
+	optionalText,
+	requiredInt,
+	requiredIntList,
+	requiredString,
+	requiredValue,
+	toInt,
+	toInt64,
+} from '../commands/fields'
+export {
+	type CheckOptions,
+	checkTdList,
+	checkTdObject,
+	type FormattedText,
+	formattedText,
+	isRemoteFileRef,
+	isUnicodeText,
+	LOCAL_FILE_REFUSED,
+	type SlotOptions,
+	slotTypes,
+	type TdFieldOptions,
+	TdObjectError,
+	type TdSlot,
+	TEXT_ENTITY,
+	tdListField,
+	tdObjectField,
+	tdObjectSchema,
+	tdSlot,
+	textField,
+	typeOf,
+} from '../commands/td-objects'
+export type { Config } from '../config'
+// Issue 24: a plugin's own settings, declared once (variable, schema, default), read when it loads.
+export { ConfigError } from '../config/error'
+export type { AppContext, CompanyEvent, RestContext } from '../context'
+export type { FloodClass } from '../flood/limits'
+export { wordError } from '../gateway/errors'
+export { isAddressOrCidr } from '../http/client-address'
+export { PARSE_FAILED } from '../telegram/schema/types'
+export {
+	RuntimeError,
+	TdError,
+	type TdInvoke,
+	type TdMethod,
+	type TdRequest,
+	type TdResult,
+	type TdUpdate,
+} from '../telegram/types'
+// Issue 24 (one wire module): a plugin's pushes are built as the gateway builds its replies.
+export { type ChatUpdate, errorEvent, successEvent } from '../wire/envelope'
+export { GatewayErrors } from '../wire/errors'
+export { definePlugin, type PluginDefinition } from './define'
+export * from './rest'
+export {
+	type CoreSettings,
+	definePluginSettings,
+	type PluginSettings,
+	type Setting,
+	type SettingsOf,
+	type SettingsOptions,
+	type SettingsShape,
+	type SettingsValues,
+	setting,
+	settingTypes,
+} from './settings'

@@ -1,0 +1,295 @@
+import type * as Td from 'tdlib-types'
+import type { TdUpdate } from '../../types'
+import { isAdmin, rightsOf } from '../members/rights'
+import { messageObject } from '../objects'
+import { fail, type Handlers, OK, type Session } from '../session'
+import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord } from '../world'
+import { ALBUM_KINDS, messageContent, withCaption } from './content'
+import { sendFailed, sendRefusal } from './send-failures'
+
+/** The messages group: sending, forwarding, editing, pinning, reactions, auto-delete timers. */
+
+/** In a channel only administrators who may post write; in groups everyone who is in. */
+const canWrite = (chat: ChatRecord, userId: number) =>
+	chat.kind !== 'channel' || rightsOf(chat, userId)?.can_post_messages === true
+
+export function requireChat(s: Session, chatId: number | undefined, notFound = 'Chat not found'): ChatRecord {
+	return s.world.chatFor(s.userId, chatId ?? 0) ?? fail(notFound)
+}
+
+function requireMessage(s: Session, chat: ChatRecord, messageId: number | undefined): MessageRecord {
+	return s.world.message(chat, messageId ?? 0) ?? fail('Message not found')
+}
+
+function writable(s: Session, chatId: number | undefined, notFound?: string): ChatRecord {
+	const chat = requireChat(s, chatId, notFound)
+	if (!canWrite(chat, s.userId)) fail('Have no write access to the chat')
+	return chat
+}
+
+const isServerMessageId = (id: number) => Number.isSafeInteger(id) && id > 0 && id % MESSAGE_ID_SHIFT === 0
+
+/**
+ * The topic of a message to send, checked as TDLib's `MessageTopic::get_send_message_topic` does,
+ * with its error strings (docs/tdlib-mapping.md#messages).
+ */
+function sendTopic(chat: ChatRecord, topic: Td.MessageTopic$Input | undefined): Td.MessageTopic | undefined {
+	switch (topic?._) {
+		case undefined:
+			return undefined
+		case 'messageTopicThread': {
+			const id = topic.message_thread_id ?? 0
+			if (chat.kind !== 'supergroup') fail("Chat doesn't have threads")
+			if (!isServerMessageId(id)) fail('Invalid message thread identifier specified')
+			return { _: 'messageTopicThread', message_thread_id: id }
+		}
+		case 'messageTopicForum': {
+			const id = topic.forum_topic_id ?? 0
+			if (!Number.isInteger(id) || id <= 0 || id >= 2 ** 31) fail('Invalid topic identifier specified')
+			if (chat.kind !== 'supergroup' || !chat.isForum) fail('Chat is not a forum')
+			return { _: 'messageTopicForum', forum_topic_id: id }
+		}
+		case 'messageTopicDirectMessages':
+			return fail('Chat is not an administered channel direct messages chat')
+		default:
+			return fail('Chat is not the Saved Messages chat')
+	}
+}
+
+function replyTo(
+	s: Session,
+	chat: ChatRecord,
+	reply: Td.InputMessageReplyTo$Input | undefined,
+): number | undefined {
+	if (reply?._ !== 'inputMessageReplyToMessage') return undefined
+	// TDLib sends without the reply when the replied message is gone.
+	return s.world.message(chat, reply.message_id ?? 0)?.serverId
+}
+
+/**
+ * Stores the message and answers with TDLib's temporary copy (pending, id one above the final
+ * one); `updateMessageSendSucceeded` with the final message follows on the next turn, or
+ * `updateMessageSendFailed` when the cloud refuses it (send-failures.ts).
+ */
+function send(
+	s: Session,
+	chat: ChatRecord,
+	content: Td.MessageContent,
+	extra: Partial<MessageRecord>,
+): Td.message {
+	const record = s.world.addMessage(chat, s.userId, content, extra)
+	const tempId = record.serverId * MESSAGE_ID_SHIFT + 1
+	const temp: Td.message = {
+		...messageObject(s.world, chat, record, s.userId, tempId),
+		sending_state: { _: 'messageSendingStatePending', sending_id: 0 },
+	}
+	s.emit({ _: 'updateNewMessage', message: temp })
+	const refused = sendRefusal(content)
+	// Refused by the cloud: it never had the message; the client hears why on the next turn.
+	if (refused) chat.messages.delete(record.serverId)
+	setTimeout(() => {
+		if (refused) return s.emit(sendFailed(temp, refused))
+		const update: TdUpdate = {
+			_: 'updateMessageSendSucceeded',
+			message: messageObject(s.world, chat, record, s.userId),
+			old_message_id: tempId,
+		}
+		s.emit(update)
+		// Then every other member hears of it, as TDLib tells them: the final message, in their chat.
+		s.world.notify(
+			chat.members.keys(),
+			(viewer) => ({ _: 'updateNewMessage', message: messageObject(s.world, chat, record, viewer) }),
+			s,
+		)
+	}, 0)
+	return temp
+}
+
+/**
+ * `sendMessage` of an `inputMessageForwarded`: a forward of one message or, with
+ * `copy_options.send_copy`, a copy without its sender whose caption `replace_caption` replaces.
+ */
+function sendForwarded(
+	s: Session,
+	to: ChatRecord,
+	input: Td.inputMessageForwarded$Input,
+	extra: Pick<MessageRecord, 'replyTo' | 'topic'>,
+): Td.message {
+	const from = requireChat(s, input.from_chat_id, 'Chat to forward messages from not found')
+	const copy = input.copy_options
+	const sendCopy = copy?.send_copy ?? false
+	const m = s.world.message(from, input.message_id ?? 0)
+	if (!m) return fail(sendCopy ? "The message can't be copied" : "The message can't be forwarded")
+	const content =
+		sendCopy && copy?.replace_caption
+			? withCaption(m.content, copy.new_caption, copy.new_show_caption_above_media ?? false)
+			: m.content
+	return send(s, to, content, { ...extra, forwardedFrom: sendCopy ? undefined : m.senderId })
+}
+
+const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
+
+export const messageHandlers: Handlers = {
+	getMessage(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		return messageObject(s.world, chat, requireMessage(s, chat, req.message_id), s.userId)
+	},
+	sendMessage(s, req) {
+		const chat = writable(s, req.chat_id)
+		const topic = sendTopic(chat, req.topic_id)
+		const input = req.input_message_content
+		const reply = replyTo(s, chat, req.reply_to)
+		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, { replyTo: reply, topic })
+		return send(s, chat, messageContent(s.world, input, s.userId), { replyTo: reply, topic })
+	},
+	sendMessageAlbum(s, req) {
+		// TDLib counts before it looks for the chat, and reads each content before judging its kind.
+		const inputs = req.input_message_contents ?? []
+		if (inputs.length > 10) fail('Too many messages to send as an album')
+		if (inputs.length === 0) fail('There are no messages to send')
+		const chat = writable(s, req.chat_id)
+		const topic = sendTopic(chat, req.topic_id)
+		const contents = inputs.map((i) => {
+			const content = messageContent(s.world, i, s.userId)
+			if (!ALBUM_KINDS.has(i._)) fail('Invalid message content type')
+			return content
+		})
+		const albumId = String(s.world.now())
+		const reply = replyTo(s, chat, req.reply_to)
+		const messages = contents.map((c) => send(s, chat, c, { albumId, replyTo: reply, topic }))
+		return { _: 'messages', total_count: messages.length, messages }
+	},
+	deleteMessages(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const ids = req.message_ids ?? []
+		for (const id of ids) if (!Number.isInteger(id) || id <= 0) fail('Invalid message identifier')
+		const found = ids.map((id) => s.world.message(chat, id)).filter((m) => m !== undefined)
+		for (const m of found) {
+			if (m.senderId !== s.userId && !isAdmin(chat, s.userId)) fail("Message can't be deleted")
+		}
+		for (const m of found) chat.messages.delete(m.serverId)
+		if (found.length) {
+			const message_ids = found.map((m) => m.serverId * MESSAGE_ID_SHIFT)
+			const deleted = (viewer: number): TdUpdate => ({
+				_: 'updateDeleteMessages',
+				chat_id: s.world.chatIdFor(viewer, chat),
+				message_ids,
+				is_permanent: true,
+				from_cache: false,
+			})
+			s.emit(deleted(s.userId))
+			// Revoked for everyone in groups and when asked; a private chat's copy only when `revoke`.
+			if (chat.kind !== 'private' || req.revoke) s.world.notify(chat.members.keys(), deleted, s)
+		}
+		return OK
+	},
+	forwardMessages(s, req) {
+		// TDLib's order: the count, the source chat, the target chat, then each identifier.
+		const ids = req.message_ids ?? []
+		if (ids.length > 100) fail('Too many messages to forward')
+		if (ids.length === 0) fail('There are no messages to forward')
+		const from = requireChat(s, req.from_chat_id, 'Chat to forward messages from not found')
+		const to = writable(s, req.chat_id, 'Chat to forward messages to not found')
+		for (let i = 0; i < ids.length; i++) {
+			if (!Number.isInteger(ids[i]) || ids[i]! <= 0) fail('Invalid message identifier')
+			if (i > 0 && ids[i]! <= ids[i - 1]!) fail('Message identifiers must be in a strictly increasing order')
+		}
+		if (req.topic_id) fail("Can't forward messages to a specific message thread")
+		const messages = ids.map((id) => {
+			const m = s.world.message(from, id)
+			if (!m) return null
+			const forwardedFrom = req.send_copy ? undefined : m.senderId
+			return send(s, to, m.content, { forwardedFrom })
+		})
+		return { _: 'messages', total_count: messages.length, messages }
+	},
+	editMessageText(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		if (m.senderId !== s.userId) fail("Message can't be edited")
+		if (m.content._ !== 'messageText') fail('There is no text in the message to edit')
+		if (req.input_message_content?._ !== 'inputMessageText') fail('Invalid message content type')
+		const content = messageContent(s.world, req.input_message_content, s.userId)
+		if (
+			content._ === 'messageText' &&
+			m.content._ === 'messageText' &&
+			content.text.text === m.content.text.text
+		) {
+			fail('MESSAGE_NOT_MODIFIED')
+		}
+		m.content = content
+		m.editDate = s.world.now()
+		// TDLib tells every member's client, the editor's too: the new content, then the edit date.
+		const messageId = m.serverId * MESSAGE_ID_SHIFT
+		s.world.notify(chat.members.keys(), (viewer) => ({
+			_: 'updateMessageContent',
+			chat_id: s.world.chatIdFor(viewer, chat),
+			message_id: messageId,
+			new_content: m.content,
+		}))
+		s.world.notify(chat.members.keys(), (viewer) => ({
+			_: 'updateMessageEdited',
+			chat_id: s.world.chatIdFor(viewer, chat),
+			message_id: messageId,
+			edit_date: m.editDate,
+		}))
+		return messageObject(s.world, chat, m, s.userId)
+	},
+	pinChatMessage(s, req) {
+		// TDLib's order: the chat, the right to pin, the message, then only_for_self.
+		const chat = requireChat(s, req.chat_id)
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
+		const m = requireMessage(s, chat, req.message_id)
+		if (req.only_for_self && chat.kind !== 'private')
+			fail("Messages can't be pinned only for self in the chat")
+		m.pinned = true
+		return OK
+	},
+	unpinChatMessage(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
+		const m = requireMessage(s, chat, req.message_id)
+		m.pinned = false
+		return OK
+	},
+	addMessageReaction(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		const type = req.reaction_type
+		if (type?._ === 'reactionTypePaid')
+			fail('Use addPendingPaidMessageReaction instead to add the paid reaction')
+		const emoji = type?._ === 'reactionTypeEmoji' ? (type.emoji ?? '') : ''
+		if (!s.world.reactions.includes(emoji)) fail("The reaction isn't available for the message")
+		// Without Premium an account holds one reaction: the new one displaces the old.
+		for (const users of m.reactions.values()) users.delete(s.userId)
+		const users = m.reactions.get(emoji) ?? new Set<number>()
+		users.add(s.userId)
+		m.reactions.set(emoji, users)
+		return OK
+	},
+	getDefaultMessageAutoDeleteTime(s) {
+		const time = s.world.users.get(s.userId)?.defaultAutoDeleteTime ?? 0
+		return { _: 'messageAutoDeleteTime', time }
+	},
+	setDefaultMessageAutoDeleteTime(s, req) {
+		const value = req.message_auto_delete_time
+		if (!value) return fail('New default message auto-delete time must be non-empty')
+		const time = value.time ?? 0
+		if (!ttlValid(time)) fail('TTL_PERIOD_INVALID')
+		const user = s.world.users.get(s.userId)
+		if (user) user.defaultAutoDeleteTime = time
+		return OK
+	},
+	setChatMessageAutoDeleteTime(s, req) {
+		// TDLib's order: the value, the chat and the right to write there, then the chat's kind and rights.
+		const time = req.message_auto_delete_time ?? 0
+		if (time < 0) fail("Message auto-delete time can't be negative")
+		const chat = writable(s, req.chat_id)
+		if (chat.kind === 'private' && (chat.members.has(777000) || chat.members.size === 1)) {
+			fail("Message auto-delete time in the chat can't be changed")
+		}
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to change message auto-delete time in the chat')
+		chat.autoDeleteTime = time
+		return OK
+	},
+}
