@@ -19,6 +19,10 @@ import { WEBHOOK_SETTINGS, type WebhookConfig } from './settings'
 import { EventSource, wantedKinds } from './source'
 import { defaultLookup, type Lookup } from './ssrf'
 import { WebhookStore } from './store'
+import { embeddedPath, OutboxWriter } from './writer'
+
+/** How long the writer thread waits for another writer's lock (the app's connection waits as long). */
+const WRITER_BUSY_MS = 5000
 
 /** The settings (WEBHOOK_*, ./settings.ts) over the environment, and the plugin's seams for tests. */
 export interface WebhooksPluginOptions extends SettingsOptions<typeof WEBHOOK_SETTINGS.shape> {
@@ -40,7 +44,12 @@ export function webhooks(opts: WebhooksPluginOptions = {}) {
 		async build(ctx, config) {
 			const now = clock ?? Date.now
 			const lookup = resolver ?? defaultLookup
-			const store = new WebhookStore(ctx.db)
+			// The outbox's writes go to a thread of their own on the embedded database (writer.ts).
+			const path = embeddedPath(ctx.config.databaseUrl)
+			const store = new WebhookStore(
+				ctx.db,
+				path === null ? undefined : new OutboxWriter(path, WRITER_BUSY_MS),
+			)
 			const onDisabled = (companyId: number, endpointId: number) => {
 				ctx.log.warn('webhook endpoint disabled: it failed for too long', { companyId, endpointId })
 				ctx.publish({
@@ -83,6 +92,7 @@ export function webhooks(opts: WebhooksPluginOptions = {}) {
 				stopStates?.()
 				await source.close()
 				await outbox.close()
+				await store.close()
 			})
 			return webhookRoutes(ctx, endpoints, outbox.history, kick)
 		},

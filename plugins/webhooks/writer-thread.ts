@@ -1,0 +1,197 @@
+/**
+ * The outbox's writer thread (writer.ts starts it): its own connection to the embedded database
+ * file, its statements prepared once, and the two writes every event costs, `recordMany` and
+ * `settleMany` of store.ts, run here instead of on the event loop that sends. The embedded driver
+ * is synchronous: on the sending thread each of those writes held every delivery in flight until
+ * it was done (docs/webhooks.md#the-hot-path). The statements are store.ts's, with `?` for their
+ * parameters; they run in the same transactions, so what is stored, leased and written is the same.
+ */
+import Database from 'libsql'
+
+declare const self: Worker
+
+/** What the main thread asks (writer.ts). */
+export type WriterRequest =
+	| { id: number; op: 'open'; path: string; timeoutMs: number }
+	| {
+			id: number
+			op: 'record'
+			/**
+			 * JSON of [company, userbot, seq, type, data, dedupe key, at] per event, in the order given
+			 * (text, not arrays: one copy to the thread instead of a clone of every value).
+			 */
+			rows: string
+			/** JSON of the endpoints that want each event. */
+			endpoints: string
+			/** JSON of [endpoint, userbot, after] of the pairs that may go in leased (LeaseRequest.after). */
+			pairs: string
+			owner: string | null
+			until: number | null
+	  }
+	/** `rows`: JSON of [id, status, next at, at, code, body, error] per outcome. */
+	| { id: number; op: 'settle'; owner: string; rows: string }
+	| { id: number; op: 'close' }
+
+/** The answer: what the op returned, or its error's message. */
+export type WriterReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string }
+
+/**
+ * What `record` returns, flat: the events stored (id, index in rows), the deliveries leased (id,
+ * endpoint, event), and whether some wait for a claim.
+ */
+export interface RecordReply {
+	inserted: number[]
+	leased: number[]
+	waiting: boolean
+}
+
+const SQL = {
+	insertEvents: `
+		INSERT INTO webhook_event (company_id, userbot_id, seq, type, data, dedupe_key, created_at)
+		SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6
+		FROM json_each(?) WHERE true ORDER BY key
+		ON CONFLICT DO NOTHING
+		RETURNING id, dedupe_key`,
+	busyPairs: `
+		SELECT p.key AS i FROM json_each(?) p
+		WHERE EXISTS (
+			SELECT 1 FROM webhook_delivery d INDEXED BY webhook_delivery_pending
+			WHERE d.status = 'pending' AND d.endpoint_id = p.value ->> 0 AND d.userbot_id = p.value ->> 1
+				AND d.id > p.value ->> 2
+		)`,
+	insertDeliveries: `
+		INSERT INTO webhook_delivery
+			(endpoint_id, event_id, userbot_id, message_id, next_at, created_at, lease_owner, lease_until)
+		SELECT value ->> 0, value ->> 1, value ->> 2, 'msg_' || (value ->> 1), value ->> 3, value ->> 3,
+			CASE WHEN value ->> 4 THEN ? END, CASE WHEN value ->> 4 THEN ? END
+		FROM json_each(?) ORDER BY key
+		RETURNING id, endpoint_id, event_id, lease_owner IS NOT NULL AS leased`,
+	settle: `
+		UPDATE webhook_delivery SET
+			status = j.value ->> 1, attempts = attempts + 1, next_at = j.value ->> 2,
+			lease_owner = NULL, lease_until = NULL,
+			first_attempt_at = coalesce(first_attempt_at, j.value ->> 3), last_at = j.value ->> 3,
+			last_code = j.value ->> 4, last_body = j.value ->> 5, last_error = j.value ->> 6
+		FROM json_each(?) AS j
+		WHERE webhook_delivery.id = j.value ->> 0 AND webhook_delivery.lease_owner = ?
+		RETURNING webhook_delivery.id AS id`,
+}
+
+type Statement = {
+	all(...params: unknown[]): Array<Record<string, unknown>>
+	run(...params: unknown[]): unknown
+}
+type Prepared = { [K in keyof typeof SQL | 'begin' | 'commit' | 'rollback']: Statement }
+
+let db: { prepare(sql: string): Statement; exec(sql: string): void; close(): void } | null = null
+let st: Prepared | null = null
+
+function open(path: string, timeoutMs: number): void {
+	db = new Database(path, { timeout: timeoutMs }) as unknown as NonNullable<typeof db>
+	db.exec('PRAGMA journal_mode = WAL')
+	db.exec('PRAGMA foreign_keys = ON')
+	db.exec('PRAGMA synchronous = NORMAL')
+	const prepared: Partial<Prepared> = {
+		begin: db.prepare('BEGIN IMMEDIATE'),
+		commit: db.prepare('COMMIT'),
+		rollback: db.prepare('ROLLBACK'),
+	}
+	for (const [k, text] of Object.entries(SQL))
+		prepared[k as keyof typeof SQL] = (db as NonNullable<typeof db>).prepare(text)
+	st = prepared as Prepared
+}
+
+function inTransaction<T>(fn: (s: Prepared) => T): T {
+	if (!st) throw new Error('the webhook writer has no database open')
+	const s = st
+	s.begin.run()
+	try {
+		const out = fn(s)
+		s.commit.run()
+		return out
+	} catch (err) {
+		try {
+			s.rollback.run()
+		} catch {
+			// Nothing was begun, or SQLite rolled back already.
+		}
+		throw err
+	}
+}
+
+/** store.ts `recordMany`, in one transaction: events, the pairs' look, deliveries. */
+function record(req: Extract<WriterRequest, { op: 'record' }>): RecordReply {
+	return inTransaction((s) => {
+		const reply: RecordReply = { inserted: [], leased: [], waiting: false }
+		const stored = s.insertEvents.all(req.rows) as Array<{ id: number; dedupe_key: string }>
+		if (stored.length === 0) return reply
+		const rows = JSON.parse(req.rows) as Array<[number, number, number, string, string, string, number]>
+		const endpoints = JSON.parse(req.endpoints) as number[][]
+		const ids = new Map(stored.map((r) => [r.dedupe_key, Number(r.id)]))
+		const deliveries: Array<[number, number, number, number, number]> = []
+		rows.forEach((row, i) => {
+			const id = ids.get(row[5])
+			if (id === undefined) return
+			// One set of deliveries even when one batch names a key twice.
+			ids.delete(row[5])
+			reply.inserted.push(id, i)
+			for (const endpointId of endpoints[i] ?? []) deliveries.push([endpointId, id, row[1], row[6], 0])
+		})
+		// Event by event, endpoint by endpoint: a pair's deliveries are numbered in its events' order.
+		deliveries.sort((p, q) => p[1] - q[1])
+		if (deliveries.length === 0) return reply
+		const pairs = JSON.parse(req.pairs) as Array<[number, number, number]>
+		if (req.owner !== null && pairs.length > 0) {
+			const free = new Set(pairs.map(([e, u]) => `${e}:${u}`))
+			for (const { i } of s.busyPairs.all(req.pairs) as Array<{ i: number }>) {
+				const [e, u] = pairs[Number(i)] as [number, number, number]
+				free.delete(`${e}:${u}`)
+			}
+			for (const d of deliveries) if (free.has(`${d[0]}:${d[2]}`)) d[4] = 1
+		}
+		reply.waiting = deliveries.some((d) => d[4] === 0)
+		const made = s.insertDeliveries.all(req.owner, req.until, JSON.stringify(deliveries)) as Array<{
+			id: number
+			endpoint_id: number
+			event_id: number
+			leased: number
+		}>
+		for (const r of made)
+			if (r.leased) reply.leased.push(Number(r.id), Number(r.endpoint_id), Number(r.event_id))
+		return reply
+	})
+}
+
+/** store.ts `settleMany`: the ids whose outcome was written (still leased to `owner`). */
+function settle(req: Extract<WriterRequest, { op: 'settle' }>): number[] {
+	if (!st) throw new Error('the webhook writer has no database open')
+	return (st.settle.all(req.rows, req.owner) as Array<{ id: number }>).map((r) => Number(r.id))
+}
+
+function handle(req: WriterRequest): unknown {
+	switch (req.op) {
+		case 'open':
+			open(req.path, req.timeoutMs)
+			return null
+		case 'record':
+			return record(req)
+		case 'settle':
+			return settle(req)
+		case 'close':
+			db?.close()
+			db = null
+			st = null
+			return null
+	}
+}
+
+self.onmessage = (event: MessageEvent<WriterRequest>) => {
+	const req = event.data
+	let reply: WriterReply
+	try {
+		reply = { id: req.id, ok: true, value: handle(req) }
+	} catch (err) {
+		reply = { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) }
+	}
+	self.postMessage(reply)
+}

@@ -1,0 +1,112 @@
+import type { RecordReply, WriterReply, WriterRequest } from './writer-thread'
+
+/** Distributes `Omit` over a union (each op keeps its own fields). */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
+
+/** The embedded database file of a `file:` URL, or null when the outbox cannot write it from a thread. */
+export function embeddedPath(url: string): string | null {
+	if (!url.startsWith('file:') || url.includes('?') || url.includes(':memory:')) return null
+	if (url.startsWith('file://')) return decodeURIComponent(new URL(url).pathname)
+	const path = url.slice('file:'.length)
+	return path === '' ? null : path
+}
+
+/**
+ * The main thread's side of the outbox's writer thread (writer-thread.ts, docs/webhooks.md#the-hot-path):
+ * the writes of `recordMany` and `settleMany` go there, each answered with what it wrote, so the
+ * event loop sends while the database works. Started at the first write. When the thread cannot be
+ * started or dies, every write not answered yet, and every later one, is done on this thread instead
+ * (`fallback`): storing again is harmless (an event stored already is not stored twice, an outcome
+ * already written finds its lease gone).
+ */
+export class OutboxWriter {
+	private worker: Worker | null = null
+	private failed = false
+	private nextId = 1
+	private readonly pending = new Map<
+		number,
+		{ req: WithoutId<WriterRequest>; resolve(v: unknown): void; reject(e: unknown): void }
+	>()
+
+	constructor(
+		private readonly path: string,
+		private readonly timeoutMs: number,
+	) {}
+
+	/** True while writes go to the thread (false once it failed: the caller writes itself). */
+	get usable(): boolean {
+		return !this.failed
+	}
+
+	record(req: Omit<Extract<WriterRequest, { op: 'record' }>, 'id' | 'op'>): Promise<RecordReply> {
+		return this.send({ op: 'record', ...req }) as Promise<RecordReply>
+	}
+
+	settle(owner: string, rows: string): Promise<number[]> {
+		return this.send({ op: 'settle', owner, rows }) as Promise<number[]>
+	}
+
+	/** Waits for the writes under way, then ends the thread. */
+	async close(): Promise<void> {
+		const worker = this.worker
+		if (!worker || this.failed) return
+		await this.send({ op: 'close' }).catch(() => undefined)
+		this.failed = true
+		this.worker = null
+		worker.terminate()
+	}
+
+	private send(req: WithoutId<WriterRequest>): Promise<unknown> {
+		if (this.failed) return Promise.reject(new WriterGone())
+		const worker = this.start()
+		const id = this.nextId++
+		return new Promise((resolve, reject) => {
+			this.pending.set(id, { req, resolve, reject })
+			worker.postMessage({ ...req, id })
+		})
+	}
+
+	private start(): Worker {
+		if (this.worker) return this.worker
+		const worker = new Worker(new URL('./writer-thread.ts', import.meta.url).href)
+		this.worker = worker
+		;(worker as Worker & { unref?(): void }).unref?.()
+		worker.onmessage = (event: MessageEvent<WriterReply>) => {
+			const reply = event.data
+			const call = this.pending.get(reply.id)
+			if (!call) return
+			this.pending.delete(reply.id)
+			if (reply.ok) call.resolve(reply.value)
+			else call.reject(new Error(reply.error))
+		}
+		worker.onerror = () => this.fail()
+		worker.addEventListener('close', () => this.fail())
+		// First in its queue: the connection, before any write.
+		const id = this.nextId++
+		this.pending.set(id, {
+			req: { op: 'open', path: this.path, timeoutMs: this.timeoutMs },
+			resolve: () => {},
+			// No connection: nothing goes to the thread.
+			reject: () => this.fail(),
+		})
+		worker.postMessage({ op: 'open', path: this.path, timeoutMs: this.timeoutMs, id })
+		return worker
+	}
+
+	/** The thread is gone: what it had not answered is done on this thread (WriterGone). */
+	private fail(): void {
+		if (this.failed) return
+		this.failed = true
+		this.worker?.terminate()
+		this.worker = null
+		for (const call of this.pending.values()) call.reject(new WriterGone())
+		this.pending.clear()
+	}
+}
+
+/** The writer thread could not take the write: the caller does it itself. */
+export class WriterGone extends Error {
+	constructor() {
+		super('the webhook writer thread is gone')
+	}
+}
