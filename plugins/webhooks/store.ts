@@ -142,7 +142,7 @@ export class WebhookStore {
 				}
 		}
 		const reply = await writer.record({
-			rows: JSON.stringify(rows),
+			rows: rows.flat(),
 			endpoints: JSON.stringify(events.map((r) => r.endpointIds)),
 			pairs: JSON.stringify(pairs),
 			owner: lease?.owner ?? null,

@@ -17,10 +17,11 @@ export type WriterRequest =
 			id: number
 			op: 'record'
 			/**
-			 * JSON of [company, userbot, seq, type, data, dedupe key, at] per event, in the order given
-			 * (text, not arrays: one copy to the thread instead of a clone of every value).
+			 * [company, userbot, seq, type, data, dedupe key, at] of each event one after another, in the
+			 * order given (one flat list: a clone of its values, not of a list per event; the JSON the
+			 * statement takes is made here, off the event loop).
 			 */
-			rows: string
+			rows: Array<string | number>
 			/** JSON of the endpoints that want each event. */
 			endpoints: string
 			/** JSON of [endpoint, userbot, after] of the pairs that may go in leased (LeaseRequest.after). */
@@ -81,7 +82,9 @@ type Statement = {
 	all(...params: unknown[]): Array<Record<string, unknown>>
 	run(...params: unknown[]): unknown
 }
-type Prepared = { [K in keyof typeof SQL | 'begin' | 'commit' | 'rollback']: Statement }
+type Prepared = {
+	[K in keyof typeof SQL | 'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'undo']: Statement
+}
 
 let db: { prepare(sql: string): Statement; exec(sql: string): void; close(): void } | null = null
 let st: Prepared | null = null
@@ -95,103 +98,154 @@ function open(path: string, timeoutMs: number): void {
 		begin: db.prepare('BEGIN IMMEDIATE'),
 		commit: db.prepare('COMMIT'),
 		rollback: db.prepare('ROLLBACK'),
+		savepoint: db.prepare('SAVEPOINT one_write'),
+		release: db.prepare('RELEASE one_write'),
+		undo: db.prepare('ROLLBACK TO one_write'),
 	}
 	for (const [k, text] of Object.entries(SQL))
 		prepared[k as keyof typeof SQL] = (db as NonNullable<typeof db>).prepare(text)
 	st = prepared as Prepared
 }
 
-function inTransaction<T>(fn: (s: Prepared) => T): T {
-	if (!st) throw new Error('the webhook writer has no database open')
+/** store.ts `recordMany`, in one transaction: events, the pairs' look, deliveries. */
+function record(s: Prepared, req: Extract<WriterRequest, { op: 'record' }>): RecordReply {
+	const reply: RecordReply = { inserted: [], leased: [], waiting: false }
+	const rows: Array<[number, number, number, string, string, string, number]> = []
+	for (let k = 0; k < req.rows.length; k += 7)
+		rows.push(req.rows.slice(k, k + 7) as [number, number, number, string, string, string, number])
+	const stored = s.insertEvents.all(JSON.stringify(rows)) as Array<{ id: number; dedupe_key: string }>
+	if (stored.length === 0) return reply
+	const endpoints = JSON.parse(req.endpoints) as number[][]
+	const ids = new Map(stored.map((r) => [r.dedupe_key, Number(r.id)]))
+	const deliveries: Array<[number, number, number, number, number]> = []
+	rows.forEach((row, i) => {
+		const id = ids.get(row[5])
+		if (id === undefined) return
+		// One set of deliveries even when one batch names a key twice.
+		ids.delete(row[5])
+		reply.inserted.push(id, i)
+		for (const endpointId of endpoints[i] ?? []) deliveries.push([endpointId, id, row[1], row[6], 0])
+	})
+	// Event by event, endpoint by endpoint: a pair's deliveries are numbered in its events' order.
+	deliveries.sort((p, q) => p[1] - q[1])
+	if (deliveries.length === 0) return reply
+	const pairs = JSON.parse(req.pairs) as Array<[number, number, number]>
+	if (req.owner !== null && pairs.length > 0) {
+		const free = new Set(pairs.map(([e, u]) => `${e}:${u}`))
+		for (const { i } of s.busyPairs.all(req.pairs) as Array<{ i: number }>) {
+			const [e, u] = pairs[Number(i)] as [number, number, number]
+			free.delete(`${e}:${u}`)
+		}
+		for (const d of deliveries) if (free.has(`${d[0]}:${d[2]}`)) d[4] = 1
+	}
+	reply.waiting = deliveries.some((d) => d[4] === 0)
+	const made = s.insertDeliveries.all(req.owner, req.until, JSON.stringify(deliveries)) as Array<{
+		id: number
+		endpoint_id: number
+		event_id: number
+		leased: number
+	}>
+	for (const r of made)
+		if (r.leased) reply.leased.push(Number(r.id), Number(r.endpoint_id), Number(r.event_id))
+	return reply
+}
+
+/** store.ts `settleMany`: the ids whose outcome was written (still leased to `owner`). */
+function settle(s: Prepared, req: Extract<WriterRequest, { op: 'settle' }>): number[] {
+	return (s.settle.all(req.rows, req.owner) as Array<{ id: number }>).map((r) => Number(r.id))
+}
+
+const failure = (id: number, err: unknown): WriterReply => ({
+	id,
+	ok: false,
+	error: err instanceof Error ? err.message : String(err),
+})
+
+/**
+ * The writes that came in while the last ones ran, in one transaction (each in a savepoint of its
+ * own: one that fails is undone alone and told so). The pages the events' deliveries and the
+ * outcomes touch (the table's newest rows, the pending index) then go to the log once per commit
+ * rather than once per write. Each is answered after the commit: a write is only ever reported
+ * once it is stored.
+ */
+function write(batch: Array<Extract<WriterRequest, { op: 'record' | 'settle' }>>): WriterReply[] {
+	if (!st) return batch.map((req) => failure(req.id, new Error('the webhook writer has no database open')))
 	const s = st
-	s.begin.run()
+	const replies: WriterReply[] = []
 	try {
-		const out = fn(s)
+		s.begin.run()
+	} catch (err) {
+		return batch.map((req) => failure(req.id, err))
+	}
+	for (const req of batch) {
+		s.savepoint.run()
+		try {
+			const value = req.op === 'record' ? record(s, req) : settle(s, req)
+			s.release.run()
+			replies.push({ id: req.id, ok: true, value })
+		} catch (err) {
+			try {
+				s.undo.run()
+				s.release.run()
+			} catch {
+				// SQLite rolled the whole transaction back already: the commit below says so.
+			}
+			replies.push(failure(req.id, err))
+		}
+	}
+	try {
 		s.commit.run()
-		return out
 	} catch (err) {
 		try {
 			s.rollback.run()
 		} catch {
-			// Nothing was begun, or SQLite rolled back already.
+			// Nothing left to roll back.
 		}
-		throw err
+		return batch.map((req) => failure(req.id, err))
 	}
+	return replies
 }
 
-/** store.ts `recordMany`, in one transaction: events, the pairs' look, deliveries. */
-function record(req: Extract<WriterRequest, { op: 'record' }>): RecordReply {
-	return inTransaction((s) => {
-		const reply: RecordReply = { inserted: [], leased: [], waiting: false }
-		const stored = s.insertEvents.all(req.rows) as Array<{ id: number; dedupe_key: string }>
-		if (stored.length === 0) return reply
-		const rows = JSON.parse(req.rows) as Array<[number, number, number, string, string, string, number]>
-		const endpoints = JSON.parse(req.endpoints) as number[][]
-		const ids = new Map(stored.map((r) => [r.dedupe_key, Number(r.id)]))
-		const deliveries: Array<[number, number, number, number, number]> = []
-		rows.forEach((row, i) => {
-			const id = ids.get(row[5])
-			if (id === undefined) return
-			// One set of deliveries even when one batch names a key twice.
-			ids.delete(row[5])
-			reply.inserted.push(id, i)
-			for (const endpointId of endpoints[i] ?? []) deliveries.push([endpointId, id, row[1], row[6], 0])
-		})
-		// Event by event, endpoint by endpoint: a pair's deliveries are numbered in its events' order.
-		deliveries.sort((p, q) => p[1] - q[1])
-		if (deliveries.length === 0) return reply
-		const pairs = JSON.parse(req.pairs) as Array<[number, number, number]>
-		if (req.owner !== null && pairs.length > 0) {
-			const free = new Set(pairs.map(([e, u]) => `${e}:${u}`))
-			for (const { i } of s.busyPairs.all(req.pairs) as Array<{ i: number }>) {
-				const [e, u] = pairs[Number(i)] as [number, number, number]
-				free.delete(`${e}:${u}`)
+let queue: WriterRequest[] = []
+let draining = false
+
+/** Runs what has come in, in order: the writes between an `open` and a `close` together. */
+function drain(): void {
+	draining = false
+	const taken = queue
+	queue = []
+	let batch: Array<Extract<WriterRequest, { op: 'record' | 'settle' }>> = []
+	const flush = () => {
+		if (batch.length > 0) for (const reply of write(batch)) self.postMessage(reply)
+		batch = []
+	}
+	for (const req of taken) {
+		if (req.op === 'record' || req.op === 'settle') {
+			batch.push(req)
+			continue
+		}
+		flush()
+		let reply: WriterReply
+		try {
+			if (req.op === 'open') open(req.path, req.timeoutMs)
+			else {
+				db?.close()
+				db = null
+				st = null
 			}
-			for (const d of deliveries) if (free.has(`${d[0]}:${d[2]}`)) d[4] = 1
+			reply = { id: req.id, ok: true, value: null }
+		} catch (err) {
+			reply = failure(req.id, err)
 		}
-		reply.waiting = deliveries.some((d) => d[4] === 0)
-		const made = s.insertDeliveries.all(req.owner, req.until, JSON.stringify(deliveries)) as Array<{
-			id: number
-			endpoint_id: number
-			event_id: number
-			leased: number
-		}>
-		for (const r of made)
-			if (r.leased) reply.leased.push(Number(r.id), Number(r.endpoint_id), Number(r.event_id))
-		return reply
-	})
-}
-
-/** store.ts `settleMany`: the ids whose outcome was written (still leased to `owner`). */
-function settle(req: Extract<WriterRequest, { op: 'settle' }>): number[] {
-	if (!st) throw new Error('the webhook writer has no database open')
-	return (st.settle.all(req.rows, req.owner) as Array<{ id: number }>).map((r) => Number(r.id))
-}
-
-function handle(req: WriterRequest): unknown {
-	switch (req.op) {
-		case 'open':
-			open(req.path, req.timeoutMs)
-			return null
-		case 'record':
-			return record(req)
-		case 'settle':
-			return settle(req)
-		case 'close':
-			db?.close()
-			db = null
-			st = null
-			return null
+		self.postMessage(reply)
 	}
+	flush()
 }
 
 self.onmessage = (event: MessageEvent<WriterRequest>) => {
-	const req = event.data
-	let reply: WriterReply
-	try {
-		reply = { id: req.id, ok: true, value: handle(req) }
-	} catch (err) {
-		reply = { id: req.id, ok: false, error: err instanceof Error ? err.message : String(err) }
-	}
-	self.postMessage(reply)
+	queue.push(event.data)
+	if (draining) return
+	draining = true
+	// After the messages already waiting: they join this transaction.
+	setImmediate(drain)
 }
