@@ -148,7 +148,7 @@ export class WebhookStore {
 			owner: lease?.owner ?? null,
 			until: lease?.until ?? null,
 		})
-		const recorded: Recorded = { leased: [], waiting: reply.waiting }
+		const recorded: Recorded = { leased: [], waiting: reply.waiting, endpoints: reply.endpoints }
 		const userbotOf = new Map<number, number>()
 		// Remembered once committed: an id of a transaction rolled back may be given out again.
 		const { inserted, leased } = reply
@@ -243,8 +243,8 @@ export class WebhookStore {
 	}
 
 	/** What sending the deliveries `recordMany` leased needs (their events are in memory). */
-	complete(leased: LeasedRow[]): Promise<Claimed[]> {
-		return completeClaim(this.db, this.cache, leased)
+	complete(leased: LeasedRow[], endpoints?: Recorded['endpoints']): Promise<Claimed[]> {
+		return completeClaim(this.db, this.cache, leased, endpoints)
 	}
 
 	/**

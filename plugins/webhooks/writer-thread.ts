@@ -7,6 +7,7 @@
  * parameters; they run in the same transactions, so what is stored, leased and written is the same.
  */
 import Database from 'libsql'
+import type { EndpointRow } from './claim'
 
 declare const self: Worker
 
@@ -44,6 +45,8 @@ export interface RecordReply {
 	inserted: number[]
 	leased: number[]
 	waiting: boolean
+	/** The endpoints of the leased deliveries, read in the same transaction (store.ts `complete`). */
+	endpoints: EndpointRow[]
 }
 
 const SQL = {
@@ -67,6 +70,10 @@ const SQL = {
 			CASE WHEN value ->> 4 THEN ? END, CASE WHEN value ->> 4 THEN ? END
 		FROM json_each(?) ORDER BY key
 		RETURNING id, endpoint_id, event_id, lease_owner IS NOT NULL AS leased`,
+	endpoints: `
+		SELECT id, url, secret, previous_secret AS previousSecret, previous_secret_until AS previousSecretUntil,
+			failing_since AS failingSince
+		FROM webhook_endpoint WHERE id IN (SELECT value FROM json_each(?))`,
 	settle: `
 		UPDATE webhook_delivery SET
 			status = j.value ->> 1, attempts = attempts + 1, next_at = j.value ->> 2,
@@ -109,7 +116,7 @@ function open(path: string, timeoutMs: number): void {
 
 /** store.ts `recordMany`, in one transaction: events, the pairs' look, deliveries. */
 function record(s: Prepared, req: Extract<WriterRequest, { op: 'record' }>): RecordReply {
-	const reply: RecordReply = { inserted: [], leased: [], waiting: false }
+	const reply: RecordReply = { inserted: [], leased: [], waiting: false, endpoints: [] }
 	const rows: Array<[number, number, number, string, string, string, number]> = []
 	for (let k = 0; k < req.rows.length; k += 7)
 		rows.push(req.rows.slice(k, k + 7) as [number, number, number, string, string, string, number])
@@ -145,8 +152,15 @@ function record(s: Prepared, req: Extract<WriterRequest, { op: 'record' }>): Rec
 		event_id: number
 		leased: number
 	}>
+	const leasedTo = new Set<number>()
 	for (const r of made)
-		if (r.leased) reply.leased.push(Number(r.id), Number(r.endpoint_id), Number(r.event_id))
+		if (r.leased) {
+			reply.leased.push(Number(r.id), Number(r.endpoint_id), Number(r.event_id))
+			leasedTo.add(Number(r.endpoint_id))
+		}
+	// Read in this transaction: a URL or secret changed on any gateway counts at the next write.
+	if (leasedTo.size > 0)
+		reply.endpoints = s.endpoints.all(JSON.stringify([...leasedTo])) as unknown as EndpointRow[]
 	return reply
 }
 

@@ -95,7 +95,7 @@ describe('the outbox writer thread', () => {
 		// the id it was given (0) and left its own for a claim, as on the event loop.
 		expect(recorded[0]?.leased.length).toBe(3)
 		expect(recorded[1]?.leased.length).toBe(2)
-		expect(recorded[2]).toEqual({ leased: [], waiting: true })
+		expect([recorded[2]?.leased, recorded[2]?.waiting]).toEqual([[], true])
 		expect((await deliveriesOf(11)).map((d) => d.owner)).toEqual([
 			'gw-order',
 			'gw-order',
@@ -105,6 +105,25 @@ describe('the outbox writer thread', () => {
 			null,
 		])
 		expect(writer.usable).toBe(true)
+	})
+
+	it('reads the endpoints of what it leased in the same write: a URL changed elsewhere counts at the next', async () => {
+		const { store } = threaded()
+		const lease = { owner: 'gw-ends', until: 10_000_000, after: () => 0 }
+		const first = await store.recordMany(events(41, 1), lease)
+		expect(first.endpoints?.map((e) => e.url)).toEqual(['http://127.0.0.1:9/hook'])
+		await h.db
+			.update(webhookEndpoint)
+			.set({ url: 'http://127.0.0.1:9/moved' })
+			.where(eq(webhookEndpoint.id, endpointId))
+		const next = await store.recordMany(events(42, 1), lease)
+		const [ready] = await store.complete(next.leased, next.endpoints)
+		expect(ready?.url).toBe('http://127.0.0.1:9/moved')
+		expect(ready?.secret).toBe('v1.x.y')
+		await h.db
+			.update(webhookEndpoint)
+			.set({ url: 'http://127.0.0.1:9/hook' })
+			.where(eq(webhookEndpoint.id, endpointId))
 	})
 
 	it('undoes a write that fails alone: the others of its transaction are stored and written', async () => {
