@@ -23,10 +23,8 @@ export class OutboxWriter {
 	private worker: Worker | null = null
 	private failed = false
 	private nextId = 1
-	private readonly pending = new Map<
-		number,
-		{ req: WithoutId<WriterRequest>; resolve(v: unknown): void; reject(e: unknown): void }
-	>()
+	/** The calls not answered yet, by id. */
+	private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>()
 
 	constructor(
 		private readonly path: string,
@@ -61,14 +59,21 @@ export class OutboxWriter {
 		const worker = this.start()
 		const id = this.nextId++
 		return new Promise((resolve, reject) => {
-			this.pending.set(id, { req, resolve, reject })
+			this.pending.set(id, { resolve, reject })
 			worker.postMessage({ ...req, id })
 		})
 	}
 
 	private start(): Worker {
 		if (this.worker) return this.worker
-		const worker = new Worker(new URL('./writer-thread.ts', import.meta.url).href)
+		let worker: Worker
+		try {
+			worker = new Worker(new URL('./writer-thread.ts', import.meta.url).href)
+		} catch {
+			// No thread here (its module not found, say, in a build without it): this thread writes.
+			this.fail()
+			throw new WriterGone()
+		}
 		this.worker = worker
 		;(worker as Worker & { unref?(): void }).unref?.()
 		worker.onmessage = (event: MessageEvent<WriterReply>) => {
@@ -84,7 +89,6 @@ export class OutboxWriter {
 		// First in its queue: the connection, before any write.
 		const id = this.nextId++
 		this.pending.set(id, {
-			req: { op: 'open', path: this.path, timeoutMs: this.timeoutMs },
 			resolve: () => {},
 			// No connection: nothing goes to the thread.
 			reject: () => this.fail(),
