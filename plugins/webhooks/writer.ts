@@ -1,3 +1,5 @@
+import type { LeaseRequest, Recorded } from './direct'
+import type { EventRow, NewEvent } from './outbox'
 import type { RecordReply, WriterReply, WriterRequest } from './writer-thread'
 
 /** Distributes `Omit` over a union (each op keeps its own fields). */
@@ -113,4 +115,71 @@ export class WriterGone extends Error {
 	constructor() {
 		super('the webhook writer thread is gone')
 	}
+}
+
+/**
+ * store.ts `recordMany` on the writer thread: the same statements in the same transaction. The lanes'
+ * last ids (`lease.after`) are read before it is sent rather than inside the transaction: what
+ * is pending after them is still looked at inside it, and a lane that changed meanwhile gives
+ * its deliveries back (deliver.ts `take`), as when it changes between the commit and the take.
+ */
+export async function recordInThread(
+	writer: OutboxWriter,
+	events: readonly EventRow[],
+	lease: LeaseRequest | undefined,
+	/** Called for each event stored, once committed. */
+	remember: (id: number, event: NewEvent) => void,
+): Promise<Recorded> {
+	const rows = events.map(({ event: e }) => [
+		e.companyId,
+		e.userbotId,
+		e.seq,
+		e.type,
+		e.data,
+		e.dedupeKey,
+		e.at,
+	])
+	const pairs: Array<[number, number, number]> = []
+	if (lease) {
+		const seen = new Set<string>()
+		for (const { event: e, endpointIds } of events)
+			for (const endpointId of endpointIds) {
+				const key = `${endpointId}:${e.userbotId}`
+				if (seen.has(key)) continue
+				seen.add(key)
+				const after = lease.after(endpointId, e.userbotId)
+				if (after !== null) pairs.push([endpointId, e.userbotId, after])
+			}
+	}
+	const reply = await writer.record({
+		rows: rows.flat(),
+		endpoints: JSON.stringify(events.map((r) => r.endpointIds)),
+		pairs: JSON.stringify(pairs),
+		owner: lease?.owner ?? null,
+		until: lease?.until ?? null,
+	})
+	const recorded: Recorded = { leased: [], waiting: reply.waiting, endpoints: reply.endpoints }
+	const userbotOf = new Map<number, number>()
+	// Remembered once committed: an id of a transaction rolled back may be given out again.
+	const { inserted, leased } = reply
+	for (let k = 0; k < inserted.length; k += 2) {
+		const id = inserted[k] as number
+		const e = (events[inserted[k + 1] as number] as EventRow).event
+		userbotOf.set(id, e.userbotId)
+		remember(id, e)
+	}
+	for (let k = 0; k < leased.length; k += 3) {
+		const eventId = leased[k + 2] as number
+		recorded.leased.push({
+			id: leased[k] as number,
+			endpoint_id: leased[k + 1] as number,
+			userbot_id: userbotOf.get(eventId) as number,
+			event_id: eventId,
+			message_id: `msg_${eventId}`,
+			attempts: 0,
+			first_attempt_at: null,
+		})
+	}
+	recorded.leased.sort((a, b) => a.id - b.id)
+	return recorded
 }
