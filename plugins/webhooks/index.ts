@@ -21,8 +21,13 @@ import { defaultLookup, type Lookup } from './ssrf'
 import { WebhookStore } from './store'
 import { embeddedPath, OutboxWriter } from './writer'
 
-/** How long the writer thread waits for another writer's lock (the app's connection waits as long). */
-const WRITER_BUSY_MS = 5000
+/**
+ * How long the writer thread waits for the app's connection to let go of the write lock. Longer than
+ * the app's own 5 s: the wait blocks only that thread (the events wait, the event loop does not),
+ * and a write that gave up would leave its events unstored, where the event loop's own writes would
+ * have queued behind the transaction.
+ */
+const WRITER_BUSY_MS = 60_000
 
 /** The settings (WEBHOOK_*, ./settings.ts) over the environment, and the plugin's seams for tests. */
 export interface WebhooksPluginOptions extends SettingsOptions<typeof WEBHOOK_SETTINGS.shape> {
