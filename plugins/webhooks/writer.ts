@@ -17,9 +17,10 @@ export function embeddedPath(url: string): string | null {
  * The main thread's side of the outbox's writer thread (writer-thread.ts, docs/webhooks.md#the-hot-path):
  * the writes of `recordMany` and `settleMany` go there, each answered with what it wrote, so the
  * event loop sends while the database works. Started at the first write. When the thread cannot be
- * started or dies, every write not answered yet, and every later one, is done on this thread instead
- * (`fallback`): storing again is harmless (an event stored already is not stored twice, an outcome
- * already written finds its lease gone).
+ * started or dies, every write not answered yet, and every later one, is refused with `WriterGone` and
+ * done on this thread instead (store.ts): storing again is harmless (an event stored already is not
+ * stored twice, and deliveries its thread leased before dying come back when their leases end; an
+ * outcome already written finds its lease gone).
  */
 export class OutboxWriter {
 	private worker: Worker | null = null
