@@ -21,6 +21,16 @@ export interface Claimed {
 	eventAt: number
 }
 
+/** What sending needs of an endpoint (its URL and sealed secrets, and whether it is failing). */
+export interface EndpointRow {
+	id: number
+	url: string
+	secret: string
+	previousSecret: string | null
+	previousSecretUntil: number | null
+	failingSince: number | null
+}
+
 /** What the claim's own statement returns of each delivery it leased. */
 export interface LeasedRow {
 	id: number
@@ -98,11 +108,13 @@ export class EventCache {
  * The rest of what sending the leased deliveries needs: their events (mostly from memory) and their
  * endpoints (read at every claim: a URL or secret changed on any gateway counts at the next claim).
  * In id order, which is each pair's order. A delivery whose endpoint or event is gone is left out.
+ * `known`: the endpoints read already, in the transaction that leased the deliveries.
  */
 export async function completeClaim(
 	db: Database,
 	cache: EventCache,
 	leased: LeasedRow[],
+	known?: readonly EndpointRow[],
 ): Promise<Claimed[]> {
 	if (leased.length === 0) return []
 	const rows = [...leased].sort((a, b) => a.id - b.id)
@@ -112,17 +124,18 @@ export async function completeClaim(
 			db,
 			rows.map((r) => r.event_id),
 		),
-		db
-			.select({
-				id: webhookEndpoint.id,
-				url: webhookEndpoint.url,
-				secret: webhookEndpoint.secret,
-				previousSecret: webhookEndpoint.previousSecret,
-				previousSecretUntil: webhookEndpoint.previousSecretUntil,
-				failingSince: webhookEndpoint.failingSince,
-			})
-			.from(webhookEndpoint)
-			.where(inArray(webhookEndpoint.id, endpointIds)),
+		known ??
+			db
+				.select({
+					id: webhookEndpoint.id,
+					url: webhookEndpoint.url,
+					secret: webhookEndpoint.secret,
+					previousSecret: webhookEndpoint.previousSecret,
+					previousSecretUntil: webhookEndpoint.previousSecretUntil,
+					failingSince: webhookEndpoint.failingSince,
+				})
+				.from(webhookEndpoint)
+				.where(inArray(webhookEndpoint.id, endpointIds)),
 	])
 	const byId = new Map(endpoints.map((e) => [e.id, e]))
 	const out: Claimed[] = []

@@ -120,7 +120,7 @@ export class Deliverer {
 		let ready: Claimed[] = []
 		if (recorded.leased.length > 0) {
 			try {
-				ready = await this.opts.store.complete(recorded.leased)
+				ready = await this.opts.store.complete(recorded.leased, recorded.endpoints)
 			} catch (err) {
 				// Not sent now: the leases end and a claim (here or elsewhere) takes them.
 				logWebhookFailure(this.opts.log, 'reading webhook endpoints', err)

@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm'
-import type { LeasedRow } from './claim'
+import type { EndpointRow, LeasedRow } from './claim'
 
 /**
  * Deliveries stored already leased to the process that stores them (docs/webhooks.md#the-hot-path):
@@ -22,6 +22,8 @@ export interface LeaseRequest {
 export interface Recorded {
 	leased: LeasedRow[]
 	waiting: boolean
+	/** The leased deliveries' endpoints, when the write read them already (the writer thread's). */
+	endpoints?: EndpointRow[]
 }
 
 /** [endpoint, event, userbot, at, leased 0/1]: one delivery about to be inserted. */

@@ -19,6 +19,15 @@ import { WEBHOOK_SETTINGS, type WebhookConfig } from './settings'
 import { EventSource, wantedKinds } from './source'
 import { defaultLookup, type Lookup } from './ssrf'
 import { WebhookStore } from './store'
+import { embeddedPath, OutboxWriter } from './writer'
+
+/**
+ * How long the writer thread waits for the app's connection to let go of the write lock. Longer than
+ * the app's own 5 s: the wait blocks only that thread (the events wait, the event loop does not),
+ * and a write that gave up would leave its events unstored, where the event loop's own writes would
+ * have queued behind the transaction.
+ */
+const WRITER_BUSY_MS = 60_000
 
 /** The settings (WEBHOOK_*, ./settings.ts) over the environment, and the plugin's seams for tests. */
 export interface WebhooksPluginOptions extends SettingsOptions<typeof WEBHOOK_SETTINGS.shape> {
@@ -40,7 +49,12 @@ export function webhooks(opts: WebhooksPluginOptions = {}) {
 		async build(ctx, config) {
 			const now = clock ?? Date.now
 			const lookup = resolver ?? defaultLookup
-			const store = new WebhookStore(ctx.db)
+			// The outbox's writes go to a thread of their own on the embedded database (writer.ts).
+			const path = embeddedPath(ctx.config.databaseUrl)
+			const store = new WebhookStore(
+				ctx.db,
+				path === null ? undefined : new OutboxWriter(path, WRITER_BUSY_MS),
+			)
 			const onDisabled = (companyId: number, endpointId: number) => {
 				ctx.log.warn('webhook endpoint disabled: it failed for too long', { companyId, endpointId })
 				ctx.publish({
@@ -83,6 +97,7 @@ export function webhooks(opts: WebhooksPluginOptions = {}) {
 				stopStates?.()
 				await source.close()
 				await outbox.close()
+				await store.close()
 			})
 			return webhookRoutes(ctx, endpoints, outbox.history, kick)
 		},

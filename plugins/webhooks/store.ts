@@ -4,6 +4,7 @@ import { type Claimed, claimStatement, completeClaim, EventCache, type LeasedRow
 import { type DeliveryInsert, type LeaseRequest, markLeased, type Recorded } from './direct'
 import type { EventRow, NewEvent } from './outbox'
 import { webhookDelivery, webhookEndpoint, webhookEvent } from './tables'
+import { type OutboxWriter, recordInThread, WriterGone } from './writer'
 
 export { type Claimed, claimStatement } from './claim'
 
@@ -35,7 +36,20 @@ export class WebhookStore {
 	/** The events stored here lately: a claim of their deliveries does not read them back. */
 	private readonly cache = new EventCache()
 
-	constructor(private readonly db: Database) {}
+	/**
+	 * @param writer the writer thread (writer.ts) that runs `recordMany` and `settleMany` off the
+	 *   event loop, on the embedded database; without it (a libSQL server, or the thread gone) they
+	 *   run here.
+	 */
+	constructor(
+		private readonly db: Database,
+		private readonly writer?: OutboxWriter,
+	) {}
+
+	/** Ends the writer thread, once its writes are done. */
+	async close(): Promise<void> {
+		await this.writer?.close()
+	}
 
 	/** Stores the event and a pending delivery for each endpoint; false when it was stored already. */
 	async record(event: NewEvent, endpointIds: readonly number[]): Promise<number | null> {
@@ -84,8 +98,22 @@ export class WebhookStore {
 	 * adds a delivery between the look and the insert.
 	 */
 	async recordMany(events: readonly EventRow[], lease?: LeaseRequest): Promise<Recorded> {
+		if (events.length === 0) return { leased: [], waiting: false }
+		if (this.writer?.usable) {
+			try {
+				return await recordInThread(this.writer, events, lease, (id, e) =>
+					this.cache.remember(id, { type: e.type, data: e.data, at: e.at }),
+				)
+			} catch (err) {
+				if (!(err instanceof WriterGone)) throw err
+			}
+		}
+		return this.recordHere(events, lease)
+	}
+
+	/** `recordMany` on this thread, through the app's connection. */
+	private async recordHere(events: readonly EventRow[], lease?: LeaseRequest): Promise<Recorded> {
 		const recorded: Recorded = { leased: [], waiting: false }
-		if (events.length === 0) return recorded
 		const rows = events.map(({ event: e }) => [
 			e.companyId,
 			e.userbotId,
@@ -152,8 +180,8 @@ export class WebhookStore {
 	}
 
 	/** What sending the deliveries `recordMany` leased needs (their events are in memory). */
-	complete(leased: LeasedRow[]): Promise<Claimed[]> {
-		return completeClaim(this.db, this.cache, leased)
+	complete(leased: LeasedRow[], endpoints?: Recorded['endpoints']): Promise<Claimed[]> {
+		return completeClaim(this.db, this.cache, leased, endpoints)
 	}
 
 	/**
@@ -190,6 +218,13 @@ export class WebhookStore {
 			a.body,
 			a.error,
 		])
+		if (this.writer?.usable) {
+			try {
+				return new Set(await this.writer.settle(owner, JSON.stringify(rows)))
+			} catch (err) {
+				if (!(err instanceof WriterGone)) throw err
+			}
+		}
 		const written = await this.db.all<{ id: number }>(sql`
 			UPDATE webhook_delivery SET
 				status = j.value ->> 1, attempts = attempts + 1, next_at = j.value ->> 2,

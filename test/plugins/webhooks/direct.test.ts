@@ -11,18 +11,24 @@ import { generateSecret, sealSecret } from '../../../plugins/webhooks/secrets'
 import { WEBHOOK_SETTINGS } from '../../../plugins/webhooks/settings'
 import { WebhookStore } from '../../../plugins/webhooks/store'
 import { webhookDelivery, webhookEndpoint } from '../../../plugins/webhooks/tables'
+import { OutboxWriter } from '../../../plugins/webhooks/writer'
 import { loadConfig } from '../../../src/config'
 import { createLogger } from '../../../src/util/logger'
 
 /**
  * Deliveries stored already leased to the gateway that stores them, and sent from memory (no claim):
  * only when the pair has nothing pending before them, never past a failing event, and never lost
- * when that gateway dies between the store and the send.
+ * when that gateway dies between the store and the send. Both ways of writing: on the event loop
+ * (a libSQL server) and on the writer thread (the embedded database, writer.ts).
  */
-describe('deliveries sent from memory by the gateway that stores them', () => {
+describe.each([
+	['on the event loop', false],
+	['on the writer thread', true],
+])('deliveries sent from memory by the gateway that stores them, written %s', (_, threaded) => {
 	let dir: string
 	let h: DatabaseHandle
 	let store: WebhookStore
+	let writer: OutboxWriter | undefined
 	let companyId: number
 	let endpointId: number
 	let server: ReturnType<typeof Bun.serve>
@@ -106,10 +112,14 @@ describe('deliveries sent from memory by the gateway that stores them', () => {
 		endpointId = (e as { id: number }).id
 		const secret = await sealSecret(dataKey, endpointId, generateSecret())
 		await h.db.update(webhookEndpoint).set({ secret }).where(eq(webhookEndpoint.id, endpointId))
-		store = new WebhookStore(h.db)
+		writer = threaded ? new OutboxWriter(join(dir, 'app.db'), 5000) : undefined
+		store = new WebhookStore(h.db, writer)
 	})
 	afterAll(async () => {
 		for (const d of deliverers) await d.close()
+		// Every write went to the thread: it never fell back.
+		if (writer) expect(writer.usable).toBe(true)
+		await store.close()
 		server.stop(true)
 		h.close()
 		rmSync(dir, { recursive: true, force: true })
