@@ -178,10 +178,15 @@ const segmentRuns: Rule = (text, ctx, out) =>
 
 const TOKEN = new RegExp(String.raw`(?<![\w./@-])(\./)?((?:${ROOTS.join('|')})/[\w./-]*)`, 'g')
 
-/** Where a path from the root lands, or null when it stays; tries a file left without its extension. */
-function landPath(ctx: FileContext, path: string): string | null {
+/**
+ * Where a path from the root lands, or null when it stays; tries a file left without its extension,
+ * unless the path is written as a folder (`src/app/`) or names a folder that exists now: after the
+ * layout `src/app/` is the folder `src/app.ts` became, not that file without its extension.
+ */
+function landPath(ctx: FileContext, path: string, tail: string): string | null {
 	const landed = landing(ctx.tree, path)
 	if (landed !== path) return landed
+	if (tail.startsWith('/') || [...ctx.tree.now].some((p) => p.startsWith(`${path}/`))) return null
 	for (const ext of ['.ts', '.tsx']) {
 		const withExt = landing(ctx.tree, path + ext)
 		if (withExt !== path + ext && withExt.endsWith(ext)) return withExt.slice(0, -ext.length)
@@ -193,7 +198,7 @@ function landPath(ctx: FileContext, path: string): string | null {
 const rootPaths: Rule = (text, ctx, out) =>
 	replace(text, out, TOKEN, (all, dot, token) => {
 		const [, path = '', tail = ''] = token!.match(/^(.*?)([./]*)$/) ?? []
-		const landed = landPath(ctx, path)
+		const landed = landPath(ctx, path, tail)
 		return landed === null ? all! : `${dot}${landed}${tail}`
 	})
 

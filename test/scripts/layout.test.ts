@@ -183,6 +183,18 @@ describe('the layout codemod', () => {
 		expect(existsSync(join(root, 'src/config/index.ts'))).toBe(true)
 	})
 
+	it('leaves a path written to the folder a file became, written after the layout ran', () => {
+		const root = repo({ 'src/config.ts': 'export const config = 1\n' })
+		const map: Move[] = [{ from: 'src/config.ts', to: 'src/config/index.ts' }]
+		runLayout({ root, map })
+		const text = '# A\n\n`src/config/` holds `index.ts`; see src/config and `src/config.ts`.\n'
+		writeFileSync(join(root, 'notes.md'), text)
+		runLayout({ root, map })
+		expect(read(root, 'notes.md')).toBe(
+			'# A\n\n`src/config/` holds `index.ts`; see src/config and `src/config/index.ts`.\n',
+		)
+	})
+
 	it('lists the loose files of the watched folders that the map neither moves nor keeps', () => {
 		const root = repo({
 			...FILES,
