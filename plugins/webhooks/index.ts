@@ -53,7 +53,7 @@ export function webhooks(opts: WebhooksPluginOptions = {}) {
 			const path = embeddedPath(ctx.config.databaseUrl)
 			const store = new WebhookStore(
 				ctx.db,
-				path === null ? undefined : new OutboxWriter(path, WRITER_BUSY_MS),
+				path === null ? undefined : new OutboxWriter(path, WRITER_BUSY_MS, ctx.log),
 			)
 			const onDisabled = (companyId: number, endpointId: number) => {
 				ctx.log.warn('webhook endpoint disabled: it failed for too long', { companyId, endpointId })

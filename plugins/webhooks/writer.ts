@@ -1,6 +1,10 @@
+import type { AppContext } from 'userbot-gateway/plugin'
 import type { LeaseRequest, Recorded } from './direct'
 import type { EventRow, NewEvent } from './outbox'
 import type { RecordReply, WriterReply, WriterRequest } from './writer-thread'
+
+/** Why the writes came back to the event loop (the `webhook writer thread unavailable` log line). */
+type FailReason = 'start' | 'open' | 'error' | 'exit'
 
 /** Distributes `Omit` over a union (each op keeps its own fields). */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
@@ -20,7 +24,8 @@ export function embeddedPath(url: string): string | null {
  * started or dies, every write not answered yet, and every later one, is refused with `WriterGone` and
  * done on this thread instead (store.ts): storing again is harmless (an event stored already is not
  * stored twice, and deliveries its thread leased before dying come back when their leases end; an
- * outcome already written finds its lease gone).
+ * outcome already written finds its lease gone). Either way it says so once in the log: `webhook
+ * writer thread started`, or `webhook writer thread unavailable` with why.
  */
 export class OutboxWriter {
 	private worker: Worker | null = null
@@ -32,6 +37,7 @@ export class OutboxWriter {
 	constructor(
 		private readonly path: string,
 		private readonly timeoutMs: number,
+		private readonly log?: Pick<AppContext['log'], 'info' | 'warn'>,
 	) {}
 
 	/** True while writes go to the thread (false once it failed: the caller writes itself). */
@@ -74,7 +80,7 @@ export class OutboxWriter {
 			worker = new Worker(new URL('./writer-thread.ts', import.meta.url).href)
 		} catch {
 			// No thread here (its module not found, say, in a build without it): this thread writes.
-			this.fail()
+			this.fail('start')
 			throw new WriterGone()
 		}
 		this.worker = worker
@@ -87,23 +93,24 @@ export class OutboxWriter {
 			if (reply.ok) call.resolve(reply.value)
 			else call.reject(new Error(reply.error))
 		}
-		worker.onerror = () => this.fail()
-		worker.addEventListener('close', () => this.fail())
+		worker.onerror = () => this.fail('error')
+		worker.addEventListener('close', () => this.fail('exit'))
 		// First in its queue: the connection, before any write.
 		const id = this.nextId++
 		this.pending.set(id, {
-			resolve: () => {},
+			resolve: () => this.log?.info('webhook writer thread started'),
 			// No connection: nothing goes to the thread.
-			reject: () => this.fail(),
+			reject: () => this.fail('open'),
 		})
 		worker.postMessage({ op: 'open', path: this.path, timeoutMs: this.timeoutMs, id })
 		return worker
 	}
 
 	/** The thread is gone: what it had not answered is done on this thread (WriterGone). */
-	private fail(): void {
+	private fail(reason: FailReason): void {
 		if (this.failed) return
 		this.failed = true
+		this.log?.warn('webhook writer thread unavailable: the outbox writes on the event loop', { reason })
 		this.worker?.terminate()
 		this.worker = null
 		for (const call of this.pending.values()) call.reject(new WriterGone())

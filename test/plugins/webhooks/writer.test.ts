@@ -159,8 +159,20 @@ describe('the outbox writer thread', () => {
 		expect(writer.usable).toBe(true)
 	})
 
+	it('says once in the log that the thread started', async () => {
+		const log = recordingLog()
+		const writer = new OutboxWriter(path, 5000, log)
+		const store = new WebhookStore(h.db, writer)
+		closing.push(store)
+		await store.recordMany(events(51, 1))
+		await store.recordMany(events(51, 1))
+		expect((await deliveriesOf(51)).length).toBe(2)
+		expect(log.lines).toEqual([['info', 'webhook writer thread started', undefined]])
+	})
+
 	it('writes on the event loop when the thread cannot open the database', async () => {
-		const writer = new OutboxWriter(join(dir, 'no such folder', 'app.db'), 5000)
+		const log = recordingLog()
+		const writer = new OutboxWriter(join(dir, 'no such folder', 'app.db'), 5000, log)
 		const store = new WebhookStore(h.db, writer)
 		closing.push(store)
 		const recorded = await store.recordMany(events(31, 2), {
@@ -179,5 +191,19 @@ describe('the outbox writer thread', () => {
 		])
 		expect([...written]).toEqual([recorded.leased[0]?.id as number])
 		expect(writer.usable).toBe(false)
+		// Said once, with why and not where.
+		expect(log.lines).toEqual([
+			['warn', 'webhook writer thread unavailable: the outbox writes on the event loop', { reason: 'open' }],
+		])
 	})
 })
+
+/** A log that keeps its lines: [level, message, fields]. */
+function recordingLog() {
+	const lines: Array<[string, string, unknown]> = []
+	return {
+		lines,
+		info: (msg: string, fields?: unknown) => void lines.push(['info', msg, fields]),
+		warn: (msg: string, fields?: unknown) => void lines.push(['warn', msg, fields]),
+	}
+}
