@@ -1,4 +1,4 @@
-import type { AppContext } from 'userbot-gateway/plugin'
+import { type AppContext, workerModule } from 'userbot-gateway/plugin'
 import type { LeaseRequest, Recorded } from './direct'
 import type { EventRow, NewEvent } from './outbox'
 import type { RecordReply, WriterReply, WriterRequest } from './writer-thread'
@@ -77,7 +77,8 @@ export class OutboxWriter {
 		if (this.worker) return this.worker
 		let worker: Worker
 		try {
-			worker = new Worker(new URL('./writer-thread.ts', import.meta.url).href)
+			// Beside this file from source; in the single binary, an entrypoint of the build of its own.
+			worker = new Worker(workerModule(new URL('./writer-thread.ts', import.meta.url)))
 		} catch {
 			// No thread here (its module not found, say, in a build without it): this thread writes.
 			this.fail('start')

@@ -9,6 +9,13 @@ export interface Bundled {
 	/** The first hex digits of libtdjson's sha256: names its copy in the cache. */
 	tdjsonId: string
 	tdjsonBytes: number
+	/**
+	 * The worker threads' modules the binary carries, each an entrypoint of the build of its own
+	 * (compile.ts `WORKER_ENTRYPOINTS`): by the `file:` URL of its source while building (what
+	 * `new URL('./x.ts', import.meta.url)` gives in the binary, whose modules keep their build-time
+	 * `import.meta.url`), the specifier `new Worker` takes there (./worker-module.ts).
+	 */
+	workers: Readonly<Record<string, string>>
 }
 
 export function bundled(): Bundled | null {

@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { consoleAssets } from '../console/bundle'
 import { BuildError, binaryPlugin, tdjsonToEmbed } from './plugins'
 
@@ -13,6 +13,26 @@ import { BuildError, binaryPlugin, tdjsonToEmbed } from './plugins'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const DEFAULT_OUTFILE = join(root, '.tmp', 'build', 'userbot-gateway')
+
+/**
+ * The modules the app starts as worker threads. Bun does not follow `new Worker(...)`: each is an
+ * entrypoint of the build of its own, which the binary carries at its path under the build's root,
+ * and the code finds it there through `workerModule` (src/build/worker-module.ts).
+ */
+export const WORKER_ENTRYPOINTS: readonly string[] = [join(root, 'plugins', 'webhooks', 'writer-thread.ts')]
+
+/**
+ * What `new Worker` takes in the binary for each of them, by the `file:` URL of its source: a path
+ * relative to the build's root, which Bun looks up among the modules the executable carries.
+ */
+export function workerSpecifiers(): Record<string, string> {
+	return Object.fromEntries(
+		WORKER_ENTRYPOINTS.map((file) => [
+			pathToFileURL(file).href,
+			`./${relative(root, file).split(sep).join('/')}`,
+		]),
+	)
+}
 
 export interface BuildResult {
 	outfile: string
@@ -27,7 +47,9 @@ export async function buildBinary(outfile = DEFAULT_OUTFILE): Promise<BuildResul
 		throw new BuildError(err instanceof Error ? err.message : String(err))
 	})
 	const result = await Bun.build({
-		entrypoints: [join(root, 'src', 'entry', 'main.ts')],
+		entrypoints: [join(root, 'src', 'entry', 'main.ts'), ...WORKER_ENTRYPOINTS],
+		// The modules' places in the binary are their paths under the repository (workerSpecifiers).
+		root,
 		target: 'bun',
 		minify: true,
 		// Precompiled bytecode starts the server in about a third of the time (test/bench/binary-start.ts);
@@ -35,7 +57,7 @@ export async function buildBinary(outfile = DEFAULT_OUTFILE): Promise<BuildResul
 		bytecode: true,
 		format: 'cjs',
 		sourcemap: 'none',
-		plugins: [binaryPlugin(tdjsonToEmbed(), webConsole)],
+		plugins: [binaryPlugin(tdjsonToEmbed(), webConsole, workerSpecifiers())],
 		compile: {
 			outfile,
 			// The binary reads `.env` itself (main.ts), in the server only: the supervisor child, the

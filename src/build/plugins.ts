@@ -68,7 +68,12 @@ export function tdjsonToEmbed(): EmbeddedTdjson {
  * `console` is the web console's script and style sheet, bundled before the binary: the binary gets them
  * as text in place of src/console/bundle.ts, which bundles at run time from sources it does not carry.
  */
-export function binaryPlugin(tdjson: EmbeddedTdjson, console: ConsoleAssets): BunPlugin {
+export function binaryPlugin(
+	tdjson: EmbeddedTdjson,
+	console: ConsoleAssets,
+	/** compile.ts `workerSpecifiers`: the worker threads' modules the binary carries. */
+	workers: Record<string, string> = {},
+): BunPlugin {
 	const migrations = readMigrationFiles({ migrationsFolder: join(root, 'db', 'migrations') })
 	const bundledModule = join(root, 'src', 'build', 'bundled.ts')
 	const consoleModule = join(root, 'src', 'console', 'bundle.ts')
@@ -121,7 +126,12 @@ export async function consoleAssets() {
 				return {
 					contents: `import tdjson from ${JSON.stringify(tdjson.path)} with { type: 'file' }
 export function bundled() {
-	return { tdjson, tdjsonId: ${JSON.stringify(tdjson.id)}, tdjsonBytes: ${tdjson.bytes} }
+	return {
+		tdjson,
+		tdjsonId: ${JSON.stringify(tdjson.id)},
+		tdjsonBytes: ${tdjson.bytes},
+		workers: ${JSON.stringify(workers)},
+	}
 }
 `,
 					loader: 'ts',

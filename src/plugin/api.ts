@@ -12,6 +12,8 @@ export type { AuditAction, AuditDetail } from '../audit/log'
 export { createMailer, type MailSettings } from '../auth/mailer'
 export type { Permission } from '../auth/permissions'
 export type { Principal } from '../auth/types'
+// Issue 26 (the webhooks' writer thread in the binary): what `new Worker` takes for a plugin's thread.
+export { workerModule } from '../build/worker-module'
 // Issue 26 (the webhooks' JetStream outbox): the bus a plugin finds in `ctx.bus`, and how its
 // messages are sealed and named.
 export type { Bus } from '../bus/connection'

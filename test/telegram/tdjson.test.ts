@@ -20,7 +20,7 @@ const tempDir = () => {
 function embedded(dir: string, id: string, bytes = 4096): Bundled {
 	const file = join(dir, `embedded-${id}`)
 	writeFileSync(file, Buffer.alloc(bytes, id))
-	return { tdjson: file, tdjsonId: id, tdjsonBytes: bytes }
+	return { tdjson: file, tdjsonId: id, tdjsonBytes: bytes, workers: {} }
 }
 
 describe('tdjsonPath', () => {
