@@ -136,6 +136,59 @@ describe('the compiled binary', () => {
 		expect(server.output()).not.toMatch(/"level":"error"/)
 	})
 
+	it('writes the webhook outbox on its writer thread, whose module it carries', async () => {
+		const cwd = emptyFolder()
+		let received: () => void = () => {}
+		const delivered = new Promise<void>((resolve) => {
+			received = resolve
+		})
+		const receiver = Bun.serve({
+			hostname: '127.0.0.1',
+			port: 0,
+			fetch() {
+				received()
+				return new Response(null, { status: 204 })
+			},
+		})
+		const server = await startServerProcess(sourceHidden([binary]), {
+			cwd,
+			env: {
+				...baseEnv(cwd),
+				PORT: '0',
+				TDLIB_BACKEND: 'emulator',
+				WEBHOOK_ALLOW_HTTP: 'true',
+				WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+			},
+		})
+		const writerLines = () =>
+			server
+				.output()
+				.split('\n')
+				.filter((line) => line.includes('webhook writer thread'))
+		try {
+			const { access } = await restSmoke(server.url)
+			const auth = { authorization: `Bearer ${access}`, 'content-type': 'application/json' }
+			const made = await fetch(`${server.url}/api/webhooks/`, {
+				method: 'POST',
+				headers: auth,
+				body: JSON.stringify({ url: `http://127.0.0.1:${receiver.port}/hook` }),
+			})
+			expect(made.status).toBe(201)
+			const { id } = (await made.json()) as { id: number }
+			const test = await fetch(`${server.url}/api/webhooks/${id}/test/`, { method: 'POST', headers: auth })
+			expect(test.status).toBe(202)
+			await delivered
+			// The delivery's outcome is the outbox's first write after the start: the thread starts for it,
+			// or the outbox says it writes on the event loop instead.
+			for (let i = 0; i < 200 && writerLines().length === 0; i++) await Bun.sleep(50)
+		} finally {
+			expect(await server.stop()).toBe(0)
+			receiver.stop(true)
+		}
+		const lines = writerLines().map((line) => JSON.parse(line) as { level: string; msg: string })
+		expect(lines).toEqual([expect.objectContaining({ level: 'info', msg: 'webhook writer thread started' })])
+	})
+
 	it('reads .env in the server and never in its supervisor child', async () => {
 		const cwd = emptyFolder()
 		// The server: `.env` picks the plugins.
