@@ -153,37 +153,66 @@ export class Membership {
 		return self.kind === 'shard' ? shardKey(self.id) : gatewayKey(self.id)
 	}
 
+	/** A heartbeat is on its way and not yet past its deadline: the next one waits for it. */
 	private beating = false
+	/** What we say changed while a heartbeat was on its way: sent again as soon as it is done. */
+	private again = false
 	private lastBeatAt = 0
 	/** The bucket revision of our last stored heartbeat, the highest the watch delivered, and the one awaited. */
 	private putRevision = 0
 	private seenRevision = 0
 	private awaited = 0
+	/** performance.now() when the heartbeat behind `putRevision` was sent (one stored late is older). */
+	private putSentAt = 0
 
-	private async beat() {
+	/**
+	 * Sends our entry. A heartbeat waits for the one before it for one heartbeat at most: a put that
+	 * has not settled by then (the client's request times out only after seconds, and one that never
+	 * settles would silence us for good) frees the next one. One that succeeds late still counts,
+	 * for when it was sent; from one connection they are stored in the order they were sent, so
+	 * the newest entry (a new incarnation) is the one that stays.
+	 */
+	private async beat(changed = false) {
 		const self = this.self
-		if (!self || this.beating) return
+		if (!self) return
+		if (this.beating) {
+			if (changed) this.again = true
+			return
+		}
 		this.beating = true
+		this.again = false
 		const sent = performance.now()
 		this.lastBeatAt = sent
+		const key = this.keyOf(self)
+		const stored = (async () => {
+			try {
+				const revision = await this.opts.bus.members.put(
+					key,
+					this.opts.bus.codec.seal(kvSubject(MEMBERS_BUCKET, key), self.entry()),
+				)
+				// Measured from the send: the others heard it no earlier than that.
+				if (sent >= this.putSentAt) {
+					this.putSentAt = sent
+					this.putRevision = revision
+				}
+				if (sent > this.lastBeatOk) this.lastBeatOk = sent
+			} catch (err) {
+				this.opts.log.warn('bus heartbeat failed', { error: String(err) })
+			}
+		})()
 		try {
-			const key = this.keyOf(self)
-			this.putRevision = await this.opts.bus.members.put(
-				key,
-				this.opts.bus.codec.seal(kvSubject(MEMBERS_BUCKET, key), self.entry()),
-			)
-			// Measured from the send: the others heard it no earlier than that.
-			this.lastBeatOk = sent
-		} catch (err) {
-			this.opts.log.warn('bus heartbeat failed', { error: String(err) })
+			await within(stored, this.opts.heartbeatMs, 'a heartbeat')
+		} catch {
+			// Still on its way: it counts if it lands; the next heartbeat is not held back by it.
 		} finally {
 			this.beating = false
 		}
+		if (this.again) void this.beat(true)
 	}
 
-	/** Sends our entry now (what it says changed: a gateway's update kinds). */
+	/** Sends our entry now (what it says changed: a gateway's update kinds, a shard's incarnation). */
 	refresh(): void {
-		void this.beat()
+		void this.beat(true)
 	}
 
 	private tick() {

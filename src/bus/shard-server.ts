@@ -399,9 +399,12 @@ export class ShardServer {
 				.catch(() => undefined)
 				.finally(() => this.leaving.delete(userbotId))
 		}
-		// Back on the bus, it is a new incarnation: the gateways start its share on it again.
+		// Back on the bus, it is a new incarnation: the gateways start its share on it again. Said at
+		// once (right after a heartbeat still on its way, if one is): until the members name it, its
+		// own view is not fresh (it starts nothing) and the others know only the past incarnation.
 		this.incarnation = crypto.randomUUID()
 		this.leases = this.makeLeases()
+		this.membership.refresh()
 	}
 
 	private onLocalEvent(e: RuntimeEvent) {
