@@ -161,7 +161,8 @@ async function main(): Promise<void> {
 				}),
 			)
 			const cpuPer = (cpuNow() - cpu) / EVENTS
-			if (PER_THREAD) console.log(`  bare fetch loop, CPU per request: ${perThread(threads, threadCpu(), EVENTS)}`)
+			if (PER_THREAD)
+				console.log(`  bare fetch loop, CPU per request: ${perThread(threads, threadCpu(), EVENTS)}`)
 			const { last } = await stats()
 			return { rate: EVENTS / ((last - start) / 1000), cpuPer }
 		}
@@ -181,7 +182,8 @@ async function main(): Promise<void> {
 				if (got.count > 0) end = got.last
 				return delivered >= EVENTS
 			}, 600_000)
-			if (PER_THREAD) console.log(`  webhook outbox, CPU per delivery: ${perThread(threads, threadCpu(), EVENTS)}`)
+			if (PER_THREAD)
+				console.log(`  webhook outbox, CPU per delivery: ${perThread(threads, threadCpu(), EVENTS)}`)
 			return { rate: EVENTS / ((end - start) / 1000), cpuPer: (cpuNow() - cpu) / EVENTS }
 		}
 		// Rounds of both, side by side: on a shared machine the load moves, and a ratio taken within
