@@ -1,8 +1,9 @@
 import { retryAfterMs } from './backoff'
+import { Deadlines } from './deadlines'
 import { readSome, type SigningKeys, signingKeys } from './response'
-import { signatureHeader } from './secrets'
+import { signature } from './secrets'
 import type { WebhookConfig } from './settings'
-import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, targetResolver, UrlRefused } from './ssrf'
+import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, targetResolverNow, UrlRefused } from './ssrf'
 import type { Attempt } from './store'
 
 /** What of a response's body is kept for the deliveries listing. */
@@ -17,6 +18,8 @@ interface ParsedUrl {
 	form: URL | UrlRefused
 	allowHttp: boolean
 	pinned: Map<string, string>
+	/** `fetch`'s TLS option: the name the certificate must carry (the URL connects to an address). */
+	tls: { serverName: string } | undefined
 }
 
 /** Where an event goes: the endpoint as its row has it (secrets sealed). */
@@ -49,7 +52,9 @@ export const isDelivered = (r: Attempt): boolean => r.code !== null && r.code >=
  */
 export class Sender {
 	private readonly keys: SigningKeys
-	private readonly resolve: (url: URL) => Promise<string>
+	private readonly resolve: (url: URL) => string | Promise<string>
+	/** The attempts' timeouts: one timer for all, one listener per stopping signal. */
+	private readonly deadlines = new Deadlines()
 	/**
 	 * Each endpoint URL's form check (a pure function of the text and the policy), and the URL pinned
 	 * to each address it resolved to: parsed once, not at every attempt. The host is still resolved
@@ -65,7 +70,7 @@ export class Sender {
 			now: () => number
 		},
 	) {
-		this.resolve = targetResolver(opts.config, cachedLookup(opts.lookup, LOOKUP_TTL_MS, opts.now))
+		this.resolve = targetResolverNow(opts.config, cachedLookup(opts.lookup, LOOKUP_TTL_MS, opts.now))
 		this.keys = signingKeys(opts.dataKey)
 	}
 
@@ -78,22 +83,26 @@ export class Sender {
 		let address: string
 		try {
 			if (parsed.form instanceof UrlRefused) throw parsed.form
-			address = await this.resolve(parsed.form)
+			// No turn of the event loop when the answer is at hand (an address, a cached name).
+			const resolved = this.resolve(parsed.form)
+			address = typeof resolved === 'string' ? resolved : await resolved
 		} catch (err) {
 			if (err instanceof UrlRefused) return failed(`refused: ${err.message}`)
 			throw err
 		}
 		const url = parsed.form
-		const secrets = [await this.key(target.endpointId, target.secret)]
+		const key = this.key(target.endpointId, target.secret)
+		const secrets = [key instanceof Promise ? await key : key]
 		if (target.previousSecret && target.previousSecretUntil !== null && target.previousSecretUntil > at)
 			secrets.push(await this.key(target.endpointId, target.previousSecret))
+		const seconds = Math.floor(at / 1000)
 		const body = `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(new Date(event.eventAt).toISOString())},"data":${event.data}}`
 		let pinned = parsed.pinned.get(address)
 		if (pinned === undefined) {
 			pinned = pinnedUrl(url, address)
 			parsed.pinned.set(address, pinned)
 		}
-		const signal = attemptSignal(stopping, config.timeoutMs)
+		const signal = this.deadlines.start(stopping, config.timeoutMs)
 		try {
 			let response: Response
 			try {
@@ -104,13 +113,13 @@ export class Sender {
 						'content-type': 'application/json',
 						'user-agent': 'userbot-gateway-webhooks',
 						'webhook-id': event.messageId,
-						'webhook-timestamp': String(Math.floor(at / 1000)),
-						'webhook-signature': signatureHeader(secrets, event.messageId, new Date(at), body),
+						'webhook-timestamp': String(seconds),
+						'webhook-signature': signature(secrets, event.messageId, seconds, body),
 					},
 					body,
 					redirect: 'manual',
 					signal: signal.signal,
-					...(url.protocol === 'https:' ? { tls: { serverName: url.hostname } } : {}),
+					tls: parsed.tls,
 				})
 			} catch {
 				if (stopping.aborted) return null
@@ -126,7 +135,7 @@ export class Sender {
 				retryAfter: retryAfterMs(response.status, response.headers.get('retry-after'), at),
 			}
 		} finally {
-			signal.done()
+			this.deadlines.done(signal)
 		}
 	}
 
@@ -147,29 +156,12 @@ export class Sender {
 				if (!(err instanceof UrlRefused)) throw err
 				form = err
 			}
-			known = { form, allowHttp, pinned: new Map() }
+			const tls =
+				form instanceof URL && form.protocol === 'https:' ? { serverName: form.hostname } : undefined
+			known = { form, allowHttp, pinned: new Map(), tls }
 			if (this.urls.size >= URL_CACHE_SIZE) this.urls.clear()
 			this.urls.set(raw, known)
 		}
 		return known
-	}
-}
-
-/**
- * An attempt's signal: aborted when `stopping` is, or after `timeoutMs`. One controller, one timer,
- * one listener, all let go by `done()` (`AbortSignal.any` cost about half of a bare request).
- */
-function attemptSignal(stopping: AbortSignal, timeoutMs: number): { signal: AbortSignal; done(): void } {
-	const controller = new AbortController()
-	const abort = () => controller.abort()
-	if (stopping.aborted) controller.abort()
-	else stopping.addEventListener('abort', abort, { once: true })
-	const timer = setTimeout(abort, timeoutMs)
-	return {
-		signal: controller.signal,
-		done() {
-			clearTimeout(timer)
-			stopping.removeEventListener('abort', abort)
-		},
 	}
 }

@@ -66,9 +66,21 @@ export class EventSource {
 		const events = this.waiting
 		this.waiting = []
 		try {
+			// Each userbot and each company of the batch looked up once, not once per event (a
+			// promise and a turn of the microtask queue each); then the rows are made in one pass.
+			const records = new Map<number, { companyId: number } | null>()
+			for (const event of events)
+				if (!records.has(event.userbotId))
+					records.set(event.userbotId, await this.opts.ctx.userbots.lookup(event.userbotId))
+			const filters = new Map<number, EndpointFilter[]>()
+			for (const record of records.values())
+				if (record && !filters.has(record.companyId))
+					filters.set(record.companyId, await this.endpointsOf(record.companyId))
 			const rows: Array<{ event: NewEvent; endpointIds: number[] }> = []
 			for (const event of events) {
-				const row = await this.prepare(event)
+				const record = records.get(event.userbotId)
+				if (!record) continue
+				const row = this.prepare(event, record.companyId, filters.get(record.companyId) ?? [])
 				if (row) rows.push(row)
 			}
 			// In slices, each sent on as soon as it is stored: a burst's first events go out while
@@ -83,10 +95,13 @@ export class EventSource {
 		}
 	}
 
-	private async prepare(event: ObservedEvent): Promise<{ event: NewEvent; endpointIds: number[] } | null> {
-		const record = await this.opts.ctx.userbots.lookup(event.userbotId)
-		if (!record) return null
-		const endpoints = (await this.endpointsOf(record.companyId)).filter(
+	/** The event to store, with the endpoints of its company (`all`) that want it; null when none does. */
+	private prepare(
+		event: ObservedEvent,
+		companyId: number,
+		all: readonly EndpointFilter[],
+	): { event: NewEvent; endpointIds: number[] } | null {
+		const endpoints = all.filter(
 			(e) => e.events.has(event.kind) && (e.userbotIds === null || e.userbotIds.has(event.userbotId)),
 		)
 		if (endpoints.length === 0) return null
@@ -100,7 +115,7 @@ export class EventSource {
 				: `${this.epoch}:${event.live ? `u:${event.userbotId}:${event.seq}` : crypto.randomUUID()}`
 		return {
 			event: {
-				companyId: record.companyId,
+				companyId,
 				userbotId: event.userbotId,
 				seq: event.seq,
 				type: event.kind,

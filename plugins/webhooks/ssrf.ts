@@ -119,6 +119,16 @@ const VERDICTS_KEPT = 1000
  * looked up at each attempt: a name that resolves elsewhere now is judged by its new addresses.
  */
 export function targetResolver(policy: UrlPolicy, lookup: Lookup): (url: URL) => Promise<string> {
+	const now = targetResolverNow(policy, lookup)
+	return async (url) => now(url)
+}
+
+/**
+ * `targetResolver` answering without a promise when it can: the host is an address, or `lookup`
+ * (`cachedLookup`'s) holds a fresh answer for it. The same checks either way; a refusal is thrown
+ * (UrlRefused), synchronously when the answer was at hand.
+ */
+export function targetResolverNow(policy: UrlPolicy, lookup: Lookup): (url: URL) => string | Promise<string> {
 	let parsedFrom: readonly string[] | null = null
 	let cidrs: Cidr[] = []
 	const verdicts = new Map<string, Verdict>()
@@ -140,26 +150,9 @@ export function targetResolver(policy: UrlPolicy, lookup: Lookup): (url: URL) =>
 		}
 		return verdict
 	}
-	return async (url) => {
-		// Parsed again when the list is another one (a test's configuration changes it).
-		if (parsedFrom !== policy.allowedHosts) {
-			parsedFrom = policy.allowedHosts
-			cidrs = parsedFrom.map(parseCidr).filter((c): c is Cidr => c !== null)
-			verdicts.clear()
-		}
-		const host = bare(url.hostname).toLowerCase()
-		const byName = policy.allowedHosts.includes(host)
-		let addresses: string[]
-		if (isIP(host) !== 0) addresses = [host]
-		else {
-			try {
-				addresses = (await lookup(host)).map((a) => a.address)
-			} catch {
-				throw new UrlRefused('unresolved')
-			}
-			if (addresses.length === 0) throw new UrlRefused('unresolved')
-		}
-		// Every address must pass: a name answering one public and one internal address is refused.
+	// Every address must pass: a name answering one public and one internal address is refused.
+	const pick = (addresses: readonly string[], byName: boolean): string => {
+		if (addresses.length === 0) throw new UrlRefused('unresolved')
 		let first: string | null = null
 		for (const address of addresses) {
 			const verdict = judge(address)
@@ -169,7 +162,35 @@ export function targetResolver(policy: UrlPolicy, lookup: Lookup): (url: URL) =>
 		}
 		return first as string
 	}
+	const held = (lookup as Partial<CachedLookup>).known
+	return (url) => {
+		// Parsed again when the list is another one (a test's configuration changes it).
+		if (parsedFrom !== policy.allowedHosts) {
+			parsedFrom = policy.allowedHosts
+			cidrs = parsedFrom.map(parseCidr).filter((c): c is Cidr => c !== null)
+			verdicts.clear()
+		}
+		const host = bare(url.hostname).toLowerCase()
+		const byName = policy.allowedHosts.includes(host)
+		if (isIP(host) !== 0) return pick([host], byName)
+		const answer = held?.(host)
+		if (answer !== undefined) return pick(addressesOf(answer), byName)
+		let asked: ReturnType<Lookup>
+		try {
+			asked = lookup(host)
+		} catch {
+			throw new UrlRefused('unresolved')
+		}
+		return asked.then(
+			(answer) => pick(addressesOf(answer), byName),
+			() => {
+				throw new UrlRefused('unresolved')
+			},
+		)
+	}
 }
+
+const addressesOf = (answer: Awaited<ReturnType<Lookup>>): string[] => answer.map((a) => a.address)
 
 /** The URL with its host replaced by the checked address: what `fetch` connects to. */
 export function pinnedUrl(url: URL, address: string): string {
@@ -187,16 +208,28 @@ const LOOKUP_CACHE_SIZE = 1000
  * against the rules at each attempt and the request connects to the address checked. A failed
  * lookup is not remembered.
  */
-export function cachedLookup(lookup: Lookup, ttlMs: number, now: () => number): Lookup {
+export function cachedLookup(lookup: Lookup, ttlMs: number, now: () => number): CachedLookup {
 	const answers = new Map<string, { until: number; addresses: Awaited<ReturnType<Lookup>> }>()
-	return async (host) => {
+	const known = (host: string) => {
 		const at = now()
-		const known = answers.get(host)
-		if (known && known.until > at && known.until - ttlMs <= at) return known.addresses
+		const held = answers.get(host)
+		return held && held.until > at && held.until - ttlMs <= at ? held.addresses : undefined
+	}
+	const cached = async (host: string) => {
+		const held = known(host)
+		if (held !== undefined) return held
+		const at = now()
 		const addresses = await lookup(host)
 		answers.delete(host)
 		if (answers.size >= LOOKUP_CACHE_SIZE) answers.delete(answers.keys().next().value as string)
 		answers.set(host, { until: at + ttlMs, addresses })
 		return addresses
 	}
+	return Object.assign(cached, { known })
+}
+
+/** A `Lookup` whose fresh answers can be read without a promise (`targetResolverNow` does). */
+export type CachedLookup = Lookup & {
+	/** The answer held for `host` while fresh, else undefined (then call the lookup). */
+	known(host: string): Awaited<ReturnType<Lookup>> | undefined
 }

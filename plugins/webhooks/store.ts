@@ -209,6 +209,18 @@ export class WebhookStore {
 	 */
 	async settleMany(owner: string, items: readonly Settled[]): Promise<Set<number>> {
 		if (items.length === 0) return new Set()
+		if (this.writer?.usable) {
+			// One flat list, [id, status, next at, at, code, body, error] after one another: bound as
+			// the thread's statement's parameters.
+			const flat: Array<string | number | null> = []
+			for (const { id, attempt: a, outcome: o } of items)
+				flat.push(id, o.status, o.status === 'pending' ? o.nextAt : a.at, a.at, a.code, a.body, a.error)
+			try {
+				return new Set(await this.writer.settle(owner, flat))
+			} catch (err) {
+				if (!(err instanceof WriterGone)) throw err
+			}
+		}
 		const rows = items.map(({ id, attempt: a, outcome: o }) => [
 			id,
 			o.status,
@@ -218,13 +230,6 @@ export class WebhookStore {
 			a.body,
 			a.error,
 		])
-		if (this.writer?.usable) {
-			try {
-				return new Set(await this.writer.settle(owner, JSON.stringify(rows)))
-			} catch (err) {
-				if (!(err instanceof WriterGone)) throw err
-			}
-		}
 		const written = await this.db.all<{ id: number }>(sql`
 			UPDATE webhook_delivery SET
 				status = j.value ->> 1, attempts = attempts + 1, next_at = j.value ->> 2,

@@ -19,8 +19,8 @@ export type WriterRequest =
 			op: 'record'
 			/**
 			 * [company, userbot, seq, type, data, dedupe key, at] of each event one after another, in the
-			 * order given (one flat list: a clone of its values, not of a list per event; the JSON the
-			 * statement takes is made here, off the event loop).
+			 * order given (one flat list: a clone of its values, not of a list per event; bound here as
+			 * the statement's parameters).
 			 */
 			rows: Array<string | number>
 			/** JSON of the endpoints that want each event. */
@@ -30,8 +30,8 @@ export type WriterRequest =
 			owner: string | null
 			until: number | null
 	  }
-	/** `rows`: JSON of [id, status, next at, at, code, body, error] per outcome. */
-	| { id: number; op: 'settle'; owner: string; rows: string }
+	/** `rows`: [id, status, next at, at, code, body, error] of each outcome one after another. */
+	| { id: number; op: 'settle'; owner: string; rows: Array<string | number | null> }
 	| { id: number; op: 'close' }
 
 /** The answer: what the op returned, or its error's message. */
@@ -49,13 +49,64 @@ export interface RecordReply {
 	endpoints: EndpointRow[]
 }
 
-const SQL = {
-	insertEvents: `
+/** Values of one event in `rows`, of one delivery inserted, of one outcome. */
+const EVENT_WIDTH = 7
+const DELIVERY_WIDTH = 8
+const OUTCOME_WIDTH = 7
+
+/**
+ * Rows per statement at most. The events, deliveries and outcomes go in as the parameters of
+ * multi-row statements (`VALUES (?, ...), (?, ...)`), each prepared once per number of rows, those
+ * numbers powers of two: a batch of n rows is one statement per bit of n (above CHUNK, full ones
+ * first). Each row as a JSON text read back by `json_each` and `->>` cost the thread about a third
+ * more: SQLite parsed each row's text again for each of its fields.
+ */
+const CHUNK = 256
+
+/** The sizes of the statements a batch of `n` rows is written with, in order (powers of two, largest first). */
+function chunkSizes(n: number): number[] {
+	const sizes: number[] = []
+	let left = n
+	while (left > 0) {
+		let size = CHUNK
+		while (size > left) size >>= 1
+		sizes.push(size)
+		left -= size
+	}
+	return sizes
+}
+
+const rowsOf = (width: number, count: number) =>
+	Array.from({ length: count }, () => `(${Array.from({ length: width }, () => '?').join(', ')})`).join(', ')
+
+/** The multi-row statements, by their number of rows. */
+const MANY = {
+	insertEvents: (n: number) => `
 		INSERT INTO webhook_event (company_id, userbot_id, seq, type, data, dedupe_key, created_at)
-		SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6
-		FROM json_each(?) WHERE true ORDER BY key
+		VALUES ${rowsOf(EVENT_WIDTH, n)}
 		ON CONFLICT DO NOTHING
 		RETURNING id, dedupe_key`,
+	// Only what the insert does not know already comes back: a new delivery's message id is `msg_`
+	// and its event, it has no attempts.
+	insertDeliveries: (n: number) => `
+		INSERT INTO webhook_delivery
+			(endpoint_id, event_id, userbot_id, message_id, next_at, created_at, lease_owner, lease_until)
+		VALUES ${rowsOf(DELIVERY_WIDTH, n)}
+		RETURNING id, endpoint_id, event_id, lease_owner IS NOT NULL AS leased`,
+	// Written only while the lease is still this process's (the owner is the last parameter).
+	settle: (n: number) => `
+		WITH j (id, status, next_at, at, code, body, error) AS (VALUES ${rowsOf(OUTCOME_WIDTH, n)})
+		UPDATE webhook_delivery SET
+			status = j.status, attempts = attempts + 1, next_at = j.next_at,
+			lease_owner = NULL, lease_until = NULL,
+			first_attempt_at = coalesce(first_attempt_at, j.at), last_at = j.at,
+			last_code = j.code, last_body = j.body, last_error = j.error
+		FROM j
+		WHERE webhook_delivery.id = j.id AND webhook_delivery.lease_owner = ?
+		RETURNING webhook_delivery.id AS id`,
+}
+
+const SQL = {
 	busyPairs: `
 		SELECT p.key AS i FROM json_each(?) p
 		WHERE EXISTS (
@@ -63,26 +114,10 @@ const SQL = {
 			WHERE d.status = 'pending' AND d.endpoint_id = p.value ->> 0 AND d.userbot_id = p.value ->> 1
 				AND d.id > p.value ->> 2
 		)`,
-	insertDeliveries: `
-		INSERT INTO webhook_delivery
-			(endpoint_id, event_id, userbot_id, message_id, next_at, created_at, lease_owner, lease_until)
-		SELECT value ->> 0, value ->> 1, value ->> 2, 'msg_' || (value ->> 1), value ->> 3, value ->> 3,
-			CASE WHEN value ->> 4 THEN ? END, CASE WHEN value ->> 4 THEN ? END
-		FROM json_each(?) ORDER BY key
-		RETURNING id, endpoint_id, event_id, lease_owner IS NOT NULL AS leased`,
 	endpoints: `
 		SELECT id, url, secret, previous_secret AS previousSecret, previous_secret_until AS previousSecretUntil,
 			failing_since AS failingSince
 		FROM webhook_endpoint WHERE id IN (SELECT value FROM json_each(?))`,
-	settle: `
-		UPDATE webhook_delivery SET
-			status = j.value ->> 1, attempts = attempts + 1, next_at = j.value ->> 2,
-			lease_owner = NULL, lease_until = NULL,
-			first_attempt_at = coalesce(first_attempt_at, j.value ->> 3), last_at = j.value ->> 3,
-			last_code = j.value ->> 4, last_body = j.value ->> 5, last_error = j.value ->> 6
-		FROM json_each(?) AS j
-		WHERE webhook_delivery.id = j.value ->> 0 AND webhook_delivery.lease_owner = ?
-		RETURNING webhook_delivery.id AS id`,
 }
 
 type Statement = {
@@ -95,6 +130,34 @@ type Prepared = {
 
 let db: { prepare(sql: string): Statement; exec(sql: string): void; close(): void } | null = null
 let st: Prepared | null = null
+/** The multi-row statements prepared so far, by kind and number of rows. */
+let many = new Map<string, Statement>()
+
+/**
+ * Runs the multi-row statement `kind` over `values` (`width` per row, `extra` bound after them), in
+ * chunks of chunkSizes, in order: the rows each returned, one after another.
+ */
+function runMany(
+	kind: keyof typeof MANY,
+	width: number,
+	values: ReadonlyArray<string | number | null>,
+	extra: ReadonlyArray<string | number | null> = [],
+): Array<Record<string, unknown>> {
+	const out: Array<Record<string, unknown>> = []
+	let at = 0
+	for (const size of chunkSizes(values.length / width)) {
+		const key = `${kind}:${size}`
+		let statement = many.get(key)
+		if (statement === undefined) {
+			statement = (db as NonNullable<typeof db>).prepare(MANY[kind](size))
+			many.set(key, statement)
+		}
+		const end = at + size * width
+		for (const row of statement.all(...values.slice(at, end), ...extra)) out.push(row)
+		at = end
+	}
+	return out
+}
 
 function open(path: string, timeoutMs: number): void {
 	db = new Database(path, { timeout: timeoutMs }) as unknown as NonNullable<typeof db>
@@ -112,27 +175,28 @@ function open(path: string, timeoutMs: number): void {
 	for (const [k, text] of Object.entries(SQL))
 		prepared[k as keyof typeof SQL] = (db as NonNullable<typeof db>).prepare(text)
 	st = prepared as Prepared
+	many = new Map()
 }
 
 /** store.ts `recordMany`, in one transaction: events, the pairs' look, deliveries. */
 function record(s: Prepared, req: Extract<WriterRequest, { op: 'record' }>): RecordReply {
 	const reply: RecordReply = { inserted: [], leased: [], waiting: false, endpoints: [] }
-	const rows: Array<[number, number, number, string, string, string, number]> = []
-	for (let k = 0; k < req.rows.length; k += 7)
-		rows.push(req.rows.slice(k, k + 7) as [number, number, number, string, string, string, number])
-	const stored = s.insertEvents.all(JSON.stringify(rows)) as Array<{ id: number; dedupe_key: string }>
+	const rows = req.rows
+	const stored = runMany('insertEvents', EVENT_WIDTH, rows) as Array<{ id: number; dedupe_key: string }>
 	if (stored.length === 0) return reply
 	const endpoints = JSON.parse(req.endpoints) as number[][]
 	const ids = new Map(stored.map((r) => [r.dedupe_key, Number(r.id)]))
 	const deliveries: Array<[number, number, number, number, number]> = []
-	rows.forEach((row, i) => {
-		const id = ids.get(row[5])
-		if (id === undefined) return
+	for (let i = 0, k = 0; k < rows.length; i++, k += EVENT_WIDTH) {
+		const key = rows[k + 5] as string
+		const id = ids.get(key)
+		if (id === undefined) continue
 		// One set of deliveries even when one batch names a key twice.
-		ids.delete(row[5])
+		ids.delete(key)
 		reply.inserted.push(id, i)
-		for (const endpointId of endpoints[i] ?? []) deliveries.push([endpointId, id, row[1], row[6], 0])
-	})
+		for (const endpointId of endpoints[i] ?? [])
+			deliveries.push([endpointId, id, rows[k + 1] as number, rows[k + 6] as number, 0])
+	}
 	// Event by event, endpoint by endpoint: a pair's deliveries are numbered in its events' order.
 	deliveries.sort((p, q) => p[1] - q[1])
 	if (deliveries.length === 0) return reply
@@ -146,7 +210,19 @@ function record(s: Prepared, req: Extract<WriterRequest, { op: 'record' }>): Rec
 		for (const d of deliveries) if (free.has(`${d[0]}:${d[2]}`)) d[4] = 1
 	}
 	reply.waiting = deliveries.some((d) => d[4] === 0)
-	const made = s.insertDeliveries.all(req.owner, req.until, JSON.stringify(deliveries)) as Array<{
+	const values: Array<string | number | null> = []
+	for (const [endpointId, eventId, userbotId, at, leased] of deliveries)
+		values.push(
+			endpointId,
+			eventId,
+			userbotId,
+			`msg_${eventId}`,
+			at,
+			at,
+			leased ? req.owner : null,
+			leased ? req.until : null,
+		)
+	const made = runMany('insertDeliveries', DELIVERY_WIDTH, values) as Array<{
 		id: number
 		endpoint_id: number
 		event_id: number
@@ -165,8 +241,10 @@ function record(s: Prepared, req: Extract<WriterRequest, { op: 'record' }>): Rec
 }
 
 /** store.ts `settleMany`: the ids whose outcome was written (still leased to `owner`). */
-function settle(s: Prepared, req: Extract<WriterRequest, { op: 'settle' }>): number[] {
-	return (s.settle.all(req.rows, req.owner) as Array<{ id: number }>).map((r) => Number(r.id))
+function settle(req: Extract<WriterRequest, { op: 'settle' }>): number[] {
+	return (runMany('settle', OUTCOME_WIDTH, req.rows, [req.owner]) as Array<{ id: number }>).map((r) =>
+		Number(r.id),
+	)
 }
 
 const failure = (id: number, err: unknown): WriterReply => ({
@@ -194,7 +272,7 @@ function write(batch: Array<Extract<WriterRequest, { op: 'record' | 'settle' }>>
 	for (const req of batch) {
 		s.savepoint.run()
 		try {
-			const value = req.op === 'record' ? record(s, req) : settle(s, req)
+			const value = req.op === 'record' ? record(s, req) : settle(req)
 			s.release.run()
 			replies.push({ id: req.id, ok: true, value })
 		} catch (err) {
@@ -246,6 +324,7 @@ function drain(): void {
 				db?.close()
 				db = null
 				st = null
+				many = new Map()
 			}
 			reply = { id: req.id, ok: true, value: null }
 		} catch (err) {

@@ -49,7 +49,7 @@ export class OutboxWriter {
 		return this.send({ op: 'record', ...req }) as Promise<RecordReply>
 	}
 
-	settle(owner: string, rows: string): Promise<number[]> {
+	settle(owner: string, rows: Array<string | number | null>): Promise<number[]> {
 		return this.send({ op: 'settle', owner, rows }) as Promise<number[]>
 	}
 
@@ -139,15 +139,10 @@ export async function recordInThread(
 	/** Called for each event stored, once committed. */
 	remember: (id: number, event: NewEvent) => void,
 ): Promise<Recorded> {
-	const rows = events.map(({ event: e }) => [
-		e.companyId,
-		e.userbotId,
-		e.seq,
-		e.type,
-		e.data,
-		e.dedupeKey,
-		e.at,
-	])
+	// One flat list of the events' values (writer-thread.ts binds them as they come).
+	const rows: Array<string | number> = []
+	for (const { event: e } of events)
+		rows.push(e.companyId, e.userbotId, e.seq, e.type, e.data, e.dedupeKey, e.at)
 	const pairs: Array<[number, number, number]> = []
 	if (lease) {
 		const seen = new Set<string>()
@@ -161,7 +156,7 @@ export async function recordInThread(
 			}
 	}
 	const reply = await writer.record({
-		rows: rows.flat(),
+		rows,
 		endpoints: JSON.stringify(events.map((r) => r.endpointIds)),
 		pairs: JSON.stringify(pairs),
 		owner: lease?.owner ?? null,

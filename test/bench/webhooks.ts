@@ -13,7 +13,12 @@
  * receiver's request, on the wall clock both processes share.
  *
  *   bun test/bench/webhooks.ts          (BENCH_EVENTS, BENCH_USERBOTS, BENCH_RATE, BENCH_ROUNDS)
+ *
+ * With BENCH_THREADS=1, each round also prints the CPU of each thread of this process per request or
+ * delivery (Linux, /proc/self/task): the event loop, the outbox's writer thread, Bun's HTTP client
+ * thread, the others.
  */
+import { readdirSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import { getTestInstance } from '../helpers'
 import { registerUser } from '../helpers-ws'
@@ -28,6 +33,35 @@ const wallClock = () => performance.timeOrigin + performance.now()
 const cpuNow = () => {
 	const u = process.cpuUsage()
 	return u.user + u.system
+}
+const PER_THREAD = process.env.BENCH_THREADS === '1'
+/** Clock ticks per second of /proc's CPU times (100 on Linux). */
+const TICK_US = 10_000
+/** Each thread's CPU time (user + system) in µs, by `name#tid`; empty unless BENCH_THREADS=1. */
+function threadCpu(): Map<string, number> {
+	const out = new Map<string, number>()
+	if (!PER_THREAD) return out
+	for (const tid of readdirSync('/proc/self/task')) {
+		try {
+			const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim()
+			const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
+			// The fields after the name (in parentheses, which may hold spaces): utime, stime are 14, 15.
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+			out.set(`${name}#${tid}`, (Number(fields[11]) + Number(fields[12])) * TICK_US)
+		} catch {
+			// The thread ended meanwhile.
+		}
+	}
+	return out
+}
+/** The threads' CPU between two `threadCpu()`, per item, busiest first (those of 1 µs or more). */
+function perThread(before: Map<string, number>, after: Map<string, number>, items: number): string {
+	return [...after]
+		.map(([k, v]) => [k, (v - (before.get(k) ?? 0)) / items] as const)
+		.filter(([, v]) => v >= 1)
+		.sort((x, y) => y[1] - x[1])
+		.map(([k, v]) => `${k} ${v.toFixed(0)} µs`)
+		.join(', ')
 }
 
 /** The receiver's side: counts POSTs and the latency from the stamp each carries. */
@@ -119,6 +153,7 @@ async function main(): Promise<void> {
 		const bareRound = async () => {
 			const start = wallClock()
 			const cpu = cpuNow()
+			const threads = threadCpu()
 			await Promise.all(
 				Array.from({ length: USERBOTS }, async (_, k) => {
 					for (let n = k; n < EVENTS; n += USERBOTS)
@@ -126,6 +161,8 @@ async function main(): Promise<void> {
 				}),
 			)
 			const cpuPer = (cpuNow() - cpu) / EVENTS
+			if (PER_THREAD)
+				console.log(`  bare fetch loop, CPU per request: ${perThread(threads, threadCpu(), EVENTS)}`)
 			const { last } = await stats()
 			return { rate: EVENTS / ((last - start) / 1000), cpuPer }
 		}
@@ -135,6 +172,7 @@ async function main(): Promise<void> {
 		const outboxRound = async () => {
 			const start = wallClock()
 			const cpu = cpuNow()
+			const threads = threadCpu()
 			for (let n = 0; n < EVENTS; n++) t.ctx.updates.publish(bots[n % USERBOTS] as number, update(n))
 			let delivered = 0
 			let end = 0
@@ -144,6 +182,8 @@ async function main(): Promise<void> {
 				if (got.count > 0) end = got.last
 				return delivered >= EVENTS
 			}, 600_000)
+			if (PER_THREAD)
+				console.log(`  webhook outbox, CPU per delivery: ${perThread(threads, threadCpu(), EVENTS)}`)
 			return { rate: EVENTS / ((end - start) / 1000), cpuPer: (cpuNow() - cpu) / EVENTS }
 		}
 		// Rounds of both, side by side: on a shared machine the load moves, and a ratio taken within

@@ -170,6 +170,108 @@ describe('the outbox writer thread', () => {
 		expect(log.lines).toEqual([['info', 'webhook writer thread started', undefined]])
 	})
 
+	it('writes batches of any size, in order, in statements of several rows: events, deliveries, outcomes', async () => {
+		const { writer, store } = threaded()
+		// 300 events: more rows than one statement takes (256), and a rest that is no power of two;
+		// the last one names the key of the tenth again (stored once, one set of deliveries).
+		const batch = events(51, 300)
+		const again = batch[9] as EventRow
+		batch[299] = {
+			...(batch[299] as EventRow),
+			event: { ...(batch[299] as EventRow).event, dedupeKey: again.event.dedupeKey },
+		}
+		const recorded = await store.recordMany(batch, { owner: 'gw-many', until: 10_000_000, after: () => 0 })
+		const rows = await h.db
+			.select({
+				id: webhookDelivery.id,
+				event: webhookDelivery.eventId,
+				message: webhookDelivery.messageId,
+				seq: webhookEvent.seq,
+				data: webhookEvent.data,
+				at: webhookEvent.createdAt,
+				nextAt: webhookDelivery.nextAt,
+				owner: webhookDelivery.leaseOwner,
+				until: webhookDelivery.leaseUntil,
+			})
+			.from(webhookDelivery)
+			.innerJoin(webhookEvent, eq(webhookEvent.id, webhookDelivery.eventId))
+			.where(eq(webhookDelivery.userbotId, 51))
+			.orderBy(asc(webhookDelivery.id))
+		const sent = batch.slice(0, 299).map((r) => r.event)
+		expect(rows.map((r) => r.seq)).toEqual(sent.map((e) => e.seq))
+		expect(rows.map((r) => r.data)).toEqual(sent.map((e) => e.data))
+		expect(rows.map((r) => [r.at, r.nextAt])).toEqual(sent.map((e) => [e.at, e.at]))
+		expect(
+			rows.every((r) => r.message === `msg_${r.event}` && r.owner === 'gw-many' && r.until === 10_000_000),
+		).toBe(true)
+		// Events in the order given: their ids rise with it.
+		expect(rows.map((r) => r.event)).toEqual([...rows.map((r) => r.event)].sort((a, b) => a - b))
+		expect(recorded.leased.map((l) => l.id)).toEqual(rows.map((r) => r.id))
+
+		// 299 outcomes and one of a lease gone (not written): delivered, pending again, failed.
+		const [stolen] = await store
+			.recordMany(events(52, 1), { owner: 'gw-other', until: 10_000_000, after: () => 0 })
+			.then((r) => r.leased)
+		const outcomes = rows.map((r, i) => ({
+			id: r.id,
+			attempt:
+				i % 3 === 0
+					? { at: 5000 + i, code: 200, body: 'ok', error: null }
+					: { at: 5000 + i, code: null, body: null, error: `timeout ${i}` },
+			outcome:
+				i % 3 === 0
+					? ({ status: 'delivered' } as const)
+					: i % 3 === 1
+						? ({ status: 'pending', nextAt: 90_000 + i } as const)
+						: ({ status: 'failed' } as const),
+		}))
+		outcomes.push({
+			id: stolen?.id as number,
+			attempt: { at: 5000, code: 200, body: 'ok', error: null },
+			outcome: { status: 'delivered' },
+		})
+		const written = await store.settleMany('gw-many', outcomes)
+		expect([...written].sort((a, b) => a - b)).toEqual(rows.map((r) => r.id))
+		const after = await h.db
+			.select()
+			.from(webhookDelivery)
+			.where(eq(webhookDelivery.userbotId, 51))
+			.orderBy(asc(webhookDelivery.id))
+		expect(
+			after.map((d) => [
+				d.status,
+				d.attempts,
+				d.nextAt,
+				d.firstAttemptAt,
+				d.lastAt,
+				d.lastCode,
+				d.lastBody,
+				d.lastError,
+				d.leaseOwner,
+			]),
+		).toEqual(
+			outcomes
+				.slice(0, 299)
+				.map((o) => [
+					o.outcome.status,
+					1,
+					o.outcome.status === 'pending' ? o.outcome.nextAt : o.attempt.at,
+					o.attempt.at,
+					o.attempt.at,
+					o.attempt.code,
+					o.attempt.body,
+					o.attempt.error,
+					null,
+				]),
+		)
+		const [kept] = await h.db
+			.select()
+			.from(webhookDelivery)
+			.where(eq(webhookDelivery.id, stolen?.id as number))
+		expect([kept?.status, kept?.attempts, kept?.leaseOwner]).toEqual(['pending', 0, 'gw-other'])
+		expect(writer.usable).toBe(true)
+	})
+
 	it('writes on the event loop when the thread cannot open the database', async () => {
 		const log = recordingLog()
 		const writer = new OutboxWriter(join(dir, 'no such folder', 'app.db'), 5000, log)
