@@ -12,15 +12,21 @@
  * p50/p99 from the hub receiving an update (what the supervisor forwards from TDLib) to the
  * receiver's request, on the wall clock both processes share.
  *
- *   bun test/bench/webhooks.ts          (BENCH_EVENTS, BENCH_USERBOTS, BENCH_RATE, BENCH_ROUNDS)
+ * With BENCH_OUTBOX=jetstream (or `--jetstream`) the outbox is the one a gateway on a bus keeps in
+ * JetStream (docs/webhooks.md#the-outbox-on-a-bus): the bench starts a nats-server on 127.0.0.1 (the
+ * tests' own, test/bus/nats.ts) and a gateway on it (ROLE=gateway), and stops both at the end; the
+ * rest is the same.
  *
  * With BENCH_THREADS=1, each round also prints the CPU of each thread of this process per request or
  * delivery (Linux, /proc/self/task): the event loop, the outbox's writer thread, Bun's HTTP client
  * thread, the others.
+ *
+ *   bun test/bench/webhooks.ts   (BENCH_EVENTS, BENCH_USERBOTS, BENCH_RATE, BENCH_ROUNDS, BENCH_OUTBOX, BENCH_THREADS)
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import os from 'node:os'
-import { getTestInstance } from '../helpers'
+import { startNats } from '../bus/nats'
+import { getTestInstance, type TestInstance } from '../helpers'
 import { registerUser } from '../helpers-ws'
 import { call, insertUserbot } from '../plugins/webhooks/receiver'
 
@@ -28,6 +34,9 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 4000)
 const USERBOTS = Number(process.env.BENCH_USERBOTS ?? 8)
 const RATE = Number(process.env.BENCH_RATE ?? 200)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const JETSTREAM = process.env.BENCH_OUTBOX === 'jetstream' || process.argv.includes('--jetstream')
+if (!JETSTREAM && (process.env.BENCH_OUTBOX ?? 'database') !== 'database')
+	throw new Error('BENCH_OUTBOX is database (the default) or jetstream')
 const wallClock = () => performance.timeOrigin + performance.now()
 /** This process's CPU time (user + system), in µs. */
 const cpuNow = () => {
@@ -108,7 +117,7 @@ async function main(): Promise<void> {
 	const base = `http://127.0.0.1:${port}`
 	const stats = async () =>
 		(await (await fetch(`${base}/stats`)).json()) as { count: number; latencies: number[]; last: number }
-	const t = await getTestInstance({
+	const { t, stop } = await startGateway({
 		WEBHOOK_ALLOW_HTTP: 'true',
 		WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
 		WEBHOOK_POLL: '1000',
@@ -194,7 +203,7 @@ async function main(): Promise<void> {
 			const ours = await outboxRound()
 			ratios.push(ours.rate / bare.rate)
 			console.log(
-				`round ${round}: bare fetch loop ${bare.rate.toFixed(0)} requests/s (${bare.cpuPer.toFixed(0)} µs CPU each), webhook outbox ${ours.rate.toFixed(0)} deliveries/s (${ours.cpuPer.toFixed(0)} µs CPU each) (${USERBOTS} loops/userbots), ratio ${(ours.rate / bare.rate).toFixed(2)}, load average ${loadAverage()}`,
+				`round ${round}: bare fetch loop ${bare.rate.toFixed(0)} requests/s (${bare.cpuPer.toFixed(0)} µs CPU each), webhook outbox${JETSTREAM ? ' (JetStream)' : ''} ${ours.rate.toFixed(0)} deliveries/s (${ours.cpuPer.toFixed(0)} µs CPU each) (${USERBOTS} loops/userbots), ratio ${(ours.rate / bare.rate).toFixed(2)}, load average ${loadAverage()}`,
 			)
 		}
 		console.log(
@@ -216,8 +225,42 @@ async function main(): Promise<void> {
 			`latency at ${RATE}/s: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (update at the hub → receiver)`,
 		)
 	} finally {
-		await t.stop()
+		await stop()
 		child.kill()
+	}
+}
+
+/**
+ * The app whose outbox is measured: alone with its database, or (JETSTREAM) a gateway on a
+ * nats-server started here, its outbox in JetStream. `stop` stops both.
+ */
+async function startGateway(
+	env: Record<string, string>,
+): Promise<{ t: TestInstance; stop(): Promise<void> }> {
+	if (!JETSTREAM) {
+		const t = await getTestInstance(env)
+		return { t, stop: () => t.stop() }
+	}
+	const nats = await startNats()
+	try {
+		const t = await getTestInstance({
+			...env,
+			BUS_URL: nats.url,
+			BUS_HEARTBEAT: '300',
+			ROLE: 'gateway',
+			WEBHOOK_OUTBOX: 'jetstream',
+		})
+		if (t.ctx.bus === undefined) throw new Error('the gateway is not on the bus')
+		return {
+			t,
+			async stop() {
+				await t.stop()
+				await nats.stop()
+			},
+		}
+	} catch (err) {
+		await nats.stop()
+		throw err
 	}
 }
 

@@ -16,6 +16,12 @@ import type { Outcomes } from './outcomes'
 export const ACK_WAIT_MS = 5_000
 /** How long one pull waits for a message before the loop looks again (closing waits at most this). */
 const PULL_MS = 1000
+/**
+ * At most this many messages of the pair per pull. `max_ack_pending: 1` still lets one out at a time:
+ * the stream sends the next one to the same pull once the one before is answered, so a busy pair
+ * makes no new pull (subscription, request) per message.
+ */
+const PULL_BATCH = 100
 
 /** The endpoint as a delivery needs it (its row in the database). */
 export interface DeliveryEndpoint extends Target {
@@ -75,14 +81,20 @@ export async function runPair(deps: PairDeps, endpointId: number, userbotId: num
 				continue
 			}
 			consumer ??= await deps.bus.js.consumers.get(WEBHOOKS_STREAM, consumerName(endpointId, userbotId))
-			const m = await consumer.next({ expires: PULL_MS })
-			if (m === null) continue
-			if (stopping.aborted) {
-				m.nak()
-				return
+			const pulled = await consumer.fetch({ max_messages: PULL_BATCH, expires: PULL_MS })
+			for await (const m of pulled) {
+				// Read again for each message: a change of the endpoint counts within WEBHOOK_POLL.
+				const current = stopping.aborted ? null : await deps.endpoint(endpointId)
+				if (current === null || !current.enabled || stopping.aborted) {
+					// Stopping, disabled or gone: the pull ends first (nothing more comes to it), then
+					// the message is given back at once; the loop's top does the rest.
+					pulled.stop()
+					m.nak()
+					break
+				}
+				await handle(deps, current, userbotId, m)
+				failing = false
 			}
-			await handle(deps, endpoint, userbotId, m)
-			failing = false
 		} catch (err) {
 			if (stopping.aborted) return
 			// The consumer deleted (its endpoint was, on another gateway): this loop ends.
@@ -147,7 +159,7 @@ async function handle(deps: PairDeps, endpoint: DeliveryEndpoint, userbotId: num
 	})
 	if (isDelivered(result)) {
 		await deps.outcomes.put(endpoint.endpointId, m.seq, outcome('delivered', null))
-		await m.ackAck()
+		m.ack()
 		if (endpoint.failingSince !== null) await deps.succeeded(endpoint.endpointId)
 		return
 	}
