@@ -164,9 +164,9 @@ describe('the outbox writer thread', () => {
 		const writer = new OutboxWriter(path, 5000, log)
 		const store = new WebhookStore(h.db, writer)
 		closing.push(store)
-		await store.recordMany(events(51, 1))
-		await store.recordMany(events(51, 1))
-		expect((await deliveriesOf(51)).length).toBe(2)
+		await store.recordMany(events(61, 1))
+		await store.recordMany(events(61, 1))
+		expect((await deliveriesOf(61)).length).toBe(2)
 		expect(log.lines).toEqual([['info', 'webhook writer thread started', undefined]])
 	})
 
