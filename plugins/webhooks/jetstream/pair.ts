@@ -22,6 +22,8 @@ const PULL_MS = 1000
  * makes no new pull (subscription, request) per message.
  */
 const PULL_BATCH = 100
+/** What nats-server may take past a pull's `expires` to end it. */
+const PULL_END_MS = 100
 
 /** The endpoint as a delivery needs it (its row in the database). */
 export interface DeliveryEndpoint extends Target {
@@ -65,7 +67,7 @@ const pause = (ms: number, signal: AbortSignal) =>
  * stream: `ack` on 2xx, `nak` with the backoff delay otherwise (the message, still unacknowledged,
  * holds back the pair's later ones), `term` once the retry period is over (the event stays in the
  * stream, its outcome `failed` in the bucket: a dead letter). A stopping gateway `nak`s what it
- * holds, without delay: another gateway (or the next start) sends it at once.
+ * holds, for the end of its pull: another gateway (or the next start) sends it within about 1 s.
  */
 export async function runPair(deps: PairDeps, endpointId: number, userbotId: number): Promise<void> {
 	const { stopping, config } = deps
@@ -82,14 +84,19 @@ export async function runPair(deps: PairDeps, endpointId: number, userbotId: num
 			}
 			consumer ??= await deps.bus.js.consumers.get(WEBHOOKS_STREAM, consumerName(endpointId, userbotId))
 			const pulled = await consumer.fetch({ max_messages: PULL_BATCH, expires: PULL_MS })
+			/** When the pull's first message came: nats-server ends the pull at most PULL_MS after. */
+			let firstAt: number | undefined
 			for await (const m of pulled) {
+				firstAt ??= performance.now()
 				// Read again for each message: a change of the endpoint counts within WEBHOOK_POLL.
 				const current = stopping.aborted ? null : await deps.endpoint(endpointId)
 				if (current === null || !current.enabled || stopping.aborted) {
-					// Stopping, disabled or gone: the pull ends first (nothing more comes to it), then
-					// the message is given back at once; the loop's top does the rest.
+					// Stopping, disabled or gone: this loop stops listening to the pull (nothing more
+					// comes to it) and gives the message back for when the server has ended the pull.
+					// Given back sooner, with the pull's listener gone, nats-server (2.9) sends it nowhere,
+					// holds it ACK_WAIT_MS and then hands it out twice at once. The loop's top does the rest.
 					pulled.stop()
-					m.nak()
+					m.nak(Math.ceil(Math.max(0, firstAt + PULL_MS - performance.now()) + PULL_END_MS))
 					break
 				}
 				await handle(deps, current, userbotId, m)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import { registerUser } from '../../helpers-ws'
-import { consumerState, eventually, expectNoOutboxRows, jetStreamBed, publishSeq } from './jetstream'
+import { consumerState, eventually, expectNoOutboxRows, jetStreamBed, publishSeq, sniffer } from './jetstream'
 import { call, insertUserbot, texts } from './receiver'
 
 describe('the JetStream outbox across restarts', () => {
@@ -37,6 +37,59 @@ describe('the JetStream outbox across restarts', () => {
 			await expectNoOutboxRows(second)
 		} finally {
 			await second.halt()
+		}
+	}, 60_000)
+
+	it('gives back, once, what a stopping gateway is sent meanwhile: the next one sends each event once, in order', async () => {
+		const first = await bed.gateway()
+		const owner = await registerUser(first, 'js-stopping@example.com')
+		const made = await call(first, owner.access)('POST', '/api/webhooks/', { url: `${bed.rx.url}/stopping` })
+		expect(made.status).toBe(201)
+		const { id } = (await made.json()) as { id: number }
+		const ub = await insertUserbot(first, owner.companyId)
+		const got = () => bed.rx.received.filter((x) => x.path === '/hook/stopping')
+		// The first event caught in flight by the pull the pair began with (a pull lasts 1 s): stopping
+		// ends the attempt (the event goes back untried), the stream hands the event to that pull again
+		// at once, and the stopping loop gives it back; the others wait behind it in the stream.
+		bed.rx.script('/hook/stopping', 'hold')
+		for (const n of [1, 2, 3]) publishSeq(first, ub, n, `s${n}`)
+		await bed.rx.until(() => got().length >= 1)
+		await eventually(async () => (await consumerState(first, id, ub)).pending === 2)
+		await first.halt()
+		const own = await sniffer(bed.nats)
+		try {
+			// Handed out at most twice (the attempt, and the one given back), answered never: nothing
+			// more of the pair went to the stopping gateway.
+			const stopped = await consumerState(own.jsm, id, ub)
+			expect(stopped.delivered).toBeLessThanOrEqual(2)
+			expect(stopped.ackFloor).toBe(0)
+
+			const second = await bed.gateway()
+			try {
+				await bed.rx.until(() => got().length >= 4)
+				await eventually(async () => {
+					const s = await consumerState(second, id, ub)
+					return s.pending === 0 && s.ackPending === 0
+				})
+				expect(texts(got())).toEqual(['s1', 's1', 's2', 's3'])
+				const ids = got().map((x) => x.headers['webhook-id'])
+				expect(ids[1]).toBe(ids[0])
+				expect(new Set(ids).size).toBe(3)
+				// The next gateway took each event once: three more deliveries.
+				expect((await consumerState(own.jsm, id, ub)).delivered).toBe(stopped.delivered + 3)
+				const list = await call(second, owner.access)('GET', `/api/webhooks/${id}/deliveries/`)
+				const rows = (await list.json()) as Array<{ seq: number; status: string; attempts: number }>
+				expect(rows.map((r) => [r.seq, r.status, r.attempts]).sort()).toEqual([
+					[1, 'delivered', 1],
+					[2, 'delivered', 1],
+					[3, 'delivered', 1],
+				])
+				await expectNoOutboxRows(second)
+			} finally {
+				await second.halt()
+			}
+		} finally {
+			await own.close()
 		}
 	}, 60_000)
 

@@ -16,7 +16,7 @@ import {
 	publishSeq,
 	storedUnder,
 } from './jetstream'
-import { call, insertUserbot, texts } from './receiver'
+import { call, HOOK_ENV, insertUserbot, texts } from './receiver'
 
 describe('webhooks with the outbox in JetStream (two gateways on one bus)', () => {
 	const bed = jetStreamBed()
@@ -179,6 +179,83 @@ describe('webhooks with the outbox in JetStream (two gateways on one bus)', () =
 		})
 		expect(texts(hook.got())).toEqual(['before', 'after'])
 		expect(await storedUnder(a, hook.subject)).toBe(6)
+	}, 30_000)
+
+	/** The endpoint's deliveries as listed: `[seq, status, attempts]`, in the order of the events. */
+	async function listed(id: number) {
+		const list = await call(a, owner.access)('GET', `/api/webhooks/${id}/deliveries/`)
+		const rows = (await list.json()) as Array<{ seq: number; status: string; attempts: number }>
+		return rows.map((r) => [r.seq, r.status, r.attempts]).sort((x, y) => Number(x[0]) - Number(y[0]))
+	}
+
+	/**
+	 * `count` events of a new pair, the first caught in flight (the receiver holds it) and the others
+	 * stored behind it; `change` is made while it is held, and the held request is let go only once
+	 * WEBHOOK_POLL has passed since (the longest a loop goes on with an endpoint it read before), so
+	 * every read of the endpoint from then on sees the change. The pair began with these events and a
+	 * pull lasts 1 s: the pull that carried the first is still open, as is the other gateway's (whose
+	 * loop reads the endpoint again only when its pull is over), and the stream hands one of them the
+	 * second once the first is answered.
+	 */
+	async function changedWhileHeld(name: string, count: number, change: (id: number) => Promise<Response>) {
+		const hook = await endpoint(name)
+		bed.rx.script(`/hook/${name}`, 'hold')
+		for (let n = 1; n <= count; n++) publishSeq(a, hook.ub, n, `${name}${n}`)
+		await bed.rx.until(() => hook.got().length >= 1)
+		// Stored, and both gateways pulling: the pull that carried the first event, and the other's.
+		await eventually(async () => {
+			const s = await consumerState(a, hook.id, hook.ub)
+			return (await storedUnder(a, hook.subject)) === count && s.pending === count - 1 && s.waiting === 2
+		})
+		expect((await change(hook.id)).status).toBeLessThan(300)
+		// Not a race: a cached endpoint is read again once it is WEBHOOK_POLL old (index.ts).
+		await Bun.sleep(2 * Number(HOOK_ENV.WEBHOOK_POLL))
+		bed.rx.releaseAll()
+		return hook
+	}
+
+	it('gives back the event that comes for an endpoint disabled meanwhile, and sends it once enabled again', async () => {
+		const hook = await changedWhileHeld('disabled', 5, (id) =>
+			call(a, owner.access)('PATCH', `/api/webhooks/${id}/`, { enabled: false }),
+		)
+		// The held event answered and acknowledged, the second handed out (two deliveries), and every
+		// pull over: nothing more can be handed out while the endpoint is off.
+		await eventually(async () => {
+			const s = await consumerState(a, hook.id, hook.ub)
+			return s.delivered >= 2 && s.waiting === 0
+		})
+		expect(texts(hook.got())).toEqual(['disabled1'])
+		// The second given back, not acknowledged: only the first was answered, three wait behind it.
+		const given = await consumerState(a, hook.id, hook.ub)
+		expect([given.ackFloor, given.pending]).toEqual([1, 3])
+		// Given back untried: no attempt, no outcome.
+		expect(await listed(hook.id)).toEqual([[1, 'delivered', 1]])
+
+		const enabled = await call(a, owner.access)('PATCH', `/api/webhooks/${hook.id}/`, { enabled: true })
+		expect(enabled.status).toBe(200)
+		await bed.rx.until(() => hook.got().length >= 5)
+		await eventually(async () => {
+			const s = await consumerState(b, hook.id, hook.ub)
+			return s.pending === 0 && s.ackPending === 0
+		})
+		expect(texts(hook.got())).toEqual(['disabled1', 'disabled2', 'disabled3', 'disabled4', 'disabled5'])
+		expect(new Set(hook.got().map((x) => x.headers['webhook-id'])).size).toBe(5)
+		expect(await listed(hook.id)).toEqual([1, 2, 3, 4, 5].map((seq) => [seq, 'delivered', 1]))
+		await expectNoOutboxRows(a)
+	}, 30_000)
+
+	it('gives back the event that comes for an endpoint deleted meanwhile, sends nothing more, drops the pair', async () => {
+		const hook = await changedWhileHeld('removed', 3, (id) =>
+			call(a, owner.access)('DELETE', `/api/webhooks/${id}/`),
+		)
+		await eventually(() =>
+			consumerState(b, hook.id, hook.ub).then(
+				() => false,
+				() => true,
+			),
+		)
+		expect(texts(hook.got())).toEqual(['removed1'])
+		expect(await storedUnder(a, hook.subject)).toBe(3)
 	}, 30_000)
 
 	it('drops the pair consumer of a deleted endpoint', async () => {

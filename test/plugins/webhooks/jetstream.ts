@@ -2,9 +2,11 @@ import { afterAll, beforeAll, expect } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type JetStreamManager, jetstreamManager } from '@nats-io/jetstream'
+import { connect } from '@nats-io/transport-node'
 import { WEBHOOKS_STREAM } from '../../../plugins/webhooks/jetstream/messages'
 import { webhookDelivery, webhookEvent } from '../../../plugins/webhooks/tables'
-import { type NatsServer, startNats } from '../../bus/nats'
+import { busConfigOf, type NatsServer, startNats } from '../../bus/nats'
 import { getTestInstance, type TestInstance } from '../../helpers'
 import { HOOK_ENV, type Receiver, startReceiver } from './receiver'
 
@@ -77,12 +79,37 @@ export async function storedUnder(t: TestInstance, subject: string): Promise<num
 	return info.state.subjects?.[subject] ?? 0
 }
 
-/** The pair consumer's state: what waits, what is out, what was sent again. */
-export async function consumerState(t: TestInstance, endpointId: number, userbotId: number) {
-	const bus = t.ctx.bus
-	if (!bus) throw new Error('no bus')
-	const info = await bus.jsm.consumers.info(WEBHOOKS_STREAM, `wh_${endpointId}_${userbotId}`)
-	return { pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered }
+/**
+ * The pair consumer's state, asked through a gateway's bus or a connection of the test's own: what
+ * waits, what is out, what was sent again, and how many times the stream handed one of its messages
+ * out (`delivered`, the consumer's sequence: every delivery, a message given back and handed out again
+ * counting once more), how many of those were answered in order (`ackFloor`), and the pulls
+ * open on it that someone still listens to (`waiting`).
+ */
+export async function consumerState(
+	from: TestInstance | JetStreamManager,
+	endpointId: number,
+	userbotId: number,
+) {
+	const jsm = 'ctx' in from ? from.ctx.bus?.jsm : from
+	if (!jsm) throw new Error('no bus')
+	const info = await jsm.consumers.info(WEBHOOKS_STREAM, `wh_${endpointId}_${userbotId}`)
+	return {
+		pending: info.num_pending,
+		ackPending: info.num_ack_pending,
+		redelivered: info.num_redelivered,
+		delivered: info.delivered.consumer_seq,
+		ackFloor: info.ack_floor.consumer_seq,
+		waiting: info.num_waiting,
+	}
+}
+
+/** A JetStream manager on a connection of the test's own (the bed's `sniffer` user), outliving gateways. */
+export async function sniffer(nats: NatsServer): Promise<{ jsm: JetStreamManager; close(): Promise<void> }> {
+	const config = busConfigOf(nats.urlFor('sniffer'))
+	const auth = config.auth as { user: string; pass: string }
+	const nc = await connect({ servers: config.servers, user: auth.user, pass: auth.pass })
+	return { jsm: await jetstreamManager(nc), close: () => nc.close() }
 }
 
 /** Waits (re-checking at each turn of 20 ms, at most `ms`) until `pred` holds. */
