@@ -105,9 +105,10 @@ export class EventSource {
 			(e) => e.events.has(event.kind) && (e.userbotIds === null || e.userbotIds.has(event.userbotId)),
 		)
 		if (endpoints.length === 0) return null
-		const head = `{"userbot_id":${event.userbotId},"seq":${event.seq}`
+		// One `JSON.stringify` of the whole, not a template around the update's: a string pieced
+		// together is copied flat when it is handed to the writer thread, which cost more than this.
 		const data = event.live
-			? `${head},"update":${JSON.stringify(event.data)}}`
+			? JSON.stringify({ userbot_id: event.userbotId, seq: event.seq, update: event.data })
 			: JSON.stringify({ userbot_id: event.userbotId, seq: event.seq, ...event.data })
 		const dedupeKey =
 			event.live && this.opts.ctx.config.bus
