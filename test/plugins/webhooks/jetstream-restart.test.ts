@@ -6,20 +6,29 @@ import { call, insertUserbot, texts } from './receiver'
 describe('the JetStream outbox across restarts', () => {
 	const bed = jetStreamBed()
 
-	it('loses none of the waiting deliveries when the gateway and nats-server restart', async () => {
+	/**
+	 * A gateway with an endpoint at `/hook/<name>` and a userbot whose events `<prefix>1..3` are
+	 * stored: the first request held at the receiver (caught in flight), the other two waiting
+	 * behind it in the stream; then the gateway is halted.
+	 */
+	async function haltedWithOneHeld(name: string, prefix: string) {
 		const first = await bed.gateway()
-		const owner = await registerUser(first, 'js-restart@example.com')
-		const made = await call(first, owner.access)('POST', '/api/webhooks/', { url: `${bed.rx.url}/restart` })
+		const owner = await registerUser(first, `js-${name}@example.com`)
+		const made = await call(first, owner.access)('POST', '/api/webhooks/', { url: `${bed.rx.url}/${name}` })
 		expect(made.status).toBe(201)
 		const { id } = (await made.json()) as { id: number }
 		const ub = await insertUserbot(first, owner.companyId)
-		const got = () => bed.rx.received.filter((x) => x.path === '/hook/restart')
-		// The first request is caught in flight; the others wait behind it in the stream.
-		bed.rx.script('/hook/restart', 'hold')
-		for (const n of [1, 2, 3]) publishSeq(first, ub, n, `e${n}`)
+		const got = () => bed.rx.received.filter((x) => x.path === `/hook/${name}`)
+		bed.rx.script(`/hook/${name}`, 'hold')
+		for (const n of [1, 2, 3]) publishSeq(first, ub, n, `${prefix}${n}`)
 		await bed.rx.until(() => got().length >= 1)
 		await eventually(async () => (await consumerState(first, id, ub)).pending === 2)
 		await first.halt()
+		return { owner, id, ub, got }
+	}
+
+	it('loses none of the waiting deliveries when the gateway and nats-server restart', async () => {
+		const { id, ub, got } = await haltedWithOneHeld('restart', 'e')
 		const heldId = got()[0]?.headers['webhook-id']
 		// nats-server killed and started again on its store: the stream and the consumer come back.
 		await bed.nats.kill()
@@ -41,21 +50,10 @@ describe('the JetStream outbox across restarts', () => {
 	}, 60_000)
 
 	it('gives back, once, what a stopping gateway is sent meanwhile: the next one sends each event once, in order', async () => {
-		const first = await bed.gateway()
-		const owner = await registerUser(first, 'js-stopping@example.com')
-		const made = await call(first, owner.access)('POST', '/api/webhooks/', { url: `${bed.rx.url}/stopping` })
-		expect(made.status).toBe(201)
-		const { id } = (await made.json()) as { id: number }
-		const ub = await insertUserbot(first, owner.companyId)
-		const got = () => bed.rx.received.filter((x) => x.path === '/hook/stopping')
 		// The first event caught in flight by the pull the pair began with (a pull lasts 1 s): stopping
 		// ends the attempt (the event goes back untried), the stream hands the event to that pull again
 		// at once, and the stopping loop gives it back; the others wait behind it in the stream.
-		bed.rx.script('/hook/stopping', 'hold')
-		for (const n of [1, 2, 3]) publishSeq(first, ub, n, `s${n}`)
-		await bed.rx.until(() => got().length >= 1)
-		await eventually(async () => (await consumerState(first, id, ub)).pending === 2)
-		await first.halt()
+		const { owner, id, ub, got } = await haltedWithOneHeld('stopping', 's')
 		const own = await sniffer(bed.nats)
 		try {
 			// Handed out at most twice (the attempt, and the one given back), answered never: nothing
