@@ -126,9 +126,17 @@ async function main() {
 				.then(release)
 				.finally(() => process.exit(0)),
 	)
-	// A signal to the child itself (Ctrl-C reaches the whole process group): the same, at once.
+	// A signal to the child itself (Ctrl-C reaches the whole process group): the same. Every client
+	// is closed (its closed state seen, or 5 s) before the process goes, as at a shutdown.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
-		process.on(signal, () => void release().finally(() => process.exit(0)))
+		process.on(
+			signal,
+			() =>
+				void host
+					.closeAll()
+					.then(release)
+					.finally(() => process.exit(0)),
+		)
 	send({ type: 'ready', pid: process.pid, token: env.SUPERVISOR_TOKEN, capacity })
 }
 

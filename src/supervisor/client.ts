@@ -376,6 +376,10 @@ export class SupervisorClient implements TelegramRuntime {
 			const { id, promise } = this.pending.add(timeoutMs)
 			gen.transport.send({ type: 'shutdown', id })
 			await promise.catch(() => undefined)
+		} else if (gen && !gen.down) {
+			// A child still starting (a restart under way) holds no client yet: told to go at once, not
+			// waited for until the close times out.
+			gen.proc.kill('SIGTERM')
 		}
 		if (gen) {
 			const exited = await Promise.race([
