@@ -315,8 +315,11 @@ export class ShardServer {
 				if (room && room.used >= room.clients) this.membership.refresh()
 				return state
 			} catch (err) {
-				// The supervisor died meanwhile: it starts the client again itself, so the lease stays.
-				if (!(err instanceof RuntimeError && err.code === 'runtime_down')) await this.letGo(userbotId)
+				// The supervisor died meanwhile, or the folder is still held by the shard this userbot
+				// moved from: the supervisor starts the client itself once it can, so the lease stays.
+				const keeps =
+					err instanceof RuntimeError && (err.code === 'runtime_down' || err.code === 'held_elsewhere')
+				if (!keeps) await this.letGo(userbotId)
 				// Full here after all (another start took the last place): elsewhere if another has room.
 				if (err instanceof RuntimeError && err.code === 'capacity') {
 					this.membership.refresh()

@@ -128,6 +128,7 @@ function childClients(opts: ChildHostOptions): ChildClients {
 		clients: new Map(),
 		starting: new Map(),
 		restarts: new Map(),
+		closing: new Map(),
 		forwarded: new Set(),
 	}
 	const probe = opts.probe

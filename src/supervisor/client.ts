@@ -264,6 +264,11 @@ export class SupervisorClient implements TelegramRuntime {
 		if (!this.clients.has(userbotId)) {
 			return Promise.reject(new RuntimeError('no_client', `no client for userbot ${userbotId}`))
 		}
+		// Its folder is still another process's: it runs there until that one lets go.
+		if (this.clients.isHeld(userbotId))
+			return Promise.reject(
+				new RuntimeError('held_elsewhere', "the userbot's TDLib folder is held by another process"),
+			)
 		if (this.requestListeners.size > 0) {
 			const event: RequestEvent = { userbotId, request, label: opts?.label }
 			for (const l of this.requestListeners) {

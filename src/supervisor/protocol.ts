@@ -142,8 +142,10 @@ export type WireError = { code: number | string; message: string }
 /** A failure in the child as it crosses the wire: TDLib's code and message kept verbatim. */
 export function toWireError(err: unknown): WireError {
 	if (err instanceof TdError) return { code: err.code, message: err.message }
-	// A refusal for capacity keeps its code: the parent tells it apart from a failure.
-	if (err instanceof RuntimeError && err.code === 'capacity') return { code: err.code, message: err.message }
+	// Refusals for capacity and for a folder held elsewhere keep their code: the parent tells them
+	// apart from a failure.
+	if (err instanceof RuntimeError && (err.code === 'capacity' || err.code === 'held_elsewhere'))
+		return { code: err.code, message: err.message }
 	const e = err as { code?: unknown; message?: unknown } | null
 	if (e && typeof e.code === 'number' && typeof e.message === 'string')
 		return { code: e.code, message: e.message }
@@ -157,6 +159,7 @@ const RUNTIME_CODES = new Set([
 	'unavailable',
 	'bad_request',
 	'capacity',
+	'held_elsewhere',
 ])
 
 /**

@@ -108,7 +108,7 @@ export function createTdlibBackend(opts: TdlibOptions): Backend {
 function openClient(opts: TdlibOptions, c: ClientOptions, databases: boolean): BackendClient {
 	// The network is held (`networkTypeNone`) before TDLib has its parameters (tdlib-client.ts),
 	// until the client's proxy (if any) is enabled, and for good when offline (src/telegram/proxy.ts).
-	const { client, held } = createHeldClient({
+	const { client, held, parameters } = createHeldClient({
 		apiId: opts.apiId,
 		apiHash: opts.apiHash,
 		databaseDirectory: c.databaseDirectory,
@@ -136,8 +136,13 @@ function openClient(opts: TdlibOptions, c: ClientOptions, databases: boolean): B
 	})
 	// Read by the supervisor child; a client nobody starts through it must not crash the process.
 	settled.catch(() => undefined)
+	const opened = parameters.catch((err: unknown) => {
+		throw toTdError(err)
+	})
+	opened.catch(() => undefined)
 	return {
 		network: settled,
+		opened,
 		async invoke(request: TdRequest) {
 			await ready
 			try {

@@ -47,6 +47,14 @@ export const userbotErrors = {
 			'unavailable',
 			'runtime unavailable',
 		),
+	/** Its TDLib folder is still held by the process it ran in before (docs/shards.md#one-owner-per-account). */
+	heldElsewhere: () =>
+		new UserbotError(
+			503,
+			'The userbot still runs where it ran before, which has not let it go yet; try again shortly',
+			'held_elsewhere',
+			GatewayErrors.RUNTIME_HELD_ELSEWHERE,
+		),
 	/** No supervisor child has room for another client: `capacity reached: ...` (docs/capacity.md). */
 	capacity: (message: string) => new UserbotError(503, message, 'capacity_reached'),
 	limitReached: (limit: number) =>

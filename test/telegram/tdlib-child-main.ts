@@ -33,6 +33,10 @@ async function handle(m: ParentMessage): Promise<unknown> {
 				() => send({ type: 'network', client: m.client }),
 				(err: unknown) => send({ type: 'network', client: m.client, error: wireError(err) }),
 			)
+			client.opened?.then(
+				() => send({ type: 'opened', client: m.client }),
+				(err: unknown) => send({ type: 'opened', client: m.client, error: wireError(err) }),
+			)
 			return null
 		}
 		case 'invoke':

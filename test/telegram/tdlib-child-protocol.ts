@@ -36,6 +36,7 @@ export const ChildMessage = v.variant('type', [
 	}),
 	v.object({ type: v.literal('update'), client: Id, update: TdObject }),
 	v.object({ type: v.literal('network'), client: Id, error: v.optional(WireError) }),
+	v.object({ type: v.literal('opened'), client: Id, error: v.optional(WireError) }),
 	v.object({ type: v.literal('log'), level: v.number(), message: v.string() }),
 ])
 export type ChildMessage = v.InferOutput<typeof ChildMessage>

@@ -42,6 +42,7 @@ export async function startTdlibChild(): Promise<TdlibChild> {
 	const pending = new Map<number, Pending>()
 	const updates = new Map<number, Array<(u: TdUpdate) => void>>()
 	const networks = new Map<number, Pending>()
+	const openings = new Map<number, Pending>()
 	let logListener: ((level: number, message: string) => void) | null = null
 	let nextId = 1
 	let nextClient = 1
@@ -69,8 +70,9 @@ export async function startTdlibChild(): Promise<TdlibChild> {
 			case 'update':
 				for (const l of updates.get(m.client) ?? []) l(m.update as unknown as TdUpdate)
 				return
-			case 'network': {
-				const n = networks.get(m.client)
+			case 'network':
+			case 'opened': {
+				const n = (m.type === 'network' ? networks : openings).get(m.client)
 				if (m.error) n?.reject(toError(m.error))
 				else n?.resolve(undefined)
 				return
@@ -98,9 +100,10 @@ export async function startTdlibChild(): Promise<TdlibChild> {
 		gone = new Error(
 			`the TDLib child exited (${proc.signalCode ?? `code ${code}`})${stderr.length ? `: ${stderr.join('').slice(-600)}` : ''}`,
 		)
-		for (const p of [...pending.values(), ...networks.values()]) p.reject(gone)
+		for (const p of [...pending.values(), ...networks.values(), ...openings.values()]) p.reject(gone)
 		pending.clear()
 		networks.clear()
+		openings.clear()
 		ready(0)
 	})
 
@@ -127,15 +130,21 @@ export async function startTdlibChild(): Promise<TdlibChild> {
 		pid,
 		createClient(options) {
 			const client = nextClient++
-			const network = new Promise<void>((resolve, reject) => {
-				networks.set(client, { resolve: () => resolve(), reject })
-			})
-			network.catch(() => undefined)
+			const settles = (into: Map<number, Pending>) => {
+				const p = new Promise<void>((resolve, reject) => {
+					into.set(client, { resolve: () => resolve(), reject })
+				})
+				p.catch(() => undefined)
+				return p
+			}
+			const network = settles(networks)
+			const opened = settles(openings)
 			// The child handles its messages in the order sent: the client exists by its first request.
 			const made = request({ op: 'create', client, options })
 			made.catch(() => undefined)
 			return {
 				network,
+				opened,
 				invoke: (req: TdRequest) =>
 					request({ op: 'invoke', client, request: req as unknown as { _: string } }),
 				onUpdate(listener) {
