@@ -33,7 +33,7 @@ export const isLockRefusal = (err: unknown) =>
 
 /** How TDLib tries: 100 times, 100 ms apart (tdutils FileFd.cpp). */
 const TRIES = 100
-const PAUSE_MS = 100
+export const LOCK_PAUSE_MS = 100
 
 // Linux's fcntl and its `struct flock` (x86-64 and arm64 alike: l_type and l_whence shorts, then
 // l_start, l_len as 64-bit offsets, l_pid; 32 bytes).
@@ -74,6 +74,9 @@ function loadLibc(): Libc | null {
 	return libc
 }
 
+/** Binlogs a client of this process holds: TDLib's in-process list of locked files. */
+const lockedHere = new Set<string>()
+
 /** A whole-file `struct flock` of `type`. */
 function flock(type: number): Uint8Array {
 	const bytes = new Uint8Array(FLOCK_BYTES)
@@ -82,12 +85,21 @@ function flock(type: number): Uint8Array {
 }
 
 /**
- * The process that holds the lock on the folder's binlog, other than this one: its pid (0 when the
- * file system does not say, as a lock held on another host may not), or null when nobody does (or
- * there is no binlog yet). Never asked of a folder this process has a client of (see above).
+ * The process that holds the lock on the folder's binlog: its pid (0 when the file system does not
+ * say, as a lock held on another host may not), or null when nobody does (or there is no binlog
+ * yet). TDLib in this process is not seen (POSIX's locks do not conflict within a process), so this
+ * is never asked of a folder this process has a TDLib client of (see above).
  */
 export function folderHolder(databaseDirectory: string): number | null {
-	const path = join(databaseDirectory, BINLOG)
+	return fileHolder(join(databaseDirectory, BINLOG))
+}
+
+/**
+ * `folderHolder` of any file: who holds a POSIX lock on all of it. One this process took with
+ * `lockFile` is this process's (its descriptor is not opened again: closing it would let go).
+ */
+export function fileHolder(path: string): number | null {
+	if (lockedHere.has(path)) return process.pid
 	const c = loadLibc()
 	if (!c || !existsSync(path)) return null
 	const fd = openSync(path, 'r')
@@ -108,18 +120,19 @@ export interface FolderLock {
 	release(): void
 }
 
-/** Binlogs a client of this process holds: TDLib's in-process list of locked files. */
-const lockedHere = new Set<string>()
-
 /**
  * Locks the folder's binlog as TDLib does (made if missing): tried 100 times 100 ms apart, then
  * refused in TDLib's words (a `TdError` 400). `tries` is TDLib's unless a test says otherwise.
  */
-export async function lockFolder(databaseDirectory: string, tries = TRIES): Promise<FolderLock> {
-	const path = join(databaseDirectory, BINLOG)
+export function lockFolder(databaseDirectory: string, tries = TRIES): Promise<FolderLock> {
+	return lockFile(join(databaseDirectory, BINLOG), tries)
+}
+
+/** `lockFolder` of any file (made if missing): TDLib's way of locking, its words when refused. */
+export async function lockFile(path: string, tries = TRIES): Promise<FolderLock> {
 	for (let left = tries; lockedHere.has(path); left--) {
 		if (left <= 1) throw new TdError(400, heldInThisProcess(path))
-		await Bun.sleep(PAUSE_MS)
+		await Bun.sleep(LOCK_PAUSE_MS)
 	}
 	lockedHere.add(path)
 	const c = loadLibc()
@@ -130,7 +143,7 @@ export async function lockFolder(databaseDirectory: string, tries = TRIES): Prom
 			const errno = c.errno()
 			if (errno !== EAGAIN && errno !== EACCES) throw new TdError(400, "Can't lock file")
 			if (left <= 1) throw new TdError(400, heldByAnotherProcess(path))
-			await Bun.sleep(PAUSE_MS)
+			await Bun.sleep(LOCK_PAUSE_MS)
 		}
 	} catch (err) {
 		closeSync(fd)
