@@ -337,6 +337,10 @@ export class SupervisorClient implements TelegramRuntime {
 		)
 	}
 
+	heldElsewhere(userbotId: number): boolean {
+		return this.clients.isHeld(userbotId)
+	}
+
 	authorizationState(userbotId: number): string | undefined {
 		return this.clients.state(userbotId)
 	}
