@@ -11,8 +11,11 @@ import {
 
 /**
  * The one place that says what is stored. Times are Unix milliseconds (integers); booleans are
- * SQLite integers through drizzle's `mode: 'boolean'`. Secrets that must be looked up (session ids,
- * reset, invite and refresh tokens) are stored as SHA-256 hashes, never as they were issued.
+ * SQLite integers through drizzle's `mode: 'boolean'`. No column holds a credential a client could
+ * present (docs/rest.md#secrets-at-rest): what must be looked up (session ids, reset and invite
+ * tokens, API keys) is stored as its SHA-256; what the server must read back (a session's tokens) is
+ * sealed under a key derived from the session's cookie; refresh tokens are known by their `jti`, which
+ * cannot be presented without the server's signature.
  */
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`
@@ -105,7 +108,8 @@ export const memberGrant = sqliteTable(
 
 /**
  * Server-side web sessions. The JWT pair lives here, never in the browser
- * (docs/rest.md#sessions-and-cookies).
+ * (docs/rest.md#sessions-and-cookies), but sealed: nothing in a row can be presented by a client
+ * (docs/rest.md#secrets-at-rest).
  */
 export const session = sqliteTable(
 	'session',
@@ -115,12 +119,11 @@ export const session = sqliteTable(
 		userId: integer('user_id')
 			.notNull()
 			.references(() => userProfile.id, { onDelete: 'cascade' }),
-		csrfToken: text('csrf_token').notNull(),
-		accessToken: text('access_token').notNull(),
-		refreshToken: text('refresh_token').notNull(),
-		/** Family B: tokens of the main server, cached for logout (blacklist) and refresh. */
-		mainAccessToken: text('main_access_token'),
-		mainRefreshToken: text('main_refresh_token'),
+		/**
+		 * The CSRF token, the JWT pair and family B's main-server pair, sealed (AES-256-GCM) under a key
+		 * derived from the cookie value, which is stored nowhere (src/auth/session-seal.ts).
+		 */
+		sealed: text('sealed').notNull(),
 		createdAt: integer('created_at').notNull().default(now),
 		expiresAt: integer('expires_at').notNull(),
 	},
