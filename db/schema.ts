@@ -13,9 +13,8 @@ import {
  * The one place that says what is stored. Times are Unix milliseconds (integers); booleans are
  * SQLite integers through drizzle's `mode: 'boolean'`. No column holds a credential a client could
  * present (docs/rest.md#secrets-at-rest): what must be looked up (session ids, reset and invite
- * tokens, API keys) is stored as its SHA-256; what the server must read back (a session's tokens) is
- * sealed under a key derived from the session's cookie; refresh tokens are known by their `jti`, which
- * cannot be presented without the server's signature.
+ * tokens, API keys, refresh tokens' ids and families) is stored as its SHA-256; what the server must
+ * read back (a session's tokens) is sealed under a key derived from the session's cookie.
  */
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`
@@ -130,11 +129,17 @@ export const session = sqliteTable(
 	(t) => [index('session_user').on(t.userId)],
 )
 
-/** Refresh tokens (simplejwt's outstanding + blacklisted tokens), grouped in rotation families. */
+/**
+ * Refresh tokens (simplejwt's outstanding + blacklisted tokens), grouped in rotation families, known
+ * by the SHA-256 of their `jti` and of their family (src/auth/families.ts), never by the values the
+ * tokens carry.
+ */
 export const refreshToken = sqliteTable(
 	'refresh_token',
 	{
+		/** SHA-256 of the token's `jti`. */
 		jti: text('jti').primaryKey(),
+		/** SHA-256 of the family (`fam`) its tokens carry. */
 		familyId: text('family_id').notNull(),
 		userId: integer('user_id')
 			.notNull()

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test'
+import { createHmac } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { refreshToken } from '../../../db/schema'
 import { sha256 } from '../../../src/auth/crypto'
+import { readClaims } from '../../../src/auth/tokens'
 import { getTestInstance, type TestInstance } from '../../helpers'
 import { edgeLogin, mainAccount, post, startEdge } from '../api-accounts/support'
 import { type Inbox, resetLinkOf, startInbox } from './smtp'
@@ -10,9 +13,11 @@ import { storedSession } from './support'
 /**
  * No bearer secret at rest (docs/rest.md#secrets-at-rest): after a family A login (cookie session
  * and token pair), the refreshes of both, a reset request, an invite, an API key and a family B
- * login, none of the strings handed out (nor the JWT pairs held in the sessions) is in the bytes of
- * the database files, the WAL and its index included; and nothing read from the database is
- * accepted as a refresh token, an access token or a session cookie.
+ * login, none of the strings handed out (nor the JWT pairs held in the sessions, nor the ids and
+ * families those tokens carry) is in the bytes of the database files, the WAL and its index
+ * included; nothing read from the database is accepted as a refresh token, an access token or a
+ * session cookie; and nothing in it lets one who also holds the signing key (a backup holds
+ * secrets.json beside app.db) sign a token that is accepted.
  */
 let inbox: Inbox
 let main: TestInstance
@@ -25,12 +30,36 @@ const present: string[] = []
 const files = (t: TestInstance) =>
 	['app.db', 'app.db-wal', 'app.db-shm'].map((f) => join(t.dataDir, f)).filter((f) => existsSync(f))
 
-/** The secrets whose bytes are in one of the files, by name. */
+/** What a JWT carries that the server looks up: its id and its family, by the token's name. */
+const idsOf = (tokens: Record<string, string>) =>
+	Object.entries(tokens).flatMap(([name, value]): Array<[string, string]> => {
+		const claims = readClaims(value)
+		return claims
+			? [
+					[`${name}.jti`, claims.jti],
+					[`${name}.fam`, claims.fam],
+				]
+			: []
+	})
+
+/** The secrets (and the ids of the tokens among them) whose bytes are in one of the files, by name. */
 function found(t: TestInstance): string[] {
 	const contents = files(t).map((f) => readFileSync(f))
-	return Object.entries(secrets)
+	return [...Object.entries(secrets), ...idsOf(secrets)]
 		.filter(([, value]) => contents.some((bytes) => bytes.includes(Buffer.from(value))))
 		.map(([name]) => name)
+}
+
+/** An HS256 JWT in our claims' shape, signed with `secret`: what one holding the signing key can make. */
+function forge(
+	secret: string,
+	type: 'access' | 'refresh',
+	ids: { jti: string; fam: string; user_id: number },
+) {
+	const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+	const iat = Math.floor(Date.now() / 1000)
+	const body = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ token_type: type, ...ids, iat, exp: iat + 300 })}`
+	return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`
 }
 
 const TOKEN_LIKE = /[A-Za-z0-9_-]{16,}(\.[A-Za-z0-9_-]{16,}){0,2}/g
@@ -166,6 +195,38 @@ describe('the database files', () => {
 		expect([...answers.refresh].sort()).toEqual([400, 401])
 		expect([...answers.bearer]).toEqual([401])
 		expect([...answers.cookie]).toEqual([401])
+	})
+
+	it('give nothing to sign an accepted token with, to one who also holds the signing key', async () => {
+		const answers = { access: new Set<number>(), refresh: new Set<number>() }
+		let rows = 0
+		for (const t of [main, edge]) {
+			const secret = t.config.secrets.jwtSecret
+			for (const row of await t.ctx.db.select().from(refreshToken)) {
+				rows++
+				const ids = { jti: row.jti, fam: row.familyId, user_id: row.userId }
+				const me = await fetch(`${t.url}/accounts/me/`, {
+					headers: { authorization: `Bearer ${forge(secret, 'access', ids)}` },
+				})
+				answers.access.add(me.status)
+				answers.refresh.add(
+					(await post(t.url, '/accounts/token/refresh/', { refresh: forge(secret, 'refresh', ids) })).status,
+				)
+			}
+		}
+		expect(rows).toBeGreaterThan(5)
+		// The premise: the key signs what the server accepts, given a live family as a token carries it.
+		const live = readClaims(secrets.nextAccess ?? '')
+		const real = forge(main.config.secrets.jwtSecret, 'access', {
+			jti: 'forged',
+			fam: live?.fam ?? '',
+			user_id: live?.user_id ?? 0,
+		})
+		expect(
+			(await fetch(`${main.url}/accounts/me/`, { headers: { authorization: `Bearer ${real}` } })).status,
+		).toBe(200)
+		expect([...answers.access]).toEqual([401])
+		expect([...answers.refresh]).toEqual([401])
 	})
 
 	it('hold none of them once the servers stopped and the WAL was written back', async () => {
