@@ -239,7 +239,7 @@ function describeTakeover(backend: 'emulator' | 'tdlib') {
 					).catch((err: Error) => {
 						throw new Error(`${err.message}; last answers: ${answers.join(', ')}`)
 					})
-				for (const u of moving) expect(folderHolder(join(dataDir, 'tdlib', String(u), 'db'))).toBe(child)
+				for (const u of moving) expect(folderHolder(join(dataDir, 'tdlib', String(u), 'db'))).toBe(child as number)
 				// The child wakes first: its fence has run out, so it closes its clients, lets go of their
 				// folders, and the other shard starts them as soon as it sees them free.
 				process.kill(child as number, 'SIGCONT')
