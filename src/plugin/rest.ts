@@ -35,6 +35,8 @@ export { checkFields, FIELDS, type FieldSpec, parseFields } from '../auth/fields
 export { type UserAttributes, validatePassword } from '../auth/password-policy'
 /** The body as a JSON object (400, 413 as DRF answers them), for a route that reads its own body. */
 export { readJsonObject } from '../http/body'
+/** An integer query parameter (`?limit=`) checked as DRF's IntegerField with a range words it. */
+export { queryInteger } from '../http/query'
 /** Text a client sends to be stored: what is wrong with it, and its stored (NFC, trimmed) form. */
 export {
 	normalizeEmail,
