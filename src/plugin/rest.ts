@@ -81,6 +81,21 @@ export {
 	parseAddress,
 	parseCidr,
 } from '../http/client-address'
+/**
+ * Where the server may connect when a company names the place (a webhook's URL, a userbot's proxy):
+ * public addresses only, unless the operator's allow-list names them; names resolved at each use.
+ */
+export {
+	type AddressPolicy,
+	AddressRefused,
+	type CachedLookup,
+	cachedLookup,
+	defaultLookup,
+	hostResolverNow,
+	isInternalAddress,
+	type Lookup,
+	resolveHost,
+} from '../net/address-policy'
 export { isTdUpdate } from '../telegram/schema'
 /** What `ctx.updates.observe` hands an observer (a userbot's numbered update), and the TDLib update names. */
 export type { ObservedEvent } from '../updates/hub'
