@@ -10,7 +10,7 @@ import { type Cidr, formatAddress, inCidr, parseAddress, parseCidr } from '../ht
  * counts as its IPv4 one). The operator's allow-list (WEBHOOK_ALLOWED_HOSTS, PROXY_ALLOWED_HOSTS)
  * names hosts, addresses or CIDRs that may be internal. The caller connects to the address answered,
  * never to the name again: a name that resolves elsewhere a moment later (DNS rebinding) gains
- * nothing. One implementation for both (docs/webhooks.md#what-a-url-may-name,
+ * nothing. One implementation for both (docs/webhooks.md#ssrf-rules,
  * docs/operator.md#userbot-proxies).
  */
 export interface AddressPolicy {
