@@ -89,12 +89,6 @@ type Verdict = { kind: 'allowed' | 'public' | 'internal'; address: string } | { 
 /** Addresses whose verdict a resolver keeps at most; past it they are judged again. */
 const VERDICTS_KEPT = 1000
 
-/** The address to connect to for `host` (a name, or an address without brackets). Throws AddressRefused. */
-export function resolveHost(host: string, policy: AddressPolicy, lookup: Lookup): Promise<string> {
-	const now = hostResolverNow(policy, lookup)
-	return (async () => now(host))()
-}
-
 /**
  * A resolver of hosts under `policy`, with its allowed CIDRs parsed once (the webhooks' deliverer
  * keeps one): each call still resolves the host and holds every address it answers to the rules.

@@ -94,7 +94,6 @@ export {
 	hostResolverNow,
 	isInternalAddress,
 	type Lookup,
-	resolveHost,
 } from '../net/address-policy'
 export { isTdUpdate } from '../telegram/schema'
 /** What `ctx.updates.observe` hands an observer (a userbot's numbered update), and the TDLib update names. */
