@@ -119,7 +119,8 @@ export const userbotRouteList = [
 		method: 'post',
 		path: `${BASE}/:id/restart/`,
 		params: ID,
-		response: { 200: S.AuthorizationState, ...authed, ...missing, ...unavailable },
+		// 400: the client could not start again (its proxy refused: docs/operator.md#userbot-proxies).
+		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
 		detail: about("Stops the userbot's TDLib client and starts it again from its database"),
 		before: caller,
 		handle: (u: Userbots, input) => u.service.restart(input.pre, idOf(input.params.id), clientOf(u, input)),

@@ -2,8 +2,9 @@ import { Elysia } from 'elysia'
 import { MESSAGES } from '../auth/errors'
 import { json } from '../auth/respond'
 import type { AppContext } from '../context'
-import { badRequest, HttpError } from '../http/errors'
+import { HttpError } from '../http/errors'
 import { answerOtherMethods } from '../http/methods'
+import { queryInteger } from '../http/query'
 import { readAudit } from './log'
 
 const PAGE = 100
@@ -22,15 +23,9 @@ export function auditRoutes(ctx: AppContext): Elysia {
 			throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
 		}
 		const query = new URL(request.url).searchParams
-		const number = (name: string, max: number) => {
-			const raw = query.get(name)
-			if (raw === null) return undefined
-			if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
-				throw badRequest({ [name]: ['A valid integer is required.'] })
-			return Number(raw)
-		}
-		const limit = number('limit', PAGE) ?? PAGE
-		return json(await readAudit(ctx.db, p.companyId, limit, number('before', Number.MAX_SAFE_INTEGER)))
+		const limit = queryInteger(query, 'limit', { min: 1, max: PAGE }) ?? PAGE
+		const before = queryInteger(query, 'before', { min: 1, max: Number.MAX_SAFE_INTEGER })
+		return json(await readAudit(ctx.db, p.companyId, limit, before))
 	})
 	answerOtherMethods(app)
 	return app

@@ -253,7 +253,7 @@ describe('the OpenAPI document', () => {
 				)
 			).status,
 		).toBe(200)
-		const proxy = { type: 'socks5', server: 'proxy.example.net', port: 1080, password: 'p' }
+		const proxy = { type: 'socks5', server: '93.184.216.34', port: 1080, password: 'p' }
 		const put = (body: unknown) =>
 			conforms('PUT', `/api/userbots/${id}/proxy/`, '/api/userbots/{id}/proxy/', {
 				...json(body, access),
