@@ -72,7 +72,7 @@ function hasOpen(pid: number, path: string): boolean {
 
 interface Watcher {
 	samples: number
-	/** Moments a binlog was open in two processes, or open in one that did not hold its lock. */
+	/** Moments a binlog was open in two processes, or open in one while another held its lock. */
 	faults: string[]
 	/** Each userbot's lock holders, in the order seen (a repeat collapsed). */
 	holders: Map<number, number[]>
@@ -89,7 +89,9 @@ function watchLocks(dataDir: string, userbots: number[], shards: () => ShardProc
 			const holder = folderHolder(folder)
 			const open = children.filter((pid) => hasOpen(pid, join(folder, BINLOG)))
 			if (open.length > 1) w.faults.push(`userbot ${id}'s binlog open in ${open.join(' and ')}`)
-			if (open.length === 1 && holder !== open[0])
+			// (Open and not locked yet, or no longer, is TDLib between its open and its lock, or its
+			// unlock and its close: not a second owner.)
+			if (open.length === 1 && holder !== null && holder !== open[0])
 				w.faults.push(`userbot ${id}'s binlog open in ${open[0]}, locked by ${holder}`)
 			const seen = w.holders.get(id) ?? []
 			if (holder !== null && seen.at(-1) !== holder) seen.push(holder)
