@@ -59,7 +59,9 @@ function loadLibc(): Libc | null {
 		libc = null
 		return libc
 	}
-	const ffi = import.meta.require('bun:ffi') as typeof import('bun:ffi')
+	// Loaded on first use, by `require` (the compiled binary is CommonJS): the Deno entry imports this
+	// module's importers but never runs supervisors or shards.
+	const ffi = require('bun:ffi') as typeof import('bun:ffi')
 	const lib = ffi.dlopen('libc.so.6', {
 		fcntl: { args: [ffi.FFIType.i32, ffi.FFIType.i32, ffi.FFIType.ptr], returns: ffi.FFIType.i32 },
 		__errno_location: { args: [], returns: ffi.FFIType.ptr },
