@@ -4,7 +4,13 @@ import type { Logger } from '../util/logger'
 import { type Capacity, capacityReached, type Room, tighter } from './capacity'
 import { spawnChild } from './child-process'
 import { PendingRequests } from './pending'
-import { type ChildMessage, fromWireError, type ParentMessage, parseChildMessage } from './protocol'
+import {
+	type ChildMessage,
+	type ChildSettings,
+	fromWireError,
+	type ParentMessage,
+	parseChildMessage,
+} from './protocol'
 import { StartedClients, type StartRequest } from './started-clients'
 import type { Transport } from './transport'
 import { listenSocket, socketPath } from './transport-socket'
@@ -21,8 +27,8 @@ export interface SupervisorOptions {
 	transport: 'socket' | 'ipc'
 	commandTimeoutMs: number
 	log: Logger
-	/** Extra environment for the child (API credentials, TDLIB_OFFLINE). */
-	env?: Record<string, string>
+	/** What the child runs with, beside its backend and data folder (sent in its `settings`). */
+	settings?: Partial<Omit<ChildSettings, 'backend' | 'dataDir'>>
 	restartMinMs?: number
 	restartMaxMs?: number
 	/** A child that stayed up this long gets the short pause again when it dies. */
@@ -102,12 +108,8 @@ export class SupervisorClient implements TelegramRuntime {
 
 	private spawn() {
 		const token = crypto.randomUUID()
-		const env: Record<string, string> = {
-			...this.opts.env,
-			TDLIB_BACKEND: this.opts.backend,
-			DATA_DIR: this.opts.dataDir,
-			SUPERVISOR_TOKEN: token,
-		}
+		// Only how to reach this process: its settings come in answer to its hello.
+		const env: Record<string, string> = { SUPERVISOR_TOKEN: token }
 		if (this.socket) env.SUPERVISOR_SOCKET = this.socket.path
 		const { proc, ipc } = spawnChild({ transport: this.opts.transport, env, log: this.log })
 		const gen: Generation = { proc, token, readyAt: 0, down: false }
@@ -120,27 +122,45 @@ export class SupervisorClient implements TelegramRuntime {
 		if (ipc) this.onConnection(ipc)
 	}
 
-	/** A connection counts once its first message is `ready` with the current child's token. */
+	/**
+	 * A connection counts once its first message is `hello` with the current child's token (it is
+	 * answered with the child's settings) and its second `ready`.
+	 */
 	private onConnection(t: Transport) {
+		let greeted: Generation | null = null
 		let accepted: Generation | null = null
 		t.onMessage((raw) => {
 			if (accepted) return this.onMessage(accepted, raw)
 			const parsed = parseChildMessage(raw)
 			const gen = this.gen
-			if (
-				!parsed.ok ||
-				parsed.message.type !== 'ready' ||
-				!gen ||
-				parsed.message.token !== gen.token ||
-				gen.down
-			) {
+			const expected = greeted ? 'ready' : 'hello'
+			const ok =
+				parsed.ok &&
+				parsed.message.type === expected &&
+				gen !== null &&
+				!gen.down &&
+				(greeted ? greeted === gen : parsed.message.type === 'hello' && parsed.message.token === gen.token)
+			if (!ok || !gen || !parsed.ok) {
 				this.log.warn('supervisor connection refused')
 				return t.close()
 			}
+			if (parsed.message.type === 'hello') {
+				greeted = gen
+				return t.send({ type: 'settings', settings: this.childSettings() })
+			}
 			accepted = gen
-			this.descriptors = parsed.message.capacity
+			if (parsed.message.type === 'ready') this.descriptors = parsed.message.capacity
 			this.onReady(gen, t)
 		})
+	}
+
+	private childSettings(): ChildSettings {
+		return {
+			...this.opts.settings,
+			offline: this.opts.settings?.offline ?? false,
+			backend: this.opts.backend,
+			dataDir: this.opts.dataDir,
+		}
 	}
 
 	private onReady(gen: Generation, t: Transport) {
@@ -198,6 +218,7 @@ export class SupervisorClient implements TelegramRuntime {
 				// One client, not the child: told as a restart of that one (the account shows `restarting`).
 				if (gen !== this.gen || !this.clients.has(m.userbotId)) return
 				return this.emit({ type: 'runtime_down', userbotIds: [m.userbotId] })
+			case 'hello':
 			case 'ready':
 				return
 		}

@@ -103,7 +103,10 @@ export class StartedClients {
 
 	/** A state the child reported: `Closed` ends the client; others count for clients still wanted. */
 	onState(userbotId: number, state: string): void {
-		if (state === 'authorizationStateClosed') return this.forget(userbotId)
+		if (state === 'authorizationStateClosed') {
+			this.forget(userbotId)
+			return
+		}
 		// A state of its own: its client runs now, its folder no longer held elsewhere.
 		this.held.delete(userbotId)
 		if (this.started.has(userbotId)) this.states.set(userbotId, state)

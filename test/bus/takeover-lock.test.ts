@@ -72,27 +72,32 @@ function hasOpen(pid: number, path: string): boolean {
 
 interface Watcher {
 	samples: number
-	/** Moments a binlog was open in two processes, or open in one while another held its lock. */
+	/** Moments a binlog was open in two processes at two samples in a row. */
 	faults: string[]
 	/** Each userbot's lock holders, in the order seen (a repeat collapsed). */
 	holders: Map<number, number[]>
 	stop(): void
 }
 
-/** Reads, every 10 ms, who holds each userbot's binlog and which supervisor children have it open. */
+/**
+ * Reads, every 10 ms, who holds each userbot's binlog and which supervisor children have it open.
+ * TDLib opens a binlog a moment before it locks it and unlocks it a moment before it closes it, so
+ * one sample may see the file open in the process that lets go and in the one that takes over; two
+ * samples in a row would be a client opened beside one that still holds the folder.
+ */
 function watchLocks(dataDir: string, userbots: number[], shards: () => ShardProcess[]): Watcher {
 	const w: Watcher = { samples: 0, faults: [], holders: new Map(), stop: () => clearInterval(timer) }
+	const sharedBefore = new Set<number>()
 	const timer = setInterval(() => {
 		const children = shards().flatMap((s) => childrenOf(s.proc.pid))
 		for (const id of userbots) {
 			const folder = join(dataDir, 'tdlib', String(id), 'db')
 			const holder = folderHolder(folder)
 			const open = children.filter((pid) => hasOpen(pid, join(folder, BINLOG)))
-			if (open.length > 1) w.faults.push(`userbot ${id}'s binlog open in ${open.join(' and ')}`)
-			// (Open and not locked yet, or no longer, is TDLib between its open and its lock, or its
-			// unlock and its close: not a second owner.)
-			if (open.length === 1 && holder !== null && holder !== open[0])
-				w.faults.push(`userbot ${id}'s binlog open in ${open[0]}, locked by ${holder}`)
+			if (open.length > 1 && sharedBefore.has(id))
+				w.faults.push(`userbot ${id}'s binlog open in ${open.join(' and ')} (locked by ${holder})`)
+			if (open.length > 1) sharedBefore.add(id)
+			else sharedBefore.delete(id)
 			const seen = w.holders.get(id) ?? []
 			if (holder !== null && seen.at(-1) !== holder) seen.push(holder)
 			w.holders.set(id, seen)
@@ -241,7 +246,8 @@ function describeTakeover(backend: 'emulator' | 'tdlib') {
 					).catch((err: Error) => {
 						throw new Error(`${err.message}; last answers: ${answers.join(', ')}`)
 					})
-				for (const u of moving) expect(folderHolder(join(dataDir, 'tdlib', String(u), 'db'))).toBe(child as number)
+				for (const u of moving)
+					expect(folderHolder(join(dataDir, 'tdlib', String(u), 'db'))).toBe(child as number)
 				// The child wakes first: its fence has run out, so it closes its clients, lets go of their
 				// folders, and the other shard starts them as soon as it sees them free.
 				process.kill(child as number, 'SIGCONT')

@@ -42,7 +42,7 @@ describe('a supervisor child ended by a signal', () => {
 			const folder = mkdtempSync(join(tmpdir(), 'ubg-runs-'))
 			folders.push(folder)
 			const runLog = join(folder, 'runs.jsonl')
-			t = await startRuntime({ env: { SUPERVISOR_RUN_LOG: runLog } })
+			t = await startRuntime({ settings: { runLog } })
 			for (const id of [1, 2, 3]) await t.rt.startClient(id, { encryptionKey: 'dGVzdC1rZXk=' })
 			const pid = t.rt.pid as number
 			process.kill(pid, signal)

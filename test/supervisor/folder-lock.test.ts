@@ -39,7 +39,7 @@ describe('a userbot whose TDLib folder another process holds', () => {
 		const logs = mkdtempSync(join(tmpdir(), 'ubg-runs-'))
 		folders.push(logs)
 		const runLog = join(logs, 'runs.jsonl')
-		t = await startRuntime({ env: { SUPERVISOR_RUN_LOG: runLog } })
+		t = await startRuntime({ settings: { runLog } })
 		const folder = join(t.dataDir, 'tdlib', '1', 'db')
 		mkdirSync(folder, { recursive: true })
 		other = await lockHolder(folder)

@@ -10,11 +10,7 @@ import { startRuntime, type TestRuntime } from '../supervisor/helpers'
  * its last client, before that state reaches the child's code, so the threads the child has once a
  * stop is answered tell whether a group went.
  */
-const API = {
-	TELEGRAM_API_ID: '1',
-	TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef',
-	TDLIB_OFFLINE: '1',
-}
+const API = { apiId: 1, apiHash: '0123456789abcdef0123456789abcdef' }
 
 /** Threads of `pid` that nobody named: the main thread, tdl's receive thread and TDLib's groups. */
 function unnamedThreads(pid: number): number {
@@ -32,7 +28,7 @@ function unnamedThreads(pid: number): number {
 
 let t: TestRuntime
 beforeAll(async () => {
-	t = await startRuntime({ backend: 'tdlib', env: API })
+	t = await startRuntime({ backend: 'tdlib', settings: { telegram: API, offline: true } })
 })
 afterAll(() => t.stop())
 

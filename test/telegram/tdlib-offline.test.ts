@@ -57,7 +57,7 @@ describe('real TDLib through the supervisor child, offline', () => {
 	beforeAll(async () => {
 		t = await startRuntime({
 			backend: 'tdlib',
-			env: { TELEGRAM_API_ID: String(API.apiId), TELEGRAM_API_HASH: API.apiHash, TDLIB_OFFLINE: '1' },
+			settings: { telegram: API, offline: true },
 		})
 	})
 	afterAll(() => t.stop())
