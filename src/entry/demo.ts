@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path'
+import type { Config } from '../config'
 import { failureLine, startServer } from '../platform/bun/serve'
 import { shutDown } from '../platform/shutdown'
 import { createClient, createRestClient } from '../public/client'
@@ -15,6 +16,10 @@ const PASSWORD = process.env.DEMO_PASSWORD ?? 'Lamp-Orbit-4821'
 const PHONE = '9996621234'
 const CODE = '22222'
 const TEAM_CHAT = -2001
+
+/** A script for `node -e`: POSTs a JSON body (`body`, JavaScript source) to `url` and prints the answer. */
+const postScript = (url: string, body: string) =>
+	`fetch(${JSON.stringify(url)}, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(${body})}).then((r) => r.text()).then(console.log)`
 
 /** A POSIX shell word: the printed commands stay right whatever DEMO_EMAIL and DEMO_PASSWORD hold. */
 const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
@@ -33,7 +38,7 @@ async function main() {
 	}
 	const { config, instance, url } = started
 	try {
-		await seedAndPrint(config.dataDir, url)
+		await seedAndPrint(config, url)
 	} catch (err) {
 		await instance.app.stop()
 		await instance.close()
@@ -60,7 +65,7 @@ async function main() {
 	process.on('SIGTERM', () => void stop())
 }
 
-async function seedAndPrint(dataDir: string, url: string) {
+async function seedAndPrint(config: Config, url: string) {
 	const fail = (step: string, res: { status: number; error: { value: unknown } | null }): never => {
 		throw new DemoSetupError(
 			`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.error?.value)}`,
@@ -119,10 +124,15 @@ async function seedAndPrint(dataDir: string, url: string) {
 		text: 'Hello!',
 	})
 	// Only Node and npm are assumed: `node -e` with its built-in fetch, and wscat through npx.
-	const tokenScript = `fetch(${JSON.stringify(`${url}/accounts/token/`)}, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(${JSON.stringify({ email: EMAIL, password: PASSWORD })})}).then((r) => r.text()).then(console.log)`
+	const tokenScript = postScript(
+		`${url}/accounts/token/`,
+		JSON.stringify({ email: EMAIL, password: PASSWORD }),
+	)
+	// The refresh token is the command's one argument, so that it is pasted once, as it came.
+	const refreshScript = postScript(`${url}/accounts/token/refresh/`, '{refresh: process.argv[1]}')
 	const lines = [
 		'',
-		`Demo server on the Telegram emulator: ${url}  (data in ${resolve(dataDir)})`,
+		`Demo server on the Telegram emulator: ${url}  (data in ${resolve(config.dataDir)})`,
 		'',
 		`  user     ${EMAIL}`,
 		`  password ${PASSWORD}`,
@@ -133,11 +143,17 @@ async function seedAndPrint(dataDir: string, url: string) {
 		'Take a bearer token (it prints {"access": ..., "refresh": ...}):',
 		`  node -e ${shellWord(tokenScript)}`,
 		'or log in with a session cookie at POST /accounts/login/ (same body).',
+		`The access token lives ${config.accessTokenLifetime} s (ACCESS_TOKEN_LIFETIME). Then take a new pair with the`,
+		`refresh token (it lives ${config.refreshTokenLifetime} s and works once) at POST /accounts/token/refresh/,`,
+		`  node -e ${shellWord(refreshScript)} '<refresh>'`,
+		'or run the token line above again.',
 		'',
 		`Open the command channel (${wsUrl}) with the access token, e.g.:`,
 		`  npx -y wscat -c ${wsUrl} -H "Authorization: Bearer <access>"`,
 		'and send a command (it posts to the seeded "Team Chat"):',
 		`  ${example}`,
+		'A channel opened with a bearer token closes (1008 credentials expired) when the token expires,',
+		'unless it is sent a fresh access token first: {"action":"authenticate","access":"<access>"}.',
 		'',
 		`From TypeScript, the typed client (userbot-gateway/client; docs/development.md#typed-client) just asked:`,
 		`Team Chat has ${members} members. API documentation: ${url}/api/docs (OpenAPI at`,

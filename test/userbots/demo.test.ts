@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, it } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { memberFor, openSocket, removeDir, tempDir } from '../plugins/userbots/support'
 
 const dataDir = tempDir()
@@ -11,10 +13,13 @@ afterAll(async () => {
 	removeDir(dataDir)
 })
 
+/** Not the defaults: the banner says the lifetimes the server was configured with. */
+const LIFETIMES = { ACCESS_TOKEN_LIFETIME: '240', REFRESH_TOKEN_LIFETIME: '7200' }
+
 /** Runs `bun src/entry/demo.ts` and reads what it prints until it is ready. */
 async function runDemo(): Promise<string> {
 	const proc = Bun.spawn([process.execPath, 'src/entry/demo.ts'], {
-		env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
+		env: { ...process.env, ...LIFETIMES, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
 		stdout: 'pipe',
 		stderr: 'inherit',
 	})
@@ -28,25 +33,45 @@ async function runDemo(): Promise<string> {
 	return out
 }
 
+type Pair = { access?: string; refresh?: string }
+
+/** Runs a printed command line with sh (and this machine's node): the token pair it printed. */
+async function pairFrom(command: string): Promise<Pair> {
+	const run = Bun.spawn(['sh', '-c', command], { stdout: 'pipe', stderr: 'pipe' })
+	expect(await run.exited).toBe(0)
+	const pair = JSON.parse(await new Response(run.stdout).text()) as Pair
+	expect(pair.access).toBeString()
+	expect(pair.refresh).toBeString()
+	return pair
+}
+
+/** The refresh token a line asks for (`'<refresh>'`), as one pastes it. */
+const withRefresh = (command: string, pair: Pair) => {
+	expect(command).toEndWith(` '<refresh>'`)
+	return command.replace(/'<refresh>'$/, `'${pair.refresh}'`)
+}
+
 /**
  * Every command the demo prints runs on a machine with only Node and npm: no bun, bunx or curl.
- * The token line is run as printed (by sh, with this machine's node); the wscat line would fetch
- * wscat from the npm registry, which tests may not reach, so its shape is checked.
+ * The token and refresh lines are run as printed (by sh, with this machine's node), the refresh
+ * with the token line's refresh token, and the README's refresh line too; the wscat line would
+ * fetch wscat from the npm registry, which tests may not reach, so its shape is checked.
  */
 async function expectCommandsForNodeAndNpm(out: string, url: string) {
 	const commands = out
 		.split('\n')
 		.filter((l) => /^ {2}\S/.test(l) && !/^ {2}(user|password|userbot) |^ {2}\{/.test(l))
 		.map((l) => l.trim())
-	expect(commands).toHaveLength(2)
+	expect(commands).toHaveLength(3)
 	for (const c of commands) expect(c).toMatch(/^(node|npx|npm) /)
 	expect(out).not.toMatch(/\b(bunx|curl)\b|^\s*bun /m)
-	const [token, wscat] = commands
-	const run = Bun.spawn(['sh', '-c', token ?? ''], { stdout: 'pipe', stderr: 'pipe' })
-	expect(await run.exited).toBe(0)
-	const pair = JSON.parse(await new Response(run.stdout).text()) as { access?: string; refresh?: string }
-	expect(pair.access).toBeString()
-	expect(pair.refresh).toBeString()
+	const [token, refresh, wscat] = commands
+	const pair = await pairFrom(token ?? '')
+	const renewed = await pairFrom(withRefresh(refresh ?? '', pair))
+	expect(renewed.refresh).not.toBe(pair.refresh)
+	const readme = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
+	const readmeRefresh = /^node -e .*\/accounts\/token\/refresh\/.*$/m.exec(readme)?.[0] ?? ''
+	await pairFrom(withRefresh(readmeRefresh.replace('http://localhost:8000', url), renewed))
 	expect(wscat).toBe(`npx -y wscat -c ${url.replace(/^http/, 'ws')}/ws -H "Authorization: Bearer <access>"`)
 }
 
@@ -54,6 +79,9 @@ describe('npm run demo', () => {
 	it('prints a login and a command that works, and starts again on its own data', async () => {
 		const out = await runDemo()
 		expect(out).toContain('demo@example.com')
+		// How long a token lives, as configured, and how to get a new one.
+		expect(out).toContain('The access token lives 240 s (ACCESS_TOKEN_LIFETIME)')
+		expect(out).toContain('refresh token (it lives 7200 s and works once) at POST /accounts/token/refresh/')
 		// The demo seeded and asked through the typed clients: the Team Chat's members came back.
 		expect(out).toMatch(/Team Chat has [1-9][0-9]* members/)
 		const url = /Telegram emulator: (http:\/\/\S+)/.exec(out)?.[1] ?? ''
