@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Config } from '../config'
 import { failureLine, startServer } from '../platform/bun/serve'
@@ -28,24 +29,65 @@ class DemoSetupError extends Error {
 	override name = 'DemoSetupError'
 }
 
+/** Writes all of `text` to `fd` before returning. */
+function writeAll(fd: number, text: string) {
+	const bytes = Buffer.from(text)
+	for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at)
+}
+
+/**
+ * The server's log lines, held while the demo starts and seeds itself and then written before the
+ * banner, so that the banner comes as one block after them (not with the access line of the demo's
+ * own socket below it). From then on each line is written as it comes. Written with `writeSync`:
+ * Bun queues a `process.stdout.write` to a full pipe and lets a later `process.stderr.write` pass it.
+ */
+function heldLog() {
+	let held: string[] | null = []
+	return {
+		write(line: string) {
+			if (held) held.push(line)
+			else process.stderr.write(`${line}\n`)
+		},
+		/** Writes the held lines to stderr, then `text` to stdout, and lets later lines through. */
+		release(text = '') {
+			const lines = held ?? []
+			held = null
+			writeAll(2, lines.map((l) => `${l}\n`).join(''))
+			writeAll(1, text)
+		},
+	}
+}
+
+/** How long the demo waits for the server to see its seeding socket closed, at most. */
+const SOCKET_CLOSE_WAIT_MS = 5_000
+
 async function main() {
+	const log = heldLog()
 	const started = await startServer(process.env, {
 		overrides: { DATA_DIR: process.env.DATA_DIR || join('data', 'demo'), TDLIB_BACKEND: 'emulator' },
+		logWrite: log.write,
 	})
 	if (!started.ok) {
+		log.release()
 		process.stderr.write(`${started.line}\n`)
 		process.exit(2)
 	}
 	const { config, instance, url } = started
+	let banner: string
 	try {
-		await seedAndPrint(config, url)
+		banner = await seed(config, url)
+		// The server logs the seeding socket when it has seen it close: that line belongs above.
+		const sockets = () => ('socketStats' in instance ? instance.socketStats().sockets : 0)
+		for (let waited = 0; sockets() > 0 && waited < SOCKET_CLOSE_WAIT_MS; waited += 10) await Bun.sleep(10)
 	} catch (err) {
+		log.release()
 		await instance.app.stop()
 		await instance.close()
 		process.stderr.write(`${failureLine(err)}\n`)
 		process.exit(2)
 	}
 
+	// Before the banner: a Ctrl-C the moment it shows stops the server as any other does.
 	let stopping = false
 	const stop = async () => {
 		if (stopping) return
@@ -63,9 +105,11 @@ async function main() {
 	}
 	process.on('SIGINT', () => void stop())
 	process.on('SIGTERM', () => void stop())
+	log.release(banner)
 }
 
-async function seedAndPrint(config: Config, url: string) {
+/** Seeds the demo's world through the public API; the banner to print. */
+async function seed(config: Config, url: string): Promise<string> {
 	const fail = (step: string, res: { status: number; error: { value: unknown } | null }): never => {
 		throw new DemoSetupError(
 			`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.error?.value)}`,
@@ -164,7 +208,7 @@ async function seedAndPrint(config: Config, url: string) {
 		'also asks for the 2FA password "secret-2fa". Press Ctrl-C to stop.',
 		'',
 	]
-	process.stdout.write(`${lines.join('\n')}\n`)
+	return `${lines.join('\n')}\n`
 }
 
 await main()

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { memberFor, openSocket, removeDir, tempDir } from '../plugins/userbots/support'
 
 const dataDir = tempDir()
+const loggedDir = tempDir()
 const procs: Array<ReturnType<typeof Bun.spawn>> = []
 afterAll(async () => {
 	for (const p of procs) {
@@ -11,6 +12,7 @@ afterAll(async () => {
 		await p.exited
 	}
 	removeDir(dataDir)
+	removeDir(loggedDir)
 })
 
 /** Not the defaults: the banner says the lifetimes the server was configured with. */
@@ -31,6 +33,49 @@ async function runDemo(): Promise<string> {
 		if (out.includes('Ctrl-C')) break
 	}
 	return out
+}
+
+/**
+ * Runs the demo with its log on (LOG_LEVEL=info), stdout and stderr on one pipe in the order they
+ * were written, as a terminal shows them; stops it once the banner is out and reads to the end.
+ */
+async function runDemoLogged(dir: string): Promise<string[]> {
+	const proc = Bun.spawn(['sh', '-c', 'exec "$0" src/entry/demo.ts 2>&1', process.execPath], {
+		env: { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'info' },
+		stdout: 'pipe',
+	})
+	procs.push(proc)
+	let out = ''
+	const decoder = new TextDecoder()
+	let stopped = false
+	for await (const chunk of proc.stdout) {
+		out += decoder.decode(chunk, { stream: true })
+		if (!stopped && out.includes('Ctrl-C')) {
+			stopped = true
+			proc.kill('SIGTERM')
+		}
+	}
+	expect(await proc.exited).toBe(0)
+	procs.splice(procs.indexOf(proc), 1)
+	return out.split('\n')
+}
+
+/** The `msg` of each log line (a JSON line) among `lines`. */
+const logged = (lines: string[]) =>
+	lines.filter((l) => l.startsWith('{"time"')).map((l) => (JSON.parse(l) as { msg: string }).msg)
+
+/** The banner is one block, below every line the start and the seeding logged; below it, the stop's. */
+function expectBannerAfterLog(lines: string[]) {
+	const first = lines.findIndex((l) => l.startsWith('Demo server on the Telegram emulator'))
+	const last = lines.findIndex((l) => l.includes('Press Ctrl-C to stop.'))
+	expect(first).toBeGreaterThan(0)
+	expect(last).toBeGreaterThan(first)
+	expect(logged(lines.slice(first, last + 1))).toEqual([])
+	const above = logged(lines.slice(0, first))
+	// The start's lines, and the access line of the demo's own socket, closed before the banner.
+	expect(above).toContain('supervisor ready')
+	expect(above).toContain('ws')
+	expect(logged(lines.slice(last + 1))).toEqual(['stopped'])
 }
 
 type Pair = { access?: string; refresh?: string }
@@ -100,5 +145,10 @@ describe('npm run demo', () => {
 		expect(await first?.exited).toBe(0)
 		const second = await runDemo()
 		expect(second).toContain(`userbot  #${command.userbot_id}`)
+	})
+
+	it('prints its banner as one block after the log lines of its start, the first time and again', async () => {
+		expectBannerAfterLog(await runDemoLogged(loggedDir))
+		expectBannerAfterLog(await runDemoLogged(loggedDir))
 	})
 })
