@@ -1,4 +1,4 @@
-import type { ServerWebSocket } from 'bun'
+import type { Server, ServerWebSocket } from 'bun'
 import { Elysia } from 'elysia'
 import type { UpgradeOutcome } from '../auth/types'
 import type { AppContext } from '../context'
@@ -20,6 +20,13 @@ interface SocketData {
 	close(ws: ServerWebSocket<SocketData>, code: number, reason: string): void
 }
 
+/** What the `/ws` handler reads of Elysia's context, for the WS route and the plain GET alike. */
+interface UpgradeContext {
+	request: Request
+	server: Server<SocketData> | null
+	set: { status?: number | string }
+}
+
 /** Hands one received frame of `socket` on. */
 export type Receive = (socket: GatewaySocket, message: string | Buffer) => void
 
@@ -30,7 +37,7 @@ export type Receive = (socket: GatewaySocket, message: string | Buffer) => void
  * Elysia would add; Elysia's Bun adapter calls `ws.data.open / message / drain / close`.
  */
 export function gatewayRoute(ctx: AppContext, sockets: OpenSockets, receive: Receive) {
-	return new Elysia({ name: 'gateway' }).route('WS', '/ws', async ({ request, server, set }) => {
+	const upgrade = async ({ request, server, set }: UpgradeContext) => {
 		const outcome = await ctx.auth.authenticateUpgrade(request)
 		if (sockets.leaving) {
 			set.status = 503
@@ -51,7 +58,13 @@ export function gatewayRoute(ctx: AppContext, sockets: OpenSockets, receive: Rec
 			set.status = 400
 			return { detail: UpgradeRefusals.NOT_AN_UPGRADE }
 		}
-	})
+	}
+	// Elysia hands `/ws` to the WS route only for `Upgrade: websocket` (in lower case); any other GET
+	// (curl without the upgrade headers, a browser's address bar) comes here and is answered as an
+	// upgrade is, not 404: the credentials' refusal, or "Expected a WebSocket upgrade.".
+	return new Elysia({ name: 'gateway' })
+		.route('WS', '/ws', upgrade)
+		.get('/ws', upgrade, { detail: { hide: true } })
 }
 
 /** One socket's handlers, from its open to its close (and the access line it leaves then). */
