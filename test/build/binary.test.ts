@@ -206,12 +206,12 @@ describe('the compiled binary', () => {
 		// The child, the same executable: a `.env` holding everything it needs is not read.
 		await Bun.write(
 			join(cwd, '.env'),
-			`TDLIB_BACKEND=emulator\nDATA_DIR=${cwd}\nSUPERVISOR_TRANSPORT=socket\nSUPERVISOR_SOCKET=${join(cwd, 'no.sock')}\n`,
+			`SUPERVISOR_TRANSPORT=socket\nSUPERVISOR_SOCKET=${join(cwd, 'no.sock')}\n`,
 		)
 		const child = await runToEnd(sourceHidden([binary, 'supervisor-child']), { cwd, env: baseEnv(cwd) })
 		expect(child.code).toBe(1)
 		expect(child.stderr).toBe(
-			'supervisor child failed to start: environment: TDLIB_BACKEND is missing or invalid\n',
+			'supervisor child failed to start: environment: SUPERVISOR_TRANSPORT is missing or invalid\n',
 		)
 	})
 })

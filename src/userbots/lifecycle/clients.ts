@@ -36,8 +36,16 @@ export class UserbotClients {
 	async ensure(row: Row, removing = false): Promise<string | undefined> {
 		if (!removing) this.states.assertLive(row.id)
 		const runtime = this.runtime()
+		// A start or restart under way is joined: what was known before it is the old client's.
+		const underway = this.states.starting(row.id)
+		if (underway) return underway
 		const known = runtime.authorizationState(row.id)
 		if (known !== undefined && known !== STATES.closed) return known
+		return this.states.start(row.id, () => this.launch(row), removing)
+	}
+
+	/** The start itself: the key opened, the proxy checked and pinned, then the runtime's start. */
+	private async launch(row: Row): Promise<string> {
 		let key: string
 		try {
 			key = await openDatabaseKey(this.ctx.config.secrets.dataKey, row.id, row.encryptionKey)
@@ -47,36 +55,44 @@ export class UserbotClients {
 		// Resolved and checked now, and TDLib given the address checked: what was public when the
 		// proxy was set may not be any more.
 		const proxy = await this.proxyOf(row)
-		return this.start(row.id, key, removing, proxy && (await this.addresses.pinStart(proxy)))
+		const pinned = proxy && (await this.addresses.pinStart(proxy))
+		return this.send(row.id, key, pinned)
+	}
+
+	private send(userbotId: number, encryptionKey: string, proxy?: TdProxy): Promise<string> {
+		return this.runtime()
+			.startClient(userbotId, proxy ? { encryptionKey, proxy } : { encryptionKey })
+			.catch((err: unknown) => {
+				throw mapRuntimeError(err)
+			})
 	}
 
 	/** Starts the client; `proxy`, when given, already checked and pinned to an address (`addresses`). */
 	start(userbotId: number, encryptionKey: string, removing = false, proxy?: TdProxy): Promise<string> {
-		const runtime = this.runtime()
-		// Asked of the owner again here, after the awaits of `ensure`: the start message leaves at once.
-		const send = () =>
-			runtime
-				.startClient(userbotId, proxy ? { encryptionKey, proxy } : { encryptionKey })
-				.catch((err: unknown) => {
-					throw mapRuntimeError(err)
-				})
-		return this.states.start(userbotId, send, removing)
+		return this.states.start(userbotId, () => this.send(userbotId, encryptionKey, proxy), removing)
 	}
 
 	/**
 	 * Closes the userbot's client and starts it again from `row` (its proxy changed, a restart, a
 	 * log-out): the proxy is applied before a client connects, never swapped under a running one.
+	 * The stop and the new start are the owner's one start: a log-in step or a file asked meanwhile
+	 * waits for the new client instead of finding none.
 	 */
 	async restart(row: Row, logOut = false): Promise<string | undefined> {
 		const runtime = this.runtime()
 		this.states.assertLive(row.id)
-		try {
-			// Logged out, TDLib's database is the old account's: removed, so the new client starts empty.
-			await runtime.stopClient(row.id, { logOut, removeData: logOut })
-		} catch (err) {
-			throw mapRuntimeError(err)
-		}
-		return this.ensure(row)
+		// A start already under way ends first: this restart is not that start.
+		for (let underway = this.states.starting(row.id); underway; underway = this.states.starting(row.id))
+			await underway.catch(() => undefined)
+		return this.states.start(row.id, async () => {
+			try {
+				// Logged out, TDLib's database is the old account's: removed, so the new client starts empty.
+				await runtime.stopClient(row.id, { logOut, removeData: logOut })
+			} catch (err) {
+				throw mapRuntimeError(err)
+			}
+			return this.launch(row)
+		})
 	}
 
 	/** The columns that store `proxy` for the userbot: its secrets sealed. */

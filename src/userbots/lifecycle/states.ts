@@ -171,6 +171,11 @@ export class UserbotStates {
 		return started
 	}
 
+	/** The start (or restart) of the userbot under way, to be joined; undefined when none is. */
+	starting(userbotId: number): Promise<string> | undefined {
+		return this.entries.get(userbotId)?.starting
+	}
+
 	/** The runtime restarted: every client's state is unknown until it reports again; numbers go on. */
 	reset(): void {
 		for (const e of this.entries.values()) {

@@ -122,6 +122,20 @@ describe('restart', () => {
 	})
 })
 
+describe('restart beside a log-in step', () => {
+	it('has the step wait for the new client: never a 503 for a client between its stop and its start', async () => {
+		const id = await createUserbot(owner)
+		for (let round = 0; round < 10; round++) {
+			const [restart, qr] = await Promise.all([
+				owner.call('POST', `/api/userbots/${id}/restart/`),
+				owner.call('POST', `/api/userbots/${id}/qr/`),
+			])
+			expect(restart.status).toBe(200)
+			expect([qr.status, round]).toEqual([200, round])
+		}
+	})
+})
+
 describe('who may', () => {
 	const actions = (id: number) =>
 		[
