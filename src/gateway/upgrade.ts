@@ -1,8 +1,11 @@
 import type { ServerWebSocket } from 'bun'
 import { Elysia } from 'elysia'
+import { refusalError } from '../auth/route-guard'
 import type { UpgradeOutcome } from '../auth/types'
 import type { AppContext } from '../context'
 import { actorFields } from '../metrics/http'
+import { can } from '../policy/can'
+import { OF_COMPANY, type PolicyEntry, policyHook } from '../policy/entry'
 import { UpgradeRefusals } from '../wire/errors'
 import type { OpenSockets } from './open-sockets'
 import type { GatewaySocket } from './socket'
@@ -20,6 +23,12 @@ interface SocketData {
 	close(ws: ServerWebSocket<SocketData>, code: number, reason: string): void
 }
 
+/**
+ * The channel is the company's (docs/policy.md): whoever may work there opens it, an API key
+ * included; each frame then asks the policy for its own command and userbot.
+ */
+export const CHANNEL_POLICY: PolicyEntry = { action: 'read', resource: 'company', find: [OF_COMPANY] }
+
 /** Hands one received frame of `socket` on. */
 export type Receive = (socket: GatewaySocket, message: string | Buffer) => void
 
@@ -30,28 +39,39 @@ export type Receive = (socket: GatewaySocket, message: string | Buffer) => void
  * Elysia would add; Elysia's Bun adapter calls `ws.data.open / message / drain / close`.
  */
 export function gatewayRoute(ctx: AppContext, sockets: OpenSockets, receive: Receive) {
-	return new Elysia({ name: 'gateway' }).route('WS', '/ws', async ({ request, server, set }) => {
-		const outcome = await ctx.auth.authenticateUpgrade(request)
-		if (sockets.leaving) {
-			set.status = 503
-			return { detail: UpgradeRefusals.SHUTTING_DOWN }
-		}
-		if (!outcome.ok) {
-			set.status = outcome.status
-			return outcome.body
-		}
-		if (!server) {
-			set.status = 500
-			return { detail: UpgradeRefusals.NO_SERVER }
-		}
-		// The session's access line, written when it closes (docs/operator.md).
-		const client = ctx.auth.clientAddress(server, request)
-		const data = socketHandlers(ctx, sockets, receive, outcome, client)
-		if (!server.upgrade(request, { data })) {
-			set.status = 400
-			return { detail: UpgradeRefusals.NOT_AN_UPGRADE }
-		}
-	})
+	return new Elysia({ name: 'gateway' }).route(
+		'WS',
+		'/ws',
+		async ({ request, server, set }) => {
+			const outcome = await ctx.auth.authenticateUpgrade(request)
+			if (sockets.leaving) {
+				set.status = 503
+				return { detail: UpgradeRefusals.SHUTTING_DOWN }
+			}
+			if (!outcome.ok) {
+				set.status = outcome.status
+				return outcome.body
+			}
+			const decision = can(outcome.principal, CHANNEL_POLICY)
+			if (!decision.ok) {
+				const refused = refusalError(decision)
+				set.status = refused.status
+				return refused.body
+			}
+			if (!server) {
+				set.status = 500
+				return { detail: UpgradeRefusals.NO_SERVER }
+			}
+			// The session's access line, written when it closes (docs/operator.md).
+			const client = ctx.auth.clientAddress(server, request)
+			const data = socketHandlers(ctx, sockets, receive, outcome, client)
+			if (!server.upgrade(request, { data })) {
+				set.status = 400
+				return { detail: UpgradeRefusals.NOT_AN_UPGRADE }
+			}
+		},
+		policyHook(CHANNEL_POLICY),
+	)
 }
 
 /** One socket's handlers, from its open to its close (and the access line it leaves then). */

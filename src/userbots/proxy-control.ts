@@ -1,7 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
-import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
 import type { TdProxy } from '../telegram/proxy'
@@ -34,7 +33,6 @@ export class ProxyControl {
 	set(principal: Principal, userbotId: number, settings: ProxySettings, client?: string): Promise<ProxyView> {
 		return this.turns(String(userbotId), async () => {
 			const row = await this.service.find(principal, userbotId)
-			if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 			const columns = await this.service.proxyColumns(userbotId, settings)
 			await this.ctx.db.transaction(async (tx) => {
 				await tx.update(userbot).set(columns).where(live(userbotId))
@@ -55,7 +53,6 @@ export class ProxyControl {
 	remove(principal: Principal, userbotId: number, client?: string): Promise<void> {
 		return this.turns(String(userbotId), async () => {
 			const row = await this.service.find(principal, userbotId)
-			if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 			if (row.proxy === null) throw userbotErrors.notFound()
 			const columns = { proxy: null, proxySecret: null, proxyCheck: null }
 			await this.ctx.db.transaction(async (tx) => {

@@ -2,6 +2,7 @@ import { and, eq, isNotNull } from 'drizzle-orm'
 import {
 	AUTH_MESSAGES as AUTH,
 	HttpError,
+	PUBLIC_WRITE,
 	type RestContext,
 	ROUTE_ERRORS,
 	restRoute,
@@ -27,6 +28,7 @@ export const loginRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/api/accounts/login/',
+		policy: PUBLIC_WRITE,
 		body: S.Credentials,
 		response: {
 			200: S.Session,
