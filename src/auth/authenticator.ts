@@ -251,9 +251,9 @@ export function createCallerResolver(
 			: outcome
 
 	/**
-	 * A route that authenticates by itself (`authenticate`, `resolve`, `identify`) carries no policy
-	 * entry the core can read, so an API key is refused there: a key reaches only what an entry
-	 * admits it to (the route guard's `caller`), and the command channel.
+	 * A route that authenticates by itself (`authenticate`, `resolve`) carries no policy entry the
+	 * core can read, so an API key is refused there: a key reaches only what an entry admits it to
+	 * (the route guard's `caller`), and the command channel.
 	 */
 	const withoutKey = (outcome: CallerOutcome): CallerOutcome =>
 		outcome.ok && outcome.caller.principal.key ? keyForbidden : outcome
@@ -273,7 +273,8 @@ export function createCallerResolver(
 		outcome instanceof Promise ? outcome.then(next) : next(outcome)
 	const resolve = (request: Request, upgrade = false) =>
 		then(anyCaller(request, upgrade), (o) => remember(request, standing(upgrade ? o : withoutKey(o))))
-	const identify = (request: Request) => then(anyCaller(request), withoutKey)
+	// Logout's: it ends what the credential names, and an API key names nothing it could end.
+	const identify = (request: Request) => anyCaller(request)
 
 	const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
 		outcome.ok ? { ok: true, principal: outcome.caller.principal } : outcome

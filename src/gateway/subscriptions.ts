@@ -1,5 +1,5 @@
 import type { AppContext } from '../context'
-import { FRAME_USERBOT, type PolicyEntry } from '../policy/entry'
+import { SUBSCRIBE_POLICY } from '../policy/entry'
 import { isTdUpdate } from '../telegram/schema/index'
 import type { UpdateSink } from '../updates/hub'
 import {
@@ -14,9 +14,6 @@ import { MAX_UPDATE_KINDS } from '../wire/limits'
 import { type ConnectionAction, userbotIdOf } from './frame-checks'
 import { userbotFound, wireRefusal } from './reach'
 import type { Connection } from './running'
-
-/** What `subscribe` and `unsubscribe` need (docs/policy.md): to read the userbot the frame names. */
-export const SUBSCRIBE_POLICY: PolicyEntry = { action: 'read', resource: 'userbot', find: [FRAME_USERBOT] }
 
 /**
  * `subscribe` and `unsubscribe`: the connection's own frames for live updates (src/updates/hub.ts).

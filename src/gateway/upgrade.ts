@@ -5,7 +5,7 @@ import type { UpgradeOutcome } from '../auth/types'
 import type { AppContext } from '../context'
 import { actorFields } from '../metrics/http'
 import { can } from '../policy/can'
-import { OF_COMPANY, type PolicyEntry, policyHook } from '../policy/entry'
+import { CHANNEL_POLICY, policyHook } from '../policy/entry'
 import { UpgradeRefusals } from '../wire/errors'
 import type { OpenSockets } from './open-sockets'
 import type { GatewaySocket } from './socket'
@@ -22,12 +22,6 @@ interface SocketData {
 	drain(ws: ServerWebSocket<SocketData>): void
 	close(ws: ServerWebSocket<SocketData>, code: number, reason: string): void
 }
-
-/**
- * The channel is the company's (docs/policy.md): whoever may work there opens it, an API key
- * included; each frame then asks the policy for its own command and userbot.
- */
-export const CHANNEL_POLICY: PolicyEntry = { action: 'read', resource: 'company', find: [OF_COMPANY] }
 
 /** Hands one received frame of `socket` on. */
 export type Receive = (socket: GatewaySocket, message: string | Buffer) => void

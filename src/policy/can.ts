@@ -74,9 +74,10 @@ export function reachesEvery(principal: Principal, userbots: readonly number[] |
 
 /**
  * In this order: who may act at all (the credential, its standing), who reaches the kind (members
- * never reach the owner's resources; keys only what their scopes name), the resources themselves
- * (another company's, or a userbot out of a key's reach, is not found), what a key may do there
- * (`read_only`, its groups and commands), and last the member's grant for a `manage` action. So a
+ * never reach the owner's resources; keys only what their scopes name), the resources the path or
+ * frame names (another company's, or a userbot out of a key's reach, is not found), what a key may
+ * do there (`read_only`, its groups and commands), the member's grant for a `manage` action, and
+ * last the userbots a body names (REST reads a body only once the rest let the caller in). So a
  * refusal never tells more than the step that made it: a member learns nothing of the owner's
  * resources, a stranger that a resource exists.
  */
@@ -93,17 +94,14 @@ export function can(principal: Principal | null, entry: PolicyEntry, found: read
 		if (reach.keys === false || (reach.keys === 'webhooks' && !key.scopes.webhooks))
 			return refused('key_scope')
 	} else if (!principal.isOwner && !reach.members) return refused('permission_denied')
-	for (const finder of entry.find ?? []) {
-		const refusal =
-			finder.from === 'company'
-				? collectionRefusal(principal, entry)
-				: foundRefusal(
-						principal,
-						finder,
-						found.find((f) => f.finder === finder),
-					)
-		if (refusal) return refused(refusal, finder)
-	}
+	const finders = entry.find ?? []
+	const inRequest = resourcesRefusal(
+		principal,
+		entry,
+		found,
+		finders.filter((f) => f.from !== 'body'),
+	)
+	if (inRequest) return inRequest
 	if (key) {
 		const { readOnly, groups, commands } = key.scopes
 		if (readOnly && entry.action !== 'read') return refused('key_scope')
@@ -120,7 +118,36 @@ export function can(principal: Principal | null, entry: PolicyEntry, found: read
 		if (entry.permission === undefined || !principal.grants.has(entry.permission))
 			return refused('permission_denied')
 	}
-	return ALLOWED
+	// Last, the userbots a body names: REST reads them only once the rest has let the caller in.
+	return (
+		resourcesRefusal(
+			principal,
+			entry,
+			found,
+			finders.filter((f) => f.from === 'body'),
+		) ?? ALLOWED
+	)
+}
+
+/** The first of `finders` whose resource the principal does not reach, as a refusal. */
+function resourcesRefusal(
+	principal: Principal,
+	entry: PolicyEntry,
+	found: readonly Found[],
+	finders: readonly Finder[],
+): Decision | null {
+	for (const finder of finders) {
+		const refusal =
+			finder.from === 'company'
+				? collectionRefusal(principal, entry)
+				: foundRefusal(
+						principal,
+						finder,
+						found.find((f) => f.finder === finder),
+					)
+		if (refusal) return refused(refusal, finder)
+	}
+	return null
 }
 
 /**

@@ -88,6 +88,15 @@ export const FRAME_USERBOT: Finder = { from: 'frame', field: 'userbot_id' }
 export const PUBLIC_READ: PolicyEntry = { action: 'read', resource: 'public' }
 export const PUBLIC_WRITE: PolicyEntry = { action: 'write', resource: 'public' }
 
+/**
+ * The command channel (`/ws`) is the company's: whoever may work there opens it, an API key
+ * included; each frame then asks for its own command and userbot.
+ */
+export const CHANNEL_POLICY: PolicyEntry = { action: 'read', resource: 'company', find: [OF_COMPANY] }
+
+/** `subscribe` and `unsubscribe`: reading the userbot the frame names. */
+export const SUBSCRIBE_POLICY: PolicyEntry = { action: 'read', resource: 'userbot', find: [FRAME_USERBOT] }
+
 /** The full entry of a command of `group`, from its definition's part. */
 export const commandEntry = (policy: CommandPolicy, group: string, command: string): PolicyEntry => ({
 	...policy,
