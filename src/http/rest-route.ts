@@ -4,6 +4,7 @@ import { type CreateEden, Elysia, type ResolvePath } from 'elysia'
 import { documentedOnly } from '../openapi/route-data'
 import { entryFault, type PolicyEntry } from '../policy/entry'
 import type { Principal } from '../policy/principal'
+import { StartupError } from '../util/startup-error'
 import { readJsonObject } from './body'
 import { normalizeFields } from './field-schema'
 
@@ -161,7 +162,8 @@ export function serveRoutes<Ctx>(ctx: Ctx, routes: readonly AnyRoute<Ctx>[], gua
 	const app = new Elysia()
 	for (const route of routes) {
 		const fault = entryFault(route.policy) ?? guard.covers(route.policy)
-		if (fault) throw new Error(`route ${route.method.toUpperCase()} ${route.path} ${fault} (docs/policy.md)`)
+		if (fault)
+			throw new StartupError(`route ${route.method.toUpperCase()} ${route.path} ${fault} (docs/policy.md)`)
 		const validated = route.body !== undefined && route.readsRequest !== true && route.validate !== false
 		const serving: Serving<Ctx> = {
 			ctx,

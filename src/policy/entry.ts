@@ -72,8 +72,13 @@ export interface PolicyEntry {
 	readonly command?: string
 }
 
-/** A command's own part of its entry: it acts on the userbot its frame names, in its group. */
-export type CommandPolicy = Pick<PolicyEntry, 'action' | 'permission' | 'destructive'>
+/**
+ * A command's own part of its entry: it acts on the userbot its frame names, in its group. Only a
+ * `manage` action names a permission.
+ */
+export type CommandPolicy =
+	| { readonly action: 'read' | 'write'; readonly permission?: never; readonly destructive?: true }
+	| { readonly action: 'manage'; readonly permission?: Permission; readonly destructive?: true }
 
 /** The caller's company, as a collection. */
 export const OF_COMPANY: Finder = { from: 'company' }

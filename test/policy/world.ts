@@ -44,33 +44,14 @@ async function ok(res: Response, what: string, status = [200, 201, 204]): Promis
 const idOf = async (res: Response, what: string) =>
 	((await (await ok(res, what)).json()) as { id: number }).id
 
-/** Builds the world on `t`, whose `/api/webhooks/` takes endpoints on 127.0.0.1 over http. */
-export async function buildWorld(t: TestInstance): Promise<World> {
-	const call = companyCall(t)
+type Call = (method: string, path: string, body?: unknown) => Promise<Response>
+
+/** The people: the company's owner and members, the stranger, the owner of a company switched off. */
+async function people(t: TestInstance) {
 	const owner = await registerUser(t, unique('owner'))
 	const stranger = await registerUser(t, unique('stranger'))
 	const offOwner = await registerUser(t, unique('off'))
-	const as = (user: TestUser) => (method: string, path: string, body?: unknown) =>
-		call(method, path, user.access, body)
-	const o1 = as(owner)
-	const o2 = as(stranger)
-	const ownerOf = (role: RoleName) => (role === 'foreign' ? o2 : o1)
-
-	const userbotFor = async (role: RoleName) => {
-		const id = await idOf(
-			await ownerOf(role)('POST', '/api/userbots/', { name: `policy ${role}` }),
-			'userbot',
-		)
-		await ok(await ownerOf(role)('PUT', `/api/userbots/${id}/proxy/`, PROXY), 'proxy')
-		return id
-	}
-	const a = await userbotFor('mine')
-	const b = await userbotFor('beyond')
-	const c = await userbotFor('foreign')
-	// The `mine` userbots a consuming request may take, all within the narrowed key's reach.
-	const spares = [] as number[]
-	for (let i = 0; i < 6; i++) spares.push(await userbotFor('mine'))
-
+	const o1: Call = (method, path, body) => companyCall(t)(method, path, owner.access, body)
 	const member = await joinCompany(t, owner, unique('member'))
 	const granted = await joinCompany(t, owner, unique('granted'))
 	for (const permission of await permissionsOf(t, owner))
@@ -83,18 +64,18 @@ export async function buildWorld(t: TestInstance): Promise<World> {
 	t.auth.invalidateUser(inactive.userId)
 	await t.ctx.db.update(company).set({ active: false }).where(eq(company.id, offOwner.companyId))
 	t.auth.invalidateUser(offOwner.userId)
+	return { owner, stranger, offOwner, member, granted, onLeave, inactive, o1 }
+}
 
+/** The owner's API keys, one per kind of key of the table; `mine` are the userbots the narrowed one reaches. */
+async function apiKeys(t: TestInstance, o1: Call, mine: number[]) {
 	const keyOf = async (body: Record<string, unknown>) => {
 		const res = await ok(await o1('POST', '/api/keys/', { name: `policy ${++counter}`, ...body }), 'key')
 		return (await res.json()) as { id: number; key: string }
 	}
 	const keys = {
 		key: await keyOf({}),
-		'key-a': await keyOf({
-			userbot_ids: [a, ...spares],
-			groups: ['userbots', 'commands-messages'],
-			webhooks: true,
-		}),
+		'key-a': await keyOf({ userbot_ids: mine, groups: ['userbots', 'commands-messages'], webhooks: true }),
 		'key-read-only': await keyOf({ read_only: true, webhooks: true }),
 		'key-commands': await keyOf({ commands: ['get_me', 'send_message'] }),
 		'key-expired': await keyOf({ expires_at: new Date(Date.now() + 3600_000).toISOString() }),
@@ -105,60 +86,52 @@ export async function buildWorld(t: TestInstance): Promise<World> {
 		.set({ expiresAt: Date.now() - 1000 })
 		.where(eq(apiKey.id, keys['key-expired'].id))
 	await ok(await o1('DELETE', `/api/keys/${keys['key-revoked'].id}/`), 'revoke')
+	return keys
+}
 
-	const cookie = await sessionCookie(t, owner)
-	const bearer = (token: string): Credential => ({
-		headers: { authorization: `Bearer ${token}` },
-		ws: { bearer: token },
-	})
-	const credentials: Record<string, Credential> = {
-		none: { headers: {}, ws: {} },
-		'owner-session': { headers: { cookie, origin: t.url }, ws: { cookie, origin: t.url } },
-		'owner-bearer': bearer(owner.access),
-		member: bearer(member.access),
-		'member-granted': bearer(granted.access),
-		'member-on-leave': bearer(onLeave.access),
-		'account-inactive': bearer(inactive.access),
-		'company-inactive': bearer(offOwner.access),
-		stranger: bearer(stranger.access),
-		...Object.fromEntries(Object.entries(keys).map(([kind, k]) => [kind, bearer(k.key)])),
+/** Builds the world on `t`, whose `/api/webhooks/` takes endpoints on 127.0.0.1 over http. */
+export async function buildWorld(t: TestInstance): Promise<World> {
+	const p = await people(t)
+	const o2: Call = (method, path, body) => companyCall(t)(method, path, p.stranger.access, body)
+	const ownerOf = (role: RoleName) => (role === 'foreign' ? o2 : p.o1)
+	const userbotFor = async (role: RoleName) => {
+		const id = await idOf(
+			await ownerOf(role)('POST', '/api/userbots/', { name: `policy ${role}` }),
+			'userbot',
+		)
+		await ok(await ownerOf(role)('PUT', `/api/userbots/${id}/proxy/`, PROXY), 'proxy')
+		return id
 	}
-
-	const hook = (role: RoleName) => ({
-		url: 'http://127.0.0.1:9/policy-hook',
-		...(role === 'mine' ? { userbot_ids: [a] } : role === 'foreign' ? { userbot_ids: [c] } : {}),
-	})
-	const endpointFor = async (role: RoleName) =>
-		idOf(await ownerOf(role)('POST', '/api/webhooks/', hook(role)), 'webhook')
-	const ownerUser = (role: RoleName) => (role === 'foreign' ? stranger : owner)
-	const memberFor = async (role: RoleName) => (await joinCompany(t, ownerUser(role), unique('target'))).userId
-	const inviteFor = async (role: RoleName) =>
-		idOf(await ownerOf(role)('POST', '/accounts/invites/', {}), 'invite')
-	const keyFor = async (role: RoleName) =>
-		idOf(await ownerOf(role)('POST', '/api/keys/', { name: `target ${++counter}` }), 'target key')
-
-	const ids: World['ids'] = {
-		userbot: { mine: a, beyond: b, foreign: c },
-		webhook: {
-			mine: await endpointFor('mine'),
-			beyond: await endpointFor('beyond'),
-			foreign: await endpointFor('foreign'),
-		},
-		member: { mine: await memberFor('mine'), foreign: await memberFor('foreign') },
-		invite: { mine: await inviteFor('mine'), foreign: await inviteFor('foreign') },
-		key: { mine: await keyFor('mine'), foreign: await keyFor('foreign') },
-	}
+	const a = await userbotFor('mine')
+	const b = await userbotFor('beyond')
+	const c = await userbotFor('foreign')
+	// The `mine` userbots a consuming request may take, all within the narrowed key's reach.
+	const spares: number[] = []
+	for (let i = 0; i < 6; i++) spares.push(await userbotFor('mine'))
+	const keys = await apiKeys(t, p.o1, [a, ...spares])
 	const makers: Record<string, (role: RoleName) => Promise<number>> = {
 		userbot: async (role) =>
 			role === 'mine' ? (spares.shift() ?? Promise.reject(new Error('no spare'))) : userbotFor(role),
-		webhook: endpointFor,
-		member: memberFor,
-		invite: inviteFor,
-		key: keyFor,
+		webhook: async (role) => {
+			const userbots = role === 'mine' ? { userbot_ids: [a] } : role === 'foreign' ? { userbot_ids: [c] } : {}
+			const hook = { url: 'http://127.0.0.1:9/policy-hook', ...userbots }
+			return idOf(await ownerOf(role)('POST', '/api/webhooks/', hook), 'webhook')
+		},
+		member: async (role) =>
+			(await joinCompany(t, role === 'foreign' ? p.stranger : p.owner, unique('target'))).userId,
+		invite: async (role) => idOf(await ownerOf(role)('POST', '/accounts/invites/', {}), 'invite'),
+		key: async (role) =>
+			idOf(await ownerOf(role)('POST', '/api/keys/', { name: `target ${++counter}` }), 'target key'),
+	}
+	const ids: World['ids'] = { userbot: { mine: a, beyond: b, foreign: c } }
+	for (const kind of ['webhook', 'member', 'invite', 'key']) {
+		const roles: RoleName[] = kind === 'webhook' ? ['mine', 'beyond', 'foreign'] : ['mine', 'foreign']
+		ids[kind] = {}
+		for (const role of roles) ids[kind][role] = await (makers[kind] as (r: RoleName) => Promise<number>)(role)
 	}
 	return {
 		t,
-		credentials,
+		credentials: await credentialsOf(t, p, keys),
 		ids,
 		fresh: (kind, role) => {
 			const make = makers[kind]
@@ -166,13 +139,37 @@ export async function buildWorld(t: TestInstance): Promise<World> {
 			return make(role)
 		},
 		async restore(what, role, id) {
-			if (what === 'grant')
-				await ok(
-					await ownerOf(role)('POST', `/accounts/members/${id}/grants/`, { permission: 'userbots.manage' }),
-					'grant again',
-				)
-			else await ok(await ownerOf(role)('PUT', `/api/userbots/${id}/proxy/`, PROXY), 'proxy again')
+			const again =
+				what === 'grant'
+					? await ownerOf(role)('POST', `/accounts/members/${id}/grants/`, { permission: 'userbots.manage' })
+					: await ownerOf(role)('PUT', `/api/userbots/${id}/proxy/`, PROXY)
+			await ok(again, `${what} again`)
 		},
+	}
+}
+
+/** Each kind of caller's credential, by the table's ids (src/policy/kinds.ts). */
+async function credentialsOf(
+	t: TestInstance,
+	p: Awaited<ReturnType<typeof people>>,
+	keys: Record<string, { key: string }>,
+): Promise<Record<string, Credential>> {
+	const cookie = await sessionCookie(t, p.owner)
+	const bearer = (token: string): Credential => ({
+		headers: { authorization: `Bearer ${token}` },
+		ws: { bearer: token },
+	})
+	return {
+		none: { headers: {}, ws: {} },
+		'owner-session': { headers: { cookie, origin: t.url }, ws: { cookie, origin: t.url } },
+		'owner-bearer': bearer(p.owner.access),
+		member: bearer(p.member.access),
+		'member-granted': bearer(p.granted.access),
+		'member-on-leave': bearer(p.onLeave.access),
+		'account-inactive': bearer(p.inactive.access),
+		'company-inactive': bearer(p.offOwner.access),
+		stranger: bearer(p.stranger.access),
+		...Object.fromEntries(Object.entries(keys).map(([kind, k]) => [kind, bearer(k.key)])),
 	}
 }
 

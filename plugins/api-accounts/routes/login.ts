@@ -28,8 +28,9 @@ export const loginRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/api/accounts/login/',
-		policy: PUBLIC_WRITE,
 		body: S.Credentials,
+		// Public: the password in the body is the credential, checked against the main server.
+		policy: PUBLIC_WRITE,
 		response: {
 			200: S.Session,
 			...ROUTE_ERRORS.badRequest,
