@@ -1,3 +1,4 @@
+import { GatewayErrors as E } from '../wire/errors'
 import { can, type Decision } from './can'
 import { CHANNEL_POLICY, type Finder, type PolicyEntry, SUBSCRIBE_POLICY } from './entry'
 import { foundOf, PRINCIPAL_KINDS, type PrincipalKind, principalOf, type Role, rolesOf } from './kinds'
@@ -132,7 +133,7 @@ export function policyTable(ops: readonly Operation[]): string {
 		"`foreign` (another company's); for a member, invite or key `mine` and `foreign`; one answer where",
 		'the request names none. `✓` allowed; `401`; `403s` `status_not_allowed`, `403c` `company_inactive`,',
 		'`403k` `key_scope`, `403p` `permission_denied`; `404`; `400` on the body field naming the userbot;',
-		'on the channel `nf` `userbot not found` and `pd` `permission denied`, and the upgrade refused',
+		`on the channel \`nf\` \`${E.USERBOT_NOT_FOUND}\` and \`pd\` \`${E.PERMISSION_DENIED}\`, and the upgrade refused`,
 		'(`401`, `403s`, `403c`) for a caller without a socket.',
 		'',
 		...PRINCIPAL_KINDS.map((k) => `- \`${k.id}\`: ${k.label}`),
