@@ -60,6 +60,16 @@ const security = BEARER_OR_SESSION
 const tags = ['webhooks']
 const authed = { 401: S.Detail, 403: S.Detail }
 
+/** The live userbots `principal` reaches, sorted; null: every userbot of the company. */
+async function liveReach({ ctx }: Webhooks, principal: Principal): Promise<number[] | null> {
+	const reached = reachedUserbots(principal)
+	if (reached === null) return null
+	const records = await Promise.all(reached.map((id) => ctx.userbots.lookup(id)))
+	return records
+		.flatMap((r) => (r && r.companyId === principal.companyId ? [r.id] : []))
+		.sort((a, b) => a - b)
+}
+
 /** What a userbot the caller does not reach gets in a body: the words of one that does not exist. */
 const NOT_THE_COMPANYS = 'Each item must be a userbot of the company.'
 const THIS_ONE = [byParam()] as const
@@ -90,11 +100,9 @@ export const webhookRouteList = [
 		handle: async (w: Webhooks, input) => {
 			const { principal } = input
 			const fields = endpointFields(input.body, true)
-			// Named by nobody, an endpoint is of the userbots its maker reaches: all of them, or a key's.
-			if (fields.userbotIds === undefined) {
-				const reached = reachedUserbots(principal)
-				fields.userbotIds = reached && [...reached].sort((a, b) => a - b)
-			}
+			// Named by nobody, an endpoint is of the userbots its maker reaches: all of them, or a key's
+			// (those still there: a key keeps the ids of userbots deleted since it was made).
+			if (fields.userbotIds === undefined) fields.userbotIds = await liveReach(w, principal)
 			const made = await w.endpoints.create(companyOf(principal), principal.userId, fields)
 			await audit(w, principal, input, { action: 'webhook.created', target: `webhook:${made.id}` })
 			return created(made)

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { getTestInstance, type TestInstance } from '../../helpers'
 import { registerUser, type TestUser } from '../../helpers-ws'
-import { call, HOOK_ENV, insertUserbot, publish, type Receiver, startReceiver, texts } from './receiver'
+import {
+	call,
+	deleteUserbotRow,
+	HOOK_ENV,
+	insertUserbot,
+	publish,
+	type Receiver,
+	startReceiver,
+	texts,
+} from './receiver'
 
 /**
  * The High finding of issue 43, attack by attack: an API key kept to userbot A, with `webhooks`,
@@ -67,6 +76,21 @@ describe('a key kept to userbot A, with webhooks', () => {
 		const unnamed = await asKey('POST', '/api/webhooks/', { url: hookUrl() })
 		expect(unnamed.status).toBe(201)
 		expect(await unnamed.json()).toMatchObject({ userbot_ids: [a] })
+	})
+
+	it('makes one without userbot_ids of the userbots of its list still there, not of one deleted since', async () => {
+		const gone = await insertUserbot(t, owner.companyId)
+		const made = await asOwner('POST', '/api/keys/', {
+			name: 'a-and-gone',
+			userbot_ids: [a, gone],
+			webhooks: true,
+		})
+		const { key: both } = (await made.json()) as { key: string }
+		await deleteUserbotRow(t, gone)
+		t.ctx.userbots.invalidate(gone)
+		const res = await call(t, both)('POST', '/api/webhooks/', { url: hookUrl() })
+		expect(res.status).toBe(201)
+		expect(await res.json()).toMatchObject({ userbot_ids: [a] })
 	})
 
 	it("gets none of B's events on the endpoint it made", async () => {
