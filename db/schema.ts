@@ -11,8 +11,10 @@ import {
 
 /**
  * The one place that says what is stored. Times are Unix milliseconds (integers); booleans are
- * SQLite integers through drizzle's `mode: 'boolean'`. Secrets that must be looked up (session ids,
- * reset, invite and refresh tokens) are stored as SHA-256 hashes, never as they were issued.
+ * SQLite integers through drizzle's `mode: 'boolean'`. No column holds a credential a client could
+ * present (docs/rest.md#secrets-at-rest): what must be looked up (session ids, reset and invite
+ * tokens, API keys, refresh tokens' ids and families) is stored as its SHA-256; what the server must
+ * read back (a session's tokens) is sealed under a key derived from the session's cookie.
  */
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`
@@ -105,7 +107,8 @@ export const memberGrant = sqliteTable(
 
 /**
  * Server-side web sessions. The JWT pair lives here, never in the browser
- * (docs/rest.md#sessions-and-cookies).
+ * (docs/rest.md#sessions-and-cookies), but sealed: nothing in a row can be presented by a client
+ * (docs/rest.md#secrets-at-rest).
  */
 export const session = sqliteTable(
 	'session',
@@ -115,23 +118,28 @@ export const session = sqliteTable(
 		userId: integer('user_id')
 			.notNull()
 			.references(() => userProfile.id, { onDelete: 'cascade' }),
-		csrfToken: text('csrf_token').notNull(),
-		accessToken: text('access_token').notNull(),
-		refreshToken: text('refresh_token').notNull(),
-		/** Family B: tokens of the main server, cached for logout (blacklist) and refresh. */
-		mainAccessToken: text('main_access_token'),
-		mainRefreshToken: text('main_refresh_token'),
+		/**
+		 * The CSRF token, the JWT pair and family B's main-server pair, sealed (AES-256-GCM) under a key
+		 * derived from the cookie value, which is stored nowhere (src/auth/session-seal.ts).
+		 */
+		sealed: text('sealed').notNull(),
 		createdAt: integer('created_at').notNull().default(now),
 		expiresAt: integer('expires_at').notNull(),
 	},
 	(t) => [index('session_user').on(t.userId)],
 )
 
-/** Refresh tokens (simplejwt's outstanding + blacklisted tokens), grouped in rotation families. */
+/**
+ * Refresh tokens (simplejwt's outstanding + blacklisted tokens), grouped in rotation families, known
+ * by the SHA-256 of their `jti` and of their family (src/auth/families.ts), never by the values the
+ * tokens carry.
+ */
 export const refreshToken = sqliteTable(
 	'refresh_token',
 	{
+		/** SHA-256 of the token's `jti`. */
 		jti: text('jti').primaryKey(),
+		/** SHA-256 of the family (`fam`) its tokens carry. */
 		familyId: text('family_id').notNull(),
 		userId: integer('user_id')
 			.notNull()

@@ -41,6 +41,8 @@ export async function getTestInstance(
 		DATA_DIR: dataDir,
 		LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
 		TDLIB_BACKEND: 'emulator',
+		// A test that runs real TDLib never lets it dial out, unless it says so (a proxy of its own).
+		TDLIB_OFFLINE: '1',
 		PORT: '0',
 		// `npm test` records every shape of TDLib request for `npm run conformance`.
 		...(process.env.TDLIB_REQUEST_LOG ? { TDLIB_REQUEST_LOG: process.env.TDLIB_REQUEST_LOG } : {}),

@@ -24,9 +24,7 @@ afterAll(() => {
 
 const SECRETS = {
 	idHash: 'id-hash-0123456789abcdef',
-	csrfToken: 'csrf-token-0123456789abcdef',
-	accessToken: 'eyJaccess.0123456789abcdef',
-	refreshToken: 'eyJrefresh.0123456789abcdef',
+	sealed: 'v1.sealed-session-0123456789abcdef',
 }
 
 /** The error drizzle throws for a failed insert whose parameters are the secrets above. */
@@ -48,7 +46,7 @@ describe('logging a failed query', () => {
 	it('keeps the name, the query text and the driver message, never the parameters', async () => {
 		const err = await failedInsert()
 		// The premise: drizzle puts the parameters in the message.
-		expect(err.message).toContain(SECRETS.refreshToken)
+		expect(err.message).toContain(SECRETS.sealed)
 		const { lines, log } = capture()
 		log.error('write failed', { error: err, nested: { error: err } })
 		const line = lines[0] ?? ''

@@ -8,6 +8,7 @@
 
 import {
 	definePlugin,
+	type Lookup,
 	ProxyControl,
 	type SettingsOptions,
 	UserbotService,
@@ -22,15 +23,21 @@ import { USERBOT_SETTINGS } from './settings'
 /** How long the start waits for restored clients before serving anyway (the rest go on behind). */
 const RESTORE_WAIT_MS = 5_000
 
-/** The userbot lifecycle; `options` (./settings.ts) override the environment's UPLOAD_QUOTA_BYTES and the others. */
-export const userbots = (options: SettingsOptions<typeof USERBOT_SETTINGS.shape> = {}) =>
+/** The settings (./settings.ts) over the environment, and the plugin's seam for tests. */
+export interface UserbotsPluginOptions extends SettingsOptions<typeof USERBOT_SETTINGS.shape> {
+	/** Host name resolution of the proxies' servers (tests answer for names without a resolver). */
+	lookup?: Lookup
+}
+
+/** The userbot lifecycle; `options` override the environment's UPLOAD_QUOTA_BYTES and the others. */
+export const userbots = ({ lookup, ...options }: UserbotsPluginOptions = {}) =>
 	definePlugin({
 		id: 'userbots',
 		api: userbotsApi,
 		settings: USERBOT_SETTINGS,
 		options,
 		async build(ctx, settings) {
-			const service = new UserbotService(ctx, settings)
+			const service = new UserbotService(ctx, settings, lookup)
 			// Its state owner is the one answer to "is this account ready", for the commands too.
 			ctx.registerStates(service.states)
 			const runtime = ctx.runtime

@@ -137,7 +137,8 @@ export const userbotRouteList = [
 		path: `${BASE}/:id/restart/`,
 		policy: manages,
 		params: ID,
-		response: { 200: S.AuthorizationState, ...authed, ...missing, ...unavailable },
+		// 400: the client could not start again (its proxy refused: docs/operator.md#userbot-proxies).
+		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
 		detail: about("Stops the userbot's TDLib client and starts it again from its database"),
 		handle: (u: Userbots, input) =>
 			u.service.restart(input.principal, idOf(input.params.id), clientOf(u, input)),

@@ -1,7 +1,7 @@
 import { definePluginSettings, type SettingsValues, setting, settingTypes } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 
-const { int, bool } = settingTypes
+const { int, bool, allowedHosts } = settingTypes
 
 /**
  * The userbot lifecycle's settings (docs/configuration.md), read from the environment when
@@ -24,6 +24,11 @@ export const USERBOT_SETTINGS = definePluginSettings({
 	fileCacheBytes: setting('FILE_CACHE_BYTES', v.optional(int(1, 2 ** 50), String(2 * 1024 ** 3))),
 	/** Live (not deleted) userbots one company may have. */
 	companyUserbotLimit: setting('COMPANY_USERBOT_LIMIT', v.optional(int(1, 1_000_000), '100')),
+	/**
+	 * Host names (lower case), addresses and CIDRs a userbot's proxy may name although they are
+	 * internal (loopback, private, link-local...): docs/operator.md#userbot-proxies.
+	 */
+	proxyAllowedHosts: setting('PROXY_ALLOWED_HOSTS', v.optional(allowedHosts, '')),
 	/** `POST /api/emulator/{revoke,ban,limit,freeze,hang}/`: the emulator backend only; never on by default. */
 	emulatorControl: setting('EMULATOR_CONTROL', v.optional(bool, 'false')),
 })

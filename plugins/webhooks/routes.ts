@@ -11,6 +11,7 @@ import {
 	notFound,
 	OF_COMPANY,
 	type Principal,
+	queryInteger,
 	reachedUserbots,
 	reachesEvery,
 	restRoute,
@@ -222,18 +223,14 @@ export const webhookRouteList = [
 /** `?limit`, `?before` and `?status` of the deliveries' list, checked. */
 function deliveryQuery(request: Request) {
 	const query = new URL(request.url).searchParams
-	const limit = query.get('limit') ?? '100'
-	const before = query.get('before')
-	if (!/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > 500)
-		throw badRequest({ limit: ['Ensure this value is between 1 and 500.'] })
-	if (before !== null && !/^\d{1,15}$/.test(before))
-		throw badRequest({ before: ['A valid integer is required.'] })
+	const limit = queryInteger(query, 'limit', { min: 1, max: 500 }) ?? 100
+	const before = queryInteger(query, 'before', { min: 0, max: Number.MAX_SAFE_INTEGER })
 	const status = query.get('status') ?? undefined
 	if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
 		throw badRequest({ status: ['Select pending, delivered or failed.'] })
 	return {
-		limit: Number(limit),
-		...(before === null ? {} : { beforeId: Number(before) }),
+		limit,
+		...(before === undefined ? {} : { beforeId: before }),
 		...(status === undefined ? {} : { status }),
 	}
 }

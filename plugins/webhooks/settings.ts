@@ -1,13 +1,7 @@
-import {
-	definePluginSettings,
-	isAddressOrCidr,
-	type SettingsValues,
-	setting,
-	settingTypes,
-} from 'userbot-gateway/plugin'
+import { definePluginSettings, type SettingsValues, setting, settingTypes } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 
-const { int, bool, list } = settingTypes
+const { int, bool, allowedHosts } = settingTypes
 
 /**
  * The webhooks' settings (docs/configuration.md), read from the environment when the plugin
@@ -20,20 +14,7 @@ export const WEBHOOK_SETTINGS = definePluginSettings(
 		/** Allow `http://` endpoint URLs (default: https only). */
 		allowHttp: setting('WEBHOOK_ALLOW_HTTP', v.optional(bool, 'false')),
 		/** Host names (lower case), addresses and CIDRs an endpoint may reach although they are internal. */
-		allowedHosts: setting(
-			'WEBHOOK_ALLOWED_HOSTS',
-			v.optional(
-				v.pipe(
-					list,
-					v.check(
-						(entries) => entries.every((e) => isAddressOrCidr(e) || /^[a-z0-9.-]{1,253}$/i.test(e)),
-						'must be host names, IP addresses or CIDRs, comma-separated',
-					),
-					v.transform((entries) => entries.map((h) => h.toLowerCase())),
-				),
-				'',
-			),
-		),
+		allowedHosts: setting('WEBHOOK_ALLOWED_HOSTS', v.optional(allowedHosts, '')),
 		/** Milliseconds: the first retry's backoff (full jitter), doubling up to WEBHOOK_RETRY_CAP. */
 		retryBaseMs: setting('WEBHOOK_RETRY_BASE', v.optional(int(1, 3_600_000), '5000')),
 		retryCapMs: setting('WEBHOOK_RETRY_CAP', v.optional(int(1, 86_400_000), '3600000')),

@@ -39,6 +39,7 @@ import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { recordRequests } from '../supervisor/request-log'
 import { createUpdateHub } from '../updates/hub'
 import { createUserbotDirectory } from '../userbots/directory'
+import { TELEGRAM_NOT_CONFIGURED } from '../userbots/errors'
 import { createLogger, type Logger } from '../util/logger'
 import { StartupError } from '../util/startup-error'
 import { operatorRoutes } from './operator'
@@ -138,6 +139,9 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 		if (listener) closers.push(() => listener.stop())
 		// Said once the app stands: a start that fails says its one line and nothing else.
 		for (const s of skipped) log.info('plugin skipped', s)
+		// Userbots would fail only when one is added (503): say at start what they need.
+		if (!runtime && !opts.restOnly && chosen.some((p) => p.id === 'userbots'))
+			log.warn('userbots cannot run', { reason: TELEGRAM_NOT_CONFIGURED })
 		let closed = false
 		return {
 			app,

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import { json } from '../auth/respond'
 import type { AppContext } from '../context'
-import { badRequest } from '../http/errors'
 import { answerOtherMethods } from '../http/methods'
+import { queryInteger } from '../http/query'
 import { OF_COMPANY, type PolicyEntry, policyHook } from '../policy/entry'
 import { companyOf } from '../policy/principal'
 import { readAudit } from './log'
@@ -25,15 +25,9 @@ export function auditRoutes(ctx: AppContext): Elysia {
 			const p = await guard.admit(AUDIT_POLICY, { request, server, params: {} })
 			if (!p) throw new Error('the audit log admitted nobody')
 			const query = new URL(request.url).searchParams
-			const number = (name: string, max: number) => {
-				const raw = query.get(name)
-				if (raw === null) return undefined
-				if (!/^\d{1,15}$/.test(raw) || Number(raw) < 1 || Number(raw) > max)
-					throw badRequest({ [name]: ['A valid integer is required.'] })
-				return Number(raw)
-			}
-			const limit = number('limit', PAGE) ?? PAGE
-			return json(await readAudit(ctx.db, companyOf(p), limit, number('before', Number.MAX_SAFE_INTEGER)))
+			const limit = queryInteger(query, 'limit', { min: 1, max: PAGE }) ?? PAGE
+			const before = queryInteger(query, 'before', { min: 1, max: Number.MAX_SAFE_INTEGER })
+			return json(await readAudit(ctx.db, companyOf(p), limit, before))
 		},
 		policyHook(AUDIT_POLICY),
 	)

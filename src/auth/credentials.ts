@@ -1,6 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Database } from '../../db/client'
-import { resetToken, statusOnWork, userProfile } from '../../db/schema'
+import { statusOnWork, userProfile } from '../../db/schema'
 import type { Config } from '../config'
 import { createKeyedQueue } from '../util/keyed-queue'
 import { normalizeEmail } from '../util/text'
@@ -15,9 +15,9 @@ import type { RateLimiter } from './rate-limit'
  * never passes, whatever its stored hash: its rules live on the main server.
  *
  * With the right password, a member whose work status does not allow work is refused (403
- * `status_not_allowed`): no new token comes out. A login that passes ends the user's unused reset
- * tokens, as Django's generator does by hashing `last_login`: a reset link mailed before someone
- * logged in with the password no longer changes it.
+ * `status_not_allowed`): no new token comes out. A login leaves the user's reset tokens alone
+ * (docs/rest.md#rest-accounts-family-a): a user who tried a reset link, was refused (a weak
+ * password, say) and logged in to see that nothing changed can still use the link.
  */
 export interface CheckedUser {
 	id: number
@@ -93,7 +93,6 @@ export function createCredentialCheck(
 			throw unauthorized(MESSAGES.badCredentials, 'no_active_account')
 		}
 		if (!user.isOwner && !user.allowsWork) throw statusNotAllowed()
-		await db.delete(resetToken).where(and(eq(resetToken.userId, user.id), isNull(resetToken.usedAt)))
 		if (hasher.needsRehash(user.hash)) {
 			await db
 				.update(userProfile)

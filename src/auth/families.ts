@@ -3,7 +3,7 @@ import type { Database } from '../../db/client'
 import { refreshToken } from '../../db/schema'
 import type { Config } from '../config'
 import type { AuthCache } from './cache'
-import { randomToken } from './crypto'
+import { randomToken, sha256 } from './crypto'
 import type { Executor } from './db-types'
 import type { TokenSigner } from './tokens'
 
@@ -11,6 +11,12 @@ import type { TokenSigner } from './tokens'
  * Refresh-token families (simplejwt's rotation + blacklist apps): every pair issued by a refresh
  * descends from one login. A dead refresh presented again revokes the whole family, and with it
  * the family's access tokens, which bearer checks look up here.
+ *
+ * The table keeps the SHA-256 of each token's `jti` and of its family, never the values the tokens
+ * carry (docs/rest.md#secrets-at-rest): with a copy of the database and the signing key (which a
+ * backup holds beside it), a live jti and family are all it takes to sign a token we would accept;
+ * their hashes are not. Lookups hash what the verified token says; the cache knows families by the
+ * token's value.
  */
 export interface TokenPair {
 	access: string
@@ -84,8 +90,8 @@ export function createFamilies(
 				: Math.max(1, Math.ceil(until / 1000) - Math.floor(now / 1000))
 		const refresh = signer.sign('refresh', userId, family, lifetime, now)
 		await tx.insert(refreshToken).values({
-			jti: refresh.claims.jti,
-			familyId: family,
+			jti: sha256(refresh.claims.jti),
+			familyId: sha256(family),
 			userId,
 			state: 'active',
 			expiresAt: refresh.claims.exp * 1000,
@@ -115,7 +121,9 @@ export function createFamilies(
 		await db
 			.update(refreshToken)
 			.set({ state: 'revoked' })
-			.where(and(eq(refreshToken.familyId, family), inArray(refreshToken.state, ['active', 'rotated'])))
+			.where(
+				and(eq(refreshToken.familyId, sha256(family)), inArray(refreshToken.state, ['active', 'rotated'])),
+			)
 		cache.dropFamily(family)
 	}
 
@@ -127,15 +135,22 @@ export function createFamilies(
 			const claims = signer.verify(token, 'refresh')
 			if (!claims) return null
 			const stamp = cache.stamp()
+			const jti = sha256(claims.jti)
 			const pair = await db.transaction(async (tx) => {
 				const used = await tx
 					.update(refreshToken)
 					.set({ state: 'rotated' })
-					.where(and(eq(refreshToken.jti, claims.jti), eq(refreshToken.state, 'active')))
-					.returning({ userId: refreshToken.userId, family: refreshToken.familyId })
+					.where(
+						and(
+							eq(refreshToken.jti, jti),
+							eq(refreshToken.familyId, sha256(claims.fam)),
+							eq(refreshToken.state, 'active'),
+						),
+					)
+					.returning({ userId: refreshToken.userId })
 				const row = used[0]
 				if (!row) return null
-				const next = await insertPair(row.userId, tx, row.family, until)
+				const next = await insertPair(row.userId, tx, claims.fam, until)
 				if (along) await along(next, tx)
 				return next
 			})
@@ -144,8 +159,8 @@ export function createFamilies(
 				return pair
 			}
 			// Not live: unknown (nothing to do) or presented again after rotation or blacklisting.
-			const [row] = await db.select().from(refreshToken).where(eq(refreshToken.jti, claims.jti))
-			if (row) await revokeFamily(row.familyId)
+			const [row] = await db.select().from(refreshToken).where(eq(refreshToken.jti, jti))
+			if (row?.familyId === sha256(claims.fam)) await revokeFamily(claims.fam)
 			return null
 		},
 		async blacklist(token) {
@@ -154,11 +169,16 @@ export function createFamilies(
 			const done = await db
 				.update(refreshToken)
 				.set({ state: 'blacklisted' })
-				.where(and(eq(refreshToken.jti, claims.jti), eq(refreshToken.state, 'active')))
-				.returning({ family: refreshToken.familyId })
-			const row = done[0]
-			if (!row) return false
-			cache.dropFamily(row.family)
+				.where(
+					and(
+						eq(refreshToken.jti, sha256(claims.jti)),
+						eq(refreshToken.familyId, sha256(claims.fam)),
+						eq(refreshToken.state, 'active'),
+					),
+				)
+				.returning({ jti: refreshToken.jti })
+			if (done.length === 0) return false
+			cache.dropFamily(claims.fam)
 			return true
 		},
 		async revokeUser(userId, tx = db) {
@@ -171,7 +191,7 @@ export function createFamilies(
 			const known = cache.families.get(family)
 			if (known) return known.alive
 			const stamp = cache.stamp()
-			const rows = await liveRow.execute({ family, now: Date.now() })
+			const rows = await liveRow.execute({ family: sha256(family), now: Date.now() })
 			const alive = rows.length > 0
 			cache.putFamily(family, alive, userId, stamp)
 			return alive

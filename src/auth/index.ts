@@ -102,7 +102,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 		openSession: (request, user, main) => openSession(core, request, user, main),
 		endSession: (request) => endCaller(core, request),
 		clearedCookies: () => clearedCookies(config),
-		mainRefreshOf: (request) => mainRefreshOf(db, request),
+		mainRefreshOf: (request) => mainRefreshOf(sessions, request),
 		async revokeUser(userId, tx = db) {
 			await sessions.destroyUser(userId, tx)
 			await families.revokeUser(userId, tx)

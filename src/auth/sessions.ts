@@ -6,11 +6,13 @@ import type { AuthCache, SessionEntry } from './cache'
 import { randomToken, sha256 } from './crypto'
 import type { Executor } from './db-types'
 import type { Families, TokenPair } from './families'
+import { openSealedSession, type SessionSecrets, sealSession } from './session-seal'
 import { readClaims } from './tokens'
 
 /**
  * Server-side web sessions (docs/rest.md#sessions-and-cookies): the cookie carries 32 random bytes, the table
- * their SHA-256, the CSRF token and the JWT pair. An expired access token is rotated from the stored refresh
+ * their SHA-256 and, sealed under a key derived from the cookie (src/auth/session-seal.ts), the CSRF token
+ * and the JWT pair: a row opens only for a request that carries its cookie. An expired access token is rotated from the stored refresh
  * token without the client noticing; concurrent requests of one session share one rotation. A session whose
  * token family was revoked (reset, a stolen refresh token presented twice) ends at its next request, whatever
  * its access token's remaining lifetime.
@@ -42,6 +44,8 @@ export interface Sessions {
 	 */
 	peek(id: string): SessionEntry | undefined
 	destroy(id: string): Promise<SessionEntry | null>
+	/** Family B: the main server's refresh token kept in the session of this cookie value, or null. */
+	mainRefresh(id: string): Promise<string | null>
 	destroyUser(userId: number, tx?: Executor): Promise<void>
 }
 
@@ -78,16 +82,33 @@ export function createSessions(db: Database, config: Config, families: Families,
 		await db.delete(session).where(eq(session.idHash, hash))
 	}
 
-	const refresh = async (entry: SessionEntry): Promise<SessionEntry | null> => {
+	/** The row's secrets, or null when it is not there or does not open with this cookie value. */
+	const open = async (id: string, hash: string) => {
+		const [row] = await byHash.execute({ hash })
+		if (!row) return null
+		const secrets = openSealedSession(id, hash, row.userId, row.sealed)
+		return secrets ? { row, secrets } : null
+	}
+
+	const refresh = async (id: string, entry: SessionEntry): Promise<SessionEntry | null> => {
 		const stamp = cache.stamp()
 		// The row takes the new pair in the rotation's transaction: if its update fails, the rotation
-		// rolls back and the stored refresh token stays the live one (no self-inflicted reuse).
+		// rolls back and the stored refresh token stays the live one (no self-inflicted reuse). The
+		// main server's pair (family B) is read again there and sealed with it.
 		const pair = await families.rotate(
 			entry.refreshToken,
 			async (next, tx) => {
+				const [row] = await tx
+					.select({ sealed: session.sealed })
+					.from(session)
+					.where(eq(session.idHash, entry.hash))
+				// Gone (logged out meanwhile): nothing to update, as before sealing.
+				const current = row && openSealedSession(id, entry.hash, entry.userId, row.sealed)
+				if (!current) return
+				const secrets: SessionSecrets = { ...current, access: next.access, refresh: next.refresh }
 				await tx
 					.update(session)
-					.set({ accessToken: next.access, refreshToken: next.refresh })
+					.set({ sealed: sealSession(id, entry.hash, entry.userId, secrets) })
 					.where(eq(session.idHash, entry.hash))
 			},
 			entry.expiresAt,
@@ -101,17 +122,12 @@ export function createSessions(db: Database, config: Config, families: Families,
 		return next
 	}
 
-	const load = async (hash: string): Promise<SessionEntry | null> => {
+	const load = async (id: string, hash: string): Promise<SessionEntry | null> => {
 		const stamp = cache.stamp()
-		const [row] = await byHash.execute({ hash })
-		if (!row) return null
-		const entry = toEntry(
-			hash,
-			row.userId,
-			row.csrfToken,
-			{ access: row.accessToken, refresh: row.refreshToken },
-			row.expiresAt,
-		)
+		const found = await open(id, hash)
+		if (!found) return null
+		const { row, secrets } = found
+		const entry = toEntry(hash, row.userId, secrets.csrfToken, secrets, row.expiresAt)
 		cache.putSession(entry, stamp)
 		return entry
 	}
@@ -129,14 +145,16 @@ export function createSessions(db: Database, config: Config, families: Families,
 			// One transaction: a failed session insert leaves no live refresh token behind.
 			const pair = await db.transaction(async (tx) => {
 				const issued = await families.issue(userId, tx, undefined, expiresAt)
+				const secrets: SessionSecrets = {
+					csrfToken,
+					access: issued.access,
+					refresh: issued.refresh,
+					...(main ? { mainAccess: main.access, mainRefresh: main.refresh } : {}),
+				}
 				await tx.insert(session).values({
 					idHash: hash,
 					userId,
-					csrfToken,
-					accessToken: issued.access,
-					refreshToken: issued.refresh,
-					mainAccessToken: main?.access ?? null,
-					mainRefreshToken: main?.refresh ?? null,
+					sealed: sealSession(id, hash, userId, secrets),
 					expiresAt,
 				})
 				return issued
@@ -154,7 +172,7 @@ export function createSessions(db: Database, config: Config, families: Families,
 		async resolve(id) {
 			if (id.length > 256) return null
 			const hash = sha256(id)
-			const entry = cache.sessions.get(hash) ?? (await load(hash))
+			const entry = cache.sessions.get(hash) ?? (await load(id, hash))
 			if (!entry) return null
 			const now = Date.now()
 			if (entry.expiresAt <= now || !(await families.isAlive(entry.family, entry.userId))) {
@@ -164,17 +182,21 @@ export function createSessions(db: Database, config: Config, families: Families,
 			if (entry.accessExpiresAt > now) return entry
 			let pending = refreshing.get(hash)
 			if (!pending) {
-				pending = refresh(entry).finally(() => refreshing.delete(hash))
+				pending = refresh(id, entry).finally(() => refreshing.delete(hash))
 				refreshing.set(hash, pending)
 			}
 			return pending
 		},
 		async destroy(id) {
 			const hash = sha256(id)
-			const entry = cache.sessions.get(hash) ?? (await load(hash))
+			const entry = cache.sessions.get(hash) ?? (await load(id, hash))
 			await end(hash)
 			if (entry) await families.blacklist(entry.refreshToken)
 			return entry
+		},
+		async mainRefresh(id) {
+			if (id.length > 256) return null
+			return (await open(id, sha256(id)))?.secrets.mainRefresh ?? null
 		},
 		async destroyUser(userId, tx = db) {
 			await tx.delete(session).where(eq(session.userId, userId))

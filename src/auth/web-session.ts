@@ -1,11 +1,7 @@
-import { eq } from 'drizzle-orm'
-import type { Database } from '../../db/client'
-import { session } from '../../db/schema'
 import type { Config } from '../config'
 import { HttpError } from '../http/errors'
 import type { CallerOutcome } from './authenticator'
 import { readCookie, SESSION_COOKIE } from './cookies'
-import { sha256 } from './crypto'
 import type { Families } from './families'
 import { json, sessionCookies } from './respond'
 import type { MainTokens, Sessions } from './sessions'
@@ -72,12 +68,7 @@ export async function endCaller(deps: WebSessionDeps, request: Request): Promise
  * before the session is ended (the row goes with it). Null for a family A session, an unknown
  * cookie, or none.
  */
-export async function mainRefreshOf(db: Database, request: Request): Promise<string | null> {
+export async function mainRefreshOf(sessions: Sessions, request: Request): Promise<string | null> {
 	const sessionId = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
-	if (!sessionId || sessionId.length > 256) return null
-	const [row] = await db
-		.select({ refresh: session.mainRefreshToken })
-		.from(session)
-		.where(eq(session.idHash, sha256(sessionId)))
-	return row?.refresh ?? null
+	return sessionId ? sessions.mainRefresh(sessionId) : null
 }

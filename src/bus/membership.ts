@@ -19,6 +19,8 @@ export interface ShardEntry {
 	incarnation: string
 	/** The room of its supervisors (docs/capacity.md#on-a-bus); absent when they have no limit. */
 	room?: ShardRoom
+	/** It holds its lock on the shared storage (storage-locks.ts): a shard that starts checks it. */
+	locks?: boolean
 }
 
 export interface GatewayEntry {
@@ -287,6 +289,20 @@ export class Membership {
 				k.slice('shard.'.length),
 				room ? { incarnation: v.incarnation, room } : { incarnation: v.incarnation },
 			)
+		}
+		return out
+	}
+
+	/**
+	 * Live shards that say they hold their lock on the shared storage, each with when its last
+	 * heartbeat came (performance.now()).
+	 */
+	lockingShards(): Map<string, number> {
+		const out = new Map<string, number>()
+		const now = performance.now()
+		for (const [k, s] of this.seen) {
+			if (!k.startsWith('shard.') || now - s.at >= this.ttlMs) continue
+			if ((s.value as ShardEntry).locks === true) out.set(k.slice('shard.'.length), s.at)
 		}
 		return out
 	}

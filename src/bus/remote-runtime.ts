@@ -58,6 +58,8 @@ export class RemoteRuntime implements TelegramRuntime {
 	/** Requests in flight per shard incarnation (`id=incarnation`). */
 	private readonly inflight = new Map<string, Set<number>>()
 	private readonly states = new Map<number, string>()
+	/** Userbots whose last start was refused for a folder another process holds (cleared by a state). */
+	private readonly held = new Set<number>()
 	/** The shard incarnation each known userbot was last seen on. */
 	private readonly owners = new Map<number, string>()
 	private kinds: string[] = []
@@ -128,6 +130,7 @@ export class RemoteRuntime implements TelegramRuntime {
 	}
 
 	private onAuthState({ userbotId, state, detail, owner }: AuthStateEvent) {
+		this.held.delete(userbotId)
 		if (state === 'authorizationStateClosed') {
 			this.states.delete(userbotId)
 			this.owners.delete(userbotId)
@@ -310,10 +313,12 @@ export class RemoteRuntime implements TelegramRuntime {
 			)
 			try {
 				const state = String(await promise)
+				this.held.delete(userbotId)
 				if (shard) this.owners.set(userbotId, shard)
 				if (state !== 'authorizationStateClosed') this.states.set(userbotId, state)
 				return state
 			} catch (err) {
+				if (err instanceof RuntimeError && err.code === 'held_elsewhere') this.held.add(userbotId)
 				if (!(err instanceof MovedError) || performance.now() + MOVED_RETRY_MS > end) {
 					// The bus or a shard failed it, not TDLib: the next check has the userbots started again.
 					if (err instanceof MovedError || err instanceof RuntimeError) this.failedStarts++
@@ -336,6 +341,10 @@ export class RemoteRuntime implements TelegramRuntime {
 
 	authorizationState(userbotId: number): string | undefined {
 		return this.states.get(userbotId)
+	}
+
+	heldElsewhere(userbotId: number): boolean {
+		return this.held.has(userbotId)
 	}
 
 	onEvent(listener: (event: RuntimeEvent) => void): () => void {

@@ -11,6 +11,7 @@ import {
 	type WireError,
 } from '../supervisor/protocol'
 import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
+import type { FolderLock } from '../telegram/binlog-lock'
 import { RuntimeError, type TdRequest } from '../telegram/types'
 import { createKeyedQueue } from '../util/keyed-queue'
 import type { Logger } from '../util/logger'
@@ -22,6 +23,7 @@ import { Membership } from './membership'
 import { type Placement, place, withOwnRoom } from './placement'
 import { ShardEvents } from './shard-events'
 import { type ReconcilableShard, ShardReconcile } from './shard-reconcile'
+import { checkPeerLocks, holdShardLock } from './storage-locks'
 import { leaseKey, shardSubject } from './subjects'
 import { lastUpdateSeq } from './update-log'
 
@@ -81,6 +83,8 @@ export class ShardServer {
 	private offEvents?: () => void
 	private offMembers?: () => void
 	private closed = false
+	/** This shard's lock on the shared storage, held for its life (storage-locks.ts). */
+	private storageLock?: FolderLock
 	private readonly log: Logger
 
 	constructor(private readonly opts: ShardServerOptions) {
@@ -164,6 +168,14 @@ export class ShardServer {
 				throw new Error(`SHARD_ID ${this.opts.shardId} is used by another running shard`)
 			await Bun.sleep(Math.min(100, this.opts.heartbeatMs))
 		}
+		// The storage must carry POSIX locks between the shards, TDLib's lock being the last fence
+		// of one owner per account: this shard's own, then every other's, seen (storage-locks.ts).
+		this.storageLock = await holdShardLock(
+			this.opts.dataDir,
+			this.opts.shardId,
+			Math.max(0, end - performance.now()),
+		)
+		await checkPeerLocks(this.membership, this.opts.dataDir, this.opts.shardId, this.opts.heartbeatMs)
 		this.offEvents = this.opts.local.onEvent((e) => this.onLocalEvent(e))
 		this.sub = this.opts.bus.nc.subscribe(shardSubject(this.opts.shardId), {
 			callback: (err, msg) => {
@@ -175,7 +187,9 @@ export class ShardServer {
 			id: this.opts.shardId,
 			entry: () => {
 				const room = this.opts.local.room?.()
-				return room ? { incarnation: this.incarnation, room } : { incarnation: this.incarnation }
+				return room
+					? { incarnation: this.incarnation, room, locks: true }
+					: { incarnation: this.incarnation, locks: true }
 			},
 		})
 		this.offMembers = this.membership.onChange(() => this.onMembers())
@@ -315,8 +329,11 @@ export class ShardServer {
 				if (room && room.used >= room.clients) this.membership.refresh()
 				return state
 			} catch (err) {
-				// The supervisor died meanwhile: it starts the client again itself, so the lease stays.
-				if (!(err instanceof RuntimeError && err.code === 'runtime_down')) await this.letGo(userbotId)
+				// The supervisor died meanwhile, or the folder is still held by the shard this userbot
+				// moved from: the supervisor starts the client itself once it can, so the lease stays.
+				const keeps =
+					err instanceof RuntimeError && (err.code === 'runtime_down' || err.code === 'held_elsewhere')
+				if (!keeps) await this.letGo(userbotId)
 				// Full here after all (another start took the last place): elsewhere if another has room.
 				if (err instanceof RuntimeError && err.code === 'capacity') {
 					this.membership.refresh()
@@ -431,6 +448,7 @@ export class ShardServer {
 		await this.opts.local.close()
 		await Promise.all(ids.map((id) => this.leases.release(id).catch(() => undefined)))
 		await this.membership.close()
+		this.storageLock?.release()
 	}
 }
 

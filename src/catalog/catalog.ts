@@ -65,6 +65,7 @@ function gatewayErrors(command: CommandDefinition): string[] {
 		G.USERBOT_NOT_FOUND,
 		...(command.requiresAuthorization === false ? [] : [G.USERBOT_NOT_AUTHORIZED]),
 		G.RUNTIME_UNAVAILABLE,
+		G.RUNTIME_HELD_ELSEWHERE,
 		G.RUNTIME_RESTARTED,
 		G.TIMEOUT,
 		...(command.methods.length > 0 ? [G.HIDDEN_TDLIB_ERROR] : []),

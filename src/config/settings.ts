@@ -89,6 +89,8 @@ export const CORE_SETTINGS = {
 			'TDLIB_BACKEND',
 			v.optional(v.picklist(['tdlib', 'emulator'], 'must be tdlib or emulator'), 'tdlib'),
 		),
+		/** Real TDLib never lets its network go (`networkTypeNone`): tests and benchmarks, offline. */
+		offline: setting('TDLIB_OFFLINE', v.optional(bool, 'false')),
 	},
 	commandTimeoutMs: setting('COMMAND_TIMEOUT', v.optional(int(1, 3_600_000), '30000')),
 	/** argon2id hashes computed at once (src/auth/hash-limit.ts); by default one core is left free. */

@@ -1,4 +1,6 @@
+import { writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import type { Config } from '../config'
 import { failureLine, startServer } from '../platform/bun/serve'
 import { shutDown } from '../platform/shutdown'
 import { createClient, createRestClient } from '../public/client'
@@ -16,6 +18,10 @@ const PHONE = '9996621234'
 const CODE = '22222'
 const TEAM_CHAT = -2001
 
+/** A script for `node -e`: POSTs a JSON body (`body`, JavaScript source) to `url` and prints the answer. */
+const postScript = (url: string, body: string) =>
+	`fetch(${JSON.stringify(url)}, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(${body})}).then((r) => r.text()).then(console.log)`
+
 /** A POSIX shell word: the printed commands stay right whatever DEMO_EMAIL and DEMO_PASSWORD hold. */
 const shellWord = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 
@@ -23,24 +29,65 @@ class DemoSetupError extends Error {
 	override name = 'DemoSetupError'
 }
 
+/** Writes all of `text` to `fd` before returning. */
+function writeAll(fd: number, text: string) {
+	const bytes = Buffer.from(text)
+	for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at)
+}
+
+/**
+ * The server's log lines, held while the demo starts and seeds itself and then written before the
+ * banner, so that the banner comes as one block after them (not with the access line of the demo's
+ * own socket below it). From then on each line is written as it comes. Written with `writeSync`:
+ * Bun queues a `process.stdout.write` to a full pipe and lets a later `process.stderr.write` pass it.
+ */
+function heldLog() {
+	let held: string[] | null = []
+	return {
+		write(line: string) {
+			if (held) held.push(line)
+			else process.stderr.write(`${line}\n`)
+		},
+		/** Writes the held lines to stderr, then `text` to stdout, and lets later lines through. */
+		release(text = '') {
+			const lines = held ?? []
+			held = null
+			writeAll(2, lines.map((l) => `${l}\n`).join(''))
+			writeAll(1, text)
+		},
+	}
+}
+
+/** How long the demo waits for the server to see its seeding socket closed, at most. */
+const SOCKET_CLOSE_WAIT_MS = 5_000
+
 async function main() {
+	const log = heldLog()
 	const started = await startServer(process.env, {
 		overrides: { DATA_DIR: process.env.DATA_DIR || join('data', 'demo'), TDLIB_BACKEND: 'emulator' },
+		logWrite: log.write,
 	})
 	if (!started.ok) {
+		log.release()
 		process.stderr.write(`${started.line}\n`)
 		process.exit(2)
 	}
 	const { config, instance, url } = started
+	let banner: string
 	try {
-		await seedAndPrint(config.dataDir, url)
+		banner = await seed(config, url)
+		// The server logs the seeding socket when it has seen it close: that line belongs above.
+		const sockets = () => ('socketStats' in instance ? instance.socketStats().sockets : 0)
+		for (let waited = 0; sockets() > 0 && waited < SOCKET_CLOSE_WAIT_MS; waited += 10) await Bun.sleep(10)
 	} catch (err) {
+		log.release()
 		await instance.app.stop()
 		await instance.close()
 		process.stderr.write(`${failureLine(err)}\n`)
 		process.exit(2)
 	}
 
+	// Before the banner: a Ctrl-C the moment it shows stops the server as any other does.
 	let stopping = false
 	const stop = async () => {
 		if (stopping) return
@@ -58,9 +105,11 @@ async function main() {
 	}
 	process.on('SIGINT', () => void stop())
 	process.on('SIGTERM', () => void stop())
+	log.release(banner)
 }
 
-async function seedAndPrint(dataDir: string, url: string) {
+/** Seeds the demo's world through the public API; the banner to print. */
+async function seed(config: Config, url: string): Promise<string> {
 	const fail = (step: string, res: { status: number; error: { value: unknown } | null }): never => {
 		throw new DemoSetupError(
 			`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.error?.value)}`,
@@ -119,10 +168,15 @@ async function seedAndPrint(dataDir: string, url: string) {
 		text: 'Hello!',
 	})
 	// Only Node and npm are assumed: `node -e` with its built-in fetch, and wscat through npx.
-	const tokenScript = `fetch(${JSON.stringify(`${url}/accounts/token/`)}, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(${JSON.stringify({ email: EMAIL, password: PASSWORD })})}).then((r) => r.text()).then(console.log)`
+	const tokenScript = postScript(
+		`${url}/accounts/token/`,
+		JSON.stringify({ email: EMAIL, password: PASSWORD }),
+	)
+	// The refresh token is the command's one argument, so that it is pasted once, as it came.
+	const refreshScript = postScript(`${url}/accounts/token/refresh/`, '{refresh: process.argv[1]}')
 	const lines = [
 		'',
-		`Demo server on the Telegram emulator: ${url}  (data in ${resolve(dataDir)})`,
+		`Demo server on the Telegram emulator: ${url}  (data in ${resolve(config.dataDir)})`,
 		'',
 		`  user     ${EMAIL}`,
 		`  password ${PASSWORD}`,
@@ -133,11 +187,17 @@ async function seedAndPrint(dataDir: string, url: string) {
 		'Take a bearer token (it prints {"access": ..., "refresh": ...}):',
 		`  node -e ${shellWord(tokenScript)}`,
 		'or log in with a session cookie at POST /accounts/login/ (same body).',
+		`The access token lives ${config.accessTokenLifetime} s (ACCESS_TOKEN_LIFETIME). Then take a new pair with the`,
+		`refresh token (it lives ${config.refreshTokenLifetime} s and works once) at POST /accounts/token/refresh/,`,
+		`  node -e ${shellWord(refreshScript)} '<refresh>'`,
+		'or run the token line above again.',
 		'',
 		`Open the command channel (${wsUrl}) with the access token, e.g.:`,
 		`  npx -y wscat -c ${wsUrl} -H "Authorization: Bearer <access>"`,
 		'and send a command (it posts to the seeded "Team Chat"):',
 		`  ${example}`,
+		'A channel opened with a bearer token closes (1008 credentials expired) when the token expires,',
+		'unless it is sent a fresh access token first: {"action":"authenticate","access":"<access>"}.',
 		'',
 		`From TypeScript, the typed client (userbot-gateway/client; docs/development.md#typed-client) just asked:`,
 		`Team Chat has ${members} members. API documentation: ${url}/api/docs (OpenAPI at`,
@@ -148,7 +208,7 @@ async function seedAndPrint(dataDir: string, url: string) {
 		'also asks for the 2FA password "secret-2fa". Press Ctrl-C to stop.',
 		'',
 	]
-	process.stdout.write(`${lines.join('\n')}\n`)
+	return `${lines.join('\n')}\n`
 }
 
 await main()

@@ -4,6 +4,7 @@ import { resolveUploadedFile } from '../commands/uploads'
 import type { AppContext, UserbotStateReader } from '../context'
 import { retryAfterOf } from '../flood/governor'
 import type { DeadlineQueue } from '../supervisor/deadlines'
+import type { TelegramRuntime } from '../supervisor/types'
 import { RuntimeError, TdError, type TdInvoke, type TdUpdate } from '../telegram/types'
 import { successReply } from '../wire/envelope'
 import { GatewayErrors as E } from '../wire/errors'
@@ -84,7 +85,7 @@ async function checks(
 			ctx.updates.emit(job.userbotId, 'command.result', { chat_update: JSON.parse(reply) })
 	const parsed = parseInput(command, job.frame)
 	if (!parsed.ok) return { error: parsed.error }
-	const unready = authorization(path.states, command, job.userbotId)
+	const unready = authorization(path.states, path.ctx.runtime, command, job.userbotId)
 	if (unready) return unready
 	if (command.checksSecret) {
 		const refused = await path.guesses.take(job.userbotId)
@@ -133,6 +134,7 @@ async function reach(ctx: AppContext, conn: Connection, job: Job): Promise<Refus
 /** A command that needs a logged-in account runs only on a client that is ready. */
 function authorization(
 	states: UserbotStateReader,
+	runtime: TelegramRuntime | null | undefined,
 	command: CommandDefinition,
 	userbotId: number,
 ): Refusal | null {
@@ -140,8 +142,10 @@ function authorization(
 	// The state owner's word, not the runtime's cache: one answer for REST, pushes and commands.
 	const state = states.authorizationState(userbotId)
 	// No running client (no backend, or still being restored at start) says nothing about its
-	// log-in: the client is unavailable, not unauthorized.
-	if (state === undefined) return { error: E.RUNTIME_UNAVAILABLE }
+	// log-in: the client is unavailable, not unauthorized; one whose folder another process still
+	// holds starts as soon as it lets go (docs/shards.md#one-owner-per-account).
+	if (state === undefined)
+		return { error: runtime?.heldElsewhere?.(userbotId) ? E.RUNTIME_HELD_ELSEWHERE : E.RUNTIME_UNAVAILABLE }
 	return state === READY ? null : { error: E.USERBOT_NOT_AUTHORIZED }
 }
 

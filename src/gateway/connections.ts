@@ -1,6 +1,7 @@
 import type { Credential, Principal, Revocation } from '../auth/types'
 import type { AppContext, CompanyEvent } from '../context'
 import { reachesUserbot } from '../policy/can'
+import { serverPathFreeJson } from '../wire/server-paths'
 import type { GatewaySocket } from './socket'
 
 /**
@@ -75,7 +76,7 @@ export function createConnections(ctx: AppContext) {
 		publish(event: CompanyEvent) {
 			const set = byCompany.get(event.companyId)
 			if (!set || set.size === 0) return
-			const text = JSON.stringify(event.message)
+			const text = serverPathFreeJson(event.message)
 			const about = event.userbotId
 			for (const socket of set) {
 				if (about === undefined || reachesUserbot(socket.principal, about)) socket.push(text)

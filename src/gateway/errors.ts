@@ -10,6 +10,7 @@ const RUNTIME_WORDS: Record<RuntimeError['code'], string> = {
 	unavailable: GatewayErrors.RUNTIME_UNAVAILABLE,
 	bad_request: GatewayErrors.INTERNAL,
 	capacity: GatewayErrors.RUNTIME_UNAVAILABLE,
+	held_elsewhere: GatewayErrors.RUNTIME_HELD_ELSEWHERE,
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ServerWebSocket } from 'bun'
+import type { Server, ServerWebSocket } from 'bun'
 import { Elysia } from 'elysia'
 import { refusalError } from '../auth/route-guard'
 import type { UpgradeOutcome } from '../auth/types'
@@ -23,6 +23,13 @@ interface SocketData {
 	close(ws: ServerWebSocket<SocketData>, code: number, reason: string): void
 }
 
+/** What the `/ws` handler reads of Elysia's context, for the WS route and the plain GET alike. */
+interface UpgradeContext {
+	request: Request
+	server: Server<SocketData> | null
+	set: { status?: number | string }
+}
+
 /** Hands one received frame of `socket` on. */
 export type Receive = (socket: GatewaySocket, message: string | Buffer) => void
 
@@ -33,39 +40,40 @@ export type Receive = (socket: GatewaySocket, message: string | Buffer) => void
  * Elysia would add; Elysia's Bun adapter calls `ws.data.open / message / drain / close`.
  */
 export function gatewayRoute(ctx: AppContext, sockets: OpenSockets, receive: Receive) {
-	return new Elysia({ name: 'gateway' }).route(
-		'WS',
-		'/ws',
-		async ({ request, server, set }) => {
-			const outcome = await ctx.auth.authenticateUpgrade(request)
-			if (sockets.leaving) {
-				set.status = 503
-				return { detail: UpgradeRefusals.SHUTTING_DOWN }
-			}
-			if (!outcome.ok) {
-				set.status = outcome.status
-				return outcome.body
-			}
-			const decision = can(outcome.principal, CHANNEL_POLICY)
-			if (!decision.ok) {
-				const refused = refusalError(decision)
-				set.status = refused.status
-				return refused.body
-			}
-			if (!server) {
-				set.status = 500
-				return { detail: UpgradeRefusals.NO_SERVER }
-			}
-			// The session's access line, written when it closes (docs/operator.md).
-			const client = ctx.auth.clientAddress(server, request)
-			const data = socketHandlers(ctx, sockets, receive, outcome, client)
-			if (!server.upgrade(request, { data })) {
-				set.status = 400
-				return { detail: UpgradeRefusals.NOT_AN_UPGRADE }
-			}
-		},
-		policyHook(CHANNEL_POLICY),
-	)
+	const upgrade = async ({ request, server, set }: UpgradeContext) => {
+		const outcome = await ctx.auth.authenticateUpgrade(request)
+		if (sockets.leaving) {
+			set.status = 503
+			return { detail: UpgradeRefusals.SHUTTING_DOWN }
+		}
+		if (!outcome.ok) {
+			set.status = outcome.status
+			return outcome.body
+		}
+		const decision = can(outcome.principal, CHANNEL_POLICY)
+		if (!decision.ok) {
+			const refused = refusalError(decision)
+			set.status = refused.status
+			return refused.body
+		}
+		if (!server) {
+			set.status = 500
+			return { detail: UpgradeRefusals.NO_SERVER }
+		}
+		// The session's access line, written when it closes (docs/operator.md).
+		const client = ctx.auth.clientAddress(server, request)
+		const data = socketHandlers(ctx, sockets, receive, outcome, client)
+		if (!server.upgrade(request, { data })) {
+			set.status = 400
+			return { detail: UpgradeRefusals.NOT_AN_UPGRADE }
+		}
+	}
+	// Elysia hands `/ws` to the WS route only for `Upgrade: websocket` (in lower case); any other GET
+	// (curl without the upgrade headers, a browser's address bar) comes here and is answered as an
+	// upgrade is, not 404: the credentials' refusal, or "Expected a WebSocket upgrade.".
+	return new Elysia({ name: 'gateway' })
+		.route('WS', '/ws', upgrade, policyHook(CHANNEL_POLICY))
+		.get('/ws', upgrade, { detail: { hide: true }, ...policyHook(CHANNEL_POLICY) })
 }
 
 /** One socket's handlers, from its open to its close (and the access line it leaves then). */

@@ -35,6 +35,8 @@ export { checkFields, FIELDS, type FieldSpec, parseFields } from '../auth/fields
 export { type UserAttributes, validatePassword } from '../auth/password-policy'
 /** The body as a JSON object (400, 413 as DRF answers them), for a route that reads its own body. */
 export { readJsonObject } from '../http/body'
+/** An integer query parameter (`?limit=`) checked as DRF's IntegerField with a range words it. */
+export { queryInteger } from '../http/query'
 /** Text a client sends to be stored: what is wrong with it, and its stored (NFC, trimmed) form. */
 export {
 	normalizeEmail,
@@ -79,6 +81,20 @@ export {
 	parseAddress,
 	parseCidr,
 } from '../http/client-address'
+/**
+ * Where the server may connect when a company names the place (a webhook's URL, a userbot's proxy):
+ * public addresses only, unless the operator's allow-list names them; names resolved at each use.
+ */
+export {
+	type AddressPolicy,
+	AddressRefused,
+	type CachedLookup,
+	cachedLookup,
+	defaultLookup,
+	hostResolverNow,
+	isInternalAddress,
+	type Lookup,
+} from '../net/address-policy'
 export { isTdUpdate } from '../telegram/schema'
 /** What `ctx.updates.observe` hands an observer (a userbot's numbered update), and the TDLib update names. */
 export type { ObservedEvent } from '../updates/hub'

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { ConfigError } from '../config/error'
+import { isAddressOrCidr } from '../http/client-address'
 
 /**
  * A plugin's own settings (docs/plugins.md#settings): each one declared once, as the environment
@@ -99,6 +100,22 @@ export function setting<S extends AnySchema>(env: string, schema: S): Setting<S>
 
 const digits = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number))
 
+const list = v.union(
+	[
+		v.array(v.string()),
+		v.pipe(
+			v.string(),
+			v.transform((s) =>
+				s
+					.split(',')
+					.map((x) => x.trim())
+					.filter(Boolean),
+			),
+		),
+	],
+	'must be a comma-separated list',
+)
+
 /**
  * Schemas for settings, with the core's messages: each takes the environment's text or, from code,
  * the value itself.
@@ -123,20 +140,18 @@ export const settingTypes = {
 		'must be true or false',
 	),
 	/** A comma-separated list (empty entries dropped), or an array of strings. */
-	list: v.union(
-		[
-			v.array(v.string()),
-			v.pipe(
-				v.string(),
-				v.transform((s) =>
-					s
-						.split(',')
-						.map((x) => x.trim())
-						.filter(Boolean),
-				),
-			),
-		],
-		'must be a comma-separated list',
-	),
+	list,
 	url: v.pipe(v.string('must be a URL'), v.url('must be a URL')),
+	/**
+	 * An operator's allow-list of internal places (WEBHOOK_ALLOWED_HOSTS, PROXY_ALLOWED_HOSTS): host
+	 * names, IP addresses or CIDRs, comma-separated, names lower-cased (src/net/address-policy.ts).
+	 */
+	allowedHosts: v.pipe(
+		list,
+		v.check(
+			(entries) => entries.every((e) => isAddressOrCidr(e) || /^[a-z0-9.-]{1,253}$/i.test(e)),
+			'must be host names, IP addresses or CIDRs, comma-separated',
+		),
+		v.transform((entries) => entries.map((h) => h.toLowerCase())),
+	),
 }

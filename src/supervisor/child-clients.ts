@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Clock } from '../flood/clock'
 import type { Backend } from '../telegram/backend'
-import type { TdUpdate } from '../telegram/types'
+import { folderHolder, isLockRefusal } from '../telegram/binlog-lock'
+import { RuntimeError, type TdUpdate } from '../telegram/types'
 import { authorizationDetail } from './auth-detail'
 import type { Entry } from './hung-client'
 import type { Liveness } from './liveness'
@@ -25,6 +26,11 @@ export interface ChildClients {
 	starting: Map<number, Promise<Entry>>
 	/** Restarts of hung clients under way: `cancel` gives one up (the client is stopped meanwhile). */
 	restarts: Map<number, { cancel: () => void }>
+	/**
+	 * Closes under way, by userbot: a new client of the userbot waits for the old one's, which still
+	 * holds the folder's lock (and whose lock asking who holds it would release: binlog-lock.ts).
+	 */
+	closing: Map<number, Promise<void>>
 	liveness?: Liveness
 	/** Kinds of update the parent asked for (`update_filter`); every other update stays here. */
 	forwarded: ReadonlySet<string>
@@ -40,15 +46,27 @@ export const clientFolder = (host: ChildClients, userbotId: number) =>
 	join(host.dataDir, 'tdlib', String(userbotId))
 
 function recordStop(host: ChildClients, userbotId: number, entry: Entry): void {
-	if (entry.stopped) return
+	if (entry.stopped || !entry.recorded) return
 	entry.stopped = true
 	host.record?.('stop', userbotId)
 }
 
 export async function closeEntry(host: ChildClients, userbotId: number, entry: Entry): Promise<void> {
-	await entry.client.close().catch(() => undefined)
-	recordStop(host, userbotId, entry)
+	const closed = entry.client
+		.close()
+		.catch(() => undefined)
+		.then(() => recordStop(host, userbotId, entry))
+	host.closing.set(userbotId, closed)
+	try {
+		await closed
+	} finally {
+		if (host.closing.get(userbotId) === closed) host.closing.delete(userbotId)
+	}
 }
+
+/** The answer to a start whose folder another process holds: it runs there (docs/shards.md#one-owner-per-account). */
+const heldElsewhere = () =>
+	new RuntimeError('held_elsewhere', "the userbot's TDLib folder is held by another process")
 
 /** Forwards what the parent asked for; reports authorization states and settles the start that waits. */
 function onUpdate(host: ChildClients, userbotId: number, entry: Entry, update: TdUpdate): void {
@@ -77,7 +95,9 @@ function onUpdate(host: ChildClients, userbotId: number, entry: Entry, update: T
 
 /**
  * Makes the userbot's client in its own folder and waits for its first settled state (and for the
- * network, which a refused proxy holds); a start that fails closes what it made.
+ * network, which a refused proxy holds); a start that fails closes what it made. A folder another
+ * process holds (TDLib's lock: binlog-lock.ts) makes no client at all: the start is refused with
+ * `held_elsewhere`, and so is one whose client TDLib refused the folder meanwhile.
  */
 export async function startClient(host: ChildClients, msg: StartMessage): Promise<Entry> {
 	const root = clientFolder(host, msg.userbotId)
@@ -85,7 +105,8 @@ export async function startClient(host: ChildClients, msg: StartMessage): Promis
 	const filesDirectory = join(root, 'files')
 	mkdirSync(databaseDirectory, { recursive: true, mode: 0o700 })
 	mkdirSync(filesDirectory, { recursive: true, mode: 0o700 })
-	host.record?.('start', msg.userbotId)
+	await host.closing.get(msg.userbotId)
+	if (folderHolder(databaseDirectory) !== null) throw heldElsewhere()
 	const client = host.backend.createClient(msg.userbotId, {
 		databaseDirectory,
 		filesDirectory,
@@ -96,18 +117,27 @@ export async function startClient(host: ChildClients, msg: StartMessage): Promis
 	client.onUpdate((u) => onUpdate(host, msg.userbotId, entry, u))
 	host.clients.set(msg.userbotId, entry)
 	let timer: ReturnType<typeof setTimeout> | undefined
+	// It runs here once TDLib has the folder: the record's start (tests) is that moment.
+	const opened = (client.opened ?? Promise.resolve()).then(() => {
+		if (host.clients.get(msg.userbotId) !== entry) return
+		entry.recorded = true
+		host.record?.('start', msg.userbotId)
+	})
 	try {
-		await new Promise<string>((resolve, reject) => {
-			if (settled(entry.state)) return resolve(entry.state)
-			entry.waiters.push(resolve)
-			timer = setTimeout(() => reject(new Error('the client did not start in time')), host.startTimeoutMs)
-		})
+		await Promise.all([
+			opened,
+			new Promise<string>((resolve, reject) => {
+				if (settled(entry.state)) return resolve(entry.state)
+				entry.waiters.push(resolve)
+				timer = setTimeout(() => reject(new Error('the client did not start in time')), host.startTimeoutMs)
+			}),
+		])
 		// A proxy TDLib refused leaves the network held: the start fails with TDLib's word for it.
 		await client.network
 	} catch (err) {
 		host.clients.delete(msg.userbotId)
 		await closeEntry(host, msg.userbotId, entry)
-		throw err
+		throw isLockRefusal(err) ? heldElsewhere() : err
 	} finally {
 		clearTimeout(timer)
 	}

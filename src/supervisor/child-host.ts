@@ -61,6 +61,9 @@ export function createChildHost(opts: ChildHostOptions) {
 
 	function dispatch(msg: ParentMessage, onShutdown: () => void) {
 		switch (msg.type) {
+			case 'settings':
+				// Taken once, before this host existed (child.ts): a second one changes nothing.
+				return host.send({ type: 'log', level: 'warn', msg: 'settings sent again were ignored' })
 			case 'invoke':
 				return invoke(host, msg)
 			case 'start':
@@ -128,6 +131,7 @@ function childClients(opts: ChildHostOptions): ChildClients {
 		clients: new Map(),
 		starting: new Map(),
 		restarts: new Map(),
+		closing: new Map(),
 		forwarded: new Set(),
 	}
 	const probe = opts.probe

@@ -12,7 +12,7 @@ import { createIpcParentTransport } from './transport-ipc'
 export const SUPERVISOR_CHILD = 'supervisor-child'
 
 /** Only what the child needs: the server's own secrets stay in the parent. */
-const PASSED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ', 'TDLIB_OFFLINE']
+const PASSED_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']
 /**
  * Bun loads the working folder's `.env` into every process it starts, secrets and all; the child
  * needs none of them, so it is told not to.

@@ -5,41 +5,28 @@ import { holdClientsLock } from '../backup/clients-lock'
 import { createBackend } from '../telegram/backend'
 import { descriptorCapacity } from './capacity'
 import { createChildHost } from './child-host'
-import type { ChildMessage } from './protocol'
+import { type ChildMessage, type ChildSettings, parseParentMessage } from './protocol'
 import { setDescriptorLimit } from './rlimit'
 import type { Transport } from './transport'
 import { createIpcChildTransport } from './transport-ipc'
 import { connectSocket } from './transport-socket'
 
 /**
- * Supervisor child entry (`main.ts supervisor-child`), spawned by `client.ts` with its settings
- * in the environment. Hosts the TDLib (or emulator) clients; TDLib is only ever touched here.
+ * Supervisor child entry (`main.ts supervisor-child`), spawned by `client.ts`. Hosts the TDLib (or
+ * emulator) clients; TDLib is only ever touched here. Its environment says only how to reach its
+ * parent; it says hello, and runs the settings the parent answers with (the parent's configuration,
+ * checked there once: protocol.ts `ChildSettings`).
  */
 const EnvSchema = v.object({
-	TDLIB_BACKEND: v.picklist(['tdlib', 'emulator']),
-	DATA_DIR: v.pipe(v.string(), v.minLength(1)),
 	SUPERVISOR_TRANSPORT: v.picklist(['socket', 'ipc']),
 	SUPERVISOR_SOCKET: v.optional(v.string()),
 	SUPERVISOR_TOKEN: v.optional(v.string()),
-	TELEGRAM_API_ID: v.optional(v.pipe(v.string(), v.transform(Number), v.integer())),
-	TELEGRAM_API_HASH: v.optional(v.string()),
-	TDLIB_OFFLINE: v.optional(v.string()),
-	SUPERVISOR_RUN_LOG: v.optional(v.string()),
-	SUPERVISOR_LABEL: v.optional(v.string()),
-	EMULATOR_FLOOD_LIMITS: v.optional(v.string()),
-	/** A lower descriptor limit for this child than the hard one (CHILD_MAX_FDS; tests). */
-	CHILD_MAX_FDS: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(1))),
-	CLIENT_PROBE_INTERVAL: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(0))),
-	CLIENT_PROBE_TIMEOUT: v.optional(v.pipe(v.string(), v.transform(Number), v.integer(), v.minValue(1))),
 })
 
-async function main() {
-	const parsed = v.safeParse(EnvSchema, process.env)
-	if (!parsed.success) {
-		const key = parsed.issues[0].path?.[0]?.key
-		throw new Error(`environment: ${String(key ?? 'a variable')} is missing or invalid`)
-	}
-	const env = parsed.output
+/** Connects to the parent, says hello, and resolves with the settings it answers. */
+async function connect(
+	env: v.InferOutput<typeof EnvSchema>,
+): Promise<{ transport: Transport; settings: ChildSettings }> {
 	let transport: Transport
 	if (env.SUPERVISOR_TRANSPORT === 'socket') {
 		if (!env.SUPERVISOR_SOCKET) throw new Error('SUPERVISOR_SOCKET is not set')
@@ -49,10 +36,34 @@ async function main() {
 	} else {
 		transport = createIpcChildTransport()
 	}
+	const settings = new Promise<ChildSettings>((resolve, reject) => {
+		transport.onClose(() => reject(new Error('the parent went before it sent the settings')))
+		// Only the first message is this one's (the transport keeps every listener).
+		let first = true
+		transport.onMessage((raw) => {
+			if (!first) return
+			first = false
+			const parsed = parseParentMessage(raw)
+			if (parsed.ok && parsed.message.type === 'settings') resolve(parsed.message.settings)
+			else
+				reject(new Error(`the parent's first message is no settings${parsed.ok ? '' : `: ${parsed.error}`}`))
+		})
+	})
+	transport.send({ type: 'hello', pid: process.pid, token: env.SUPERVISOR_TOKEN })
+	return { transport, settings: await settings }
+}
+
+async function main() {
+	const parsed = v.safeParse(EnvSchema, process.env)
+	if (!parsed.success) {
+		const key = parsed.issues[0].path?.[0]?.key
+		throw new Error(`environment: ${String(key ?? 'a variable')} is missing or invalid`)
+	}
+	const { transport, settings } = await connect(parsed.output)
 	const send = (m: ChildMessage) => transport.send(m)
 	// First, before TDLib opens anything: the soft descriptor limit up to the hard one (or down to
 	// CHILD_MAX_FDS), and the clients it allows (docs/capacity.md).
-	const fds = await setDescriptorLimit(env.CHILD_MAX_FDS)
+	const fds = await setDescriptorLimit(settings.maxFds)
 	const capacity = fds ? descriptorCapacity(fds) : undefined
 	if (!fds)
 		send({
@@ -61,23 +72,23 @@ async function main() {
 			msg: 'the file descriptor limit cannot be read or raised on this system; no descriptor capacity is enforced',
 		})
 	// Held for the process's life: `backup` sees that clients run here (docs/operator.md#backups).
-	const clientsLock = holdClientsLock(join(env.DATA_DIR, 'tdlib'))
+	const clientsLock = holdClientsLock(join(settings.dataDir, 'tdlib'))
 	const backend = await createBackend({
-		backend: env.TDLIB_BACKEND,
-		apiId: env.TELEGRAM_API_ID,
-		apiHash: env.TELEGRAM_API_HASH,
-		offline: env.TDLIB_OFFLINE === '1' || env.TDLIB_OFFLINE === 'true',
-		emulatorFloodLimits: env.EMULATOR_FLOOD_LIMITS,
+		backend: settings.backend,
+		apiId: settings.telegram?.apiId,
+		apiHash: settings.telegram?.apiHash,
+		offline: settings.offline,
+		emulatorFloodLimits: settings.emulatorFloodLimits,
 		// Where the compiled binary keeps the copy of its embedded libtdjson that TDLib is loaded from.
-		cacheDir: join(env.DATA_DIR, 'cache'),
+		cacheDir: join(settings.dataDir, 'cache'),
 		// The emulator's one cloud for every child and shard on this DATA_DIR/tdlib.
-		dataDir: env.DATA_DIR,
+		dataDir: settings.dataDir,
 		log: (level, msg, fields) => send({ type: 'log', level, msg, fields }),
 	})
-	const runLog = env.SUPERVISOR_RUN_LOG
+	const runLog = settings.runLog
 	const host = createChildHost({
 		backend,
-		dataDir: env.DATA_DIR,
+		dataDir: settings.dataDir,
 		send,
 		capacity,
 		// One short line per append: the kernel keeps appends whole and in order across processes.
@@ -85,12 +96,10 @@ async function main() {
 			? (event, userbotId) =>
 					appendFileSync(
 						runLog,
-						`${JSON.stringify({ supervisor: env.SUPERVISOR_LABEL, pid: process.pid, userbotId, event, at: Date.now() })}\n`,
+						`${JSON.stringify({ supervisor: settings.label, pid: process.pid, userbotId, event, at: Date.now() })}\n`,
 					)
 			: undefined,
-		probe: env.CLIENT_PROBE_INTERVAL
-			? { intervalMs: env.CLIENT_PROBE_INTERVAL, timeoutMs: env.CLIENT_PROBE_TIMEOUT ?? 10_000 }
-			: undefined,
+		probe: settings.probe,
 		// A hung client that does not even close keeps its database locked: only a new child frees it.
 		stuck: (userbotId) => {
 			send({
@@ -126,10 +135,18 @@ async function main() {
 				.then(release)
 				.finally(() => process.exit(0)),
 	)
-	// A signal to the child itself (Ctrl-C reaches the whole process group): the same, at once.
+	// A signal to the child itself (Ctrl-C reaches the whole process group): the same. Every client
+	// is closed (its closed state seen, or 5 s) before the process goes, as at a shutdown.
 	for (const signal of ['SIGINT', 'SIGTERM'] as const)
-		process.on(signal, () => void release().finally(() => process.exit(0)))
-	send({ type: 'ready', pid: process.pid, token: env.SUPERVISOR_TOKEN, capacity })
+		process.on(
+			signal,
+			() =>
+				void host
+					.closeAll()
+					.then(release)
+					.finally(() => process.exit(0)),
+		)
+	send({ type: 'ready', pid: process.pid, capacity })
 }
 
 main().catch((err) => {

@@ -4,7 +4,13 @@ import type { Logger } from '../util/logger'
 import { type Capacity, capacityReached, type Room, tighter } from './capacity'
 import { spawnChild } from './child-process'
 import { PendingRequests } from './pending'
-import { type ChildMessage, fromWireError, type ParentMessage, parseChildMessage } from './protocol'
+import {
+	type ChildMessage,
+	type ChildSettings,
+	fromWireError,
+	type ParentMessage,
+	parseChildMessage,
+} from './protocol'
 import { StartedClients, type StartRequest } from './started-clients'
 import type { Transport } from './transport'
 import { listenSocket, socketPath } from './transport-socket'
@@ -21,8 +27,8 @@ export interface SupervisorOptions {
 	transport: 'socket' | 'ipc'
 	commandTimeoutMs: number
 	log: Logger
-	/** Extra environment for the child (API credentials, TDLIB_OFFLINE). */
-	env?: Record<string, string>
+	/** What the child runs with, beside its backend and data folder (sent in its `settings`). */
+	settings?: Partial<Omit<ChildSettings, 'backend' | 'dataDir'>>
 	restartMinMs?: number
 	restartMaxMs?: number
 	/** A child that stayed up this long gets the short pause again when it dies. */
@@ -102,12 +108,8 @@ export class SupervisorClient implements TelegramRuntime {
 
 	private spawn() {
 		const token = crypto.randomUUID()
-		const env: Record<string, string> = {
-			...this.opts.env,
-			TDLIB_BACKEND: this.opts.backend,
-			DATA_DIR: this.opts.dataDir,
-			SUPERVISOR_TOKEN: token,
-		}
+		// Only how to reach this process: its settings come in answer to its hello.
+		const env: Record<string, string> = { SUPERVISOR_TOKEN: token }
 		if (this.socket) env.SUPERVISOR_SOCKET = this.socket.path
 		const { proc, ipc } = spawnChild({ transport: this.opts.transport, env, log: this.log })
 		const gen: Generation = { proc, token, readyAt: 0, down: false }
@@ -120,27 +122,45 @@ export class SupervisorClient implements TelegramRuntime {
 		if (ipc) this.onConnection(ipc)
 	}
 
-	/** A connection counts once its first message is `ready` with the current child's token. */
+	/**
+	 * A connection counts once its first message is `hello` with the current child's token (it is
+	 * answered with the child's settings) and its second `ready`.
+	 */
 	private onConnection(t: Transport) {
+		let greeted: Generation | null = null
 		let accepted: Generation | null = null
 		t.onMessage((raw) => {
 			if (accepted) return this.onMessage(accepted, raw)
 			const parsed = parseChildMessage(raw)
 			const gen = this.gen
-			if (
-				!parsed.ok ||
-				parsed.message.type !== 'ready' ||
-				!gen ||
-				parsed.message.token !== gen.token ||
-				gen.down
-			) {
+			const expected = greeted ? 'ready' : 'hello'
+			const ok =
+				parsed.ok &&
+				parsed.message.type === expected &&
+				gen !== null &&
+				!gen.down &&
+				(greeted ? greeted === gen : parsed.message.type === 'hello' && parsed.message.token === gen.token)
+			if (!ok || !gen || !parsed.ok) {
 				this.log.warn('supervisor connection refused')
 				return t.close()
 			}
+			if (parsed.message.type === 'hello') {
+				greeted = gen
+				return t.send({ type: 'settings', settings: this.childSettings() })
+			}
 			accepted = gen
-			this.descriptors = parsed.message.capacity
+			if (parsed.message.type === 'ready') this.descriptors = parsed.message.capacity
 			this.onReady(gen, t)
 		})
+	}
+
+	private childSettings(): ChildSettings {
+		return {
+			...this.opts.settings,
+			offline: this.opts.settings?.offline ?? false,
+			backend: this.opts.backend,
+			dataDir: this.opts.dataDir,
+		}
 	}
 
 	private onReady(gen: Generation, t: Transport) {
@@ -198,6 +218,7 @@ export class SupervisorClient implements TelegramRuntime {
 				// One client, not the child: told as a restart of that one (the account shows `restarting`).
 				if (gen !== this.gen || !this.clients.has(m.userbotId)) return
 				return this.emit({ type: 'runtime_down', userbotIds: [m.userbotId] })
+			case 'hello':
 			case 'ready':
 				return
 		}
@@ -264,6 +285,11 @@ export class SupervisorClient implements TelegramRuntime {
 		if (!this.clients.has(userbotId)) {
 			return Promise.reject(new RuntimeError('no_client', `no client for userbot ${userbotId}`))
 		}
+		// Its folder is still another process's: it runs there until that one lets go.
+		if (this.clients.isHeld(userbotId))
+			return Promise.reject(
+				new RuntimeError('held_elsewhere', "the userbot's TDLib folder is held by another process"),
+			)
 		if (this.requestListeners.size > 0) {
 			const event: RequestEvent = { userbotId, request, label: opts?.label }
 			for (const l of this.requestListeners) {
@@ -332,6 +358,10 @@ export class SupervisorClient implements TelegramRuntime {
 		)
 	}
 
+	heldElsewhere(userbotId: number): boolean {
+		return this.clients.isHeld(userbotId)
+	}
+
 	authorizationState(userbotId: number): string | undefined {
 		return this.clients.state(userbotId)
 	}
@@ -376,6 +406,10 @@ export class SupervisorClient implements TelegramRuntime {
 			const { id, promise } = this.pending.add(timeoutMs)
 			gen.transport.send({ type: 'shutdown', id })
 			await promise.catch(() => undefined)
+		} else if (gen && !gen.down) {
+			// A child still starting (a restart under way) holds no client yet: told to go at once, not
+			// waited for until the close times out.
+			gen.proc.kill('SIGTERM')
 		}
 		if (gen) {
 			const exited = await Promise.race([

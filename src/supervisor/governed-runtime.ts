@@ -264,6 +264,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			health.forget(userbotId)
 		},
 		authorizationState: (userbotId) => inner.authorizationState(userbotId),
+		heldElsewhere: (userbotId) => inner.heldElsewhere?.(userbotId) ?? false,
 		onEvent(listener) {
 			listeners.add(listener)
 			return () => listeners.delete(listener)

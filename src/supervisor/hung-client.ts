@@ -8,6 +8,8 @@ export interface Entry {
 	client: BackendClient
 	state: string
 	waiters: Array<(state: string) => void>
+	/** Its start was recorded: TDLib opened its folder. */
+	recorded?: boolean
 	/** Its stop was recorded (it may close twice: by itself, then by `stop`). */
 	stopped?: boolean
 	/** The parent's requests sent to this client and not answered yet, by message id. */

@@ -26,19 +26,18 @@ export async function createRuntime(
 	log: Logger,
 	overrides: Partial<SupervisorOptions> = {},
 ): Promise<LocalRuntime | null> {
-	const { apiId, apiHash, backend } = config.telegram
+	const { apiId, apiHash, backend, offline } = config.telegram
 	if (backend === 'tdlib' && (apiId === undefined || apiHash === undefined)) return null
-	const env: Record<string, string> = {}
-	if (apiId !== undefined && apiHash !== undefined) {
-		env.TELEGRAM_API_ID = String(apiId)
-		env.TELEGRAM_API_HASH = apiHash
+	const settings: NonNullable<SupervisorOptions['settings']> = {
+		offline,
+		...(apiId !== undefined && apiHash !== undefined ? { telegram: { apiId, apiHash } } : {}),
+		...(config.supervisorRunLog ? { runLog: config.supervisorRunLog } : {}),
+		...(config.clientProbe.intervalMs > 0 ? { probe: config.clientProbe } : {}),
+		...(backend === 'emulator' && config.emulator.floodLimits
+			? { emulatorFloodLimits: config.emulator.floodLimits }
+			: {}),
+		...(config.capacity.childMaxFds !== undefined ? { maxFds: config.capacity.childMaxFds } : {}),
 	}
-	if (config.supervisorRunLog) env.SUPERVISOR_RUN_LOG = config.supervisorRunLog
-	env.CLIENT_PROBE_INTERVAL = String(config.clientProbe.intervalMs)
-	env.CLIENT_PROBE_TIMEOUT = String(config.clientProbe.timeoutMs)
-	if (backend === 'emulator' && config.emulator.floodLimits)
-		env.EMULATOR_FLOOD_LIMITS = config.emulator.floodLimits
-	if (config.capacity.childMaxFds !== undefined) env.CHILD_MAX_FDS = String(config.capacity.childMaxFds)
 	// This process too holds a descriptor per socket: its soft limit goes up to the hard one.
 	const fds = await setDescriptorLimit()
 	if (!fds) log.info('the file descriptor limit cannot be read or raised on this system')
@@ -63,10 +62,10 @@ export async function createRuntime(
 			name,
 			memory,
 			...overrides,
-			env: {
-				...env,
-				...(config.supervisorRunLog ? { SUPERVISOR_LABEL: `${config.bus?.shardId ?? 'local'}/${name}` } : {}),
-				...overrides.env,
+			settings: {
+				...settings,
+				...(config.supervisorRunLog ? { label: `${config.bus?.shardId ?? 'local'}/${name}` } : {}),
+				...overrides.settings,
 			},
 		})
 	const clients = Array.from({ length: count }, (_, i) => make(String(i)))

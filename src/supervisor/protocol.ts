@@ -58,7 +58,37 @@ export const FenceSchema = v.object({
 	ms: v.pipe(v.number(), v.integer(), v.minValue(0)),
 })
 
+/**
+ * What a child runs with, told by its parent once it has said hello (the child reads no setting of
+ * its own from the environment: the parent's configuration, checked there, is the one source).
+ */
+export const ChildSettingsSchema = v.object({
+	backend: v.picklist(['tdlib', 'emulator']),
+	dataDir: v.pipe(v.string(), v.minLength(1)),
+	/** Real TDLib's API credentials (absent on the emulator). */
+	telegram: v.optional(v.object({ apiId: v.pipe(v.number(), v.integer()), apiHash: v.string() })),
+	/** Real TDLib's clients keep their network held for good (`networkTypeNone`). */
+	offline: v.boolean(),
+	/** Tests: the file each client's start and stop is appended to, and this child's name in it. */
+	runLog: v.optional(v.string()),
+	label: v.optional(v.string()),
+	/** The emulator's flood limits (`EMULATOR_FLOOD_LIMITS`). */
+	emulatorFloodLimits: v.optional(v.string()),
+	/** A descriptor limit below the hard one (`CHILD_MAX_FDS`). */
+	maxFds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+	/** Each client probed this often, and restarted when it does not answer within the timeout. */
+	probe: v.optional(
+		v.object({
+			intervalMs: v.pipe(v.number(), v.integer(), v.minValue(1)),
+			timeoutMs: v.pipe(v.number(), v.integer(), v.minValue(1)),
+		}),
+	),
+})
+export type ChildSettings = v.InferOutput<typeof ChildSettingsSchema>
+export const SettingsSchema = v.object({ type: v.literal('settings'), settings: ChildSettingsSchema })
+
 export const ParentMessageSchema = v.variant('type', [
+	SettingsSchema,
 	InvokeSchema,
 	StartSchema,
 	StopSchema,
@@ -84,11 +114,17 @@ export const UpdateSchema = v.object({
 	userbotId,
 	update: tdUpdate,
 })
-export const ReadySchema = v.object({
-	type: v.literal('ready'),
+/** The child's first message: its settings come in answer. */
+export const HelloSchema = v.object({
+	type: v.literal('hello'),
 	pid: v.number(),
 	/** Proves the connection comes from the child the parent spawned (socket transport). */
 	token: v.optional(v.string()),
+})
+/** The child runs its settings: it takes requests from now on. */
+export const ReadySchema = v.object({
+	type: v.literal('ready'),
+	pid: v.number(),
 	/** The clients its descriptor limit allows, and that limit in words (docs/capacity.md). */
 	capacity: v.optional(
 		v.object({
@@ -115,6 +151,7 @@ export const ClientRestartingSchema = v.object({
 })
 
 export const ChildMessageSchema = v.variant('type', [
+	HelloSchema,
 	ResultSchema,
 	AuthorizationStateSchema,
 	UpdateSchema,
@@ -133,6 +170,7 @@ export type ParentMessage = v.InferOutput<typeof ParentMessageSchema>
 export type ResultMessage = v.InferOutput<typeof ResultSchema>
 export type AuthorizationStateMessage = v.InferOutput<typeof AuthorizationStateSchema>
 export type ReadyMessage = v.InferOutput<typeof ReadySchema>
+export type SettingsMessage = v.InferOutput<typeof SettingsSchema>
 export type LogMessage = v.InferOutput<typeof LogSchema>
 export type ChildMessage = v.InferOutput<typeof ChildMessageSchema>
 
@@ -142,8 +180,10 @@ export type WireError = { code: number | string; message: string }
 /** A failure in the child as it crosses the wire: TDLib's code and message kept verbatim. */
 export function toWireError(err: unknown): WireError {
 	if (err instanceof TdError) return { code: err.code, message: err.message }
-	// A refusal for capacity keeps its code: the parent tells it apart from a failure.
-	if (err instanceof RuntimeError && err.code === 'capacity') return { code: err.code, message: err.message }
+	// Refusals for capacity and for a folder held elsewhere keep their code: the parent tells them
+	// apart from a failure.
+	if (err instanceof RuntimeError && (err.code === 'capacity' || err.code === 'held_elsewhere'))
+		return { code: err.code, message: err.message }
 	const e = err as { code?: unknown; message?: unknown } | null
 	if (e && typeof e.code === 'number' && typeof e.message === 'string')
 		return { code: e.code, message: e.message }
@@ -157,6 +197,7 @@ const RUNTIME_CODES = new Set([
 	'unavailable',
 	'bad_request',
 	'capacity',
+	'held_elsewhere',
 ])
 
 /**
@@ -195,6 +236,7 @@ function parse<T>(schema: v.GenericSchema<unknown, T>, input: unknown): Parsed<T
 type Discriminated = { type?: unknown; ok?: unknown }
 
 const PARENT_SCHEMAS: Record<string, v.GenericSchema<unknown, ParentMessage>> = {
+	settings: SettingsSchema,
 	invoke: InvokeSchema,
 	start: StartSchema,
 	stop: StopSchema,
@@ -211,6 +253,8 @@ function childSchema(m: Discriminated): v.GenericSchema<unknown, ChildMessage> |
 			return AuthorizationStateSchema
 		case 'update':
 			return UpdateSchema
+		case 'hello':
+			return HelloSchema
 		case 'ready':
 			return ReadySchema
 		case 'log':

@@ -106,6 +106,10 @@ export class ShardedRuntime implements TelegramRuntime {
 		return this.shardOf(userbotId).runtime.authorizationState(userbotId)
 	}
 
+	heldElsewhere(userbotId: number): boolean {
+		return this.shardOf(userbotId).runtime.heldElsewhere?.(userbotId) ?? false
+	}
+
 	onEvent(listener: (event: RuntimeEvent) => void): () => void {
 		const offs = this.shards.map((s) => s.runtime.onEvent(listener))
 		return () => {

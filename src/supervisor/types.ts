@@ -75,6 +75,11 @@ export interface TelegramRuntime {
 	stopClient(userbotId: number, opts: { logOut: boolean; removeData: boolean }): Promise<void>
 	/** The last authorization state seen for a userbot's client, if it runs. */
 	authorizationState(userbotId: number): string | undefined
+	/**
+	 * Whether the userbot's start waits for another process to let go of its TDLib folder
+	 * (docs/shards.md#one-owner-per-account): it runs there meanwhile.
+	 */
+	heldElsewhere?(userbotId: number): boolean
 	onEvent(listener: (event: RuntimeEvent) => void): () => void
 	/**
 	 * The kinds of TDLib update to receive as `update` events (the rest are dropped in the child).

@@ -37,17 +37,21 @@ export async function createBackend(opts: BackendOptions): Promise<Backend> {
 		const { parseEmulatorFloodLimits, withFloodLimits } = await import('./emulator/flood')
 		const { withFaults } = await import('./emulator/faults')
 		const flood = parseEmulatorFloodLimits(opts.emulatorFloodLimits ?? '')
+		const { withFolderLock } = await import('./locked-client')
 		const createClient = backend.createClient.bind(backend)
+		const emulated = (...args: Parameters<Backend['createClient']>) => {
+			const client = withFaults(withFloodLimits(createClient(...args), flood))
+			// The emulated cloud needs no network held: the proxy is only listed, as TDLib would.
+			const proxy = args[1].proxy
+			if (!proxy) return client
+			const network = prepareNetwork((r) => client.invoke(r as TdRequest), proxy, false)
+			network.catch(() => undefined)
+			return Object.assign(client, { network })
+		}
 		return Object.assign(backend, {
-			createClient: (...args: Parameters<Backend['createClient']>) => {
-				const client = withFaults(withFloodLimits(createClient(...args), flood))
-				// The emulated cloud needs no network held: the proxy is only listed, as TDLib would.
-				const proxy = args[1].proxy
-				if (!proxy) return client
-				const network = prepareNetwork((r) => client.invoke(r as TdRequest), proxy, false)
-				network.catch(() => undefined)
-				return Object.assign(client, { network })
-			},
+			// Its folder locked as real TDLib locks it: one process at a time (binlog-lock.ts).
+			createClient: (...args: Parameters<Backend['createClient']>) =>
+				withFolderLock(() => emulated(...args), args[1].databaseDirectory),
 		})
 	}
 	const { createTdlibBackend } = await import('./tdlib')

@@ -106,9 +106,10 @@ export function withLazyDatabase(open: OpenInstance, databases: boolean, forget:
 	}
 
 	follow(first, false)
-	const network = first.network
+	const { network, opened } = first
 	return {
 		...(network ? { network } : {}),
+		...(opened ? { opened } : {}),
 		async invoke(request: TdRequest) {
 			if (switching) await switching
 			if (!current) throw new Error('the client is closed')

@@ -31,6 +31,8 @@ export interface HeldClient {
 	client: tdl.Client
 	/** The answer to the first request, `setNetworkType(networkTypeNone)` (after TDLib's initialisation). */
 	held: Promise<unknown>
+	/** The answer to `setTdlibParameters`: rejected with TDLib's error when it refused them. */
+	parameters: Promise<void>
 }
 
 /**
@@ -68,15 +70,22 @@ export function createHeldClient(o: HeldClientOptions): HeldClient {
 	// Rejected only when the client closes first; a caller that reads it still sees that.
 	held.catch(() => undefined)
 	let sent = false
+	let answered: (answer: Promise<unknown>) => void = () => {}
+	const parameters = new Promise<unknown>((resolve) => {
+		answered = resolve
+	}).then(() => undefined)
+	parameters.catch(() => undefined)
 	const onUpdate = (u: { _: string; authorization_state?: { _: string } }) => {
 		if (sent || u._ !== 'updateAuthorizationState') return
 		if (u.authorization_state?._ !== 'authorizationStateWaitTdlibParameters') return
 		sent = true
 		client.off('update', onUpdate)
-		client.invoke(tdlibParameters(o)).catch((err: unknown) => {
+		const answer = client.invoke(tdlibParameters(o))
+		answered(answer)
+		answer.catch((err: unknown) => {
 			if (!client.isClosed()) client.emit('error', err instanceof Error ? err : new Error(String(err)))
 		})
 	}
 	client.on('update', onUpdate)
-	return { client, held }
+	return { client, held, parameters }
 }

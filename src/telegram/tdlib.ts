@@ -3,6 +3,7 @@ import * as tdl from 'tdl'
 import { forgetDatabase, hasDatabase, withLazyDatabase } from './lazy-database'
 import { prepareNetwork } from './proxy'
 import { createHeldClient } from './tdlib-client'
+import { anchorClientGroups } from './tdlib-groups'
 import type { Backend, BackendClient, ClientOptions } from './types'
 import { TdError, type TdRequest, type TdUpdate } from './types'
 
@@ -47,6 +48,8 @@ const PARSE_FAILED_PREFIX = 'Failed to parse JSON object as TDLib request: '
  */
 export function createParseOnlyClient(): ParseOnlyClient {
 	configureTdl()
+	// Its close must not tear TDLib's client group down (tdlib-groups.ts).
+	anchorClientGroups(tdl.createBareClient)
 	const client = tdl.createBareClient()
 	void client.invoke({ _: 'setNetworkType', type: { _: 'networkTypeNone' } }).catch(() => undefined)
 	return {
@@ -86,6 +89,8 @@ interface TdlibOptions {
 
 export function createTdlibBackend(opts: TdlibOptions): Backend {
 	configureTdl(opts.tdjson)
+	// Before any client: no client's close ever tears one of TDLib's client groups down (tdlib-groups.ts).
+	anchorClientGroups(tdl.createBareClient)
 	return {
 		name: 'tdlib',
 		createClient(_userbotId: number, c: ClientOptions): BackendClient {
@@ -103,7 +108,7 @@ export function createTdlibBackend(opts: TdlibOptions): Backend {
 function openClient(opts: TdlibOptions, c: ClientOptions, databases: boolean): BackendClient {
 	// The network is held (`networkTypeNone`) before TDLib has its parameters (tdlib-client.ts),
 	// until the client's proxy (if any) is enabled, and for good when offline (src/telegram/proxy.ts).
-	const { client, held } = createHeldClient({
+	const { client, held, parameters } = createHeldClient({
 		apiId: opts.apiId,
 		apiHash: opts.apiHash,
 		databaseDirectory: c.databaseDirectory,
@@ -131,8 +136,13 @@ function openClient(opts: TdlibOptions, c: ClientOptions, databases: boolean): B
 	})
 	// Read by the supervisor child; a client nobody starts through it must not crash the process.
 	settled.catch(() => undefined)
+	const opened = parameters.catch((err: unknown) => {
+		throw toTdError(err)
+	})
+	opened.catch(() => undefined)
 	return {
 		network: settled,
+		opened,
 		async invoke(request: TdRequest) {
 			await ready
 			try {

@@ -28,7 +28,15 @@ export class TdError extends Error {
 export class RuntimeError extends Error {
 	override name = 'RuntimeError'
 	constructor(
-		readonly code: 'timeout' | 'runtime_down' | 'no_client' | 'unavailable' | 'bad_request' | 'capacity',
+		readonly code:
+			| 'timeout'
+			| 'runtime_down'
+			| 'no_client'
+			| 'unavailable'
+			| 'bad_request'
+			| 'capacity'
+			/** The userbot's TDLib folder is locked by another process (binlog-lock.ts): it runs there. */
+			| 'held_elsewhere',
 		message: string,
 	) {
 		super(message)
@@ -58,6 +66,12 @@ export interface BackendClient {
 	 * offline); rejects with TDLib's error when that failed, and the network then stays held.
 	 */
 	readonly network?: Promise<void>
+	/**
+	 * Settles once TDLib took its parameters and so opened the folder; rejects with TDLib's error
+	 * when it did not: a folder another process holds is `Can't lock file ...` (binlog-lock.ts), and
+	 * the client then stays waiting for its parameters.
+	 */
+	readonly opened?: Promise<void>
 }
 
 export interface Backend {

@@ -1,4 +1,5 @@
 import { updateText } from '../wire/envelope'
+import { mayHoldServerPaths, withoutServerPaths } from '../wire/server-paths'
 import { type Cursors, createCursors, type UpdateSink } from './cursors'
 import { createFanOut, type FanOut } from './fan-out'
 import { createKinds } from './kinds'
@@ -100,11 +101,17 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 		 * An update from the supervisor: numbered, kept, sent to who wants its kind and reads. With the
 		 * bus, `given` is the number the shard gave it (`renumber` in resume.ts: what a gap or a restart does).
 		 */
-		publish(userbotId: number, update: { _: string }, given?: number): void {
+		publish(userbotId: number, raw: { _: string }, given?: number): void {
 			const stream = streamOf(userbotId)
 			renumber(cursors, userbotId, stream, given)
 			const seq = ++stream.seq
-			const text = updateText(userbotId, seq, update)
+			let update = raw
+			let text = updateText(userbotId, seq, update)
+			// No path of the server's disk leaves: not to a socket, not to an observer (webhooks).
+			if (mayHoldServerPaths(text)) {
+				update = withoutServerPaths(raw)
+				text = updateText(userbotId, seq, update)
+			}
 			stream.add({ seq, at: now(), kind: update._, text })
 			for (const fn of observers) fn({ userbotId, seq, kind: update._, data: update, live: true })
 			fanOut.live(userbotId, seq, update._, text)

@@ -25,7 +25,7 @@ export const userbotErrors = {
 	notFound: () => new UserbotError(404, 'Not found.', undefined, GatewayErrors.USERBOT_NOT_FOUND),
 	notConfigured: () => new UserbotError(503, TELEGRAM_NOT_CONFIGURED, 'telegram_not_configured'),
 	noCompany: () => new UserbotError(403, 'Permission denied', 'no_company'),
-	/** An owner-only step (src/auth/permissions.ts) the member was not granted. */
+	/** An owner-only step (src/policy/permissions.ts) the member was not granted. */
 	permissionDenied: () =>
 		new UserbotError(
 			403,
@@ -46,6 +46,14 @@ export const userbotErrors = {
 			'The Telegram runtime is restarting; try again shortly',
 			'unavailable',
 			'runtime unavailable',
+		),
+	/** Its TDLib folder is still held by the process it ran in before (docs/shards.md#one-owner-per-account). */
+	heldElsewhere: () =>
+		new UserbotError(
+			503,
+			'The userbot still runs where it ran before, which has not let it go yet; try again shortly',
+			'held_elsewhere',
+			GatewayErrors.RUNTIME_HELD_ELSEWHERE,
 		),
 	/** No supervisor child has room for another client: `capacity reached: ...` (docs/capacity.md). */
 	capacity: (message: string) => new UserbotError(503, message, 'capacity_reached'),

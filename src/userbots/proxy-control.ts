@@ -3,11 +3,13 @@ import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
+import { AddressRefused } from '../net/address-policy'
 import type { TdProxy } from '../telegram/proxy'
 import { RuntimeError, TdError } from '../telegram/types'
 import { createKeyedQueue } from '../util/keyed-queue'
 import { userbotErrors } from './errors'
-import type { ProxyCheck, ProxySettings, ProxyView } from './proxy-settings'
+import { PROXY_ADDRESS_ERRORS } from './proxy-address'
+import { type ProxyCheck, type ProxySettings, type ProxyView, toTdProxy } from './proxy-settings'
 import type { UserbotService } from './service'
 
 /** How long a health check may take: TDLib's own `pingProxy` gives up sooner through a dead proxy. */
@@ -33,6 +35,8 @@ export class ProxyControl {
 	set(principal: Principal, userbotId: number, settings: ProxySettings, client?: string): Promise<ProxyView> {
 		return this.turns(String(userbotId), async () => {
 			const row = await this.service.find(principal, userbotId)
+			// Refused before it is stored (400 on `server`); the start that follows checks it again.
+			await this.service.proxyAddresses.pinField(toTdProxy(settings))
 			const columns = await this.service.proxyColumns(userbotId, settings)
 			await this.ctx.db.transaction(async (tx) => {
 				await tx.update(userbot).set(columns).where(live(userbotId))
@@ -86,11 +90,23 @@ export class ProxyControl {
 		return view
 	}
 
-	/** TDLib's round trip to Telegram through `proxy`; always with the proxy, never without one. */
-	private async ping(userbotId: number, proxy: TdProxy): Promise<ProxyCheck> {
+	/**
+	 * TDLib's round trip to Telegram through `proxy`; always with the proxy, never without one, and
+	 * to the address its server resolves to now, checked: a refused one is a failed check in our
+	 * words, and TDLib dials nothing.
+	 */
+	private async ping(userbotId: number, stored: TdProxy): Promise<ProxyCheck> {
 		const runtime = this.ctx.runtime
 		const checked_at = new Date().toISOString()
 		if (!runtime) throw userbotErrors.notConfigured()
+		let proxy: TdProxy
+		try {
+			proxy = await this.service.proxyAddresses.pin(stored)
+		} catch (err) {
+			if (err instanceof AddressRefused)
+				return { ok: false, error: PROXY_ADDRESS_ERRORS[err.reason], checked_at }
+			throw err
+		}
 		try {
 			const answer = await runtime.invoke(
 				userbotId,

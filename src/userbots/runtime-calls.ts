@@ -10,6 +10,7 @@ export function mapRuntimeError(err: unknown): unknown {
 		if (err.code === 'timeout') return userbotErrors.timeout()
 		if (err.code === 'bad_request') return userbotErrors.telegram(err.message)
 		if (err.code === 'capacity') return userbotErrors.capacity(err.message)
+		if (err.code === 'held_elsewhere') return userbotErrors.heldElsewhere()
 		return userbotErrors.unavailable()
 	}
 	return err

@@ -3,6 +3,7 @@ import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
+import { defaultLookup, type Lookup } from '../net/address-policy'
 import { reachesUserbot } from '../policy/can'
 import type { RuntimeEvent } from '../supervisor/types'
 import type { TdProxy } from '../telegram/proxy'
@@ -22,6 +23,7 @@ export type { UserbotLimits } from './lifecycle/parts'
 import { removeUserbot } from './lifecycle/removal'
 import { UserbotStates } from './lifecycle/states'
 import { qrLink, runStep } from './lifecycle/steps'
+import { ProxyAddresses } from './proxy-address'
 import { type ProxySettings, type ProxyView, proxyView } from './proxy-settings'
 import { StatusTracker } from './status-tracker'
 import { createUploadStore, removeUserbotFolders, type UploadSource, type UploadStore } from './uploads'
@@ -58,15 +60,20 @@ export class UserbotService {
 	private readonly parts: LifecycleParts
 	/** The files route's download cache (FILE_CACHE_BYTES). */
 	readonly fileCache: FileCache
+	/** Where a proxy may be (docs/operator.md#userbot-proxies): checked when set and at each use. */
+	readonly proxyAddresses: ProxyAddresses
 
 	constructor(
 		private readonly ctx: AppContext,
 		/** The userbots plugin's settings (plugins/userbots/settings.ts): quotas and the files route's limits. */
 		limits: UserbotLimits,
+		/** Host name resolution for the proxies' servers (tests answer for names without a resolver). */
+		lookup: Lookup = defaultLookup,
 	) {
 		this.states = new UserbotStates(ctx)
 		this.statuses = new StatusTracker(ctx)
-		this.clients = new UserbotClients(ctx, this.states)
+		this.proxyAddresses = new ProxyAddresses({ allowedHosts: limits.proxyAllowedHosts }, lookup)
+		this.clients = new UserbotClients(ctx, this.states, this.proxyAddresses)
 		const stepDeadline = Math.min(ctx.config.commandTimeoutMs, STEP_DEADLINE_MS)
 		this.parts = {
 			ctx,

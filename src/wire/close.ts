@@ -12,6 +12,13 @@ export const CLOSE_POLICY = 1008
 export const REASON_REVOKED = 'credentials revoked'
 export const REASON_EXPIRED = 'credentials expired'
 
+/**
+ * A text frame whose bytes are not UTF-8 (RFC 6455 §8.1): closed by Bun's WebSocket server itself,
+ * with its own reason, before the gateway sees the frame. Never sent by the gateway's code.
+ */
+export const CLOSE_INVALID_UTF8 = 1007
+export const REASON_INVALID_UTF8 = 'Received invalid UTF-8'
+
 /** A frame over MAX_FRAME_BYTES. */
 export const CLOSE_TOO_BIG = 1009
 export const REASON_TOO_BIG = 'message too big'

@@ -1,13 +1,18 @@
 /**
  * The frames of the command channel (docs/protocol.md#envelopes), built and typed in one place: the
  * gateway's replies, the pushes of a userbot's state, the update hub's live events and the typed
- * client all use these. Browser-safe: no import at all.
+ * client all use these. Browser-safe: no import but its own folder's.
  *
  * `userbot_id` is an integer wherever it appears. A frame that names no usable userbot (no
  * `userbot_id`, one that is no integer, one past 2^53, or a frame that is no command at all) is
  * answered without the field, in the envelope and in the payload alike, rather than with `null` or
  * with whatever the client sent.
+ *
+ * No text made here carries a path of the server's disk: TDLib's `local.path` is blanked
+ * (server-paths.ts).
  */
+
+import { serverPathFreeJson } from './server-paths'
 
 /** `type` of every reply and pushed event of a command. */
 export const CHAT_UPDATE = 'chat_update'
@@ -123,14 +128,14 @@ export function errorEvent(
 
 /**
  * The reply to a command, serialized: each reply is written to exactly one socket, so it is
- * stringified exactly once.
+ * stringified once (twice when its result holds a TDLib file, whose server path is blanked).
  */
 export const successReply = (
 	userbotId: number | null,
 	type: string,
 	result: unknown,
 	requestId: FrameRequestId | undefined,
-): string => JSON.stringify(successEvent(userbotId, type, result, requestId))
+): string => serverPathFreeJson(successEvent(userbotId, type, result, requestId))
 
 export const errorReply = (
 	userbotId: number | null,
@@ -138,9 +143,12 @@ export const errorReply = (
 	error: string,
 	requestId: FrameRequestId | undefined,
 	result?: unknown,
-): string => JSON.stringify(errorEvent(userbotId, type, error, requestId, result))
+): string => serverPathFreeJson(errorEvent(userbotId, type, error, requestId, result))
 
-/** A live update, serialized once: it is kept in the userbot's stream as it goes on the wire. */
+/**
+ * A live update, serialized once: it is kept in the userbot's stream as it goes on the wire. The
+ * update must be without server paths already (the hub's `publish` blanks them first).
+ */
 export const updateText = (userbotId: number, seq: number, update: { _: string }): string =>
 	JSON.stringify({ type: UPDATE, userbot_id: userbotId, seq, update })
 

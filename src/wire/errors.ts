@@ -31,6 +31,11 @@ export const GatewayErrors = {
 	/** No Telegram backend is configured, or the userbot's client is not running (yet: restore at start). */
 	RUNTIME_UNAVAILABLE: 'userbot runtime unavailable',
 	/**
+	 * The userbot's TDLib folder is still held by another process (the shard it moved from has not
+	 * let go yet): its new owner starts it as soon as the other lets go (docs/shards.md#one-owner-per-account).
+	 */
+	RUNTIME_HELD_ELSEWHERE: 'userbot runtime unavailable, try again',
+	/**
 	 * The command needs an owner-only permission (its `permission`) that the owner has not granted
 	 * this member.
 	 */

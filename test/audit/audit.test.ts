@@ -290,4 +290,34 @@ describe('the audit log', () => {
 		// And the owner's own log holds nothing of the stranger's company.
 		expect((await lines()).some((l) => l.user_id === stranger.userId)).toBe(false)
 	})
+
+	it('words a page size or a cursor out of range as DRF does, and a value that is no integer apart', async () => {
+		const answer = async (query: string) => {
+			const res = await c.call('GET', `/api/audit/?${query}`, c.owner.access)
+			return { query, status: res.status, body: await res.json() }
+		}
+		const cases: Array<[string, Record<string, string[]>]> = [
+			['limit=100000', { limit: ['Ensure this value is less than or equal to 100.'] }],
+			['limit=101', { limit: ['Ensure this value is less than or equal to 100.'] }],
+			['limit=100000000000000000000', { limit: ['Ensure this value is less than or equal to 100.'] }],
+			['limit=0', { limit: ['Ensure this value is greater than or equal to 1.'] }],
+			['limit=-3', { limit: ['Ensure this value is greater than or equal to 1.'] }],
+			['limit=ten', { limit: ['A valid integer is required.'] }],
+			['limit=2.5', { limit: ['A valid integer is required.'] }],
+			['limit=', { limit: ['A valid integer is required.'] }],
+			[`limit=${'9'.repeat(1001)}`, { limit: ['String value too large.'] }],
+			['before=0', { before: ['Ensure this value is greater than or equal to 1.'] }],
+			[
+				'before=9007199254740992',
+				{ before: ['Ensure this value is less than or equal to 9007199254740991.'] },
+			],
+		]
+		for (const [query, errors] of cases)
+			expect(await answer(query)).toEqual({ query, status: 400, body: errors })
+		// In range, as DRF reads an integer (a sign, blanks, a `.0`): a page of that size.
+		for (const query of ['limit=2', 'limit=%2B2', 'limit=%202%20', 'limit=2.0']) {
+			const { status, body } = await answer(query)
+			expect({ query, status, size: (body as unknown[]).length }).toEqual({ query, status: 200, size: 2 })
+		}
+	})
 })

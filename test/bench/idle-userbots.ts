@@ -33,7 +33,6 @@ import type { StartFigures } from './idle-bare-tdl'
 import { type Bare, cpuOf, fdsOf, goalLines, type Run, rssOf, runLine, type Storm } from './idle-report'
 
 // Real clients are told networkTypeNone first: no traffic leaves the machine.
-process.env.TDLIB_OFFLINE = '1'
 
 const arg = (name: string) => {
 	const i = process.argv.indexOf(name)
@@ -90,6 +89,7 @@ async function open(dataDir: string, supervisors: string): Promise<LocalRuntime>
 	const config = loadConfig({
 		DATA_DIR: dataDir,
 		TDLIB_BACKEND: 'tdlib',
+		TDLIB_OFFLINE: '1',
 		TELEGRAM_API_ID: '1',
 		TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef',
 		COMMAND_TIMEOUT: '300000',

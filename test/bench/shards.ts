@@ -27,8 +27,6 @@ import { generateDatabaseKey } from '../../src/userbots/key-crypto'
 import { createLogger } from '../../src/util/logger'
 import { type ShardProcess, startNats, startShard, until } from '../bus/cluster'
 
-process.env.TDLIB_OFFLINE = '1'
-
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const INFLIGHT = Number(process.env.BENCH_INFLIGHT ?? 256)
 const USERBOTS = Number(process.env.BENCH_USERBOTS ?? 16)
@@ -42,7 +40,12 @@ const log = createLogger('error')
 type Backend = 'emulator' | 'tdlib'
 const backendEnv = (backend: Backend): Record<string, string> =>
 	backend === 'tdlib'
-		? { TDLIB_BACKEND: 'tdlib', TELEGRAM_API_ID: '1', TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef' }
+		? {
+				TDLIB_BACKEND: 'tdlib',
+				TDLIB_OFFLINE: '1',
+				TELEGRAM_API_ID: '1',
+				TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef',
+			}
 		: { TDLIB_BACKEND: 'emulator' }
 
 const ids = Array.from({ length: USERBOTS }, (_, i) => i + 1)

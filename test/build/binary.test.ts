@@ -12,8 +12,8 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
-import { getTdjson } from 'prebuilt-tdlib'
 import { buildBinary } from '../../src/build/compile'
+import { tdjsonPath } from '../../src/telegram/tdjson'
 import { runToEnd, startServerProcess } from './server-process'
 import { consoleSmoke, restSmoke, wsSmoke } from './smoke'
 
@@ -240,7 +240,7 @@ describe('the compiled binary with real TDLib, offline', () => {
 			expect(files).toHaveLength(1)
 			expect(files[0]).toMatch(/^libtdjson-[0-9a-f]{16}\.so$/)
 			cached = join(cache, files[0]!)
-			expect(statSync(cached).size).toBe(statSync(getTdjson()).size)
+			expect(statSync(cached).size).toBe(statSync(await tdjsonPath(undefined, null)).size)
 			inode = statSync(cached).ino
 		} finally {
 			await server.stop()

@@ -31,6 +31,7 @@ export function clusterEnv(nats: NatsServer, dataDir: string): Record<string, st
 		BUS_HEARTBEAT: String(HEARTBEAT_MS),
 		DATA_DIR: dataDir,
 		TDLIB_BACKEND: 'emulator',
+		TDLIB_OFFLINE: '1',
 		SUPERVISOR_RUN_LOG: join(dataDir, 'runs.jsonl'),
 	}
 }

@@ -1,4 +1,4 @@
-import { getTestInstance, type TestInstance } from '../helpers'
+import { getTestInstance, type TestInstance, type TestInstanceOptions } from '../helpers'
 import { createLoggedInUserbot, registerUser, type TestUser } from '../helpers-ws'
 
 /**
@@ -54,8 +54,11 @@ export function companyCall(t: TestInstance) {
 		})
 }
 
-export async function startCompany(env: Record<string, string> = {}): Promise<Company> {
-	const t = await getTestInstance(env)
+export async function startCompany(
+	env: Record<string, string> = {},
+	opts: TestInstanceOptions = {},
+): Promise<Company> {
+	const t = await getTestInstance(env, opts)
 	const n = ++counter
 	const owner = await registerUser(t, `owner-${n}-${Date.now()}@example.com`)
 	const member = await joinCompany(t, owner, `member-${n}-${Date.now()}@example.com`)

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
+import { CLOSE_INVALID_UTF8, REASON_INVALID_UTF8 } from '../../src/wire/close'
 import { connectWs, createMessagingFixture, type MessagingFixture, sessionCookie } from '../helpers-ws'
+import { frame, openRawWebSocket } from '../raw-ws.mjs'
 
 let f: MessagingFixture
 
@@ -73,6 +75,33 @@ describe('gateway connection', () => {
 		const fresh = await f.connect()
 		const reply = await fresh.command({ action: GET, userbot_id: f.userbotId })
 		expect(reply.payload.type).toBe(GET)
+	})
+
+	it('is closed with 1007 on a text frame that is not UTF-8 (docs/protocol.md#close-codes)', async () => {
+		// A raw socket: a WebSocket class only sends text it encoded itself.
+		const texts: string[] = []
+		let close: { code: number; reason: string } | undefined
+		let ended: () => void = () => {}
+		const end = new Promise<void>((resolve) => {
+			ended = resolve
+		})
+		const raw = openRawWebSocket(f.t.url, f.alice.access, {
+			onText: (text: string) => {
+				texts.push(text)
+			},
+			onClose: (c: { code: number; reason: string }) => {
+				close = c
+			},
+			onEnd: () => ended(),
+		})
+		await raw.upgraded
+		// `{`, two bytes no UTF-8 text holds, `}`: an opcode-1 (text) frame, masked as a client's must be.
+		raw.socket.write(frame(Buffer.from([0x7b, 0xff, 0xfe, 0x7d])))
+		await end
+		expect(close).toEqual({ code: CLOSE_INVALID_UTF8, reason: REASON_INVALID_UTF8 })
+		expect(texts).toEqual([])
+		const fresh = await f.connect()
+		expect((await fresh.command({ action: GET, userbot_id: f.userbotId })).payload.type).toBe(GET)
 	})
 
 	it('accepts a frame just under 1 MiB', async () => {

@@ -68,6 +68,11 @@ describe("a plugin's bad setting stops the start", () => {
 			'hunter2 secret',
 			'configuration error: WEBHOOK_ALLOWED_HOSTS: must be host names, IP addresses or CIDRs, comma-separated',
 		],
+		[
+			'PROXY_ALLOWED_HOSTS',
+			'hunter2 secret',
+			'configuration error: PROXY_ALLOWED_HOSTS: must be host names, IP addresses or CIDRs, comma-separated',
+		],
 		['COMPANY_USERBOT_LIMIT', '0', 'configuration error: COMPANY_USERBOT_LIMIT: must be at least 1'],
 		['EMULATOR_CONTROL', 'hunter2-secret', 'configuration error: EMULATOR_CONTROL: must be true or false'],
 		[

@@ -5,8 +5,15 @@ import { rolesOf } from '../../src/policy/kinds'
 import type { Operation } from '../../src/policy/table'
 import type { Cell, PlannedOp } from './probe'
 
-/** What the matrix's app takes beside the widest app's settings: endpoints on 127.0.0.1 over http. */
-export const MATRIX_ENV = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } as const
+/**
+ * What the matrix's app takes beside the widest app's settings: endpoints on 127.0.0.1 over http,
+ * and the targets' proxy on a documentation address (the emulator dials nothing).
+ */
+export const MATRIX_ENV = {
+	WEBHOOK_ALLOW_HTTP: 'true',
+	WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+	PROXY_ALLOWED_HOSTS: '198.51.100.9',
+} as const
 
 /** The committed outcomes of docs/policy.md: operation → kind of caller → the cells, in role order. */
 export function committedTable(): Map<string, Map<string, string[]>> {

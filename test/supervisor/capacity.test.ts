@@ -128,9 +128,9 @@ describe('the child itself', () => {
 describe('a child whose descriptors fit 50 clients', () => {
 	it('real TDLib (offline): refuses the 51st with the capacity error and keeps the 50 running', async () => {
 		// Real TDLib: each client's descriptors are real, so the child's lowered limit is a real one.
-		process.env.TDLIB_OFFLINE = '1'
 		const runtime = await runtimeWith({
 			TDLIB_BACKEND: 'tdlib',
+			TDLIB_OFFLINE: '1',
 			TELEGRAM_API_ID: '1',
 			TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef',
 			CHILD_MAX_FDS: FITS_50,

@@ -25,7 +25,7 @@ describe('childCommand (from source)', () => {
 		// Everything the child needs, in `.env` only: read, it would go on to the (missing) socket.
 		await Bun.write(
 			join(dir, '.env'),
-			`TDLIB_BACKEND=emulator\nDATA_DIR=${dir}\nSUPERVISOR_TRANSPORT=socket\nSUPERVISOR_SOCKET=${join(dir, 'no.sock')}\n`,
+			`SUPERVISOR_TRANSPORT=socket\nSUPERVISOR_SOCKET=${join(dir, 'no.sock')}\n`,
 		)
 		const proc = Bun.spawn(childCommand(), {
 			cwd: dir,
@@ -35,7 +35,7 @@ describe('childCommand (from source)', () => {
 		})
 		expect(await proc.exited).toBe(1)
 		expect(await new Response(proc.stderr).text()).toBe(
-			'supervisor child failed to start: environment: TDLIB_BACKEND is missing or invalid\n',
+			'supervisor child failed to start: environment: SUPERVISOR_TRANSPORT is missing or invalid\n',
 		)
 	})
 })

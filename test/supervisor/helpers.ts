@@ -25,6 +25,8 @@ export async function startRuntime(opts: Partial<SupervisorOptions> = {}): Promi
 		log: createLogger((process.env.TEST_LOG_LEVEL as 'debug' | undefined) ?? 'silent'),
 		restartMinMs: 20,
 		...opts,
+		// Real TDLib in a test never dials out.
+		settings: { offline: true, ...opts.settings },
 	})
 	const events: RuntimeEvent[] = []
 	const waiters: Array<{ match: (e: RuntimeEvent) => boolean; resolve: (e: RuntimeEvent) => void }> = []

@@ -9,8 +9,35 @@ describe('supervisor protocol', () => {
 			{ type: 'stop', id: 3, userbotId: 7, logOut: true, removeData: false },
 			{ type: 'shutdown' },
 			{ type: 'shutdown', id: 4 },
+			{ type: 'settings', settings: { backend: 'emulator', dataDir: '/srv/data', offline: false } },
+			{
+				type: 'settings',
+				settings: {
+					backend: 'tdlib',
+					dataDir: '/srv/data',
+					telegram: { apiId: 1, apiHash: '0123456789abcdef0123456789abcdef' },
+					offline: true,
+					runLog: '/tmp/runs.jsonl',
+					label: 's1/0',
+					maxFds: 300,
+					probe: { intervalMs: 10_000, timeoutMs: 10_000 },
+				},
+			},
 		]
 		for (const m of good) expect(parseParentMessage(m)).toEqual({ ok: true, message: m } as never)
+	})
+
+	it("refuses settings a child could not run: the parent's configuration is their one source", () => {
+		const base = { backend: 'emulator', dataDir: '/srv/data', offline: false }
+		for (const settings of [
+			{ ...base, backend: 'other' },
+			{ ...base, dataDir: '' },
+			{ backend: 'emulator', dataDir: '/srv/data' },
+			{ ...base, maxFds: 0 },
+			{ ...base, probe: { intervalMs: 0, timeoutMs: 10 } },
+			{ ...base, telegram: { apiId: '1', apiHash: 'x' } },
+		])
+			expect(parseParentMessage({ type: 'settings', settings }).ok).toBe(false)
 	})
 
 	it('accepts each well-formed child message', () => {
@@ -20,7 +47,9 @@ describe('supervisor protocol', () => {
 			{ type: 'result', id: 1, ok: false, error: { code: 'no_client', message: 'no client' } },
 			{ type: 'authorization_state', userbotId: 1, state: 'authorizationStateReady' },
 			{ type: 'authorization_state', userbotId: 1, state: 'x', detail: { link: 'tg://login?token=a' } },
-			{ type: 'ready', pid: 12, token: 't' },
+			{ type: 'hello', pid: 12, token: 't' },
+			{ type: 'ready', pid: 12 },
+			{ type: 'ready', pid: 12, capacity: { clients: 10, limit: 'descriptors', reason: 'its limit' } },
 			{ type: 'log', level: 'warn', msg: 'hello' },
 		]
 		for (const m of good) expect(parseChildMessage(m).ok).toBe(true)
@@ -56,6 +85,7 @@ describe('supervisor protocol', () => {
 			{ type: 'result', id: 1, ok: false, error: { message: 'x' } },
 			{ type: 'authorization_state', userbotId: 1 },
 			{ type: 'ready' },
+			{ type: 'hello' },
 			{ type: 'log', level: 'loud', msg: 'x' },
 			[],
 		]

@@ -5,9 +5,10 @@ import { join } from 'node:path'
 import type { BackendClient } from '../../src/telegram/backend'
 import { createEmulatorBackend } from '../../src/telegram/emulator'
 import { PARSE_FAILED, tdlibParseError } from '../../src/telegram/schema/parse'
-import { createParseOnlyClient, type ParseOnlyClient, type ParseVerdict } from '../../src/telegram/tdlib'
+import type { ParseVerdict } from '../../src/telegram/tdlib'
 import { TdError, type TdRequest } from '../../src/telegram/types'
 import { buildCorpus, type Request } from './parse-corpus'
+import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 /**
  * Real TDLib 1.8.65 is the judge of what a request may look like. A parse-only client (never
@@ -22,12 +23,13 @@ const oursVerdict = (req: Request): Verdict => {
 }
 
 describe('the emulator parses requests as TDLib 1.8.65 does', () => {
-	let real: ParseOnlyClient
-	beforeAll(() => {
-		real = createParseOnlyClient()
+	// Real TDLib's parse-only client, in a process of its own (tdlib-child.ts).
+	let real: TdlibChild
+	beforeAll(async () => {
+		real = await startTdlibChild()
 	})
 	afterAll(async () => {
-		await real.close()
+		await real.stop()
 	})
 
 	it('refuses the same requests with the same messages, over a corpus of every field of every type', async () => {
@@ -146,11 +148,11 @@ describe('the emulator backend', () => {
 	})
 })
 
-let shared: ParseOnlyClient | undefined
+let shared: Promise<TdlibChild> | undefined
 const judgeOnce = async (req: Request) => {
-	shared ??= createParseOnlyClient()
-	return (await shared.judge([req]))[0]
+	shared ??= startTdlibChild()
+	return (await (await shared).judge([req]))[0]
 }
 afterAll(async () => {
-	await shared?.close()
+	await (await shared)?.stop()
 })

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getTdjson } from 'prebuilt-tdlib'
 import type { BackendClient } from '../../src/telegram/backend'
 import { createEmulatorBackend, SEED_CHATS } from '../../src/telegram/emulator'
-import { createTdlibBackend } from '../../src/telegram/tdlib'
+import { tdjsonPath } from '../../src/telegram/tdjson'
 import { TdError, type TdRequest, type TdUpdate } from '../../src/telegram/types'
+import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 /**
  * The emulator's errors are TDLib's words. TDLib's own strings must be the ones TDLib 1.8.65 says
@@ -65,9 +65,9 @@ function emulatorErrorTexts(): Array<{ file: string; text: string; template: boo
 }
 
 describe("the emulator's TDLib error strings", () => {
-	it("are all in TDLib 1.8.65's own library, word for word", () => {
+	it("are all in TDLib 1.8.65's own library, word for word", async () => {
 		// The strings of the library our tdl runs: what its C++ sources compiled to.
-		const library = readFileSync(getTdjson()).toString('latin1')
+		const library = readFileSync(await tdjsonPath(undefined, null)).toString('latin1')
 		const texts = emulatorErrorTexts()
 		const own = texts.filter((t) => !isServerName(t.text) && !isEmulatorOwn(t.text))
 		const inLibrary = (text: string) => library.includes(`${text}\0`)
@@ -91,8 +91,8 @@ describe("the emulator's TDLib error strings", () => {
 		expect(texts.some((t) => t.text === 'PASSWORD_HASH_INVALID')).toBe(true)
 	})
 
-	it('would catch a string TDLib 1.8.65 does not say', () => {
-		const library = readFileSync(getTdjson()).toString('latin1')
+	it('would catch a string TDLib 1.8.65 does not say', async () => {
+		const library = readFileSync(await tdjsonPath(undefined, null)).toString('latin1')
 		// The words the emulator had before they were checked.
 		for (const old of [
 			'Call to logOut unexpected',
@@ -105,8 +105,6 @@ describe("the emulator's TDLib error strings", () => {
 		}
 	})
 })
-
-const API = { apiId: 1, apiHash: '0123456789abcdef0123456789abcdef' }
 
 type Answer = { ok: unknown } | { code: number; message: string }
 const answer = (p: Promise<unknown>): Promise<Answer> =>
@@ -121,9 +119,12 @@ const answer = (p: Promise<unknown>): Promise<Answer> =>
 
 describe('the emulator and real TDLib 1.8.65 answer alike before log-in and while closing', () => {
 	const dir = mkdtempSync(join(tmpdir(), 'ubg-words-'))
+	let td: TdlibChild
 	let real: BackendClient
 	let emulated: BackendClient
 	beforeAll(async () => {
+		// Real TDLib in a process of its own (tdlib-child.ts), the service's backend, offline.
+		td = await startTdlibChild()
 		const waitPhone = (client: BackendClient) =>
 			new Promise<void>((resolve) =>
 				client.onUpdate((u: TdUpdate) => {
@@ -138,11 +139,14 @@ describe('the emulator and real TDLib 1.8.65 answer alike before log-in and whil
 			mkdirSync(join(dir, name))
 			return { databaseDirectory: join(dir, name), filesDirectory: join(dir, name), encryptionKey: '' }
 		}
-		real = createTdlibBackend({ ...API, offline: true }).createClient(1, options('real'))
+		real = td.createClient(options('real'))
 		emulated = createEmulatorBackend().createClient(1, options('emulated'))
 		await Promise.all([waitPhone(real), waitPhone(emulated)])
 	})
-	afterAll(() => rmSync(dir, { recursive: true, force: true }))
+	afterAll(async () => {
+		await td.stop()
+		rmSync(dir, { recursive: true, force: true })
+	})
 
 	const both = async (requests: TdRequest[]) => {
 		const ours: Answer[] = []

@@ -1,15 +1,21 @@
-import { afterAll, describe, expect, it } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createTdlibBackend } from '../../src/telegram/tdlib'
 import type { BackendClient, TdUpdate } from '../../src/telegram/types'
 import { generateDatabaseKey } from '../../src/userbots/key-crypto'
+import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
-// Real TDLib, offline (networkTypeNone first): docs/capacity.md#start-time.
-const backend = createTdlibBackend({ apiId: 1, apiHash: '0123456789abcdef0123456789abcdef', offline: true })
+// Real TDLib, offline (networkTypeNone first), in a child process: docs/capacity.md#start-time.
+let backend: TdlibChild
 const root = mkdtempSync(join(tmpdir(), 'ubg-td-lazy-'))
-afterAll(() => rmSync(root, { recursive: true, force: true }))
+beforeAll(async () => {
+	backend = await startTdlibChild()
+})
+afterAll(async () => {
+	await backend.stop()
+	rmSync(root, { recursive: true, force: true })
+})
 
 function folders(name: string) {
 	const databaseDirectory = join(root, name, 'db')
@@ -21,7 +27,7 @@ function folders(name: string) {
 
 /** Starts a client and waits until it asks for a phone number. */
 async function waitingForPhone(dirs: ReturnType<typeof folders>, key: string): Promise<BackendClient> {
-	const client = backend.createClient(1, { ...dirs, encryptionKey: key })
+	const client = backend.createClient({ ...dirs, encryptionKey: key })
 	await new Promise<void>((resolve) => {
 		client.onUpdate((u: TdUpdate) => {
 			if (

@@ -2,19 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import * as tdl from 'tdl'
-import { createTdlibBackend } from '../../src/telegram/tdlib'
 import type { TdUpdate } from '../../src/telegram/types'
 import { generateDatabaseKey } from '../../src/userbots/key-crypto'
+import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
-// Real TDLib, offline: what TDLib itself received, in order, read from TDLib's own log of the
-// requests it receives (`Receive request N: ...`, tag td_requests). `setNetworkType(networkTypeNone)`
-// must reach TDLib before `setTdlibParameters`, or TDLib may start connecting first
-// (docs/development.md#real-tdlib-offline).
-const backend = createTdlibBackend({ apiId: 1, apiHash: '0123456789abcdef0123456789abcdef', offline: true })
+// Real TDLib, offline, in a child process (tdlib-child.ts): what TDLib itself received, in order,
+// read from TDLib's own log of the requests it receives (`Receive request N: ...`, tag td_requests).
+// `setNetworkType(networkTypeNone)` must reach TDLib before `setTdlibParameters`, or TDLib may
+// start connecting first (docs/development.md#real-tdlib-offline).
+let backend: TdlibChild
 const root = mkdtempSync(join(tmpdir(), 'ubg-td-order-'))
-// The order is the same at every start (the old order failed every run), so a few starts show it;
-// each close is a chance of TDLib's rare abort on close (docs/development.md#real-tdlib-offline).
+// The order is the same at every start (the old order failed every run), so a few starts show it.
 const STARTS = 3
 
 /** Per TDLib client (its `#id` in the log): its database folder, and the requests it received in order. */
@@ -55,28 +53,17 @@ const closeLogged = (databaseDirectory: string) =>
 		else closeWaiters.set(databaseDirectory, resolve)
 	})
 
-// TDLib's log settings are the process's: read here, put back after.
-let verbosity = 0
-let tagVerbosity = 0
-const logStream = () => tdl.execute({ _: 'getLogStream' })
-let stream: ReturnType<typeof logStream> | undefined
-beforeAll(() => {
-	verbosity = (tdl.execute({ _: 'getLogVerbosityLevel' }) as { verbosity_level: number }).verbosity_level
-	tagVerbosity = (
-		tdl.execute({ _: 'getLogTagVerbosityLevel', tag: 'td_requests' }) as { verbosity_level: number }
-	).verbosity_level
-	stream = logStream()
+// TDLib's log settings are the child's own: set once, gone with it.
+beforeAll(async () => {
+	backend = await startTdlibChild()
 	// TDLib's requests, logged at level 1 to the callback only (no stream): nothing is printed.
-	tdl.execute({ _: 'setLogStream', log_stream: { _: 'logStreamEmpty' } })
-	tdl.execute({ _: 'setLogTagVerbosityLevel', tag: 'td_requests', new_verbosity_level: 1 })
-	tdl.execute({ _: 'setLogVerbosityLevel', new_verbosity_level: 1 })
-	tdl.setLogMessageCallback(1, onLog)
+	await backend.execute({ _: 'setLogStream', log_stream: { _: 'logStreamEmpty' } })
+	await backend.execute({ _: 'setLogTagVerbosityLevel', tag: 'td_requests', new_verbosity_level: 1 })
+	await backend.execute({ _: 'setLogVerbosityLevel', new_verbosity_level: 1 })
+	await backend.onLog(1, onLog)
 })
-afterAll(() => {
-	tdl.setLogMessageCallback(0, null)
-	tdl.execute({ _: 'setLogVerbosityLevel', new_verbosity_level: verbosity })
-	tdl.execute({ _: 'setLogTagVerbosityLevel', tag: 'td_requests', new_verbosity_level: tagVerbosity })
-	if (stream && stream._ !== 'error') tdl.execute({ _: 'setLogStream', log_stream: stream })
+afterAll(async () => {
+	await backend.stop()
 	rmSync(root, { recursive: true, force: true })
 })
 
@@ -86,7 +73,7 @@ describe('real TDLib: the network is held before TDLib has its parameters', () =
 		for (let i = 0; i < STARTS; i++) {
 			const dir = join(root, String(i))
 			const databaseDirectory = join(dir, 'db')
-			const client = backend.createClient(1, {
+			const client = backend.createClient({
 				databaseDirectory,
 				filesDirectory: join(dir, 'files'),
 				encryptionKey: generateDatabaseKey(),

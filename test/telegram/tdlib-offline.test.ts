@@ -4,20 +4,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../../src/config'
 import { createRuntime } from '../../src/supervisor'
-import { createTdlibBackend } from '../../src/telegram/tdlib'
 import { RuntimeError, TdError, type TdUpdate } from '../../src/telegram/types'
 import { createLogger } from '../../src/util/logger'
 import { isAlive, rejection, startRuntime, type TestRuntime } from '../supervisor/helpers'
+import { startTdlibChild } from './tdlib-child'
 
 // Real TDLib with a fake API id, told `networkTypeNone` before anything else: nothing leaves
 // this machine, and everything that needs Telegram's servers never answers.
 const API = { apiId: 1, apiHash: '0123456789abcdef0123456789abcdef' }
 
-describe('real TDLib backend, offline, in process', () => {
+describe('real TDLib backend, offline', () => {
 	it('reaches WaitPhoneNumber while the connection waits for the network', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'ubg-td-'))
-		const backend = createTdlibBackend({ ...API, offline: true })
-		const client = backend.createClient(1, {
+		// The service's backend, in a process of its own (tdlib-child.ts).
+		const backend = await startTdlibChild()
+		const client = backend.createClient({
 			databaseDirectory: join(dir, 'db'),
 			filesDirectory: join(dir, 'files'),
 			encryptionKey: '',
@@ -46,6 +47,7 @@ describe('real TDLib backend, offline, in process', () => {
 		expect(connection.length).toBeGreaterThan(0)
 		for (const state of connection) expect(state).toBe('connectionStateWaitingForNetwork')
 		await client.close()
+		await backend.stop()
 		rmSync(dir, { recursive: true, force: true })
 	})
 })
@@ -55,7 +57,7 @@ describe('real TDLib through the supervisor child, offline', () => {
 	beforeAll(async () => {
 		t = await startRuntime({
 			backend: 'tdlib',
-			env: { TELEGRAM_API_ID: String(API.apiId), TELEGRAM_API_HASH: API.apiHash, TDLIB_OFFLINE: '1' },
+			settings: { telegram: API, offline: true },
 		})
 	})
 	afterAll(() => t.stop())

@@ -3,7 +3,6 @@ import { connectWs } from '../helpers-ws'
 import { removeDir, type Server, serve, signUp, tempDir } from '../plugins/userbots/support'
 
 // Real TDLib, told `networkTypeNone` before anything else: nothing leaves this machine.
-process.env.TDLIB_OFFLINE = '1'
 
 /**
  * Issue 11: real TDLib's updates take the same path as the emulator's. Offline, TDLib still sends

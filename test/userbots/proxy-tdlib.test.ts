@@ -111,21 +111,17 @@ beforeAll(async () => {
 	await new Promise<void>((resolve) => socks.server.listen(0, '127.0.0.1', resolve))
 	port = (socks.server.address() as { port: number }).port
 	dataDir = tempDir()
-	// The network is not held for good (TDLIB_OFFLINE), so it is let go once the proxy is enabled;
-	// only the child spawned now sees this, and a fresh folder has no userbot without a proxy.
-	const before = process.env.TDLIB_OFFLINE
-	process.env.TDLIB_OFFLINE = '0'
-	try {
-		server = await serve(dataDir, {
-			TDLIB_BACKEND: 'tdlib',
-			TELEGRAM_API_ID: '1',
-			TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef',
-			COMMAND_TIMEOUT: '10000',
-		})
-	} finally {
-		if (before === undefined) delete process.env.TDLIB_OFFLINE
-		else process.env.TDLIB_OFFLINE = before
-	}
+	server = await serve(dataDir, {
+		TDLIB_BACKEND: 'tdlib',
+		TELEGRAM_API_ID: '1',
+		TELEGRAM_API_HASH: '0123456789abcdef0123456789abcdef',
+		// The network is not held for good, so it is let go once the proxy is enabled: a fresh folder
+		// has no userbot without a proxy, and the proxy is the test's own, on 127.0.0.1.
+		TDLIB_OFFLINE: '0',
+		COMMAND_TIMEOUT: '10000',
+		// The test's proxy is on loopback, which a proxy may name only where the operator allows it.
+		PROXY_ALLOWED_HOSTS: '127.0.0.1',
+	})
 	owner = await signUp(server.url)
 })
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
+import { userbots } from '../../plugins/userbots'
+import { builtInPlugins } from '../../src/app'
 import { type Company, startCompany } from '../gateway/company'
 import { registerUser } from '../helpers-ws'
 
@@ -12,6 +14,12 @@ import { registerUser } from '../helpers-ws'
 const PASSWORD = 'proxy-pass-Qx7-unique'
 const SOCKS = { type: 'socks5', server: 'proxy.example.net', port: 1080, username: 'bob', password: PASSWORD }
 const SECRET = 'ee0123456789abcdef0123456789abcdef6578616d706c652e636f6d'
+/** Where `proxy.example.net` resolves: the proxy's server is checked, and TDLib given this address. */
+const RESOLVED = '93.184.216.34'
+const lookup = async (host: string) => {
+	if (host === 'proxy.example.net') return [{ address: RESOLVED, family: 4 }]
+	throw new Error('ENOTFOUND')
+}
 
 let c: Company
 /** A userbot made and logged in through REST, so that its keys are sealed as the service seals them. */
@@ -28,7 +36,8 @@ const loggedIn = async (name: string) => {
 	return id
 }
 beforeAll(async () => {
-	c = await startCompany()
+	const plugins = [...builtInPlugins.filter((p) => p.id !== 'userbots'), userbots({ lookup })]
+	c = await startCompany({}, { plugins })
 	botId = await loggedIn('proxied')
 	otherId = await loggedIn('other')
 })
@@ -125,7 +134,8 @@ describe('a userbot’s proxy over REST', () => {
 		expect(listed).toHaveLength(1)
 		expect(listed[0]).toMatchObject({
 			is_enabled: true,
-			proxy: { server: 'proxy.example.net', port: 1080, type: { _: 'proxyTypeSocks5', password: PASSWORD } },
+			// TDLib connects to the address checked, never to the name (which could resolve elsewhere later).
+			proxy: { server: RESOLVED, port: 1080, type: { _: 'proxyTypeSocks5', password: PASSWORD } },
 		})
 
 		const [row] = await c.t.ctx.db.select().from(userbot).where(eq(userbot.id, botId))
@@ -159,16 +169,16 @@ describe('a userbot’s proxy over REST', () => {
 	it('replaces it with an MTProto proxy, then removes it from the row and from TDLib', async () => {
 		const res = await c.call('PUT', path(), c.owner.access, {
 			type: 'mtproto',
-			server: '203.0.113.7',
+			server: '1.0.0.1',
 			port: 443,
 			secret: SECRET,
 		})
 		expect(res.status).toBe(200)
 		const text = await res.text()
 		expect(text).not.toContain(SECRET)
-		expect(JSON.parse(text)).toMatchObject({ type: 'mtproto', server: '203.0.113.7', port: 443 })
+		expect(JSON.parse(text)).toMatchObject({ type: 'mtproto', server: '1.0.0.1', port: 443 })
 		const listed = await tdlibProxies()
-		expect(listed.map((p) => [p.proxy.server, p.is_enabled])).toEqual([['203.0.113.7', true]])
+		expect(listed.map((p) => [p.proxy.server, p.is_enabled])).toEqual([['1.0.0.1', true]])
 
 		expect((await c.call('DELETE', path(), c.owner.access)).status).toBe(204)
 		expect((await tdlibProxies()).length).toBe(0)
@@ -187,9 +197,7 @@ describe('a userbot’s proxy over REST', () => {
 		const res = await c.call('POST', '/api/userbots/', c.owner.access, { name: 'behind', proxy: SOCKS })
 		expect(res.status).toBe(201)
 		const { id } = (await res.json()) as { id: number }
-		expect((await tdlibProxies(id)).map((p) => [p.proxy.server, p.is_enabled])).toEqual([
-			['proxy.example.net', true],
-		])
+		expect((await tdlibProxies(id)).map((p) => [p.proxy.server, p.is_enabled])).toEqual([[RESOLVED, true]])
 		const bad = await c.call('POST', '/api/userbots/', c.owner.access, {
 			name: 'x',
 			proxy: { ...SOCKS, port: 0 },

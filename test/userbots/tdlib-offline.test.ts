@@ -13,7 +13,6 @@ import {
 } from '../plugins/userbots/support'
 
 // Real TDLib, told `networkTypeNone` before anything else: nothing leaves this machine.
-process.env.TDLIB_OFFLINE = '1'
 
 let server: Server
 let dataDir: string

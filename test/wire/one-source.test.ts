@@ -53,6 +53,7 @@ describe('the wire module is the one source of the protocol', () => {
 			wire.REASON_SHUTTING_DOWN,
 			wire.REASON_SLOW_CONSUMER,
 			wire.REASON_TOO_BIG,
+			wire.REASON_INVALID_UTF8,
 			wire.CHAT_UPDATE,
 			wire.RESYNC,
 		]
@@ -89,7 +90,13 @@ describe('the wire module is the one source of the protocol', () => {
 	})
 
 	it('writes the close codes as numbers in src/wire/ only', () => {
-		const codes = [wire.CLOSE_GOING_AWAY, wire.CLOSE_POLICY, wire.CLOSE_TOO_BIG, wire.CLOSE_SLOW_CONSUMER]
+		const codes = [
+			wire.CLOSE_GOING_AWAY,
+			wire.CLOSE_POLICY,
+			wire.CLOSE_INVALID_UTF8,
+			wire.CLOSE_TOO_BIG,
+			wire.CLOSE_SLOW_CONSUMER,
+		]
 		// Where a socket is closed or its close read: the emulator's user 1001 is no close code.
 		const protocolSide = /^(src\/(gateway|updates|client|console-ui|public|userbots)|packages\/client\/src)\//
 		const found: string[] = []

@@ -22,7 +22,7 @@ function sources(): Map<string, string> {
 	for (const f of readdirSync(join(root, 'src', 'client')).filter((f) => f.endsWith('.ts')))
 		files.set(join('client', f), join(root, 'src', 'client', f))
 	// The protocol's own module, which the client imports rather than copies (src/wire/).
-	for (const f of ['close.ts', 'envelope.ts', 'limits.ts'])
+	for (const f of ['close.ts', 'envelope.ts', 'limits.ts', 'server-paths.ts'])
 		files.set(join('wire', f), join(root, 'src', 'wire', f))
 	for (const f of ['index.ts', 'rest.ts', 'rest-types.ts']) files.set(f, join(pkg, 'src', f))
 	for (const f of readdirSync(join(pkg, 'src', 'generated')))

@@ -2,6 +2,7 @@ import { chmodSync } from 'node:fs'
 import type { App, CreateAppOptions } from '../../app'
 import type { ShardApp } from '../../app/shard'
 import { type Config, ConfigError, loadConfig } from '../../config'
+import { createLogger } from '../../util/logger'
 
 /**
  * Starting the server, shared by `npm start` and `npm run demo`: the configuration, the app, the
@@ -17,6 +18,8 @@ export type StartOutcome =
 export interface StartOptions extends CreateAppOptions {
 	/** Fixed values over the environment (the demo's emulator and data folder). */
 	overrides?: Record<string, string>
+	/** Where the log's lines go instead of stderr, at the configured level (the demo holds them back). */
+	logWrite?: (line: string) => void
 }
 
 export async function startServer(
@@ -30,6 +33,8 @@ export async function startServer(
 		return { ok: false, line: failureLine(err) }
 	}
 	let instance: App | ShardApp | undefined
+	if (opts.logWrite && !opts.logger)
+		opts = { ...opts, logger: createLogger(config.logLevel, {}, opts.logWrite) }
 	try {
 		// A busy port is known before anything starts (supervisors, restored userbots): a second
 		// server of one DATA_DIR must not run its accounts only to find it cannot serve them.

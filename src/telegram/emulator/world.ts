@@ -102,6 +102,9 @@ export interface AuthorizationRecord {
 	date: number
 }
 
+/** The wall clock in Unix seconds, where a world's time starts. */
+export const wallSeconds = () => Math.floor(Date.now() / 1000)
+
 const REACTIONS: readonly string[] = ['👍', '👎', '❤', '🔥', '🎉', '😁', '🤔', '😢']
 
 export class World {
@@ -115,7 +118,11 @@ export class World {
 	nextUserId = 5000
 	nextFileId = 1
 	nextEventId = 1
-	clock = 1_700_000_000
+	/**
+	 * The world's time, Unix seconds: from the moment the world is made (and caught up with the
+	 * wall clock when a saved world is loaded, cloud/state-file.ts), one second more per event.
+	 */
+	clock = wallSeconds()
 	/** Each emulated domain's own state (sessions, privacy, 2FA, invite links...), made on first use. */
 	private readonly stores = new Map<string, unknown>()
 	/** Set by the cloud host: writes the world to disk now. */
@@ -197,7 +204,7 @@ export class World {
 	}
 
 	now(): number {
-		// Deterministic and increasing: every call is one second later.
+		// Deterministic within a run and increasing: every call is one second later.
 		return ++this.clock
 	}
 

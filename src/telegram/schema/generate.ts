@@ -1,4 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import ts from 'typescript'
 import type { TdFunction, TdSchema, TlType } from './types'
@@ -13,13 +12,13 @@ import type { TdFunction, TdSchema, TlType } from './types'
  *    on the network and executes nothing) is asked about each number field: TDLib's JSON parser
  *    answers `Can't parse as an integer string` for 1.5 in an integer field and for 2^31 in an int32.
  *
- * `bun src/telegram/schema/generate.ts` rewrites the file; `--check` exits 1 when the committed file
+ * `npm run td-schema` (src/entry/td-schema.ts) rewrites the file; `--check` exits 1 when the committed file
  * differs from what the sources give (the test suite runs the structural part of that check).
  */
 
 const HERE = dirname(new URL(import.meta.url).pathname)
 export const SCHEMA_FILE = join(HERE, 'tdlib-schema.json')
-const TYPES_FILE = join(HERE, '../../../node_modules/@prebuilt-tdlib/types/tdlib-types.d.ts')
+export const TYPES_FILE = join(HERE, '../../../node_modules/@prebuilt-tdlib/types/tdlib-types.d.ts')
 
 const INPUT = '$Input'
 
@@ -210,59 +209,39 @@ export function hostsOf(schema: TdSchema, skip: ReadonlySet<string> = new Set())
 	return host
 }
 
-/** Part 2: asks real TDLib which `number` fields are int32, int53 or double. */
-export async function probeNumbers(schema: TdSchema): Promise<void> {
-	const { createParseOnlyClient } = await import('../tdlib')
-	const client = createParseOnlyClient()
-	try {
-		const host = hostsOf(schema, NEVER_PROBE)
-		// Each `number` field, with a way to put a value in it inside a whole request.
-		const targets: Array<{ fields: Record<string, TlType>; field: string; build: (v: unknown) => object }> =
-			[]
-		const collect = (fields: Record<string, TlType>, wrap: (field: string, value: unknown) => object) => {
-			for (const [field, type] of Object.entries(fields)) {
-				if (type === 'number') targets.push({ fields, field, build: (v) => wrap(field, v) })
-				else if (type === 'vector<number>') targets.push({ fields, field, build: (v) => wrap(field, [v]) })
-			}
+/** Real TDLib's verdict on each request (a parse-only client's `judge`, src/telegram/tdlib.ts). */
+export type Judge = (requests: readonly object[]) => Promise<Array<'parsed' | { refused: string }>>
+
+/**
+ * Part 2: asks real TDLib which `number` fields are int32, int53 or double. `judge` is a parse-only
+ * client's: the script's own (src/entry/td-schema.ts), a test's in a child process.
+ */
+export async function probeNumbers(schema: TdSchema, judge: Judge): Promise<void> {
+	const host = hostsOf(schema, NEVER_PROBE)
+	// Each `number` field, with a way to put a value in it inside a whole request.
+	const targets: Array<{ fields: Record<string, TlType>; field: string; build: (v: unknown) => object }> = []
+	const collect = (fields: Record<string, TlType>, wrap: (field: string, value: unknown) => object) => {
+		for (const [field, type] of Object.entries(fields)) {
+			if (type === 'number') targets.push({ fields, field, build: (v) => wrap(field, v) })
+			else if (type === 'vector<number>') targets.push({ fields, field, build: (v) => wrap(field, [v]) })
 		}
-		for (const [fn, def] of Object.entries(schema.functions)) {
-			if (NEVER_PROBE.has(fn) || def.synchronous) continue
-			collect(def.fields, (field, value) => ({ _: fn, [field]: value }))
-		}
-		for (const [ctor, def] of Object.entries(schema.constructors)) {
-			const wrap = host.get(ctor)
-			if (wrap) collect(def.fields, (field, value) => wrap({ _: ctor, [field]: value }))
-		}
-		// 1.5 is refused by an integer field; 2^31 by an int32.
-		const verdicts = await client.judge(targets.flatMap((t) => [t.build(1.5), t.build(2 ** 31)]))
-		targets.forEach((t, i) => {
-			const fraction = verdicts[2 * i] === 'parsed'
-			const wide = verdicts[2 * i + 1] === 'parsed'
-			const kind = fraction ? 'double' : wide ? 'int53' : 'int32'
-			t.fields[t.field] = t.fields[t.field] === 'number' ? kind : `vector<${kind}>`
-		})
-	} finally {
-		await client.close()
 	}
+	for (const [fn, def] of Object.entries(schema.functions)) {
+		if (NEVER_PROBE.has(fn) || def.synchronous) continue
+		collect(def.fields, (field, value) => ({ _: fn, [field]: value }))
+	}
+	for (const [ctor, def] of Object.entries(schema.constructors)) {
+		const wrap = host.get(ctor)
+		if (wrap) collect(def.fields, (field, value) => wrap({ _: ctor, [field]: value }))
+	}
+	// 1.5 is refused by an integer field; 2^31 by an int32.
+	const verdicts = await judge(targets.flatMap((t) => [t.build(1.5), t.build(2 ** 31)]))
+	targets.forEach((t, i) => {
+		const fraction = verdicts[2 * i] === 'parsed'
+		const wide = verdicts[2 * i + 1] === 'parsed'
+		const kind = fraction ? 'double' : wide ? 'int53' : 'int32'
+		t.fields[t.field] = t.fields[t.field] === 'number' ? kind : `vector<${kind}>`
+	})
 }
 
 export const serialize = (schema: TdSchema) => `${JSON.stringify(schema, null, '\t')}\n`
-
-if (import.meta.main) {
-	const schema = readDeclarations(readFileSync(TYPES_FILE, 'utf8'))
-	await probeNumbers(schema)
-	const text = serialize(schema)
-	if (process.argv.includes('--check')) {
-		const same = readFileSync(SCHEMA_FILE, 'utf8') === text
-		process.stdout.write(
-			same ? 'tdlib-schema.json is up to date\n' : 'tdlib-schema.json differs: regenerate it\n',
-		)
-		process.exit(same ? 0 : 1)
-	}
-	writeFileSync(SCHEMA_FILE, text)
-	const count = (o: object) => Object.keys(o).length
-	process.stdout.write(
-		`tdlib-schema.json: ${count(schema.functions)} functions, ${count(schema.constructors)} constructors, ${count(schema.classes)} classes (TDLib ${schema.version})\n`,
-	)
-	process.exit(0)
-}

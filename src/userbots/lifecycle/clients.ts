@@ -5,6 +5,7 @@ import type { TdProxy } from '../../telegram/proxy'
 import { STATES } from '../auth-states'
 import { UserbotError, userbotErrors } from '../errors'
 import { openDatabaseKey, openProxySecret, sealProxySecret } from '../key-crypto'
+import type { ProxyAddresses } from '../proxy-address'
 import { type ProxySettings, toTdProxy } from '../proxy-settings'
 import { mapRuntimeError } from '../runtime-calls'
 import type { UserbotStates } from './states'
@@ -22,6 +23,8 @@ export class UserbotClients {
 	constructor(
 		private readonly ctx: AppContext,
 		private readonly states: UserbotStates,
+		/** Where a proxy may be (PROXY_ALLOWED_HOSTS): checked again at each start. */
+		readonly addresses: ProxyAddresses,
 	) {}
 
 	runtime() {
@@ -41,9 +44,13 @@ export class UserbotClients {
 		} catch {
 			throw new UserbotError(500, 'The database key of this userbot cannot be read.', 'key_unreadable')
 		}
-		return this.start(row.id, key, removing, await this.proxyOf(row))
+		// Resolved and checked now, and TDLib given the address checked: what was public when the
+		// proxy was set may not be any more.
+		const proxy = await this.proxyOf(row)
+		return this.start(row.id, key, removing, proxy && (await this.addresses.pinStart(proxy)))
 	}
 
+	/** Starts the client; `proxy`, when given, already checked and pinned to an address (`addresses`). */
 	start(userbotId: number, encryptionKey: string, removing = false, proxy?: TdProxy): Promise<string> {
 		const runtime = this.runtime()
 		// Asked of the owner again here, after the awaits of `ensure`: the start message leaves at once.

@@ -24,11 +24,13 @@ export async function createUserbot(
 	const companyId = principal.companyId
 	if (companyId === null) throw userbotErrors.noCompany()
 	parts.clients.runtime()
+	// Refused before anything is made (400 under `proxy`); the client connects to the address checked.
+	const pinned = proxy && (await parts.clients.addresses.pinField(toTdProxy(proxy), 'proxy'))
 	const key = generateDatabaseKey()
 	const id = await insertRow(parts, companyId, principal.userId, name, key, proxy)
 	states.remember(id, companyId)
 	try {
-		await parts.clients.start(id, key, false, proxy && toTdProxy(proxy))
+		await parts.clients.start(id, key, false, pinned)
 	} catch (err) {
 		// Nothing ran: leave no client, no row and no folder behind. A start cut short by the
 		// supervisor dying is kept for the next child, which would start it again: forget it.

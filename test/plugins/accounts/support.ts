@@ -3,6 +3,7 @@ import { session } from '../../../db/schema'
 import { accounts } from '../../../plugins/accounts'
 import type { AuthCore } from '../../../src/auth'
 import { sha256 } from '../../../src/auth/crypto'
+import { openSealedSession } from '../../../src/auth/session-seal'
 import { createLogger } from '../../../src/util/logger'
 import { getTestInstance, type TestInstance } from '../../helpers'
 
@@ -113,11 +114,25 @@ export async function tokenPair(app: AccountsApp, email: string, password = PASS
 	return (await res.json()) as { access: string; refresh: string }
 }
 
-/** The server-side row of a session (its JWT pair included), or undefined once it is gone. */
-export async function storedSession(app: AccountsApp, sessionId: string) {
+/**
+ * The server-side row of a session, or undefined once it is gone, with what it holds sealed
+ * (its JWT pair, its CSRF token, family B's main pair), opened with the cookie value as a request
+ * that carries it would.
+ */
+export async function storedSession(app: Pick<TestInstance, 'ctx'>, sessionId: string) {
 	const [row] = await app.ctx.db
 		.select()
 		.from(session)
 		.where(eq(session.idHash, sha256(sessionId)))
-	return row
+	if (!row) return undefined
+	const secrets = openSealedSession(sessionId, row.idHash, row.userId, row.sealed)
+	if (!secrets) throw new Error('the session row does not open with its cookie value')
+	return {
+		...row,
+		csrfToken: secrets.csrfToken,
+		accessToken: secrets.access,
+		refreshToken: secrets.refresh,
+		mainAccessToken: secrets.mainAccess,
+		mainRefreshToken: secrets.mainRefresh,
+	}
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { afterAll, beforeAll, describe, expect, it, setSystemTime } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { session } from '../../../db/schema'
 import { getTestInstance } from '../../helpers'
@@ -62,6 +62,27 @@ describe('POST /api/accounts/logout/', () => {
 		expect(res.status).toBe(200)
 		expect(await res.json()).toEqual({ message: 'Successfully logged out.' })
 		const reuse = await post(pair.main.url, '/accounts/token/refresh/', { refresh: row?.mainRefreshToken })
+		expect(reuse.status).toBe(401)
+	})
+
+	it("keeps the main's pair sealed with the local one through its refresh, and ends it at logout", async () => {
+		const owner = await mainAccount(pair.main)
+		const login = await loggedIn(pair.edge, owner.email)
+		const before = await edgeSession(pair.edge, login.sessionId)
+		// The local access token expires: the next request rotates the local pair, resealing the row.
+		setSystemTime(new Date(Date.now() + 2 * pair.edge.config.accessTokenLifetime * 1000))
+		try {
+			const me = await fetch(`${pair.edge.url}/accounts/me/`, { headers: { cookie: login.cookie } })
+			expect(me.status).toBe(200)
+		} finally {
+			setSystemTime()
+		}
+		const after = await edgeSession(pair.edge, login.sessionId)
+		expect(after?.refreshToken).not.toBe(before?.refreshToken)
+		expect(after?.mainRefreshToken).toBe(before?.mainRefreshToken as string)
+		expect(after?.csrfToken).toBe(login.csrfToken)
+		expect((await logout(pair.edge, login.cookie)).status).toBe(200)
+		const reuse = await post(pair.main.url, '/accounts/token/refresh/', { refresh: after?.mainRefreshToken })
 		expect(reuse.status).toBe(401)
 	})
 

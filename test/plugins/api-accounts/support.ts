@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm'
 import { company, refreshToken, session, statusOnWork, userProfile } from '../../../db/schema'
 import type { AuthCore } from '../../../src/auth'
-import { sha256 } from '../../../src/auth/crypto'
 import { getTestInstance, type TestInstance } from '../../helpers'
+import { storedSession } from '../accounts/support'
 
 /**
  * Two real instances on 127.0.0.1, each on its own data folder and libSQL file: a main server with
@@ -200,13 +200,8 @@ export async function edgeUser(edge: TestInstance, email: string) {
 	return row
 }
 
-export async function edgeSession(edge: TestInstance, sessionId: string) {
-	const [row] = await edge.ctx.db
-		.select()
-		.from(session)
-		.where(eq(session.idHash, sha256(sessionId)))
-	return row
-}
+/** The edge's session row with its sealed secrets opened (test/plugins/accounts/support.ts). */
+export const edgeSession = (edge: TestInstance, sessionId: string) => storedSession(edge, sessionId)
 
 export async function edgeSessionsOf(edge: TestInstance, userId: number) {
 	return edge.ctx.db.select().from(session).where(eq(session.userId, userId))

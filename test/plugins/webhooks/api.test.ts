@@ -197,6 +197,32 @@ describe('webhook endpoints: who may, and what is checked', () => {
 		expect((await as(owner)('DELETE', `/api/webhooks/${id}/`)).status).toBe(204)
 		expect((await as(owner)('GET', `/api/webhooks/${id}/`)).status).toBe(404)
 	})
+
+	it('words a deliveries query out of range as DRF does, and a value that is no integer apart', async () => {
+		allow(['127.0.0.1'])
+		const made = await as(owner)('POST', '/api/webhooks/', { url: `${rx.url}/paged` })
+		const { id } = (await made.json()) as { id: number }
+		const list = async (query: string) => {
+			const res = await as(owner)('GET', `/api/webhooks/${id}/deliveries/?${query}`)
+			return { query, status: res.status, body: await res.json() }
+		}
+		const cases: Array<[string, Record<string, string[]>]> = [
+			['limit=501', { limit: ['Ensure this value is less than or equal to 500.'] }],
+			['limit=100000', { limit: ['Ensure this value is less than or equal to 500.'] }],
+			['limit=0', { limit: ['Ensure this value is greater than or equal to 1.'] }],
+			['limit=many', { limit: ['A valid integer is required.'] }],
+			['before=-1', { before: ['Ensure this value is greater than or equal to 0.'] }],
+			[
+				'before=9007199254740992',
+				{ before: ['Ensure this value is less than or equal to 9007199254740991.'] },
+			],
+			['before=x', { before: ['A valid integer is required.'] }],
+		]
+		for (const [query, errors] of cases)
+			expect(await list(query)).toEqual({ query, status: 400, body: errors })
+		expect(await list('limit=500&before=0')).toEqual({ query: 'limit=500&before=0', status: 200, body: [] })
+		expect((await as(owner)('DELETE', `/api/webhooks/${id}/`)).status).toBe(204)
+	})
 })
 
 describe('webhooks left out', () => {

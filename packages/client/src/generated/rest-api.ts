@@ -1194,6 +1194,13 @@ export type RestApi = {
 								| 'authorizationStateClosed'
 						},
 						| {
+								status: 400
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
+						| {
 								status: 401
 								value: {
 									detail: string

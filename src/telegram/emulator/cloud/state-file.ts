@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createSeededWorld } from '../seed'
-import type { World } from '../world'
+import { type World, wallSeconds } from '../world'
 import { decodeWorld, encodeWorld } from './world-state'
 
 /**
@@ -26,7 +26,10 @@ export interface LoadedWorld {
 export function loadWorld(file: string): LoadedWorld {
 	if (!existsSync(file)) return { world: createSeededWorld() }
 	try {
-		return { world: decodeWorld(readFileSync(file, 'utf8')) }
+		const world = decodeWorld(readFileSync(file, 'utf8'))
+		// A world kept from an earlier day goes on from today (its time never goes back).
+		world.clock = Math.max(world.clock, wallSeconds())
+		return { world }
 	} catch (err) {
 		const to = `${file}.unreadable-${Date.now()}`
 		renameSync(file, to)

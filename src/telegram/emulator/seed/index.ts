@@ -5,7 +5,8 @@ import { seedReadSide } from './read-side'
 
 /**
  * Deterministic seed data: the same users, chats and messages in every child process. Phones
- * follow Telegram's test-DC convention `99966XYYYY` (code: X five times).
+ * follow Telegram's test-DC convention `99966XYYYY` (code: X five times). Dated from
+ * `SEED_AGE_SECONDS` before the world is made, one second apart, in the order they are listed.
  */
 export const SEED_USERS: ReadonlyArray<Omit<UserRecord, 'defaultAutoDeleteTime'>> = [
 	{ id: 1001, firstName: 'Alice', lastName: 'Archer', username: 'alice', phone: '9996611111' },
@@ -128,8 +129,13 @@ const PRIVATE: Array<[number, number, Array<[number, string]>]> = [
 	[1001, 777000, [[777000, 'Login code: 11111. Do not give this code to anyone.']]],
 ]
 
+/** How long before the world's making its seeded history happened: a few days, in order. */
+export const SEED_AGE_SECONDS = 3 * 86_400
+
 export function createSeededWorld(): World {
 	const world = new World()
+	const made = world.clock
+	world.clock = made - SEED_AGE_SECONDS
 	for (const u of SEED_USERS) world.users.set(u.id, { ...u, defaultAutoDeleteTime: 0 })
 	for (const g of GROUPS) {
 		const owner = g.members.find(([, role]) => role === 'creator')?.[0] ?? 0
@@ -157,5 +163,7 @@ export function createSeededWorld(): World {
 		for (const [sender, t] of messages) world.addMessage(chat, sender, text(t))
 	}
 	seedReadSide(world, SEED_CHATS.supergroup)
+	// What happens from now on happens today.
+	world.clock = Math.max(world.clock, made)
 	return world
 }
