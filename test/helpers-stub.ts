@@ -27,7 +27,15 @@ export function stubContext(
 	}) as unknown as TdInvoke
 	const ctx: CommandContext = {
 		userbotId: 1,
-		principal: { userId: 1, email: 'a@b.c', companyId: 1, isOwner: true, grants: new Set(), via: 'bearer' },
+		principal: {
+			userId: 1,
+			email: 'a@b.c',
+			companyId: 1,
+			isOwner: true,
+			grants: new Set(),
+			standing: 'works',
+			via: 'bearer',
+		},
 		invoke,
 		signal: opts.signal ?? new AbortController().signal,
 		uploadedFilePath: opts.uploadedFilePath ?? (async () => null),

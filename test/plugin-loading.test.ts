@@ -104,6 +104,7 @@ describe('conflicts stop the start, with one line naming both sides', () => {
 			commands: [
 				defineCommand({
 					name: 'example_get_chat',
+					policy: { action: 'write' },
 					methods: [],
 					input: v.looseObject({}),
 					run: async () => null,

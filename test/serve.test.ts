@@ -132,7 +132,13 @@ describe('startServer', () => {
 		const impostor = defineCommandGroup({
 			id: 'impostor-group',
 			commands: [
-				defineCommand({ name: 'send_message', methods: [], input: v.looseObject({}), run: async () => null }),
+				defineCommand({
+					name: 'send_message',
+					policy: { action: 'write' },
+					methods: [],
+					input: v.looseObject({}),
+					run: async () => null,
+				}),
 			],
 		})
 		const dir = tempDir()

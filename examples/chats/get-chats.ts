@@ -13,6 +13,7 @@ const limit = documented(
 /** `example_get_chats {chat_list?, limit?}` → `getChats`: the first chats of a list, newest first. */
 export const getChats = defineCommand({
 	name: 'example_get_chats',
+	policy: { action: 'read' },
 	summary: 'The first chats of a chat list (main by default), newest first.',
 	methods: ['getChats'],
 	input: fields({

@@ -4,6 +4,7 @@ import { ChatsErrors as E } from './errors'
 /** `join_chat_by_invite_link {invite_link}` → `joinChatByInviteLink`. */
 export const joinChatByInviteLink = defineCommand({
 	name: 'join_chat_by_invite_link',
+	policy: { action: 'write' },
 	summary: 'Joins a group or channel by an invite link, or asks to join where the link needs approval.',
 	methods: ['joinChatByInviteLink'],
 	input: fields({

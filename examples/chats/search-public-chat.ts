@@ -4,6 +4,7 @@ import { ChatsErrors as E } from './errors'
 /** `search_public_chat {username}` → `searchPublicChat`: a user, supergroup or channel by its public username. */
 export const searchPublicChat = defineCommand({
 	name: 'search_public_chat',
+	policy: { action: 'read' },
 	summary: 'Finds a public user, supergroup or channel by username (`@name` or `name`).',
 	methods: ['searchPublicChat'],
 	input: fields({

@@ -16,6 +16,7 @@ import {
 	serveRoutes,
 } from 'userbot-gateway/plugin'
 import { accountsApi, accountsRouteList } from './api'
+import { accountLocators } from './locate'
 import { ACCOUNTS_SETTINGS, type AccountsContext, type AccountsSettings } from './settings'
 
 /** Family A; `options` (./settings.ts) override SMTP_URL, EMAIL_FROM, the lifetimes and the limits. */
@@ -41,7 +42,7 @@ export function accountsRoutes(ctx: RestContext, settings: AccountsSettings): El
 		auth: ctx.auth,
 		accounts: services,
 	}
-	app.use(serveRoutes(routes, accountsRouteList))
+	app.use(serveRoutes(routes, accountsRouteList, ctx.auth.guard(accountLocators(ctx))))
 	answerOtherMethods(app)
 	return app
 }

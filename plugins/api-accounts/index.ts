@@ -43,7 +43,7 @@ export function apiAccountsRoutes(ctx: RestContext, settings: ApiAccountsSetting
 	})
 	// Typed as the plain instance the plugin contract returns; `use` registers in place.
 	const app: Elysia = new Elysia({ name: 'api-accounts' })
-	app.use(serveRoutes({ ctx, main }, apiAccountsRouteList))
+	app.use(serveRoutes({ ctx, main }, apiAccountsRouteList, ctx.auth.guard()))
 	answerOtherMethods(app)
 	return app
 }

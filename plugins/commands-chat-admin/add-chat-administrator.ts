@@ -39,6 +39,7 @@ const customTitle = v.optional(
  */
 export const addChatAdministrator = defineCommand({
 	name: 'add_chat_administrator',
+	policy: { action: 'write' },
 	summary: 'Promotes a member to administrator with the given rights (and a title).',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: [

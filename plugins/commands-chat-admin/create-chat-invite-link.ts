@@ -5,6 +5,7 @@ import { linkTermFields, termsOrDefaults } from './invite-fields'
 /** `create_chat_invite_link` → `createChatInviteLink`; result `chatInviteLink`. */
 export const createChatInviteLink = defineCommand({
 	name: 'create_chat_invite_link',
+	policy: { action: 'write' },
 	summary: 'A new invite link, with a name, expiry, member limit or approval.',
 	result: { description: 'The new link.', tdlib: 'chatInviteLink' },
 	examples: [{ chat_id: -1000000003001, name: 'partners', member_limit: 50 }],

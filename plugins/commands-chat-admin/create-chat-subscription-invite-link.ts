@@ -51,6 +51,7 @@ const pricing = v.pipe(
 /** `create_chat_subscription_invite_link` → `createChatSubscriptionInviteLink` (channels); result `chatInviteLink`. */
 export const createChatSubscriptionInviteLink = defineCommand({
 	name: 'create_chat_subscription_invite_link',
+	policy: { action: 'write' },
 	summary: 'A paid (Star subscription) invite link of a channel.',
 	result: { description: 'The new link.', tdlib: 'chatInviteLink' },
 	errors: [E.PRICING_STAR_COUNT_REQUIRED],

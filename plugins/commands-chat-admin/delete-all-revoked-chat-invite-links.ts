@@ -7,6 +7,7 @@ import { ChatAdminErrors as E } from './errors'
  */
 export const deleteAllRevokedChatInviteLinks = defineCommand({
 	name: 'delete_all_revoked_chat_invite_links',
+	policy: { action: 'write', destructive: true },
 	summary: 'Deletes every revoked link of one administrator.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, creator_user_id: 1002 }],

@@ -5,6 +5,7 @@ import { requiredText } from './invite-fields'
 /** `delete_revoked_chat_invite_link` → `deleteRevokedChatInviteLink`; result `{_: 'ok'}`. */
 export const deleteRevokedChatInviteLink = defineCommand({
 	name: 'delete_revoked_chat_invite_link',
+	policy: { action: 'write', destructive: true },
 	summary: 'Deletes a revoked link.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp' }],

@@ -43,6 +43,7 @@ export function editedTerms(change: LinkTerms, current: chatInviteLink) {
  */
 export const editChatInviteLink = defineCommand({
 	name: 'edit_chat_invite_link',
+	policy: { action: 'write' },
 	summary:
 		'Replaces the terms of an invite link (fields left out take their defaults, or stay with keep_unspecified).',
 	result: { description: 'The edited link.', tdlib: 'chatInviteLink' },

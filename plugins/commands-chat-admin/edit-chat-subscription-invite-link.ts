@@ -10,6 +10,7 @@ import { requiredText } from './invite-fields'
  */
 export const editChatSubscriptionInviteLink = defineCommand({
 	name: 'edit_chat_subscription_invite_link',
+	policy: { action: 'write' },
 	summary: 'Renames a subscription link (left out, nothing changes).',
 	result: { description: 'The link as it now stands.', tdlib: 'chatInviteLink' },
 	examples: [{ chat_id: -1000000003002, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', name: 'vip' }],

@@ -20,6 +20,7 @@ const OFFSET = tdSlot('chatInviteLinkMember')
  */
 export const getChatInviteLinkMembers = defineCommand({
 	name: 'get_chat_invite_link_members',
+	policy: { action: 'read' },
 	summary: 'Who joined by a link.',
 	result: { description: "TDLib's link members.", tdlib: 'chatInviteLinkMembers' },
 	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp' }],

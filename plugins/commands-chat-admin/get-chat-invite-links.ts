@@ -16,6 +16,7 @@ import { DEFAULT_LIMIT, optionalInt32 } from './invite-fields'
  */
 export const getChatInviteLinks = defineCommand({
 	name: 'get_chat_invite_links',
+	policy: { action: 'read' },
 	summary: "An administrator's invite links of a chat, a page at a time.",
 	result: { description: "TDLib's invite links.", tdlib: 'chatInviteLinks' },
 	examples: [{ chat_id: -1000000003001, creator_user_id: 1002 }],

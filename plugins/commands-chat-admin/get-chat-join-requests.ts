@@ -24,6 +24,7 @@ const OFFSET = tdSlot('chatJoinRequest')
  */
 export const getChatJoinRequests = defineCommand({
 	name: 'get_chat_join_requests',
+	policy: { action: 'read' },
 	summary: 'Pending join requests of one invite link, or of every link with `all: true`.',
 	result: { description: "TDLib's join requests.", tdlib: 'chatJoinRequests' },
 	errors: [E.INVITE_LINK_WITH_ALL, E.INVITE_LINK_REQUIRED],

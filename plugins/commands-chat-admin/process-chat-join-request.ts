@@ -4,6 +4,7 @@ import { ChatAdminErrors as E } from './errors'
 /** `process_chat_join_request` → `processChatJoinRequest` (approve by default); result `{_: 'ok'}`. */
 export const processChatJoinRequest = defineCommand({
 	name: 'process_chat_join_request',
+	policy: { action: 'write' },
 	summary: "Approves (default) or declines one user's join request.",
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, user_id: 1004, approve: true }],

@@ -18,6 +18,7 @@ import { ChatAdminErrors as E } from './errors'
  */
 export const processChatJoinRequests = defineCommand({
 	name: 'process_chat_join_requests',
+	policy: { action: 'write' },
 	summary: 'Approves or declines every pending request of a link, or of the chat with `all: true`.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: [E.INVITE_LINK_WITH_ALL, E.INVITE_LINK_REQUIRED],

@@ -11,6 +11,7 @@ import { ChatAdminErrors as E } from './errors'
  */
 export const removeChatAdministrator = defineCommand({
 	name: 'remove_chat_administrator',
+	policy: { action: 'write', destructive: true },
 	summary: 'Demotes an administrator to a plain member.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: [E.REMOVE_ADMIN_CHAT_KIND, E.OWNER_NOT_REMOVABLE, E.NOT_AN_ADMINISTRATOR],

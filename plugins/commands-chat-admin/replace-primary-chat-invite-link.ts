@@ -7,6 +7,7 @@ import { ChatAdminErrors as E } from './errors'
  */
 export const replacePrimaryChatInviteLink = defineCommand({
 	name: 'replace_primary_chat_invite_link',
+	policy: { action: 'write', destructive: true },
 	summary: 'Revokes the primary link and makes a new one.',
 	result: { description: 'The new primary link.', tdlib: 'chatInviteLink' },
 	examples: [{ chat_id: -1000000003001 }],

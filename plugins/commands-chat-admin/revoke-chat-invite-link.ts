@@ -8,6 +8,7 @@ import { requiredText } from './invite-fields'
  */
 export const revokeChatInviteLink = defineCommand({
 	name: 'revoke_chat_invite_link',
+	policy: { action: 'write', destructive: true },
 	summary: 'Revokes a link (a revoked primary link is replaced).',
 	result: {
 		description: 'The revoked link, then the new primary one if it was the primary.',

@@ -22,7 +22,7 @@ const password = v.pipe(
  */
 export const transferChatOwnership = defineCommand({
 	name: 'transfer_chat_ownership',
-	permission: 'chats.transfer_ownership',
+	policy: { action: 'manage', permission: 'chats.transfer_ownership', destructive: true },
 	audit: {
 		action: 'chat.ownership_transferred',
 		detail: (input) => ({ chat_id: input.chat_id, user_id: input.user_id }),

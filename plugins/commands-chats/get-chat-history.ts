@@ -11,6 +11,7 @@ import { historyLimit, historyOffset } from './limits'
  */
 export const getChatHistory = defineCommand({
 	name: 'get_chat_history',
+	policy: { action: 'read' },
 	summary: 'Messages of a chat, newest first, from a message (0: the newest), as many as asked up to 100.',
 	result: {
 		description:

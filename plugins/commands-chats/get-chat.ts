@@ -4,6 +4,7 @@ import { ChatsErrors as E } from './errors'
 /** `get_chat {chat_id}` → `getChat`. */
 export const getChat = defineCommand({
 	name: 'get_chat',
+	policy: { action: 'read' },
 	summary: 'One chat: title, type, unread count, last message, photo.',
 	result: { description: "TDLib's `chat`.", tdlib: 'chat' },
 	examples: [{ chat_id: -1000000003001 }],

@@ -42,6 +42,7 @@ async function loadUpTo(ctx: CommandContext, list: Td.ChatList$Input, wanted: nu
  */
 export const getChats = defineCommand({
 	name: 'get_chats',
+	policy: { action: 'read' },
 	summary:
 		'A page of a chat list (main, archive or a folder), each chat with title, type, unread count, last message and photo.',
 	result: {

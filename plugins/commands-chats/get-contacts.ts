@@ -10,6 +10,7 @@ import { historyLimit } from './limits'
  */
 export const getContacts = defineCommand({
 	name: 'get_contacts',
+	policy: { action: 'read' },
 	summary: "A page of the account's contacts, each a full user.",
 	result: {
 		description:

@@ -4,6 +4,7 @@ import { ChatsErrors as E } from './errors'
 /** `get_message {chat_id, message_id}` → `getMessage`. */
 export const getMessage = defineCommand({
 	name: 'get_message',
+	policy: { action: 'read' },
 	summary: 'One message of a chat.',
 	result: { description: "TDLib's `message`.", tdlib: 'message' },
 	examples: [{ chat_id: -1000000003001, message_id: 1048576 }],

@@ -4,6 +4,7 @@ import { ChatsErrors as E } from './errors'
 /** `get_user {user_id}` → `getUser` + `getUserFullInfo`: the user with their bio and groups in common. */
 export const getUser = defineCommand({
 	name: 'get_user',
+	policy: { action: 'read' },
 	summary: 'A user, with the full profile: bio, groups in common.',
 	result: {
 		description: "`{user, full_info}`: TDLib's `user` and `userFullInfo`.",

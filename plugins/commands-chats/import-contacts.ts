@@ -15,6 +15,7 @@ const named = (c: Td.importedContact$Input) => !!c.phone_number?.trim() && !!c.f
  */
 export const importContacts = defineCommand({
 	name: 'import_contacts',
+	policy: { action: 'write' },
 	summary: 'Adds contacts by phone number (or renames existing ones).',
 	result: {
 		description:

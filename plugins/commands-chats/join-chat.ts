@@ -9,6 +9,7 @@ import { optionalText } from './strings'
  */
 export const joinChat = defineCommand({
 	name: 'join_chat',
+	policy: { action: 'write' },
 	summary: 'Joins a public supergroup or channel, by its id or its username.',
 	result: {
 		description: "`{chat_id}` of the chat joined; TDLib's `chatJoinResult` beside it as `join_result`.",

@@ -8,6 +8,7 @@ import { ChatsErrors as E } from './errors'
  */
 export const readChat = defineCommand({
 	name: 'read_chat',
+	policy: { action: 'write' },
 	summary: 'Marks every message of a chat as read.',
 	result: {
 		description:

@@ -4,6 +4,7 @@ import { ChatsErrors as E } from './errors'
 /** `remove_contacts {user_ids}` → `removeContacts`. */
 export const removeContacts = defineCommand({
 	name: 'remove_contacts',
+	policy: { action: 'write', destructive: true },
 	summary: "Removes users from the account's contacts.",
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ user_ids: [1003] }],

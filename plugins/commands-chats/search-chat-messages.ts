@@ -22,6 +22,7 @@ const sender = (id: number | undefined): Td.MessageSender$Input | undefined =>
  */
 export const searchChatMessages = defineCommand({
 	name: 'search_chat_messages',
+	policy: { action: 'read' },
 	summary: 'Searches one chat: by words, by sender, by media kind; newest first.',
 	result: {
 		description:

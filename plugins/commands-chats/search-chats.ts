@@ -20,6 +20,7 @@ const TYPE_FILTERS = {
  */
 export const searchChats = defineCommand({
 	name: 'search_chats',
+	policy: { action: 'read' },
 	summary:
 		'Finds chats by title or username: those the account knows, or public ones on Telegram (`public: true`).',
 	result: {

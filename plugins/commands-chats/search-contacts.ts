@@ -7,6 +7,7 @@ import { optionalText } from './strings'
 /** `search_contacts {query?, limit?}` → `searchContacts`: contacts by first name, last name or username. */
 export const searchContacts = defineCommand({
 	name: 'search_contacts',
+	policy: { action: 'read' },
 	summary: 'Finds contacts by name or username (an empty query: all of them).',
 	result: { description: "`{users, total_count}`: TDLib's `user`s found, up to `limit`." },
 	examples: [{ query: 'ali' }, { query: '', limit: 50 }],

@@ -34,6 +34,7 @@ const oneOf = <T extends Record<string, unknown>>(field: string, table: T, messa
  */
 export const searchMessages = defineCommand({
 	name: 'search_messages',
+	policy: { action: 'read' },
 	summary: 'Searches the messages of every chat of the account, newest first.',
 	result: {
 		description:

@@ -17,6 +17,7 @@ import { ChatsErrors as E } from './errors'
  */
 export const viewMessages = defineCommand({
 	name: 'view_messages',
+	policy: { action: 'write' },
 	summary: "Marks messages as viewed, and so read (the chat's unread count goes down).",
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, message_ids: [1048576, 2097152] }],

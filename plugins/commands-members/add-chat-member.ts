@@ -18,6 +18,7 @@ import { addFailure } from './partial-result'
  */
 export const addChatMember = defineCommand({
 	name: 'add_chat_member',
+	policy: { action: 'write' },
 	summary: 'Adds one user to a group or channel.',
 	result: {
 		description: 'Who could not be added (their privacy settings), empty when all went in.',

@@ -49,6 +49,7 @@ function chunks(ids: number[], size: number): number[][] {
  */
 export const addChatMembers = defineCommand({
 	name: 'add_chat_members',
+	policy: { action: 'write' },
 	summary: 'Adds up to 100 users, in order.',
 	result: {
 		description:

@@ -58,6 +58,7 @@ async function basicGroupMembers(ctx: CommandContext, basicGroupId: number, p: P
  */
 export const getChatMembers = defineCommand({
 	name: 'get_chat_members',
+	policy: { action: 'read' },
 	summary: 'Members of any chat: a page, a filter, a search.',
 	result: { description: '`{total_count, members}`.', tdlib: 'chatMembers' },
 	errors: [

@@ -28,6 +28,7 @@ const EVENT_FILTERS = tdSlot('chatEventLogFilters')
  */
 export const getChatRecentActions = defineCommand({
 	name: 'get_chat_recent_actions',
+	policy: { action: 'read' },
 	summary: "A channel's or supergroup's event log, newest first.",
 	result: { description: "TDLib's chat events.", tdlib: 'chatEvents' },
 	errors: [E.RECENT_ACTIONS_CHAT_KIND],

@@ -25,6 +25,7 @@ import { MembersErrors as E } from './errors'
  */
 export const removeChatMember = defineCommand({
 	name: 'remove_chat_member',
+	policy: { action: 'write', destructive: true },
 	summary: 'Removes (kicks, not bans) a member; with `revoke_messages`, deletes their messages too.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: ['member removed, but their messages were not deleted: <TDLib message>'],

@@ -9,6 +9,7 @@ import { MembersErrors as E } from './errors'
  */
 export const restoreChatMember = defineCommand({
 	name: 'restore_chat_member',
+	policy: { action: 'write' },
 	summary: 'Lets a removed, banned or restricted user back as a plain member.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, user_id: 1005 }],

@@ -11,6 +11,7 @@ import { MessagesErrors as E, MAX_MESSAGE_IDS } from './errors'
 /** `delete_messages` → `deleteMessages`; result `{_: 'ok'}`. An empty list is TDLib's no-op. */
 export const deleteMessages = defineCommand({
 	name: 'delete_messages',
+	policy: { action: 'write', destructive: true },
 	summary: 'Deletes messages of a chat, for everyone with `revoke`.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, message_ids: [1048576], revoke: true }],

@@ -15,6 +15,7 @@ import { MessagesErrors as E } from './errors'
  */
 export const editMessage = defineCommand({
 	name: 'edit_message',
+	policy: { action: 'write' },
 	summary: "Replaces a message's text (and its entities).",
 	result: { description: "TDLib's edited message.", tdlib: 'message' },
 	examples: [{ chat_id: -1000000003001, message_id: 1048576, text: 'Edited' }],

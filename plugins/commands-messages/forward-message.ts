@@ -175,6 +175,7 @@ async function settled(tracker: SentTracker, outcome: Outcome): Promise<Outcome>
  */
 export const forwardMessage = defineCommand({
 	name: 'forward_message',
+	policy: { action: 'write' },
 	summary: 'Forwards (or copies) messages of one chat to each of the target chats in turn.',
 	result: {
 		description:

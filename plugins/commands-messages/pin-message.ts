@@ -4,6 +4,7 @@ import { MessagesErrors as E } from './errors'
 /** `pin_message` → `pinChatMessage`; result `{_: 'ok'}`. */
 export const pinMessage = defineCommand({
 	name: 'pin_message',
+	policy: { action: 'write' },
 	summary: 'Pins a message in its chat.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, message_id: 1048576, disable_notification: true }],

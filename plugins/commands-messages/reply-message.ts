@@ -18,6 +18,7 @@ import { SENT_UPDATES, waitSent, waitSentField } from './wait-sent'
  */
 export const replyMessage = defineCommand({
 	name: 'reply_message',
+	policy: { action: 'write' },
 	summary: 'Sends a text message in reply to another (a plain message without `reply_to_message_id`).',
 	result: {
 		description: "TDLib's temporary message; with `wait_sent`, the final one once Telegram has it.",

@@ -180,6 +180,7 @@ async function sendNow(input: SendMessageInput, ctx: CommandContext) {
  */
 export const sendMessage = defineCommand({
 	name: 'send_message',
+	policy: { action: 'write' },
 	summary: 'Sends a text message, one media item, or an album of 2 to 10.',
 	result: {
 		description:

@@ -4,6 +4,7 @@ import { MessagesErrors as E } from './errors'
 /** `set_chat_message_auto_delete_time` → `setChatMessageAutoDeleteTime`; echoes `{chat_id, message_auto_delete_time}`. */
 export const setChatMessageAutoDeleteTime = defineCommand({
 	name: 'set_chat_message_auto_delete_time',
+	policy: { action: 'write' },
 	summary: "Sets one chat's auto-delete time (0 or left out: off).",
 	result: {
 		description: 'An echo of what was applied.',

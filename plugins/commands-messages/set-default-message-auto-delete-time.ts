@@ -7,6 +7,7 @@ import { defineCommand, fields, optionalInt } from 'userbot-gateway/plugin'
  */
 export const setDefaultMessageAutoDeleteTime = defineCommand({
 	name: 'set_default_message_auto_delete_time',
+	policy: { action: 'write' },
 	summary: 'Sets the auto-delete time of new chats (0 or left out: off).',
 	result: { description: 'The value applied, in seconds (an echo).', schema: { type: 'integer' } },
 	examples: [{ message_auto_delete_time: 86400 }],

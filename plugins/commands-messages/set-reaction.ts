@@ -53,6 +53,7 @@ const reactions = v.pipe(
  */
 export const setReaction = defineCommand({
 	name: 'set_reaction',
+	policy: { action: 'write' },
 	summary: 'Adds one reaction, or several in order, to a message.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [

@@ -4,6 +4,7 @@ import { MessagesErrors as E } from './errors'
 /** `unpin_message` → `unpinChatMessage`; result `{_: 'ok'}`. */
 export const unpinMessage = defineCommand({
 	name: 'unpin_message',
+	policy: { action: 'write' },
 	summary: 'Unpins a message.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, message_id: 1048576 }],

@@ -23,7 +23,7 @@ import { optionalText, requiredString } from './strings'
  */
 export const change2faPassword = defineCommand({
 	name: 'change_2fa_password',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password' },
 	audit: {
 		action: 'twofa.changed',
 		detail: (input) => ({

@@ -10,7 +10,7 @@ import { requiredString } from './strings'
  */
 export const change2faRecoveryEmail = defineCommand({
 	name: 'change_2fa_recovery_email',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password' },
 	audit: { action: 'twofa.recovery_email_changed' },
 	checksSecret: true,
 	summary: 'Changes the recovery address (pending until its code is confirmed).',

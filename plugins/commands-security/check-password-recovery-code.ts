@@ -5,7 +5,7 @@ import { requiredString } from './strings'
 /** `check_password_recovery_code` → `checkPasswordRecoveryCode`; echoes `{recovery_code}`. */
 export const checkPasswordRecoveryCode = defineCommand({
 	name: 'check_password_recovery_code',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password' },
 	checksSecret: true,
 	summary: 'Checks a recovery code without using it.',
 	result: {

@@ -13,7 +13,7 @@ import { requiredString } from './strings'
  */
 export const checkRecoveryEmailAddressCode = defineCommand({
 	name: 'check_recovery_email_address_code',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password' },
 	audit: { action: 'twofa.recovery_email_confirmed' },
 	checksSecret: true,
 	summary: 'Confirms a pending recovery address with the code mailed to it (a held password change applies).',

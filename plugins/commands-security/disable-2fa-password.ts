@@ -8,7 +8,7 @@ import { requiredString } from './strings'
  */
 export const disable2faPassword = defineCommand({
 	name: 'disable_2fa_password',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password', destructive: true },
 	audit: { action: 'twofa.disabled' },
 	checksSecret: true,
 	summary: 'Removes the 2FA password (and the recovery address with it).',

@@ -6,6 +6,7 @@ import { defineCommand, fields } from 'userbot-gateway/plugin'
  */
 export const getPasswordState = defineCommand({
 	name: 'get_password_state',
+	policy: { action: 'read' },
 	summary: 'Whether a 2FA password is set, its hint, the recovery address state.',
 	result: { description: "TDLib's password state.", tdlib: 'passwordState' },
 	examples: [{}],

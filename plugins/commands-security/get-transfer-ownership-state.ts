@@ -6,6 +6,7 @@ import { defineCommand, fields } from 'userbot-gateway/plugin'
  */
 export const getTransferOwnershipState = defineCommand({
 	name: 'get_transfer_ownership_state',
+	policy: { action: 'read' },
 	summary: 'Whether the account may transfer chat ownership now, and if not why.',
 	result: {
 		description: "TDLib's answer.",

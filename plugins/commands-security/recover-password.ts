@@ -9,7 +9,7 @@ import { optionalText, requiredString } from './strings'
  */
 export const recoverPassword = defineCommand({
 	name: 'recover_password',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password' },
 	audit: {
 		action: 'twofa.recovered',
 		detail: (input) => ({ password_changed: (input.new_password ?? '') !== '' }),

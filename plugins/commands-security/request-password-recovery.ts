@@ -6,7 +6,7 @@ import { defineCommand, fields } from 'userbot-gateway/plugin'
  */
 export const requestPasswordRecovery = defineCommand({
 	name: 'request_password_recovery',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password' },
 	summary: 'Mails a recovery code to the confirmed recovery address.',
 	result: { description: 'Where the code went (masked).', tdlib: 'emailAddressAuthenticationCodeInfo' },
 	examples: [{}],

@@ -9,7 +9,7 @@ import { SecurityErrors as E } from './errors'
  */
 export const resendRecoveryEmailAddressCode = defineCommand({
 	name: 'resend_recovery_email_address_code',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password' },
 	summary: 'Mails a new code to the recovery address waiting for confirmation.',
 	result: {
 		description: "TDLib's password state; `recovery_email_address_code_info` names where the code went.",

@@ -10,7 +10,7 @@ const days = v.pipe(
 /** `set_account_ttl` → `setAccountTtl` (the days nested in `ttl: accountTtl`); echoes `{days}`. */
 export const setAccountTtl = defineCommand({
 	name: 'set_account_ttl',
-	permission: 'security.account_ttl',
+	policy: { action: 'manage', permission: 'security.account_ttl' },
 	audit: { action: 'account.ttl_changed', detail: (input) => ({ days: input.days }) },
 	summary: 'Sets the days of inactivity after which the account is deleted (30 to 730).',
 	result: {

@@ -11,7 +11,7 @@ import { requiredString } from './strings'
  */
 export const verify2faPassword = defineCommand({
 	name: 'verify_2fa_password',
-	permission: 'security.password',
+	policy: { action: 'manage', permission: 'security.password' },
 	checksSecret: true,
 	summary: 'Checks the 2FA password.',
 	result: {

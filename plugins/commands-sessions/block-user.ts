@@ -10,6 +10,7 @@ import { SessionsErrors as E } from './errors'
  */
 export const blockUser = defineCommand({
 	name: 'block_user',
+	policy: { action: 'write' },
 	summary: 'Blocks a user (main list by default, or stories only), or unblocks with `is_blocked: false`.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ user_id: 1004 }, { user_id: 1004, block_list: 'blockListStories' }],

@@ -9,6 +9,7 @@ import { optionalInt32 } from './int32'
  */
 export const getBlockedUsers = defineCommand({
 	name: 'get_blocked_users',
+	policy: { action: 'read' },
 	summary: 'Users (and chats) on a block list.',
 	result: { description: "TDLib's message senders.", tdlib: 'messageSenders' },
 	examples: [{ limit: 20 }, { block_list: 'blockListStories', offset: 0, limit: 50 }],

@@ -8,6 +8,7 @@ import { privacySettingField } from './privacy-setting'
  */
 export const getPrivacySetting = defineCommand({
 	name: 'get_privacy_setting',
+	policy: { action: 'read' },
 	summary: 'Reads one privacy setting.',
 	result: {
 		description: "The setting's rules, or, for newChatPrivacySettings, that object.",

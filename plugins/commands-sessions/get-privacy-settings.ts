@@ -34,6 +34,7 @@ const ALL = ALL_PRIVACY_SETTINGS.map((name) => privacySettingOf(name) as Privacy
  */
 export const getPrivacySettings = defineCommand({
 	name: 'get_privacy_settings',
+	policy: { action: 'read' },
 	summary: 'Reads several privacy settings (every one by default), one at a time.',
 	result: {
 		description:

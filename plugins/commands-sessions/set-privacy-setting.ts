@@ -91,7 +91,7 @@ const SetPrivacySettingInput = v.pipe(
  */
 export const setPrivacySetting = defineCommand({
 	name: 'set_privacy_setting',
-	permission: 'privacy.change',
+	policy: { action: 'manage', permission: 'privacy.change' },
 	summary: 'Sets a privacy setting: by mode and exceptions, by raw rules, or the new-chat setting.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: [

@@ -33,6 +33,7 @@ const SetSessionSettingsInput = v.pipe(
  */
 export const setSessionSettings = defineCommand({
 	name: 'set_session_settings',
+	policy: { action: 'write' },
 	summary: 'Whether a session may accept calls and secret chats.',
 	result: {
 		description:

@@ -8,7 +8,7 @@ import { explainTooNew } from './too-new'
  */
 export const terminateAllOtherSessions = defineCommand({
 	name: 'terminate_all_other_sessions',
-	permission: 'sessions.terminate',
+	policy: { action: 'manage', permission: 'sessions.terminate', destructive: true },
 	audit: { action: 'sessions.terminated' },
 	summary: 'Logs out every other device of the account.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },

@@ -10,7 +10,7 @@ import { explainTooNew } from './too-new'
  */
 export const terminateSession = defineCommand({
 	name: 'terminate_session',
-	permission: 'sessions.terminate',
+	policy: { action: 'manage', permission: 'sessions.terminate', destructive: true },
 	audit: { action: 'session.terminated', detail: (input) => ({ session_id: String(input.session_id) }) },
 	summary: 'Logs out one other session (never the current one).',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },

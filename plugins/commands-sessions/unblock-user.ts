@@ -7,6 +7,7 @@ import { SessionsErrors as E } from './errors'
  */
 export const unblockUser = defineCommand({
 	name: 'unblock_user',
+	policy: { action: 'write' },
 	summary: 'Takes a user off both block lists.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ user_id: 1004 }],

@@ -3,6 +3,7 @@ import {
 	BEARER_OR_SESSION,
 	emulatorRequest,
 	HttpError,
+	OF_COMPANY,
 	type Principal,
 	ROUTE_ERRORS,
 	restRoute,
@@ -12,7 +13,7 @@ import {
 } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { bodies, RestBodies } from './bodies'
-import { caller, lifecycleRoutes, type Userbots } from './route-context'
+import { lifecycleRoutes, type Userbots } from './route-context'
 
 const rest = bodies('rest')
 
@@ -37,11 +38,19 @@ const ACTIONS = {
 	hang: [emulatorRequest({ _: 'emulatorHang' } as never)],
 } as const
 
-/** One test control: the caller (checked before the body), then the phone number of one of their userbots. */
+/** One test control: the caller (its guard, before the body), then the phone number of one of their userbots. */
 const control = (action: keyof typeof ACTIONS) =>
 	restRoute({
 		method: 'post',
 		path: `/api/emulator/${action}/`,
+		// One of the caller's userbots, found by its phone number among those it reaches.
+		policy: {
+			action: 'manage',
+			resource: 'userbot',
+			find: [OF_COMPANY],
+			permission: 'userbots.manage',
+			group: 'userbots',
+		},
 		body: RestBodies.phone,
 		response: {
 			200: t.Object({ userbot_id: S.Id(), done: t.String() }),
@@ -50,10 +59,9 @@ const control = (action: keyof typeof ACTIONS) =>
 			...ROUTE_ERRORS.notFound,
 		},
 		detail: { summary: `Emulator control: ${action}`, tags: ['emulator'], security: BEARER_OR_SESSION },
-		before: caller,
-		handle: async ({ ctx, service }: Userbots, { body, pre }) => {
+		handle: async ({ ctx, service }: Userbots, { body, principal }) => {
 			const { phone_number } = v.parse(rest.phone, body)
-			const userbotId = await userbotOf(service, pre, phone_number)
+			const userbotId = await userbotOf(service, principal, phone_number)
 			const runtime = ctx.runtime
 			if (userbotId === undefined || !runtime)
 				throw new HttpError(404, { detail: 'No logged-in userbot of yours has this phone number.' })
@@ -69,7 +77,7 @@ const control = (action: keyof typeof ACTIONS) =>
 export const emulatorControlList = (Object.keys(ACTIONS) as Array<keyof typeof ACTIONS>).map(control)
 
 export const emulatorControlRoutes = (u: Userbots): Elysia =>
-	serveRoutes(u, lifecycleRoutes(emulatorControlList))
+	serveRoutes(u, lifecycleRoutes(emulatorControlList), u.ctx.auth.guard())
 
 async function userbotOf(service: UserbotService, principal: Principal, phone: string) {
 	const digits = phone.replace(/\D/g, '')

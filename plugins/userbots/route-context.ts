@@ -1,8 +1,10 @@
+import { and, eq, isNull } from 'drizzle-orm'
 import {
 	type AppContext,
 	badRequest,
 	type ErrorBody,
 	HttpError,
+	type Locators,
 	notFound,
 	type Principal,
 	type ProxyControl,
@@ -13,12 +15,13 @@ import {
 	tooLarge,
 	UserbotError,
 	type UserbotService,
+	userbot,
 } from 'userbot-gateway/plugin'
 
 /**
- * What the userbot routes (./routes.ts) run on: their context, the checks that run before a body is
- * read (the caller, the userbot the path names), the lifecycle's refusals as HTTP answers, and the
- * upload's multipart form, which its handler reads itself.
+ * What the userbot routes (./routes.ts) run on: their context, where a userbot is found for their
+ * guard (docs/policy.md), the lifecycle's refusals as HTTP answers, and the upload's multipart form,
+ * which its handler reads itself.
  */
 export interface Userbots {
 	ctx: AppContext
@@ -48,24 +51,24 @@ const answered = async <T>(step: () => T | Promise<T>): Promise<T> => {
 	}
 }
 
-/** The caller, authenticated: run ahead of the body. */
-export async function caller({ ctx }: Userbots, { request }: { request: Request }): Promise<Principal> {
-	const outcome = await ctx.auth.authenticate(request)
-	if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
-	return outcome.principal
-}
+/**
+ * A userbot by its id, and the company it belongs to: its row, while not marked deleted. (Not the
+ * gateway's directory, which forgets a userbot as its delete begins: a DELETE whose last write
+ * failed must still reach it to finish, docs/rest.md#rest-userbots.)
+ */
+export const userbotLocators = (ctx: AppContext): Locators => ({
+	userbot: async (id) => {
+		const [row] = await ctx.db
+			.select({ companyId: userbot.companyId })
+			.from(userbot)
+			.where(and(eq(userbot.id, id), isNull(userbot.deletedAt)))
+		return row ? { companyId: row.companyId, userbots: [id] } : null
+	},
+})
 
 export const idOf = (raw: string | undefined): number => {
 	if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
 	return Number(raw)
-}
-
-/** The caller and the userbot the path names: another company's userbot is a 404 before its body is looked at. */
-export async function ownUserbot(u: Userbots, request: { request: Request; params: Record<string, string> }) {
-	const principal = await caller(u, request)
-	const id = idOf(request.params.id)
-	await u.service.get(principal, id)
-	return { principal, id }
 }
 
 /** A log-in step that checks a secret: counted first, given back when it was right. */
@@ -124,14 +127,10 @@ export async function uploadedFile({ ctx }: Userbots, request: Request): Promise
 	return file
 }
 
-/** Definitions whose `before` and handler answer the lifecycle's refusals as HTTP (`toHttp`). */
+/** Definitions whose handler answers the lifecycle's refusals as HTTP (`toHttp`). */
 export function lifecycleRoutes(routes: readonly RestRoute<Userbots>[]): RestRoute<Userbots>[] {
-	return routes.map((route) => {
-		const before = route.before
-		return {
-			...route,
-			...(before ? { before: (u: Userbots, request) => answered(() => before.call(route, u, request)) } : {}),
-			handle: (u: Userbots, input) => answered(() => route.handle(u, input)),
-		}
-	})
+	return routes.map((route) => ({
+		...route,
+		handle: (u: Userbots, input) => answered(() => route.handle(u, input)),
+	}))
 }

@@ -3,8 +3,10 @@ import {
 	answerOtherMethods,
 	BEARER_OR_SESSION,
 	badRequest,
+	byParam,
 	fieldErrors,
 	fileErrors,
+	OF_COMPANY,
 	parseProxyBody,
 	ROUTE_ERRORS,
 	restRoute,
@@ -15,17 +17,16 @@ import * as v from 'valibot'
 import { bodies, RestBodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
 import {
-	caller,
 	clientOf,
 	created,
 	deleted,
 	guessing,
 	idOf,
 	lifecycleRoutes,
-	ownUserbot,
 	proxyOfCreate,
 	type Userbots,
 	uploadedFile,
+	userbotLocators,
 } from './route-context'
 
 const rest = bodies('rest')
@@ -35,164 +36,182 @@ const ID = t.Object({ id: S.PathId() })
 const about = (summary: string) => ({ summary, tags: ['userbots'], security: BEARER_OR_SESSION })
 const { authed, notFound: missing, badRequest: invalid, unavailable } = ROUTE_ERRORS
 
+/** The group an API key's `groups` must name for the lifecycle's changes (docs/operator.md#api-keys). */
+const LIFECYCLE = 'userbots'
+const THIS_ONE = [byParam()] as const
+/** What the routes need (docs/policy.md): reading a userbot, using it, and what only the owner (or a grant) may. */
+const reads = { action: 'read', resource: 'userbot', find: THIS_ONE } as const
+const uses = { action: 'write', resource: 'userbot', find: THIS_ONE, group: LIFECYCLE } as const
+const manages = {
+	action: 'manage',
+	resource: 'userbot',
+	find: THIS_ONE,
+	permission: 'userbots.manage',
+	group: LIFECYCLE,
+} as const
+const ends = { ...manages, destructive: true } as const
+
 /** A log-in step: one userbot, a body, its new authorization state or why the step was refused. */
 const logInStep = <const P extends string, B extends TSchema>(path: P, summary: string, body: B) => ({
 	method: 'post' as const,
 	path,
+	policy: uses,
 	params: ID,
 	body,
 	response: { 200: S.AuthorizationState, 400: t.Union([S.FieldErrors, S.Detail]), ...authed, ...missing },
 	detail: about(summary),
-	before: caller,
 })
 
 /**
- * The REST face of the lifecycle (docs/rest.md#rest-userbots): session or bearer, scoped to the caller's
- * company. Members use the company's userbots; creating and deleting one takes `userbots.manage` (owners, or
- * a member granted it: the service checks). The log-in steps that send a code or password count against the
- * userbot's guess limit, as their commands do. Each route is one definition (docs/plugins.md#routes-as-data):
- * served from it and described from it (./api.ts). The caller is authenticated before a body is read
- * (./route-context.ts).
+ * The REST face of the lifecycle (docs/rest.md#rest-userbots): session, bearer or API key, scoped to the
+ * caller's company. Members use the company's userbots; creating, deleting and the card's actions take
+ * `userbots.manage` (owners, or a member granted it). Who may is each route's policy entry, decided by
+ * the guard before a body is read (docs/policy.md). The log-in steps that send a code or password count
+ * against the userbot's guess limit, as their commands do. Each route is one definition
+ * (docs/plugins.md#routes-as-data): served from it and described from it (./api.ts).
  */
 export const userbotRouteList = [
 	restRoute({
 		method: 'get',
 		path: `${BASE}/`,
+		policy: { action: 'read', resource: 'userbot', find: [OF_COMPANY] },
 		response: { 200: t.Array(S.Userbot), ...authed },
 		detail: about("The company's userbots"),
-		before: caller,
-		handle: (u: Userbots, { pre }) => u.service.list(pre),
+		handle: (u: Userbots, { principal }) => u.service.list(principal),
 	}),
 	restRoute({
 		method: 'post',
 		path: `${BASE}/`,
+		policy: { ...manages, find: [OF_COMPANY] },
 		body: RestBodies.create,
 		// Checked here, not by the hook: Elysia's normaliser would make an object of a `proxy` that is
 		// none (it reads the field's JSON), and the proxy's own errors nest under `proxy`.
 		validate: false,
 		response: { 201: S.UserbotCreated, ...invalid, ...authed, ...unavailable },
 		detail: about('Adds a userbot and starts its TDLib client'),
-		before: caller,
 		handle: async (u: Userbots, input) => {
 			const errors = fieldErrors(RestBodies.create, input.body)
 			if (Object.keys(errors).length > 0) throw badRequest(errors)
 			const { name } = v.parse(rest.create, input.body)
 			const proxy = proxyOfCreate(input.body.proxy)
-			return created(await u.service.create(input.pre, name, proxy, clientOf(u, input)))
+			return created(await u.service.create(input.principal, name, proxy, clientOf(u, input)))
 		},
 	}),
 	restRoute({
 		method: 'get',
 		path: `${BASE}/:id/`,
+		policy: reads,
 		params: ID,
 		response: { 200: S.Userbot, ...authed, ...missing },
 		detail: about('One userbot'),
-		before: caller,
-		handle: (u: Userbots, { params, pre }) => u.service.get(pre, idOf(params.id)),
+		handle: (u: Userbots, { params, principal }) => u.service.get(principal, idOf(params.id)),
 	}),
 	// The card's actions (docs/rest.md#userbot-actions): rename, log out, restart; `userbots.manage`.
 	restRoute({
 		method: 'patch',
 		path: `${BASE}/:id/`,
+		policy: manages,
 		params: ID,
 		body: RestBodies.rename,
 		response: { 200: S.Userbot, ...invalid, ...authed, ...missing },
 		detail: about('Renames a userbot'),
-		before: ownUserbot,
 		handle: (u: Userbots, input) => {
 			const { name } = v.parse(rest.create, input.body)
-			return u.service.rename(input.pre.principal, input.pre.id, name, clientOf(u, input))
+			return u.service.rename(input.principal, idOf(input.params.id), name, clientOf(u, input))
 		},
 	}),
 	restRoute({
 		method: 'post',
 		path: `${BASE}/:id/logout/`,
+		policy: ends,
 		params: ID,
 		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
 		detail: about(
 			'Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number',
 		),
-		before: caller,
-		handle: (u: Userbots, input) => u.service.logOut(input.pre, idOf(input.params.id), clientOf(u, input)),
+		handle: (u: Userbots, input) =>
+			u.service.logOut(input.principal, idOf(input.params.id), clientOf(u, input)),
 	}),
 	restRoute({
 		method: 'post',
 		path: `${BASE}/:id/restart/`,
+		policy: manages,
 		params: ID,
 		// 400: the client could not start again (its proxy refused: docs/operator.md#userbot-proxies).
 		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
 		detail: about("Stops the userbot's TDLib client and starts it again from its database"),
-		before: caller,
-		handle: (u: Userbots, input) => u.service.restart(input.pre, idOf(input.params.id), clientOf(u, input)),
+		handle: (u: Userbots, input) =>
+			u.service.restart(input.principal, idOf(input.params.id), clientOf(u, input)),
 	}),
 	restRoute({
 		method: 'delete',
 		path: `${BASE}/:id/`,
+		policy: ends,
 		params: ID,
 		response: { 204: t.Void(), ...authed, ...missing },
 		detail: about('Deletes a userbot: logged out of Telegram, its files removed'),
-		before: caller,
 		handle: async (u: Userbots, input) => {
-			await u.service.remove(input.pre, idOf(input.params.id), clientOf(u, input))
+			await u.service.remove(input.principal, idOf(input.params.id), clientOf(u, input))
 			return deleted()
 		},
 	}),
 	restRoute({
 		...logInStep(`${BASE}/:id/phone/`, 'Log-in step: the phone number', RestBodies.phone),
-		handle: (u: Userbots, { body, params, pre }) =>
-			u.service.submitPhone(pre, idOf(params.id), v.parse(rest.phone, body).phone_number),
+		handle: (u: Userbots, { body, params, principal }) =>
+			u.service.submitPhone(principal, idOf(params.id), v.parse(rest.phone, body).phone_number),
 	}),
 	restRoute({
 		...logInStep(`${BASE}/:id/code/`, 'Log-in step: the code Telegram sent', RestBodies.code),
-		handle: (u: Userbots, { body, params, pre }) => {
+		handle: (u: Userbots, { body, params, principal }) => {
 			const { code } = v.parse(rest.code, body)
 			const userbotId = idOf(params.id)
-			return guessing(u, pre, userbotId, () => u.service.submitCode(pre, userbotId, code))
+			return guessing(u, principal, userbotId, () => u.service.submitCode(principal, userbotId, code))
 		},
 	}),
 	restRoute({
 		...logInStep(`${BASE}/:id/password/`, "Log-in step: the account's 2FA password", RestBodies.password),
-		handle: (u: Userbots, { body, params, pre }) => {
+		handle: (u: Userbots, { body, params, principal }) => {
 			const { password } = v.parse(rest.password, body)
 			const userbotId = idOf(params.id)
-			return guessing(u, pre, userbotId, () => u.service.submitPassword(pre, userbotId, password))
+			return guessing(u, principal, userbotId, () => u.service.submitPassword(principal, userbotId, password))
 		},
 	}),
 	restRoute({
 		...logInStep(`${BASE}/:id/register/`, 'Log-in step: names a new account', RestBodies.registration),
-		handle: (u: Userbots, { body, params, pre }) => {
+		handle: (u: Userbots, { body, params, principal }) => {
 			const { first_name, last_name } = v.parse(rest.registration, body)
-			return u.service.submitRegistration(pre, idOf(params.id), first_name, last_name)
+			return u.service.submitRegistration(principal, idOf(params.id), first_name, last_name)
 		},
 	}),
 	restRoute({
 		method: 'post',
 		path: `${BASE}/:id/qr/`,
+		policy: uses,
 		params: ID,
 		response: { 200: S.QrLink, 400: S.Detail, ...authed, ...missing },
 		detail: about('Log-in by QR code: the link to show'),
-		before: caller,
-		handle: (u: Userbots, { params, pre }) => u.service.requestQr(pre, idOf(params.id)),
+		handle: (u: Userbots, { params, principal }) => u.service.requestQr(principal, idOf(params.id)),
 	}),
 	restRoute({
 		method: 'post',
 		path: `${BASE}/:id/files/`,
+		policy: uses,
 		params: ID,
 		// Multipart: the handler reads the form itself, after the caller and the userbot are checked.
 		body: S.Upload,
 		readsRequest: true,
 		response: { 201: S.Uploaded, 400: S.Detail, ...authed, ...missing, 413: S.Detail },
 		detail: about('Uploads a media file for commands ({"upload": "<file>"})'),
-		before: ownUserbot,
-		handle: async (u: Userbots, { request, pre }) => {
+		handle: async (u: Userbots, { params, request, principal }) => {
 			const file = await uploadedFile(u, request)
-			return created(await u.service.upload(pre.principal, pre.id, file))
+			return created(await u.service.upload(principal, idOf(params.id), file))
 		},
 	}),
 	// Files out (docs/read-side.md#files-out): a file of the account by TDLib's id, never by a path.
 	restRoute({
 		method: 'get',
 		path: `${BASE}/:id/files/:file_id`,
+		policy: reads,
 		params: t.Object({
 			id: S.PathId(),
 			file_id: t.Unsafe<number>({ type: 'integer', format: 'int32', description: "TDLib's file id" }),
@@ -211,13 +230,12 @@ export const userbotRouteList = [
 		detail: about(
 			"Streams a file of the userbot's account by TDLib's file id (Range, ETag); 202 with the progress while TDLib downloads it",
 		),
-		before: caller,
-		handle: async (u: Userbots, { params, pre, request }) => {
+		handle: async (u: Userbots, { params, principal, request }) => {
 			const userbotId = idOf(params.id)
-			await u.service.get(pre, userbotId)
+			await u.service.get(principal, userbotId)
 			const fileId = fileIdOf(params.file_id ?? '')
 			if (fileId === undefined) throw fileErrors.notFound()
-			const outcome = await u.service.file(pre, userbotId, fileId)
+			const outcome = await u.service.file(principal, userbotId, fileId)
 			return outcome.ready ? fileResponse(outcome, request) : pendingResponse(outcome)
 		},
 	}),
@@ -225,44 +243,44 @@ export const userbotRouteList = [
 	restRoute({
 		method: 'put',
 		path: `${BASE}/:id/proxy/`,
+		policy: manages,
 		params: ID,
 		// Its fields depend on its type (and may not be sent for another): `parseProxyBody` checks them all at once.
 		body: S.ProxySet,
 		validate: false,
 		response: { 200: S.ProxyView, ...invalid, ...authed, ...missing },
 		detail: about("Sets the userbot's proxy: its client starts again behind it, then it is checked"),
-		before: caller,
 		handle: (u: Userbots, input) => {
 			const settings = parseProxyBody(input.body as Record<string, unknown>)
-			return u.proxies.set(input.pre, idOf(input.params.id), settings, clientOf(u, input))
+			return u.proxies.set(input.principal, idOf(input.params.id), settings, clientOf(u, input))
 		},
 	}),
 	restRoute({
 		method: 'delete',
 		path: `${BASE}/:id/proxy/`,
+		policy: ends,
 		params: ID,
 		response: { 204: t.Void(), ...authed, ...missing },
 		detail: about("Removes the userbot's proxy: its client starts again without one"),
-		before: caller,
 		handle: async (u: Userbots, input) => {
-			await u.proxies.remove(input.pre, idOf(input.params.id), clientOf(u, input))
+			await u.proxies.remove(input.principal, idOf(input.params.id), clientOf(u, input))
 			return deleted()
 		},
 	}),
 	restRoute({
 		method: 'post',
 		path: `${BASE}/:id/proxy/check/`,
+		policy: uses,
 		params: ID,
 		response: { 200: S.ProxyView, ...authed, ...missing },
 		detail: about("Checks the userbot's proxy again (TDLib's pingProxy)"),
-		before: caller,
-		handle: (u: Userbots, { params, pre }) => u.proxies.check(pre, idOf(params.id)),
+		handle: (u: Userbots, { params, principal }) => u.proxies.check(principal, idOf(params.id)),
 	}),
 ] as const
 
 export function userbotRoutes(u: Userbots): Elysia {
 	const app: Elysia = new Elysia({ name: 'userbots-routes' })
-	app.use(serveRoutes(u, lifecycleRoutes(userbotRouteList)))
+	app.use(serveRoutes(u, lifecycleRoutes(userbotRouteList), u.ctx.auth.guard(userbotLocators(u.ctx))))
 	// A known path with a method it does not take: 405 with Allow, as Django REST framework answers.
 	answerOtherMethods(app)
 	return app

@@ -42,12 +42,25 @@ export interface EndpointDeps {
 	changed(companyId: number): void
 }
 
-/** A company's endpoints, as its owner manages them (the routes have checked the owner). */
+/** A company's endpoints, as its owner manages them (who may is the routes' policy, docs/policy.md). */
 export class Endpoints {
 	constructor(private readonly deps: EndpointDeps) {}
 
 	private get db() {
 		return this.deps.ctx.db
+	}
+
+	/** The company an endpoint belongs to and the userbots it names (`all` for none named): for the guard. */
+	async located(id: number): Promise<{ companyId: number; userbots: readonly number[] | 'all' } | null> {
+		const [row] = await this.db
+			.select({ companyId: webhookEndpoint.companyId, userbotIds: webhookEndpoint.userbotIds })
+			.from(webhookEndpoint)
+			.where(eq(webhookEndpoint.id, id))
+		if (!row) return null
+		return {
+			companyId: row.companyId,
+			userbots: row.userbotIds === null ? 'all' : (JSON.parse(row.userbotIds) as number[]),
+		}
 	}
 
 	async list(companyId: number) {

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, gt, gte, lt, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, inArray, lt, type SQL } from 'drizzle-orm'
 import type { Database } from 'userbot-gateway/plugin'
 import type { ReplayFields } from './bodies'
 import { TEST_EVENT } from './kinds'
+import type { Reach } from './outbox'
 import type { WebhookStore } from './store'
 import { webhookDelivery, webhookEvent } from './tables'
 
@@ -17,8 +18,12 @@ export class History {
 		private readonly now: () => number,
 	) {}
 
-	async deliveries(endpointId: number, opts: { limit: number; beforeId?: number; status?: string }) {
+	async deliveries(
+		endpointId: number,
+		opts: { limit: number; beforeId?: number; status?: string; reach: Reach },
+	) {
 		const where: SQL[] = [eq(webhookDelivery.endpointId, endpointId)]
+		if (opts.reach !== null) where.push(inArray(webhookDelivery.userbotId, [0, ...opts.reach]))
 		if (opts.beforeId !== undefined) where.push(lt(webhookDelivery.id, opts.beforeId))
 		if (opts.status === 'pending' || opts.status === 'delivered' || opts.status === 'failed')
 			where.push(eq(webhookDelivery.status, opts.status))
@@ -69,10 +74,12 @@ export class History {
 	/**
 	 * Sends again, as new pending deliveries after whatever waits, the stored events this endpoint
 	 * got (delivered or failed alike) that match: after `after_seq` (per userbot), of `userbot_id`,
-	 * stored since `since`. Each keeps its `webhook-id`: the receiver knows it is the same event.
+	 * stored since `since`, of the userbots the caller reaches. Each keeps its `webhook-id`: the
+	 * receiver knows it is the same event.
 	 */
-	async replay(endpointId: number, fields: ReplayFields) {
+	async replay(endpointId: number, fields: ReplayFields, reach: Reach) {
 		const where: SQL[] = [eq(webhookDelivery.endpointId, endpointId)]
+		if (reach !== null) where.push(inArray(webhookEvent.userbotId, [...reach]))
 		if (fields.userbotId !== undefined) where.push(eq(webhookEvent.userbotId, fields.userbotId))
 		if (fields.afterSeq !== undefined) where.push(gt(webhookEvent.seq, fields.afterSeq))
 		if (fields.since !== undefined) where.push(gte(webhookEvent.createdAt, fields.since))

@@ -38,14 +38,28 @@ export interface DeliveryView {
 }
 
 /** The routes' view of the stored events: the listing, the test event, replays. */
+/**
+ * The userbots the caller reaches (docs/policy.md): the deliveries and replays of only those (and the
+ * endpoint's test events), whatever the endpoint named before; null: every userbot of the company.
+ */
+export type Reach = readonly number[] | null
+
 export interface OutboxHistory {
 	deliveries(
 		endpointId: number,
-		opts: { limit: number; beforeId?: number; status?: string },
+		opts: { limit: number; beforeId?: number; status?: string; reach: Reach },
 	): Promise<DeliveryView[]>
 	test(companyId: number, endpointId: number): Promise<{ event_id: number | null; message_id: string }>
-	replay(endpointId: number, fields: ReplayFields): Promise<{ replayed: number; truncated: boolean }>
+	replay(
+		endpointId: number,
+		fields: ReplayFields,
+		reach: Reach,
+	): Promise<{ replayed: number; truncated: boolean }>
 }
+
+/** Whether an event of `userbotId` is within the caller's reach (a test event, of userbot 0, always is). */
+export const withinReach = (reach: Reach, userbotId: number) =>
+	reach === null || userbotId === 0 || reach.includes(userbotId)
 
 /**
  * Where events wait for their deliveries, and what sends them: the database (store.ts, deliver.ts,

@@ -5,11 +5,15 @@ import {
 	answerOtherMethods,
 	BEARER_OR_SESSION,
 	badRequest,
-	HttpError,
-	AUTH_MESSAGES as MESSAGES,
+	byParam,
+	companyOf,
+	inBody,
 	notFound,
+	OF_COMPANY,
 	type Principal,
 	queryInteger,
+	reachedUserbots,
+	reachesEvery,
 	restRoute,
 	RestSchemas as S,
 	serveRoutes,
@@ -21,10 +25,14 @@ import type { OutboxHistory } from './outbox'
 import { Delivery, Endpoint, Replayed, Sent, WithSecret } from './schemas'
 
 /**
- * The REST face of webhooks: a company's endpoints, for its owner alone (a member gets 403, as on the
- * other owner-only routes; an endpoint of another company is 404, as if it did not exist). Each route
- * is one definition (docs/plugins.md#routes-as-data): served from it and described from it. The
- * owner is checked before a body is read, and where a route names an endpoint, the endpoint too.
+ * The REST face of webhooks: a company's endpoints, for its owner and the API keys with `webhooks`
+ * (a member gets 403, as on the other owner-only routes; an endpoint of another company is 404, as
+ * if it did not exist). Each route is one definition (docs/plugins.md#routes-as-data): served from
+ * it and described from it. Who may is each route's policy entry (docs/policy.md), decided by the
+ * guard before a body is read, and for the userbots a body names once it is checked: an endpoint
+ * names userbots, and it is the caller's only when every one of them is (an endpoint of all the
+ * company's userbots only for a caller that reaches all of them). An endpoint made without
+ * `userbot_ids` gets the userbots its maker reaches; the lists and replays show only those.
  */
 export interface Webhooks {
 	ctx: AppContext
@@ -33,41 +41,18 @@ export interface Webhooks {
 	kick: () => void
 }
 
-interface Owner {
-	companyId: number
-	userId: number
-	principal: Principal
-}
-
-async function owner({ ctx }: Webhooks, { request }: { request: Request }): Promise<Owner> {
-	const outcome = await ctx.auth.authenticate(request)
-	if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
-	const { companyId, isOwner, userId } = outcome.principal
-	if (!isOwner || companyId === null)
-		throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
-	return { companyId, userId, principal: outcome.principal }
-}
-
 const idOf = (raw: string | undefined): number => {
 	if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
 	return Number(raw)
 }
 
-/** The owner and the endpoint the path names (404 when not theirs), before the body is read. */
-async function ownedEndpoint(w: Webhooks, request: { request: Request; params: Record<string, string> }) {
-	const who = await owner(w, request)
-	const row = await w.endpoints.row(who.companyId, idOf(request.params.id))
-	return { owner: who, id: row.id }
-}
-
 /** The audit line of a change of the company's endpoints (never the URL's secrets nor the signing secret). */
 const audit = (
 	{ ctx }: Webhooks,
-	who: Owner,
+	principal: Principal,
 	input: { server: Parameters<AppContext['auth']['clientAddress']>[0]; request: Request },
 	entry: AuditEntry,
-) =>
-	writeAudit(ctx.db, who.principal, { ...entry, client: ctx.auth.clientAddress(input.server, input.request) })
+) => writeAudit(ctx.db, principal, { ...entry, client: ctx.auth.clientAddress(input.server, input.request) })
 
 const created = (body: unknown) => Response.json(body, { status: 201 })
 const accepted = (body: unknown) => Response.json(body, { status: 202 })
@@ -76,44 +61,67 @@ const security = BEARER_OR_SESSION
 const tags = ['webhooks']
 const authed = { 401: S.Detail, 403: S.Detail }
 
+/** The live userbots `principal` reaches, sorted; null: every userbot of the company. */
+async function liveReach({ ctx }: Webhooks, principal: Principal): Promise<number[] | null> {
+	const reached = reachedUserbots(principal)
+	if (reached === null) return null
+	const records = await Promise.all(reached.map((id) => ctx.userbots.lookup(id)))
+	return records
+		.flatMap((r) => (r && r.companyId === principal.companyId ? [r.id] : []))
+		.sort((a, b) => a - b)
+}
+
+/** What a userbot the caller does not reach gets in a body: the words of one that does not exist. */
+const NOT_THE_COMPANYS = 'Each item must be a userbot of the company.'
+const THIS_ONE = [byParam()] as const
+const reads = { action: 'read', resource: 'webhook', find: THIS_ONE } as const
+const changes = { action: 'write', resource: 'webhook', find: THIS_ONE } as const
+
 export const webhookRouteList = [
 	restRoute({
 		method: 'get',
 		path: '/api/webhooks/',
+		policy: { action: 'read', resource: 'webhook', find: [OF_COMPANY] },
 		response: { 200: t.Array(Endpoint), ...authed },
 		detail: { summary: "The company's webhook endpoints (owner)", tags, security },
-		before: owner,
-		handle: (w: Webhooks, { pre }) => w.endpoints.list(pre.companyId),
+		handle: async (w: Webhooks, { principal }) =>
+			(await w.endpoints.list(companyOf(principal))).filter((e) => reachesEvery(principal, e.userbot_ids)),
 	}),
 	restRoute({
 		method: 'post',
 		path: '/api/webhooks/',
+		policy: {
+			action: 'write',
+			resource: 'webhook',
+			find: [OF_COMPANY, inBody('userbot_ids', NOT_THE_COMPANYS)],
+		},
 		body: EndpointBody,
 		response: { 201: WithSecret, 400: S.FieldErrors, ...authed },
 		detail: { summary: 'Adds a webhook endpoint; its secret is shown once (owner)', tags, security },
-		before: owner,
 		handle: async (w: Webhooks, input) => {
-			const made = await w.endpoints.create(
-				input.pre.companyId,
-				input.pre.userId,
-				endpointFields(input.body, true),
-			)
-			await audit(w, input.pre, input, { action: 'webhook.created', target: `webhook:${made.id}` })
+			const { principal } = input
+			const fields = endpointFields(input.body, true)
+			// Named by nobody, an endpoint is of the userbots its maker reaches: all of them, or a key's
+			// (those still there: a key keeps the ids of userbots deleted since it was made).
+			if (fields.userbotIds === undefined) fields.userbotIds = await liveReach(w, principal)
+			const made = await w.endpoints.create(companyOf(principal), principal.userId, fields)
+			await audit(w, principal, input, { action: 'webhook.created', target: `webhook:${made.id}` })
 			return created(made)
 		},
 	}),
 	restRoute({
 		method: 'get',
 		path: '/api/webhooks/:id/',
+		policy: reads,
 		params: ID,
 		response: { 200: Endpoint, ...authed, 404: S.Detail },
 		detail: { summary: 'One webhook endpoint (owner)', tags, security },
-		before: owner,
-		handle: (w: Webhooks, { params, pre }) => w.endpoints.view(pre.companyId, idOf(params.id)),
+		handle: (w: Webhooks, { params, principal }) => w.endpoints.view(companyOf(principal), idOf(params.id)),
 	}),
 	restRoute({
 		method: 'patch',
 		path: '/api/webhooks/:id/',
+		policy: { ...changes, find: [...THIS_ONE, inBody('userbot_ids', NOT_THE_COMPANYS)] },
 		params: ID,
 		body: EndpointPatch,
 		response: { 200: Endpoint, 400: S.FieldErrors, ...authed, 404: S.Detail },
@@ -122,18 +130,18 @@ export const webhookRouteList = [
 			tags,
 			security,
 		},
-		before: ownedEndpoint,
 		handle: async (w: Webhooks, input) => {
-			const { owner: who, id } = input.pre
+			const { principal } = input
+			const id = idOf(input.params.id)
 			const fields = endpointFields(input.body, false)
-			const updated = await w.endpoints.update(who.companyId, id, fields)
+			const updated = await w.endpoints.update(companyOf(principal), id, fields)
 			// Which fields changed, not their values: a URL may carry credentials of its own.
 			const changed = Object.keys(fields)
 				.filter((k) => fields[k as keyof typeof fields] !== undefined)
 				.map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))
 				.sort()
 				.join(',')
-			await audit(w, who, input, {
+			await audit(w, principal, input, {
 				action: 'webhook.updated',
 				target: `webhook:${id}`,
 				detail: { fields: changed },
@@ -144,40 +152,40 @@ export const webhookRouteList = [
 	restRoute({
 		method: 'delete',
 		path: '/api/webhooks/:id/',
+		policy: { ...changes, destructive: true },
 		params: ID,
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
 		detail: { summary: 'Deletes a webhook endpoint and its deliveries (owner)', tags, security },
-		before: owner,
 		handle: async (w: Webhooks, input) => {
 			const id = idOf(input.params.id)
-			await w.endpoints.remove(input.pre.companyId, id)
-			await audit(w, input.pre, input, { action: 'webhook.deleted', target: `webhook:${id}` })
+			await w.endpoints.remove(companyOf(input.principal), id)
+			await audit(w, input.principal, input, { action: 'webhook.deleted', target: `webhook:${id}` })
 			return new Response(null, { status: 204 })
 		},
 	}),
 	restRoute({
 		method: 'post',
 		path: '/api/webhooks/:id/rotate-secret/',
+		policy: changes,
 		params: ID,
 		response: { 200: WithSecret, ...authed, 404: S.Detail },
 		detail: { summary: 'A new secret; the old one signs beside it for 24 h (owner)', tags, security },
-		before: owner,
 		handle: async (w: Webhooks, input) => {
 			const id = idOf(input.params.id)
-			const rotated = await w.endpoints.rotate(input.pre.companyId, id)
-			await audit(w, input.pre, input, { action: 'webhook.secret_rotated', target: `webhook:${id}` })
+			const rotated = await w.endpoints.rotate(companyOf(input.principal), id)
+			await audit(w, input.principal, input, { action: 'webhook.secret_rotated', target: `webhook:${id}` })
 			return rotated
 		},
 	}),
 	restRoute({
 		method: 'post',
 		path: '/api/webhooks/:id/test/',
+		policy: changes,
 		params: ID,
 		response: { 202: Sent, ...authed, 404: S.Detail },
 		detail: { summary: 'Sends a webhook.test event to the endpoint (owner)', tags, security },
-		before: ownedEndpoint,
-		handle: async (w: Webhooks, { pre }) => {
-			const sent = await w.history.test(pre.owner.companyId, pre.id)
+		handle: async (w: Webhooks, { params, principal }) => {
+			const sent = await w.history.test(companyOf(principal), idOf(params.id))
 			w.kick()
 			return accepted(sent)
 		},
@@ -185,6 +193,7 @@ export const webhookRouteList = [
 	restRoute({
 		method: 'get',
 		path: '/api/webhooks/:id/deliveries/',
+		policy: reads,
 		params: ID,
 		response: { 200: t.Array(Delivery), 400: S.FieldErrors, ...authed, 404: S.Detail },
 		detail: {
@@ -192,19 +201,19 @@ export const webhookRouteList = [
 			tags,
 			security,
 		},
-		before: ownedEndpoint,
-		handle: (w: Webhooks, { request, pre }) => w.history.deliveries(pre.id, deliveryQuery(request)),
+		handle: (w: Webhooks, { params, request, principal }) =>
+			w.history.deliveries(idOf(params.id), { ...deliveryQuery(request), reach: reachedUserbots(principal) }),
 	}),
 	restRoute({
 		method: 'post',
 		path: '/api/webhooks/:id/replay/',
+		policy: { ...changes, find: [...THIS_ONE, inBody('userbot_id', 'A valid userbot id is required.')] },
 		params: ID,
 		body: Replay,
 		response: { 202: Replayed, 400: S.FieldErrors, ...authed, 404: S.Detail },
 		detail: { summary: 'Sends stored events again, failed ones included (owner)', tags, security },
-		before: ownedEndpoint,
-		handle: async (w: Webhooks, { body, pre }) => {
-			const outcome = await w.history.replay(pre.id, replayFields(body))
+		handle: async (w: Webhooks, { body, params, principal }) => {
+			const outcome = await w.history.replay(idOf(params.id), replayFields(body), reachedUserbots(principal))
 			w.kick()
 			return accepted(outcome)
 		},
@@ -233,7 +242,14 @@ export function webhookRoutes(
 	kick: () => void,
 ): Elysia {
 	const app: Elysia = new Elysia({ name: 'webhooks-routes' })
-	app.use(serveRoutes<Webhooks>({ ctx, endpoints, history, kick }, webhookRouteList))
+	const guard = ctx.auth.guard({
+		webhook: (id) => endpoints.located(id),
+		userbot: async (id) => {
+			const record = await ctx.userbots.lookup(id)
+			return record ? { companyId: record.companyId, userbots: [record.id] } : null
+		},
+	})
+	app.use(serveRoutes<Webhooks>({ ctx, endpoints, history, kick }, webhookRouteList, guard))
 	answerOtherMethods(app)
 	return app
 }

@@ -35,6 +35,7 @@ import { closerStack } from '../platform/shutdown'
 import { type PluginDefinition, pluginSettingsOf } from '../plugin/define'
 import { loadPluginModule } from '../plugin/loader'
 import { RouteOwners } from '../plugin/route-owners'
+import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { recordRequests } from '../supervisor/request-log'
 import { createUpdateHub } from '../updates/hub'
 import { createUserbotDirectory } from '../userbots/directory'
@@ -323,20 +324,24 @@ async function compose(
 	}).use(errorHandler(log))
 	// Before any route: every request, of every plugin, gets its access line and its sample.
 	instrumentHttp(app, auth, metrics, log)
-	app.get('/health', async ({ set }) => {
-		const database = await probeDatabase(handle.client)
-		const health = runtime?.health()
-		const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
-		// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
-		const bus = health?.bus
-		if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
-		const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
-		// Public and unauthenticated: whether a new userbot fits, nothing countable; the counts are
-		// metrics behind METRICS_TOKEN (docs/capacity.md#watching-it).
-		const room = runtime?.room?.()
-		const capacity = room && { room: room.used < room.clients }
-		return { status, database, supervisor, ...(bus ? { bus } : {}), ...(capacity ? { capacity } : {}) }
-	})
+	app.get(
+		'/health',
+		async ({ set }) => {
+			const database = await probeDatabase(handle.client)
+			const health = runtime?.health()
+			const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
+			// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
+			const bus = health?.bus
+			if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
+			const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
+			// Public and unauthenticated: whether a new userbot fits, nothing countable; the counts are
+			// metrics behind METRICS_TOKEN (docs/capacity.md#watching-it).
+			const room = runtime?.room?.()
+			const capacity = room && { room: room.used < room.clients }
+			return { status, database, supervisor, ...(bus ? { bus } : {}), ...(capacity ? { capacity } : {}) }
+		},
+		policyHook(PUBLIC_READ),
+	)
 
 	const routeOwners = new RouteOwners()
 	routeOwners.claim('core', app)

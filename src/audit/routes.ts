@@ -1,11 +1,14 @@
 import { Elysia } from 'elysia'
-import { MESSAGES } from '../auth/errors'
 import { json } from '../auth/respond'
 import type { AppContext } from '../context'
-import { HttpError } from '../http/errors'
 import { answerOtherMethods } from '../http/methods'
 import { queryInteger } from '../http/query'
+import { OF_COMPANY, type PolicyEntry, policyHook } from '../policy/entry'
+import { companyOf } from '../policy/principal'
 import { readAudit } from './log'
+
+/** The audit log is the owner's in person: the kind `audit` admits neither a member nor a key. */
+export const AUDIT_POLICY: PolicyEntry = { action: 'read', resource: 'audit', find: [OF_COMPANY] }
 
 const PAGE = 100
 
@@ -15,18 +18,19 @@ const PAGE = 100
  */
 export function auditRoutes(ctx: AppContext): Elysia {
 	const app: Elysia = new Elysia({ name: 'audit-routes' })
-	app.get('/api/audit/', async ({ request }) => {
-		const outcome = await ctx.auth.resolve(request)
-		if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
-		const p = outcome.caller.principal
-		if (!p.isOwner || p.companyId === null || p.key) {
-			throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
-		}
-		const query = new URL(request.url).searchParams
-		const limit = queryInteger(query, 'limit', { min: 1, max: PAGE }) ?? PAGE
-		const before = queryInteger(query, 'before', { min: 1, max: Number.MAX_SAFE_INTEGER })
-		return json(await readAudit(ctx.db, p.companyId, limit, before))
-	})
+	const guard = ctx.auth.guard()
+	app.get(
+		'/api/audit/',
+		async ({ request, server }) => {
+			const p = await guard.admit(AUDIT_POLICY, { request, server, params: {} })
+			if (!p) throw new Error('the audit log admitted nobody')
+			const query = new URL(request.url).searchParams
+			const limit = queryInteger(query, 'limit', { min: 1, max: PAGE }) ?? PAGE
+			const before = queryInteger(query, 'before', { min: 1, max: Number.MAX_SAFE_INTEGER })
+			return json(await readAudit(ctx.db, companyOf(p), limit, before))
+		},
+		policyHook(AUDIT_POLICY),
+	)
 	answerOtherMethods(app)
 	return app
 }

@@ -1,9 +1,9 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
 import { apiKey, company } from '../../db/schema'
+import type { KeyScopes } from '../policy/scopes'
 import type { AuthCache } from './cache'
 import { randomToken, safeEqual, sha256 } from './crypto'
-import type { KeyScopes } from './key-scopes'
 
 /**
  * API keys: `ubg_` and 256 random bits (base64url), so that secret scanners can tell one; stored as
@@ -49,6 +49,8 @@ export interface ApiKeys {
 	/** The new key, shown this once; null when the company holds MAX_KEYS_PER_COMPANY live keys. */
 	create(key: NewKey): Promise<{ record: KeyRecord; secret: string } | null>
 	list(companyId: number): Promise<KeyRecord[]>
+	/** The company a live key belongs to, or null (for the keys routes' guard, docs/policy.md). */
+	located(keyId: number): Promise<{ companyId: number } | null>
 	/** Revokes a live key of the company; the record as it was, or null when there was none. */
 	revoke(companyId: number, keyId: number): Promise<KeyRecord | null>
 }
@@ -168,6 +170,13 @@ export function createApiKeys(db: Database, cache: AuthCache, reportError: (err:
 				.where(and(eq(apiKey.companyId, companyId), isNull(apiKey.revokedAt)))
 				.orderBy(desc(apiKey.id))
 			return rows.map(toRecord)
+		},
+		async located(keyId) {
+			const [row] = await db
+				.select({ companyId: apiKey.companyId })
+				.from(apiKey)
+				.where(and(eq(apiKey.id, keyId), isNull(apiKey.revokedAt)))
+			return row ?? null
 		},
 		async revoke(companyId, keyId) {
 			const [row] = await db

@@ -1,12 +1,13 @@
 import type { Config } from '../config'
+import { type Standing, standingOf } from '../policy/principal'
+import type { KeyGrant } from '../policy/scopes'
 import { type ApiKeys, type KeyRecord, keyFamily } from './api-keys'
 import type { AuthCache, SessionEntry } from './cache'
 import { readCookie, SESSION_COOKIE } from './cookies'
 import { createCsrfCheck, UNSAFE_METHODS } from './csrf'
 import { MESSAGES } from './errors'
 import type { Families } from './families'
-import { type KeyGrant, keyRouteRefusal } from './key-scopes'
-import { mayWork, type Profile, type Profiles } from './profiles'
+import type { Profile, Profiles } from './profiles'
 import type { Sessions } from './sessions'
 import type { TokenSigner } from './tokens'
 import type { Authenticator, AuthOutcome, Credential, Principal, UpgradeOutcome } from './types'
@@ -46,6 +47,12 @@ export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	 * its holder may no longer use.
 	 */
 	identify(request: Request): CallerOutcome | Promise<CallerOutcome>
+	/**
+	 * Who the credentials name, an API key included, whatever their standing: for the route guard
+	 * (src/auth/route-guard.ts), which asks the policy what this principal may do. Remembered for
+	 * the access line, as `resolve` is.
+	 */
+	caller(request: Request): CallerOutcome | Promise<CallerOutcome>
 	/** Who a request was resolved to, if it was (the access log names the user or key). */
 	callerOf(request: Request): Principal | undefined
 }
@@ -70,15 +77,12 @@ const keyForbidden = {
 	status: 403,
 	body: { detail: MESSAGES.permissionDenied, code: 'key_scope' },
 } as const
-const keyNotFound = { ok: false, status: 404, body: { detail: 'Not found.' } } as const
 /** A key without an expiry: its credential never expires (the expiry timer re-arms every ~24 days). */
 const NEVER = Number.MAX_SAFE_INTEGER
 
-const statusNotAllowed = {
-	ok: false,
-	status: 403,
-	body: { detail: MESSAGES.accessDenied, code: 'status_not_allowed' },
-} as const
+/** The access rules' refusal of a principal that may not work (docs/rest.md#members-and-owners). */
+const standingRefusal = (standing: Exclude<Standing, 'works'>) =>
+	({ ok: false, status: 403, body: { detail: MESSAGES.accessDenied, code: standing } }) as const
 
 export function createCallerResolver(
 	config: Config,
@@ -105,6 +109,7 @@ export function createCallerResolver(
 			companyId: profile.companyId,
 			isOwner: profile.isOwner,
 			grants: profile.grants,
+			standing: standingOf(profile),
 			via,
 		}
 		return made[via]
@@ -140,17 +145,13 @@ export function createCallerResolver(
 		return match?.[1] && keys.looksLikeKey(match[1]) ? match[1] : null
 	}
 
-	/** An API key: live, its owner still the active owner of its company, the route within its scopes. */
-	const fromApiKey = async (secret: string, request: Request, upgrade: boolean): Promise<CallerOutcome> => {
+	/** An API key: live, its owner still the active owner of its company. What it may do is the policy's. */
+	const fromApiKey = async (secret: string): Promise<CallerOutcome> => {
 		const record: KeyRecord | null = await keys.resolve(secret)
 		if (!record) return tokenInvalid
 		const profile = await profiles.get(record.userId)
 		if (!profile?.active || !profile.isOwner || profile.companyId !== record.companyId) return tokenInvalid
 		const principal = keyPrincipal(profile, { id: record.id, scopes: record.scopes })
-		if (!upgrade && principal.key) {
-			const refused = keyRouteRefusal(principal.key, request.method, new URL(request.url).pathname)
-			if (refused) return refused === 'not_found' ? keyNotFound : keyForbidden
-		}
 		const credential: Credential = {
 			principal,
 			family: keyFamily(record.id),
@@ -225,7 +226,7 @@ export function createCallerResolver(
 
 	const fromDatabase = async (request: Request, upgrade: boolean): Promise<CallerOutcome> => {
 		const key = presentedKey(request.headers)
-		if (key !== null) return fromApiKey(key, request, upgrade)
+		if (key !== null) return fromApiKey(key)
 		const authorization = request.headers.get('authorization')
 		if (authorization) {
 			const match = /^Bearer\s+(\S+)$/i.exec(authorization)
@@ -243,11 +244,21 @@ export function createCallerResolver(
 		return { ok: true, caller: sessionCaller(profile, sessionId, entry) }
 	}
 
-	/** A caller whose work status does not allow work is refused, whatever the credential. */
+	/** A caller whose standing does not let it work is refused, whatever the credential (src/policy/principal.ts). */
 	const standing = (outcome: CallerOutcome): CallerOutcome =>
-		outcome.ok && !mayWork(outcome.caller.profile) ? statusNotAllowed : outcome
+		outcome.ok && outcome.caller.principal.standing !== 'works'
+			? standingRefusal(outcome.caller.principal.standing)
+			: outcome
 
-	const identify = (request: Request, upgrade = false) =>
+	/**
+	 * A route that authenticates by itself (`authenticate`, `resolve`) carries no policy entry the
+	 * core can read, so an API key is refused there: a key reaches only what an entry admits it to
+	 * (the route guard's `caller`), and the command channel.
+	 */
+	const withoutKey = (outcome: CallerOutcome): CallerOutcome =>
+		outcome.ok && outcome.caller.principal.key ? keyForbidden : outcome
+
+	const anyCaller = (request: Request, upgrade = false) =>
 		fromMemory(request, upgrade) ?? fromDatabase(request, upgrade)
 
 	const callers = new WeakMap<Request, Principal>()
@@ -255,19 +266,25 @@ export function createCallerResolver(
 		if (outcome.ok) callers.set(request, outcome.caller.principal)
 		return outcome
 	}
-	const resolve = (request: Request, upgrade = false) => {
-		const outcome = identify(request, upgrade)
-		return outcome instanceof Promise
-			? outcome.then((o) => remember(request, standing(o)))
-			: remember(request, standing(outcome))
-	}
+	const then = (
+		outcome: CallerOutcome | Promise<CallerOutcome>,
+		next: (o: CallerOutcome) => CallerOutcome,
+	): CallerOutcome | Promise<CallerOutcome> =>
+		outcome instanceof Promise ? outcome.then(next) : next(outcome)
+	const resolve = (request: Request, upgrade = false) =>
+		then(anyCaller(request, upgrade), (o) => remember(request, standing(upgrade ? o : withoutKey(o))))
+	// Logout's: it ends what the credential names, and an API key names nothing it could end.
+	const identify = (request: Request) => anyCaller(request)
 
 	const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
 		outcome.ok ? { ok: true, principal: outcome.caller.principal } : outcome
 
 	/** The user may still act as the principal the credential was issued for, and may work. */
 	const stillHolds = (profile: Profile, principal: Principal) =>
-		mayWork(profile) && profile.companyId === principal.companyId && profile.isOwner === principal.isOwner
+		profile.active &&
+		standingOf(profile) === 'works' &&
+		profile.companyId === principal.companyId &&
+		profile.isOwner === principal.isOwner
 
 	const principalFromDatabase = async (credential: Credential): Promise<Principal | null> => {
 		const { principal, family, sessionId } = credential
@@ -301,7 +318,8 @@ export function createCallerResolver(
 
 	return {
 		resolve,
-		identify: (request) => identify(request),
+		identify,
+		caller: (request) => then(anyCaller(request), (o) => remember(request, o)),
 		callerOf: (request) => callers.get(request),
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> => {

@@ -13,6 +13,7 @@ import { createProfiles } from './profiles'
 import { createRateLimiter } from './rate-limit'
 import { createResetTokens } from './reset-tokens'
 import { clearedCookies } from './respond'
+import { createRouteGuard } from './route-guard'
 import type { AuthServices } from './services'
 import { createSessions, type Sessions } from './sessions'
 import { createTokenSigner, type TokenSigner } from './tokens'
@@ -107,6 +108,7 @@ export function createAuthenticator(deps: AuthDeps): AuthCore {
 			await families.revokeUser(userId, tx)
 		},
 		invalidateUser: (userId, revoked = false) => cache.dropUser(userId, revoked),
+		guard: (locators) => createRouteGuard(resolver, locators),
 	}
 	return core
 }

@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/sqlite-core'
 import type { Database } from '../../db/client'
 import { company, memberGrant, statusOnWork, userProfile } from '../../db/schema'
+import { isPermission, type Permission } from '../policy/permissions'
 import type { AuthCache } from './cache'
-import { isPermission, type Permission } from './permissions'
 import type { Profile } from './types'
 
 export type { Profile } from './types'
@@ -68,6 +68,7 @@ export function createProfiles(db: Database, cache: AuthCache): Profiles {
 				isOwner: row.isOwner,
 				active: row.active,
 				allowsWork: row.allowsWork,
+				companyActive: row.companyActive ?? true,
 				grants,
 				json: JSON.stringify({
 					id: row.id,

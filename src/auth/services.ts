@@ -1,4 +1,5 @@
 import type { PeerSource } from '../http/client-address'
+import type { RouteGuard } from '../http/rest-route'
 import type { CallerOutcome } from './authenticator'
 import type { CheckedUser, CredentialCheck, LoginGate } from './credentials'
 import type { Executor } from './db-types'
@@ -7,6 +8,7 @@ import type { PasswordHasher } from './passwords'
 import type { Profiles } from './profiles'
 import type { RateLimiter } from './rate-limit'
 import type { ResetTokens } from './reset-tokens'
+import type { Locators } from './route-guard'
 import type { MainTokens } from './sessions'
 import type { TokenSigner } from './tokens'
 import type { Authenticator } from './types'
@@ -24,6 +26,17 @@ export interface AuthServices extends Authenticator {
 	 * session's cookie value: a plain value when memory alone decided, else a promise.
 	 */
 	resolve(request: Request): CallerOutcome | Promise<CallerOutcome>
+	/**
+	 * Who the request's credential names, an API key included, whatever its standing: what the route
+	 * guard hands the policy (docs/policy.md). A route that authenticates by itself uses `resolve`.
+	 */
+	caller(request: Request): CallerOutcome | Promise<CallerOutcome>
+	/**
+	 * The guard of a plugin's routes, which enforces their policy entries:
+	 * `serveRoutes(ctx, routes, ctx.auth.guard({ webhook: findEndpoint }))`, a locator for each kind
+	 * its routes find by a path parameter (and `userbot` for the userbots a body names).
+	 */
+	guard(locators?: Locators): RouteGuard
 	/** The client's address for rate limits and audit lines: the peer, or what a trusted proxy says. */
 	clientAddress(server: PeerSource | null | undefined, request: Request): string
 	/** Password hashing (argon2id), each hash taking a turn of PASSWORD_HASH_CONCURRENCY. */

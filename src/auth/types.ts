@@ -1,22 +1,7 @@
-import type { KeyGrant } from './key-scopes'
-import type { Permission } from './permissions'
+import type { Permission } from '../policy/permissions'
+import type { Principal } from '../policy/principal'
 
-/**
- * Who is calling, as resolved from a session cookie or a bearer access token: the user, the company,
- * the role (owner or member) and the owner-only permissions granted to a member. Every REST route
- * and command decides by these (`allows` in permissions.ts), never by the kind of credential.
- */
-export interface Principal {
-	userId: number
-	email: string
-	companyId: number | null
-	isOwner: boolean
-	/** Owner-only permissions the owner granted this member (an owner holds them all anyway). */
-	grants: ReadonlySet<Permission>
-	via: 'session' | 'bearer' | 'key'
-	/** Set when the caller came with an API key: the owner's principal, narrowed by its scopes. */
-	key?: KeyGrant
-}
+export type { Principal } from '../policy/principal'
 
 export type AuthOutcome =
 	| { ok: true; principal: Principal }
@@ -115,6 +100,8 @@ export interface Profile {
 	active: boolean
 	/** The work status allows work (an owner works whatever it says). */
 	allowsWork: boolean
+	/** The company's `active` flag (true without a company): off, nobody of it works (src/policy/principal.ts). */
+	companyActive: boolean
 	grants: ReadonlySet<Permission>
 	/** The `me/` body, serialized once. */
 	json: string

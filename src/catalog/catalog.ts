@@ -21,6 +21,13 @@ export interface CatalogCommand {
 	requires_authorization: boolean
 	/** The owner-only permission it needs (owners, and members granted it), or null: any member. */
 	permission: string | null
+	/**
+	 * Its policy action (docs/policy.md): `read` changes nothing (what a `read_only` key may send, an
+	 * MCP tool's `readOnlyHint`), `write` changes, `manage` changes what only the owner or a grant may.
+	 */
+	action: 'read' | 'write' | 'manage'
+	/** It deletes or ends something for good (an MCP tool's `destructiveHint`). */
+	destructive: boolean
 	/** Each try counts against the userbot's limit on guessing its password and codes. */
 	checks_secret: boolean
 	/** The TDLib methods it may send (the gateway refuses any other). */
@@ -62,7 +69,7 @@ function gatewayErrors(command: CommandDefinition): string[] {
 		G.RUNTIME_RESTARTED,
 		G.TIMEOUT,
 		...(command.methods.length > 0 ? [G.HIDDEN_TDLIB_ERROR] : []),
-		...(command.permission ? [G.PERMISSION_DENIED] : []),
+		...(command.policy.permission ? [G.PERMISSION_DENIED] : []),
 		...(command.checksSecret ? [G.TOO_MANY_GUESSES] : []),
 		G.TOO_DEEP,
 		G.TOO_MANY_IN_FLIGHT,
@@ -80,7 +87,9 @@ export function catalogEntry({ command, groupId }: RegisteredCommand): CatalogCo
 		group: groupId,
 		summary: command.summary ?? null,
 		requires_authorization: command.requiresAuthorization !== false,
-		permission: command.permission ?? null,
+		permission: command.policy.permission ?? null,
+		action: command.policy.action,
+		destructive: command.policy.destructive === true,
 		checks_secret: command.checksSecret === true,
 		tdlib_methods: [...command.methods],
 		input: inputSchema(command.input),

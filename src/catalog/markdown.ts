@@ -79,6 +79,8 @@ function commandSection(c: CatalogCommand): string {
 		}
 		lines.push('')
 	}
+	const reads = c.action === 'read' ? 'reads only: a `read_only` API key may send it' : 'changes something'
+	lines.push(`[Policy](policy.md): ${reads}${c.destructive ? '; destructive' : ''}.`, '')
 	if (c.permission) lines.push(`Owner-only: owners, and members granted ${code(c.permission)}.`, '')
 	if (c.checks_secret)
 		lines.push("Each try counts against the userbot's limit on password and code guesses.", '')

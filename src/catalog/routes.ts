@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { JsonSchema } from '../commands/fields'
+import { PUBLIC_READ, policyHook } from '../policy/entry'
 import type { Catalog } from './catalog'
 
 /**
@@ -12,6 +13,6 @@ export function catalogRoutes(catalog: Catalog, asyncapi: JsonSchema) {
 	const asyncapiJson = JSON.stringify(asyncapi)
 	const headers = { 'content-type': 'application/json' }
 	return new Elysia({ name: 'catalog' })
-		.get('/api/commands/', () => new Response(catalogJson, { headers }))
-		.get('/api/asyncapi.json', () => new Response(asyncapiJson, { headers }))
+		.get('/api/commands/', () => new Response(catalogJson, { headers }), policyHook(PUBLIC_READ))
+		.get('/api/asyncapi.json', () => new Response(asyncapiJson, { headers }), policyHook(PUBLIC_READ))
 }

@@ -1,8 +1,8 @@
 import type * as v from 'valibot'
 import type { AuditAction, AuditDetail } from '../audit/log'
-import type { Permission } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { FloodClass } from '../flood/limits'
+import type { CommandPolicy } from '../policy/entry'
 import type { TdInvoke, TdMethod, TdUpdate } from '../telegram/types'
 
 /**
@@ -68,11 +68,13 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 */
 	requiresAuthorization?: boolean
 	/**
-	 * The owner-only permission the command needs (src/auth/permissions.ts): an owner always has it,
-	 * a member only when the owner granted it; otherwise the gateway answers `permission denied`.
-	 * Left out, every member of the company may send it.
+	 * What the command needs (docs/policy.md): its action (`read` changes nothing, and is all a
+	 * `read_only` key may send; `write`; `manage` with the owner-only `permission` a member must be
+	 * granted, src/policy/permissions.ts) and whether it is `destructive`. It acts on the userbot its
+	 * frame names, in its group; the gateway asks `can` before it runs, and answers `userbot not
+	 * found` or `permission denied`.
 	 */
-	permission?: Permission
+	policy: CommandPolicy
 	/**
 	 * True for a command that checks a password or code the client supplies (a 2FA password, a
 	 * recovery or log-in code): the gateway counts each try against the userbot's guess limit before

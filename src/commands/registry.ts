@@ -1,8 +1,11 @@
+import { commandEntry, entryFault, type PolicyEntry } from '../policy/entry'
 import type { CommandDefinition, CommandGroup } from './define'
 
 export interface RegisteredCommand {
 	command: CommandDefinition
 	groupId: string
+	/** Its whole policy entry: the definition's part, on the userbot its frame names, in its group. */
+	policy: PolicyEntry
 }
 
 /** Actions the gateway answers for the connection itself (renewal now; live updates next). */
@@ -39,7 +42,13 @@ export function createCommandRegistry(
 						: `by both command groups '${existing.groupId}' and '${group.id}'`
 				throw new CommandRegistryError(`command '${command.name}' is registered ${where}`)
 			}
-			byName.set(command.name, { command, groupId: group.id })
+			const policy = commandEntry(command.policy, group.id, command.name)
+			const fault = entryFault(policy)
+			if (fault)
+				throw new CommandRegistryError(
+					`command '${command.name}' of group '${group.id}' ${fault} (docs/policy.md)`,
+				)
+			byName.set(command.name, { command, groupId: group.id, policy })
 		}
 	}
 	return byName

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { PUBLIC_READ, policyHook } from '../policy/entry'
 import type { Logger } from '../util/logger'
 import { type ConsoleAssets, consoleAssets } from './bundle'
 
@@ -82,14 +83,16 @@ export function consoleRoutes(opts: ConsoleOptions) {
 		}
 	}
 	return new Elysia({ name: 'console' })
-		.get('/', htmlResponse)
-		.get('/reset-password', htmlResponse)
+		.get('/', htmlResponse, policyHook(PUBLIC_READ))
+		.get('/reset-password', htmlResponse, policyHook(PUBLIC_READ))
 		.get(
 			'/console/app.js',
 			asset((a) => a.script, 'text/javascript'),
+			policyHook(PUBLIC_READ),
 		)
 		.get(
 			'/console/app.css',
 			asset((a) => a.style, 'text/css'),
+			policyHook(PUBLIC_READ),
 		)
 }

@@ -8,17 +8,33 @@ import { commandReference, withReference } from '../catalog/markdown'
 import type { JsonSchema } from '../commands/fields'
 import { loadConfig } from '../config'
 import { openApiDocument } from '../openapi/document'
+import { operationsOf, policyTable, withPolicyTable } from '../policy/table'
 import { createLogger } from '../util/logger'
 
 /**
  * `npm run docs`: the built-in app's catalog written out: `docs/commands.json`, `docs/asyncapi.json`,
- * `docs/openapi.json` and the command reference in `docs/commands.md`. `test/catalog/docs.test.ts` makes the same files in memory and
- * fails when the committed ones differ.
+ * `docs/openapi.json`, the command reference in `docs/commands.md` and the policy table in
+ * `docs/policy.md`. `test/catalog/docs.test.ts` makes the same files in memory and fails when the
+ * committed ones differ.
  */
 export const ROOT = resolve(import.meta.dir, '..', '..')
 
 /** The document whose command reference, between its markers, the catalog writes. */
 export const REFERENCE_FILE = 'docs/commands.md'
+/** The document whose policy table, between its markers, the routes' and commands' entries write. */
+export const POLICY_FILE = 'docs/policy.md'
+
+/**
+ * The app that serves every route of this repository, and whose policy table docs/policy.md shows
+ * (and the matrix test tries): the emulator (with its test controls), family B beside family A, and
+ * `/metrics` on the app's port.
+ */
+export const WIDEST_ENV = {
+	TDLIB_BACKEND: 'emulator',
+	EMULATOR_CONTROL: 'true',
+	MAIN_SERVER_URL: 'http://127.0.0.1:9',
+	METRICS_TOKEN: 'policy-table-metrics-token-0123',
+} as const
 
 export interface GeneratedDocs {
 	files: Record<string, string>
@@ -36,7 +52,26 @@ export async function generateDocs(env: Record<string, string> = {}): Promise<Ge
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
 			const openapi = openApiDocument(app.app, builtInPlugins)
-			return { files: documents(app.catalog, openapi, readFileSync(join(ROOT, REFERENCE_FILE), 'utf8')) }
+			const files = documents(app.catalog, openapi, readFileSync(join(ROOT, REFERENCE_FILE), 'utf8'))
+			return { files: { ...files, [POLICY_FILE]: await policyDocument() } }
+		} finally {
+			await app.close()
+		}
+	} finally {
+		rmSync(dataDir, { recursive: true, force: true })
+	}
+}
+
+/** docs/policy.md with the table of the widest app's routes and commands. */
+async function policyDocument(): Promise<string> {
+	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-policy-'))
+	try {
+		const config = loadConfig({ ...WIDEST_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+		const { createApp } = await import('../app')
+		const app = await createApp(config, { logger: createLogger('silent') })
+		try {
+			const ops = operationsOf({ routes: app.app.routes, commands: app.commands.values() })
+			return withPolicyTable(readFileSync(join(ROOT, POLICY_FILE), 'utf8'), policyTable(ops))
 		} finally {
 			await app.close()
 		}

@@ -1,5 +1,3 @@
-import { keyAllowsCommand, keyReachesUserbot } from '../auth/key-scopes'
-import { allows } from '../auth/permissions'
 import { type CommandContext, type CommandDefinition, CommandError } from '../commands/define'
 import { checkTdRequest } from '../commands/td-request'
 import { resolveUploadedFile } from '../commands/uploads'
@@ -15,6 +13,7 @@ import { parseInput } from './command-input'
 import { wordError } from './errors'
 import type { Job } from './frame-checks'
 import type { guessCheck } from './guesses'
+import { userbotFound, wireRefusal } from './reach'
 import { type Connection, Running } from './running'
 
 /**
@@ -84,8 +83,6 @@ async function checks(
 	if (job.frame.webhook === true)
 		running.onReply = (reply) =>
 			ctx.updates.emit(job.userbotId, 'command.result', { chat_update: JSON.parse(reply) })
-	// The principal as admit just found it: a grant made or revoked a moment ago counts.
-	if (command.permission && !allows(conn.principal, command.permission)) return { error: E.PERMISSION_DENIED }
 	const parsed = parseInput(command, job.frame)
 	if (!parsed.ok) return { error: parsed.error }
 	const unready = authorization(path.states, path.ctx.runtime, command, job.userbotId)
@@ -116,23 +113,22 @@ function admit(ctx: AppContext, conn: Connection): Refusal | null | Promise<Refu
 	}
 }
 
-/** The userbot exists in the caller's company; an API key reaches it and may send the command. */
+/**
+ * The command's policy entry, for the principal as admit just found it (a grant made or revoked a
+ * moment ago counts): the userbot in the caller's company and an API key's reach, the key's groups,
+ * commands and `read_only`, the member's grant.
+ */
 async function reach(ctx: AppContext, conn: Connection, job: Job): Promise<Refusal | null> {
 	const { userbotId } = job
-	let record: Awaited<ReturnType<AppContext['userbots']['lookup']>>
+	let found: Awaited<ReturnType<typeof userbotFound>>
 	try {
-		record = await ctx.userbots.lookup(userbotId)
+		found = await userbotFound(ctx, userbotId)
 	} catch (err) {
 		ctx.log.error('userbot lookup failed', { userbotId, error: err instanceof Error ? err : String(err) })
 		return { error: E.INTERNAL }
 	}
-	if (!record || record.companyId !== conn.principal.companyId) return { error: E.USERBOT_NOT_FOUND }
-	// An API key reaches its userbots only (others are not found, as another company's) and its commands.
-	const key = conn.principal.key
-	if (key && !keyReachesUserbot(key, userbotId)) return { error: E.USERBOT_NOT_FOUND }
-	if (key && !keyAllowsCommand(key, job.entry.groupId, job.entry.command.name))
-		return { error: E.PERMISSION_DENIED }
-	return null
+	const refused = wireRefusal(conn.principal, job.entry.policy, found)
+	return refused ? { error: refused } : null
 }
 
 /** A command that needs a logged-in account runs only on a client that is ready. */

@@ -1,6 +1,6 @@
-import { keyReachesUserbot } from '../auth/key-scopes'
 import type { Credential, Principal, Revocation } from '../auth/types'
 import type { AppContext, CompanyEvent } from '../context'
+import { reachesUserbot } from '../policy/can'
 import { serverPathFreeJson } from '../wire/server-paths'
 import type { GatewaySocket } from './socket'
 
@@ -79,8 +79,7 @@ export function createConnections(ctx: AppContext) {
 			const text = serverPathFreeJson(event.message)
 			const about = event.userbotId
 			for (const socket of set) {
-				const key = socket.principal.key
-				if (about === undefined || !key || keyReachesUserbot(key, about)) socket.push(text)
+				if (about === undefined || reachesUserbot(socket.principal, about)) socket.push(text)
 			}
 		},
 	}

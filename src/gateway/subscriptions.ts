@@ -1,5 +1,5 @@
-import { keyReachesUserbot } from '../auth/key-scopes'
 import type { AppContext } from '../context'
+import { SUBSCRIBE_POLICY } from '../policy/entry'
 import { isTdUpdate } from '../telegram/schema/index'
 import type { UpdateSink } from '../updates/hub'
 import {
@@ -12,6 +12,7 @@ import {
 import { GatewayErrors as E } from '../wire/errors'
 import { MAX_UPDATE_KINDS } from '../wire/limits'
 import { type ConnectionAction, userbotIdOf } from './frame-checks'
+import { userbotFound, wireRefusal } from './reach'
 import type { Connection } from './running'
 
 /**
@@ -20,8 +21,8 @@ import type { Connection } from './running'
  * `{"action": "subscribe", "userbot_id": N, "updates": [...kinds], "after": S}` (both optional) is
  * answered like a command, `subscribe` with `{last_seq}` or `subscribe_error`; right after the reply
  * come the updates after S (if `after` was given), then live ones, each
- * `{"type": "update", "userbot_id", "seq", "update": {...}}`. Another company's userbot, or one that
- * does not exist, is `userbot not found`.
+ * `{"type": "update", "userbot_id", "seq", "update": {...}}`. Another company's userbot, one out of
+ * an API key's reach, or one that does not exist, is `userbot not found` (the policy's, docs/policy.md).
  */
 export function subscriptionActions(
 	ctx: AppContext,
@@ -36,12 +37,8 @@ export function subscriptionActions(
 	): Promise<{ id: number } | { error: string }> => {
 		const id = userbotIdOf(frame)
 		if (typeof id !== 'number') return { error: errorReply(null, `${type}_error`, id.error, requestId) }
-		const record = await ctx.userbots.lookup(id)
-		const key = conn.principal.key
-		if (!record || record.companyId !== conn.principal.companyId || (key && !keyReachesUserbot(key, id))) {
-			return { error: errorReply(id, `${type}_error`, E.USERBOT_NOT_FOUND, requestId) }
-		}
-		return { id }
+		const refused = wireRefusal(conn.principal, SUBSCRIBE_POLICY, await userbotFound(ctx, id))
+		return refused ? { error: errorReply(id, `${type}_error`, refused, requestId) } : { id }
 	}
 
 	const subscribe: ConnectionAction = async (conn, frame, requestId) => {

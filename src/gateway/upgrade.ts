@@ -1,8 +1,11 @@
 import type { Server, ServerWebSocket } from 'bun'
 import { Elysia } from 'elysia'
+import { refusalError } from '../auth/route-guard'
 import type { UpgradeOutcome } from '../auth/types'
 import type { AppContext } from '../context'
 import { actorFields } from '../metrics/http'
+import { can } from '../policy/can'
+import { CHANNEL_POLICY, policyHook } from '../policy/entry'
 import { UpgradeRefusals } from '../wire/errors'
 import type { OpenSockets } from './open-sockets'
 import type { GatewaySocket } from './socket'
@@ -47,6 +50,12 @@ export function gatewayRoute(ctx: AppContext, sockets: OpenSockets, receive: Rec
 			set.status = outcome.status
 			return outcome.body
 		}
+		const decision = can(outcome.principal, CHANNEL_POLICY)
+		if (!decision.ok) {
+			const refused = refusalError(decision)
+			set.status = refused.status
+			return refused.body
+		}
 		if (!server) {
 			set.status = 500
 			return { detail: UpgradeRefusals.NO_SERVER }
@@ -63,8 +72,8 @@ export function gatewayRoute(ctx: AppContext, sockets: OpenSockets, receive: Rec
 	// (curl without the upgrade headers, a browser's address bar) comes here and is answered as an
 	// upgrade is, not 404: the credentials' refusal, or "Expected a WebSocket upgrade.".
 	return new Elysia({ name: 'gateway' })
-		.route('WS', '/ws', upgrade)
-		.get('/ws', upgrade, { detail: { hide: true } })
+		.route('WS', '/ws', upgrade, policyHook(CHANNEL_POLICY))
+		.get('/ws', upgrade, { detail: { hide: true }, ...policyHook(CHANNEL_POLICY) })
 }
 
 /** One socket's handlers, from its open to its close (and the access line it leaves then). */

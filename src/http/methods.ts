@@ -1,4 +1,5 @@
 import type { AnyElysia } from 'elysia'
+import { PUBLIC_READ, policyHook } from '../policy/entry'
 
 const JSON_HEADERS = { 'content-type': 'application/json;charset=utf-8' } as const
 
@@ -25,12 +26,17 @@ export function answerOtherMethods(app: AnyElysia): void {
 			renders: ['application/json'],
 			parses: ['application/json'],
 		})
-		app.all(path, ({ request }) => {
-			const headers = { ...JSON_HEADERS, allow }
-			if (request.method === 'OPTIONS') return new Response(metadata, { headers })
-			const detail = `Method "${safeMethod(request.method)}" not allowed.`
-			return new Response(JSON.stringify({ detail }), { status: 405, headers })
-		})
+		app.all(
+			path,
+			({ request }) => {
+				const headers = { ...JSON_HEADERS, allow }
+				if (request.method === 'OPTIONS') return new Response(metadata, { headers })
+				const detail = `Method "${safeMethod(request.method)}" not allowed.`
+				return new Response(JSON.stringify({ detail }), { status: 405, headers })
+			},
+			// A path's other methods answer the same to anyone, and nothing runs.
+			policyHook(PUBLIC_READ),
+		)
 	}
 }
 

@@ -2,16 +2,21 @@ import { CloneType, type Static, type TSchema } from '@sinclair/typebox'
 import type { Server } from 'bun'
 import { type CreateEden, Elysia, type ResolvePath } from 'elysia'
 import { documentedOnly } from '../openapi/route-data'
+import { entryFault, type PolicyEntry } from '../policy/entry'
+import type { Principal } from '../policy/principal'
+import { StartupError } from '../util/startup-error'
 import { readJsonObject } from './body'
 import { normalizeFields } from './field-schema'
 
 /**
  * A REST route as one definition (docs/plugins.md#routes-as-data): path, method, body schema,
- * answers, summary, tags, auth requirement and handler. `serveRoutes` turns a plugin's definitions
+ * answers, summary, tags, policy entry and handler. `serveRoutes` turns a plugin's definitions
  * into the Elysia routes it serves; `describeRoutes` into its route data (its `api`), which the
- * OpenAPI document and the typed client read. The body is read by `jsonObject` (DRF's answers for a
- * body that is no JSON object) and validated by Elysia against the route's schema; the app's one
- * error handler words a failure as DRF's field errors (src/http/field-schema.ts).
+ * OpenAPI document and the typed client read. Access is the policy's (docs/policy.md): the route's
+ * guard asks `can` before the body is read, and again for the userbots the checked body names. The
+ * body is read by `jsonObject` (DRF's answers for a body that is no JSON object) and validated by
+ * Elysia against the route's schema; the app's one error handler words a failure as DRF's field
+ * errors (src/http/field-schema.ts).
  */
 
 export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
@@ -25,20 +30,39 @@ export interface RouteDetail {
 
 type BodyOf<B> = B extends TSchema ? Static<B> : undefined
 
-/** The request as `before` sees it: the body is not read yet. */
+/** The request as the guard and `before` see it: the body is not read yet. */
 export interface RouteRequest {
 	request: Request
 	server: Server<unknown> | null
 	params: Record<string, string>
 }
 
-/** What a handler gets: the checked body (account fields in their stored form), the path's raw parameters, and `before`'s result. */
-export interface RouteInput<B, Pre> {
+/** The principal a route's handler acts for: none on a public route, which identifies nobody. */
+export type PrincipalOf<E> = E extends { resource: 'public' } ? undefined : Principal
+
+/**
+ * What a handler gets: the checked body (account fields in their stored form), the path's raw
+ * parameters, the principal the guard admitted, and `before`'s result.
+ */
+export interface RouteInput<B, Pre, E = PolicyEntry> {
 	body: BodyOf<B>
 	params: Record<string, string>
 	request: Request
 	server: Server<unknown> | null
+	principal: PrincipalOf<E>
 	pre: Pre
+}
+
+/**
+ * Where a route's policy entry is enforced (src/auth/route-guard.ts, `ctx.auth.guard(locators)`):
+ * `admit` before the body is read (the caller, the resources the path names), `admitBody` once it is
+ * checked (the userbots it names). Each throws the refusal's `HttpError`.
+ */
+export interface RouteGuard {
+	/** Why this guard cannot enforce the entry (a kind it cannot find), or null: asked when routes are built. */
+	covers(entry: PolicyEntry): string | null
+	admit(entry: PolicyEntry, request: RouteRequest): Principal | undefined | Promise<Principal | undefined>
+	admitBody(entry: PolicyEntry, principal: Principal | undefined, body: unknown): Promise<void>
 }
 
 export interface RestRoute<
@@ -49,9 +73,12 @@ export interface RestRoute<
 	Params extends TSchema | undefined = TSchema | undefined,
 	R extends Record<number, TSchema> = Record<number, TSchema>,
 	Pre = unknown,
+	E extends PolicyEntry = PolicyEntry,
 > {
 	method: M
 	path: P
+	/** What it needs (docs/policy.md): the action, the resource and how the request names it. */
+	policy: E
 	/** The body's schema: validates it, and is the document's request body. */
 	body?: B
 	/** The path's parameters as the document shows them (handlers parse them: an unknown id is a 404, not a 400). */
@@ -59,10 +86,11 @@ export interface RestRoute<
 	response: R
 	detail: RouteDetail
 	/**
-	 * What runs before the body is even read (authentication, a rate limit), when the route answers
-	 * its refusal first: the order docs/rest.md gives the route. Its result is the handler's `pre`.
+	 * What runs after the guard admitted the caller and before the body is even read (a rate limit),
+	 * when the route answers its refusal first: the order docs/rest.md gives the route. Its result is
+	 * the handler's `pre`.
 	 */
-	before?(ctx: Ctx, request: RouteRequest): Promise<Pre>
+	before?(ctx: Ctx, request: RouteRequest & { principal: PrincipalOf<E> }): Promise<Pre>
 	/**
 	 * `false` when the handler words its own answer from the schema's errors (`fieldErrors`), as
 	 * check-password/ does: the body is read but not refused by the hook.
@@ -74,7 +102,7 @@ export interface RestRoute<
 	 */
 	readsRequest?: true
 	// Methods, not function properties: a list of routes of different bodies and `before` results is one type.
-	handle(ctx: Ctx, input: RouteInput<B, Pre>): unknown
+	handle(ctx: Ctx, input: RouteInput<B, Pre, E>): unknown
 }
 
 /** A route definition, its types inferred: the identity, for a plugin's list of routes. */
@@ -88,9 +116,10 @@ export const restRoute = <
 	// string keys, and Eden's error `status` would be typed "401" instead of 401.
 	R extends Record<number, TSchema> = Record<number, TSchema>,
 	Pre = undefined,
+	const E extends PolicyEntry = PolicyEntry,
 >(
-	route: RestRoute<Ctx, M, P, B, Params, R, Pre>,
-): RestRoute<Ctx, M, P, B, Params, R, Pre> => route
+	route: RestRoute<Ctx, M, P, B, Params, R, Pre, E>,
+): RestRoute<Ctx, M, P, B, Params, R, Pre, E> => route
 
 /** Any route of a plugin's list, whatever its body, answers and `before` result. */
 type AnyRoute<Ctx = never> = RestRoute<
@@ -100,70 +129,115 @@ type AnyRoute<Ctx = never> = RestRoute<
 	TSchema | undefined,
 	TSchema | undefined,
 	Record<number, TSchema>,
-	unknown
+	unknown,
+	PolicyEntry
 >
 
 /** Elysia's custom body parser: the body as a JSON object, answered as DRF does when it is not one. */
 const jsonObject = (request: Request) => readJsonObject(request)
 
 type Served = RouteRequest & { body: unknown }
+/** What the guard and `before` gave a request, kept from the parse step to the handler. */
+type Admitted = { principal: Principal | undefined; pre: unknown }
 
-/** The served routes of a plugin's definitions, on its context. */
-export function serveRoutes<Ctx>(ctx: Ctx, routes: readonly AnyRoute<Ctx>[]): Elysia {
+/** One route as it is served: its definition, its context and guard, its copy of the body schema. */
+interface Serving<Ctx> {
+	ctx: Ctx
+	route: AnyRoute<Ctx>
+	guard: RouteGuard
+	/**
+	 * A copy of the body schema: Elysia's validator writes into the schema it is given
+	 * (`additionalProperties`), and the definition is also what the document shows, in every app.
+	 */
+	checked: TSchema | undefined
+	/** What the guard and `before` answered for a request, between the parse step and the handler. */
+	admitted: WeakMap<Request, Admitted | Promise<Admitted>>
+}
+
+/**
+ * The served routes of a plugin's definitions, on its context, each behind `guard`. A route whose
+ * entry is broken, or names a kind the guard cannot find, stops the start with a line naming it.
+ */
+export function serveRoutes<Ctx>(ctx: Ctx, routes: readonly AnyRoute<Ctx>[], guard: RouteGuard): Elysia {
 	const app = new Elysia()
 	for (const route of routes) {
-		// What `before` answered for a request, between the parse step and the handler.
-		const early = new WeakMap<Request, unknown>()
-		const before = route.before
-		// A route that reads the request itself is served as one without a body: nothing parses it.
-		const hasBody = route.body !== undefined && route.readsRequest !== true
-		// A copy: Elysia's validator writes into the schema it is given (`additionalProperties`), and
-		// the definition is also what the document shows, in every app of the process.
-		const checked = hasBody && route.validate !== false && route.body ? CloneType(route.body) : undefined
-		const handler = before
-			? async ({ body, params, request, server }: Served) => {
-					const pre = early.has(request) ? early.get(request) : await before(ctx, { request, server, params })
-					const input = checked ? normalizeFields(checked, body) : body
-					return route.handle(ctx, { body: input, params, request, server, pre } as never)
-				}
-			: // Not async: a route whose handler answers without a promise (me/) keeps doing so.
-				({ body, params, request, server }: Served) =>
-					route.handle(ctx, {
-						body: checked ? normalizeFields(checked, body) : body,
-						params,
-						request,
-						server,
-						pre: undefined,
-					} as never)
-		// A list of routes of different schemas is one type here: Elysia's handler type, which depends
-		// on the route's schema, is the typed view `describeRoutes` gives (the Eden types), not this loop's.
+		const fault = entryFault(route.policy) ?? guard.covers(route.policy)
+		if (fault)
+			throw new StartupError(`route ${route.method.toUpperCase()} ${route.path} ${fault} (docs/policy.md)`)
+		const validated = route.body !== undefined && route.readsRequest !== true && route.validate !== false
+		const serving: Serving<Ctx> = {
+			ctx,
+			route,
+			guard,
+			checked: validated && route.body ? CloneType(route.body) : undefined,
+			admitted: new WeakMap(),
+		}
 		app.route(
 			route.method.toUpperCase(),
 			route.path,
-			handler as never,
+			servedHandler(serving) as never,
 			{
-				...(checked ? { body: checked } : {}),
-				...(hasBody
-					? {
-							parse: [
-								async ({ request, server, params }: Served) => {
-									if (before) early.set(request, await before(ctx, { request, server, params }))
-									return jsonObject(request)
-								},
-							],
-							// No body at all (no stream to parse) is DRF's empty `request.data`.
-							transform: [
-								async (c: Served) => {
-									if (before && !early.has(c.request)) early.set(c.request, await before(ctx, c))
-									c.body ??= {}
-								},
-							],
-						}
-					: { parse: 'none' as const }),
+				...hooksOf(serving),
+				// Where the start-up check and the policy table read it (src/plugin/route-owners.ts).
+				policy: route.policy,
 			} as never,
 		)
 	}
 	return app
+}
+
+/** The guard, then `before`: once per request, whichever hook asks first. */
+function admit<Ctx>({ ctx, route, guard, admitted }: Serving<Ctx>, request: RouteRequest) {
+	const known = admitted.get(request.request)
+	if (known) return known
+	const principal = guard.admit(route.policy, request)
+	const before = route.before
+	const withPre = (p: Principal | undefined): Admitted | Promise<Admitted> =>
+		before
+			? before.call(route, ctx, { ...request, principal: p as never }).then((pre) => ({ principal: p, pre }))
+			: { principal: p, pre: undefined }
+	const made = principal instanceof Promise ? principal.then(withPre) : withPre(principal)
+	admitted.set(request.request, made)
+	return made
+}
+
+/** The handler: the admitted caller, the userbots the body names, then the route's own handler. */
+function servedHandler<Ctx>(serving: Serving<Ctx>) {
+	const { ctx, route, guard, checked } = serving
+	const namesInBody = route.policy.find?.some((f) => f.from === 'body') === true
+	const run = ({ body, params, request, server }: Served, a: Admitted) => {
+		const input = { body: checked ? normalizeFields(checked, body) : body, params, request, server }
+		const handle = () => route.handle(ctx, { ...input, principal: a.principal, pre: a.pre } as never)
+		return namesInBody ? guard.admitBody(route.policy, a.principal, input.body).then(handle) : handle()
+	}
+	// Not async: a route admitted from memory (me/) answers without a promise.
+	return (c: Served) => {
+		const a = admit(serving, c)
+		return a instanceof Promise ? a.then((x) => run(c, x)) : run(c, a)
+	}
+}
+
+/** The body's hooks: the guard before the body is parsed, the schema, and DRF's empty body. */
+function hooksOf<Ctx>(serving: Serving<Ctx>) {
+	const { route, checked } = serving
+	// A route that reads the request itself is served as one without a body: nothing parses it.
+	if (route.body === undefined || route.readsRequest === true) return { parse: 'none' as const }
+	return {
+		...(checked ? { body: checked } : {}),
+		parse: [
+			async (c: Served) => {
+				await admit(serving, c)
+				return jsonObject(c.request)
+			},
+		],
+		// No body at all (no stream to parse) is DRF's empty `request.data`.
+		transform: [
+			async (c: Served) => {
+				await admit(serving, c)
+				c.body ??= {}
+			},
+		],
+	}
 }
 
 type ResponsesOf<R> = { [S in keyof R]: R[S] extends TSchema ? Static<R[S]> : never }

@@ -3,21 +3,22 @@ import { Elysia, type Static, t } from 'elysia'
 import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
 import { type ApiKeys, type KeyRecord, scopesToJson } from '../auth/api-keys'
-import { MESSAGES } from '../auth/errors'
 import { json } from '../auth/respond'
 import type { Principal } from '../auth/types'
 import type { RegisteredCommand } from '../commands/registry'
 import type { AppContext } from '../context'
-import { badRequest, HttpError, notFound } from '../http/errors'
+import { badRequest, notFound } from '../http/errors'
 import { answerOtherMethods } from '../http/methods'
 import { describeRoutes, restRoute, serveRoutes } from '../http/rest-route'
 import * as S from '../openapi/schemas'
+import { byParam, OF_COMPANY } from '../policy/entry'
+import { companyOf } from '../policy/principal'
 import { ApiKey, INVALID_CHOICE, NewApiKey } from './body'
 
 /**
  * `/api/keys/`: the company's owner makes, lists and revokes API keys (docs/operator.md). The key
- * itself is in the creation's answer only. Neither a member nor a key may manage keys: a key that
- * could make keys could make itself a wider one. Each route is one definition (src/http/rest-route.ts):
+ * itself is in the creation's answer only. Neither a member nor a key may manage keys (the policy's
+ * kind `key`, docs/policy.md): a key that could make keys could make itself a wider one. Each route is one definition (src/http/rest-route.ts):
  * served from it, and described from it in the OpenAPI document.
  */
 
@@ -38,16 +39,8 @@ const view = (k: KeyRecord) => ({
 	created_at: new Date(k.createdAt).toISOString(),
 })
 
-/** The company's owner, in person (not through a key), or a 401/403: checked before the body is read. */
-async function owner({ ctx }: KeysContext, { request }: { request: Request }) {
-	const outcome = await ctx.auth.resolve(request)
-	if (!outcome.ok) throw new HttpError(outcome.status, outcome.body)
-	const p: Principal = outcome.caller.principal
-	if (!p.isOwner || p.companyId === null || p.key) {
-		throw new HttpError(403, { detail: MESSAGES.permissionDenied, code: 'permission_denied' })
-	}
-	return { ...p, companyId: p.companyId }
-}
+/** The company's owner in person: the kind `key` admits neither a member nor a key (docs/policy.md). */
+const ownCompany = (p: Principal) => ({ ...p, companyId: companyOf(p) })
 
 /** Every id names a live userbot of the company; every group and command is one the app serves. */
 async function checkScopes(
@@ -80,14 +73,16 @@ export const keyRouteList = [
 	restRoute({
 		method: 'get',
 		path: '/api/keys/',
+		policy: { action: 'read', resource: 'key', find: [OF_COMPANY] },
 		response: { 200: t.Array(ApiKey), ...authed },
 		detail: { summary: "The company's live API keys (owner only)", tags: ['operator'], security: ownerOnly },
-		before: owner,
-		handle: async ({ keys }: KeysContext, { pre: p }) => json((await keys.list(p.companyId)).map(view)),
+		handle: async ({ keys }: KeysContext, { principal }) =>
+			json((await keys.list(companyOf(principal))).map(view)),
 	}),
 	restRoute({
 		method: 'post',
 		path: '/api/keys/',
+		policy: { action: 'write', resource: 'key', find: [OF_COMPANY] },
 		body: NewApiKey,
 		response: { 201: t.Composite([ApiKey, t.Object({ key: t.String() })]), 400: S.FieldErrors, ...authed },
 		detail: {
@@ -95,8 +90,8 @@ export const keyRouteList = [
 			tags: ['operator'],
 			security: ownerOnly,
 		},
-		before: owner,
-		handle: async (k: KeysContext, { body, request, server, pre: p }) => {
+		handle: async (k: KeysContext, { body, request, server, principal }) => {
+			const p = ownCompany(principal)
 			const { ids, expires } = await checkScopes(k, p.companyId, body)
 			const made = await k.keys.create({
 				companyId: p.companyId,
@@ -129,6 +124,7 @@ export const keyRouteList = [
 	restRoute({
 		method: 'delete',
 		path: '/api/keys/:id/',
+		policy: { action: 'write', resource: 'key', find: [byParam()], destructive: true },
 		params: t.Object({ id: S.PathId() }),
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
 		detail: {
@@ -136,8 +132,8 @@ export const keyRouteList = [
 			tags: ['operator'],
 			security: ownerOnly,
 		},
-		before: owner,
-		handle: async ({ ctx, keys }: KeysContext, { params, request, server, pre: p }) => {
+		handle: async ({ ctx, keys }: KeysContext, { params, request, server, principal }) => {
+			const p = ownCompany(principal)
 			const id = params.id ?? ''
 			if (!/^\d{1,15}$/.test(id)) throw notFound()
 			const revoked = await keys.revoke(p.companyId, Number(id))
@@ -167,7 +163,8 @@ export function keyRoutes(
 	keys: ApiKeys,
 ): Elysia {
 	const app: Elysia = new Elysia({ name: 'api-keys-routes' })
-	app.use(serveRoutes<KeysContext>({ ctx, commands, keys }, keyRouteList))
+	const guard = ctx.auth.guard({ key: (id) => keys.located(id) })
+	app.use(serveRoutes<KeysContext>({ ctx, commands, keys }, keyRouteList, guard))
 	answerOtherMethods(app)
 	return app
 }

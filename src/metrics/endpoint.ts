@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { safeEqual } from '../auth/crypto'
 import type { Config } from '../config'
+import { policyHook } from '../policy/entry'
 import type { Logger } from '../util/logger'
 import type { Metrics } from './metrics'
 
@@ -30,7 +31,12 @@ export function metricsRoute(config: Config, metrics: Metrics): Elysia | null {
 	const { token, address } = config.metrics
 	if (token === undefined || address !== undefined) return null
 	const app: Elysia = new Elysia({ name: 'metrics-route' })
-	app.get(PATH, ({ request }) => scrape(request, token, metrics))
+	// The operator's, behind METRICS_TOKEN: no principal's credential opens it (docs/policy.md).
+	app.get(
+		PATH,
+		({ request }) => scrape(request, token, metrics),
+		policyHook({ action: 'read', resource: 'operator' }),
+	)
 	return app
 }
 

@@ -3,6 +3,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
 import type { PluginDefinition } from '../plugin/define'
+import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { coreRouteData } from './core-routes'
 import { renderDocsPage } from './docs-page'
 import { CORE_DETAILS, lintReady, TAGS } from './operations'
@@ -140,18 +141,27 @@ export function openApiRoutes(app: () => AnyElysia, plugins: readonly PluginDefi
 	let json: string | undefined
 	let page: string | undefined
 	return new Elysia({ name: 'openapi' })
-		.get('/api/openapi.json', () => {
-			json ??= JSON.stringify(openApiDocument(app(), plugins))
-			return new Response(json, { headers: { 'content-type': 'application/json' } })
-		})
-		.get('/api/docs', () => {
-			page ??= renderDocsPage(openApiDocument(app(), plugins))
-			return new Response(page, {
-				headers: {
-					'content-type': 'text/html; charset=utf-8',
-					// Nothing but the page and its own style: no script, no other origin.
-					'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-				},
-			})
-		})
+		.get(
+			'/api/openapi.json',
+			() => {
+				json ??= JSON.stringify(openApiDocument(app(), plugins))
+				return new Response(json, { headers: { 'content-type': 'application/json' } })
+			},
+			policyHook(PUBLIC_READ),
+		)
+		.get(
+			'/api/docs',
+			() => {
+				page ??= renderDocsPage(openApiDocument(app(), plugins))
+				return new Response(page, {
+					headers: {
+						'content-type': 'text/html; charset=utf-8',
+						// Nothing but the page and its own style: no script, no other origin.
+						'content-security-policy':
+							"default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+					},
+				})
+			},
+			policyHook(PUBLIC_READ),
+		)
 }

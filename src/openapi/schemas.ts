@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { MESSAGES } from '../auth/errors'
-import { PERMISSION_NAMES } from '../auth/permissions'
 import { Fields, worded } from '../http/field-schema'
+import { PERMISSION_NAMES } from '../policy/permissions'
 import { STATES } from '../userbots/auth-states'
 
 /** An integer, as JSON Schema says it (Elysia's `t.Integer` also takes a string of digits). */

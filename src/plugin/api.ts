@@ -10,7 +10,6 @@
 export type { AuditAction, AuditDetail } from '../audit/log'
 // Issue 24 (the accounts plugin owns its settings): mail, built from a plugin's own SMTP settings.
 export { createMailer, type MailSettings } from '../auth/mailer'
-export type { Permission } from '../auth/permissions'
 export type { Principal } from '../auth/types'
 // Issue 26 (the webhooks' writer thread in the binary): what `new Worker` takes for a plugin's thread.
 export { workerModule } from '../build/worker-module'
@@ -89,6 +88,7 @@ export type { AppContext, CompanyEvent, RestContext } from '../context'
 export type { FloodClass } from '../flood/limits'
 export { wordError } from '../gateway/errors'
 export { isAddressOrCidr } from '../http/client-address'
+export type { Permission } from '../policy/permissions'
 export { PARSE_FAILED } from '../telegram/schema/types'
 export {
 	RuntimeError,

@@ -57,13 +57,13 @@ export { randomToken, sha256 } from '../auth/crypto'
 export type { TokenPair } from '../auth/families'
 export type { Mail, Mailer } from '../auth/mailer'
 export type { PasswordHasher } from '../auth/passwords'
-/** The owner-only permissions a member may be granted, with their descriptions. */
-export { isPermission, PERMISSION_NAMES, PERMISSIONS } from '../auth/permissions'
 /** Whether a profile may act at all: active, and an owner or a member whose work status allows work. */
 export { mayWork, type Profile } from '../auth/profiles'
 export type { AuthServices } from '../auth/services'
 export type { MainTokens } from '../auth/sessions'
 export type { AuthOutcome } from '../auth/types'
+/** The owner-only permissions a member may be granted, with their descriptions. */
+export { isPermission, PERMISSION_NAMES, PERMISSIONS } from '../policy/permissions'
 
 // The audit log, the database, the log.
 
@@ -101,6 +101,14 @@ export type { ObservedEvent } from '../updates/hub'
 
 // Routes as data (docs/plugins.md#routes-as-data).
 
+/**
+ * Issue 43: what a route or a command needs, as data on its definition (docs/policy.md): a policy
+ * entry (`action`, `resource`, `find`), enforced by the route's guard (`ctx.auth.guard(locators)`,
+ * handed to `serveRoutes`) or by the gateway, both asking the one `can`. A list a route answers shows
+ * only what the principal reaches (`reachesUserbot`, `reachesEvery`); an endpoint made without
+ * userbots gets those the principal reaches (`reachedUserbots`).
+ */
+export type { Locate, Located, Locators } from '../auth/route-guard'
 export {
 	checkedBy,
 	type FieldRule,
@@ -132,6 +140,19 @@ export {
 } from '../openapi/route-data'
 /** The shared wire shapes of the REST answers and bodies (TypeBox), for a plugin's route data. */
 export * as RestSchemas from '../openapi/schemas'
+export { reachedUserbots, reachesEvery, reachesUserbot } from '../policy/can'
+export {
+	byParam,
+	type CommandPolicy,
+	type Finder,
+	inBody,
+	OF_COMPANY,
+	type PolicyEntry,
+	PUBLIC_READ,
+	PUBLIC_WRITE,
+	policyHook,
+} from '../policy/entry'
+export { companyOf } from '../policy/principal'
 
 // The userbot lifecycle (docs/plugins.md#the-userbot-lifecycle).
 

@@ -1,10 +1,16 @@
 import type { AnyElysia } from 'elysia'
+import { entryFault, type PolicyEntry } from '../policy/entry'
 import { StartupError } from '../util/startup-error'
+
+/** The policy entry a served route carries (`restRoute`'s `policy`, or a plain route's `policyHook`). */
+export const policyOf = (route: AnyElysia['routes'][number]): PolicyEntry | undefined =>
+	(route.hooks as { policy?: PolicyEntry } | undefined)?.policy
 
 /**
  * Who serves each route. Elysia takes a second route of one method and path without a word (and then
  * answers neither), so the app checks as each plugin's routes arrive: two plugins claiming one
- * `METHOD path` stop the start with one line naming both.
+ * `METHOD path` stop the start with one line naming both. And every route states what it needs
+ * (docs/policy.md): one without a policy entry, or with a broken one, stops the start too.
  */
 export class RouteOwners {
 	private readonly owners = new Map<string, { owner: string; route: string }>()
@@ -24,6 +30,13 @@ export class RouteOwners {
 			}
 			mine.add(key)
 			this.owners.set(key, { owner, route })
+		}
+		for (const route of routes.routes) {
+			const fault = entryFault(policyOf(route))
+			if (fault)
+				throw new StartupError(
+					`route ${route.method} ${route.path} of ${label(owner)} ${fault} (docs/policy.md)`,
+				)
 		}
 	}
 }

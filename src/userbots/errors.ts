@@ -25,7 +25,7 @@ export const userbotErrors = {
 	notFound: () => new UserbotError(404, 'Not found.', undefined, GatewayErrors.USERBOT_NOT_FOUND),
 	notConfigured: () => new UserbotError(503, TELEGRAM_NOT_CONFIGURED, 'telegram_not_configured'),
 	noCompany: () => new UserbotError(403, 'Permission denied', 'no_company'),
-	/** An owner-only step (src/auth/permissions.ts) the member was not granted. */
+	/** An owner-only step (src/policy/permissions.ts) the member was not granted. */
 	permissionDenied: () =>
 		new UserbotError(
 			403,

@@ -1,7 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
-import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
 import { AddressRefused } from '../net/address-policy'
@@ -36,7 +35,6 @@ export class ProxyControl {
 	set(principal: Principal, userbotId: number, settings: ProxySettings, client?: string): Promise<ProxyView> {
 		return this.turns(String(userbotId), async () => {
 			const row = await this.service.find(principal, userbotId)
-			if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 			// Refused before it is stored (400 on `server`); the start that follows checks it again.
 			await this.service.proxyAddresses.pinField(toTdProxy(settings))
 			const columns = await this.service.proxyColumns(userbotId, settings)
@@ -59,7 +57,6 @@ export class ProxyControl {
 	remove(principal: Principal, userbotId: number, client?: string): Promise<void> {
 		return this.turns(String(userbotId), async () => {
 			const row = await this.service.find(principal, userbotId)
-			if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 			if (row.proxy === null) throw userbotErrors.notFound()
 			const columns = { proxy: null, proxySecret: null, proxyCheck: null }
 			await this.ctx.db.transaction(async (tx) => {

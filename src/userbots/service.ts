@@ -1,11 +1,10 @@
 import { and, asc, eq, isNull } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
-import { keyReachesUserbot } from '../auth/key-scopes'
-import { allows } from '../auth/permissions'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
 import { defaultLookup, type Lookup } from '../net/address-policy'
+import { reachesUserbot } from '../policy/can'
 import type { RuntimeEvent } from '../supervisor/types'
 import type { TdProxy } from '../telegram/proxy'
 import { createKeyedQueue } from '../util/keyed-queue'
@@ -114,9 +113,8 @@ export class UserbotService {
 			.orderBy(asc(userbot.id))
 		// One whose delete has begun is gone already, though its row is written last.
 		// An API key sees only the userbots it reaches.
-		const key = principal.key
 		return rows
-			.filter((row) => !this.states.isDeleted(row.id) && (!key || keyReachesUserbot(key, row.id)))
+			.filter((row) => !this.states.isDeleted(row.id) && reachesUserbot(principal, row.id))
 			.map((row) => this.view(row))
 	}
 
@@ -174,14 +172,12 @@ export class UserbotService {
 	/** Deletes the userbot (lifecycle/removal.ts): logged out, closed, folders removed, row kept for audit. */
 	async remove(principal: Principal, userbotId: number, client?: string): Promise<void> {
 		const row = await this.find(principal, userbotId)
-		// After the lookup: another company's userbot stays a 404, for a member as for anyone.
-		if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 		await removeUserbot(this.parts, principal, row, client)
 	}
 
 	/** Renames the userbot (`userbots.manage`); answers its view. */
 	async rename(principal: Principal, userbotId: number, name: string, client?: string): Promise<UserbotView> {
-		const row = await this.manageable(principal, userbotId)
+		const row = await this.live(principal, userbotId)
 		await this.ctx.db.transaction(async (tx) => {
 			await tx
 				.update(userbot)
@@ -200,13 +196,7 @@ export class UserbotService {
 	/** Logs the account out of Telegram; a fresh client waits for a phone number (lifecycle/actions.ts). */
 	logOut(principal: Principal, userbotId: number, client?: string): Promise<{ authorization_state: string }> {
 		return this.clientTurns(String(userbotId), async () =>
-			logOutUserbot(
-				this.parts,
-				this.fileCache,
-				principal,
-				await this.manageable(principal, userbotId),
-				client,
-			),
+			logOutUserbot(this.parts, this.fileCache, principal, await this.live(principal, userbotId), client),
 		)
 	}
 
@@ -217,7 +207,7 @@ export class UserbotService {
 		client?: string,
 	): Promise<{ authorization_state: string }> {
 		return this.clientTurns(String(userbotId), async () =>
-			restartUserbot(this.parts, principal, await this.manageable(principal, userbotId), client),
+			restartUserbot(this.parts, principal, await this.live(principal, userbotId), client),
 		)
 	}
 
@@ -263,13 +253,6 @@ export class UserbotService {
 		return this.clients.proxyOf(row)
 	}
 
-	/** The caller's userbot, when the caller may manage it: another company's stays a 404 first. */
-	private async manageable(principal: Principal, userbotId: number): Promise<Row> {
-		const row = await this.live(principal, userbotId)
-		if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
-		return row
-	}
-
 	/** The caller's userbot whose delete has not begun. */
 	private async live(principal: Principal, userbotId: number): Promise<Row> {
 		const row = await this.find(principal, userbotId)
@@ -286,10 +269,12 @@ export class UserbotService {
 		return rows.map((r) => r.id).filter((id) => !this.states.isDeleted(id))
 	}
 
-	/** The caller's live userbot: another company's, or one a key does not reach, is a 404. */
+	/**
+	 * The caller's live userbot (who may reach it is the policy's, docs/policy.md: its faces asked
+	 * before); the query stays within the caller's company all the same.
+	 */
 	async find(principal: Principal, userbotId: number): Promise<Row> {
 		if (principal.companyId === null || !Number.isSafeInteger(userbotId)) throw userbotErrors.notFound()
-		if (principal.key && !keyReachesUserbot(principal.key, userbotId)) throw userbotErrors.notFound()
 		const [row] = await this.ctx.db
 			.select()
 			.from(userbot)

@@ -11,6 +11,7 @@ export default definePlugin({
 	commands: [
 		defineCommand({
 			name: 'bench_get_option',
+			policy: { action: 'write' },
 			methods: ['getOption'],
 			input: v.looseObject({}),
 			run: (_input, ctx) => ctx.invoke({ _: 'getOption', name: 'version' }),

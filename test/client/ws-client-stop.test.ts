@@ -23,6 +23,7 @@ const heldPlugin = definePlugin({
 	commands: [
 		defineCommand({
 			name: 'test_held',
+			policy: { action: 'write' },
 			methods: [],
 			input: v.looseObject({}),
 			requiresAuthorization: false,

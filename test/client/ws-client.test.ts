@@ -25,6 +25,7 @@ const holdPlugin = definePlugin({
 	commands: [
 		defineCommand({
 			name: 'test_hold',
+			policy: { action: 'write' },
 			methods: [],
 			input: v.looseObject({}),
 			requiresAuthorization: false,

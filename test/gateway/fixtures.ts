@@ -16,12 +16,14 @@ export const testCommands = defineCommandGroup({
 	commands: [
 		defineCommand({
 			name: 'test_sleep',
+			policy: { action: 'write' },
 			methods: [emulatorDelay],
 			input: v.looseObject({ ms: v.optional(v.number(), 0) }),
 			run: (input, ctx) => ctx.invoke(emulatorRequest({ _: 'emulatorDelay', ms: input.ms })),
 		}),
 		defineCommand({
 			name: 'test_crash',
+			policy: { action: 'write' },
 			methods: [],
 			input: v.looseObject({}),
 			run: async () => {
@@ -30,6 +32,7 @@ export const testCommands = defineCommandGroup({
 		}),
 		defineCommand({
 			name: 'test_partial',
+			policy: { action: 'write' },
 			methods: [],
 			input: v.looseObject({}),
 			run: async () => {
@@ -38,6 +41,7 @@ export const testCommands = defineCommandGroup({
 		}),
 		defineCommand({
 			name: 'test_undeclared',
+			policy: { action: 'write' },
 			methods: ['getMe'],
 			input: v.looseObject({}),
 			// Declares getMe, sends getChats: the gateway refuses what a command does not declare.
@@ -45,6 +49,7 @@ export const testCommands = defineCommandGroup({
 		}),
 		defineCommand({
 			name: 'test_unworded',
+			policy: { action: 'write' },
 			methods: [],
 			// A schema with no message of its own: valibot's default wording must not reach the wire.
 			input: v.looseObject({ count: v.optional(v.number()), tags: v.optional(v.array(v.string())) }),
@@ -52,6 +57,7 @@ export const testCommands = defineCommandGroup({
 		}),
 		defineCommand({
 			name: 'test_no_auth',
+			policy: { action: 'write' },
 			methods: [],
 			input: v.looseObject({}),
 			requiresAuthorization: false,
@@ -94,6 +100,7 @@ export function heldCommands() {
 		commands: [
 			defineCommand({
 				name: 'test_held',
+				policy: { action: 'write' },
 				methods: [],
 				input: v.looseObject({}),
 				requiresAuthorization: false,

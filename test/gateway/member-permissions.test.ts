@@ -53,7 +53,7 @@ const revoke = (id: number, permission: string) =>
 
 describe('what a member may do', () => {
 	it('refuses a member every owner-only command with `permission denied`, before anything reaches TDLib', async () => {
-		const ownerOnly = [...c.t.commands.values()].filter((e) => e.command.permission)
+		const ownerOnly = [...c.t.commands.values()].filter((e) => e.command.policy.permission)
 		expect(ownerOnly.map((e) => e.command.name).sort()).toEqual(OWNER_ONLY)
 		const s = await connect(c.member.access)
 		const before = seen.length

@@ -9,7 +9,13 @@ import { pluginsWith } from './fixtures'
 const impostor = defineCommandGroup({
 	id: 'impostor-group',
 	commands: [
-		defineCommand({ name: 'send_message', methods: [], input: v.looseObject({}), run: async () => null }),
+		defineCommand({
+			name: 'send_message',
+			policy: { action: 'write' },
+			methods: [],
+			input: v.looseObject({}),
+			run: async () => null,
+		}),
 	],
 })
 
@@ -41,7 +47,15 @@ describe('names the gateway keeps for itself', () => {
 		for (const name of ['authenticate', 'subscribe', 'unsubscribe']) {
 			const group = defineCommandGroup({
 				id: 'squatter',
-				commands: [defineCommand({ name, methods: [], input: v.looseObject({}), run: async () => null })],
+				commands: [
+					defineCommand({
+						name,
+						policy: { action: 'write' },
+						methods: [],
+						input: v.looseObject({}),
+						run: async () => null,
+					}),
+				],
 			})
 			expect(() => createCommandRegistry([group])).toThrow(
 				`command group 'squatter': '${name}' is a frame of the gateway itself`,

@@ -6,6 +6,7 @@ import {
 	describeRoutes,
 	Fields,
 	HttpError,
+	PUBLIC_WRITE,
 	type RestContext,
 	ROUTE_ERRORS,
 	restRoute,
@@ -35,6 +36,7 @@ const routes = [
 	restRoute({
 		method: 'post',
 		path: '/api/nick/',
+		policy: PUBLIC_WRITE,
 		body: Nickname,
 		response: { 200: t.Object({ ok: t.Boolean() }), ...ROUTE_ERRORS.badRequest },
 		detail: { summary: 'Takes a nickname', tags: ['nick'] },
@@ -46,6 +48,7 @@ const routes = [
 	restRoute({
 		method: 'post',
 		path: '/api/nick/guarded/',
+		policy: PUBLIC_WRITE,
 		body: t.Object({ nickname: t.String({ maxLength: 5 }) }),
 		response: { 200: t.Object({ by: t.String() }), ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.authed },
 		detail: { summary: 'Takes a nickname from a caller who says who they are', tags: ['nick'] },
@@ -61,7 +64,7 @@ const routes = [
 const nick = definePlugin({
 	id: 'nick',
 	api: describeRoutes('nick-api', routes),
-	build: (ctx) => serveRoutes(ctx, routes),
+	build: (ctx) => serveRoutes(ctx, routes, ctx.auth.guard()),
 })
 
 let instance: TestInstance

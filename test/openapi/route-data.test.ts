@@ -3,7 +3,13 @@ import { Elysia, t } from 'elysia'
 import { accountsApi } from '../../plugins/accounts/api'
 import { userbotsApi } from '../../plugins/userbots/api'
 import { builtInPlugins } from '../../src/app'
-import { BEARER_OR_SESSION, documentedOnly, ROUTE_ERRORS } from '../../src/plugin/api'
+import {
+	BEARER_OR_SESSION,
+	documentedOnly,
+	PUBLIC_WRITE,
+	policyHook,
+	ROUTE_ERRORS,
+} from '../../src/plugin/api'
 import { definePlugin } from '../../src/plugin/define'
 import { getTestInstance, type TestInstance } from '../helpers'
 
@@ -19,7 +25,12 @@ type Doc = { paths: Record<string, Record<string, Operation>> }
 const greeter = (withData: boolean) =>
 	definePlugin({
 		id: 'greeter',
-		build: () => new Elysia({ name: 'greeter' }).post('/api/greet/', () => ({ greeting: 'hello' })),
+		build: () =>
+			new Elysia({ name: 'greeter' }).post(
+				'/api/greet/',
+				() => ({ greeting: 'hello' }),
+				policyHook(PUBLIC_WRITE),
+			),
 		...(withData
 			? {
 					api: new Elysia({ name: 'greeter-api' }).post('/api/greet/', documentedOnly, {

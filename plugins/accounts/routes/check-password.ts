@@ -3,6 +3,7 @@ import {
 	json,
 	AUTH_MESSAGES as MESSAGES,
 	normalizeFields,
+	PUBLIC_READ,
 	ROUTE_ERRORS,
 	restRoute,
 	RestSchemas as S,
@@ -24,6 +25,7 @@ export const checkPasswordRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/check-password/',
+		policy: PUBLIC_READ,
 		body: S.CheckPassword,
 		validate: false,
 		response: { 200: S.PasswordProblems, 400: S.FieldErrors, ...ROUTE_ERRORS.throttled },

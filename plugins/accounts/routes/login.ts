@@ -1,10 +1,17 @@
-import { type RestContext, ROUTE_ERRORS, restRoute, RestSchemas as S } from 'userbot-gateway/plugin'
+import {
+	PUBLIC_WRITE,
+	type RestContext,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
+} from 'userbot-gateway/plugin'
 
 /** POST /accounts/login/: a new server-side session (new id every time) holding a fresh JWT pair. */
 export const loginRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/login/',
+		policy: PUBLIC_WRITE,
 		body: S.Credentials,
 		response: {
 			200: S.Session,

@@ -1,6 +1,7 @@
 import {
 	BEARER_OR_SESSION,
 	json,
+	PUBLIC_WRITE,
 	type RestContext,
 	ROUTE_ERRORS,
 	restRoute,
@@ -16,6 +17,7 @@ export const logoutRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/logout/',
+		policy: PUBLIC_WRITE,
 		response: { 200: S.Message, ...ROUTE_ERRORS.authed },
 		detail: {
 			summary: 'Ends the session and clears its cookies',

@@ -2,6 +2,8 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { t } from 'elysia'
 import {
 	BEARER_OR_SESSION,
+	byParam,
+	companyOf,
 	isPermission,
 	json,
 	memberGrant,
@@ -15,13 +17,12 @@ import {
 	userProfile,
 	writeAudit,
 } from 'userbot-gateway/plugin'
-import { requireCaller, requireOwner } from '../guard'
 import { parseId } from './members'
 
 /**
- * The owner-only permissions (src/auth/permissions.ts) and an owner's grants of them to members of
- * the company: list a member's grants, grant one, revoke one. Only the company's owner may (403 for
- * anyone else); a member of another company answers 404. A change reaches the member at once: the
+ * The owner-only permissions (src/policy/permissions.ts) and an owner's grants of them to members of
+ * the company: list a member's grants, grant one, revoke one. Only the company's owner may (the
+ * policy: 403 for anyone else); a member of another company answers 404. A change reaches the member at once: the
  * profile change is announced (here and over the bus), and an open socket acts with the new grants
  * from its next command. The permissions themselves are listed for any signed-in caller.
  */
@@ -56,14 +57,6 @@ const requireMember = async (ctx: RestContext, companyId: number, id: number) =>
 	if (!member) throw notFound()
 }
 
-/** The owner and the member the path names, before the body: 403, then 404, then the body's 400. */
-const ownerAndMember = async (
-	ctx: RestContext,
-	{ request, params }: { request: Request; params: Record<string, string> },
-) => {
-	const owner = await requireOwner(ctx, request)
-	return { owner, id: parseId(params.id ?? '') }
-}
 const ID = t.Object({ id: S.PathId() })
 const GRANT = t.Object({ id: S.PathId(), permission: S.PermissionName })
 
@@ -71,20 +64,19 @@ export const memberGrantRoutes = [
 	restRoute({
 		method: 'get',
 		path: '/accounts/permissions/',
+		policy: { action: 'read', resource: 'self' },
 		response: { 200: t.Array(S.PermissionInfo), ...ROUTE_ERRORS.authed },
 		detail: {
 			summary: 'The owner-only permissions an owner may grant a member',
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
 		},
-		handle: async (ctx: RestContext, { request }) => {
-			await requireCaller(ctx, request)
-			return json(PERMISSION_NAMES.map((code) => ({ code, description: PERMISSIONS[code] })))
-		},
+		handle: async () => json(PERMISSION_NAMES.map((code) => ({ code, description: PERMISSIONS[code] }))),
 	}),
 	restRoute({
 		method: 'get',
 		path: '/accounts/members/:id/grants/',
+		policy: { action: 'read', resource: 'member', find: [byParam()] },
 		params: ID,
 		response: { 200: t.Array(S.Grant), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
@@ -92,15 +84,16 @@ export const memberGrantRoutes = [
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
 		},
-		before: ownerAndMember,
-		handle: async (ctx: RestContext, { pre: { owner, id } }) => {
-			await requireMember(ctx, owner.companyId, id)
+		handle: async (ctx: RestContext, { params, principal }) => {
+			const id = parseId(params.id ?? '')
+			await requireMember(ctx, companyOf(principal), id)
 			return json((await grantsOf(ctx, id)).map(view))
 		},
 	}),
 	restRoute({
 		method: 'post',
 		path: '/accounts/members/:id/grants/',
+		policy: { action: 'write', resource: 'member', find: [byParam()] },
 		params: ID,
 		body: S.GrantRequest,
 		response: {
@@ -115,9 +108,10 @@ export const memberGrantRoutes = [
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
 		},
-		before: ownerAndMember,
-		handle: async (ctx: RestContext, { body: { permission }, request, server, pre: { owner, id } }) => {
-			await requireMember(ctx, owner.companyId, id)
+		handle: async (ctx: RestContext, { body: { permission }, params, request, server, principal }) => {
+			const companyId = companyOf(principal)
+			const id = parseId(params.id ?? '')
+			await requireMember(ctx, companyId, id)
 			// Inserted only while the member is in the company: a removal in between leaves no grant behind.
 			const inserted = await ctx.db
 				.insert(memberGrant)
@@ -126,17 +120,17 @@ export const memberGrantRoutes = [
 						.select({
 							userId: userProfile.id,
 							permission: sql`${permission}`.as('permission'),
-							grantedBy: sql`${owner.principal.userId}`.as('granted_by'),
+							grantedBy: sql`${principal.userId}`.as('granted_by'),
 							createdAt: sql`${Date.now()}`.as('created_at'),
 						})
 						.from(userProfile)
-						.where(and(eq(userProfile.id, id), eq(userProfile.companyId, owner.companyId))),
+						.where(and(eq(userProfile.id, id), eq(userProfile.companyId, companyId))),
 				)
 				.onConflictDoNothing()
 				.returning({ userId: memberGrant.userId })
 			if (inserted.length > 0) {
 				ctx.auth.invalidateUser(id)
-				await writeAudit(ctx.db, owner.principal, {
+				await writeAudit(ctx.db, principal, {
 					action: 'member.grant_added',
 					target: `user:${id}`,
 					detail: { permission },
@@ -152,6 +146,7 @@ export const memberGrantRoutes = [
 	restRoute({
 		method: 'delete',
 		path: '/accounts/members/:id/grants/:permission/',
+		policy: { action: 'write', resource: 'member', find: [byParam()], destructive: true },
 		params: GRANT,
 		response: { 204: t.Void(), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
@@ -159,8 +154,8 @@ export const memberGrantRoutes = [
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
 		},
-		before: ownerAndMember,
-		handle: async (ctx: RestContext, { params, request, server, pre: { owner, id } }) => {
+		handle: async (ctx: RestContext, { params, request, server, principal }) => {
+			const id = parseId(params.id ?? '')
 			const permission = params.permission ?? ''
 			if (!isPermission(permission)) throw notFound()
 			const deleted = await ctx.db
@@ -169,13 +164,13 @@ export const memberGrantRoutes = [
 					and(
 						eq(memberGrant.userId, id),
 						eq(memberGrant.permission, permission),
-						inArray(memberGrant.userId, memberOf(ctx, owner.companyId, id)),
+						inArray(memberGrant.userId, memberOf(ctx, companyOf(principal), id)),
 					),
 				)
 				.returning({ userId: memberGrant.userId })
 			if (deleted.length === 0) throw notFound()
 			ctx.auth.invalidateUser(id)
-			await writeAudit(ctx.db, owner.principal, {
+			await writeAudit(ctx.db, principal, {
 				action: 'member.grant_removed',
 				target: `user:${id}`,
 				detail: { permission },

@@ -3,10 +3,13 @@ import { t } from 'elysia'
 import {
 	BEARER_OR_SESSION,
 	badRequest,
+	byParam,
+	companyOf,
 	HttpError,
 	json,
 	memberGrant,
 	notFound,
+	OF_COMPANY,
 	type RestContext,
 	ROUTE_ERRORS,
 	restRoute,
@@ -15,10 +18,9 @@ import {
 	userProfile,
 	writeAudit,
 } from 'userbot-gateway/plugin'
-import { requireCaller, requireOwner } from '../guard'
 
 /**
- * The company's members and their work statuses, for its owner (403 for anyone else): list them, set
+ * The company's members and their work statuses, for its owner (the policy: 403 for anyone else): list them, set
  * a member's status by its code, and remove a member from the company. A member of another company
  * answers 404, as if it did not exist. The work statuses themselves are listed for any signed-in
  * caller: they are the deployment's reference table, nothing about a company.
@@ -84,28 +86,20 @@ const members = (ctx: RestContext, companyId: number, id?: number) =>
 		)
 		.orderBy(asc(userProfile.id))
 
-/** The owner and the member the path names: the order the routes have always refused in (403, then 404, then the body). */
-const ownerAndMember = async (
-	ctx: RestContext,
-	{ request, params }: { request: Request; params: Record<string, string> },
-) => {
-	const owner = await requireOwner(ctx, request)
-	return { owner, id: parseId(params.id ?? '') }
-}
 const ID = t.Object({ id: S.PathId() })
 
 export const memberRoutes = [
 	restRoute({
 		method: 'get',
 		path: '/accounts/statuses/',
+		policy: { action: 'read', resource: 'self' },
 		response: { 200: t.Array(S.WorkStatus), ...ROUTE_ERRORS.authed },
 		detail: {
 			summary: 'The work statuses of this deployment',
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
 		},
-		handle: async (ctx: RestContext, { request }) => {
-			await requireCaller(ctx, request)
+		handle: async (ctx: RestContext) => {
 			const rows = await ctx.db.select().from(statusOnWork).orderBy(asc(statusOnWork.id))
 			return json(rows.map((s) => ({ code: s.code, name: s.name, allows_work: s.allowsWork })))
 		},
@@ -113,20 +107,20 @@ export const memberRoutes = [
 	restRoute({
 		method: 'get',
 		path: '/accounts/members/',
+		policy: { action: 'read', resource: 'member', find: [OF_COMPANY] },
 		response: { 200: t.Array(S.Member), ...ROUTE_ERRORS.authed },
 		detail: {
 			summary: "The company's members with their work statuses (owners)",
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
 		},
-		handle: async (ctx: RestContext, { request }) => {
-			const owner = await requireOwner(ctx, request)
-			return json((await members(ctx, owner.companyId)).map(view))
-		},
+		handle: async (ctx: RestContext, { principal }) =>
+			json((await members(ctx, companyOf(principal))).map(view)),
 	}),
 	restRoute({
 		method: 'post',
 		path: '/accounts/members/:id/status/',
+		policy: { action: 'write', resource: 'member', find: [byParam()] },
 		params: ID,
 		body: S.StatusChange,
 		response: { 200: S.Member, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
@@ -135,8 +129,9 @@ export const memberRoutes = [
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
 		},
-		before: ownerAndMember,
-		handle: async (ctx: RestContext, { body, request, server, pre: { owner, id } }) => {
+		handle: async (ctx: RestContext, { body, params, request, server, principal }) => {
+			const companyId = companyOf(principal)
+			const id = parseId(params.id ?? '')
 			const code = body.status
 			const [status] = await ctx.db.select().from(statusOnWork).where(eq(statusOnWork.code, code))
 			if (!status) throw badRequest({ status: [S.INVALID_CHOICE] })
@@ -144,10 +139,10 @@ export const memberRoutes = [
 			const updated = await ctx.db
 				.update(userProfile)
 				.set({ statusId: status.id, updatedAt: Date.now() })
-				.where(and(eq(userProfile.id, id), eq(userProfile.companyId, owner.companyId)))
+				.where(and(eq(userProfile.id, id), eq(userProfile.companyId, companyId)))
 				.returning({ id: userProfile.id })
 			if (updated.length === 0) throw notFound()
-			await writeAudit(ctx.db, owner.principal, {
+			await writeAudit(ctx.db, principal, {
 				action: 'member.status_changed',
 				target: `user:${id}`,
 				detail: { status: code },
@@ -155,7 +150,7 @@ export const memberRoutes = [
 			})
 			// me/ answers from the cached profile: it must show the new status at once.
 			ctx.auth.invalidateUser(id)
-			const [row] = await members(ctx, owner.companyId, id)
+			const [row] = await members(ctx, companyId, id)
 			if (!row) throw notFound()
 			return json(view(row))
 		},
@@ -163,6 +158,7 @@ export const memberRoutes = [
 	restRoute({
 		method: 'delete',
 		path: '/accounts/members/:id/',
+		policy: { action: 'write', resource: 'member', find: [byParam()], destructive: true },
 		params: ID,
 		response: { 204: t.Void(), 400: S.Detail, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
@@ -170,17 +166,16 @@ export const memberRoutes = [
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
 		},
-		before: ownerAndMember,
-		handle: async (ctx: RestContext, { request, server, pre: { owner, id } }) => {
-			const outcome = await removeMember(ctx, owner.companyId, id)
+		handle: async (ctx: RestContext, { params, request, server, principal }) => {
+			const outcome = await removeMember(ctx, companyOf(principal), parseId(params.id ?? ''))
 			if (outcome === 'absent') throw notFound()
 			if (outcome === 'owner') throw ownerNotRemovable()
-			await writeAudit(ctx.db, owner.principal, {
+			await writeAudit(ctx.db, principal, {
 				action: 'member.removed',
 				target: `user:${outcome.id}`,
 				client: ctx.auth.clientAddress(server, request),
 			})
-			ctx.log.info('member removed', { userId: outcome.id, by: owner.principal.userId })
+			ctx.log.info('member removed', { userId: outcome.id, by: principal.userId })
 			return new Response(null, { status: 204 })
 		},
 	}),

@@ -1,4 +1,11 @@
-import { json, ROUTE_ERRORS, restRoute, RestSchemas as S, throttled } from 'userbot-gateway/plugin'
+import {
+	json,
+	PUBLIC_WRITE,
+	ROUTE_ERRORS,
+	restRoute,
+	RestSchemas as S,
+	throttled,
+} from 'userbot-gateway/plugin'
 import { registerUser } from '../register-user'
 import type { AccountsContext } from '../settings'
 
@@ -14,6 +21,7 @@ export const registerRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/register/',
+		policy: PUBLIC_WRITE,
 		body: S.Registration,
 		response: {
 			201: S.Registered,

@@ -3,6 +3,7 @@ import {
 	badRequest,
 	json,
 	AUTH_MESSAGES as MESSAGES,
+	PUBLIC_WRITE,
 	type RestContext,
 	ROUTE_ERRORS,
 	restRoute,
@@ -44,6 +45,7 @@ export const resetRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/request-reset/',
+		policy: PUBLIC_WRITE,
 		body: S.ResetRequest,
 		response: { 200: S.ResetAnswer, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.throttled },
 		detail: {
@@ -85,6 +87,7 @@ export const resetRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/reset-password/',
+		policy: PUBLIC_WRITE,
 		body: S.ResetPassword,
 		response: { 200: S.DetailOnly, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.throttled },
 		detail: {

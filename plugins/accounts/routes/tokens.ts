@@ -1,6 +1,7 @@
 import {
 	json,
 	mayWork,
+	PUBLIC_WRITE,
 	type RestContext,
 	ROUTE_ERRORS,
 	restRoute,
@@ -19,6 +20,7 @@ export const tokenRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/token/',
+		policy: PUBLIC_WRITE,
 		body: S.Credentials,
 		response: {
 			200: S.TokenPair,
@@ -41,6 +43,7 @@ export const tokenRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/token/refresh/',
+		policy: PUBLIC_WRITE,
 		body: S.Refresh,
 		response: {
 			200: S.TokenPair,
@@ -69,6 +72,7 @@ export const tokenRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/accounts/token/blacklist/',
+		policy: PUBLIC_WRITE,
 		body: S.Refresh,
 		response: { 200: S.EmptyObject, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.unauthenticated },
 		detail: { summary: 'Revokes a refresh token and its family', tags: ['tokens'] },

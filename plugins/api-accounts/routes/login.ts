@@ -2,6 +2,7 @@ import { and, eq, isNotNull } from 'drizzle-orm'
 import {
 	AUTH_MESSAGES as AUTH,
 	HttpError,
+	PUBLIC_WRITE,
 	type RestContext,
 	ROUTE_ERRORS,
 	restRoute,
@@ -28,6 +29,8 @@ export const loginRoutes = [
 		method: 'post',
 		path: '/api/accounts/login/',
 		body: S.Credentials,
+		// Public: the password in the body is the credential, checked against the main server.
+		policy: PUBLIC_WRITE,
 		response: {
 			200: S.Session,
 			...ROUTE_ERRORS.badRequest,

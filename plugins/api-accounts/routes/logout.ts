@@ -1,6 +1,7 @@
 import {
 	BEARER_OR_SESSION,
 	json,
+	PUBLIC_WRITE,
 	ROUTE_ERRORS,
 	readJsonObject,
 	restRoute,
@@ -19,6 +20,7 @@ export const logoutRoutes = [
 	restRoute({
 		method: 'post',
 		path: '/api/accounts/logout/',
+		policy: PUBLIC_WRITE,
 		response: { 200: S.Message, ...ROUTE_ERRORS.authed },
 		detail: {
 			summary: 'Ends the session here and on the main server',

@@ -5,6 +5,7 @@ import { wire, ws } from './wire'
 export const userbotGetState = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_get_state',
+		policy: { action: 'read' },
 		summary: "The userbot's last log-in state.",
 		result: {
 			description: '`{authorization_state}`.',

@@ -5,6 +5,7 @@ import { wire, ws } from './wire'
 export const userbotRegister = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_register',
+		policy: { action: 'write' },
 		summary: 'Log-in step: names a new Telegram account.',
 		result: {
 			description: 'The new log-in state.',

@@ -5,6 +5,7 @@ import { wire, ws } from './wire'
 export const userbotRequestQr = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_request_qr',
+		policy: { action: 'write' },
 		summary: 'Log-in by QR code: a `tg://login?token=...` link to show as one.',
 		result: {
 			description: '`{link}`.',

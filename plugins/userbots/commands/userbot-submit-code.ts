@@ -5,6 +5,7 @@ import { wire, ws } from './wire'
 export const userbotSubmitCode = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_code',
+		policy: { action: 'write' },
 		checksSecret: true,
 		summary: 'Log-in step: the code Telegram sent.',
 		result: {

@@ -5,6 +5,7 @@ import { wire, ws } from './wire'
 export const userbotSubmitPassword = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_password',
+		policy: { action: 'write' },
 		checksSecret: true,
 		summary: "Log-in step: the account's 2FA password.",
 		result: {

@@ -5,6 +5,7 @@ import { wire, ws } from './wire'
 export const userbotSubmitPhone = (service: UserbotService) =>
 	defineCommand({
 		name: 'userbot_submit_phone',
+		policy: { action: 'write' },
 		summary: 'Log-in step: the phone number of the Telegram account.',
 		result: {
 			description: 'The new log-in state (usually `authorizationStateWaitCode`).',

@@ -3,7 +3,7 @@ import type { Bus } from 'userbot-gateway/plugin'
 import type { ReplayFields } from '../bodies'
 import { MAX_REPLAY } from '../history'
 import { TEST_EVENT } from '../kinds'
-import type { DeliveryView, OutboxHistory } from '../outbox'
+import { type DeliveryView, type OutboxHistory, type Reach, withinReach } from '../outbox'
 import { endpointSubjects, pairSubject, parseEvent, type StoredEvent, WEBHOOKS_STREAM } from './messages'
 import type { Outcomes } from './outcomes'
 
@@ -30,7 +30,7 @@ export class JetStreamHistory implements OutboxHistory {
 
 	async deliveries(
 		endpointId: number,
-		opts: { limit: number; beforeId?: number; status?: string },
+		opts: { limit: number; beforeId?: number; status?: string; reach: Reach },
 	): Promise<DeliveryView[]> {
 		const out: DeliveryView[] = []
 		for (const seq of await this.deps.outcomes.sequences(endpointId)) {
@@ -38,6 +38,7 @@ export class JetStreamHistory implements OutboxHistory {
 			if (opts.beforeId !== undefined && seq >= opts.beforeId) continue
 			const o = await this.deps.outcomes.get(endpointId, seq)
 			if (!o || (opts.status !== undefined && o.status !== opts.status)) continue
+			if (!withinReach(opts.reach, o.userbot_id)) continue
 			out.push({
 				id: seq,
 				event_id: seq,
@@ -76,7 +77,7 @@ export class JetStreamHistory implements OutboxHistory {
 		return { event_id: seq ?? null, message_id: messageId }
 	}
 
-	async replay(endpointId: number, fields: ReplayFields) {
+	async replay(endpointId: number, fields: ReplayFields, reach: Reach) {
 		const subject =
 			fields.userbotId === undefined
 				? endpointSubjects(endpointId)
@@ -87,14 +88,14 @@ export class JetStreamHistory implements OutboxHistory {
 				? { deliver_policy: DeliverPolicy.All }
 				: { deliver_policy: DeliverPolicy.StartTime, opt_start_time: new Date(fields.since).toISOString() }),
 		})
-		const chosen = await this.read(consumer, endpointId, fields)
+		const chosen = await this.read(consumer, endpointId, fields, reach)
 		const copies = chosen.slice(0, MAX_REPLAY).map(({ event, seq }) => ({ ...event, replay_of: seq }))
 		if (copies.length > 0) await this.deps.publish(copies)
 		return { replayed: copies.length, truncated: chosen.length > MAX_REPLAY }
 	}
 
 	/** The endpoint's original events that match (never the copies of replays), up to one past the limit. */
-	private async read(consumer: Consumer, endpointId: number, fields: ReplayFields) {
+	private async read(consumer: Consumer, endpointId: number, fields: ReplayFields, reach: Reach) {
 		const chosen: Array<{ event: StoredEvent; seq: number }> = []
 		const { codec } = this.deps.bus
 		try {
@@ -108,6 +109,7 @@ export class JetStreamHistory implements OutboxHistory {
 					event.endpoint_id === endpointId &&
 					event.replay_of === undefined &&
 					event.type !== TEST_EVENT &&
+					withinReach(reach, event.userbot_id) &&
 					(fields.afterSeq === undefined || event.seq > fields.afterSeq) &&
 					(fields.since === undefined || event.at >= fields.since)
 				if (event && matches) chosen.push({ event, seq: m.seq })

@@ -1,7 +1,6 @@
 import { and, count, eq, isNull } from 'drizzle-orm'
 import { userbot } from '../../../db/schema'
 import { writeAudit } from '../../audit/log'
-import { allows } from '../../auth/permissions'
 import type { Principal } from '../../auth/types'
 import { STATES } from '../auth-states'
 import { userbotErrors } from '../errors'
@@ -24,7 +23,6 @@ export async function createUserbot(
 	const { ctx, states } = parts
 	const companyId = principal.companyId
 	if (companyId === null) throw userbotErrors.noCompany()
-	if (!allows(principal, 'userbots.manage')) throw userbotErrors.permissionDenied()
 	parts.clients.runtime()
 	// Refused before anything is made (400 under `proxy`); the client connects to the address checked.
 	const pinned = proxy && (await parts.clients.addresses.pinField(toTdProxy(proxy), 'proxy'))

@@ -11,6 +11,7 @@ export default definePlugin({
 	commands: [
 		defineCommand({
 			name: 'test_answer_after_sigterm',
+			policy: { action: 'write' },
 			methods: [],
 			input: v.looseObject({}),
 			requiresAuthorization: false,
@@ -21,6 +22,7 @@ export default definePlugin({
 		}),
 		defineCommand({
 			name: 'test_never_answered',
+			policy: { action: 'write' },
 			methods: [],
 			input: v.looseObject({}),
 			requiresAuthorization: false,

@@ -1,9 +1,9 @@
 /**
  * What only a company's owner may do, unless the owner grants it to a member: the powers that
  * create or destroy what the company holds, or change a Telegram account itself rather than use it.
- * Each REST route and each command that needs one names it as data (a command's `permission`), and
- * `allows` is the one check, made against the principal, never against the kind of credential: a
- * session, a bearer token, or (later) an API key whose scopes narrow the same set.
+ * Each REST route and each command that needs one names it in its policy entry (`permission` of a
+ * `manage` action, ./entry.ts), and `can` (./can.ts) is the one check, made against the principal,
+ * never against the kind of credential: a session, a bearer token, or an API key acting as its owner.
  */
 export const PERMISSIONS = {
 	'userbots.manage': "Create and delete the company's userbots.",
@@ -21,15 +21,4 @@ export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as readonly Permission[
 
 export function isPermission(value: unknown): value is Permission {
 	return typeof value === 'string' && Object.hasOwn(PERMISSIONS, value)
-}
-
-/**
- * Whether the principal may use `permission`: an owner always, a member when granted it. (Typed by
- * what it reads, so that this file, which the principal's type names, names nothing back.)
- */
-export function allows(
-	principal: { isOwner: boolean; grants: ReadonlySet<Permission> },
-	permission: Permission,
-): boolean {
-	return principal.isOwner || principal.grants.has(permission)
 }
