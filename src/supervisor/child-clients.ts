@@ -136,8 +136,11 @@ export async function startClient(host: ChildClients, msg: StartMessage): Promis
 		await client.network
 	} catch (err) {
 		host.clients.delete(msg.userbotId)
+		// Refused the folder, the client never ran the account here: its closing is not the account's.
+		const refused = isLockRefusal(err)
+		if (refused) entry.abandoned = true
 		await closeEntry(host, msg.userbotId, entry)
-		throw isLockRefusal(err) ? heldElsewhere() : err
+		throw refused ? heldElsewhere() : err
 	} finally {
 		clearTimeout(timer)
 	}

@@ -107,8 +107,9 @@ export class StartedClients {
 			this.forget(userbotId)
 			return
 		}
-		// A state of its own: its client runs now, its folder no longer held elsewhere.
-		this.held.delete(userbotId)
+		// A state of its own: its client runs now, its folder no longer held elsewhere (TDLib's first
+		// state, before it has tried the folder, says nothing of that).
+		if (state !== 'authorizationStateWaitTdlibParameters') this.held.delete(userbotId)
 		if (this.started.has(userbotId)) this.states.set(userbotId, state)
 	}
 
