@@ -51,11 +51,17 @@ export function createChildHost(opts: ChildHostOptions) {
 	const logOutTimeoutMs = opts.logOutTimeoutMs ?? 10_000
 	let fenceTimer: ReturnType<typeof setTimeout> | undefined
 
-	async function closeAll() {
+	/**
+	 * Closes every client. `quietly`: their closing is not told as the accounts' states (a fence ran
+	 * out: the shard, cut off, starts them again as a new incarnation; told, a gateway would take the
+	 * accounts for closed meanwhile).
+	 */
+	async function closeAll(quietly = false) {
 		for (const r of host.restarts.values()) r.cancel()
 		for (const id of host.clients.keys()) host.liveness?.forget(id)
 		const all = [...host.clients]
 		host.clients.clear()
+		if (quietly) for (const [, e] of all) e.abandoned = true
 		await Promise.all(all.map(([id, e]) => Promise.race([closeEntry(host, id, e), Bun.sleep(5_000)])))
 	}
 
@@ -85,7 +91,7 @@ export function createChildHost(opts: ChildHostOptions) {
 						msg: 'fenced: the shard did not renew its fence in time; every client is closed',
 						fields: { clients: host.clients.size },
 					})
-					void closeAll()
+					void closeAll(true)
 				}, msg.ms)
 				return
 			case 'shutdown':

@@ -5,13 +5,16 @@ import { join } from 'node:path'
 import { createChildHost } from '../../src/supervisor/child-host'
 import type { ChildMessage } from '../../src/supervisor/protocol'
 import { heldByAnotherProcess } from '../../src/telegram/binlog-lock'
+import { createEmulatorBackend } from '../../src/telegram/emulator'
 import type { Backend, BackendClient } from '../../src/telegram/types'
 import { TdError, type TdUpdate } from '../../src/telegram/types'
 
 /**
- * A start whose client TDLib refuses the folder (another process took its lock after the child
- * asked who held it): answered `held_elsewhere`, and the refused client's closing is not told as
- * the account's state: the account never ran here, and still runs where it ran.
+ * Closings a supervisor child does not tell as the account's state:
+ * - a start whose client TDLib refuses the folder (another process took its lock after the child
+ *   asked who held it): answered `held_elsewhere`; the account never ran here, and runs where it ran;
+ * - the clients it closes when its shard's fence runs out: the shard, cut off, starts them again as
+ *   a new incarnation, and a gateway told meanwhile would take the accounts for closed.
  */
 const dirs: string[] = []
 afterEach(() => {
@@ -66,5 +69,38 @@ describe('a start refused its folder by TDLib', () => {
 		expect(states).not.toContain('authorizationStateClosed')
 		expect(states).not.toContain('authorizationStateClosing')
 		expect(host.size).toBe(0)
+	})
+})
+
+describe('a fence that runs out', () => {
+	it('closes every client without telling their closing', async () => {
+		const dataDir = mkdtempSync(join(tmpdir(), 'ubg-fence-'))
+		dirs.push(dataDir)
+		const sent: ChildMessage[] = []
+		const stops: number[] = []
+		const host = createChildHost({
+			backend: createEmulatorBackend(),
+			dataDir,
+			send: (m) => sent.push(m),
+			record: (event, userbotId) => {
+				if (event === 'stop') stops.push(userbotId)
+			},
+		})
+		const answered = (id: number) =>
+			new Promise<void>((resolve) => {
+				const poll = () =>
+					sent.some((m) => m.type === 'result' && m.id === id) ? resolve() : setTimeout(poll, 5)
+				poll()
+			})
+		host.handle({ type: 'start', id: 1, userbotId: 1, encryptionKey: '' }, () => undefined)
+		host.handle({ type: 'start', id: 2, userbotId: 2, encryptionKey: '' }, () => undefined)
+		await Promise.all([answered(1), answered(2)])
+		const before = sent.length
+		host.handle({ type: 'fence', ms: 0 }, () => undefined)
+		// The clients' own record of their stop is the moment each has closed.
+		while (stops.length < 2) await Bun.sleep(5)
+		expect(stops.sort()).toEqual([1, 2])
+		expect(host.size).toBe(0)
+		expect(sent.slice(before).filter((m) => m.type === 'authorization_state')).toEqual([])
 	})
 })
