@@ -290,7 +290,8 @@ function describeTakeover(backend: 'emulator' | 'tdlib') {
 			expect(watcher.faults).toEqual([])
 			// Each moving userbot's folder: held by the frozen child, then by the other shard's child
 			// once the frozen one had let go (then by the woken shard's new start).
-			for (const u of moving) expect((watcher.holders.get(u) ?? []).slice(0, 2)).toEqual([child, otherChild])
+			for (const u of moving)
+				expect((watcher.holders.get(u) ?? []).slice(0, 2)).toEqual([child as number, otherChild as number])
 			const runs = readRuns(runLog)
 			expect(overlaps(runs)).toEqual([])
 			for (const u of moving)
