@@ -23,16 +23,25 @@ export interface Cidr {
 }
 
 const MAX_HOPS = 32
+/** Peers remembered by one resolver; past this many, it starts again (a scan of addresses cannot grow it). */
+const MAX_PEERS = 4096
+
+/** A peer as the resolver knows it: its bytes, its canonical text, and whether it is a trusted proxy. */
+interface Peer {
+	bytes: Bytes
+	text: string
+	trusted: boolean
+}
 
 /** `1.2.3.4`, `::1`, `10.0.0.0/8`, `fd00::/8`: what `TRUSTED_PROXIES` may list. */
 export function isAddressOrCidr(entry: string): boolean {
 	return parseCidr(entry) !== null
 }
 
-export type ClientAddressOf = (peer: string | undefined, headers: Headers) => string
+export type ClientAddressOf = (peer: string | undefined, headers: Headers | (() => Headers)) => string
 
 /**
- * The function of a deployment's `TRUSTED_PROXIES`: peer and headers in, the client's address out
+ * The function of a deployment's `TRUSTED_PROXIES`: peer and headers (or how to get them) in, the client's address out
  * (in canonical form: IPv4 dotted, IPv6 compressed lower case), or `unknown` with no peer.
  */
 export function clientAddressResolver(trustedProxies: readonly string[]): ClientAddressOf {
@@ -42,16 +51,33 @@ export function clientAddressResolver(trustedProxies: readonly string[]): Client
 		return cidr
 	})
 	const isTrusted = (b: Bytes) => trusted.some((c) => inCidr(b, c))
+	// Every request asks about its peer, and the peers are few: what a peer is, parsed once.
+	const peers = new Map<string, Peer | null>()
+	const peerOf = (text: string): Peer | null => {
+		let known = peers.get(text)
+		if (known === undefined) {
+			const bytes = parseAddress(text)
+			known = bytes
+				? { bytes, text: formatAddress(bytes), trusted: trusted.length > 0 && isTrusted(bytes) }
+				: null
+			if (peers.size >= MAX_PEERS) peers.clear()
+			peers.set(text, known)
+		}
+		return known
+	}
 	return (peer, headers) => {
-		const direct = peer === undefined ? null : parseAddress(peer)
-		if (!direct) return peer === undefined ? 'unknown' : peer
-		if (trusted.length === 0 || !isTrusted(direct)) return formatAddress(direct)
-		const xff = headers.get('x-forwarded-for')
-		const fwd = headers.get('forwarded')
+		const known = peer === undefined ? null : peerOf(peer)
+		if (!known) return peer === undefined ? 'unknown' : peer
+		if (!known.trusted) return known.text
+		const direct = known.bytes
+		// Only a trusted proxy's request has its headers read (Bun makes them on first use).
+		const all = typeof headers === 'function' ? headers() : headers
+		const xff = all.get('x-forwarded-for')
+		const fwd = all.get('forwarded')
 		const fromXff = xff === null ? undefined : walk(splitXForwardedFor(xff), isTrusted)
 		const fromFwd = fwd === null ? undefined : walk(splitForwarded(fwd), isTrusted)
-		if (fromXff === null || fromFwd === null) return formatAddress(direct)
-		if (fromXff && fromFwd && formatAddress(fromXff) !== formatAddress(fromFwd)) return formatAddress(direct)
+		if (fromXff === null || fromFwd === null) return known.text
+		if (fromXff && fromFwd && formatAddress(fromXff) !== formatAddress(fromFwd)) return known.text
 		const client = fromXff ?? fromFwd
 		return formatAddress(client ?? direct)
 	}
@@ -66,7 +92,7 @@ export interface PeerSource {
 export function clientAddressOf(trustedProxies: readonly string[]) {
 	const resolve = clientAddressResolver(trustedProxies)
 	return (server: PeerSource | null | undefined, request: Request): string =>
-		resolve(server?.requestIP(request)?.address, request.headers)
+		resolve(server?.requestIP(request)?.address, () => request.headers)
 }
 
 /** The rightmost untrusted hop (or the leftmost when all are trusted); null when a hop is no address. */

@@ -210,8 +210,11 @@ function servedHandler<Ctx>(serving: Serving<Ctx>) {
 		const handle = () => route.handle(ctx, { ...input, principal: a.principal, pre: a.pre } as never)
 		return namesInBody ? guard.admitBody(route.policy, a.principal, input.body).then(handle) : handle()
 	}
-	// Not async: a route admitted from memory (me/) answers without a promise.
-	return (c: Served) => {
+	// Not async: a route admitted from memory (me/) answers without a promise. The context is taken
+	// apart in the parameter list: Elysia reads a handler's source to learn what it uses, and one
+	// passed whole to a function makes it parse every header, cookie and query of every request.
+	return ({ body, params, request, server }: Served) => {
+		const c = { body, params, request, server }
 		const a = admit(serving, c)
 		return a instanceof Promise ? a.then((x) => run(c, x)) : run(c, a)
 	}
@@ -224,16 +227,17 @@ function hooksOf<Ctx>(serving: Serving<Ctx>) {
 	if (route.body === undefined || route.readsRequest === true) return { parse: 'none' as const }
 	return {
 		...(checked ? { body: checked } : {}),
+		// Each hook names what it reads (see servedHandler).
 		parse: [
-			async (c: Served) => {
-				await admit(serving, c)
-				return jsonObject(c.request)
+			async ({ params, request, server }: Served) => {
+				await admit(serving, { params, request, server })
+				return jsonObject(request)
 			},
 		],
 		// No body at all (no stream to parse) is DRF's empty `request.data`.
 		transform: [
 			async (c: Served) => {
-				await admit(serving, c)
+				await admit(serving, { params: c.params, request: c.request, server: c.server })
 				c.body ??= {}
 			},
 		],
