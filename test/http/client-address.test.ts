@@ -69,6 +69,29 @@ describe('clientAddressResolver', () => {
 		expect(none(undefined, headers({ 'x-forwarded-for': '198.51.100.1' }))).toBe('unknown')
 	})
 
+	it('remembers what a peer is, never what a trusted peer forwarded; reads no header of an untrusted one', () => {
+		const r = clientAddressResolver(['10.0.0.0/8'])
+		// The same trusted proxy, asked twice with other headers: each answer is its own request's.
+		expect(r('10.0.0.2', headers({ 'x-forwarded-for': '198.51.100.1' }))).toBe('198.51.100.1')
+		expect(r('10.0.0.2', headers({ 'x-forwarded-for': '198.51.100.2' }))).toBe('198.51.100.2')
+		expect(r('10.0.0.2', headers({}))).toBe('10.0.0.2')
+		let read = 0
+		const lazy = () => {
+			read++
+			return headers({ 'x-forwarded-for': '198.51.100.3' })
+		}
+		expect(r('203.0.113.7', lazy)).toBe('203.0.113.7')
+		expect(r('203.0.113.7', lazy)).toBe('203.0.113.7')
+		expect(read).toBe(0)
+		expect(r('10.0.0.3', lazy)).toBe('198.51.100.3')
+		expect(read).toBe(1)
+		// Past the resolver's memory of peers, it still answers each alike.
+		for (let i = 0; i < 5000; i++) r(`192.0.2.${i % 250}`, lazy)
+		for (let i = 1; i <= 5000; i++)
+			expect(r(`2001:db8::${i.toString(16)}`, lazy)).toBe(`2001:db8::${i.toString(16)}`)
+		expect(r('10.0.0.2', headers({ 'x-forwarded-for': '198.51.100.4' }))).toBe('198.51.100.4')
+	})
+
 	it('ignores a forged header from a peer that is not trusted', () => {
 		expect(behindProxy('203.0.113.7', headers({ 'x-forwarded-for': '198.51.100.1' }))).toBe('203.0.113.7')
 		expect(behindProxy('203.0.113.7', headers({ forwarded: 'for=198.51.100.1' }))).toBe('203.0.113.7')
