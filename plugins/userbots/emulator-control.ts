@@ -58,7 +58,12 @@ const control = (action: keyof typeof ACTIONS) =>
 			...ROUTE_ERRORS.authed,
 			...ROUTE_ERRORS.notFound,
 		},
-		detail: { summary: `Emulator control: ${action}`, tags: ['emulator'], security: BEARER_OR_SESSION },
+		detail: {
+			operationId: `emulator${action[0]?.toUpperCase()}${action.slice(1)}`,
+			summary: `Emulator control: ${action}`,
+			tags: ['emulator'],
+			security: BEARER_OR_SESSION,
+		},
 		handle: async ({ ctx, service }: Userbots, { body, principal }) => {
 			const { phone_number } = v.parse(rest.phone, body)
 			const userbotId = await userbotOf(service, principal, phone_number)

@@ -33,7 +33,12 @@ const rest = bodies('rest')
 const BASE = '/api/userbots'
 const ID = t.Object({ id: S.PathId() })
 /** What the document says of every route: its summary, the userbots tag, a caller required. */
-const about = (summary: string) => ({ summary, tags: ['userbots'], security: BEARER_OR_SESSION })
+const about = (operationId: string, summary: string) => ({
+	operationId,
+	summary,
+	tags: ['userbots'],
+	security: BEARER_OR_SESSION,
+})
 const { authed, notFound: missing, badRequest: invalid, unavailable } = ROUTE_ERRORS
 
 /** The group an API key's `groups` must name for the lifecycle's changes (docs/operator.md#api-keys). */
@@ -52,14 +57,19 @@ const manages = {
 const ends = { ...manages, destructive: true } as const
 
 /** A log-in step: one userbot, a body, its new authorization state or why the step was refused. */
-const logInStep = <const P extends string, B extends TSchema>(path: P, summary: string, body: B) => ({
+const logInStep = <const P extends string, B extends TSchema>(
+	path: P,
+	operationId: string,
+	summary: string,
+	body: B,
+) => ({
 	method: 'post' as const,
 	path,
 	policy: uses,
 	params: ID,
 	body,
 	response: { 200: S.AuthorizationState, 400: t.Union([S.FieldErrors, S.Detail]), ...authed, ...missing },
-	detail: about(summary),
+	detail: about(operationId, summary),
 })
 
 /**
@@ -76,7 +86,7 @@ export const userbotRouteList = [
 		path: `${BASE}/`,
 		policy: { action: 'read', resource: 'userbot', find: [OF_COMPANY] },
 		response: { 200: t.Array(S.Userbot), ...authed },
-		detail: about("The company's userbots"),
+		detail: about('listUserbots', "The company's userbots"),
 		handle: (u: Userbots, { principal }) => u.service.list(principal),
 	}),
 	restRoute({
@@ -88,7 +98,7 @@ export const userbotRouteList = [
 		// none (it reads the field's JSON), and the proxy's own errors nest under `proxy`.
 		validate: false,
 		response: { 201: S.UserbotCreated, ...invalid, ...authed, ...unavailable },
-		detail: about('Adds a userbot and starts its TDLib client'),
+		detail: about('createUserbot', 'Adds a userbot and starts its TDLib client'),
 		handle: async (u: Userbots, input) => {
 			const errors = fieldErrors(RestBodies.create, input.body)
 			if (Object.keys(errors).length > 0) throw badRequest(errors)
@@ -103,7 +113,7 @@ export const userbotRouteList = [
 		policy: reads,
 		params: ID,
 		response: { 200: S.Userbot, ...authed, ...missing },
-		detail: about('One userbot'),
+		detail: about('getUserbot', 'One userbot'),
 		handle: (u: Userbots, { params, principal }) => u.service.get(principal, idOf(params.id)),
 	}),
 	// The card's actions (docs/rest.md#userbot-actions): rename, log out, restart; `userbots.manage`.
@@ -114,7 +124,7 @@ export const userbotRouteList = [
 		params: ID,
 		body: RestBodies.rename,
 		response: { 200: S.Userbot, ...invalid, ...authed, ...missing },
-		detail: about('Renames a userbot'),
+		detail: about('renameUserbot', 'Renames a userbot'),
 		handle: (u: Userbots, input) => {
 			const { name } = v.parse(rest.create, input.body)
 			return u.service.rename(input.principal, idOf(input.params.id), name, clientOf(u, input))
@@ -127,6 +137,7 @@ export const userbotRouteList = [
 		params: ID,
 		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
 		detail: about(
+			'logOutUserbot',
 			'Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number',
 		),
 		handle: (u: Userbots, input) =>
@@ -139,7 +150,7 @@ export const userbotRouteList = [
 		params: ID,
 		// 400: the client could not start again (its proxy refused: docs/operator.md#userbot-proxies).
 		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
-		detail: about("Stops the userbot's TDLib client and starts it again from its database"),
+		detail: about('restartUserbot', "Stops the userbot's TDLib client and starts it again from its database"),
 		handle: (u: Userbots, input) =>
 			u.service.restart(input.principal, idOf(input.params.id), clientOf(u, input)),
 	}),
@@ -149,19 +160,29 @@ export const userbotRouteList = [
 		policy: ends,
 		params: ID,
 		response: { 204: t.Void(), ...authed, ...missing },
-		detail: about('Deletes a userbot: logged out of Telegram, its files removed'),
+		detail: about('deleteUserbot', 'Deletes a userbot: logged out of Telegram, its files removed'),
 		handle: async (u: Userbots, input) => {
 			await u.service.remove(input.principal, idOf(input.params.id), clientOf(u, input))
 			return deleted()
 		},
 	}),
 	restRoute({
-		...logInStep(`${BASE}/:id/phone/`, 'Log-in step: the phone number', RestBodies.phone),
+		...logInStep(
+			`${BASE}/:id/phone/`,
+			'submitUserbotPhone',
+			'Log-in step: the phone number',
+			RestBodies.phone,
+		),
 		handle: (u: Userbots, { body, params, principal }) =>
 			u.service.submitPhone(principal, idOf(params.id), v.parse(rest.phone, body).phone_number),
 	}),
 	restRoute({
-		...logInStep(`${BASE}/:id/code/`, 'Log-in step: the code Telegram sent', RestBodies.code),
+		...logInStep(
+			`${BASE}/:id/code/`,
+			'submitUserbotCode',
+			'Log-in step: the code Telegram sent',
+			RestBodies.code,
+		),
 		handle: (u: Userbots, { body, params, principal }) => {
 			const { code } = v.parse(rest.code, body)
 			const userbotId = idOf(params.id)
@@ -169,7 +190,12 @@ export const userbotRouteList = [
 		},
 	}),
 	restRoute({
-		...logInStep(`${BASE}/:id/password/`, "Log-in step: the account's 2FA password", RestBodies.password),
+		...logInStep(
+			`${BASE}/:id/password/`,
+			'submitUserbotPassword',
+			"Log-in step: the account's 2FA password",
+			RestBodies.password,
+		),
 		handle: (u: Userbots, { body, params, principal }) => {
 			const { password } = v.parse(rest.password, body)
 			const userbotId = idOf(params.id)
@@ -177,7 +203,12 @@ export const userbotRouteList = [
 		},
 	}),
 	restRoute({
-		...logInStep(`${BASE}/:id/register/`, 'Log-in step: names a new account', RestBodies.registration),
+		...logInStep(
+			`${BASE}/:id/register/`,
+			'registerUserbotAccount',
+			'Log-in step: names a new account',
+			RestBodies.registration,
+		),
 		handle: (u: Userbots, { body, params, principal }) => {
 			const { first_name, last_name } = v.parse(rest.registration, body)
 			return u.service.submitRegistration(principal, idOf(params.id), first_name, last_name)
@@ -189,7 +220,7 @@ export const userbotRouteList = [
 		policy: uses,
 		params: ID,
 		response: { 200: S.QrLink, 400: S.Detail, ...authed, ...missing },
-		detail: about('Log-in by QR code: the link to show'),
+		detail: about('requestUserbotQrLink', 'Log-in by QR code: the link to show'),
 		handle: (u: Userbots, { params, principal }) => u.service.requestQr(principal, idOf(params.id)),
 	}),
 	restRoute({
@@ -201,7 +232,7 @@ export const userbotRouteList = [
 		body: S.Upload,
 		readsRequest: true,
 		response: { 201: S.Uploaded, 400: S.Detail, ...authed, ...missing, 413: S.Detail },
-		detail: about('Uploads a media file for commands ({"upload": "<file>"})'),
+		detail: about('uploadUserbotFile', 'Uploads a media file for commands ({"upload": "<file>"})'),
 		handle: async (u: Userbots, { params, request, principal }) => {
 			const file = await uploadedFile(u, request)
 			return created(await u.service.upload(principal, idOf(params.id), file))
@@ -228,6 +259,7 @@ export const userbotRouteList = [
 			416: S.Detail,
 		},
 		detail: about(
+			'downloadUserbotFile',
 			"Streams a file of the userbot's account by TDLib's file id (Range, ETag); 202 with the progress while TDLib downloads it",
 		),
 		handle: async (u: Userbots, { params, principal, request }) => {
@@ -249,7 +281,10 @@ export const userbotRouteList = [
 		body: S.ProxySet,
 		validate: false,
 		response: { 200: S.ProxyView, ...invalid, ...authed, ...missing },
-		detail: about("Sets the userbot's proxy: its client starts again behind it, then it is checked"),
+		detail: about(
+			'setUserbotProxy',
+			"Sets the userbot's proxy: its client starts again behind it, then it is checked",
+		),
 		handle: (u: Userbots, input) => {
 			const settings = parseProxyBody(input.body as Record<string, unknown>)
 			return u.proxies.set(input.principal, idOf(input.params.id), settings, clientOf(u, input))
@@ -261,7 +296,7 @@ export const userbotRouteList = [
 		policy: ends,
 		params: ID,
 		response: { 204: t.Void(), ...authed, ...missing },
-		detail: about("Removes the userbot's proxy: its client starts again without one"),
+		detail: about('removeUserbotProxy', "Removes the userbot's proxy: its client starts again without one"),
 		handle: async (u: Userbots, input) => {
 			await u.proxies.remove(input.principal, idOf(input.params.id), clientOf(u, input))
 			return deleted()
@@ -273,7 +308,7 @@ export const userbotRouteList = [
 		policy: uses,
 		params: ID,
 		response: { 200: S.ProxyView, ...authed, ...missing },
-		detail: about("Checks the userbot's proxy again (TDLib's pingProxy)"),
+		detail: about('checkUserbotProxy', "Checks the userbot's proxy again (TDLib's pingProxy)"),
 		handle: (u: Userbots, { params, principal }) => u.proxies.check(principal, idOf(params.id)),
 	}),
 ] as const

@@ -83,7 +83,12 @@ export const webhookRouteList = [
 		path: '/api/webhooks/',
 		policy: { action: 'read', resource: 'webhook', find: [OF_COMPANY] },
 		response: { 200: t.Array(Endpoint), ...authed },
-		detail: { summary: "The company's webhook endpoints (owner)", tags, security },
+		detail: {
+			operationId: 'listWebhooks',
+			summary: "The company's webhook endpoints (owner)",
+			tags,
+			security,
+		},
 		handle: async (w: Webhooks, { principal }) =>
 			(await w.endpoints.list(companyOf(principal))).filter((e) => reachesEvery(principal, e.userbot_ids)),
 	}),
@@ -97,7 +102,12 @@ export const webhookRouteList = [
 		},
 		body: EndpointBody,
 		response: { 201: WithSecret, 400: S.FieldErrors, ...authed },
-		detail: { summary: 'Adds a webhook endpoint; its secret is shown once (owner)', tags, security },
+		detail: {
+			operationId: 'createWebhook',
+			summary: 'Adds a webhook endpoint; its secret is shown once (owner)',
+			tags,
+			security,
+		},
 		handle: async (w: Webhooks, input) => {
 			const { principal } = input
 			const fields = endpointFields(input.body, true)
@@ -115,7 +125,7 @@ export const webhookRouteList = [
 		policy: reads,
 		params: ID,
 		response: { 200: Endpoint, ...authed, 404: S.Detail },
-		detail: { summary: 'One webhook endpoint (owner)', tags, security },
+		detail: { operationId: 'getWebhook', summary: 'One webhook endpoint (owner)', tags, security },
 		handle: (w: Webhooks, { params, principal }) => w.endpoints.view(companyOf(principal), idOf(params.id)),
 	}),
 	restRoute({
@@ -126,6 +136,7 @@ export const webhookRouteList = [
 		body: EndpointPatch,
 		response: { 200: Endpoint, 400: S.FieldErrors, ...authed, 404: S.Detail },
 		detail: {
+			operationId: 'updateWebhook',
 			summary: 'Changes a webhook endpoint; enabled: true turns it on again (owner)',
 			tags,
 			security,
@@ -155,7 +166,12 @@ export const webhookRouteList = [
 		policy: { ...changes, destructive: true },
 		params: ID,
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
-		detail: { summary: 'Deletes a webhook endpoint and its deliveries (owner)', tags, security },
+		detail: {
+			operationId: 'deleteWebhook',
+			summary: 'Deletes a webhook endpoint and its deliveries (owner)',
+			tags,
+			security,
+		},
 		handle: async (w: Webhooks, input) => {
 			const id = idOf(input.params.id)
 			await w.endpoints.remove(companyOf(input.principal), id)
@@ -169,7 +185,12 @@ export const webhookRouteList = [
 		policy: changes,
 		params: ID,
 		response: { 200: WithSecret, ...authed, 404: S.Detail },
-		detail: { summary: 'A new secret; the old one signs beside it for 24 h (owner)', tags, security },
+		detail: {
+			operationId: 'rotateWebhookSecret',
+			summary: 'A new secret; the old one signs beside it for 24 h (owner)',
+			tags,
+			security,
+		},
 		handle: async (w: Webhooks, input) => {
 			const id = idOf(input.params.id)
 			const rotated = await w.endpoints.rotate(companyOf(input.principal), id)
@@ -183,7 +204,12 @@ export const webhookRouteList = [
 		policy: changes,
 		params: ID,
 		response: { 202: Sent, ...authed, 404: S.Detail },
-		detail: { summary: 'Sends a webhook.test event to the endpoint (owner)', tags, security },
+		detail: {
+			operationId: 'testWebhook',
+			summary: 'Sends a webhook.test event to the endpoint (owner)',
+			tags,
+			security,
+		},
 		handle: async (w: Webhooks, { params, principal }) => {
 			const sent = await w.history.test(companyOf(principal), idOf(params.id))
 			w.kick()
@@ -197,6 +223,7 @@ export const webhookRouteList = [
 		params: ID,
 		response: { 200: t.Array(Delivery), 400: S.FieldErrors, ...authed, 404: S.Detail },
 		detail: {
+			operationId: 'listWebhookDeliveries',
 			summary: 'The endpoint’s deliveries, newest first (?limit, ?before, ?status) (owner)',
 			tags,
 			security,
@@ -211,7 +238,12 @@ export const webhookRouteList = [
 		params: ID,
 		body: Replay,
 		response: { 202: Replayed, 400: S.FieldErrors, ...authed, 404: S.Detail },
-		detail: { summary: 'Sends stored events again, failed ones included (owner)', tags, security },
+		detail: {
+			operationId: 'replayWebhookEvents',
+			summary: 'Sends stored events again, failed ones included (owner)',
+			tags,
+			security,
+		},
 		handle: async (w: Webhooks, { body, params, principal }) => {
 			const outcome = await w.history.replay(idOf(params.id), replayFields(body), reachedUserbots(principal))
 			w.kick()

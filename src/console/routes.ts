@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import { textAnswer } from '../http/answers'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import type { Logger } from '../util/logger'
 import { type ConsoleAssets, consoleAssets } from './bundle'
@@ -83,16 +84,41 @@ export function consoleRoutes(opts: ConsoleOptions) {
 		}
 	}
 	return new Elysia({ name: 'console' })
-		.get('/', htmlResponse, policyHook(PUBLIC_READ))
-		.get('/reset-password', htmlResponse, policyHook(PUBLIC_READ))
+		.get('/', htmlResponse, pageRoute('getConsolePage', 'The web console (HTML)'))
+		.get(
+			'/reset-password',
+			htmlResponse,
+			pageRoute('getResetPasswordPage', "The web console's page for an e-mailed reset link (HTML)"),
+		)
 		.get(
 			'/console/app.js',
 			asset((a) => a.script, 'text/javascript'),
-			policyHook(PUBLIC_READ),
+			partRoute('getConsoleScript', "The web console's script", 'text/javascript', 'The script'),
 		)
 		.get(
 			'/console/app.css',
 			asset((a) => a.style, 'text/css'),
-			policyHook(PUBLIC_READ),
+			partRoute('getConsoleStyleSheet', "The web console's style sheet", 'text/css', 'The style sheet'),
 		)
 }
+
+/** A page of the console, public, as the OpenAPI document describes it. */
+const pageRoute = (operationId: string, summary: string) =>
+	policyHook(PUBLIC_READ, {
+		operationId,
+		summary,
+		tags: ['console'],
+		responses: { '200': textAnswer('text/html', "The console's page") },
+	})
+
+/** The console's script or style sheet: 503 when its bundle could not be built. */
+const partRoute = (operationId: string, summary: string, type: string, what: string) =>
+	policyHook(PUBLIC_READ, {
+		operationId,
+		summary,
+		tags: ['console'],
+		responses: {
+			'200': textAnswer(type, what),
+			'503': textAnswer('text/plain', 'The console could not be built'),
+		},
+	})

@@ -22,6 +22,8 @@ import { normalizeFields } from './field-schema'
 export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
 
 export interface RouteDetail {
+	/** The operation's id in the OpenAPI document and the typed client: a verb and a noun, `getMe`. */
+	operationId: string
 	summary: string
 	tags: string[]
 	security?: Array<Record<string, string[]>>

@@ -75,7 +75,12 @@ export const keyRouteList = [
 		path: '/api/keys/',
 		policy: { action: 'read', resource: 'key', find: [OF_COMPANY] },
 		response: { 200: t.Array(ApiKey), ...authed },
-		detail: { summary: "The company's live API keys (owner only)", tags: ['operator'], security: ownerOnly },
+		detail: {
+			operationId: 'listApiKeys',
+			summary: "The company's live API keys (owner only)",
+			tags: ['operator'],
+			security: ownerOnly,
+		},
 		handle: async ({ keys }: KeysContext, { principal }) =>
 			json((await keys.list(companyOf(principal))).map(view)),
 	}),
@@ -86,6 +91,7 @@ export const keyRouteList = [
 		body: NewApiKey,
 		response: { 201: t.Composite([ApiKey, t.Object({ key: t.String() })]), 400: S.FieldErrors, ...authed },
 		detail: {
+			operationId: 'createApiKey',
 			summary: 'Makes an API key: the key is in this answer only (owner only)',
 			tags: ['operator'],
 			security: ownerOnly,
@@ -128,6 +134,7 @@ export const keyRouteList = [
 		params: t.Object({ id: S.PathId() }),
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
 		detail: {
+			operationId: 'revokeApiKey',
 			summary: 'Revokes an API key: its sockets close at once',
 			tags: ['operator'],
 			security: ownerOnly,

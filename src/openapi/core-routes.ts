@@ -7,6 +7,10 @@ import * as S from './schemas'
 export const coreRouteData = new Elysia({ name: 'core-api' })
 	.get('/health', documentedOnly, {
 		response: { 200: S.Health, 503: S.Health },
-		detail: { summary: 'Liveness: the database (probed by a write) and the supervisor', tags: ['health'] },
+		detail: {
+			operationId: 'getHealth',
+			summary: 'Liveness: the database (probed by a write) and the supervisor',
+			tags: ['health'],
+		},
 	})
 	.use(operatorContract)

@@ -2,11 +2,12 @@ import { toOpenAPISchema } from '@elysiajs/openapi'
 import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
+import { jsonAnswer, textAnswer } from '../http/answers'
 import type { PluginDefinition } from '../plugin/define'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { coreRouteData } from './core-routes'
 import { renderDocsPage } from './docs-page'
-import { CORE_DETAILS, lintReady, TAGS } from './operations'
+import { lintReady, TAGS } from './operations'
 
 /**
  * The OpenAPI 3.1 document of the app's REST routes: `@elysiajs/openapi` reads the real app's routes,
@@ -50,6 +51,12 @@ export function openApiDocument(app: AnyElysia, plugins: readonly PluginDefiniti
 		}
 		details.set(`${method} ${toOpenApiPath(route.path)}`, { ...hooks.detail, ...requestBody(hooks.body) })
 	}
+	// The core's pages and documents are described where they are served (their `detail` hook).
+	for (const route of app.routes) {
+		const detail = (route.hooks as Hooks).detail
+		const key = `${route.method.toLowerCase()} ${toOpenApiPath(route.path)}`
+		if (detail && !details.has(key)) details.set(key, detail)
+	}
 	const { paths, components } = toOpenAPISchema(
 		app,
 		{ methods: ['options', 'all', 'ws', 'head'], staticFile: false },
@@ -62,10 +69,15 @@ export function openApiDocument(app: AnyElysia, plugins: readonly PluginDefiniti
 		for (const [method, operation] of Object.entries(item)) {
 			const key = `${method} ${path}`
 			// A route no route data describes (a plugin's without `api`) is listed as it is.
-			const detail = details.get(key) ?? CORE_DETAILS[key] ?? {}
+			const detail = details.get(key) ?? {}
+			const id = typeof detail.operationId === 'string' ? detail.operationId : undefined
 			documented[path] = {
 				...documented[path],
-				[method]: lintReady(key, { ...withoutEmptyBodies(withoutServedBody(operation, detail)), ...detail }),
+				[method]: lintReady(
+					key,
+					{ ...withoutEmptyBodies(withoutServedBody(operation, detail)), ...detail },
+					id,
+				),
 			}
 		}
 	}
@@ -147,7 +159,12 @@ export function openApiRoutes(app: () => AnyElysia, plugins: readonly PluginDefi
 				json ??= JSON.stringify(openApiDocument(app(), plugins))
 				return new Response(json, { headers: { 'content-type': 'application/json' } })
 			},
-			policyHook(PUBLIC_READ),
+			policyHook(PUBLIC_READ, {
+				operationId: 'getOpenApiDocument',
+				summary: 'This document',
+				tags: ['documentation'],
+				responses: { '200': jsonAnswer('The OpenAPI 3.1 document') },
+			}),
 		)
 		.get(
 			'/api/docs',
@@ -162,6 +179,11 @@ export function openApiRoutes(app: () => AnyElysia, plugins: readonly PluginDefi
 					},
 				})
 			},
-			policyHook(PUBLIC_READ),
+			policyHook(PUBLIC_READ, {
+				operationId: 'getApiDocsPage',
+				summary: 'This document, to read in a browser',
+				tags: ['documentation'],
+				responses: { '200': textAnswer('text/html', 'A page that shows this document') },
+			}),
 		)
 }

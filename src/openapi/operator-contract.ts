@@ -24,6 +24,7 @@ export const operatorContract = new Elysia({ name: 'operator-contract' })
 		query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
 		response: { 200: t.Array(AuditLine), 400: S.FieldErrors, ...authed },
 		detail: {
+			operationId: 'listAuditLog',
 			summary: "The company's audit log, newest first (owner only)",
 			tags: ['operator'],
 			security: ownerOnly,

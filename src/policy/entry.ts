@@ -136,7 +136,8 @@ export function entryFault(entry: PolicyEntry | undefined): string | null {
  * route), as one of its hooks: `app.get(path, handler, policyHook(PUBLIC_READ))`. Elysia keeps it on
  * the route, where the start-up check reads it (src/plugin/route-owners.ts). A plain route enforces a
  * non-public entry by asking its guard first (`await guard.admit(entry, { request, server, params })`,
- * as `GET /api/audit/` does). Typed as nothing, because Elysia's hook type has no field for it.
+ * as `GET /api/audit/` does). `detail` describes the route in the OpenAPI document where it is served
+ * (`operationId`, `summary`, `tags`, `responses`). Typed as nothing, because Elysia's hook type has no field for it.
  */
-export const policyHook = (entry: PolicyEntry): Record<never, never> =>
-	({ policy: entry }) as Record<never, never>
+export const policyHook = (entry: PolicyEntry, detail?: Record<string, unknown>): Record<never, never> =>
+	(detail ? { policy: entry, detail } : { policy: entry }) as Record<never, never>

@@ -39,7 +39,7 @@ const routes = [
 		policy: PUBLIC_WRITE,
 		body: Nickname,
 		response: { 200: t.Object({ ok: t.Boolean() }), ...ROUTE_ERRORS.badRequest },
-		detail: { summary: 'Takes a nickname', tags: ['nick'] },
+		detail: { operationId: 'takeNickname', summary: 'Takes a nickname', tags: ['nick'] },
 		handle: async (_ctx: RestContext, { body }) => {
 			seen.push(body)
 			return { ok: true }
@@ -51,7 +51,11 @@ const routes = [
 		policy: PUBLIC_WRITE,
 		body: t.Object({ nickname: t.String({ maxLength: 5 }) }),
 		response: { 200: t.Object({ by: t.String() }), ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.authed },
-		detail: { summary: 'Takes a nickname from a caller who says who they are', tags: ['nick'] },
+		detail: {
+			operationId: 'takeNicknameFromCaller',
+			summary: 'Takes a nickname from a caller who says who they are',
+			tags: ['nick'],
+		},
 		// Refuses before the body is read: a stranger learns nothing from the body's checks.
 		before: async (_ctx: RestContext, { request }) => {
 			const who = request.headers.get('x-who')

@@ -50,5 +50,6 @@ describe('the policy matrix', () => {
 		)
 		expect(cells.length).toBe(size.cells)
 		expect(wrong).toEqual([])
-	})
+		// Five thousand requests over HTTP and WebSocket: about 2 s on a quiet machine, more on a busy one.
+	}, 60_000)
 })

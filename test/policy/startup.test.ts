@@ -56,7 +56,7 @@ describe('a route or command without its policy entry', () => {
 			path: '/api/broken/:id/',
 			policy: { action: 'read', resource: 'userbot' } as PolicyEntry,
 			response: { 200: t.String() },
-			detail: { summary: 'Broken', tags: ['x'] },
+			detail: { operationId: 'broken', summary: 'Broken', tags: ['x'] },
 			handle: () => 'x',
 		})
 		const plugin = (route: typeof broken) =>

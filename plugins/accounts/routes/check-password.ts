@@ -30,6 +30,7 @@ export const checkPasswordRoutes = [
 		validate: false,
 		response: { 200: S.PasswordProblems, 400: S.FieldErrors, ...ROUTE_ERRORS.throttled },
 		detail: {
+			operationId: 'checkPassword',
 			summary: 'Checks an e-mail and password against the policy, creating nothing',
 			tags: ['accounts'],
 		},

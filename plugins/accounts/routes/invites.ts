@@ -43,7 +43,12 @@ export const inviteRoutes = [
 		policy: { action: 'write', resource: 'invite', find: [OF_COMPANY] },
 		body: S.InviteRequest,
 		response: { 201: S.InviteCreated, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.authed },
-		detail: { summary: 'An invite to the company (owners)', tags: ['accounts'], security: BEARER_OR_SESSION },
+		detail: {
+			operationId: 'createInvite',
+			summary: 'An invite to the company (owners)',
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
 		// The guard first: a caller who may not invite learns nothing from the body's checks.
 		handle: async (ctx: AccountsContext, { body: { email }, request, server, principal }) => {
 			const token = randomToken(32)
@@ -73,6 +78,7 @@ export const inviteRoutes = [
 		policy: { action: 'read', resource: 'invite', find: [OF_COMPANY] },
 		response: { 200: t.Array(S.Invite), ...ROUTE_ERRORS.authed },
 		detail: {
+			operationId: 'listInvites',
 			summary: "The company's invites, without tokens (owners)",
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
@@ -93,7 +99,12 @@ export const inviteRoutes = [
 		policy: { action: 'write', resource: 'invite', find: [byParam()], destructive: true },
 		params: ID,
 		response: { 200: S.Invite, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
-		detail: { summary: 'Revokes an invite (owners)', tags: ['accounts'], security: BEARER_OR_SESSION },
+		detail: {
+			operationId: 'revokeInvite',
+			summary: 'Revokes an invite (owners)',
+			tags: ['accounts'],
+			security: BEARER_OR_SESSION,
+		},
 		handle: async (ctx: RestContext, { params, request, server, principal }) => {
 			const raw = params.id ?? ''
 			const id = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN

@@ -20,7 +20,11 @@ export const loginRoutes = [
 			...ROUTE_ERRORS.forbidden,
 			...ROUTE_ERRORS.throttled,
 		},
-		detail: { summary: 'Opens a session: cookies sessionid and csrftoken', tags: ['accounts'] },
+		detail: {
+			operationId: 'logIn',
+			summary: 'Opens a session: cookies sessionid and csrftoken',
+			tags: ['accounts'],
+		},
 		handle: async (ctx: RestContext, { body, request, server }) => {
 			const user = await ctx.auth.checkCredentials(
 				body.email,

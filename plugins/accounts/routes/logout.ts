@@ -20,6 +20,7 @@ export const logoutRoutes = [
 		policy: PUBLIC_WRITE,
 		response: { 200: S.Message, ...ROUTE_ERRORS.authed },
 		detail: {
+			operationId: 'logOut',
 			summary: 'Ends the session and clears its cookies',
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,

@@ -27,6 +27,7 @@ export const meRoutes = [
 		policy: { action: 'read', resource: 'self' },
 		response: { 200: S.Profile, ...ROUTE_ERRORS.authed },
 		detail: {
+			operationId: 'getMe',
 			summary: "The caller's profile, work status and company",
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,

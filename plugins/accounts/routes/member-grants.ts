@@ -67,6 +67,7 @@ export const memberGrantRoutes = [
 		policy: { action: 'read', resource: 'self' },
 		response: { 200: t.Array(S.PermissionInfo), ...ROUTE_ERRORS.authed },
 		detail: {
+			operationId: 'listPermissions',
 			summary: 'The owner-only permissions an owner may grant a member',
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
@@ -80,6 +81,7 @@ export const memberGrantRoutes = [
 		params: ID,
 		response: { 200: t.Array(S.Grant), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
+			operationId: 'listMemberGrants',
 			summary: "A member's granted permissions (owners)",
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
@@ -104,6 +106,7 @@ export const memberGrantRoutes = [
 			...ROUTE_ERRORS.notFound,
 		},
 		detail: {
+			operationId: 'grantMemberPermission',
 			summary: 'Grants a member an owner-only permission (owners; 200 when it was granted already)',
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
@@ -150,6 +153,7 @@ export const memberGrantRoutes = [
 		params: GRANT,
 		response: { 204: t.Void(), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
+			operationId: 'revokeMemberPermission',
 			summary: 'Revokes a granted permission (owners)',
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,

@@ -95,6 +95,7 @@ export const memberRoutes = [
 		policy: { action: 'read', resource: 'self' },
 		response: { 200: t.Array(S.WorkStatus), ...ROUTE_ERRORS.authed },
 		detail: {
+			operationId: 'listWorkStatuses',
 			summary: 'The work statuses of this deployment',
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
@@ -110,6 +111,7 @@ export const memberRoutes = [
 		policy: { action: 'read', resource: 'member', find: [OF_COMPANY] },
 		response: { 200: t.Array(S.Member), ...ROUTE_ERRORS.authed },
 		detail: {
+			operationId: 'listMembers',
 			summary: "The company's members with their work statuses (owners)",
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
@@ -125,6 +127,7 @@ export const memberRoutes = [
 		body: S.StatusChange,
 		response: { 200: S.Member, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
+			operationId: 'setMemberStatus',
 			summary: "Sets a member's work status by its code (owners)",
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,
@@ -162,6 +165,7 @@ export const memberRoutes = [
 		params: ID,
 		response: { 204: t.Void(), 400: S.Detail, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
+			operationId: 'removeMember',
 			summary: 'Removes a member from the company, ending their sessions; their userbots stay (owners)',
 			tags: ['accounts'],
 			security: BEARER_OR_SESSION,

@@ -30,6 +30,7 @@ export const registerRoutes = [
 			...ROUTE_ERRORS.unavailable,
 		},
 		detail: {
+			operationId: 'registerUser',
 			summary: 'Registers a user: a new company of their own, or the inviting one',
 			tags: ['accounts'],
 		},

@@ -49,6 +49,7 @@ export const resetRoutes = [
 		body: S.ResetRequest,
 		response: { 200: S.ResetAnswer, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.throttled },
 		detail: {
+			operationId: 'requestPasswordReset',
 			summary: 'Mails a password reset link (the same answer whether the e-mail exists)',
 			tags: ['accounts'],
 		},
@@ -91,6 +92,7 @@ export const resetRoutes = [
 		body: S.ResetPassword,
 		response: { 200: S.DetailOnly, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.throttled },
 		detail: {
+			operationId: 'resetPassword',
 			summary: 'Sets a new password with a reset token; every session is revoked',
 			tags: ['accounts'],
 		},

@@ -29,7 +29,7 @@ export const tokenRoutes = [
 			...ROUTE_ERRORS.forbidden,
 			...ROUTE_ERRORS.throttled,
 		},
-		detail: { summary: 'A JWT pair for a server client', tags: ['tokens'] },
+		detail: { operationId: 'obtainTokenPair', summary: 'A JWT pair for a server client', tags: ['tokens'] },
 		handle: async (ctx: RestContext, { body, request, server }) => {
 			const user = await ctx.auth.checkCredentials(
 				body.email,
@@ -51,7 +51,11 @@ export const tokenRoutes = [
 			...ROUTE_ERRORS.unauthenticated,
 			...ROUTE_ERRORS.forbidden,
 		},
-		detail: { summary: 'Rotates a refresh token; reusing a used one revokes its family', tags: ['tokens'] },
+		detail: {
+			operationId: 'refreshTokenPair',
+			summary: 'Rotates a refresh token; reusing a used one revokes its family',
+			tags: ['tokens'],
+		},
 		handle: async (ctx: RestContext, { body: { refresh } }) => {
 			// A live token of a member who may not work now: refused, and kept for their return.
 			const claims = ctx.auth.signer.verify(refresh, 'refresh')
@@ -75,7 +79,11 @@ export const tokenRoutes = [
 		policy: PUBLIC_WRITE,
 		body: S.Refresh,
 		response: { 200: S.EmptyObject, ...ROUTE_ERRORS.badRequest, ...ROUTE_ERRORS.unauthenticated },
-		detail: { summary: 'Revokes a refresh token and its family', tags: ['tokens'] },
+		detail: {
+			operationId: 'revokeRefreshToken',
+			summary: 'Revokes a refresh token and its family',
+			tags: ['tokens'],
+		},
 		handle: async (ctx: RestContext, { body: { refresh } }) => {
 			if (!(await ctx.auth.families.blacklist(refresh))) throw tokenNotValid()
 			return json({})

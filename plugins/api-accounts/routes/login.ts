@@ -39,7 +39,11 @@ export const loginRoutes = [
 			...ROUTE_ERRORS.throttled,
 			502: S.Detail,
 		},
-		detail: { summary: "Logs in against the main server's accounts (family B)", tags: ['main-server login'] },
+		detail: {
+			operationId: 'logInOnMainServer',
+			summary: "Logs in against the main server's accounts (family B)",
+			tags: ['main-server login'],
+		},
 		handle: ({ ctx, main }: FamilyB, { body: { email, password }, request, server }) =>
 			ctx.auth.loginGate(email, ctx.auth.clientAddress(server, request), (normalised, fail) =>
 				logIn(ctx, main, request, normalised, password, fail),

@@ -23,6 +23,7 @@ export const logoutRoutes = [
 		policy: PUBLIC_WRITE,
 		response: { 200: S.Message, ...ROUTE_ERRORS.authed },
 		detail: {
+			operationId: 'logOutOnMainServer',
 			summary: 'Ends the session here and on the main server',
 			tags: ['main-server login'],
 			security: BEARER_OR_SESSION,
