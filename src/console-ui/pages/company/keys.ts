@@ -3,19 +3,8 @@ import type { Ctx, Page } from '../../context'
 import { button, field, fieldValue, fill, form, h, input } from '../../dom'
 import type { ApiKey, CreatedKey } from '../../rest-types'
 import { allOrSome, chosen, type KeyChoices, loadChoices, scopesInWords } from './key-scopes'
-import {
-	call,
-	cell,
-	confirmInline,
-	copyBox,
-	emptyState,
-	type Notice,
-	notice,
-	quoted,
-	say,
-	stackTable,
-	when,
-} from './ui'
+import type { Notice } from './ui'
+import { call, cell, confirmInline, copyBox, emptyState, notice, quoted, say, stackTable, when } from './ui'
 
 /**
  * Owners: the company's API keys (docs/operator.md#api-keys). Create one with its scopes (the key is
