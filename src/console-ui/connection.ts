@@ -47,28 +47,27 @@ const isErrorFrame = (frame: unknown): boolean => {
 	)
 }
 
-export function openConnection(): Connection {
+/** The live log: the last MAX_LOG entries, and who listens for new ones. */
+function createLog() {
 	const log: LogEntry[] = []
-	const logListeners = new Set<(e: LogEntry) => void>()
-	const eventListeners = new Set<(e: ChatUpdate) => void>()
-	const stateListeners = new Set<(s: string) => void>()
-	const watchers = new Map<number, Set<(e: UpdateEvent) => void>>()
-	const ready = new Map<number, Promise<number>>()
-	let state = 'not connected'
-
+	const listeners = new Set<(e: LogEntry) => void>()
 	const record = (kind: LogEntry['kind'], text: string, error: boolean) => {
 		const entry = { at: new Date(), kind, text, error }
 		log.push(entry)
 		if (log.length > MAX_LOG) log.splice(0, log.length - MAX_LOG)
-		for (const fn of logListeners) fn(entry)
+		for (const fn of listeners) fn(entry)
 	}
-	const setState = (s: string) => {
-		state = s
-		for (const fn of stateListeners) fn(s)
-	}
+	return { log, listeners, record }
+}
 
-	// Built here, not at module level: each connection reports to its own log.
-	class LoggedWebSocket extends WebSocket {
+type LogRecord = ReturnType<typeof createLog>['record']
+
+/**
+ * A WebSocket class that writes every frame that arrives, the opening and the closing to the log, and
+ * the connection's state. Built per connection, not at module level: each reports to its own log.
+ */
+function loggedSocket(record: LogRecord, setState: (s: string) => void): typeof WebSocket {
+	return class LoggedWebSocket extends WebSocket {
 		constructor(url: string | URL, protocols?: string | string[]) {
 			super(url, protocols)
 			this.addEventListener('open', () => {
@@ -90,15 +89,12 @@ export function openConnection(): Connection {
 			})
 		}
 	}
+}
 
-	const client = createClient({
-		url: location.origin,
-		WebSocket: LoggedWebSocket,
-		reconnect: { maxDelayMs: 5000 },
-		onEvent: (event) => {
-			for (const fn of eventListeners) fn(event)
-		},
-	})
+/** Live updates per userbot: one subscription each, shared by its listeners, ended by an error. */
+function updateStreams(client: Connection['client'], record: LogRecord) {
+	const watchers = new Map<number, Set<(e: UpdateEvent) => void>>()
+	const ready = new Map<number, Promise<number>>()
 
 	const subscribe = async (userbotId: number) => {
 		const stream = client.updates(userbotId)
@@ -120,12 +116,50 @@ export function openConnection(): Connection {
 		}
 	}
 
-	const listen = <T>(set: Set<T>, fn: T) => {
+	const watch: Connection['watch'] = (userbotId, fn) => {
+		let set = watchers.get(userbotId)
+		if (!set) {
+			set = new Set()
+			watchers.set(userbotId, set)
+			void subscribe(userbotId)
+		}
+		if (!fn) return () => {}
 		set.add(fn)
 		return () => {
 			set.delete(fn)
 		}
 	}
+	const subscribed: Connection['subscribed'] = (userbotId) =>
+		ready.get(userbotId) ?? Promise.reject(new Error('not watched'))
+	return { watch, subscribed }
+}
+
+const listen = <T>(set: Set<T>, fn: T) => {
+	set.add(fn)
+	return () => {
+		set.delete(fn)
+	}
+}
+
+export function openConnection(): Connection {
+	const { log, listeners: logListeners, record } = createLog()
+	const eventListeners = new Set<(e: ChatUpdate) => void>()
+	const stateListeners = new Set<(s: string) => void>()
+	let state = 'not connected'
+	const setState = (s: string) => {
+		state = s
+		for (const fn of stateListeners) fn(s)
+	}
+
+	const client = createClient({
+		url: location.origin,
+		WebSocket: loggedSocket(record, setState),
+		reconnect: { maxDelayMs: 5000 },
+		onEvent: (event) => {
+			for (const fn of eventListeners) fn(event)
+		},
+	})
+	const { watch, subscribed } = updateStreams(client, record)
 
 	return {
 		client,
@@ -136,20 +170,8 @@ export function openConnection(): Connection {
 		onLog: (fn) => listen(logListeners, fn),
 		onEvent: (fn) => listen(eventListeners, fn),
 		onState: (fn) => listen(stateListeners, fn),
-		watch(userbotId, fn) {
-			let set = watchers.get(userbotId)
-			if (!set) {
-				set = new Set()
-				watchers.set(userbotId, set)
-				void subscribe(userbotId)
-			}
-			if (!fn) return () => {}
-			set.add(fn)
-			return () => {
-				set.delete(fn)
-			}
-		},
-		subscribed: (userbotId) => ready.get(userbotId) ?? Promise.reject(new Error('not watched')),
+		watch,
+		subscribed,
 		async run(frame) {
 			record('out', JSON.stringify(frame), false)
 			return client.request(frame)

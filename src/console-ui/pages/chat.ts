@@ -10,6 +10,56 @@ import { type ChatList, chatList } from './chat/list'
 import { type ChatSummary, kind, type Message, type Names, nameCache, type Run, runner } from './chat/model'
 
 type Userbot = { id: number; name: string; authorization_state: string }
+type OpenChat = { id: number; view: Conversation }
+
+/** The open chat's head: back to the list (narrow screens), and its title. */
+const chatHead = (title: string, back: () => void) =>
+	h(
+		'div',
+		{ class: 'ch-chat-head' },
+		h(
+			'button',
+			{ class: 'ch-back', attrs: { type: 'button', 'data-action': 'back' }, on: { click: back } },
+			'← Chats',
+		),
+		h('h2', { attrs: { 'data-chat-title': '' } }, title),
+	)
+
+/** The logged-in userbots to choose from, the wanted one chosen when it is there. */
+function fillUserbots(select: HTMLSelectElement, bots: Userbot[], wanted: string | null): void {
+	const ready = bots.filter((b) => b.authorization_state === 'authorizationStateReady')
+	fill(
+		select,
+		...ready.map((b) => h('option', { attrs: { value: String(b.id) } }, b.name || `Userbot ${b.id}`)),
+	)
+	if (wanted && ready.some((b) => String(b.id) === wanted)) select.value = wanted
+}
+
+/** A live update: a new message to the list and the open chat, a sent or deleted one to the open chat. */
+function applyUpdate(event: UpdateEvent, list: ChatList | null, open: OpenChat | null) {
+	const u = event.update as {
+		_?: string
+		message?: Message
+		old_message_id?: number
+		chat_id?: number
+		message_ids?: number[]
+		is_permanent?: boolean
+	}
+	const view = open && (u.message?.chat_id ?? u.chat_id) === open.id ? open.view : null
+	switch (kind(u)) {
+		case 'updateNewMessage':
+			if (!u.message) return
+			list?.arrived(u.message)
+			view?.upsert(u.message)
+			return
+		case 'updateMessageSendSucceeded':
+		case 'updateMessageSendFailed':
+			if (u.message) view?.upsert(u.message, u.old_message_id)
+			return
+		case 'updateDeleteMessages':
+			if (u.is_permanent) view?.remove(u.message_ids ?? [])
+	}
+}
 
 /**
  * The chat view, as in a messenger: a userbot's chat list beside the open chat (one pane at a time
@@ -24,7 +74,7 @@ export function chatPage(ctx: Ctx, params: URLSearchParams): Page {
 	const app = h('div', { class: 'ch-app', attrs: { 'data-view': 'list' } }, listPane, chatPane)
 	let stop: (() => void) | undefined
 	let list: ChatList | null = null
-	let open: { id: number; view: Conversation } | null = null
+	let open: OpenChat | null = null
 
 	const empty = (words: string) => h('p', { class: 'ch-empty' }, words)
 	const back = () => {
@@ -39,51 +89,14 @@ export function chatPage(ctx: Ctx, params: URLSearchParams): Page {
 		open = { id: chat.id, view }
 		list?.setActive(chat.id)
 		app.setAttribute('data-view', 'chat')
-		fill(
-			chatPane,
-			h(
-				'div',
-				{ class: 'ch-chat-head' },
-				h(
-					'button',
-					{ class: 'ch-back', attrs: { type: 'button', 'data-action': 'back' }, on: { click: back } },
-					'← Chats',
-				),
-				h('h2', { attrs: { 'data-chat-title': '' } }, chat.title),
-			),
-			view.element,
-			compose.element,
-		)
+		fill(chatPane, chatHead(chat.title, back), view.element, compose.element)
 		chatPane.setAttribute('data-open-chat', String(chat.id))
 		void view.loadOlder()
 		// Opened is read: the unread count goes, as in Telegram's apps.
 		void run('read_chat', { chat_id: chat.id }).catch(() => {})
 	}
 
-	const live = (event: UpdateEvent) => {
-		const u = event.update as {
-			_?: string
-			message?: Message
-			old_message_id?: number
-			chat_id?: number
-			message_ids?: number[]
-			is_permanent?: boolean
-		}
-		const view = open && (u.message?.chat_id ?? u.chat_id) === open.id ? open.view : null
-		switch (kind(u)) {
-			case 'updateNewMessage':
-				if (!u.message) return
-				list?.arrived(u.message)
-				view?.upsert(u.message)
-				return
-			case 'updateMessageSendSucceeded':
-			case 'updateMessageSendFailed':
-				if (u.message) view?.upsert(u.message, u.old_message_id)
-				return
-			case 'updateDeleteMessages':
-				if (u.is_permanent) view?.remove(u.message_ids ?? [])
-		}
-	}
+	const live = (event: UpdateEvent) => applyUpdate(event, list, open)
 
 	const follow = (wantedChat?: number) => {
 		stop?.()
@@ -116,14 +129,7 @@ export function chatPage(ctx: Ctx, params: URLSearchParams): Page {
 	select.addEventListener('change', () => follow())
 
 	void api<Userbot[]>('GET', '/api/userbots/').then((answer) => {
-		const bots = answer.ok && Array.isArray(answer.data) ? answer.data : []
-		const ready = bots.filter((b) => b.authorization_state === 'authorizationStateReady')
-		fill(
-			select,
-			...ready.map((b) => h('option', { attrs: { value: String(b.id) } }, b.name || `Userbot ${b.id}`)),
-		)
-		const wanted = params.get('userbot')
-		if (wanted && ready.some((b) => String(b.id) === wanted)) select.value = wanted
+		fillUserbots(select, answer.ok && Array.isArray(answer.data) ? answer.data : [], params.get('userbot'))
 		const chat = Number(params.get('chat'))
 		follow(Number.isSafeInteger(chat) && chat !== 0 ? chat : undefined)
 	})

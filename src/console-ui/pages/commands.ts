@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
+import type { ChatUpdate } from '../../public/client'
 import { api } from '../api'
 import type { Ctx, Page } from '../context'
-import { button, explained, fill, h, statusLine } from '../dom'
+import { button, type Child, explained, fill, h, statusLine } from '../dom'
+import type { Userbot } from '../rest-types'
 import { CHAT_CHOICES, fieldsOf, renderSchemaForm } from '../schema-form'
 import { stateWords } from '../words'
 import { commandLabel, groupCommands } from './commands/groups'
@@ -25,16 +27,8 @@ interface CatalogCommand {
 /** How many chats the picker lists. */
 const PICKER_CHATS = 20
 
-export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
-	const userbotSelect = h('select', {
-		attrs: { name: 'userbot', id: 'run-userbot', 'data-select': 'userbot' },
-	})
-	const commandSelect = h('select', {
-		attrs: { name: 'command', id: 'run-command', 'data-select': 'command' },
-	})
-	const chats = h('datalist', { attrs: { id: CHAT_CHOICES } })
-	const summary = h('p', { class: 'muted', attrs: { 'data-summary': '' } })
-	const formBox = h('div')
+/** The answer card: readable first (an error in words), the raw event folded under it. */
+function answerSection() {
 	// Scrolls when long: focusable, so a keyboard can scroll it too.
 	const result = h('pre', {
 		class: 'event',
@@ -46,22 +40,43 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 		{ attrs: { 'data-readable': '' } },
 		h('p', { class: 'muted' }, 'Run a command: its answer shows here.'),
 	)
-	const status = statusLine()
-	let commands: CatalogCommand[] = []
-	let current: ReturnType<typeof renderSchemaForm> | null = null
-
-	const showCommand = () => {
-		const command = commands.find((c) => c.name === commandSelect.value)
-		if (!command) return
-		summary.textContent = command.summary ?? ''
-		current = renderSchemaForm(fieldsOf(command.input))
-		fill(formBox, current.element)
+	return {
+		element: h(
+			'section',
+			{ class: 'card', attrs: { 'aria-live': 'polite' } },
+			h('h2', null, 'Answer'),
+			view,
+			raw,
+		),
+		clear() {
+			result.textContent = ''
+			result.classList.remove('error', 'ok')
+		},
+		/** Shows the reply's payload; true when it is an error. */
+		show(payload: ChatUpdate['payload']): boolean {
+			const failed = payload.type.endsWith('_error')
+			result.textContent = JSON.stringify(payload, null, 2)
+			result.classList.add(failed ? 'error' : 'ok')
+			fill(
+				view,
+				failed
+					? h(
+							'div',
+							{ class: 'status error', attrs: { 'data-error': '' } },
+							...explained(String(payload.error ?? 'error')),
+						)
+					: readable(payload),
+			)
+			return failed
+		},
 	}
-	commandSelect.addEventListener('change', showCommand)
+}
 
-	/** The userbot's chats for the id picker: a failure leaves the box to type an id in. */
+/** The userbot's chats for the id picker: a failure leaves the box to type an id in. */
+function chatPicker(ctx: Ctx, userbotSelect: HTMLSelectElement) {
+	const chats = h('datalist', { attrs: { id: CHAT_CHOICES } })
 	let chatsOf = 0
-	const loadChats = async () => {
+	const load = async () => {
 		const userbotId = Number(userbotSelect.value)
 		if (!ctx.conn || !userbotId || chatsOf === userbotId) return
 		chatsOf = userbotId
@@ -83,7 +98,84 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 			// Not logged in, or the channel closed: ids are typed by hand.
 		}
 	}
-	userbotSelect.addEventListener('change', () => void loadChats())
+	return { element: chats, load }
+}
+
+/** The two choices: the userbots with their state in words, the commands grouped by what they do. */
+function fillChoices(
+	userbotSelect: HTMLSelectElement,
+	commandSelect: HTMLSelectElement,
+	bots: Userbot[],
+	commands: CatalogCommand[],
+	wanted: string | null,
+): void {
+	fill(
+		userbotSelect,
+		...bots.map((b) =>
+			h(
+				'option',
+				{ attrs: { value: String(b.id), selected: String(b.id) === wanted ? '' : undefined } },
+				`${b.name || `Userbot ${b.id}`} (${stateWords(b.authorization_state)})`,
+			),
+		),
+	)
+	fill(
+		commandSelect,
+		...groupCommands(commands).map(([topic, list]) =>
+			h(
+				'optgroup',
+				{ attrs: { label: topic } },
+				...list.map((c) => h('option', { attrs: { value: c.name } }, commandLabel(c.name))),
+			),
+		),
+	)
+	commandSelect.value = commands.some((c) => c.name === 'send_message')
+		? 'send_message'
+		: (commands[0]?.name ?? '')
+}
+
+/** A select with its label, tied by the select's id. */
+const labelled = (text: string, select: HTMLSelectElement) =>
+	h('label', { class: 'field', attrs: { for: select.id } }, h('span', null, text), select)
+
+/** The run card: its heading and what it is for, then the controls. */
+const runCard = (...controls: Child[]) =>
+	h(
+		'section',
+		{ class: 'card' },
+		h('h2', null, 'Run a command'),
+		h(
+			'p',
+			{ class: 'muted' },
+			'Everything a userbot can do, as one command at a time: pick the account and what to do.',
+		),
+		...controls,
+	)
+
+export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
+	const userbotSelect = h('select', {
+		attrs: { name: 'userbot', id: 'run-userbot', 'data-select': 'userbot' },
+	})
+	const commandSelect = h('select', {
+		attrs: { name: 'command', id: 'run-command', 'data-select': 'command' },
+	})
+	const chats = chatPicker(ctx, userbotSelect)
+	const summary = h('p', { class: 'muted', attrs: { 'data-summary': '' } })
+	const formBox = h('div')
+	const answer = answerSection()
+	const status = statusLine()
+	let commands: CatalogCommand[] = []
+	let current: ReturnType<typeof renderSchemaForm> | null = null
+
+	const showCommand = () => {
+		const command = commands.find((c) => c.name === commandSelect.value)
+		if (!command) return
+		summary.textContent = command.summary ?? ''
+		current = renderSchemaForm(fieldsOf(command.input))
+		fill(formBox, current.element)
+	}
+	commandSelect.addEventListener('change', showCommand)
+	userbotSelect.addEventListener('change', () => void chats.load())
 
 	const send = async () => {
 		if (!ctx.conn || !current) return
@@ -91,27 +183,14 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 		if ('error' in read) return status.show(read.error, true)
 		const userbotId = Number(userbotSelect.value)
 		status.show('Sent; waiting for the answer...')
-		result.textContent = ''
-		result.classList.remove('error', 'ok')
+		answer.clear()
 		try {
 			const payload = await ctx.conn.run({
 				...read.input,
 				action: commandSelect.value,
 				userbot_id: userbotId,
 			})
-			const failed = payload.type.endsWith('_error')
-			result.textContent = JSON.stringify(payload, null, 2)
-			result.classList.add(failed ? 'error' : 'ok')
-			fill(
-				view,
-				failed
-					? h(
-							'div',
-							{ class: 'status error', attrs: { 'data-error': '' } },
-							...explained(String(payload.error ?? 'error')),
-						)
-					: readable(payload),
-			)
+			const failed = answer.show(payload)
 			status.show(failed ? 'The command was refused.' : `${commandLabel(commandSelect.value)}: done.`, failed)
 		} catch (err) {
 			status.show(err instanceof Error ? err.message : String(err), true)
@@ -123,67 +202,26 @@ export function commandsPage(ctx: Ctx, params: URLSearchParams): Page {
 			listUserbots(),
 			api<{ commands: CatalogCommand[] }>('GET', '/api/commands/'),
 		])
-		const wanted = params.get('userbot')
-		fill(
-			userbotSelect,
-			...bots.map((b) =>
-				h(
-					'option',
-					{ attrs: { value: String(b.id), selected: String(b.id) === wanted ? '' : undefined } },
-					`${b.name || `Userbot ${b.id}`} (${stateWords(b.authorization_state)})`,
-				),
-			),
-		)
 		commands = catalog.ok ? catalog.data.commands : []
-		fill(
-			commandSelect,
-			...groupCommands(commands).map(([topic, list]) =>
-				h(
-					'optgroup',
-					{ attrs: { label: topic } },
-					...list.map((c) => h('option', { attrs: { value: c.name } }, commandLabel(c.name))),
-				),
-			),
-		)
-		commandSelect.value = commands.some((c) => c.name === 'send_message')
-			? 'send_message'
-			: (commands[0]?.name ?? '')
+		fillChoices(userbotSelect, commandSelect, bots, commands, params.get('userbot'))
 		showCommand()
-		void loadChats()
+		void chats.load()
 	})()
 
 	return {
 		element: h(
 			'div',
 			{ class: 'page', attrs: { 'data-page': 'commands' } },
-			h(
-				'section',
-				{ class: 'card' },
-				h('h2', null, 'Run a command'),
-				h(
-					'p',
-					{ class: 'muted' },
-					'Everything a userbot can do, as one command at a time: pick the account and what to do.',
-				),
-				h(
-					'label',
-					{ class: 'field', attrs: { for: 'run-userbot' } },
-					h('span', null, 'Userbot'),
-					userbotSelect,
-				),
-				h(
-					'label',
-					{ class: 'field', attrs: { for: 'run-command' } },
-					h('span', null, 'What to do'),
-					commandSelect,
-				),
+			runCard(
+				labelled('Userbot', userbotSelect),
+				labelled('What to do', commandSelect),
 				summary,
 				formBox,
-				chats,
+				chats.element,
 				button('Run', { 'data-action': 'send' }, () => void send()),
 				status,
 			),
-			h('section', { class: 'card', attrs: { 'aria-live': 'polite' } }, h('h2', null, 'Answer'), view, raw),
+			answer.element,
 		),
 	}
 }

@@ -58,13 +58,9 @@ const KINDS: [value: string, label: string][] = [
 	['error', 'Errors only'],
 ]
 
-export function logPage(ctx: Ctx): Page {
-	// Scrolls when long: focusable, so a keyboard can scroll it too.
-	const list = h('ol', {
-		class: 'log',
-		attrs: { 'data-live-log': '', 'aria-label': 'Frames', tabindex: '0' },
-	})
-	const filterText = h('input', {
+/** The two filters: a text the line holds, and its kind. */
+function logFilters() {
+	const text = h('input', {
 		attrs: {
 			id: 'log-filter',
 			type: 'search',
@@ -74,67 +70,76 @@ export function logPage(ctx: Ctx): Page {
 			placeholder: 'a command, an id, a word',
 		},
 	})
-	const filterKind = h(
+	const kind = h(
 		'select',
 		{ attrs: { id: 'log-kind', name: 'kind', 'data-log-kind': '' } },
 		...KINDS.map(([value, label]) => h('option', { attrs: { value } }, label)),
 	)
+	const shows = (entry: LogEntry) => {
+		const wanted = kind.value
+		if (wanted === 'error' ? !entry.error : wanted !== 'all' && entry.kind !== wanted) return false
+		const needle = text.value.trim().toLowerCase()
+		return (
+			!needle || entry.text.toLowerCase().includes(needle) || summarize(entry).toLowerCase().includes(needle)
+		)
+	}
+	return { text, kind, shows }
+}
+
+/** The filters' row, with Clear. */
+function logTools(filters: ReturnType<typeof logFilters>, clear: () => void): HTMLElement {
+	return h(
+		'div',
+		{ class: 'log-tools' },
+		h(
+			'label',
+			{ class: 'field', attrs: { for: 'log-filter' } },
+			h('span', null, 'Show lines with'),
+			filters.text,
+		),
+		h('label', { class: 'field', attrs: { for: 'log-kind' } }, h('span', null, 'Kind'), filters.kind),
+		button('Clear', { class: 'secondary' }, clear),
+	)
+}
+
+export function logPage(ctx: Ctx): Page {
+	// Scrolls when long: focusable, so a keyboard can scroll it too.
+	const list = h('ol', {
+		class: 'log',
+		attrs: { 'data-live-log': '', 'aria-label': 'Frames', tabindex: '0' },
+	})
+	const filters = logFilters()
 	const empty = h(
 		'p',
 		{ class: 'empty', attrs: { 'data-empty': '' } },
 		'Nothing yet: run a command, or wait for a logged-in userbot to receive something.',
 	)
-	const shows = (entry: LogEntry) => {
-		const kind = filterKind.value
-		if (kind === 'error' ? !entry.error : kind !== 'all' && entry.kind !== kind) return false
-		const needle = filterText.value.trim().toLowerCase()
-		return (
-			!needle || entry.text.toLowerCase().includes(needle) || summarize(entry).toLowerCase().includes(needle)
-		)
-	}
 	const entries: LogEntry[] = [...(ctx.conn?.log ?? [])]
 	const draw = () => {
-		fill(list, ...entries.filter(shows).map(logLine))
+		fill(list, ...entries.filter(filters.shows).map(logLine))
 		empty.hidden = entries.length > 0
 	}
-	filterText.addEventListener('input', draw)
-	filterKind.addEventListener('change', draw)
+	filters.text.addEventListener('input', draw)
+	filters.kind.addEventListener('change', draw)
 	draw()
 	const stop = ctx.conn?.onLog((entry) => {
 		entries.push(entry)
 		empty.hidden = true
-		if (shows(entry)) list.appendChild(logLine(entry))
+		if (filters.shows(entry)) list.appendChild(logLine(entry))
 	})
 	// Live updates flow only to subscribers: subscribe to every logged-in userbot of the company.
 	void listUserbots().then((bots) => {
 		for (const b of bots) if (b.authorization_state === 'authorizationStateReady') ctx.conn?.watch(b.id)
 	})
+	const tools = logTools(filters, () => {
+		entries.length = 0
+		draw()
+	})
 	return {
 		element: h(
 			'div',
 			{ class: 'page', attrs: { 'data-page': 'log' } },
-			h(
-				'section',
-				{ class: 'card' },
-				h('h2', null, 'Live log'),
-				h(
-					'div',
-					{ class: 'log-tools' },
-					h(
-						'label',
-						{ class: 'field', attrs: { for: 'log-filter' } },
-						h('span', null, 'Show lines with'),
-						filterText,
-					),
-					h('label', { class: 'field', attrs: { for: 'log-kind' } }, h('span', null, 'Kind'), filterKind),
-					button('Clear', { class: 'secondary' }, () => {
-						entries.length = 0
-						draw()
-					}),
-				),
-				empty,
-				list,
-			),
+			h('section', { class: 'card' }, h('h2', null, 'Live log'), tools, empty, list),
 		),
 		dispose: () => stop?.(),
 	}

@@ -3,12 +3,12 @@ import { api, errorText } from '../api'
 import type { Ctx, Page } from '../context'
 import { button, type Child, field, fieldValue, fill, form, h, input, statusLine } from '../dom'
 import type { Userbot } from '../rest-types'
-import { healthWords, stateWords } from '../words'
+import { userbotCard } from './userbots/card'
 import { cardActions } from './userbots/card-actions'
 import { listUserbots } from './userbots/list'
-import { type Detail, type LoginMemory, loginSteps } from './userbots/login-steps'
-import { avatar, loadPhoto, loadProfile, type Profile } from './userbots/profile'
+import { type Detail, loginSteps } from './userbots/login-steps'
 import { proxyPanel } from './userbots/proxy'
+import { memoryOf, READY, type UserbotsState } from './userbots/state'
 
 /**
  * The company's userbots as cards: the Telegram profile once logged in (name, @username, photo), the
@@ -18,256 +18,117 @@ import { proxyPanel } from './userbots/proxy'
  * push also carries what the next step shows (where the code went, its length, the password hint).
  */
 
-const READY = 'authorizationStateReady'
-const HEALTHY = new Set(['active'])
-const PASSING = new Set(['cooling_down', 'restarting'])
-
-export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
-	let selected = Number(params.get('id') ?? '') || null
-	let confirming: number | null = null
-	let proxyOf: number | null = null
-	const memory = new Map<number, LoginMemory>()
-	const details = new Map<number, Detail>()
-	const profiles = new Map<number, Promise<{ profile: Profile | null; photo: string | null }>>()
-	const list = h('ul', { class: 'bots', attrs: { 'data-userbots': '' } })
-	const panel = h('section', { class: 'card', attrs: { 'data-login-panel': '', 'aria-live': 'polite' } })
-	const status = statusLine()
-	const stepStatus = statusLine()
-	let bots: Userbot[] = []
-	const more = cardActions({
-		show: (message, error) => status.show(message, error),
-		draw: () => draw(),
-		refresh: () => refresh(),
-	})
-
-	const memoryOf = (id: number) => {
-		const m = memory.get(id) ?? { phone: '', choice: null, qrLink: null }
-		memory.set(id, m)
-		return m
-	}
-	const profileOf = (id: number) => {
-		let p = profiles.get(id)
-		if (!p) {
-			p = loadProfile(ctx, id).then(async (profile) => ({
-				profile,
-				photo: profile?.photoFileId ? await loadPhoto(id, profile.photoFileId).catch(() => null) : null,
-			}))
-			profiles.set(id, p)
-		}
-		return p
-	}
-
-	const card = (b: Userbot) => {
-		const ready = b.authorization_state === READY
-		const who = h(
-			'div',
-			{ class: 'who-row' },
-			avatar(b.name, null),
-			h('div', null, h('div', { class: 'name' }, b.name || `Userbot ${b.id}`)),
-		)
-		const health = b.status ?? ''
-		const el = h(
-			'li',
+/** The proxy panel of the userbot that shows it, and the guided log-in of the selected one. */
+async function drawPanel(s: UserbotsState, mine: number): Promise<void> {
+	const bot = s.bots.find((b) => b.id === s.selected)
+	const proxyBot = s.bots.find((b) => b.id === s.proxyOf)
+	const parts: Child[] = []
+	if (proxyBot) parts.push(proxyPanel(proxyBot, () => void s.refresh()))
+	if (bot && bot.authorization_state !== READY) {
+		const steps = await loginSteps(
+			s.ctx,
+			bot.authorization_state,
+			s.details.get(bot.id) ?? {},
+			memoryOf(s, bot.id),
 			{
-				class: 'bot',
-				attrs: {
-					'data-userbot': String(b.id),
-					'data-state': b.authorization_state,
-					'data-status': health,
-					'aria-current': b.id === selected ? 'true' : undefined,
-				},
+				submit: (path, body) => submitStep(s, bot, path, body),
+				redraw: () => void drawPanel(s, s.generation),
 			},
-			who,
-			h('div', { attrs: { 'data-state-words': '' } }, stateWords(b.authorization_state)),
-			health
-				? h(
-						'div',
-						null,
-						h(
-							'span',
-							{
-								class: `badge ${HEALTHY.has(health) ? 'ok' : PASSING.has(health) ? 'warn' : 'error'}`,
-								attrs: { title: healthWords(health) },
-							},
-							health,
-						),
-						' ',
-						h('span', { class: 'muted' }, healthWords(health)),
-					)
-				: null,
-			h(
-				'div',
-				{ class: 'muted' },
-				`#${b.id}`,
-				b.phone_number ? ` · ${b.phone_number}` : '',
-				b.proxy ? ` · proxy ${b.proxy.server}:${b.proxy.port}` : '',
-			),
-			actions(b, ready),
 		)
-		if (ready) {
-			void profileOf(b.id).then(({ profile, photo }) => {
-				if (!profile) return
-				fill(
-					who,
-					avatar(profile.name || b.name, photo),
-					h(
-						'div',
-						null,
-						h('div', { class: 'name', attrs: { 'data-profile-name': '' } }, profile.name || b.name),
-						profile.username
-							? h('div', { class: 'muted', attrs: { 'data-username': '' } }, `@${profile.username}`)
-							: null,
-						h('div', { class: 'muted' }, `Userbot “${b.name || b.id}”`),
-					),
-				)
-			})
-		}
-		return el
+		parts.push(h('h2', null, `Log in “${bot.name || bot.id}”`), ...steps, s.stepStatus)
 	}
+	if (mine !== s.generation) return
+	fill(s.panel, ...parts)
+	s.panel.hidden = parts.length === 0
+}
 
-	const actions = (b: Userbot, ready: boolean) => {
-		if (confirming === b.id) {
-			return h(
-				'div',
-				{ class: 'actions confirm', attrs: { role: 'group', 'aria-label': 'Confirm the deletion' } },
-				h(
-					'p',
-					{ class: 'error' },
-					`Delete “${b.name || b.id}”? It is logged out of Telegram and its data removed. This cannot be undone.`,
-				),
-				button('Delete for good', { class: 'danger', 'data-action': 'confirm-delete' }, () => void remove(b)),
-				button('Keep it', { class: 'secondary', 'data-action': 'cancel-delete' }, () => {
-					confirming = null
-					draw()
-				}),
-			)
-		}
-		const open = more.open(b)
-		if (open) return open
-		return h(
-			'div',
-			{ class: 'actions' },
-			ready
-				? h('a', { attrs: { href: `#/chat?userbot=${b.id}` } }, h('span', null, 'Chats'))
-				: button(
-						b.id === selected ? 'Logging in below' : 'Log in',
-						{ 'data-select': String(b.id), class: b.id === selected ? 'secondary' : '' },
-						() => {
-							selected = b.id
-							void refresh()
-						},
-					),
-			ready ? h('a', { attrs: { href: `#/commands?userbot=${b.id}` } }, 'Commands') : null,
-			button(
-				'Proxy',
-				{ class: 'secondary', 'data-action': 'proxy', 'aria-expanded': String(proxyOf === b.id) },
-				() => {
-					proxyOf = proxyOf === b.id ? null : b.id
-					draw()
-				},
-			),
-			...more.buttons(b, ready),
-			button('Delete', { class: 'danger', 'data-action': 'delete' }, () => {
-				confirming = b.id
-				draw()
-			}),
-		)
+/** One REST step; its error shown in words, then the list read again. */
+async function submitStep(s: UserbotsState, bot: Userbot, path: string, body: Record<string, string>) {
+	const answer = await api<{ link?: string }>('POST', `/api/userbots/${bot.id}/${path}/`, body)
+	if (!answer.ok) {
+		s.stepStatus.show(errorText(answer), true)
+		return false
 	}
+	if (path === 'qr' && answer.data.link) memoryOf(s, bot.id).qrLink = answer.data.link
+	s.stepStatus.show('')
+	await s.refresh()
+	return true
+}
 
-	const remove = async (b: Userbot) => {
-		const answer = await api('DELETE', `/api/userbots/${b.id}/`)
-		confirming = null
-		if (!answer.ok) status.show(errorText(answer), true)
-		else status.show(`Userbot “${b.name || b.id}” deleted.`)
-		if (selected === b.id) selected = null
-		await refresh()
-	}
-
-	const drawPanel = async (mine: number) => {
-		const bot = bots.find((b) => b.id === selected)
-		const proxyBot = bots.find((b) => b.id === proxyOf)
-		const parts: Child[] = []
-		if (proxyBot) parts.push(proxyPanel(proxyBot, () => void refresh()))
-		if (bot && bot.authorization_state !== READY) {
-			const steps = await loginSteps(
-				ctx,
-				bot.authorization_state,
-				details.get(bot.id) ?? {},
-				memoryOf(bot.id),
-				{
-					submit: (path, body) => submit(bot, path, body),
-					redraw: () => void drawPanel(generation),
-				},
-			)
-			parts.push(h('h2', null, `Log in “${bot.name || bot.id}”`), ...steps, stepStatus)
-		}
-		if (mine !== generation) return
-		fill(panel, ...parts)
-		panel.hidden = parts.length === 0
-	}
-
-	const draw = () => {
-		fill(list, ...bots.map(card))
-		if (bots.length === 0) {
-			fill(
-				list,
-				h(
-					'li',
-					{ class: 'empty', attrs: { 'data-empty': '' } },
-					'No userbots yet. Add one below: give it a name, then log it in with a Telegram phone number or a QR code.',
-				),
-			)
-		}
-		void drawPanel(generation)
-	}
-
-	let generation = 0
-	const refresh = async () => {
-		const mine = ++generation
-		const fresh = await listUserbots()
-		// A later refresh started meanwhile: its answer is the newer one.
-		if (mine !== generation) return
-		bots = fresh
-		draw()
-		for (const b of bots) if (b.authorization_state === READY) ctx.conn?.watch(b.id)
-	}
-
-	/** One REST step; its error shown in words, then the list read again. */
-	const submit = async (bot: Userbot, path: string, body: Record<string, string>) => {
-		const answer = await api<{ link?: string }>('POST', `/api/userbots/${bot.id}/${path}/`, body)
-		if (!answer.ok) {
-			stepStatus.show(errorText(answer), true)
-			return false
-		}
-		if (path === 'qr' && answer.data.link) memoryOf(bot.id).qrLink = answer.data.link
-		stepStatus.show('')
-		await refresh()
-		return true
-	}
-
-	const add = form(
+/** Adds a userbot by its name and selects it for the log-in below. */
+const addForm = (s: UserbotsState) =>
+	form(
 		'add-userbot',
 		async (f) => {
 			const answer = await api<{ id: number }>('POST', '/api/userbots/', { name: fieldValue(f, 'name') })
-			if (!answer.ok) return status.show(errorText(answer), true)
-			status.show(`Userbot added: log it in below.`)
-			selected = answer.data.id
+			if (!answer.ok) return s.status.show(errorText(answer), true)
+			s.status.show(`Userbot added: log it in below.`)
+			s.selected = answer.data.id
 			f.reset()
-			await refresh()
+			await s.refresh()
 		},
 		field('Name (for you; Telegram never sees it)', input('name')),
 		button('Add a userbot'),
 	)
 
+function draw(s: UserbotsState): void {
+	fill(s.list, ...s.bots.map((b) => userbotCard(s, b)))
+	if (s.bots.length === 0) {
+		fill(
+			s.list,
+			h(
+				'li',
+				{ class: 'empty', attrs: { 'data-empty': '' } },
+				'No userbots yet. Add one below: give it a name, then log it in with a Telegram phone number or a QR code.',
+			),
+		)
+	}
+	void drawPanel(s, s.generation)
+}
+
+async function refresh(s: UserbotsState): Promise<void> {
+	const mine = ++s.generation
+	const fresh = await listUserbots()
+	// A later refresh started meanwhile: its answer is the newer one.
+	if (mine !== s.generation) return
+	s.bots = fresh
+	s.draw()
+	for (const b of s.bots) if (b.authorization_state === READY) s.ctx.conn?.watch(b.id)
+}
+
+export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
+	const s: UserbotsState = {
+		ctx,
+		bots: [],
+		selected: Number(params.get('id') ?? '') || null,
+		confirming: null,
+		proxyOf: null,
+		generation: 0,
+		memory: new Map(),
+		details: new Map(),
+		profiles: new Map(),
+		list: h('ul', { class: 'bots', attrs: { 'data-userbots': '' } }),
+		panel: h('section', { class: 'card', attrs: { 'data-login-panel': '', 'aria-live': 'polite' } }),
+		status: statusLine(),
+		stepStatus: statusLine(),
+		more: cardActions({
+			show: (message, error) => s.status.show(message, error),
+			draw: () => s.draw(),
+			refresh: () => s.refresh(),
+		}),
+		draw: () => draw(s),
+		refresh: () => refresh(s),
+	}
+
 	const stop = ctx.conn?.onEvent((event) => {
 		const p = event.payload
 		if (p.type === 'authorization_state') {
 			const result = (p.result ?? {}) as Detail & { authorization_state?: string }
-			if (typeof p.userbot_id === 'number') details.set(p.userbot_id, result)
-			void refresh()
-		} else if (p.type === 'userbot_status') void refresh()
+			if (typeof p.userbot_id === 'number') s.details.set(p.userbot_id, result)
+			void s.refresh()
+		} else if (p.type === 'userbot_status') void s.refresh()
 	})
-	void refresh()
+	void s.refresh()
 	return {
 		element: h(
 			'div',
@@ -276,12 +137,12 @@ export function userbotsPage(ctx: Ctx, params: URLSearchParams): Page {
 				'section',
 				{ class: 'card' },
 				h('h2', null, 'Userbots'),
-				list,
-				status,
+				s.list,
+				s.status,
 				h('h3', null, 'Add a userbot'),
-				add,
+				addForm(s),
 			),
-			panel,
+			s.panel,
 		),
 		dispose: () => {
 			stop?.()

@@ -1,4 +1,5 @@
 /// <reference lib="dom" />
+import type { ApiAnswer } from '../api'
 import type { Ctx, Page } from '../context'
 import { button, field, fieldValue, fill, form, h, input } from '../dom'
 import type { Endpoint, EndpointWithSecret } from '../rest-types'
@@ -8,6 +9,7 @@ import {
 	confirmInline,
 	copyBox,
 	emptyState,
+	type Notice,
 	notice,
 	quoted,
 	say,
@@ -51,6 +53,129 @@ const secretCell = (e: Endpoint) =>
 			: 'Set',
 	)
 
+/** What the sections do to the page. */
+interface WebhooksHost {
+	/** Runs an action on one endpoint, says how it went, and lists the endpoints again. */
+	act(done: string, method: string, path: string, body?: unknown): Promise<ApiAnswer<EndpointWithSecret>>
+	showSecret(e: EndpointWithSecret, title: string): void
+	openDeliveries(e: Endpoint): void
+	closePanel(): void
+	status: Notice
+	refresh(): Promise<void>
+}
+
+/** The new secret, shown this once with a copy button (after adding an endpoint or rotating). */
+function showSecret(created: HTMLElement, e: EndpointWithSecret, title: string): void {
+	fill(
+		created,
+		h('h3', null, title),
+		h(
+			'p',
+			{ class: 'co-warning', attrs: { role: 'alert' } },
+			'Copy the signing secret now and keep it where your receiver can read it. It will not be shown again.',
+		),
+		copyBox('The signing secret', e.secret, { 'data-webhook-secret': '' }),
+		button('I have copied it', { 'data-action': 'hide-secret' }, () => fill(created)),
+	)
+	created.focus()
+}
+
+/** An endpoint's actions: its deliveries, off or on, a new secret and delete (both asked first). */
+function endpointActions(e: Endpoint, host: WebhooksHost): HTMLElement {
+	const { act } = host
+	const actions = cell('Actions')
+	const at = `${BASE}${e.id}/`
+	const name = quoted(e.description || e.url)
+	actions.append(
+		button('Deliveries', { 'data-deliveries': String(e.id), 'aria-label': `Deliveries to ${e.url}` }, () =>
+			host.openDeliveries(e),
+		),
+		e.enabled
+			? button(
+					'Turn off',
+					{ 'data-disable': String(e.id), 'aria-label': `Turn off ${e.url}` },
+					() =>
+						void act(`${name} is off: its events wait until it is on again.`, 'PATCH', at, {
+							enabled: false,
+						}),
+				)
+			: button(
+					'Turn on',
+					{ 'data-enable': String(e.id), 'aria-label': `Turn on ${e.url}` },
+					() => void act(`${name} is on: what waited is sent now.`, 'PATCH', at, { enabled: true }),
+				),
+		button('New secret', { 'data-rotate': String(e.id), 'aria-label': `New secret for ${e.url}` }, () =>
+			confirmInline(
+				actions,
+				`Make a new signing secret for ${name}? The old one keeps signing beside it for 24 hours.`,
+				'Make a new secret',
+				{ 'data-confirm-rotate': String(e.id) },
+				async () => {
+					const answer = await act(`${name} has a new signing secret.`, 'POST', `${at}rotate-secret/`)
+					if (answer.ok) host.showSecret(answer.data, `The new signing secret of ${name}`)
+				},
+			),
+		),
+		button('Delete', { 'data-delete': String(e.id), 'aria-label': `Delete ${e.url}` }, () =>
+			confirmInline(
+				actions,
+				`Delete ${name}? Its deliveries are deleted with it.`,
+				'Delete the endpoint',
+				{ 'data-confirm-delete': String(e.id) },
+				async () => {
+					host.closePanel()
+					await act(`${name} is deleted.`, 'DELETE', at)
+				},
+			),
+		),
+	)
+	return actions
+}
+
+/** An endpoint's row: its address and description, events, state, secret, actions. */
+const endpointRow = (e: Endpoint, host: WebhooksHost) =>
+	h(
+		'tr',
+		{ attrs: { 'data-webhook': String(e.id), 'data-enabled': String(e.enabled) } },
+		cell(
+			'Address',
+			h('span', { class: 'url' }, e.url),
+			e.description ? h('small', { class: 'muted' }, h('br'), e.description) : null,
+		),
+		cell('Events', e.events.join(', ')),
+		stateCell(e),
+		secretCell(e),
+		endpointActions(e, host),
+	)
+
+/** The add form: a URL, the events (the usual ones when empty), a description. */
+function createWebhookForm(host: WebhooksHost): HTMLFormElement {
+	const { status } = host
+	return form(
+		'create-webhook',
+		async (f) => {
+			const events = fieldValue(f, 'events')
+				.split(/[\s,]+/)
+				.filter((x) => x !== '')
+			const body = {
+				url: fieldValue(f, 'url').trim(),
+				description: fieldValue(f, 'description').trim(),
+				...(events.length > 0 ? { events } : {}),
+			}
+			const answer = await call<EndpointWithSecret>('POST', BASE, body)
+			if (!answer.ok) return status.fail(say(answer, LABELS))
+			status.ok(`The endpoint ${quoted(answer.data.description || answer.data.url)} is added.`)
+			host.showSecret(answer.data, 'Its signing secret')
+			f.reset()
+			await host.refresh()
+		},
+		field('URL', input('url', { type: 'url', required: '', placeholder: 'https://example.com/hooks' })),
+		field('Events (optional, comma-separated; default: the usual updates)', input('events')),
+		field('Description (optional)', input('description')),
+		button('Add the endpoint'),
+	)
+}
+
 export function webhooksPage(_ctx: Ctx): Page {
 	const rows = h('tbody')
 	const endpoints = h('div', { attrs: { 'data-webhook-list': '' } })
@@ -77,131 +202,40 @@ export function webhooksPage(_ctx: Ctx): Page {
 				),
 			)
 		}
-		fill(rows, ...answer.data.map(row))
+		fill(rows, ...answer.data.map((e) => endpointRow(e, host)))
 		fill(endpoints, stackTable(['Address', 'Events', 'State', 'Signing secret', 'Actions'], rows))
 	}
 
-	/** The new secret, shown this once with a copy button (after adding an endpoint or rotating). */
-	const showSecret = (e: EndpointWithSecret, title: string) => {
-		fill(
-			created,
-			h('h3', null, title),
-			h(
-				'p',
-				{ class: 'co-warning', attrs: { role: 'alert' } },
-				'Copy the signing secret now and keep it where your receiver can read it. It will not be shown again.',
-			),
-			copyBox('The signing secret', e.secret, { 'data-webhook-secret': '' }),
-			button('I have copied it', { 'data-action': 'hide-secret' }, () => fill(created)),
-		)
-		created.focus()
-	}
-
-	/** Runs an action on one endpoint, says how it went, and lists the endpoints again. */
-	const act = async (done: string, method: string, path: string, body?: unknown) => {
-		const answer = await call<EndpointWithSecret>(method, path, body)
-		if (answer.ok) status.ok(done)
-		else status.fail(say(answer, LABELS))
-		await refresh()
-		return answer
-	}
-
-	const row = (e: Endpoint) => {
-		const actions = cell('Actions')
-		const at = `${BASE}${e.id}/`
-		const name = quoted(e.description || e.url)
-		actions.append(
-			button(
-				'Deliveries',
-				{ 'data-deliveries': String(e.id), 'aria-label': `Deliveries to ${e.url}` },
-				() => {
-					closePanel()
-					panel = deliveriesPanel(detail, e)
-				},
-			),
-			e.enabled
-				? button(
-						'Turn off',
-						{ 'data-disable': String(e.id), 'aria-label': `Turn off ${e.url}` },
-						() =>
-							void act(`${name} is off: its events wait until it is on again.`, 'PATCH', at, {
-								enabled: false,
-							}),
-					)
-				: button(
-						'Turn on',
-						{ 'data-enable': String(e.id), 'aria-label': `Turn on ${e.url}` },
-						() => void act(`${name} is on: what waited is sent now.`, 'PATCH', at, { enabled: true }),
-					),
-			button('New secret', { 'data-rotate': String(e.id), 'aria-label': `New secret for ${e.url}` }, () =>
-				confirmInline(
-					actions,
-					`Make a new signing secret for ${name}? The old one keeps signing beside it for 24 hours.`,
-					'Make a new secret',
-					{ 'data-confirm-rotate': String(e.id) },
-					async () => {
-						const answer = await act(`${name} has a new signing secret.`, 'POST', `${at}rotate-secret/`)
-						if (answer.ok) showSecret(answer.data, `The new signing secret of ${name}`)
-					},
-				),
-			),
-			button('Delete', { 'data-delete': String(e.id), 'aria-label': `Delete ${e.url}` }, () =>
-				confirmInline(
-					actions,
-					`Delete ${name}? Its deliveries are deleted with it.`,
-					'Delete the endpoint',
-					{ 'data-confirm-delete': String(e.id) },
-					async () => {
-						closePanel()
-						await act(`${name} is deleted.`, 'DELETE', at)
-					},
-				),
-			),
-		)
-		return h(
-			'tr',
-			{ attrs: { 'data-webhook': String(e.id), 'data-enabled': String(e.enabled) } },
-			cell(
-				'Address',
-				h('span', { class: 'url' }, e.url),
-				e.description ? h('small', { class: 'muted' }, h('br'), e.description) : null,
-			),
-			cell('Events', e.events.join(', ')),
-			stateCell(e),
-			secretCell(e),
-			actions,
-		)
-	}
-
-	const create = form(
-		'create-webhook',
-		async (f) => {
-			const events = fieldValue(f, 'events')
-				.split(/[\s,]+/)
-				.filter((x) => x !== '')
-			const body = {
-				url: fieldValue(f, 'url').trim(),
-				description: fieldValue(f, 'description').trim(),
-				...(events.length > 0 ? { events } : {}),
-			}
-			const answer = await call<EndpointWithSecret>('POST', BASE, body)
-			if (!answer.ok) return status.fail(say(answer, LABELS))
-			status.ok(`The endpoint ${quoted(answer.data.description || answer.data.url)} is added.`)
-			showSecret(answer.data, 'Its signing secret')
-			f.reset()
-			await refresh()
+	const host: WebhooksHost = {
+		status,
+		refresh,
+		closePanel,
+		showSecret: (e, title) => showSecret(created, e, title),
+		openDeliveries(e) {
+			closePanel()
+			panel = deliveriesPanel(detail, e)
 		},
-		field('URL', input('url', { type: 'url', required: '', placeholder: 'https://example.com/hooks' })),
-		field('Events (optional, comma-separated; default: the usual updates)', input('events')),
-		field('Description (optional)', input('description')),
-		button('Add the endpoint'),
-	)
+		async act(done, method, path, body) {
+			const answer = await call<EndpointWithSecret>(method, path, body)
+			if (answer.ok) status.ok(done)
+			else status.fail(say(answer, LABELS))
+			await refresh()
+			return answer
+		},
+	}
 	void refresh()
 	return {
 		element: h(
 			'div',
 			{ class: 'page co-page', attrs: { 'data-page': 'webhooks' } },
-			h('section', { class: 'card' }, h('h2', null, 'Add a webhook endpoint'), create, created, status),
+			h(
+				'section',
+				{ class: 'card' },
+				h('h2', null, 'Add a webhook endpoint'),
+				createWebhookForm(host),
+				created,
+				status,
+			),
 			h('section', { class: 'card' }, h('h2', null, 'Webhook endpoints'), endpoints),
 			detail,
 		),

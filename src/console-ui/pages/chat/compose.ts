@@ -25,6 +25,63 @@ async function upload(userbotId: number, file: File): Promise<string> {
 	return data.file
 }
 
+/** The line naming the message replied to, with its Cancel. */
+const replyingBar = (quote: HTMLElement, cancel: () => void) =>
+	h(
+		'div',
+		{ class: 'ch-replying', attrs: { 'data-replying': '', hidden: '' } },
+		h('span', null, 'Replying to: '),
+		quote,
+		h(
+			'button',
+			{ attrs: { type: 'button', 'data-action': 'cancel-reply' }, on: { click: cancel } },
+			'Cancel reply',
+		),
+	)
+
+interface ComposeParts {
+	replying: HTMLElement
+	file: HTMLInputElement
+	text: HTMLTextAreaElement
+	send: HTMLButtonElement
+	fileName: HTMLElement
+	status: HTMLElement
+}
+
+/** The form: the reply line, then Attach, the text and Send in a row, the file's name and the status below. */
+function composeForm(parts: ComposeParts, submit: () => void): HTMLFormElement {
+	const { replying, file, text, send, fileName, status } = parts
+	return h(
+		'form',
+		{
+			class: 'ch-compose',
+			attrs: { name: 'compose', 'data-form': 'compose' },
+			on: {
+				submit: (event) => {
+					event.preventDefault()
+					submit()
+				},
+			},
+		},
+		replying,
+		h(
+			'div',
+			{ class: 'ch-compose-row' },
+			h(
+				'label',
+				{ class: 'ch-attach', attrs: { for: file.id } },
+				'Attach',
+				h('span', { class: 'ch-hidden' }, ' a file'),
+			),
+			file,
+			text,
+			send,
+		),
+		fileName,
+		status,
+	)
+}
+
 /**
  * The compose box: text (Enter sends, Shift+Enter is a new line), an optional file (uploaded first,
  * sent as a photo when it is an image, else as a document, with the text as its caption) and an
@@ -42,17 +99,7 @@ export function composeBox(opts: ComposeOptions) {
 	const fileName = h('span', { class: 'ch-file-name', attrs: { 'data-file-name': '' } })
 	const quote = h('span', { class: 'ch-replying-text' })
 	const status = h('p', { class: 'ch-compose-status', attrs: { role: 'status' } })
-	const replying = h(
-		'div',
-		{ class: 'ch-replying', attrs: { 'data-replying': '', hidden: '' } },
-		h('span', null, 'Replying to: '),
-		quote,
-		h(
-			'button',
-			{ attrs: { type: 'button', 'data-action': 'cancel-reply' }, on: { click: () => setReply(null) } },
-			'Cancel reply',
-		),
-	)
+	const replying = replyingBar(quote, () => setReply(null))
 	const send = h(
 		'button',
 		{ class: 'ch-send', attrs: { type: 'submit', 'data-action': 'send-message' } },
@@ -102,34 +149,6 @@ export function composeBox(opts: ComposeOptions) {
 			void submit()
 		}
 	})
-	const form = h(
-		'form',
-		{
-			class: 'ch-compose',
-			attrs: { name: 'compose', 'data-form': 'compose' },
-			on: {
-				submit: (event) => {
-					event.preventDefault()
-					void submit()
-				},
-			},
-		},
-		replying,
-		h(
-			'div',
-			{ class: 'ch-compose-row' },
-			h(
-				'label',
-				{ class: 'ch-attach', attrs: { for: file.id } },
-				'Attach',
-				h('span', { class: 'ch-hidden' }, ' a file'),
-			),
-			file,
-			text,
-			send,
-		),
-		fileName,
-		status,
-	)
+	const form = composeForm({ replying, file, text, send, fileName, status }, () => void submit())
 	return { element: form, setReply }
 }

@@ -14,19 +14,27 @@ export interface ConversationOptions {
 	reply(m: Message): void
 }
 
+/** One page of the chat's history, from `from` back (0: the newest). */
+const historyPage = (opts: ConversationOptions, from: number) =>
+	opts.run<{ messages: Message[]; next_from_message_id: number }>('get_chat_history', {
+		chat_id: opts.chatId,
+		from_message_id: from,
+		limit: PAGE,
+	})
+
+const nearBottom = (scroller: HTMLElement) =>
+	scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80
+
 /**
- * One chat's messages, oldest at the top: the newest page on open, older pages when scrolled to the
- * top (get_chat_history from the oldest one shown; TDLib repeats that one, so ids already shown are
- * dropped: no gap, no repeat), and live messages at the bottom. `data-loading` is set while a page is
- * on its way; `[data-history-start]` appears once the chat's first message is shown.
+ * After a page went in at the top: the first shows the newest; after a later one the messages already
+ * read stay where they were on the screen.
  */
-export function conversation(opts: ConversationOptions) {
-	const byId = new Map<number, { message: Message; element: HTMLLIElement }>()
-	/** Temporary ids TDLib already replaced: a late reply of the send must not show it again. */
-	const replaced = new Set<number>()
-	let oldest = 0
-	let atStart = false
-	let loading: Promise<void> | null = null
+const keepPlace = (scroller: HTMLElement, first: boolean, before: number) => {
+	scroller.scrollTop = first ? scroller.scrollHeight : scroller.scrollTop + scroller.scrollHeight - before
+}
+
+/** The scrolled pane: the start-of-chat mark, a status line, the messages. */
+function historyPane() {
 	const list = h('ol', { class: 'ch-messages', attrs: { 'data-messages': '' } })
 	const start = h(
 		'p',
@@ -44,6 +52,23 @@ export function conversation(opts: ConversationOptions) {
 		status,
 		list,
 	)
+	return { list, start, status, scroller }
+}
+
+/**
+ * One chat's messages, oldest at the top: the newest page on open, older pages when scrolled to the
+ * top (get_chat_history from the oldest one shown; TDLib repeats that one, so ids already shown are
+ * dropped: no gap, no repeat), and live messages at the bottom. `data-loading` is set while a page is
+ * on its way; `[data-history-start]` appears once the chat's first message is shown.
+ */
+export function conversation(opts: ConversationOptions) {
+	const byId = new Map<number, { message: Message; element: HTMLLIElement }>()
+	/** Temporary ids TDLib already replaced: a late reply of the send must not show it again. */
+	const replaced = new Set<number>()
+	let oldest = 0
+	let atStart = false
+	let loading: Promise<void> | null = null
+	const { list, start, status, scroller } = historyPane()
 	const view: MessageView = {
 		userbotId: opts.userbotId,
 		names: opts.names,
@@ -55,21 +80,13 @@ export function conversation(opts: ConversationOptions) {
 		byId.set(m.id, { message: m, element: el })
 		return el
 	}
-	const nearBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80
 
 	const loadOlder = (): Promise<void> => {
 		if (loading || atStart) return loading ?? Promise.resolve()
 		scroller.setAttribute('data-loading', '')
 		loading = (async () => {
 			try {
-				const page = await opts.run<{ messages: Message[]; next_from_message_id: number }>(
-					'get_chat_history',
-					{
-						chat_id: opts.chatId,
-						from_message_id: oldest,
-						limit: PAGE,
-					},
-				)
+				const page = await historyPage(opts, oldest)
 				const fresh = page.messages.filter((m) => !byId.has(m.id)).reverse()
 				const before = scroller.scrollHeight
 				const first = byId.size === 0
@@ -78,10 +95,7 @@ export function conversation(opts: ConversationOptions) {
 				atStart = page.next_from_message_id === 0 || fresh.length === 0
 				start.hidden = !atStart
 				status.textContent = byId.size ? '' : 'No messages yet.'
-				// The messages already read stay where they were on the screen.
-				scroller.scrollTop = first
-					? scroller.scrollHeight
-					: scroller.scrollTop + scroller.scrollHeight - before
+				keepPlace(scroller, first, before)
 			} catch (err) {
 				status.textContent = `Could not load messages: ${err instanceof Error ? err.message : String(err)}`
 				status.classList.add('error')
@@ -110,7 +124,7 @@ export function conversation(opts: ConversationOptions) {
 			const shown = [oldId, m.id].map((id) => (id === undefined ? undefined : byId.get(id)?.element))
 			const [first, ...rest] = [...new Set(shown.filter((el) => el !== undefined))]
 			if (oldId !== undefined) byId.delete(oldId)
-			const stick = nearBottom()
+			const stick = nearBottom(scroller)
 			const el = element(m)
 			for (const other of rest) other.remove()
 			if (first) first.replaceWith(el)

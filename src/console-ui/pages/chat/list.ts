@@ -20,6 +20,44 @@ const initials = (title: string) =>
 		.map((w) => w[0]?.toUpperCase())
 		.join('')
 
+/** A chat's row: a button with its photo (or initials), title, last message and unread count. */
+function chatRow(chat: ChatSummary, active: number, opts: ChatListOptions): HTMLLIElement {
+	const unread = chat.unread_count > 0 && chat.id !== active
+	return h(
+		'li',
+		null,
+		h(
+			'button',
+			{
+				class: 'ch-chat',
+				attrs: {
+					type: 'button',
+					'data-chat': String(chat.id),
+					'aria-current': chat.id === active ? 'true' : undefined,
+				},
+				on: { click: () => opts.open(chat) },
+			},
+			chat.photo_file_ids
+				? fileImage(opts.userbotId, chat.photo_file_ids.small, '', { class: 'ch-avatar' })
+				: h('span', { class: 'ch-avatar', attrs: { 'aria-hidden': 'true' } }, initials(chat.title)),
+			h(
+				'span',
+				{ class: 'ch-chat-text' },
+				h('span', { class: 'ch-title', attrs: { 'data-title': '' } }, chat.title),
+				h('span', { class: 'ch-last' }, preview(chat.last_message)),
+			),
+			unread
+				? h(
+						'span',
+						{ class: 'ch-unread', attrs: { 'data-unread': String(chat.unread_count) } },
+						String(chat.unread_count),
+						h('span', { class: 'ch-hidden' }, ' unread'),
+					)
+				: null,
+		),
+	)
+}
+
 /**
  * The chat list (get_chats, in the account's order, 50 at a time): each row a button with the chat's
  * photo, title, last message and unread count. New messages move their chat to the top.
@@ -37,43 +75,8 @@ export function chatList(opts: ChatListOptions) {
 		'More chats',
 	)
 
-	const row = (chat: ChatSummary) => {
-		const unread = chat.unread_count > 0 && chat.id !== active
-		return h(
-			'li',
-			null,
-			h(
-				'button',
-				{
-					class: 'ch-chat',
-					attrs: {
-						type: 'button',
-						'data-chat': String(chat.id),
-						'aria-current': chat.id === active ? 'true' : undefined,
-					},
-					on: { click: () => opts.open(chat) },
-				},
-				chat.photo_file_ids
-					? fileImage(opts.userbotId, chat.photo_file_ids.small, '', { class: 'ch-avatar' })
-					: h('span', { class: 'ch-avatar', attrs: { 'aria-hidden': 'true' } }, initials(chat.title)),
-				h(
-					'span',
-					{ class: 'ch-chat-text' },
-					h('span', { class: 'ch-title', attrs: { 'data-title': '' } }, chat.title),
-					h('span', { class: 'ch-last' }, preview(chat.last_message)),
-				),
-				unread
-					? h(
-							'span',
-							{ class: 'ch-unread', attrs: { 'data-unread': String(chat.unread_count) } },
-							String(chat.unread_count),
-							h('span', { class: 'ch-hidden' }, ' unread'),
-						)
-					: null,
-			),
-		)
-	}
-	const draw = () => fill(items, ...order.map((id) => chats.get(id)).map((c) => (c ? row(c) : null)))
+	const draw = () =>
+		fill(items, ...order.map((id) => chats.get(id)).map((c) => (c ? chatRow(c, active, opts) : null)))
 
 	const load = async () => {
 		more.disabled = true

@@ -37,6 +37,24 @@ async function loadNames(me: number | null): Promise<Names> {
 	}
 }
 
+/** A line of the log: when, who did what in a sentence, and from which client. */
+const auditRow = (line: AuditLine, names: Names) =>
+	h(
+		'tr',
+		{ attrs: { 'data-audit-entry': String(line.id), 'data-action': line.action } },
+		cell('When', when(line.at)),
+		cell(
+			'What happened',
+			h(
+				'span',
+				{ attrs: { 'data-audit-sentence': '' } },
+				h('span', { class: 'co-who' }, actorName(line, names)),
+				` ${actionWords(line, names)}.`,
+			),
+		),
+		cell('From', line.client ?? 'unknown'),
+	)
+
 export function auditPage(ctx: Ctx): Page {
 	const rows = h('tbody')
 	const body = h('div', { attrs: { 'data-audit-list': '' } })
@@ -81,26 +99,7 @@ export function auditPage(ctx: Ctx): Page {
 				),
 			)
 		}
-		fill(
-			rows,
-			...lines.map((line) =>
-				h(
-					'tr',
-					{ attrs: { 'data-audit-entry': String(line.id), 'data-action': line.action } },
-					cell('When', when(line.at)),
-					cell(
-						'What happened',
-						h(
-							'span',
-							{ attrs: { 'data-audit-sentence': '' } },
-							h('span', { class: 'co-who' }, actorName(line, known)),
-							` ${actionWords(line, known)}.`,
-						),
-					),
-					cell('From', line.client ?? 'unknown'),
-				),
-			),
-		)
+		fill(rows, ...lines.map((line) => auditRow(line, known)))
 		fill(body, stackTable(['When', 'What happened', 'From'], rows))
 	}
 

@@ -2,7 +2,7 @@
 import type { Ctx, Page } from '../../context'
 import { button, field, fieldValue, fill, form, h, input } from '../../dom'
 import type { Invite } from '../../rest-types'
-import { call, cell, copyBox, emptyState, notice, say, stackTable, when } from './ui'
+import { call, cell, copyBox, emptyState, type Notice, notice, say, stackTable, when } from './ui'
 
 /** Owners: invites to the company (create, copy the link shown this once, list, revoke). */
 
@@ -15,6 +15,32 @@ const STATE_WORDS: Record<string, string> = {
 
 /** The link a new member opens: the token rides in the fragment, which no server ever receives. */
 const inviteLink = (token: string) => `${location.origin}/#/register?invite=${encodeURIComponent(token)}`
+
+/** An invite's row: its number, for whom, its state in words, its expiry, and Revoke while pending. */
+function inviteRow(i: Invite, status: Notice, refresh: () => Promise<void>): HTMLTableRowElement {
+	const revoke =
+		i.state === 'pending'
+			? button(
+					'Revoke',
+					{ 'data-revoke': String(i.id), 'aria-label': `Revoke the invite #${i.id}` },
+					async () => {
+						const r = await call('POST', `/accounts/invites/${i.id}/revoke/`)
+						if (r.ok) status.ok('The invite is revoked: its link no longer works.')
+						else status.fail(say(r))
+						await refresh()
+					},
+				)
+			: null
+	return h(
+		'tr',
+		{ attrs: { 'data-invite': String(i.id), 'data-state': i.state } },
+		cell('Invite', `#${i.id}`),
+		cell('For', i.email ?? 'Anyone with the link'),
+		cell('State', STATE_WORDS[i.state] ?? i.state),
+		cell('Expires', when(i.expires_at)),
+		cell('', revoke),
+	)
+}
 
 export function invitesPage(_ctx: Ctx): Page {
 	const rows = h('tbody')
@@ -35,33 +61,7 @@ export function invitesPage(_ctx: Ctx): Page {
 				),
 			)
 		}
-		fill(
-			rows,
-			...answer.data.map((i) => {
-				const revoke =
-					i.state === 'pending'
-						? button(
-								'Revoke',
-								{ 'data-revoke': String(i.id), 'aria-label': `Revoke the invite #${i.id}` },
-								async () => {
-									const r = await call('POST', `/accounts/invites/${i.id}/revoke/`)
-									if (r.ok) status.ok('The invite is revoked: its link no longer works.')
-									else status.fail(say(r))
-									await refresh()
-								},
-							)
-						: null
-				return h(
-					'tr',
-					{ attrs: { 'data-invite': String(i.id), 'data-state': i.state } },
-					cell('Invite', `#${i.id}`),
-					cell('For', i.email ?? 'Anyone with the link'),
-					cell('State', STATE_WORDS[i.state] ?? i.state),
-					cell('Expires', when(i.expires_at)),
-					cell('', revoke),
-				)
-			}),
-		)
+		fill(rows, ...answer.data.map((i) => inviteRow(i, status, refresh)))
 		fill(list, stackTable(['Invite', 'For', 'State', 'Expires', 'Actions'], rows))
 	}
 

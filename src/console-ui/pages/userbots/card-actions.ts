@@ -22,6 +22,51 @@ export interface CardActionHost {
 
 const label = (b: CardBot) => `“${b.name || b.id}”`
 
+/** Runs one action: says how it went, closes any open field or question, reads the userbots again. */
+type Run = (
+	done: string,
+	call: () => Promise<{ ok: boolean; status: number; data: unknown }>,
+) => Promise<void>
+
+/** The inline field that stands in for the buttons while renaming. */
+function renameForm(b: CardBot, run: Run, close: () => void): HTMLElement {
+	const name = input('name', { value: b.name, maxlength: '128', 'data-rename-input': '' })
+	const f = form(
+		'rename-userbot',
+		(el) =>
+			run(`Userbot renamed to “${fieldValue(el, 'name').trim() || b.id}”.`, () =>
+				api('PATCH', `/api/userbots/${b.id}/`, { name: fieldValue(el, 'name') }),
+			),
+		field(`New name of ${label(b)}`, name),
+		h(
+			'div',
+			{ class: 'actions' },
+			button('Save the name', { 'data-action': 'save-name' }),
+			button('Cancel', { class: 'secondary', 'data-action': 'cancel-rename' }, close),
+		),
+	)
+	queueMicrotask(() => name.focus())
+	return h('div', { attrs: { 'data-rename': '' } }, f)
+}
+
+/** The question asked before logging out. */
+const logoutQuestion = (b: CardBot, run: Run, close: () => void) =>
+	h(
+		'div',
+		{ class: 'actions confirm', attrs: { role: 'group', 'aria-label': 'Confirm the log-out' } },
+		h(
+			'p',
+			{ class: 'error' },
+			`Log ${label(b)} out of Telegram? Its session ends; the userbot stays, and can be logged in again with a phone number.`,
+		),
+		button('Log out', { class: 'danger', 'data-action': 'confirm-logout' }, () => {
+			void run(`Userbot ${label(b)} logged out of Telegram: it waits for a phone number.`, () =>
+				api('POST', `/api/userbots/${b.id}/logout/`),
+			)
+		}),
+		button('Stay logged in', { class: 'secondary', 'data-action': 'cancel-logout' }, close),
+	)
+
 export function cardActions(host: CardActionHost) {
 	let renaming: number | null = null
 	let loggingOut: number | null = null
@@ -32,7 +77,7 @@ export function cardActions(host: CardActionHost) {
 		host.draw()
 	}
 
-	const run = async (done: string, call: () => Promise<{ ok: boolean; status: number; data: unknown }>) => {
+	const run: Run = async (done, call) => {
 		const answer = await call()
 		renaming = null
 		loggingOut = null
@@ -41,48 +86,11 @@ export function cardActions(host: CardActionHost) {
 		await host.refresh()
 	}
 
-	const renameForm = (b: CardBot) => {
-		const name = input('name', { value: b.name, maxlength: '128', 'data-rename-input': '' })
-		const f = form(
-			'rename-userbot',
-			(el) =>
-				run(`Userbot renamed to “${fieldValue(el, 'name').trim() || b.id}”.`, () =>
-					api('PATCH', `/api/userbots/${b.id}/`, { name: fieldValue(el, 'name') }),
-				),
-			field(`New name of ${label(b)}`, name),
-			h(
-				'div',
-				{ class: 'actions' },
-				button('Save the name', { 'data-action': 'save-name' }),
-				button('Cancel', { class: 'secondary', 'data-action': 'cancel-rename' }, close),
-			),
-		)
-		queueMicrotask(() => name.focus())
-		return h('div', { attrs: { 'data-rename': '' } }, f)
-	}
-
-	const logoutQuestion = (b: CardBot) =>
-		h(
-			'div',
-			{ class: 'actions confirm', attrs: { role: 'group', 'aria-label': 'Confirm the log-out' } },
-			h(
-				'p',
-				{ class: 'error' },
-				`Log ${label(b)} out of Telegram? Its session ends; the userbot stays, and can be logged in again with a phone number.`,
-			),
-			button('Log out', { class: 'danger', 'data-action': 'confirm-logout' }, () => {
-				void run(`Userbot ${label(b)} logged out of Telegram: it waits for a phone number.`, () =>
-					api('POST', `/api/userbots/${b.id}/logout/`),
-				)
-			}),
-			button('Stay logged in', { class: 'secondary', 'data-action': 'cancel-logout' }, close),
-		)
-
 	return {
 		/** The field or the question that stands in for the card's buttons, when one is open. */
 		open(b: CardBot): HTMLElement | null {
-			if (renaming === b.id) return renameForm(b)
-			if (loggingOut === b.id) return logoutQuestion(b)
+			if (renaming === b.id) return renameForm(b, run, close)
+			if (loggingOut === b.id) return logoutQuestion(b, run, close)
 			return null
 		},
 		/** The card's Rename, Restart and (when Ready) Log out buttons. */

@@ -72,19 +72,20 @@ function testNumbers(): HTMLElement {
 	)
 }
 
-export async function loginSteps(
-	ctx: Ctx,
-	state: string,
-	detail: Detail,
-	memory: LoginMemory,
-	hooks: StepHooks,
-): Promise<Child[]> {
-	const choose = (choice: LoginMemory['choice']) => () => {
-		memory.choice = choice
-		hooks.redraw()
-	}
-	const phoneForm = (intro: string) => [
-		h('p', null, intro),
+/** What every step is handed: the page, what the state push said, what the user chose, the hooks. */
+interface Step {
+	ctx: Ctx
+	detail: Detail
+	memory: LoginMemory
+	hooks: StepHooks
+	/** A button's handler that makes a local choice and draws the panel again. */
+	choose(choice: LoginMemory['choice']): () => void
+}
+
+/** The phone number (step 1, or to change it), and the QR code offered instead. */
+function phoneStep({ ctx, memory, hooks, choose }: Step, changing: boolean): Child[] {
+	return [
+		h('p', null, 'Step 1: the phone number of the Telegram account this userbot will use.'),
 		form(
 			'phone',
 			async (f) => {
@@ -105,121 +106,154 @@ export async function loginSteps(
 			choose('qr-offer'),
 		),
 		ctx.emulator ? testNumbers() : null,
+		changing
+			? button('Keep the number I gave', { class: 'link', 'data-action': 'keep-number' }, choose(null))
+			: null,
 	]
+}
 
+/** The QR code offered before it is requested, with the way back to the phone number. */
+function qrOfferStep({ hooks, memory, choose }: Step): Child[] {
+	return [
+		h(
+			'p',
+			null,
+			'A QR code logs the account in from a Telegram app where it is already logged in, without a code.',
+		),
+		button('Show the QR code', { 'data-action': 'qr' }, async () => {
+			if (await hooks.submit('qr', {})) memory.choice = null
+		}),
+		button('Back to the phone number', { class: 'secondary', 'data-action': 'back-to-phone' }, choose(null)),
+	]
+}
+
+const changeNumber = ({ choose }: Step) =>
+	button('Change the number', { class: 'secondary', 'data-action': 'change-number' }, choose('phone'))
+
+/** The code: where Telegram sent it and how long it is, send it again, change the number. */
+function codeStep(step: Step): Child[] {
+	const { ctx, detail, memory, hooks } = step
+	const phone = detail.phone_number ?? memory.phone
+	const where = CODE_WHERE[detail.code_type ?? '']?.(phone) ?? `Telegram sent a code for ${phone}.`
+	const length = detail.code_length
+	return [
+		h('p', { attrs: { 'data-code-sent': '' } }, where),
+		form(
+			'code',
+			async (f) => {
+				await hooks.submit('code', { code: fieldValue(f, 'code') })
+			},
+			field(
+				'Code',
+				input('code', {
+					inputmode: 'numeric',
+					autocomplete: 'one-time-code',
+					maxlength: length ? String(length) : undefined,
+				}),
+			),
+			h(
+				'p',
+				{ class: 'hint', attrs: { 'data-code-length': length ? String(length) : '' } },
+				length ? `The code has ${length} digits.` : 'Type the code as you received it.',
+			),
+			button('Log in'),
+		),
+		button('Send the code again', { class: 'secondary', 'data-action': 'resend' }, async () => {
+			if (phone) await hooks.submit('phone', { phone_number: phone })
+		}),
+		changeNumber(step),
+		ctx.emulator ? testNumbers() : null,
+	]
+}
+
+/** The two-step password, with its hint. */
+function passwordStep(step: Step): Child[] {
+	const { detail, hooks } = step
+	return [
+		h(
+			'p',
+			null,
+			'This account has two-step verification: type its password (the one set in Telegram, not the code).',
+		),
+		form(
+			'password',
+			async (f) => {
+				await hooks.submit('password', { password: fieldValue(f, 'password') })
+			},
+			field('Two-step verification password', input('password', { type: 'password', autocomplete: 'off' })),
+			detail.password_hint ? h('p', { class: 'hint' }, `Hint: ${detail.password_hint}`) : null,
+			button('Log in'),
+		),
+		changeNumber(step),
+	]
+}
+
+/** A new account's name. */
+function registrationStep(step: Step): Child[] {
+	return [
+		h('p', null, 'No Telegram account has this number yet: give the new account a name to create it.'),
+		form(
+			'registration',
+			async (f) => {
+				await step.hooks.submit('register', {
+					first_name: fieldValue(f, 'first_name'),
+					last_name: fieldValue(f, 'last_name'),
+				})
+			},
+			field('First name', input('first_name')),
+			field('Last name (optional)', input('last_name')),
+			button('Create the account'),
+		),
+		changeNumber(step),
+	]
+}
+
+/** The QR code to scan, and a new one on demand. */
+async function qrStep({ detail, memory, hooks }: Step): Promise<Child[]> {
+	const link = memory.qrLink ?? detail.link ?? null
+	return [
+		link ? await qrImage(link) : h('p', null, 'A QR code is waiting to be scanned.'),
+		button('Make a new QR code', { class: 'secondary', 'data-action': 'qr' }, async () => {
+			await hooks.submit('qr', {})
+		}),
+		h(
+			'p',
+			{ class: 'hint' },
+			'Telegram takes no phone number while a QR code waits: scan it, or delete this userbot and add it again to use a number.',
+		),
+	]
+}
+
+export async function loginSteps(
+	ctx: Ctx,
+	state: string,
+	detail: Detail,
+	memory: LoginMemory,
+	hooks: StepHooks,
+): Promise<Child[]> {
+	const step: Step = {
+		ctx,
+		detail,
+		memory,
+		hooks,
+		choose: (choice) => () => {
+			memory.choice = choice
+			hooks.redraw()
+		},
+	}
 	if (
 		memory.choice === 'qr-offer' &&
 		(state === 'authorizationStateWaitPhoneNumber' || state === 'authorizationStateWaitCode')
 	) {
-		return [
-			h(
-				'p',
-				null,
-				'A QR code logs the account in from a Telegram app where it is already logged in, without a code.',
-			),
-			button('Show the QR code', { 'data-action': 'qr' }, async () => {
-				if (await hooks.submit('qr', {})) memory.choice = null
-			}),
-			button(
-				'Back to the phone number',
-				{ class: 'secondary', 'data-action': 'back-to-phone' },
-				choose(null),
-			),
-		]
+		return qrOfferStep(step)
 	}
 	if (state === 'authorizationStateWaitPhoneNumber' || memory.choice === 'phone') {
-		const changing = state !== 'authorizationStateWaitPhoneNumber'
-		return [
-			...phoneForm('Step 1: the phone number of the Telegram account this userbot will use.'),
-			changing
-				? button('Keep the number I gave', { class: 'link', 'data-action': 'keep-number' }, choose(null))
-				: null,
-		]
+		return phoneStep(step, state !== 'authorizationStateWaitPhoneNumber')
 	}
-	if (state === 'authorizationStateWaitCode') {
-		const phone = detail.phone_number ?? memory.phone
-		const where = CODE_WHERE[detail.code_type ?? '']?.(phone) ?? `Telegram sent a code for ${phone}.`
-		const length = detail.code_length
-		return [
-			h('p', { attrs: { 'data-code-sent': '' } }, where),
-			form(
-				'code',
-				async (f) => {
-					await hooks.submit('code', { code: fieldValue(f, 'code') })
-				},
-				field(
-					'Code',
-					input('code', {
-						inputmode: 'numeric',
-						autocomplete: 'one-time-code',
-						maxlength: length ? String(length) : undefined,
-					}),
-				),
-				h(
-					'p',
-					{ class: 'hint', attrs: { 'data-code-length': length ? String(length) : '' } },
-					length ? `The code has ${length} digits.` : 'Type the code as you received it.',
-				),
-				button('Log in'),
-			),
-			button('Send the code again', { class: 'secondary', 'data-action': 'resend' }, async () => {
-				if (phone) await hooks.submit('phone', { phone_number: phone })
-			}),
-			button('Change the number', { class: 'secondary', 'data-action': 'change-number' }, choose('phone')),
-			ctx.emulator ? testNumbers() : null,
-		]
-	}
-	if (state === 'authorizationStateWaitPassword') {
-		return [
-			h(
-				'p',
-				null,
-				'This account has two-step verification: type its password (the one set in Telegram, not the code).',
-			),
-			form(
-				'password',
-				async (f) => {
-					await hooks.submit('password', { password: fieldValue(f, 'password') })
-				},
-				field('Two-step verification password', input('password', { type: 'password', autocomplete: 'off' })),
-				detail.password_hint ? h('p', { class: 'hint' }, `Hint: ${detail.password_hint}`) : null,
-				button('Log in'),
-			),
-			button('Change the number', { class: 'secondary', 'data-action': 'change-number' }, choose('phone')),
-		]
-	}
-	if (state === 'authorizationStateWaitRegistration') {
-		return [
-			h('p', null, 'No Telegram account has this number yet: give the new account a name to create it.'),
-			form(
-				'registration',
-				async (f) => {
-					await hooks.submit('register', {
-						first_name: fieldValue(f, 'first_name'),
-						last_name: fieldValue(f, 'last_name'),
-					})
-				},
-				field('First name', input('first_name')),
-				field('Last name (optional)', input('last_name')),
-				button('Create the account'),
-			),
-			button('Change the number', { class: 'secondary', 'data-action': 'change-number' }, choose('phone')),
-		]
-	}
-	if (state === 'authorizationStateWaitOtherDeviceConfirmation') {
-		const link = memory.qrLink ?? detail.link ?? null
-		return [
-			link ? await qrImage(link) : h('p', null, 'A QR code is waiting to be scanned.'),
-			button('Make a new QR code', { class: 'secondary', 'data-action': 'qr' }, async () => {
-				await hooks.submit('qr', {})
-			}),
-			h(
-				'p',
-				{ class: 'hint' },
-				'Telegram takes no phone number while a QR code waits: scan it, or delete this userbot and add it again to use a number.',
-			),
-		]
-	}
+	if (state === 'authorizationStateWaitCode') return codeStep(step)
+	if (state === 'authorizationStateWaitPassword') return passwordStep(step)
+	if (state === 'authorizationStateWaitRegistration') return registrationStep(step)
+	if (state === 'authorizationStateWaitOtherDeviceConfirmation') return qrStep(step)
 	if (state === 'authorizationStateReady') {
 		return [h('p', { class: 'ok' }, 'Logged in.')]
 	}

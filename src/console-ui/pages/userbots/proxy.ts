@@ -8,9 +8,10 @@ import type { Userbot } from '../../rest-types'
  * `DELETE`, checked again with `POST .../check/`. A change restarts the userbot's client (it comes
  * back logged in). The secret and the password are never shown back.
  */
-export function proxyPanel(bot: Userbot, changed: () => void): HTMLElement {
-	const status = statusLine()
-	const base = `/api/userbots/${bot.id}/proxy/`
+type Status = ReturnType<typeof statusLine>
+
+/** The form: its type, server, port and credentials; saved whole, then checked by the server. */
+function proxyForm(bot: Userbot, base: string, status: Status, changed: () => void): HTMLFormElement {
 	const type = h(
 		'select',
 		{ attrs: { name: 'type' } },
@@ -18,7 +19,7 @@ export function proxyPanel(bot: Userbot, changed: () => void): HTMLElement {
 			h('option', { attrs: { value: t, selected: bot.proxy?.type === t ? '' : undefined } }, t),
 		),
 	)
-	const save = form(
+	return form(
 		'proxy',
 		async (f) => {
 			const body: Record<string, unknown> = {
@@ -54,6 +55,35 @@ export function proxyPanel(bot: Userbot, changed: () => void): HTMLElement {
 		field('Secret (MTProto)', input('secret', { autocomplete: 'off' })),
 		button('Save the proxy'),
 	)
+}
+
+/** Check it again, or remove it. */
+function proxyButtons(base: string, status: Status, changed: () => void): HTMLElement {
+	return h(
+		'div',
+		null,
+		button('Check it', { class: 'secondary' }, async () => {
+			const answer = await api<{ ok: boolean; latency_ms?: number; error?: string }>('POST', `${base}check/`)
+			if (!answer.ok) return status.show(errorText(answer), true)
+			status.show(
+				answer.data.ok
+					? `Telegram answered in ${answer.data.latency_ms} ms.`
+					: (answer.data.error ?? 'No answer.'),
+				!answer.data.ok,
+			)
+		}),
+		button('Remove the proxy', { class: 'danger' }, async () => {
+			const answer = await api('DELETE', base)
+			if (!answer.ok) return status.show(errorText(answer), true)
+			status.show('Removed: Telegram is reached directly.')
+			changed()
+		}),
+	)
+}
+
+export function proxyPanel(bot: Userbot, changed: () => void): HTMLElement {
+	const status = statusLine()
+	const base = `/api/userbots/${bot.id}/proxy/`
 	return h(
 		'div',
 		{ attrs: { 'data-proxy-panel': String(bot.id) } },
@@ -65,32 +95,8 @@ export function proxyPanel(bot: Userbot, changed: () => void): HTMLElement {
 				? `Now: ${bot.proxy.type} ${bot.proxy.server}:${bot.proxy.port}.`
 				: 'Now: none, Telegram is reached directly.',
 		),
-		save,
-		bot.proxy
-			? h(
-					'div',
-					null,
-					button('Check it', { class: 'secondary' }, async () => {
-						const answer = await api<{ ok: boolean; latency_ms?: number; error?: string }>(
-							'POST',
-							`${base}check/`,
-						)
-						if (!answer.ok) return status.show(errorText(answer), true)
-						status.show(
-							answer.data.ok
-								? `Telegram answered in ${answer.data.latency_ms} ms.`
-								: (answer.data.error ?? 'No answer.'),
-							!answer.data.ok,
-						)
-					}),
-					button('Remove the proxy', { class: 'danger' }, async () => {
-						const answer = await api('DELETE', base)
-						if (!answer.ok) return status.show(errorText(answer), true)
-						status.show('Removed: Telegram is reached directly.')
-						changed()
-					}),
-				)
-			: null,
+		proxyForm(bot, base, status, changed),
+		bot.proxy ? proxyButtons(base, status, changed) : null,
 		status,
 	)
 }
