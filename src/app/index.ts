@@ -133,8 +133,6 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			closers,
 			{
 				websocket: !opts.restOnly,
-				// A logger handed in (tests, embedders) decides for itself what it writes: it gets every line.
-				accessLog: opts.logger !== undefined || config.logLevel === 'info' || config.logLevel === 'debug',
 			},
 		)
 		const listener = metricsListener(config, ctx.metrics, log)
@@ -254,7 +252,7 @@ async function compose(
 	processRuntime: ProcessRuntime,
 	chosen: { list: readonly PluginDefinition[]; settings: ReadonlyMap<string, Record<string, unknown>> },
 	closers: Array<() => Promise<void> | void>,
-	opts: { websocket: boolean; accessLog: boolean },
+	opts: { websocket: boolean },
 ) {
 	const plugins = chosen.list
 	const groups: CommandGroup[] = []
@@ -325,7 +323,7 @@ async function compose(
 		serve: { maxRequestBodySize: config.uploadMaxBytes + MULTIPART_ALLOWANCE, reusePort: config.reusePort },
 	}).use(errorHandler(log))
 	// Before any route: every request, of every plugin, gets its access line and its sample.
-	instrumentHttp(app, auth, metrics, log, opts.accessLog)
+	instrumentHttp(app, auth, metrics, log)
 	app.get(
 		'/health',
 		async ({ set }) => {

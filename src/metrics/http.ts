@@ -16,15 +16,11 @@ export function actorFields(principal: Principal | undefined): Record<string, un
  * One access line and one metrics sample per HTTP request: the method, the route's pattern (never
  * the raw path, which may carry ids or a token a client put there by mistake), the status, the time
  * taken, the client's address after TRUSTED_PROXIES, and the user or key that was resolved. Never a
- * header, a query string or a body. `accessLog`: whether LOG_LEVEL writes the line (info or debug).
+ * header, a query string or a body. The line is written at `info`: at a quieter LOG_LEVEL neither it
+ * nor the client's address is made.
  */
-export function instrumentHttp(
-	app: AnyElysia,
-	core: AuthCore,
-	metrics: Metrics,
-	log: Logger,
-	accessLog: boolean,
-): void {
+export function instrumentHttp(app: AnyElysia, core: AuthCore, metrics: Metrics, log: Logger): void {
+	const accessLog = log.writes('info')
 	const started = new WeakMap<Request, { at: number; client: string }>()
 	// onRequest is global by nature: every route and every plugin's routes. The peer is read here:
 	// once the answer is sent, the server no longer tells it. Only the access line names it, and

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { routeTally } from './route-tally'
 
 /**
  * The app's Prometheus metrics (docs/operator.md), on a registry of its own: two apps in one process
@@ -37,19 +38,7 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 export function createMetrics(): Metrics {
 	const registry = new Registry()
 	const registers = [registry]
-	const requests = new Counter({
-		name: 'ubg_http_requests_total',
-		help: 'HTTP requests answered, by method, route pattern and status.',
-		labelNames: ['method', 'route', 'status'],
-		registers,
-	})
-	const requestSeconds = new Histogram({
-		name: 'ubg_http_request_duration_seconds',
-		help: 'Time to answer an HTTP request, by method and route pattern.',
-		labelNames: ['method', 'route'],
-		buckets: LATENCY_BUCKETS,
-		registers,
-	})
+	const requests = routeTally(registry, LATENCY_BUCKETS)
 	const commands = new Counter({
 		name: 'ubg_ws_commands_total',
 		help: 'WebSocket commands answered, by command and outcome (ok, error, timeout, dropped).',
@@ -70,10 +59,7 @@ export function createMetrics(): Metrics {
 	})
 	return {
 		registry,
-		request(method, route, status, seconds) {
-			requests.inc({ method, route, status: String(status) })
-			requestSeconds.observe({ method, route }, seconds)
-		},
+		request: (method, route, status, seconds) => requests.record(method, route, status, seconds),
 		command(action, outcome, seconds) {
 			commands.inc({ command: action, outcome })
 			commandSeconds.observe({ command: action }, seconds)

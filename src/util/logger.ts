@@ -11,6 +11,8 @@ export interface Logger {
 	warn(msg: string, fields?: LogFields): void
 	error(msg: string, fields?: LogFields): void
 	child(fields: LogFields): Logger
+	/** Whether a line of this level is written (a line that costs work to build can be skipped). */
+	writes(level: Exclude<LogLevel, 'silent'>): boolean
 }
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
@@ -88,5 +90,6 @@ export function createLogger(
 		warn: (m, f) => emit('warn', m, f),
 		error: (m, f) => emit('error', m, f),
 		child: (fields) => createLogger(level, { ...base, ...fields }, write),
+		writes: (lvl) => ORDER[lvl] >= min,
 	}
 }
