@@ -1,4 +1,4 @@
-import type { Metric, MetricObjectWithValues, MetricValueWithName, Registry } from 'prom-client'
+import type { Metric, Registry } from 'prom-client'
 
 /**
  * The HTTP requests' counter and latency histogram, tallied in plain memory per request and handed
@@ -7,6 +7,22 @@ import type { Metric, MetricObjectWithValues, MetricValueWithName, Registry } fr
  * own Counter and Histogram would give: `ubg_http_requests_total{method,route,status}` and
  * `ubg_http_request_duration_seconds{method,route}` with cumulative `le` buckets, `_sum`, `_count`.
  */
+/** One sample as prom-client's registry renders it. */
+interface Sample {
+	labels: Record<string, string | number>
+	value: number
+	metricName?: string
+}
+
+/** What the registry asks a metric for when it renders. */
+interface Rendered {
+	name: string
+	help: string
+	type: 'counter' | 'histogram'
+	aggregator: 'sum'
+	values: Sample[]
+}
+
 interface Latency {
 	labels: { method: string; route: string }
 	/** Observations per bucket (not cumulative); the last is past every bound (+Inf). */
@@ -30,10 +46,10 @@ export function routeTally(registry: Registry, bounds: readonly number[]): Route
 		help: 'HTTP requests answered, by method, route pattern and status.',
 		type: 'counter',
 		aggregator: 'sum',
-		get: async (): Promise<MetricObjectWithValues<MetricValueWithName<string>>> => ({
+		get: async (): Promise<Rendered> => ({
 			name: counter.name,
 			help: counter.help,
-			type: 'counter' as never,
+			type: 'counter',
 			aggregator: 'sum',
 			values: [...counts.values()].map((c) => ({ labels: c.labels, value: c.value })),
 		}),
@@ -44,14 +60,14 @@ export function routeTally(registry: Registry, bounds: readonly number[]): Route
 		help: 'Time to answer an HTTP request, by method and route pattern.',
 		type: 'histogram',
 		aggregator: 'sum',
-		get: async (): Promise<MetricObjectWithValues<MetricValueWithName<string>>> => ({
+		get: async (): Promise<Rendered> => ({
 			name: histogram.name,
 			help: histogram.help,
-			type: 'histogram' as never,
+			type: 'histogram',
 			aggregator: 'sum',
 			values: [...latencies.values()].flatMap((l) => {
 				let below = 0
-				const rows: MetricValueWithName<string>[] = bounds.map((le, i) => {
+				const rows: Sample[] = bounds.map((le, i) => {
 					below += l.buckets[i] ?? 0
 					return { labels: { le, ...l.labels }, value: below, metricName: `${histogram.name}_bucket` }
 				})
