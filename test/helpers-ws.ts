@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { userbot, userProfile } from '../db/schema'
 import type { CreateAppOptions } from '../src/app'
-import { sealDatabaseKey } from '../src/userbots/key-crypto'
+import { sealDatabaseKey } from '../src/util/key-crypto'
 import type { ChatUpdate } from '../src/wire/envelope'
 import { getTestInstance, type TestInstance } from './helpers'
 

@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
-import { auditRoutes } from '../audit/routes'
 import type { ApiKeys } from '../auth/api-keys'
 import type { RegisteredCommand } from '../commands/registry'
 import type { AppContext } from '../context'
 import { keyRoutes } from '../keys/routes'
+import { auditRoutes } from './audit-routes'
 
 /** The operator's REST routes (docs/operator.md): API keys (the auth core's `keys`) and the audit log. */
 export function operatorRoutes(

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createClient } from '@libsql/client'
-import { openDatabaseKey } from '../userbots/key-crypto'
+import { openDatabaseKey } from '../util/key-crypto'
 import { type HeldLock, tryExclusiveClientsLock } from './clients-lock'
 import { copyTree, type Keep } from './copy-tree'
 import { locate } from './locations'

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
 import * as v from 'valibot'
 import { parseFloodLimits } from '../flood/limits'
-import type { Setting } from '../plugin/settings'
 import { ConfigError } from './error'
+import type { Setting } from './setting'
 
 /**
  * The schemas the core's settings are written with (src/config/settings.ts), each with its one

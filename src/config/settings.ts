@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os'
 import { resolve } from 'node:path'
 import * as v from 'valibot'
 import { isAddressOrCidr } from '../http/client-address'
-import { setting } from '../plugin/settings'
 import { isTdUpdate } from '../telegram/schema'
 import {
 	autoOr64,
@@ -17,6 +16,7 @@ import {
 	text,
 	url,
 } from './read'
+import { setting } from './setting'
 
 /**
  * The core's variables, each declared once, as the plugins declare theirs (src/plugin/settings.ts

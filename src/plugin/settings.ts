@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { ConfigError } from '../config/error'
-import { isAddressOrCidr } from '../http/client-address'
+import { type Setting, setting, settingTypes } from '../config/setting'
 
 /**
  * A plugin's own settings (docs/plugins.md#settings): each one declared once, as the environment
@@ -13,14 +13,7 @@ import { isAddressOrCidr } from '../http/client-address'
  * well as its text).
  */
 
-// The schema's input is whatever the environment or the code hands it; its output is the setting's.
-type AnySchema = v.GenericSchema<unknown, unknown>
-
-export interface Setting<S extends AnySchema = AnySchema> {
-	/** The environment variable, as an operator writes it (docs/configuration.md lists them all). */
-	env: string
-	schema: S
-}
+export { type Setting, setting, settingTypes }
 
 export type SettingsShape = Record<string, Setting>
 /** The values a plugin reads: each setting's schema output. */
@@ -91,67 +84,4 @@ export function definePluginSettings<const S extends SettingsShape>(
 function wording(issue: { message: string; expected: string | null; received: string }): string {
 	if (!issue.message.includes(issue.received)) return issue.message
 	return issue.expected === null ? 'is not valid' : `must be ${issue.expected}`
-}
-
-/** One setting: the variable it is read from and its schema. */
-export function setting<S extends AnySchema>(env: string, schema: S): Setting<S> {
-	return { env, schema }
-}
-
-const digits = v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number))
-
-const list = v.union(
-	[
-		v.array(v.string()),
-		v.pipe(
-			v.string(),
-			v.transform((s) =>
-				s
-					.split(',')
-					.map((x) => x.trim())
-					.filter(Boolean),
-			),
-		),
-	],
-	'must be a comma-separated list',
-)
-
-/**
- * Schemas for settings, with the core's messages: each takes the environment's text or, from code,
- * the value itself.
- */
-export const settingTypes = {
-	/** A whole number from `min` to `max`. */
-	int: (min: number, max: number) =>
-		v.pipe(
-			v.union([digits, v.pipe(v.number(), v.integer('must be a whole number'))], 'must be a whole number'),
-			v.minValue(min, `must be at least ${min}`),
-			v.maxValue(max, `must be at most ${max}`),
-		),
-	/** `1/0`, `true/false`, `yes/no`. */
-	bool: v.union(
-		[
-			v.boolean(),
-			v.pipe(
-				v.picklist(['1', '0', 'true', 'false', 'yes', 'no'], 'must be true or false'),
-				v.transform((s) => s === '1' || s === 'true' || s === 'yes'),
-			),
-		],
-		'must be true or false',
-	),
-	/** A comma-separated list (empty entries dropped), or an array of strings. */
-	list,
-	url: v.pipe(v.string('must be a URL'), v.url('must be a URL')),
-	/**
-	 * An operator's allow-list of internal places (WEBHOOK_ALLOWED_HOSTS, PROXY_ALLOWED_HOSTS): host
-	 * names, IP addresses or CIDRs, comma-separated, names lower-cased (src/net/address-policy.ts).
-	 */
-	allowedHosts: v.pipe(
-		list,
-		v.check(
-			(entries) => entries.every((e) => isAddressOrCidr(e) || /^[a-z0-9.-]{1,253}$/i.test(e)),
-			'must be host names, IP addresses or CIDRs, comma-separated',
-		),
-		v.transform((entries) => entries.map((h) => h.toLowerCase())),
-	),
 }

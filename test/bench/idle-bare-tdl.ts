@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import type * as tdl from 'tdl'
 import { configureTdl } from '../../src/telegram/tdlib'
 import { createHeldClient } from '../../src/telegram/tdlib-client'
-import { generateDatabaseKey } from '../../src/userbots/key-crypto'
+import { generateDatabaseKey } from '../../src/util/key-crypto'
 
 export interface StartFigures {
 	/** Per client: wall, user CPU and system CPU milliseconds. */

@@ -23,7 +23,7 @@ import { checkSharedSecrets, checkSharedStorage } from '../../src/bus/storage'
 import { type BusConfig, loadConfig } from '../../src/config'
 import { createRuntime } from '../../src/supervisor'
 import type { TelegramRuntime } from '../../src/supervisor/types'
-import { generateDatabaseKey } from '../../src/userbots/key-crypto'
+import { generateDatabaseKey } from '../../src/util/key-crypto'
 import { createLogger } from '../../src/util/logger'
 import { type ShardProcess, startNats, startShard, until } from '../bus/cluster'
 

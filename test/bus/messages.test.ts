@@ -9,7 +9,7 @@ import { BusKey } from '../../src/bus/seal'
 import { uploadsDir } from '../../src/commands/uploads'
 import { loadConfig } from '../../src/config'
 import { SEED_CHATS } from '../../src/telegram/emulator'
-import { openDatabaseKey } from '../../src/userbots/key-crypto'
+import { openDatabaseKey } from '../../src/util/key-crypto'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { connectWs, registerUser, type TestUser, type WsClient } from '../helpers-ws'
 import {

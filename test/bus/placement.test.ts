@@ -9,7 +9,7 @@ import { kvSubject, MEMBERS_BUCKET, shardKey } from '../../src/bus/subjects'
 import { FD_RESERVE, FDS_PER_CLIENT } from '../../src/supervisor/capacity'
 import { ownerOf } from '../../src/supervisor/rendezvous'
 import { RuntimeError } from '../../src/telegram/types'
-import { generateDatabaseKey } from '../../src/userbots/key-crypto'
+import { generateDatabaseKey } from '../../src/util/key-crypto'
 import { createLogger } from '../../src/util/logger'
 import { countsIn, type TestInstance } from '../helpers'
 import {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BackendClient, TdUpdate } from '../../src/telegram/types'
-import { generateDatabaseKey } from '../../src/userbots/key-crypto'
+import { generateDatabaseKey } from '../../src/util/key-crypto'
 import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 // Real TDLib, offline (networkTypeNone first), in a child process: docs/capacity.md#start-time.

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TdUpdate } from '../../src/telegram/types'
-import { generateDatabaseKey } from '../../src/userbots/key-crypto'
+import { generateDatabaseKey } from '../../src/util/key-crypto'
 import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 // Real TDLib, offline, in a child process (tdlib-child.ts): what TDLib itself received, in order,

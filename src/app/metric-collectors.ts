@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
 import type { Bus } from '../bus/connection'
 import type { AppContext } from '../context'
-import type { Metrics } from './metrics'
+import type { Metrics } from '../metrics/metrics'
 
 /** What the app knows about its supervisor children: one pid, several (SUPERVISORS), or none. */
 function childPids(runtime: AppContext['runtime']): number[] {
