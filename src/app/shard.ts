@@ -1,8 +1,8 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { startShard } from '../bus/process'
 import type { Config } from '../config'
-import { closerStack } from '../platform/shutdown'
 import { createLogger, type Logger } from '../util/logger'
+import { closerStack } from './closers'
 
 /**
  * `ROLE=shard`: supervisors on the bus and nothing else: no database, no REST, no WebSocket. It

@@ -1,7 +1,6 @@
 import { CloneType, type Static, type TSchema } from '@sinclair/typebox'
 import type { Server } from 'bun'
 import { type CreateEden, Elysia, type ResolvePath } from 'elysia'
-import { documentedOnly } from '../openapi/route-data'
 import { entryFault, type PolicyEntry } from '../policy/entry'
 import type { Principal } from '../policy/principal'
 import { StartupError } from '../util/startup-error'
@@ -18,6 +17,11 @@ import { normalizeFields } from './field-schema'
  * Elysia against the route's schema; the app's one error handler words a failure as DRF's field
  * errors (src/http/field-schema.ts).
  */
+
+/** The handler of a route that is data only: the real route is the plugin's `build`. */
+export const documentedOnly = (): never => {
+	throw new Error('route data is documentation, never served')
+}
 
 export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
 

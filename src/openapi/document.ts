@@ -3,7 +3,6 @@ import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
 import { jsonAnswer, textAnswer } from '../http/answers'
-import type { PluginDefinition } from '../plugin/define'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { coreRouteData } from './core-routes'
 import { renderDocsPage } from './docs-page'
@@ -16,6 +15,9 @@ import { lintReady, TAGS } from './operations'
  * their bodies themselves, to answer as DRF does). Only routes the app really serves are in it: a
  * plugin that is not loaded leaves none behind.
  */
+
+/** What the document reads of a loaded plugin: its route data (src/plugin/define.ts `api`). */
+type Described = { readonly api?: AnyElysia }
 
 type Hooks = { body?: unknown; response?: unknown; params?: unknown; detail?: Record<string, unknown> }
 
@@ -38,7 +40,7 @@ function requestBody(body: unknown): { requestBody?: unknown } {
 	}
 }
 
-export function openApiDocument(app: AnyElysia, plugins: readonly PluginDefinition[]): JsonSchema {
+export function openApiDocument(app: AnyElysia, plugins: readonly Described[]): JsonSchema {
 	const references: Record<string, Record<string, Hooks>> = {}
 	const details = new Map<string, Record<string, unknown>>()
 	const data = [coreRouteData, ...plugins.flatMap((p) => (p.api ? [p.api] : []))]
@@ -149,7 +151,7 @@ const usedTags = (paths: Record<string, Record<string, unknown>>) =>
  * `GET /api/openapi.json` (made at the first request, once every route is in) and `GET /api/docs`, a
  * page of our own that shows it (docs-page.ts). **Decision:** public, like the catalog.
  */
-export function openApiRoutes(app: () => AnyElysia, plugins: readonly PluginDefinition[]) {
+export function openApiRoutes(app: () => AnyElysia, plugins: readonly Described[]) {
 	let json: string | undefined
 	let page: string | undefined
 	return new Elysia({ name: 'openapi' })

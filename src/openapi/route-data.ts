@@ -10,10 +10,7 @@ import * as S from './schemas'
  */
 export type RouteData = AnyElysia
 
-/** The handler of a route that is data only: the real route is the plugin's `build`. */
-export const documentedOnly = (): never => {
-	throw new Error('route data is documentation, never served')
-}
+export { documentedOnly } from '../http/rest-route'
 
 /** The auth requirement of a route that needs a caller: a bearer token or a session cookie. */
 export const BEARER_OR_SESSION: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
