@@ -102,6 +102,11 @@ export class RemoteRuntime implements TelegramRuntime {
 		)
 	}
 
+	/** The requests in flight, by their count (operators' tools and tests read it). */
+	get pending(): { readonly size: number } {
+		return this.channel
+	}
+
 	private get closing(): boolean {
 		return this.channel.closed
 	}

@@ -21,6 +21,11 @@ export class RequestChannel {
 
 	constructor(private readonly log: Logger) {}
 
+	/** Requests waiting for their answer. */
+	get size(): number {
+		return this.pending.size
+	}
+
 	/** Refuses new requests from now on (`close` fails those still in flight). */
 	get closed(): boolean {
 		return this.shut

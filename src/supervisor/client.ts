@@ -67,6 +67,11 @@ export class SupervisorClient implements TelegramRuntime {
 		this.channel = new RequestChannel(this.log)
 	}
 
+	/** The requests in flight, by their count (operators' tools and tests read it). */
+	get pending(): { readonly size: number } {
+		return this.channel
+	}
+
 	private get closing(): boolean {
 		return this.channel.closed
 	}
