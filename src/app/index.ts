@@ -1,6 +1,5 @@
-import { type AnyElysia, Elysia } from 'elysia'
+import type { AnyElysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../../db/client'
-import { probeDatabase } from '../../db/health'
 import { accounts } from '../../plugins/accounts'
 import { apiAccounts } from '../../plugins/api-accounts'
 import { chatAdminPlugin } from '../../plugins/commands-chat-admin'
@@ -11,38 +10,22 @@ import { securityPlugin } from '../../plugins/commands-security'
 import { sessionsPlugin } from '../../plugins/commands-sessions'
 import { userbots } from '../../plugins/userbots'
 import { webhooks } from '../../plugins/webhooks'
-import { type AuthCore, createAuthenticator } from '../auth'
-import { bridgeInvalidations } from '../bus/invalidation'
+import type { AuthCore } from '../auth'
 import { createProcessRuntime, type ProcessRuntime } from '../bus/process'
-import { lastUpdateSeq } from '../bus/update-log'
-import { toAsyncApi } from '../catalog/asyncapi'
-import { buildCatalog, type Catalog } from '../catalog/catalog'
-import { catalogRoutes } from '../catalog/routes'
-import type { CommandGroup } from '../commands/define'
+import type { Catalog } from '../catalog/catalog'
 import type { RegisteredCommand } from '../commands/registry'
 import { type Config, ConfigError } from '../config'
 import { isPathSpecifier, resolvePluginSpecifier } from '../config/plugin-specifier'
-import { consoleRoutes } from '../console/routes'
-import type { AppContext, CompanyEvent, UserbotStateReader } from '../context'
-import { createGateway, MAX_FRAME_BYTES } from '../gateway'
-import { errorHandler } from '../http/errors'
-import { metricsListener, metricsRoute } from '../metrics/endpoint'
-import { instrumentHttp } from '../metrics/http'
-import { createMetrics } from '../metrics/metrics'
-import { openApiRoutes } from '../openapi/document'
+import type { AppContext } from '../context'
+import { metricsListener } from '../metrics/endpoint'
 import { type PluginDefinition, pluginSettingsOf } from '../plugin/define'
 import { loadPluginModule } from '../plugin/loader'
-import { RouteOwners } from '../plugin/route-owners'
-import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { recordRequests } from '../supervisor/request-log'
-import { createUpdateHub } from '../updates/hub'
-import { createUserbotDirectory } from '../userbots/directory'
 import { TELEGRAM_NOT_CONFIGURED } from '../userbots/errors'
 import { createLogger, type Logger } from '../util/logger'
 import { StartupError } from '../util/startup-error'
 import { closerStack } from './closers'
-import { addCollectors } from './metric-collectors'
-import { operatorRoutes } from './operator'
+import { compose } from './compose'
 
 /**
  * The plugins of this repository, in load order: with `PLUGINS` unset, every one loads (api-accounts
@@ -61,8 +44,6 @@ export const builtInPlugins: readonly PluginDefinition[] = [
 	chatsPlugin,
 	webhooks(),
 ]
-/** Room for multipart boundaries and part headers around an upload. */
-const MULTIPART_ALLOWANCE = 1024 * 1024
 
 export { StartupError }
 
@@ -244,168 +225,3 @@ function loadPlugin(entry: string, offered: readonly Offered[]): Promise<PluginD
 }
 
 const describe = (o: Offered) => `'${o.plugin.id}' (${o.source})`
-
-async function compose(
-	config: Config,
-	log: Logger,
-	handle: DatabaseHandle,
-	processRuntime: ProcessRuntime,
-	chosen: { list: readonly PluginDefinition[]; settings: ReadonlyMap<string, Record<string, unknown>> },
-	closers: Array<() => Promise<void> | void>,
-	opts: { websocket: boolean },
-) {
-	const plugins = chosen.list
-	const groups: CommandGroup[] = []
-	const subscribers = new Set<(event: CompanyEvent) => void>()
-	const { runtime, bus, gatewayId } = processRuntime
-	const updates = createUpdateHub({
-		size: config.updates.bufferSize,
-		ageMs: config.updates.bufferAgeMs,
-		defaultKinds: config.updates.defaultKinds,
-		onKinds: (kinds) => runtime?.setUpdateFilter(kinds),
-		...(bus ? { lastSeqOf: (userbotId: number) => lastUpdateSeq(bus, userbotId) } : {}),
-	})
-	if (runtime) {
-		closers.push(
-			runtime.onEvent((event) => {
-				if (event.type === 'update') updates.publish(event.userbotId, event.update, event.seq)
-			}),
-		)
-	}
-	const metrics = createMetrics()
-	const auth = createAuthenticator({ db: handle.db, config, log, onLoginFailed: () => metrics.loginFailed() })
-	let userbots = createUserbotDirectory(handle.db)
-	if (bus && gatewayId) {
-		// Several gateways: what one forgets (a logout, a deleted userbot), they all forget.
-		const bridge = bridgeInvalidations({
-			bus,
-			origin: gatewayId,
-			cache: auth.cache,
-			directory: userbots,
-			onUserbotDeleted: (userbotId) => updates.forget(userbotId),
-			log,
-		})
-		closers.push(() => bridge.close())
-		userbots = bridge.directory
-	}
-	let states: UserbotStateReader | null = null
-	const ctx: AppContext = {
-		config,
-		db: handle.db,
-		log,
-		auth,
-		runtime,
-		updates,
-		userbots,
-		registerCommands: (group) => groups.push(group),
-		registerStates: (owner) => {
-			if (states) throw new StartupError('the userbots’ states have one owner: a second one was registered')
-			states = owner
-		},
-		publish: (event) => {
-			for (const fn of subscribers) fn(event)
-		},
-		metrics,
-		onClose: (fn) => closers.push(fn),
-		...(bus ? { bus } : {}),
-	}
-
-	// Bun refuses frames over 1 MiB itself; the gateway then closes with 1009 (docs/protocol.md#close-codes). A
-	// body may be as large as a media upload and its multipart framing, no larger.
-	const app = new Elysia({
-		// The gateway's outbox bounds what waits per socket and closes a socket that does not read;
-		// Bun's own limit sits above it so that Bun never drops a reply on its own.
-		websocket: {
-			maxPayloadLength: MAX_FRAME_BYTES,
-			backpressureLimit: Math.max(16 * 1024 ** 2, 2 * config.wsSendBufferBytes),
-		},
-		// Elysia's Bun adapter would share a busy port (SO_REUSEPORT) by default: REUSE_PORT says.
-		serve: { maxRequestBodySize: config.uploadMaxBytes + MULTIPART_ALLOWANCE, reusePort: config.reusePort },
-	}).use(errorHandler(log))
-	// Before any route: every request, of every plugin, gets its access line and its sample.
-	instrumentHttp(app, auth, metrics, log)
-	app.get(
-		'/health',
-		async ({ set }) => {
-			const database = await probeDatabase(handle.client)
-			const health = runtime?.health()
-			const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
-			// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
-			const bus = health?.bus
-			if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
-			const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
-			// Public and unauthenticated: whether a new userbot fits, nothing countable; the counts are
-			// metrics behind METRICS_TOKEN (docs/capacity.md#watching-it).
-			const room = runtime?.room?.()
-			const capacity = room && { room: room.used < room.clients }
-			return { status, database, supervisor, ...(bus ? { bus } : {}), ...(capacity ? { capacity } : {}) }
-		},
-		policyHook(PUBLIC_READ),
-	)
-
-	const routeOwners = new RouteOwners()
-	routeOwners.claim('core', app)
-	for (const plugin of plugins) {
-		if (plugin.commands) ctx.registerCommands({ id: plugin.id, commands: plugin.commands })
-		const routes = (await plugin.build?.(ctx, chosen.settings.get(plugin.id) ?? {})) ?? null
-		if (!routes) continue
-		routeOwners.claim(plugin.id, routes)
-		app.use(routes)
-	}
-	let stats = () => ({ sockets: 0, waitingBytes: 0 })
-	addCollectors(metrics, ctx, () => stats(), bus)
-	const scrape = metricsRoute(config, metrics)
-	if (scrape) {
-		routeOwners.claim('core', scrape)
-		app.use(scrape)
-	}
-	if (!opts.websocket) {
-		const named = groups.map((g) => g.id).join(', ')
-		if (named)
-			throw new StartupError(`command groups need the WebSocket channel, which is off here: ${named}`)
-		return {
-			app,
-			ctx,
-			auth,
-			commands: new Map<string, RegisteredCommand>(),
-			catalog: buildCatalog(new Map()),
-			socketStats: () => ({ sockets: 0, waitingBytes: 0 }),
-			goAway: async () => {},
-		}
-	}
-	const gateway = createGateway(
-		ctx,
-		groups,
-		states ?? { authorizationState: (id) => runtime?.authorizationState(id) },
-	)
-	stats = gateway.stats
-	subscribers.add(gateway.publish)
-	routeOwners.claim('core', gateway.routes)
-	app.use(gateway.routes)
-	const operator = operatorRoutes(ctx, gateway.commands, auth.keys)
-	routeOwners.claim('core', operator)
-	app.use(operator)
-	const catalog = buildCatalog(gateway.commands)
-	const docs = catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app, plugins))
-	routeOwners.claim('core', docs)
-	app.use(docs)
-	// The web console needs the WebSocket channel, so it is served only where that is.
-	const ids = new Set(plugins.map((p) => p.id))
-	const webConsole = consoleRoutes({
-		familyA: ids.has('accounts'),
-		familyB: ids.has('api-accounts'),
-		emulator: ctx.config.telegram.backend === 'emulator',
-		log,
-	})
-	routeOwners.claim('core', webConsole)
-	app.use(webConsole)
-	return {
-		app,
-		ctx,
-		auth,
-		commands: gateway.commands,
-		catalog,
-		socketStats: gateway.stats,
-		goAway: gateway.goAway,
-	}
-}

@@ -1,16 +1,18 @@
 import type { Config } from '../config'
-import { type Standing, standingOf } from '../policy/principal'
-import type { KeyGrant } from '../policy/scopes'
-import { type ApiKeys, type KeyRecord, keyFamily } from './api-keys'
-import type { AuthCache, SessionEntry } from './cache'
-import { readCookie, SESSION_COOKIE } from './cookies'
-import { createCsrfCheck, UNSAFE_METHODS } from './csrf'
+import type { Standing } from '../policy/principal'
+import type { ApiKeys } from './api-keys'
+import { createBearerCallers } from './bearer-callers'
+import type { AuthCache } from './cache'
+import { type CallerOutcome, keyForbidden, tokenInvalid } from './caller-outcome'
+import { createCurrentPrincipal } from './current-principal'
 import { MESSAGES } from './errors'
 import type { Families } from './families'
-import type { Profile, Profiles } from './profiles'
+import { createPrincipals } from './principals'
+import type { Profiles } from './profiles'
+import { createSessionCallers } from './session-callers'
 import type { Sessions } from './sessions'
 import type { TokenSigner } from './tokens'
-import type { Authenticator, AuthOutcome, Credential, Principal, UpgradeOutcome } from './types'
+import type { Authenticator, AuthOutcome, Principal, UpgradeOutcome } from './types'
 
 /**
  * Resolves the caller: `Authorization: Bearer <access>` first (signature, type, expiry, and its
@@ -26,15 +28,7 @@ import type { Authenticator, AuthOutcome, Credential, Principal, UpgradeOutcome 
  * A WebSocket outlives its upgrade: it keeps the `Credential` and asks `currentPrincipal` before
  * each command and push, and hears every revocation through `onRevoked` (docs/protocol.md#close-codes).
  */
-export interface AuthenticatedCaller {
-	principal: Principal
-	profile: Profile
-	/** The session's cookie value when the caller came by session. */
-	sessionId: string | null
-	credential: Credential
-}
-
-export type CallerOutcome = { ok: true; caller: AuthenticatedCaller } | Extract<AuthOutcome, { ok: false }>
+export type { AuthenticatedCaller, CallerOutcome } from './caller-outcome'
 
 export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	/**
@@ -57,29 +51,6 @@ export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	callerOf(request: Request): Principal | undefined
 }
 
-const notAuthenticated = {
-	ok: false,
-	status: 401,
-	body: { detail: MESSAGES.notAuthenticated, code: 'not_authenticated' },
-} as const
-const tokenInvalid = {
-	ok: false,
-	status: 401,
-	body: { detail: MESSAGES.tokenNotValid, code: 'token_not_valid' },
-} as const
-const sessionEnded = {
-	ok: false,
-	status: 401,
-	body: { detail: MESSAGES.sessionEnded, code: 'session_expired' },
-} as const
-const keyForbidden = {
-	ok: false,
-	status: 403,
-	body: { detail: MESSAGES.permissionDenied, code: 'key_scope' },
-} as const
-/** A key without an expiry: its credential never expires (the expiry timer re-arms every ~24 days). */
-const NEVER = Number.MAX_SAFE_INTEGER
-
 /** The access rules' refusal of a principal that may not work (docs/rest.md#members-and-owners). */
 const standingRefusal = (standing: Exclude<Standing, 'works'>) =>
 	({ ok: false, status: 403, body: { detail: MESSAGES.accessDenied, code: standing } }) as const
@@ -93,155 +64,20 @@ export function createCallerResolver(
 	cache: AuthCache,
 	keys: ApiKeys,
 ): CallerResolver {
-	const checkCsrf = createCsrfCheck(config)
-
-	// One principal per profile and credential kind, made once: a socket asks for it per command.
-	const principals = new WeakMap<Profile, Partial<Record<Principal['via'], Principal>>>()
-	const principalOf = (profile: Profile, via: Principal['via']): Principal => {
-		let made = principals.get(profile)
-		if (!made) {
-			made = {}
-			principals.set(profile, made)
-		}
-		made[via] ??= {
-			userId: profile.id,
-			email: profile.email,
-			companyId: profile.companyId,
-			isOwner: profile.isOwner,
-			grants: profile.grants,
-			standing: standingOf(profile),
-			via,
-		}
-		return made[via]
-	}
-
-	// One principal per profile and key: the owner's, narrowed by the key's scopes.
-	const keyPrincipals = new WeakMap<Profile, Map<number, Principal>>()
-	const keyPrincipal = (profile: Profile, key: KeyGrant): Principal => {
-		let made = keyPrincipals.get(profile)
-		if (!made) {
-			made = new Map()
-			keyPrincipals.set(profile, made)
-		}
-		let principal = made.get(key.id)
-		if (!principal) {
-			principal = { ...principalOf(profile, 'key'), key }
-			made.set(key.id, principal)
-		}
-		return principal
-	}
-	/** The principal `was` acts as now that its profile reads `profile`. */
-	const principalAgain = (profile: Profile, was: Principal): Principal =>
-		was.key ? keyPrincipal(profile, was.key) : principalOf(profile, was.via)
-
-	/**
-	 * The API key a request presents, from a header only (`X-Api-Key`, or `Authorization: Bearer`
-	 * with the key's prefix): never from a cookie or the URL, where it would end up in logs.
-	 */
-	const presentedKey = (headers: Headers): string | null => {
-		const header = headers.get('x-api-key')
-		if (header !== null) return header.trim()
-		const match = /^Bearer\s+(\S+)$/i.exec(headers.get('authorization') ?? '')
-		return match?.[1] && keys.looksLikeKey(match[1]) ? match[1] : null
-	}
-
-	/** An API key: live, its owner still the active owner of its company. What it may do is the policy's. */
-	const fromApiKey = async (secret: string): Promise<CallerOutcome> => {
-		const record: KeyRecord | null = await keys.resolve(secret)
-		if (!record) return tokenInvalid
-		const profile = await profiles.get(record.userId)
-		if (!profile?.active || !profile.isOwner || profile.companyId !== record.companyId) return tokenInvalid
-		const principal = keyPrincipal(profile, { id: record.id, scopes: record.scopes })
-		const credential: Credential = {
-			principal,
-			family: keyFamily(record.id),
-			sessionHash: null,
-			sessionId: null,
-			expiresAt: record.expiresAt ?? NEVER,
-		}
-		return { ok: true, caller: { principal, profile, sessionId: null, credential } }
-	}
-
-	/**
-	 * A cookie upgrade whose Origin fails is refused like any unauthenticated upgrade: 401
-	 * (docs/protocol.md#connecting).
-	 */
-	const csrfRefusal = (request: Request, upgrade: boolean, csrfToken: string): CallerOutcome | null => {
-		if (!upgrade && !UNSAFE_METHODS.has(request.method)) return null
-		const refused = checkCsrf(request, csrfToken)
-		if (!refused) return null
-		return { ok: false, status: upgrade ? 401 : 403, body: { detail: refused, code: 'csrf_failed' } }
-	}
-
-	const sessionCaller = (profile: Profile, sessionId: string, entry: SessionEntry): AuthenticatedCaller => {
-		const principal = principalOf(profile, 'session')
-		return {
-			principal,
-			profile,
-			sessionId,
-			credential: {
-				principal,
-				family: entry.family,
-				sessionHash: entry.hash,
-				sessionId,
-				expiresAt: entry.expiresAt,
-			},
-		}
-	}
-
-	/** The session caller from memory alone, or undefined when the database must be asked. */
-	const fromMemory = (request: Request, upgrade: boolean): CallerOutcome | undefined => {
-		const headers = request.headers
-		if (headers.has('authorization') || headers.has('x-api-key')) return undefined
-		const sessionId = readCookie(headers.get('cookie'), SESSION_COOKIE)
-		if (!sessionId) return notAuthenticated
-		const entry = sessions.peek(sessionId)
-		if (!entry) return undefined
-		const profile = profiles.peek(entry.userId)
-		if (!profile?.active) return undefined
-		return (
-			csrfRefusal(request, upgrade, entry.csrfToken) ?? {
-				ok: true,
-				caller: sessionCaller(profile, sessionId, entry),
-			}
-		)
-	}
-
-	/** A bearer access token: signature, type, expiry, its family alive, its user active. */
-	const fromAccessToken = async (token: string): Promise<CallerOutcome> => {
-		const claims = signer.verify(token, 'access')
-		if (!claims || !(await families.isAlive(claims.fam, claims.user_id))) return tokenInvalid
-		const profile = await profiles.get(claims.user_id)
-		if (!profile?.active) return tokenInvalid
-		const principal = principalOf(profile, 'bearer')
-		const credential: Credential = {
-			principal,
-			family: claims.fam,
-			sessionHash: null,
-			sessionId: null,
-			expiresAt: claims.exp * 1000,
-		}
-		return { ok: true, caller: { principal, profile, sessionId: null, credential } }
-	}
+	const principals = createPrincipals()
+	const bearer = createBearerCallers({ signer, profiles, families, keys, principals })
+	const session = createSessionCallers({ config, sessions, profiles, principals })
 
 	const fromDatabase = async (request: Request, upgrade: boolean): Promise<CallerOutcome> => {
-		const key = presentedKey(request.headers)
-		if (key !== null) return fromApiKey(key)
+		const key = bearer.presentedKey(request.headers)
+		if (key !== null) return bearer.fromApiKey(key)
 		const authorization = request.headers.get('authorization')
 		if (authorization) {
 			const match = /^Bearer\s+(\S+)$/i.exec(authorization)
 			if (!match?.[1]) return tokenInvalid
-			return fromAccessToken(match[1])
+			return bearer.fromAccessToken(match[1])
 		}
-		const sessionId = readCookie(request.headers.get('cookie'), SESSION_COOKIE)
-		if (!sessionId) return notAuthenticated
-		const entry = await sessions.resolve(sessionId)
-		if (!entry) return sessionEnded
-		const refused = csrfRefusal(request, upgrade, entry.csrfToken)
-		if (refused) return refused
-		const profile = await profiles.get(entry.userId)
-		if (!profile?.active) return sessionEnded
-		return { ok: true, caller: sessionCaller(profile, sessionId, entry) }
+		return session.fromSession(request, upgrade)
 	}
 
 	/** A caller whose standing does not let it work is refused, whatever the credential (src/policy/principal.ts). */
@@ -259,83 +95,44 @@ export function createCallerResolver(
 		outcome.ok && outcome.caller.principal.key ? keyForbidden : outcome
 
 	const anyCaller = (request: Request, upgrade = false) =>
-		fromMemory(request, upgrade) ?? fromDatabase(request, upgrade)
+		session.fromMemory(request, upgrade) ?? fromDatabase(request, upgrade)
 
 	const callers = new WeakMap<Request, Principal>()
 	const remember = (request: Request, outcome: CallerOutcome): CallerOutcome => {
 		if (outcome.ok) callers.set(request, outcome.caller.principal)
 		return outcome
 	}
-	const then = (
-		outcome: CallerOutcome | Promise<CallerOutcome>,
-		next: (o: CallerOutcome) => CallerOutcome,
-	): CallerOutcome | Promise<CallerOutcome> =>
-		outcome instanceof Promise ? outcome.then(next) : next(outcome)
 	const resolve = (request: Request, upgrade = false) =>
 		then(anyCaller(request, upgrade), (o) => remember(request, standing(upgrade ? o : withoutKey(o))))
-	// Logout's: it ends what the credential names, and an API key names nothing it could end.
-	const identify = (request: Request) => anyCaller(request)
-
-	const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
-		outcome.ok ? { ok: true, principal: outcome.caller.principal } : outcome
-
-	/** The user may still act as the principal the credential was issued for, and may work. */
-	const stillHolds = (profile: Profile, principal: Principal) =>
-		profile.active &&
-		standingOf(profile) === 'works' &&
-		profile.companyId === principal.companyId &&
-		profile.isOwner === principal.isOwner
-
-	const principalFromDatabase = async (credential: Credential): Promise<Principal | null> => {
-		const { principal, family, sessionId } = credential
-		const alive = principal.key
-			? await keys.isAlive(principal.key.id)
-			: await families.isAlive(family, principal.userId)
-		if (!alive) return null
-		if (sessionId !== null) {
-			// Refreshes the session's access token if it is due: a session socket lives as its session.
-			const entry = await sessions.resolve(sessionId)
-			if (!entry || entry.family !== family) return null
-		}
-		const profile = await profiles.get(principal.userId)
-		if (profile === null || !stillHolds(profile, principal) || credential.expiresAt <= Date.now()) return null
-		return principalAgain(profile, principal)
-	}
-
-	const currentPrincipal = (credential: Credential): Principal | null | Promise<Principal | null> => {
-		const now = Date.now()
-		if (credential.expiresAt <= now) return null
-		const family = cache.families.get(credential.family)
-		if (family && !family.alive) return null
-		const profile = profiles.peek(credential.principal.userId)
-		if (profile && !stillHolds(profile, credential.principal)) return null
-		const hash = credential.sessionHash
-		const session = hash === null ? undefined : cache.sessions.get(hash)
-		if (session && (session.expiresAt <= now || session.family !== credential.family)) return null
-		if (family && profile && (hash === null || session)) return principalAgain(profile, credential.principal)
-		return principalFromDatabase(credential)
-	}
 
 	return {
 		resolve,
-		identify,
+		// Logout's: it ends what the credential names, and an API key names nothing it could end.
+		identify: (request) => anyCaller(request),
 		caller: (request) => then(anyCaller(request), (o) => remember(request, o)),
 		callerOf: (request) => callers.get(request),
 		authenticate: async (request) => toOutcome(await resolve(request)),
-		authenticateUpgrade: async (request): Promise<UpgradeOutcome> => {
-			const outcome = await resolve(request, true)
-			if (!outcome.ok) return outcome
-			const { principal, credential } = outcome.caller
-			return { ok: true, principal, credential }
-		},
+		authenticateUpgrade: async (request): Promise<UpgradeOutcome> =>
+			upgradeOutcome(await resolve(request, true)),
 		authenticateAccess: async (token): Promise<UpgradeOutcome> => {
 			if (token.length > 4096) return tokenInvalid
-			const outcome = standing(await fromAccessToken(token))
-			if (!outcome.ok) return outcome
-			const { principal, credential } = outcome.caller
-			return { ok: true, principal, credential }
+			return upgradeOutcome(standing(await bearer.fromAccessToken(token)))
 		},
-		currentPrincipal,
+		currentPrincipal: createCurrentPrincipal({ sessions, profiles, families, cache, keys, principals }),
 		onRevoked: (listener) => cache.onRevoked(listener),
 	}
+}
+
+const then = (
+	outcome: CallerOutcome | Promise<CallerOutcome>,
+	next: (o: CallerOutcome) => CallerOutcome,
+): CallerOutcome | Promise<CallerOutcome> => (outcome instanceof Promise ? outcome.then(next) : next(outcome))
+
+const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
+	outcome.ok ? { ok: true, principal: outcome.caller.principal } : outcome
+
+const upgradeOutcome = (outcome: CallerOutcome): UpgradeOutcome => {
+	if (!outcome.ok) return outcome
+	const { principal, credential } = outcome.caller
+	return { ok: true, principal, credential }
 }

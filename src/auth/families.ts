@@ -1,10 +1,9 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
-import { refreshToken } from '../../db/schema'
 import type { Config } from '../config'
 import type { AuthCache } from './cache'
-import { randomToken, sha256 } from './crypto'
+import { randomToken } from './crypto'
 import type { Executor } from './db-types'
+import { createRefreshRows } from './refresh-rows'
 import type { TokenSigner } from './tokens'
 
 /**
@@ -60,19 +59,7 @@ export function createFamilies(
 	signer: TokenSigner,
 	cache: AuthCache,
 ): Families {
-	const liveRow = db
-		.select({ jti: refreshToken.jti })
-		.from(refreshToken)
-		.where(
-			and(
-				eq(refreshToken.familyId, sql.placeholder('family')),
-				eq(refreshToken.state, 'active'),
-				gt(refreshToken.expiresAt, sql.placeholder('now')),
-			),
-		)
-		.limit(1)
-		.prepare()
-
+	const rows = createRefreshRows(db)
 	const remember = (pair: TokenPair, stamp: number) => cache.putFamily(pair.family, true, pair.userId, stamp)
 
 	const insertPair = async (
@@ -89,13 +76,7 @@ export function createFamilies(
 				? config.refreshTokenLifetime
 				: Math.max(1, Math.ceil(until / 1000) - Math.floor(now / 1000))
 		const refresh = signer.sign('refresh', userId, family, lifetime, now)
-		await tx.insert(refreshToken).values({
-			jti: sha256(refresh.claims.jti),
-			familyId: sha256(family),
-			userId,
-			state: 'active',
-			expiresAt: refresh.claims.exp * 1000,
-		})
+		await rows.insert(tx, { jti: refresh.claims.jti, family, userId, expiresAt: refresh.claims.exp * 1000 })
 		return {
 			access: access.token,
 			refresh: refresh.token,
@@ -118,81 +99,47 @@ export function createFamilies(
 	}
 
 	const revokeFamily = async (family: string) => {
-		await db
-			.update(refreshToken)
-			.set({ state: 'revoked' })
-			.where(
-				and(eq(refreshToken.familyId, sha256(family)), inArray(refreshToken.state, ['active', 'rotated'])),
-			)
+		await rows.revokeFamily(family)
 		cache.dropFamily(family)
+	}
+
+	const rotate: Families['rotate'] = async (token, along, until) => {
+		const claims = signer.verify(token, 'refresh')
+		if (!claims) return null
+		const stamp = cache.stamp()
+		const pair = await db.transaction(async (tx) => {
+			const userId = await rows.rotate(tx, claims.jti, claims.fam)
+			if (userId === null) return null
+			const next = await insertPair(userId, tx, claims.fam, until)
+			if (along) await along(next, tx)
+			return next
+		})
+		if (pair) {
+			remember(pair, stamp)
+			return pair
+		}
+		// Not live: unknown (nothing to do) or presented again after rotation or blacklisting.
+		if (await rows.issuedIn(claims.jti, claims.fam)) await revokeFamily(claims.fam)
+		return null
 	}
 
 	return {
 		issue,
 		remember,
 		revokeFamily,
-		async rotate(token, along, until) {
-			const claims = signer.verify(token, 'refresh')
-			if (!claims) return null
-			const stamp = cache.stamp()
-			const jti = sha256(claims.jti)
-			const pair = await db.transaction(async (tx) => {
-				const used = await tx
-					.update(refreshToken)
-					.set({ state: 'rotated' })
-					.where(
-						and(
-							eq(refreshToken.jti, jti),
-							eq(refreshToken.familyId, sha256(claims.fam)),
-							eq(refreshToken.state, 'active'),
-						),
-					)
-					.returning({ userId: refreshToken.userId })
-				const row = used[0]
-				if (!row) return null
-				const next = await insertPair(row.userId, tx, claims.fam, until)
-				if (along) await along(next, tx)
-				return next
-			})
-			if (pair) {
-				remember(pair, stamp)
-				return pair
-			}
-			// Not live: unknown (nothing to do) or presented again after rotation or blacklisting.
-			const [row] = await db.select().from(refreshToken).where(eq(refreshToken.jti, jti))
-			if (row?.familyId === sha256(claims.fam)) await revokeFamily(claims.fam)
-			return null
-		},
+		rotate,
 		async blacklist(token) {
 			const claims = signer.verify(token, 'refresh')
-			if (!claims) return false
-			const done = await db
-				.update(refreshToken)
-				.set({ state: 'blacklisted' })
-				.where(
-					and(
-						eq(refreshToken.jti, sha256(claims.jti)),
-						eq(refreshToken.familyId, sha256(claims.fam)),
-						eq(refreshToken.state, 'active'),
-					),
-				)
-				.returning({ jti: refreshToken.jti })
-			if (done.length === 0) return false
+			if (!claims || !(await rows.blacklist(claims.jti, claims.fam))) return false
 			cache.dropFamily(claims.fam)
 			return true
 		},
-		async revokeUser(userId, tx = db) {
-			await tx
-				.update(refreshToken)
-				.set({ state: 'revoked' })
-				.where(and(eq(refreshToken.userId, userId), inArray(refreshToken.state, ['active', 'rotated'])))
-		},
+		revokeUser: (userId, tx) => rows.revokeUser(userId, tx),
 		async isAlive(family, userId) {
 			const known = cache.families.get(family)
 			if (known) return known.alive
 			const stamp = cache.stamp()
-			const rows = await liveRow.execute({ family: sha256(family), now: Date.now() })
-			const alive = rows.length > 0
+			const alive = await rows.live(family)
 			cache.putFamily(family, alive, userId, stamp)
 			return alive
 		},

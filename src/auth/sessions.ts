@@ -1,13 +1,11 @@
-import { eq, sql } from 'drizzle-orm'
 import type { Database } from '../../db/client'
-import { session } from '../../db/schema'
 import type { Config } from '../config'
 import type { AuthCache, SessionEntry } from './cache'
 import { randomToken, sha256 } from './crypto'
 import type { Executor } from './db-types'
-import type { Families, TokenPair } from './families'
-import { openSealedSession, type SessionSecrets, sealSession } from './session-seal'
-import { readClaims } from './tokens'
+import type { Families } from './families'
+import { createSessionRows, type SessionRows, toEntry } from './session-rows'
+import type { SessionSecrets } from './session-seal'
 
 /**
  * Server-side web sessions (docs/rest.md#sessions-and-cookies): the cookie carries 32 random bytes, the table
@@ -49,157 +47,121 @@ export interface Sessions {
 	destroyUser(userId: number, tx?: Executor): Promise<void>
 }
 
-export function createSessions(db: Database, config: Config, families: Families, cache: AuthCache): Sessions {
-	const byHash = db
-		.select()
-		.from(session)
-		.where(eq(session.idHash, sql.placeholder('hash')))
-		.prepare()
-	const refreshing = new Map<string, Promise<SessionEntry | null>>()
+/** Memory alone vouches for a session: unexpired, its access token fresh, its family known alive. */
+const fresh = (cache: AuthCache, entry: SessionEntry, now: number) =>
+	entry.expiresAt > now && entry.accessExpiresAt > now && cache.families.get(entry.family)?.alive === true
 
-	const toEntry = (
-		hash: string,
-		userId: number,
-		csrfToken: string,
-		pair: Pick<TokenPair, 'access' | 'refresh'>,
-		expiresAt: number,
-	) => {
-		const claims = readClaims(pair.access)
-		return {
-			hash,
-			userId,
+interface Parts {
+	db: Database
+	config: Config
+	families: Families
+	cache: AuthCache
+	rows: SessionRows
+}
+
+/** A new session and its token family, in one transaction: a failed insert leaves no live refresh token behind. */
+async function createSession(
+	{ db, config, families, cache, rows }: Parts,
+	userId: number,
+	main?: MainTokens,
+) {
+	const id = randomToken(32)
+	const csrfToken = randomToken(32)
+	const hash = sha256(id)
+	const expiresAt = Date.now() + config.sessionLifetime * 1000
+	const stamp = cache.stamp()
+	const pair = await db.transaction(async (tx) => {
+		const issued = await families.issue(userId, tx, undefined, expiresAt)
+		const secrets: SessionSecrets = {
 			csrfToken,
-			accessToken: pair.access,
-			refreshToken: pair.refresh,
-			accessExpiresAt: claims ? claims.exp * 1000 : 0,
-			expiresAt,
-			family: claims?.fam ?? '',
+			access: issued.access,
+			refresh: issued.refresh,
+			...(main ? { mainAccess: main.access, mainRefresh: main.refresh } : {}),
 		}
-	}
+		await rows.insert(tx, { id, hash, userId, secrets, expiresAt })
+		return issued
+	})
+	families.remember(pair, stamp)
+	const entry = toEntry(hash, userId, csrfToken, pair, expiresAt)
+	cache.putSession(entry, stamp)
+	return { id, csrfToken, entry }
+}
 
-	const end = async (hash: string) => {
-		cache.dropSession(hash)
-		await db.delete(session).where(eq(session.idHash, hash))
+/**
+ * The session's access token rotated from its refresh token. The row takes the new pair in the
+ * rotation's transaction: if its update fails, the rotation rolls back and the stored refresh
+ * token stays the live one (no self-inflicted reuse). A rotation refused ends the session.
+ */
+async function rotate({ families, cache, rows }: Parts, id: string, entry: SessionEntry) {
+	const stamp = cache.stamp()
+	const pair = await families.rotate(
+		entry.refreshToken,
+		(next, tx) => rows.reseal(tx, id, entry, next),
+		entry.expiresAt,
+	)
+	if (!pair) {
+		await rows.end(entry.hash)
+		return null
 	}
+	const next = toEntry(entry.hash, entry.userId, entry.csrfToken, pair, entry.expiresAt)
+	cache.putSession(next, stamp)
+	return next
+}
 
-	/** The row's secrets, or null when it is not there or does not open with this cookie value. */
-	const open = async (id: string, hash: string) => {
-		const [row] = await byHash.execute({ hash })
-		if (!row) return null
-		const secrets = openSealedSession(id, hash, row.userId, row.sealed)
-		return secrets ? { row, secrets } : null
-	}
+/** The session of a cookie value read from its row into memory, or null. */
+async function load({ cache, rows }: Parts, id: string, hash: string): Promise<SessionEntry | null> {
+	const stamp = cache.stamp()
+	const found = await rows.open(id, hash)
+	if (!found) return null
+	const { row, secrets } = found
+	const entry = toEntry(hash, row.userId, secrets.csrfToken, secrets, row.expiresAt)
+	cache.putSession(entry, stamp)
+	return entry
+}
 
-	const refresh = async (id: string, entry: SessionEntry): Promise<SessionEntry | null> => {
-		const stamp = cache.stamp()
-		// The row takes the new pair in the rotation's transaction: if its update fails, the rotation
-		// rolls back and the stored refresh token stays the live one (no self-inflicted reuse). The
-		// main server's pair (family B) is read again there and sealed with it.
-		const pair = await families.rotate(
-			entry.refreshToken,
-			async (next, tx) => {
-				const [row] = await tx
-					.select({ sealed: session.sealed })
-					.from(session)
-					.where(eq(session.idHash, entry.hash))
-				// Gone (logged out meanwhile): nothing to update, as before sealing.
-				const current = row && openSealedSession(id, entry.hash, entry.userId, row.sealed)
-				if (!current) return
-				const secrets: SessionSecrets = { ...current, access: next.access, refresh: next.refresh }
-				await tx
-					.update(session)
-					.set({ sealed: sealSession(id, entry.hash, entry.userId, secrets) })
-					.where(eq(session.idHash, entry.hash))
-			},
-			entry.expiresAt,
-		)
-		if (!pair) {
-			await end(entry.hash)
-			return null
-		}
-		const next = toEntry(entry.hash, entry.userId, entry.csrfToken, pair, entry.expiresAt)
-		cache.putSession(next, stamp)
-		return next
-	}
-
-	const load = async (id: string, hash: string): Promise<SessionEntry | null> => {
-		const stamp = cache.stamp()
-		const found = await open(id, hash)
-		if (!found) return null
-		const { row, secrets } = found
-		const entry = toEntry(hash, row.userId, secrets.csrfToken, secrets, row.expiresAt)
-		cache.putSession(entry, stamp)
-		return entry
-	}
-
-	const fresh = (entry: SessionEntry, now: number) =>
-		entry.expiresAt > now && entry.accessExpiresAt > now && cache.families.get(entry.family)?.alive === true
+export function createSessions(db: Database, config: Config, families: Families, cache: AuthCache): Sessions {
+	const rows = createSessionRows(db, cache)
+	const parts: Parts = { db, config, families, cache, rows }
+	/** Concurrent requests of one session share one rotation. */
+	const refreshing = new Map<string, Promise<SessionEntry | null>>()
+	const known = async (id: string, hash: string) => cache.sessions.get(hash) ?? (await load(parts, id, hash))
 
 	return {
-		async create(userId, main) {
-			const id = randomToken(32)
-			const csrfToken = randomToken(32)
-			const hash = sha256(id)
-			const expiresAt = Date.now() + config.sessionLifetime * 1000
-			const stamp = cache.stamp()
-			// One transaction: a failed session insert leaves no live refresh token behind.
-			const pair = await db.transaction(async (tx) => {
-				const issued = await families.issue(userId, tx, undefined, expiresAt)
-				const secrets: SessionSecrets = {
-					csrfToken,
-					access: issued.access,
-					refresh: issued.refresh,
-					...(main ? { mainAccess: main.access, mainRefresh: main.refresh } : {}),
-				}
-				await tx.insert(session).values({
-					idHash: hash,
-					userId,
-					sealed: sealSession(id, hash, userId, secrets),
-					expiresAt,
-				})
-				return issued
-			})
-			families.remember(pair, stamp)
-			const entry = toEntry(hash, userId, csrfToken, pair, expiresAt)
-			cache.putSession(entry, stamp)
-			return { id, csrfToken, entry }
-		},
+		create: (userId, main) => createSession(parts, userId, main),
 		peek(id) {
 			if (id.length > 256) return undefined
 			const entry = cache.sessions.get(sha256(id))
-			return entry && fresh(entry, Date.now()) ? entry : undefined
+			return entry && fresh(cache, entry, Date.now()) ? entry : undefined
 		},
 		async resolve(id) {
 			if (id.length > 256) return null
 			const hash = sha256(id)
-			const entry = cache.sessions.get(hash) ?? (await load(id, hash))
+			const entry = await known(id, hash)
 			if (!entry) return null
 			const now = Date.now()
 			if (entry.expiresAt <= now || !(await families.isAlive(entry.family, entry.userId))) {
-				await end(hash)
+				await rows.end(hash)
 				return null
 			}
 			if (entry.accessExpiresAt > now) return entry
 			let pending = refreshing.get(hash)
 			if (!pending) {
-				pending = refresh(id, entry).finally(() => refreshing.delete(hash))
+				pending = rotate(parts, id, entry).finally(() => refreshing.delete(hash))
 				refreshing.set(hash, pending)
 			}
 			return pending
 		},
 		async destroy(id) {
 			const hash = sha256(id)
-			const entry = cache.sessions.get(hash) ?? (await load(id, hash))
-			await end(hash)
+			const entry = await known(id, hash)
+			await rows.end(hash)
 			if (entry) await families.blacklist(entry.refreshToken)
 			return entry
 		},
 		async mainRefresh(id) {
 			if (id.length > 256) return null
-			return (await open(id, sha256(id)))?.secrets.mainRefresh ?? null
+			return (await rows.open(id, sha256(id)))?.secrets.mainRefresh ?? null
 		},
-		async destroyUser(userId, tx = db) {
-			await tx.delete(session).where(eq(session.userId, userId))
-		},
+		destroyUser: (userId, tx?: Executor) => rows.destroyUser(userId, tx),
 	}
 }

@@ -1,6 +1,6 @@
 import { createInbox, type Msg, type Subscription } from '@nats-io/transport-node'
 import type { Room } from '../supervisor/capacity'
-import { PendingRequests } from '../supervisor/pending'
+import { RequestChannel } from '../supervisor/channel'
 import { fromWireError, MOVED, type ParentMessage, parseChildMessage } from '../supervisor/protocol'
 import type {
 	InvokeOptions,
@@ -24,7 +24,7 @@ import { inboxPrefix, shardSubject } from './subjects'
  * the local supervisor client, so nothing above it changes. Each request goes to the shard that
  * owns its userbot (rendezvous hashing over the live shards, as every gateway and shard computes
  * it) as one NATS message carrying the supervisor protocol, with the same ids, deadlines and
- * "every request answered once" as the local client (`PendingRequests`). A shard that goes (its
+ * "every request answered once" as the local client (`RequestChannel`). A shard that goes (its
  * heartbeats stop, or it comes back as another incarnation) fails what it had in flight at once
  * with `runtime_down`, as a dead child does.
  *
@@ -52,9 +52,7 @@ class MovedError extends Error {
 
 export class RemoteRuntime implements TelegramRuntime {
 	readonly membership: Membership
-	private readonly pending = new PendingRequests()
-	private readonly listeners = new Set<(e: RuntimeEvent) => void>()
-	private readonly requestListeners = new Set<(e: RequestEvent) => void>()
+	private readonly channel: RequestChannel
 	/** Requests in flight per shard incarnation (`id=incarnation`). */
 	private readonly inflight = new Map<string, Set<number>>()
 	private readonly states = new Map<number, string>()
@@ -67,7 +65,6 @@ export class RemoteRuntime implements TelegramRuntime {
 	private readonly inbox: string
 	private sub?: Subscription
 	private readonly stops: Array<() => void> = []
-	private closing = false
 	private readonly log: Logger
 	private readonly feed: EventFeed
 	readonly leaseView: LeaseView
@@ -75,6 +72,7 @@ export class RemoteRuntime implements TelegramRuntime {
 
 	constructor(private readonly opts: RemoteRuntimeOptions) {
 		this.log = opts.log.child({ component: 'gateway-bus' })
+		this.channel = new RequestChannel(this.log)
 		this.membership = new Membership({ bus: opts.bus, heartbeatMs: opts.heartbeatMs, log: this.log })
 		this.inbox = createInbox(inboxPrefix('gateway', opts.gatewayId.slice(0, 8)))
 		this.feed = new EventFeed(
@@ -102,6 +100,15 @@ export class RemoteRuntime implements TelegramRuntime {
 			},
 			opts.heartbeatMs,
 		)
+	}
+
+	/** The requests in flight, by their count (operators' tools and tests read it). */
+	get pending(): { readonly size: number } {
+		return this.channel
+	}
+
+	private get closing(): boolean {
+		return this.channel.closed
 	}
 
 	async start(): Promise<void> {
@@ -154,26 +161,18 @@ export class RemoteRuntime implements TelegramRuntime {
 		if (!Number.isSafeInteger(id)) return
 		// The server's own word: nobody takes requests on that shard's subject (it just went).
 		if (msg.data.length === 0 && msg.headers?.code === 503)
-			return this.pending.reject(
-				id,
-				new RuntimeError('runtime_down', 'the shard running the userbot stopped'),
-			)
+			return this.channel.fail(id, new RuntimeError('runtime_down', 'the shard running the userbot stopped'))
 		// Sealed by a shard of this deployment for this very reply subject, or dropped (and logged).
 		const raw = this.opts.bus.codec.open(msg.subject, msg.data)
 		if (raw === undefined) return
 		const parsed = parseChildMessage(raw)
 		if (!parsed.ok) {
-			this.pending.reject(id, new RuntimeError('unavailable', 'invalid reply'))
+			this.channel.fail(id, new RuntimeError('unavailable', 'invalid reply'))
 			return
 		}
 		const m = parsed.message
 		if (m.type !== 'result' || m.id !== id) return
-		if (m.ok) this.pending.resolve(m.id, m.value)
-		else
-			this.pending.reject(
-				m.id,
-				m.error.code === MOVED ? new MovedError(m.error.message) : fromWireError(m.error),
-			)
+		this.channel.answer(m, (e) => (e.code === MOVED ? new MovedError(e.message) : fromWireError(e)))
 	}
 
 	private lastShards = new Set<string>()
@@ -192,7 +191,7 @@ export class RemoteRuntime implements TelegramRuntime {
 			const ids = this.inflight.get(key)
 			this.inflight.delete(key)
 			const err = new RuntimeError('runtime_down', 'the shard running the userbot stopped')
-			for (const id of ids ?? []) this.pending.reject(id, err)
+			for (const id of ids ?? []) this.channel.fail(id, err)
 		}
 		let moved = 0
 		for (const [userbotId, was] of this.owners) {
@@ -226,13 +225,7 @@ export class RemoteRuntime implements TelegramRuntime {
 	}
 
 	private emit(event: RuntimeEvent) {
-		for (const l of this.listeners) {
-			try {
-				l(event)
-			} catch (err) {
-				this.log.error('runtime event listener failed', { error: err instanceof Error ? err : String(err) })
-			}
-		}
+		this.channel.emit(event)
 	}
 
 	/** Sends `msg` to the userbot's shard under a fresh id; resolves with the reply. */
@@ -241,14 +234,26 @@ export class RemoteRuntime implements TelegramRuntime {
 		msg: ParentMessage & { id: number },
 		opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 	): { promise: Promise<unknown>; shard?: string } {
-		if (this.closing)
-			return { promise: Promise.reject(new RuntimeError('runtime_down', 'the runtime is closed')) }
-		const shard = this.ownerKey(userbotId)
-		if (!shard) return { promise: Promise.reject(new RuntimeError('runtime_down', 'no shard is up')) }
+		// Closed: refused by the channel below, before any shard is looked for.
+		const shard = this.closing ? '' : this.ownerKey(userbotId)
+		if (shard === undefined)
+			return { promise: Promise.reject(new RuntimeError('runtime_down', 'no shard is up')) }
 		const timeoutMs = opts.timeoutMs ?? this.opts.commandTimeoutMs
-		const { id, promise } = this.pending.add(timeoutMs, opts.signal)
-		msg.id = id
 		if (msg.type === 'invoke') msg.timeoutMs = timeoutMs
+		let sent = false
+		const promise = this.channel.request(msg, { timeoutMs, signal: opts.signal }, (m) => {
+			sent = true
+			const subject = shardSubject(shard.slice(0, shard.indexOf('=')))
+			this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, m), {
+				reply: `${this.inbox}.${m.id}`,
+			})
+		})
+		if (sent) this.track(shard, msg.id, promise)
+		return { promise, shard }
+	}
+
+	/** Counts request `id` in flight on `shard` until it is answered (a shard gone fails its own). */
+	private track(shard: string, id: number, promise: Promise<unknown>) {
 		let ids = this.inflight.get(shard)
 		if (!ids) {
 			ids = new Set()
@@ -261,11 +266,6 @@ export class RemoteRuntime implements TelegramRuntime {
 			if (set?.size === 0) this.inflight.delete(shard)
 		}
 		void promise.then(untrack, untrack)
-		const subject = shardSubject(shard.slice(0, shard.indexOf('=')))
-		this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, msg), {
-			reply: `${this.inbox}.${id}`,
-		})
-		return { promise, shard }
 	}
 
 	invoke<M extends TdMethod>(
@@ -273,16 +273,7 @@ export class RemoteRuntime implements TelegramRuntime {
 		request: TdRequest<M>,
 		opts?: InvokeOptions,
 	): Promise<TdResult<M>> {
-		if (this.requestListeners.size > 0) {
-			const event: RequestEvent = { userbotId, request, label: opts?.label }
-			for (const l of this.requestListeners) {
-				try {
-					l(event)
-				} catch (err) {
-					this.log.error('request listener failed', { error: err instanceof Error ? err : String(err) })
-				}
-			}
-		}
+		this.channel.told(userbotId, request, opts?.label)
 		// The label says who sends it (a command, a lifecycle step): the shard checks the method against it.
 		const label = opts?.label
 		return this.request(
@@ -348,8 +339,7 @@ export class RemoteRuntime implements TelegramRuntime {
 	}
 
 	onEvent(listener: (event: RuntimeEvent) => void): () => void {
-		this.listeners.add(listener)
-		return () => this.listeners.delete(listener)
+		return this.channel.onEvent(listener)
 	}
 
 	/** Said to the shards through this gateway's entry among the members. */
@@ -361,8 +351,7 @@ export class RemoteRuntime implements TelegramRuntime {
 	}
 
 	onRequest(listener: (event: RequestEvent) => void): () => void {
-		this.requestListeners.add(listener)
-		return () => this.requestListeners.delete(listener)
+		return this.channel.onRequest(listener)
 	}
 
 	/** The deployment's room as the live shards advertise it; undefined while one advertises none. */
@@ -412,9 +401,9 @@ export class RemoteRuntime implements TelegramRuntime {
 
 	async close(): Promise<void> {
 		if (this.closing) return
-		this.closing = true
+		this.channel.stopTaking()
 		for (const stop of this.stops.splice(0)) stop()
-		this.pending.rejectAll(new RuntimeError('runtime_down', 'the runtime is closed'))
+		this.channel.close()
 		await this.sub?.drain().catch(() => undefined)
 		await this.membership.close()
 	}

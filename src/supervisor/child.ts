@@ -53,27 +53,35 @@ async function connect(
 	return { transport, settings: await settings }
 }
 
-async function main() {
+/** The environment: only how to reach the parent. */
+function readEnv(): v.InferOutput<typeof EnvSchema> {
 	const parsed = v.safeParse(EnvSchema, process.env)
 	if (!parsed.success) {
 		const key = parsed.issues[0].path?.[0]?.key
 		throw new Error(`environment: ${String(key ?? 'a variable')} is missing or invalid`)
 	}
-	const { transport, settings } = await connect(parsed.output)
-	const send = (m: ChildMessage) => transport.send(m)
-	// First, before TDLib opens anything: the soft descriptor limit up to the hard one (or down to
-	// CHILD_MAX_FDS), and the clients it allows (docs/capacity.md).
+	return parsed.output
+}
+
+type Send = (m: ChildMessage) => void
+
+/**
+ * First, before TDLib opens anything: the soft descriptor limit up to the hard one (or down to
+ * CHILD_MAX_FDS), and the clients it allows (docs/capacity.md).
+ */
+async function raiseDescriptors(settings: ChildSettings, send: Send) {
 	const fds = await setDescriptorLimit(settings.maxFds)
-	const capacity = fds ? descriptorCapacity(fds) : undefined
-	if (!fds)
-		send({
-			type: 'log',
-			level: 'info',
-			msg: 'the file descriptor limit cannot be read or raised on this system; no descriptor capacity is enforced',
-		})
-	// Held for the process's life: `backup` sees that clients run here (docs/operator.md#backups).
-	const clientsLock = holdClientsLock(join(settings.dataDir, 'tdlib'))
-	const backend = await createBackend({
+	if (fds) return descriptorCapacity(fds)
+	send({
+		type: 'log',
+		level: 'info',
+		msg: 'the file descriptor limit cannot be read or raised on this system; no descriptor capacity is enforced',
+	})
+	return undefined
+}
+
+function openBackend(settings: ChildSettings, send: Send) {
+	return createBackend({
 		backend: settings.backend,
 		apiId: settings.telegram?.apiId,
 		apiHash: settings.telegram?.apiHash,
@@ -85,33 +93,43 @@ async function main() {
 		dataDir: settings.dataDir,
 		log: (level, msg, fields) => send({ type: 'log', level, msg, fields }),
 	})
+}
+
+/** One short line per append to the run log: the kernel keeps appends whole and in order across processes. */
+function runRecorder(settings: ChildSettings) {
 	const runLog = settings.runLog
-	const host = createChildHost({
-		backend,
-		dataDir: settings.dataDir,
-		send,
-		capacity,
-		// One short line per append: the kernel keeps appends whole and in order across processes.
-		record: runLog
-			? (event, userbotId) =>
-					appendFileSync(
-						runLog,
-						`${JSON.stringify({ supervisor: settings.label, pid: process.pid, userbotId, event, at: Date.now() })}\n`,
-					)
-			: undefined,
-		probe: settings.probe,
-		// A hung client that does not even close keeps its database locked: only a new child frees it.
-		stuck: (userbotId) => {
-			send({
-				type: 'log',
-				level: 'error',
-				msg: 'a hung TDLib client did not close; the supervisor child exits to start every client again',
-				fields: { userbotId },
-			})
-			setTimeout(() => process.exit(1), 20)
-		},
-	})
-	/** What the backend holds goes first (the emulated cloud writes its state), once. */
+	if (!runLog) return undefined
+	return (event: string, userbotId: number) =>
+		appendFileSync(
+			runLog,
+			`${JSON.stringify({ supervisor: settings.label, pid: process.pid, userbotId, event, at: Date.now() })}\n`,
+		)
+}
+
+/** A hung client that does not even close keeps its database locked: only a new child frees it. */
+function exitWhenStuck(send: Send) {
+	return (userbotId: number) => {
+		send({
+			type: 'log',
+			level: 'error',
+			msg: 'a hung TDLib client did not close; the supervisor child exits to start every client again',
+			fields: { userbotId },
+		})
+		setTimeout(() => process.exit(1), 20)
+	}
+}
+
+/**
+ * The ways out: a `shutdown` from the parent, the parent gone, or a signal to the child itself
+ * (Ctrl-C reaches the whole process group). What the backend holds goes first (the emulated cloud
+ * writes its state), once.
+ */
+function wireExits(
+	transport: Transport,
+	host: ReturnType<typeof createChildHost>,
+	backend: { close?: () => Promise<void> },
+	clientsLock: { release: () => void },
+) {
 	let released: Promise<void> | undefined
 	const release = () => {
 		released ??= (backend.close?.() ?? Promise.resolve())
@@ -127,25 +145,34 @@ async function main() {
 		})
 	}
 	transport.onMessage((m) => host.handle(m, exit))
-	// The parent is gone: nobody is left to answer; close the clients and leave.
-	transport.onClose(
-		() =>
-			void host
-				.closeAll()
-				.then(release)
-				.finally(() => process.exit(0)),
-	)
-	// A signal to the child itself (Ctrl-C reaches the whole process group): the same. Every client
-	// is closed (its closed state seen, or 5 s) before the process goes, as at a shutdown.
-	for (const signal of ['SIGINT', 'SIGTERM'] as const)
-		process.on(
-			signal,
-			() =>
-				void host
-					.closeAll()
-					.then(release)
-					.finally(() => process.exit(0)),
-		)
+	// Nobody is left to answer, or the child is told to go: every client is closed (its closed state
+	// seen, or 5 s) before the process goes, as at a shutdown.
+	const closeAll = () =>
+		void host
+			.closeAll()
+			.then(release)
+			.finally(() => process.exit(0))
+	transport.onClose(closeAll)
+	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, closeAll)
+}
+
+async function main() {
+	const { transport, settings } = await connect(readEnv())
+	const send: Send = (m) => transport.send(m)
+	const capacity = await raiseDescriptors(settings, send)
+	// Held for the process's life: `backup` sees that clients run here (docs/operator.md#backups).
+	const clientsLock = holdClientsLock(join(settings.dataDir, 'tdlib'))
+	const backend = await openBackend(settings, send)
+	const host = createChildHost({
+		backend,
+		dataDir: settings.dataDir,
+		send,
+		capacity,
+		record: runRecorder(settings),
+		probe: settings.probe,
+		stuck: exitWhenStuck(send),
+	})
+	wireExits(transport, host, backend, clientsLock)
 	send({ type: 'ready', pid: process.pid, capacity })
 }
 

@@ -2,15 +2,9 @@ import type { Subprocess } from 'bun'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import type { Logger } from '../util/logger'
 import { type Capacity, capacityReached, type Room, tighter } from './capacity'
+import { RequestChannel } from './channel'
 import { spawnChild } from './child-process'
-import { PendingRequests } from './pending'
-import {
-	type ChildMessage,
-	type ChildSettings,
-	fromWireError,
-	type ParentMessage,
-	parseChildMessage,
-} from './protocol'
+import { type ChildMessage, type ChildSettings, type ParentMessage, parseChildMessage } from './protocol'
 import { StartedClients, type StartRequest } from './started-clients'
 import type { Transport } from './transport'
 import { listenSocket, socketPath } from './transport-socket'
@@ -51,9 +45,7 @@ interface Generation {
 }
 
 export class SupervisorClient implements TelegramRuntime {
-	private readonly pending = new PendingRequests()
-	private readonly listeners = new Set<(e: RuntimeEvent) => void>()
-	private readonly requestListeners = new Set<(e: RequestEvent) => void>()
+	private readonly channel: RequestChannel
 	/** Kinds of TDLib update the child forwards (`setUpdateFilter`). */
 	private updateKinds: ReadonlySet<string> = new Set()
 	private readonly clients: StartedClients
@@ -62,7 +54,6 @@ export class SupervisorClient implements TelegramRuntime {
 	private gen: Generation | null = null
 	private failures = 0
 	private restarts = 0
-	private closing = false
 	private restartTimer?: ReturnType<typeof setTimeout>
 	private firstReady?: { resolve: () => void; reject: (e: Error) => void }
 	private socket?: { stop: () => void; path: string; cleanup: () => void }
@@ -73,6 +64,16 @@ export class SupervisorClient implements TelegramRuntime {
 	constructor(private readonly opts: SupervisorOptions) {
 		this.log = opts.log.child({ component: 'supervisor' })
 		this.clients = new StartedClients(this.log)
+		this.channel = new RequestChannel(this.log)
+	}
+
+	/** The requests in flight, by their count (operators' tools and tests read it). */
+	get pending(): { readonly size: number } {
+		return this.channel
+	}
+
+	private get closing(): boolean {
+		return this.channel.closed
 	}
 
 	/** Spawns the first child and waits until it is ready. */
@@ -173,7 +174,7 @@ export class SupervisorClient implements TelegramRuntime {
 		const restored = this.clients.restore(this.sendStart)
 		const queued = this.queue
 		this.queue = []
-		for (const m of queued) if ('id' in m && this.pending.has(m.id ?? -1)) t.send(m)
+		for (const m of queued) if ('id' in m && this.channel.waiting(m.id ?? -1)) t.send(m)
 		this.log.info('supervisor ready', { pid: gen.proc.pid, restored: restored.count })
 		if (this.firstReady) {
 			this.firstReady.resolve()
@@ -192,15 +193,13 @@ export class SupervisorClient implements TelegramRuntime {
 		if (!parsed.ok) {
 			this.log.warn('invalid message from supervisor dropped', { error: parsed.error })
 			if (parsed.id !== undefined)
-				this.pending.reject(parsed.id, new RuntimeError('unavailable', 'invalid reply'))
+				this.channel.fail(parsed.id, new RuntimeError('unavailable', 'invalid reply'))
 			return
 		}
 		const m: ChildMessage = parsed.message
 		switch (m.type) {
 			case 'result':
-				if (m.ok) this.pending.resolve(m.id, m.value)
-				else this.pending.reject(m.id, fromWireError(m.error))
-				return
+				return this.channel.answer(m)
 			case 'authorization_state':
 				if (gen !== this.gen) return
 				this.clients.onState(m.userbotId, m.state)
@@ -232,7 +231,7 @@ export class SupervisorClient implements TelegramRuntime {
 		gen.transport?.close()
 		if (gen !== this.gen) return
 		const err = new RuntimeError('runtime_down', `the supervisor stopped (${reason})`)
-		const failed = this.pending.rejectAll(err)
+		const failed = this.channel.failAll(err)
 		this.queue = []
 		if (this.closing) return
 		this.log.warn('supervisor down', { reason, failed })
@@ -254,27 +253,20 @@ export class SupervisorClient implements TelegramRuntime {
 	}
 
 	private emit(event: RuntimeEvent) {
-		for (const l of this.listeners) {
-			try {
-				l(event)
-			} catch (err) {
-				this.log.error('runtime event listener failed', { error: err instanceof Error ? err : String(err) })
-			}
-		}
+		this.channel.emit(event)
 	}
 
-	/** Sends `msg` under a fresh id (its own `id` is a placeholder) and resolves with the reply. */
+	/** Sends `msg` to the child under a fresh id, or queues it until a child is connected. */
 	private request(
 		msg: ParentMessage & { id: number },
 		opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 	): Promise<unknown> {
-		if (this.closing) return Promise.reject(new RuntimeError('runtime_down', 'the runtime is closed'))
-		const { id, promise } = this.pending.add(opts.timeoutMs ?? this.opts.commandTimeoutMs, opts.signal)
-		msg.id = id
-		const t = this.gen?.transport
-		if (t && !this.gen?.down) t.send(msg)
-		else this.queue.push(msg)
-		return promise
+		const timeoutMs = opts.timeoutMs ?? this.opts.commandTimeoutMs
+		return this.channel.request(msg, { timeoutMs, signal: opts.signal }, (m) => {
+			const t = this.gen?.transport
+			if (t && !this.gen?.down) t.send(m)
+			else this.queue.push(m)
+		})
 	}
 
 	invoke<M extends TdMethod>(
@@ -290,16 +282,7 @@ export class SupervisorClient implements TelegramRuntime {
 			return Promise.reject(
 				new RuntimeError('held_elsewhere', "the userbot's TDLib folder is held by another process"),
 			)
-		if (this.requestListeners.size > 0) {
-			const event: RequestEvent = { userbotId, request, label: opts?.label }
-			for (const l of this.requestListeners) {
-				try {
-					l(event)
-				} catch (err) {
-					this.log.error('request listener failed', { error: err instanceof Error ? err : String(err) })
-				}
-			}
-		}
+		this.channel.told(userbotId, request, opts?.label)
 		// The child is told how long the sender waits: a request it holds (its client restarting) past
 		// that is not sent later, once its sender has been told `timeout`.
 		const timeoutMs = Math.max(1, Math.ceil(opts?.timeoutMs ?? this.opts.commandTimeoutMs))
@@ -367,8 +350,7 @@ export class SupervisorClient implements TelegramRuntime {
 	}
 
 	onEvent(listener: (event: RuntimeEvent) => void): () => void {
-		this.listeners.add(listener)
-		return () => this.listeners.delete(listener)
+		return this.channel.onEvent(listener)
 	}
 
 	setUpdateFilter(kinds: readonly string[]): void {
@@ -386,8 +368,7 @@ export class SupervisorClient implements TelegramRuntime {
 	}
 
 	onRequest(listener: (event: RequestEvent) => void): () => void {
-		this.requestListeners.add(listener)
-		return () => this.requestListeners.delete(listener)
+		return this.channel.onRequest(listener)
 	}
 
 	health() {
@@ -398,12 +379,12 @@ export class SupervisorClient implements TelegramRuntime {
 	/** Closes every client, lets the child exit, and kills it if it does not in time. */
 	async close(): Promise<void> {
 		if (this.closing) return
-		this.closing = true
+		this.channel.stopTaking()
 		clearTimeout(this.restartTimer)
 		const gen = this.gen
 		const timeoutMs = this.opts.closeTimeoutMs ?? 10_000
 		if (gen && !gen.down && gen.transport) {
-			const { id, promise } = this.pending.add(timeoutMs)
+			const { id, promise } = this.channel.last(timeoutMs)
 			gen.transport.send({ type: 'shutdown', id })
 			await promise.catch(() => undefined)
 		} else if (gen && !gen.down) {
@@ -422,7 +403,7 @@ export class SupervisorClient implements TelegramRuntime {
 			}
 			this.onDown(gen, 'closed')
 		}
-		this.pending.rejectAll(new RuntimeError('runtime_down', 'the runtime is closed'))
+		this.channel.close()
 		this.socket?.stop()
 		this.socket?.cleanup()
 	}
