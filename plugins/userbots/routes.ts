@@ -1,10 +1,8 @@
-import { Elysia, type TSchema, t } from 'elysia'
+import { Elysia, t } from 'elysia'
 import {
 	answerOtherMethods,
 	BEARER_OR_SESSION,
-	badRequest,
 	byParam,
-	fieldErrors,
 	fileErrors,
 	OF_COMPANY,
 	parseProxyBody,
@@ -13,8 +11,8 @@ import {
 	RestSchemas as S,
 	serveRoutes,
 } from 'userbot-gateway/plugin'
-import * as v from 'valibot'
-import { bodies, RestBodies } from './bodies'
+import type * as v from 'valibot'
+import { RestBodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
 import {
 	clientOf,
@@ -29,7 +27,6 @@ import {
 	userbotLocators,
 } from './route-context'
 
-const rest = bodies('rest')
 const BASE = '/api/userbots'
 const ID = t.Object({ id: S.PathId() })
 /** What the document says of every route: its summary, the userbots tag, a caller required. */
@@ -52,7 +49,7 @@ const manages = {
 const ends = { ...manages, destructive: true } as const
 
 /** A log-in step: one userbot, a body, its new authorization state or why the step was refused. */
-const logInStep = <const P extends string, B extends TSchema>(path: P, summary: string, body: B) => ({
+const logInStep = <const P extends string, B extends v.GenericSchema>(path: P, summary: string, body: B) => ({
 	method: 'post' as const,
 	path,
 	policy: uses,
@@ -83,18 +80,13 @@ export const userbotRouteList = [
 		method: 'post',
 		path: `${BASE}/`,
 		policy: { ...manages, find: [OF_COMPANY] },
+		// The proxy's own fields are checked by `proxyOfCreate`, their errors nested under `proxy`.
 		body: RestBodies.create,
-		// Checked here, not by the hook: Elysia's normaliser would make an object of a `proxy` that is
-		// none (it reads the field's JSON), and the proxy's own errors nest under `proxy`.
-		validate: false,
 		response: { 201: S.UserbotCreated, ...invalid, ...authed, ...unavailable },
 		detail: about('Adds a userbot and starts its TDLib client'),
 		handle: async (u: Userbots, input) => {
-			const errors = fieldErrors(RestBodies.create, input.body)
-			if (Object.keys(errors).length > 0) throw badRequest(errors)
-			const { name } = v.parse(rest.create, input.body)
 			const proxy = proxyOfCreate(input.body.proxy)
-			return created(await u.service.create(input.principal, name, proxy, clientOf(u, input)))
+			return created(await u.service.create(input.principal, input.body.name, proxy, clientOf(u, input)))
 		},
 	}),
 	restRoute({
@@ -115,10 +107,8 @@ export const userbotRouteList = [
 		body: RestBodies.rename,
 		response: { 200: S.Userbot, ...invalid, ...authed, ...missing },
 		detail: about('Renames a userbot'),
-		handle: (u: Userbots, input) => {
-			const { name } = v.parse(rest.create, input.body)
-			return u.service.rename(input.principal, idOf(input.params.id), name, clientOf(u, input))
-		},
+		handle: (u: Userbots, input) =>
+			u.service.rename(input.principal, idOf(input.params.id), input.body.name, clientOf(u, input)),
 	}),
 	restRoute({
 		method: 'post',
@@ -158,12 +148,12 @@ export const userbotRouteList = [
 	restRoute({
 		...logInStep(`${BASE}/:id/phone/`, 'Log-in step: the phone number', RestBodies.phone),
 		handle: (u: Userbots, { body, params, principal }) =>
-			u.service.submitPhone(principal, idOf(params.id), v.parse(rest.phone, body).phone_number),
+			u.service.submitPhone(principal, idOf(params.id), body.phone_number),
 	}),
 	restRoute({
 		...logInStep(`${BASE}/:id/code/`, 'Log-in step: the code Telegram sent', RestBodies.code),
 		handle: (u: Userbots, { body, params, principal }) => {
-			const { code } = v.parse(rest.code, body)
+			const { code } = body
 			const userbotId = idOf(params.id)
 			return guessing(u, principal, userbotId, () => u.service.submitCode(principal, userbotId, code))
 		},
@@ -171,7 +161,7 @@ export const userbotRouteList = [
 	restRoute({
 		...logInStep(`${BASE}/:id/password/`, "Log-in step: the account's 2FA password", RestBodies.password),
 		handle: (u: Userbots, { body, params, principal }) => {
-			const { password } = v.parse(rest.password, body)
+			const { password } = body
 			const userbotId = idOf(params.id)
 			return guessing(u, principal, userbotId, () => u.service.submitPassword(principal, userbotId, password))
 		},
@@ -179,7 +169,7 @@ export const userbotRouteList = [
 	restRoute({
 		...logInStep(`${BASE}/:id/register/`, 'Log-in step: names a new account', RestBodies.registration),
 		handle: (u: Userbots, { body, params, principal }) => {
-			const { first_name, last_name } = v.parse(rest.registration, body)
+			const { first_name, last_name } = body
 			return u.service.submitRegistration(principal, idOf(params.id), first_name, last_name)
 		},
 	}),

@@ -2,6 +2,7 @@ import { toOpenAPISchema } from '@elysiajs/openapi'
 import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
+import { bodyJson } from '../http/body-schema'
 import type { PluginDefinition } from '../plugin/define'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { coreRouteData } from './core-routes'
@@ -26,7 +27,7 @@ const toOpenApiPath = (path: string) => path.replace(/:([^/]+)/g, '{$1}')
  */
 function requestBody(body: unknown): { requestBody?: unknown } {
 	if (!body) return {}
-	const schema = JSON.parse(JSON.stringify(body)) as JsonSchema
+	const schema = bodyJson(body) as JsonSchema
 	const props = (schema.properties ?? {}) as Record<string, JsonSchema>
 	const multipart = Object.values(props).some((p) => p.format === 'binary' || p.type === 'File')
 	return {
