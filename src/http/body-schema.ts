@@ -1,7 +1,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
+import { normalizeEmail, normalizeText } from '../util/text'
 import { FIELD_MESSAGES } from './field-messages'
-import { INVALID_VALUE } from './field-schema'
+import { type FieldRule, INVALID_VALUE, ruleFault } from './field-schema'
 
 /**
  * A route's body as one valibot schema (issue 44, one schema language): it validates the body,
@@ -80,14 +81,14 @@ const OPTIONAL = new Set(['optional', 'exact_optional', 'nullish'])
 
 /** A field's own JSON (`documentedAs`), outer over inner, or none. */
 function docOf(node: Node): Json | undefined {
-	for (const item of [...(node.pipe ?? [])].reverse())
+	for (const item of flat(node.pipe ?? []).reverse())
 		if (item.type === 'metadata' && item.metadata?.[DOC]) return item.metadata[DOC] as Json
 	return node.wrapped ? docOf(node.wrapped) : undefined
 }
 
 /** A pipe's items, nested pipes laid flat (as the converter reads them). */
 const flat = (items: readonly Node[]): Node[] =>
-	items.flatMap((item, i) => (i > 0 && item.kind === 'schema' && item.pipe ? flat(item.pipe) : [item]))
+	items.flatMap((item) => (item.kind === 'schema' && item.pipe ? flat(item.pipe) : [item]))
 
 /**
  * What the document tells of a pipe: what holds of the value as sent (the items before the first
@@ -131,3 +132,79 @@ export function bodyJsonSchema(schema: v.GenericSchema): Json {
 /** A route's body as the document shows it: a valibot body's JSON Schema, a TypeBox one's own JSON. */
 export const bodyJson = (schema: unknown): Json =>
 	isValibot(schema) ? bodyJsonSchema(schema) : (JSON.parse(JSON.stringify(schema)) as Json)
+
+/**
+ * A field checked by `fault`, then told as `json` by the document, its value handed on as `stored`
+ * makes it: the account fields, and the choices DRF words as `Select a valid choice...`.
+ */
+const stored = <T>(
+	fault: (value: unknown) => string | null,
+	json: object,
+	store: (value: T) => T = (x) => x,
+) =>
+	v.pipe(
+		faulted<T>(fault, json),
+		v.transform((x: T) => (x === null ? undefined : store(x)) as T),
+	)
+
+/** One account field as DRF checks it (src/http/field-schema.ts `ruleFault`), in its stored form. */
+const account = (rule: FieldRule, options: Record<string, unknown> = {}) =>
+	stored<string>(
+		(x) => ruleFault(rule, x),
+		{ maxLength: rule.max, ...options, type: 'string' },
+		rule.kind === 'email' ? normalizeEmail : rule.kind === 'name' ? normalizeText : (x) => x,
+	)
+
+/**
+ * The account fields as DRF's serializers check them (e-mail 254, password 128, token 512, name
+ * 150: optional, may be blank), documented as strings with a length; an optional one is also
+ * wrapped in `v.optional` where it sits in an object, and one sent as `null` is absent.
+ */
+export const AccountFields = {
+	email: (options?: Record<string, unknown>) => account({ max: 254, kind: 'email' }, options),
+	password: (options?: Record<string, unknown>) => account({ max: 128, kind: 'secret' }, options),
+	token: (options?: Record<string, unknown>) => account({ max: 512, kind: 'token' }, options),
+	name: (options?: Record<string, unknown>) =>
+		account({ max: 150, kind: 'name', optional: true, allowBlank: true }, options),
+	custom: (rule: FieldRule, options?: Record<string, unknown>) => account(rule, options),
+}
+
+/** A choice among `allowed` worded as DRF's ChoiceField: null is a missing one, another type not a string. */
+export const choice = (allowed: (x: string) => boolean, json: object) =>
+	stored<string>((x) => {
+		if (x === undefined || x === null) return FIELD_MESSAGES.required
+		if (typeof x !== 'string') return FIELD_MESSAGES.notString
+		return allowed(x) ? null : FIELD_MESSAGES.invalidChoice
+	}, json)
+
+const dropAbsent = (body: Record<string, unknown>) =>
+	Object.fromEntries(Object.entries(body).filter(([, x]) => x !== undefined))
+
+/**
+ * A body of these fields: its other fields are dropped (as DRF's serializers ignore them), a field
+ * sent as `null` where it may be absent is absent.
+ */
+export const drfBody = <E extends v.ObjectEntries>(entries: E) => {
+	const object = v.object(entries, requiredField)
+	type Out = v.InferOutput<typeof object>
+	return v.pipe(object, v.transform(dropAbsent as (x: Out) => Out))
+}
+
+/**
+ * Each field of a body checked on its own: the errors of those that fail, in the schema's order,
+ * and the stored form of those that pass (check-password/ answers both).
+ */
+export function fieldOutcomes(schema: v.GenericSchema, body: Record<string, unknown>) {
+	const node = schema as unknown as Node
+	const object = node.entries ? node : flat(node.pipe ?? []).find((n) => n.entries)
+	const errors: Record<string, string[]> = {}
+	const values: Record<string, unknown> = {}
+	for (const [name, entry] of Object.entries(object?.entries ?? {})) {
+		const parsed = v.safeParse(entry as unknown as v.GenericSchema, body[name], {
+			message: () => INVALID_VALUE,
+		})
+		if (parsed.success) values[name] = parsed.output
+		else errors[name] = [parsed.issues[0]?.message ?? INVALID_VALUE]
+	}
+	return { errors, values }
+}

@@ -114,7 +114,15 @@ export type { Locate, Located, Locators } from '../auth/route-guard'
  * from its own messages as DRF's field errors (`requiredField`: a missing one), documented by
  * `@valibot/to-json-schema`, or as `documentedAs` says where the converter cannot.
  */
-export { documentedAs, faulted, requiredField } from '../http/body-schema'
+export {
+	AccountFields,
+	choice,
+	documentedAs,
+	drfBody,
+	faulted,
+	fieldOutcomes,
+	requiredField,
+} from '../http/body-schema'
 export {
 	checkedBy,
 	type FieldRule,
