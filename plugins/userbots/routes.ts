@@ -3,6 +3,7 @@ import {
 	answerOtherMethods,
 	BEARER_OR_SESSION,
 	byParam,
+	documentedAs,
 	fileErrors,
 	OF_COMPANY,
 	parseProxyBody,
@@ -11,7 +12,7 @@ import {
 	RestSchemas as S,
 	serveRoutes,
 } from 'userbot-gateway/plugin'
-import type * as v from 'valibot'
+import * as v from 'valibot'
 import { RestBodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
 import {
@@ -28,7 +29,7 @@ import {
 } from './route-context'
 
 const BASE = '/api/userbots'
-const ID = t.Object({ id: S.PathId() })
+const ID = S.IdParams
 /** What the document says of every route: its summary, the userbots tag, a caller required. */
 const about = (summary: string) => ({ summary, tags: ['userbots'], security: BEARER_OR_SESSION })
 const { authed, notFound: missing, badRequest: invalid, unavailable } = ROUTE_ERRORS
@@ -202,9 +203,16 @@ export const userbotRouteList = [
 		method: 'get',
 		path: `${BASE}/:id/files/:file_id`,
 		policy: reads,
-		params: t.Object({
+		params: v.object({
 			id: S.PathId(),
-			file_id: t.Unsafe<number>({ type: 'integer', format: 'int32', description: "TDLib's file id" }),
+			file_id: documentedAs(
+				v.custom<number>(() => true),
+				{
+					type: 'integer',
+					format: 'int32',
+					description: "TDLib's file id",
+				},
+			),
 		}),
 		response: {
 			200: S.FileBytes,

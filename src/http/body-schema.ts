@@ -54,7 +54,7 @@ export const requiredField = () => FIELD_MESSAGES.required
  * order, one message per field (DRF stops at a field's first problem), never quoting the value.
  * What no rule words is DRF's `Invalid value.`; a problem of no one field is `non_field_errors`.
  */
-export function checkBody(
+export function validateBody(
 	schema: v.GenericSchema,
 	body: unknown,
 ): { ok: true; output: unknown } | { ok: false; errors: Record<string, string[]> } {

@@ -7,7 +7,7 @@ import { entryFault, type PolicyEntry } from '../policy/entry'
 import type { Principal } from '../policy/principal'
 import { StartupError } from '../util/startup-error'
 import { readJsonObject } from './body'
-import { checkBody, isValibot } from './body-schema'
+import { isValibot, validateBody } from './body-schema'
 import { badRequest } from './errors'
 import { normalizeFields } from './field-schema'
 
@@ -17,9 +17,10 @@ import { normalizeFields } from './field-schema'
  * into the Elysia routes it serves; `describeRoutes` into its route data (its `api`), which the
  * OpenAPI document and the typed client read. Access is the policy's (docs/policy.md): the route's
  * guard asks `can` before the body is read, and again for the userbots the checked body names. The
- * body is read by `jsonObject` (DRF's answers for a body that is no JSON object) and validated by
- * Elysia against the route's schema; the app's one error handler words a failure as DRF's field
- * errors (src/http/field-schema.ts).
+ * body is read by `jsonObject` (DRF's answers for a body that is no JSON object) and validated once
+ * by the route's valibot schema before the handler, a failure worded as DRF's field errors from the
+ * schema's own messages (src/http/body-schema.ts). A TypeBox body (plugins written before issue 44)
+ * is validated by Elysia, the app's one error handler wording it (src/http/field-schema.ts).
  */
 
 export type RouteMethod = 'get' | 'post' | 'put' | 'patch' | 'delete'
@@ -79,7 +80,7 @@ export interface RestRoute<
 	M extends RouteMethod = RouteMethod,
 	P extends string = string,
 	B extends AnyBody | undefined = AnyBody | undefined,
-	Params extends TSchema | undefined = TSchema | undefined,
+	Params extends AnyBody | undefined = AnyBody | undefined,
 	R extends Record<number, TSchema> = Record<number, TSchema>,
 	Pre = unknown,
 	E extends PolicyEntry = PolicyEntry,
@@ -120,7 +121,7 @@ export const restRoute = <
 	const M extends RouteMethod,
 	const P extends string,
 	B extends AnyBody | undefined = undefined,
-	Params extends TSchema | undefined = undefined,
+	Params extends AnyBody | undefined = undefined,
 	// Not `const`: a const type parameter turns the spread statuses (`...ROUTE_ERRORS.authed`) into
 	// string keys, and Eden's error `status` would be typed "401" instead of 401.
 	R extends Record<number, TSchema> = Record<number, TSchema>,
@@ -136,7 +137,7 @@ type AnyRoute<Ctx = never> = RestRoute<
 	RouteMethod,
 	string,
 	AnyBody | undefined,
-	TSchema | undefined,
+	AnyBody | undefined,
 	Record<number, TSchema>,
 	unknown,
 	PolicyEntry
@@ -220,7 +221,7 @@ function servedHandler<Ctx>(serving: Serving<Ctx>) {
 	const run = ({ body, params, request, server }: Served, a: Admitted) => {
 		const input = { body: checked ? normalizeFields(checked, body) : body, params, request, server }
 		if (parsed) {
-			const outcome = checkBody(parsed, body)
+			const outcome = validateBody(parsed, body)
 			if (!outcome.ok) throw badRequest(outcome.errors)
 			input.body = outcome.output
 		}
@@ -268,7 +269,7 @@ type EdenOf<R> = R extends {
 			{
 				[K in M]: {
 					body: R extends { body?: infer B extends AnyBody } ? SentOf<B> : unknown
-					params: R extends { params?: infer Params extends TSchema } ? Static<Params> : ResolvePath<P>
+					params: R extends { params?: infer Params extends AnyBody } ? SentOf<Params> : ResolvePath<P>
 					query: unknown
 					headers: unknown
 					response: ResponsesOf<Res>

@@ -126,7 +126,7 @@ export const keyRouteList = [
 		method: 'delete',
 		path: '/api/keys/:id/',
 		policy: { action: 'write', resource: 'key', find: [byParam()], destructive: true },
-		params: t.Object({ id: S.PathId() }),
+		params: S.IdParams,
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
 		detail: {
 			summary: 'Revokes an API key: its sockets close at once',

@@ -2,7 +2,7 @@ import { toOpenAPISchema } from '@elysiajs/openapi'
 import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
-import { bodyJson } from '../http/body-schema'
+import { bodyJson, bodyJsonSchema } from '../http/body-schema'
 import type { PluginDefinition } from '../plugin/define'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { coreRouteData } from './core-routes'
@@ -55,6 +55,8 @@ export function openApiDocument(app: AnyElysia, plugins: readonly PluginDefiniti
 		app,
 		{ methods: ['options', 'all', 'ws', 'head'], staticFile: false },
 		[references as never],
+		// The parameters and queries written in valibot, as the request bodies are told (src/http/body-schema.ts).
+		{ valibot: bodyJsonSchema },
 	)
 	const documented: Record<string, Record<string, unknown>> = {}
 	for (const [path, item] of Object.entries(

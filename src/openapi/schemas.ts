@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import * as v from 'valibot'
-import { choice, drfBody, AccountFields as Fields } from '../http/body-schema'
+import { choice, documentedAs, drfBody, AccountFields as Fields } from '../http/body-schema'
 import { FIELD_MESSAGES } from '../http/field-messages'
 import { isPermission, PERMISSION_NAMES } from '../policy/permissions'
 import { STATES } from '../userbots/auth-states'
@@ -10,7 +10,16 @@ export const Int = () => t.Unsafe<number>({ type: 'integer' })
 /** A row's id: SQLite's 64-bit integer key (JSON readers keep it exact up to 2^53). */
 export const Id = () => t.Unsafe<number>({ type: 'integer', format: 'int64' })
 /** A path's id: the same integer, written in the path as digits. */
-export const PathId = () => t.Unsafe<number>({ type: 'integer', format: 'int64', minimum: 0 })
+export const PathId = () =>
+	documentedAs(
+		v.custom<number>(() => true),
+		{ type: 'integer', format: 'int64', minimum: 0 },
+	)
+/**
+ * The parameters of a path `/:id/`, as the document shows them: documented only, the handlers parse
+ * them (an unknown id is a 404, not a 400).
+ */
+export const IdParams = v.object({ id: PathId() })
 
 /**
  * The REST bodies as the routes read and write them (Django REST framework's shapes,
