@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { t } from 'elysia'
 import * as v from 'valibot'
-import { builtInPlugins } from '../../src/app'
 import { bodyJson } from '../../src/http/body-schema'
 import {
 	AccountFields,
@@ -16,7 +15,7 @@ import {
 	serveRoutes,
 } from '../../src/plugin/api'
 import { definePlugin } from '../../src/plugin/define'
-import { getTestInstance, type TestInstance } from '../helpers'
+import { expectNoObject, expectRefusals, serveWith } from './nickname-checks'
 
 /**
  * Issue 44: a plugin's route whose body is one valibot schema (the language of every body of the
@@ -76,73 +75,26 @@ const nick = definePlugin({
 	build: (ctx) => serveRoutes(ctx, routes, ctx.auth.guard()),
 })
 
-let instance: TestInstance
-beforeAll(async () => {
-	instance = await getTestInstance({}, { plugins: [...builtInPlugins, nick] })
-})
-afterAll(() => instance.stop())
-
-const post = async (path: string, body: string | undefined, headers: Record<string, string> = {}) => {
-	const res = await fetch(`${instance.url}${path}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body,
-	})
-	return { status: res.status, text: await res.text() }
-}
-const send = (value: unknown) => post('/api/vnick/', JSON.stringify(value))
+const served = serveWith(nick)
+const post = served.post
 
 describe("a plugin's route with a valibot body", () => {
 	it("answers a body that fails its schema with DRF's field errors, the handler never called", async () => {
-		seen.length = 0
-		const missing = await send({})
-		expect(missing.status).toBe(400)
-		expect(JSON.parse(missing.text)).toEqual({
-			email: ['This field is required.'],
-			nickname: ['This field is required.'],
-		})
-		const wrong = await send({
-			email: `${SECRET}@`,
-			nickname: `${SECRET}`,
-			adult: SECRET,
-			note: 7,
-			tags: [SECRET, 'b', 'c'],
-		})
-		expect(wrong.status).toBe(400)
-		expect(JSON.parse(wrong.text)).toEqual({
-			email: ['Enter a valid email address.'],
-			nickname: ['Ensure this field has no more than 5 characters.'],
-			adult: ['Must be a valid boolean.'],
-			note: ['Not a valid string.'],
-			tags: ['At most two tags.'],
-		})
-		expect(wrong.text).not.toContain(SECRET)
-		const nulls = await send({ email: null, nickname: 'ok', note: null })
-		expect(JSON.parse(nulls.text)).toEqual({ email: ['This field may not be null.'] })
-		const blank = await send({ email: '  ', nickname: 'ok' })
-		expect(JSON.parse(blank.text)).toEqual({ email: ['This field may not be blank.'] })
-		expect(seen).toEqual([])
+		await expectRefusals('/api/vnick/', post, seen, SECRET)
 	})
 
 	it("hands the handler the schema's output: the e-mail trimmed and lower-cased, an optional null and unknown fields absent", async () => {
 		seen.length = 0
-		const ok = await send({ email: ' Ann@Example.ORG ', nickname: 'ann', note: null, other: 1 })
+		const ok = await post(
+			'/api/vnick/',
+			JSON.stringify({ email: ' Ann@Example.ORG ', nickname: 'ann', note: null, other: 1 }),
+		)
 		expect(ok.status).toBe(200)
 		expect(seen).toEqual([{ email: 'ann@example.org', nickname: 'ann' }])
 	})
 
 	it("answers a body that is no JSON object as DRF's parser and serializer do", async () => {
-		expect(await post('/api/vnick/', '{"email":')).toEqual({
-			status: 400,
-			text: JSON.stringify({ detail: 'JSON parse error - the request body is not valid JSON' }),
-		})
-		expect(JSON.parse((await post('/api/vnick/', '[1]')).text)).toEqual({
-			non_field_errors: ['Invalid data. Expected a dictionary, but got list.'],
-		})
-		expect(JSON.parse((await post('/api/vnick/', undefined)).text)).toEqual({
-			email: ['This field is required.'],
-			nickname: ['This field is required.'],
-		})
+		await expectNoObject('/api/vnick/', post)
 	})
 
 	it('runs `before` ahead of checking the body: a stranger with a bad body gets the 401', async () => {
@@ -156,7 +108,7 @@ describe("a plugin's route with a valibot body", () => {
 	})
 
 	it('documents the body from the schema that validates it', async () => {
-		const doc = (await (await fetch(`${instance.url}/api/openapi.json`)).json()) as {
+		const doc = (await (await fetch(`${served.url()}/api/openapi.json`)).json()) as {
 			paths: Record<string, Record<string, { requestBody?: unknown }>>
 		}
 		const body = doc.paths['/api/vnick/']?.post?.requestBody as
