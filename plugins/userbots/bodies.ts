@@ -1,7 +1,5 @@
-import { type TSchema, t } from 'elysia'
 import {
-	checkedBy,
-	INVALID_VALUE,
+	documentedAs,
 	RestSchemas as S,
 	secretFault,
 	type TextFault,
@@ -108,43 +106,31 @@ export const bodies = (face: Face) => {
 	}
 }
 
-const rest = fields('rest')
+const rest = bodies('rest')
+const isDictOrNull = (x: unknown) => x === null || (typeof x === 'object' && !Array.isArray(x))
 
 /**
- * A REST body's field: documented as `schema`, checked by its rule (`checkedBy`) in DRF's words:
- * the rule's first message, `This field is required.` when a required one is absent.
- */
-const ruled = <S extends TSchema>(schema: S, rule: v.GenericSchema) =>
-	checkedBy(schema, (value) => {
-		if (value === undefined) return MESSAGES.rest.required('')
-		const parsed = v.safeParse(rule, value, { message: () => INVALID_VALUE })
-		return parsed.success ? null : (parsed.issues[0]?.message ?? INVALID_VALUE)
-	})
-
-/**
- * The REST routes' bodies as the routes validate and the document shows them (TypeBox), each field
- * checked by the rule above. A handler takes the checked body's stored form from `bodies('rest')`
- * (`v.parse`: trimmed, NFC, the phone number's digits), which cannot fail once the fields passed.
+ * The REST routes' bodies (valibot, issue 44): the rules above, validated by the route and worded as
+ * DRF's field errors; the handler gets the output (trimmed, NFC, the phone number's digits).
  */
 export const RestBodies = {
 	/** `POST /api/userbots/`: the proxy's own fields are checked by the handler (`parseProxyBody`), nested under `proxy`. */
-	create: t.Object({
-		name: t.Optional(ruled(t.String({ maxLength: 128 }), rest.name)),
-		proxy: t.Optional(
-			checkedBy(S.ProxySet, (x) =>
-				x === null || (typeof x === 'object' && !Array.isArray(x))
-					? null
-					: 'Invalid data. Expected a dictionary.',
+	create: v.looseObject(
+		{
+			name: rest.create.entries.name,
+			proxy: v.optional(
+				documentedAs(
+					v.custom<Record<string, unknown> | null>(isDictOrNull, 'Invalid data. Expected a dictionary.'),
+					S.ProxySet,
+				),
 			),
-		),
-	}),
+		},
+		missing('rest'),
+	),
 	/** `PATCH /api/userbots/{id}/`: the name, required, checked as POST checks it. */
-	rename: t.Object({ name: ruled(t.String({ maxLength: 128 }), rest.name) }),
-	phone: t.Object({ phone_number: ruled(t.String({ maxLength: 32 }), rest.phone_number) }),
-	code: t.Object({ code: ruled(t.String({ maxLength: 32 }), rest.code) }),
-	password: t.Object({ password: ruled(t.String({ maxLength: 256 }), rest.password) }),
-	registration: t.Object({
-		first_name: ruled(t.String({ maxLength: 64 }), rest.first_name),
-		last_name: t.Optional(ruled(t.String({ maxLength: 64 }), rest.last_name)),
-	}),
+	rename: v.looseObject({ name: rest.create.entries.name.wrapped }, missing('rest')),
+	phone: rest.phone,
+	code: rest.code,
+	password: rest.password,
+	registration: rest.registration,
 }

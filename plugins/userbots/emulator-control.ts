@@ -11,11 +11,8 @@ import {
 	serveRoutes,
 	type UserbotService,
 } from 'userbot-gateway/plugin'
-import * as v from 'valibot'
-import { bodies, RestBodies } from './bodies'
+import { RestBodies } from './bodies'
 import { lifecycleRoutes, type Userbots } from './route-context'
-
-const rest = bodies('rest')
 
 /**
  * What Telegram does to an account from outside, made to happen on the emulator
@@ -65,8 +62,7 @@ const control = (action: keyof typeof ACTIONS) =>
 			security: BEARER_OR_SESSION,
 		},
 		handle: async ({ ctx, service }: Userbots, { body, principal }) => {
-			const { phone_number } = v.parse(rest.phone, body)
-			const userbotId = await userbotOf(service, principal, phone_number)
+			const userbotId = await userbotOf(service, principal, body.phone_number)
 			const runtime = ctx.runtime
 			if (userbotId === undefined || !runtime)
 				throw new HttpError(404, { detail: 'No logged-in userbot of yours has this phone number.' })

@@ -1,10 +1,9 @@
-import { Elysia, type TSchema, t } from 'elysia'
+import { Elysia, t } from 'elysia'
 import {
 	answerOtherMethods,
 	BEARER_OR_SESSION,
-	badRequest,
 	byParam,
-	fieldErrors,
+	documentedAs,
 	fileErrors,
 	OF_COMPANY,
 	parseProxyBody,
@@ -14,7 +13,7 @@ import {
 	serveRoutes,
 } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
-import { bodies, RestBodies } from './bodies'
+import { RestBodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
 import {
 	clientOf,
@@ -29,9 +28,8 @@ import {
 	userbotLocators,
 } from './route-context'
 
-const rest = bodies('rest')
 const BASE = '/api/userbots'
-const ID = t.Object({ id: S.PathId() })
+const ID = S.IdParams
 /** What the document says of every route: its summary, the userbots tag, a caller required. */
 const about = (operationId: string, summary: string) => ({
 	operationId,
@@ -57,7 +55,7 @@ const manages = {
 const ends = { ...manages, destructive: true } as const
 
 /** A log-in step: one userbot, a body, its new authorization state or why the step was refused. */
-const logInStep = <const P extends string, B extends TSchema>(
+const logInStep = <const P extends string, B extends v.GenericSchema>(
 	path: P,
 	operationId: string,
 	summary: string,
@@ -93,18 +91,13 @@ export const userbotRouteList = [
 		method: 'post',
 		path: `${BASE}/`,
 		policy: { ...manages, find: [OF_COMPANY] },
+		// The proxy's own fields are checked by `proxyOfCreate`, their errors nested under `proxy`.
 		body: RestBodies.create,
-		// Checked here, not by the hook: Elysia's normaliser would make an object of a `proxy` that is
-		// none (it reads the field's JSON), and the proxy's own errors nest under `proxy`.
-		validate: false,
 		response: { 201: S.UserbotCreated, ...invalid, ...authed, ...unavailable },
 		detail: about('createUserbot', 'Adds a userbot and starts its TDLib client'),
 		handle: async (u: Userbots, input) => {
-			const errors = fieldErrors(RestBodies.create, input.body)
-			if (Object.keys(errors).length > 0) throw badRequest(errors)
-			const { name } = v.parse(rest.create, input.body)
 			const proxy = proxyOfCreate(input.body.proxy)
-			return created(await u.service.create(input.principal, name, proxy, clientOf(u, input)))
+			return created(await u.service.create(input.principal, input.body.name, proxy, clientOf(u, input)))
 		},
 	}),
 	restRoute({
@@ -125,10 +118,8 @@ export const userbotRouteList = [
 		body: RestBodies.rename,
 		response: { 200: S.Userbot, ...invalid, ...authed, ...missing },
 		detail: about('renameUserbot', 'Renames a userbot'),
-		handle: (u: Userbots, input) => {
-			const { name } = v.parse(rest.create, input.body)
-			return u.service.rename(input.principal, idOf(input.params.id), name, clientOf(u, input))
-		},
+		handle: (u: Userbots, input) =>
+			u.service.rename(input.principal, idOf(input.params.id), input.body.name, clientOf(u, input)),
 	}),
 	restRoute({
 		method: 'post',
@@ -174,7 +165,7 @@ export const userbotRouteList = [
 			RestBodies.phone,
 		),
 		handle: (u: Userbots, { body, params, principal }) =>
-			u.service.submitPhone(principal, idOf(params.id), v.parse(rest.phone, body).phone_number),
+			u.service.submitPhone(principal, idOf(params.id), body.phone_number),
 	}),
 	restRoute({
 		...logInStep(
@@ -184,7 +175,7 @@ export const userbotRouteList = [
 			RestBodies.code,
 		),
 		handle: (u: Userbots, { body, params, principal }) => {
-			const { code } = v.parse(rest.code, body)
+			const { code } = body
 			const userbotId = idOf(params.id)
 			return guessing(u, principal, userbotId, () => u.service.submitCode(principal, userbotId, code))
 		},
@@ -197,7 +188,7 @@ export const userbotRouteList = [
 			RestBodies.password,
 		),
 		handle: (u: Userbots, { body, params, principal }) => {
-			const { password } = v.parse(rest.password, body)
+			const { password } = body
 			const userbotId = idOf(params.id)
 			return guessing(u, principal, userbotId, () => u.service.submitPassword(principal, userbotId, password))
 		},
@@ -210,7 +201,7 @@ export const userbotRouteList = [
 			RestBodies.registration,
 		),
 		handle: (u: Userbots, { body, params, principal }) => {
-			const { first_name, last_name } = v.parse(rest.registration, body)
+			const { first_name, last_name } = body
 			return u.service.submitRegistration(principal, idOf(params.id), first_name, last_name)
 		},
 	}),
@@ -243,9 +234,16 @@ export const userbotRouteList = [
 		method: 'get',
 		path: `${BASE}/:id/files/:file_id`,
 		policy: reads,
-		params: t.Object({
+		params: v.object({
 			id: S.PathId(),
-			file_id: t.Unsafe<number>({ type: 'integer', format: 'int32', description: "TDLib's file id" }),
+			file_id: documentedAs(
+				v.custom<number>(() => true),
+				{
+					type: 'integer',
+					format: 'int32',
+					description: "TDLib's file id",
+				},
+			),
 		}),
 		response: {
 			200: S.FileBytes,

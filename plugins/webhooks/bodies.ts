@@ -1,10 +1,10 @@
-import { t } from 'elysia'
-import { checkedBy, AUTH_MESSAGES as MESSAGES, RestSchemas as S } from 'userbot-gateway/plugin'
+import { faulted, AUTH_MESSAGES as MESSAGES, requiredField } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { isEventName } from './kinds'
 
 /**
- * The bodies of the webhook routes, each written once: the schema the route validates and the
- * document shows. Each field is checked by its rule (`checkedBy`), which says what is wrong in our
+ * The bodies of the webhook routes, each written once (valibot): the schema the route validates and the
+ * document shows. Each field is checked by its rule (`faulted`), which says what is wrong in our
  * words, never quoting what was sent; the JSON is what the document always showed. The checked
  * body then becomes the fields the store takes (`endpointFields`, `replayFields`).
  */
@@ -59,56 +59,72 @@ const descriptionFault = (d: unknown) => {
 const enabledFault = (x: unknown) =>
 	x === undefined || typeof x === 'boolean' ? null : 'Must be a valid boolean.'
 
-/**
- * An id inside a list: documented as `S.Id()`, checked as one (Elysia's body normaliser compiles a
- * union's members, and a bare `t.Unsafe` has no check it could compile).
- */
-const Id = checkedBy(S.Id(), (x) => (safeInt(x, 1) ? null : 'Each item must be a userbot id.'))
-
+const id = { type: 'integer', format: 'int64' }
 const endpointProperties = (creating: boolean) => ({
-	url: checkedBy(
-		t.String({
-			maxLength: MAX_URL,
-			description: 'https (http with WEBHOOK_ALLOW_HTTP); no internal address',
+	url: faulted<string>(urlFault(creating), {
+		maxLength: MAX_URL,
+		description: 'https (http with WEBHOOK_ALLOW_HTTP); no internal address',
+		type: 'string',
+	}),
+	events: v.optional(
+		faulted<string[] | null>(eventsFault, {
+			minItems: 1,
+			maxItems: MAX_EVENTS,
+			type: 'array',
+			items: { type: 'string' },
 		}),
-		urlFault(creating),
 	),
-	events: t.Optional(checkedBy(t.Array(t.String(), { minItems: 1, maxItems: MAX_EVENTS }), eventsFault)),
-	userbot_ids: t.Optional(
-		checkedBy(t.Union([t.Array(Id, { minItems: 1, maxItems: MAX_USERBOTS }), t.Null()]), userbotIdsFault),
+	userbot_ids: v.optional(
+		faulted<number[] | null>(userbotIdsFault, {
+			anyOf: [{ minItems: 1, maxItems: MAX_USERBOTS, type: 'array', items: id }, { type: 'null' }],
+		}),
 	),
-	description: t.Optional(checkedBy(t.String({ maxLength: MAX_DESCRIPTION }), descriptionFault)),
+	description: v.optional(
+		faulted<string | null>(descriptionFault, { maxLength: MAX_DESCRIPTION, type: 'string' }),
+	),
 })
 
 /** `POST /api/webhooks/`: `url` is required; `enabled` is not read (a new endpoint is on). */
-export const EndpointBody = t.Object(endpointProperties(true))
+export const EndpointBody = v.looseObject(endpointProperties(true), requiredField)
 
 /** `PATCH /api/webhooks/:id/`: any of the fields, and `enabled`. */
 const { url, ...rest } = endpointProperties(false)
-export const EndpointPatch = t.Object({
-	url: t.Optional(url),
-	...rest,
-	enabled: t.Optional(checkedBy(t.Boolean(), enabledFault)),
-})
+export const EndpointPatch = v.looseObject(
+	{
+		url: v.optional(url),
+		...rest,
+		enabled: v.optional(faulted<boolean>(enabledFault, { type: 'boolean' })),
+	},
+	requiredField,
+)
 
 /** `POST /api/webhooks/:id/replay/`: what to send again (all of it when empty). */
-export const Replay = t.Object({
-	after_seq: t.Optional(
-		checkedBy(S.Int(), (x) =>
-			absent(x) || safeInt(x, 0) ? null : 'A valid non-negative integer is required.',
+export const Replay = v.looseObject(
+	{
+		after_seq: v.optional(
+			faulted<number | null>(
+				(x) => (absent(x) || safeInt(x, 0) ? null : 'A valid non-negative integer is required.'),
+				{ type: 'integer' },
+			),
 		),
-	),
-	userbot_id: t.Optional(
-		checkedBy(S.Id(), (x) => (absent(x) || safeInt(x, 1) ? null : 'A valid userbot id is required.')),
-	),
-	since: t.Optional(
-		checkedBy(t.String({ format: 'date-time' }), (x) =>
-			absent(x) || (typeof x === 'string' && x.length <= 64 && !Number.isNaN(Date.parse(x)))
-				? null
-				: 'Datetime has wrong format. Use ISO 8601.',
+		userbot_id: v.optional(
+			faulted<number | null>(
+				(x) => (absent(x) || safeInt(x, 1) ? null : 'A valid userbot id is required.'),
+				id,
+			),
 		),
-	),
-})
+		since: v.optional(
+			faulted<string | null>(
+				(x) =>
+					absent(x) || (typeof x === 'string' && x.length <= 64 && !Number.isNaN(Date.parse(x)))
+						? null
+						: 'Datetime has wrong format. Use ISO 8601.',
+				{ format: 'date-time', type: 'string' },
+			),
+		),
+	},
+	requiredField,
+)
 
 type EndpointInput = {
 	url?: string | null

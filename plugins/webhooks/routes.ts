@@ -56,7 +56,7 @@ const audit = (
 
 const created = (body: unknown) => Response.json(body, { status: 201 })
 const accepted = (body: unknown) => Response.json(body, { status: 202 })
-const ID = t.Object({ id: S.PathId() })
+const ID = S.IdParams
 const security = BEARER_OR_SESSION
 const tags = ['webhooks']
 const authed = { 401: S.Detail, 403: S.Detail }

@@ -9,6 +9,8 @@ export const FIELD_MESSAGES = {
 	blank: 'This field may not be blank.',
 	maxLength: (n: number) => `Ensure this field has no more than ${n} characters.`,
 	invalidEmail: 'Enter a valid email address.',
+	/** ChoiceField: a value not among the choices. */
+	invalidChoice: 'Select a valid choice. That choice is not one of the available choices.',
 	/** IntegerField: not an integer at all. */
 	notInteger: 'A valid integer is required.',
 	/** IntegerField: an integer past its bounds (`max_value`, `min_value`). */

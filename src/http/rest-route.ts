@@ -1,10 +1,13 @@
 import { CloneType, type Static, type TSchema } from '@sinclair/typebox'
 import type { Server } from 'bun'
 import { type CreateEden, Elysia, type ResolvePath } from 'elysia'
+import type * as v from 'valibot'
 import { entryFault, type PolicyEntry } from '../policy/entry'
 import type { Principal } from '../policy/principal'
 import { StartupError } from '../util/startup-error'
 import { readJsonObject } from './body'
+import { isValibot, validateBody } from './body-schema'
+import { badRequest } from './errors'
 import { normalizeFields } from './field-schema'
 
 /**
@@ -13,9 +16,10 @@ import { normalizeFields } from './field-schema'
  * into the Elysia routes it serves; `describeRoutes` into its route data (its `api`), which the
  * OpenAPI document and the typed client read. Access is the policy's (docs/policy.md): the route's
  * guard asks `can` before the body is read, and again for the userbots the checked body names. The
- * body is read by `jsonObject` (DRF's answers for a body that is no JSON object) and validated by
- * Elysia against the route's schema; the app's one error handler words a failure as DRF's field
- * errors (src/http/field-schema.ts).
+ * body is read by `jsonObject` (DRF's answers for a body that is no JSON object) and validated once
+ * by the route's valibot schema before the handler, a failure worded as DRF's field errors from the
+ * schema's own messages (src/http/body-schema.ts). A TypeBox body (plugins written before issue 44)
+ * is validated by Elysia, the app's one error handler wording it (src/http/field-schema.ts).
  */
 
 /** The handler of a route that is data only: the real route is the plugin's `build`. */
@@ -34,7 +38,13 @@ export interface RouteDetail {
 	description?: string
 }
 
-type BodyOf<B> = B extends TSchema ? Static<B> : undefined
+/** A route's body schema: valibot's (issue 44), or TypeBox's for the bodies that have not moved yet. */
+export type AnyBody = TSchema | v.GenericSchema
+
+/** What the handler gets: a valibot body's output (its stored form), a TypeBox body as checked. */
+type BodyOf<B> = B extends TSchema ? Static<B> : B extends v.GenericSchema ? v.InferOutput<B> : undefined
+/** What a client sends (Eden's body type). */
+type SentOf<B> = B extends TSchema ? Static<B> : B extends v.GenericSchema ? v.InferInput<B> : unknown
 
 /** The request as the guard and `before` see it: the body is not read yet. */
 export interface RouteRequest {
@@ -75,8 +85,8 @@ export interface RestRoute<
 	Ctx = unknown,
 	M extends RouteMethod = RouteMethod,
 	P extends string = string,
-	B extends TSchema | undefined = TSchema | undefined,
-	Params extends TSchema | undefined = TSchema | undefined,
+	B extends AnyBody | undefined = AnyBody | undefined,
+	Params extends AnyBody | undefined = AnyBody | undefined,
 	R extends Record<number, TSchema> = Record<number, TSchema>,
 	Pre = unknown,
 	E extends PolicyEntry = PolicyEntry,
@@ -116,8 +126,8 @@ export const restRoute = <
 	Ctx,
 	const M extends RouteMethod,
 	const P extends string,
-	B extends TSchema | undefined = undefined,
-	Params extends TSchema | undefined = undefined,
+	B extends AnyBody | undefined = undefined,
+	Params extends AnyBody | undefined = undefined,
 	// Not `const`: a const type parameter turns the spread statuses (`...ROUTE_ERRORS.authed`) into
 	// string keys, and Eden's error `status` would be typed "401" instead of 401.
 	R extends Record<number, TSchema> = Record<number, TSchema>,
@@ -132,8 +142,8 @@ type AnyRoute<Ctx = never> = RestRoute<
 	Ctx,
 	RouteMethod,
 	string,
-	TSchema | undefined,
-	TSchema | undefined,
+	AnyBody | undefined,
+	AnyBody | undefined,
 	Record<number, TSchema>,
 	unknown,
 	PolicyEntry
@@ -156,6 +166,8 @@ interface Serving<Ctx> {
 	 * (`additionalProperties`), and the definition is also what the document shows, in every app.
 	 */
 	checked: TSchema | undefined
+	/** A valibot body schema: checked once, before the handler, its output the handler's body. */
+	parsed: v.GenericSchema | undefined
 	/** What the guard and `before` answered for a request, between the parse step and the handler. */
 	admitted: WeakMap<Request, Admitted | Promise<Admitted>>
 }
@@ -175,7 +187,8 @@ export function serveRoutes<Ctx>(ctx: Ctx, routes: readonly AnyRoute<Ctx>[], gua
 			ctx,
 			route,
 			guard,
-			checked: validated && route.body ? CloneType(route.body) : undefined,
+			checked: validated && route.body && !isValibot(route.body) ? CloneType(route.body) : undefined,
+			parsed: validated && isValibot(route.body) ? route.body : undefined,
 			admitted: new WeakMap(),
 		}
 		app.route(
@@ -209,10 +222,15 @@ function admit<Ctx>({ ctx, route, guard, admitted }: Serving<Ctx>, request: Rout
 
 /** The handler: the admitted caller, the userbots the body names, then the route's own handler. */
 function servedHandler<Ctx>(serving: Serving<Ctx>) {
-	const { ctx, route, guard, checked } = serving
+	const { ctx, route, guard, checked, parsed } = serving
 	const namesInBody = route.policy.find?.some((f) => f.from === 'body') === true
 	const run = ({ body, params, request, server }: Served, a: Admitted) => {
 		const input = { body: checked ? normalizeFields(checked, body) : body, params, request, server }
+		if (parsed) {
+			const outcome = validateBody(parsed, body)
+			if (!outcome.ok) throw badRequest(outcome.errors)
+			input.body = outcome.output
+		}
 		const handle = () => route.handle(ctx, { ...input, principal: a.principal, pre: a.pre } as never)
 		return namesInBody ? guard.admitBody(route.policy, a.principal, input.body).then(handle) : handle()
 	}
@@ -260,8 +278,8 @@ type EdenOf<R> = R extends {
 			P,
 			{
 				[K in M]: {
-					body: R extends { body?: infer B extends TSchema } ? Static<B> : unknown
-					params: R extends { params?: infer Params extends TSchema } ? Static<Params> : ResolvePath<P>
+					body: R extends { body?: infer B extends AnyBody } ? SentOf<B> : unknown
+					params: R extends { params?: infer Params extends AnyBody } ? SentOf<Params> : ResolvePath<P>
 					query: unknown
 					headers: unknown
 					response: ResponsesOf<Res>

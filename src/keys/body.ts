@@ -1,26 +1,20 @@
 import { t } from 'elysia'
 import * as v from 'valibot'
 import { MESSAGES } from '../auth/errors'
-import { checkedBy } from '../http/field-schema'
+import { documentedAs, requiredField } from '../http/body-schema'
+import { FIELD_MESSAGES } from '../http/field-messages'
 import * as S from '../openapi/schemas'
 import { textFault } from '../util/text'
 
 /**
  * The bodies and answers of `/api/keys/` (docs/operator.md), each written once: the creation's body
  * is the schema the route validates and the document shows. Each field is checked by its DRF rule
- * in DRF's words (`checkedBy`), documented as its plain JSON.
+ * in DRF's words (valibot), documented as its plain JSON.
  */
 export const MAX_IDS = 1000
-export const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.'
+const MAX_NAME = 100
+export const INVALID_CHOICE = FIELD_MESSAGES.invalidChoice
 const TOO_MANY = `Ensure this field has no more than ${MAX_IDS} elements.`
-
-/** A field's first problem in its rule's words, or null. */
-const faultOf =
-	(schema: v.GenericSchema) =>
-	(value: unknown): string | null => {
-		const result = v.safeParse(schema, value)
-		return result.success ? null : (result.issues[0]?.message ?? null)
-	}
 
 const name = v.pipe(
 	v.unknown(),
@@ -28,7 +22,7 @@ const name = v.pipe(
 	v.string('Not a valid string.'),
 	v.trim(),
 	v.nonEmpty('This field may not be blank.'),
-	v.maxLength(100, 'Ensure this field has no more than 100 characters.'),
+	v.maxLength(MAX_NAME, FIELD_MESSAGES.maxLength(MAX_NAME)),
 	v.check((s) => textFault(s) === null, 'Control characters are not allowed.'),
 )
 const expiresAt = v.nullish(
@@ -57,26 +51,28 @@ const names = v.nullish(
 )
 const flag = v.optional(v.boolean('Must be a valid boolean.'))
 
+const orNull = (json: object) => ({ anyOf: [json, { type: 'null' }] })
+const listOf = (items: object) => orNull({ type: 'array', items })
+
 /**
- * An id inside the body's list: documented as `S.Id()`, checked as one (Elysia's body normaliser
- * compiles a union's members, and a bare `t.Unsafe` has no check it could compile).
+ * `POST /api/keys/`: the scopes are narrowed to what is named; a name is trimmed when stored. Each
+ * field is its rule above, documented as the JSON it always had (the rules' checks and transforms
+ * say nothing the converter can read).
  */
-const Id = checkedBy(S.Id(), (x) => (Number.isSafeInteger(x) ? null : 'A valid integer is required.'))
+export const NewApiKey = v.object(
+	{
+		name: documentedAs(name, { maxLength: MAX_NAME, type: 'string' }),
+		expires_at: documentedAs(expiresAt, orNull({ format: 'date-time', type: 'string' })),
+		userbot_ids: documentedAs(userbotIds, listOf({ type: 'integer', format: 'int64' })),
+		groups: documentedAs(names, listOf({ type: 'string' })),
+		commands: documentedAs(names, listOf({ type: 'string' })),
+		read_only: documentedAs(flag, { type: 'boolean' }),
+		webhooks: documentedAs(flag, { type: 'boolean' }),
+	},
+	requiredField,
+)
 
 const Names = () => t.Union([t.Array(t.String()), t.Null()])
-
-/** `POST /api/keys/`: the scopes are narrowed to what is named; a name is trimmed when stored. */
-export const NewApiKey = t.Object({
-	name: checkedBy(t.String({ maxLength: 100 }), faultOf(name)),
-	expires_at: t.Optional(
-		checkedBy(t.Union([t.String({ format: 'date-time' }), t.Null()]), faultOf(expiresAt)),
-	),
-	userbot_ids: t.Optional(checkedBy(t.Union([t.Array(Id), t.Null()]), faultOf(userbotIds))),
-	groups: t.Optional(checkedBy(Names(), faultOf(names))),
-	commands: t.Optional(checkedBy(Names(), faultOf(names))),
-	read_only: t.Optional(checkedBy(t.Boolean(), faultOf(flag))),
-	webhooks: t.Optional(checkedBy(t.Boolean(), faultOf(flag))),
-})
 
 const Scopes = t.Object({
 	userbot_ids: t.Union([t.Array(S.Id()), t.Null()]),

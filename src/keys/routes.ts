@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm'
-import { Elysia, type Static, t } from 'elysia'
+import { Elysia, t } from 'elysia'
+import type * as v from 'valibot'
 import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
 import { type ApiKeys, type KeyRecord, scopesToJson } from '../auth/api-keys'
@@ -46,7 +47,7 @@ const ownCompany = (p: Principal) => ({ ...p, companyId: companyOf(p) })
 async function checkScopes(
 	{ ctx, commands }: KeysContext,
 	companyId: number,
-	body: Static<typeof NewApiKey>,
+	body: v.InferOutput<typeof NewApiKey>,
 ) {
 	const groupIds = new Set([...commands.values()].map((c) => c.groupId))
 	const errors: Record<string, string[]> = {}
@@ -131,7 +132,7 @@ export const keyRouteList = [
 		method: 'delete',
 		path: '/api/keys/:id/',
 		policy: { action: 'write', resource: 'key', find: [byParam()], destructive: true },
-		params: t.Object({ id: S.PathId() }),
+		params: S.IdParams,
 		response: { 204: t.Void(), ...authed, 404: S.Detail },
 		detail: {
 			operationId: 'revokeApiKey',

@@ -3,6 +3,7 @@ import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
 import { jsonAnswer, textAnswer } from '../http/answers'
+import { bodyJson, bodyJsonSchema } from '../http/body-schema'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { coreRouteData } from './core-routes'
 import { renderDocsPage } from './docs-page'
@@ -29,7 +30,7 @@ const toOpenApiPath = (path: string) => path.replace(/:([^/]+)/g, '{$1}')
  */
 function requestBody(body: unknown): { requestBody?: unknown } {
 	if (!body) return {}
-	const schema = JSON.parse(JSON.stringify(body)) as JsonSchema
+	const schema = bodyJson(body) as JsonSchema
 	const props = (schema.properties ?? {}) as Record<string, JsonSchema>
 	const multipart = Object.values(props).some((p) => p.format === 'binary' || p.type === 'File')
 	return {
@@ -63,6 +64,8 @@ export function openApiDocument(app: AnyElysia, plugins: readonly Described[]): 
 		app,
 		{ methods: ['options', 'all', 'ws', 'head'], staticFile: false },
 		[references as never],
+		// The parameters and queries written in valibot, as the request bodies are told (src/http/body-schema.ts).
+		{ valibot: bodyJsonSchema },
 	)
 	const documented: Record<string, Record<string, unknown>> = {}
 	for (const [path, item] of Object.entries(

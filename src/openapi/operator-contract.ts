@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import * as v from 'valibot'
 import { keysApi } from '../keys/routes'
 import { documentedOnly } from './route-data'
 import * as S from './schemas'
@@ -21,7 +22,8 @@ const AuditLine = t.Object({
 export const operatorContract = new Elysia({ name: 'operator-contract' })
 	.use(keysApi)
 	.get('/api/audit/', documentedOnly, {
-		query: t.Object({ limit: t.Optional(t.String()), before: t.Optional(t.String()) }),
+		// Documented only: the route reads them with `queryInteger` (DRF's IntegerField wording).
+		query: v.object({ limit: v.optional(v.string()), before: v.optional(v.string()) }),
 		response: { 200: t.Array(AuditLine), 400: S.FieldErrors, ...authed },
 		detail: {
 			operationId: 'listAuditLog',

@@ -1,7 +1,8 @@
 import { t } from 'elysia'
-import { MESSAGES } from '../auth/errors'
-import { Fields, worded } from '../http/field-schema'
-import { PERMISSION_NAMES } from '../policy/permissions'
+import * as v from 'valibot'
+import { choice, documentedAs, drfBody, AccountFields as Fields } from '../http/body-schema'
+import { FIELD_MESSAGES } from '../http/field-messages'
+import { isPermission, PERMISSION_NAMES } from '../policy/permissions'
 import { STATES } from '../userbots/auth-states'
 
 /** An integer, as JSON Schema says it (Elysia's `t.Integer` also takes a string of digits). */
@@ -9,7 +10,16 @@ export const Int = () => t.Unsafe<number>({ type: 'integer' })
 /** A row's id: SQLite's 64-bit integer key (JSON readers keep it exact up to 2^53). */
 export const Id = () => t.Unsafe<number>({ type: 'integer', format: 'int64' })
 /** A path's id: the same integer, written in the path as digits. */
-export const PathId = () => t.Unsafe<number>({ type: 'integer', format: 'int64', minimum: 0 })
+export const PathId = () =>
+	documentedAs(
+		v.custom<number>(() => true),
+		{ type: 'integer', format: 'int64', minimum: 0 },
+	)
+/**
+ * The parameters of a path `/:id/`, as the document shows them: documented only, the handlers parse
+ * them (an unknown id is a 404, not a 400).
+ */
+export const IdParams = v.object({ id: PathId() })
 
 /**
  * The REST bodies as the routes read and write them (Django REST framework's shapes,
@@ -34,15 +44,15 @@ export const Email = Fields.email({ description: 'normalised: trimmed, lower cas
 export const Password = Fields.password()
 
 export const TokenPair = t.Object({ access: t.String(), refresh: t.String() })
-export const Refresh = t.Object({ refresh: Fields.token() })
-export const Credentials = t.Object({ email: Email, password: Password })
+export const Refresh = drfBody({ refresh: Fields.token() })
+export const Credentials = drfBody({ email: Email, password: Password })
 
-export const Registration = t.Object({
+export const Registration = drfBody({
 	email: Email,
 	password: Password,
-	first_name: t.Optional(Fields.name()),
-	last_name: t.Optional(Fields.name()),
-	invite: t.Optional(
+	first_name: v.optional(Fields.name()),
+	last_name: v.optional(Fields.name()),
+	invite: v.optional(
 		Fields.custom(
 			{ max: 512, kind: 'token', optional: true },
 			{ description: 'an invite token: joins the inviting company' },
@@ -56,11 +66,11 @@ export const Registered = t.Object({
 	last_name: t.String(),
 })
 
-export const CheckPassword = t.Object({
+export const CheckPassword = drfBody({
 	email: Email,
 	password: Password,
-	first_name: t.Optional(Fields.name()),
-	last_name: t.Optional(Fields.name()),
+	first_name: v.optional(Fields.name()),
+	last_name: v.optional(Fields.name()),
 })
 export const PasswordProblems = t.Object({ email: t.Array(t.String()), password: t.Array(t.String()) })
 
@@ -70,12 +80,12 @@ export const Session = t.Object({
 })
 export const Message = t.Object({ message: t.String() })
 
-export const ResetRequest = t.Object({
+export const ResetRequest = drfBody({
 	email: Email,
-	token: t.Optional(Fields.token({ description: 'with a token: checks it instead of mailing one' })),
+	token: v.optional(Fields.token({ description: 'with a token: checks it instead of mailing one' })),
 })
 export const ResetAnswer = t.Union([t.Object({ detail: t.String() }), t.Object({ valid: t.Literal(true) })])
-export const ResetPassword = t.Object({ email: Email, token: Fields.token(), new_password: Password })
+export const ResetPassword = drfBody({ email: Email, token: Fields.token(), new_password: Password })
 
 export const Profile = t.Object({
 	id: Id(),
@@ -87,8 +97,8 @@ export const Profile = t.Object({
 	is_owner: t.Boolean(),
 })
 
-export const InviteRequest = t.Object({
-	email: t.Optional(
+export const InviteRequest = drfBody({
+	email: v.optional(
 		Fields.custom(
 			{ max: 254, kind: 'email', optional: true },
 			{ description: 'only this e-mail may use the invite' },
@@ -123,24 +133,18 @@ export const PermissionName = t.Union(
 )
 export const PermissionInfo = t.Object({ code: PermissionName, description: t.String() })
 /** DRF's ChoiceField's words. */
-export const INVALID_CHOICE = 'Select a valid choice. That choice is not one of the available choices.'
-export const GrantRequest = t.Object({
-	permission: worded(PermissionName, {
-		null: MESSAGES.required,
-		type: MESSAGES.notString,
-		invalid: INVALID_CHOICE,
-	}),
-})
+export const INVALID_CHOICE = FIELD_MESSAGES.invalidChoice
+export const GrantRequest = drfBody({ permission: choice(isPermission, PermissionName) })
 export const Grant = t.Object({
 	permission: PermissionName,
 	granted_by: t.Union([Id(), t.Null()], { description: 'the owner who granted it' }),
 	granted_at: t.String({ description: 'ISO 8601' }),
 })
-export const StatusChange = t.Object({
-	status: worded(t.String({ maxLength: 64, description: 'a work status code from /accounts/statuses/' }), {
-		null: MESSAGES.required,
-		type: MESSAGES.notString,
-		invalid: INVALID_CHOICE,
+export const StatusChange = drfBody({
+	status: choice((code) => code.length <= 64, {
+		maxLength: 64,
+		description: 'a work status code from /accounts/statuses/',
+		type: 'string',
 	}),
 })
 

@@ -109,6 +109,20 @@ export type { ObservedEvent } from '../updates/hub'
  * userbots gets those the principal reaches (`reachedUserbots`).
  */
 export type { Locate, Located, Locators } from '../auth/route-guard'
+/**
+ * Issue 44: a body as one valibot schema (src/http/body-schema.ts): validated by the route, worded
+ * from its own messages as DRF's field errors (`requiredField`: a missing one), documented by
+ * `@valibot/to-json-schema`, or as `documentedAs` says where the converter cannot.
+ */
+export {
+	AccountFields,
+	choice,
+	documentedAs,
+	drfBody,
+	faulted,
+	fieldOutcomes,
+	requiredField,
+} from '../http/body-schema'
 export {
 	checkedBy,
 	type FieldRule,
@@ -121,7 +135,7 @@ export {
 } from '../http/field-schema'
 /**
  * Issue 24: a route as one definition, served (`serveRoutes`) and described (`describeRoutes`) from
- * it; its body validated by its TypeBox schema, the failures worded as DRF's field errors
+ * it; its body validated by its schema (valibot, or TypeBox where not moved yet), the failures worded as DRF's field errors
  * (`Fields`: the account fields as DRF checks them; `worded`: a schema's own message).
  */
 export {

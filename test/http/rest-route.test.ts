@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { describe, expect, it } from 'bun:test'
 import { t } from 'elysia'
-import { builtInPlugins } from '../../src/app'
 import {
 	checkedBy,
 	describeRoutes,
@@ -13,7 +12,7 @@ import {
 	serveRoutes,
 } from '../../src/plugin/api'
 import { definePlugin } from '../../src/plugin/define'
-import { getTestInstance, type TestInstance } from '../helpers'
+import { expectNoObject, expectRefusals, serveWith } from './nickname-checks'
 
 /**
  * A third party's plugin written with the REST toolkit: each route one definition, its body schema
@@ -71,55 +70,14 @@ const nick = definePlugin({
 	build: (ctx) => serveRoutes(ctx, routes, ctx.auth.guard()),
 })
 
-let instance: TestInstance
-beforeAll(async () => {
-	instance = await getTestInstance({}, { plugins: [...builtInPlugins, nick] })
-})
-afterAll(() => instance.stop())
-
-const post = async (path: string, body: string | undefined, headers: Record<string, string> = {}) => {
-	const res = await fetch(`${instance.url}${path}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', ...headers },
-		body,
-	})
-	return { status: res.status, text: await res.text() }
-}
+const served = serveWith(nick)
+const post = served.post
 const send = (value: unknown, headers?: Record<string, string>) =>
 	post('/api/nick/', JSON.stringify(value), headers)
 
 describe("a plugin's route, one definition", () => {
 	it("answers a body that fails its schema with DRF's field errors, the handler never called", async () => {
-		seen.length = 0
-		const missing = await send({})
-		expect(missing.status).toBe(400)
-		expect(JSON.parse(missing.text)).toEqual({
-			email: ['This field is required.'],
-			nickname: ['This field is required.'],
-		})
-		const wrong = await send({
-			email: `${SECRET}@`,
-			nickname: `${SECRET}`,
-			adult: SECRET,
-			note: 7,
-			tags: [SECRET, 'b', 'c'],
-		})
-		expect(wrong.status).toBe(400)
-		expect(JSON.parse(wrong.text)).toEqual({
-			email: ['Enter a valid email address.'],
-			nickname: ['Ensure this field has no more than 5 characters.'],
-			adult: ['Must be a valid boolean.'],
-			note: ['Not a valid string.'],
-			tags: ['At most two tags.'],
-		})
-		expect(wrong.text).not.toContain(SECRET)
-		const nulls = await send({ email: null, nickname: 'ok', note: null })
-		expect(JSON.parse(nulls.text)).toEqual({ email: ['This field may not be null.'] })
-		const blank = await send({ email: '  ', nickname: 'ok' })
-		expect(JSON.parse(blank.text)).toEqual({ email: ['This field may not be blank.'] })
-		const control = await send({ email: 'a\u0007@b.co', nickname: 'ok' })
-		expect(JSON.parse(control.text)).toEqual({ email: ['Control characters are not allowed.'] })
-		expect(seen).toEqual([])
+		await expectRefusals('/api/nick/', post, seen, SECRET)
 	})
 
 	it('hands the handler the body in its stored form: the e-mail trimmed and lower-cased, an optional null absent', async () => {
@@ -130,23 +88,7 @@ describe("a plugin's route, one definition", () => {
 	})
 
 	it("answers a body that is no JSON object as DRF's parser and serializer do", async () => {
-		expect(await post('/api/nick/', '{"email":')).toEqual({
-			status: 400,
-			text: JSON.stringify({ detail: 'JSON parse error - the request body is not valid JSON' }),
-		})
-		expect(JSON.parse((await post('/api/nick/', '[1]')).text)).toEqual({
-			non_field_errors: ['Invalid data. Expected a dictionary, but got list.'],
-		})
-		expect(JSON.parse((await post('/api/nick/', 'null')).text)).toEqual({
-			non_field_errors: ['No data provided'],
-		})
-		// No body: DRF's empty data, so the fields say what is missing.
-		expect(JSON.parse((await post('/api/nick/', undefined)).text)).toEqual({
-			email: ['This field is required.'],
-			nickname: ['This field is required.'],
-		})
-		const big = await post('/api/nick/', JSON.stringify({ nickname: 'x'.repeat(3 * 1024 * 1024) }))
-		expect(big.status).toBe(413)
+		await expectNoObject('/api/nick/', post)
 	})
 
 	it('runs `before` ahead of reading the body: a stranger with a broken body gets the 401', async () => {
@@ -158,7 +100,7 @@ describe("a plugin's route, one definition", () => {
 	})
 
 	it('documents the body from the schema that validates it: a field added there is in both at once', async () => {
-		const doc = (await (await fetch(`${instance.url}/api/openapi.json`)).json()) as {
+		const doc = (await (await fetch(`${served.url()}/api/openapi.json`)).json()) as {
 			paths: Record<string, Record<string, { summary?: string; requestBody?: unknown }>>
 		}
 		const op = doc.paths['/api/nick/']?.post

@@ -1,8 +1,7 @@
 import {
-	fieldErrors,
+	fieldOutcomes,
 	json,
 	AUTH_MESSAGES as MESSAGES,
-	normalizeFields,
 	PUBLIC_READ,
 	ROUTE_ERRORS,
 	restRoute,
@@ -35,10 +34,10 @@ export const checkPasswordRoutes = [
 			tags: ['accounts'],
 		},
 		handle: async (ctx: AccountsContext, { body, request, server }) => {
-			const errors = fieldErrors(S.CheckPassword, body)
-			// The fields that passed, in their stored form.
-			const values = normalizeFields(S.CheckPassword, body)
-			const valid = <K extends keyof typeof values>(key: K) => (errors[key] ? undefined : values[key])
+			// The errors of the fields that failed, and the stored form of those that passed.
+			const { errors, values } = fieldOutcomes(S.CheckPassword, body as Record<string, unknown>)
+			const valid = (key: 'email' | 'password' | 'first_name' | 'last_name') =>
+				values[key] as string | undefined
 			const result: Record<string, string[]> = { email: errors.email ?? [], password: errors.password ?? [] }
 			for (const key of ['first_name', 'last_name'] as const) if (errors[key]) result[key] = errors[key]
 			const email = valid('email')

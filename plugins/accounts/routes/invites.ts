@@ -34,7 +34,7 @@ const view = (row: InviteRow, now = Date.now()) => ({
 	created_at: new Date(row.createdAt).toISOString(),
 })
 
-const ID = t.Object({ id: S.PathId() })
+const ID = S.IdParams
 
 export const inviteRoutes = [
 	restRoute({

@@ -4,6 +4,7 @@ import {
 	BEARER_OR_SESSION,
 	byParam,
 	companyOf,
+	documentedAs,
 	isPermission,
 	json,
 	memberGrant,
@@ -17,6 +18,7 @@ import {
 	userProfile,
 	writeAudit,
 } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { parseId } from './members'
 
 /**
@@ -57,8 +59,11 @@ const requireMember = async (ctx: RestContext, companyId: number, id: number) =>
 	if (!member) throw notFound()
 }
 
-const ID = t.Object({ id: S.PathId() })
-const GRANT = t.Object({ id: S.PathId(), permission: S.PermissionName })
+const ID = S.IdParams
+const GRANT = v.object({
+	id: S.PathId(),
+	permission: documentedAs(v.custom<string>(isPermission), { type: 'string', enum: [...PERMISSION_NAMES] }),
+})
 
 export const memberGrantRoutes = [
 	restRoute({

@@ -86,7 +86,7 @@ const members = (ctx: RestContext, companyId: number, id?: number) =>
 		)
 		.orderBy(asc(userProfile.id))
 
-const ID = t.Object({ id: S.PathId() })
+const ID = S.IdParams
 
 export const memberRoutes = [
 	restRoute({
