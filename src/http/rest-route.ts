@@ -1,6 +1,6 @@
 import { CloneType, type Static, type TSchema } from '@sinclair/typebox'
 import type { Server } from 'bun'
-import { type CreateEden, Elysia, type ResolvePath } from 'elysia'
+import { Elysia } from 'elysia'
 import type * as v from 'valibot'
 import { entryFault, type PolicyEntry } from '../policy/entry'
 import type { Principal } from '../policy/principal'
@@ -9,6 +9,7 @@ import { readJsonObject } from './body'
 import { isValibot, validateBody } from './body-schema'
 import { badRequest } from './errors'
 import { normalizeFields } from './field-schema'
+import type { AnyBody, DescribedRoutes } from './route-eden'
 
 /**
  * A REST route as one definition (docs/plugins.md#routes-as-data): path, method, body schema,
@@ -38,13 +39,8 @@ export interface RouteDetail {
 	description?: string
 }
 
-/** A route's body schema: valibot's (issue 44), or TypeBox's for the bodies that have not moved yet. */
-export type AnyBody = TSchema | v.GenericSchema
-
 /** What the handler gets: a valibot body's output (its stored form), a TypeBox body as checked. */
 type BodyOf<B> = B extends TSchema ? Static<B> : B extends v.GenericSchema ? v.InferOutput<B> : undefined
-/** What a client sends (Eden's body type). */
-type SentOf<B> = B extends TSchema ? Static<B> : B extends v.GenericSchema ? v.InferInput<B> : unknown
 
 /** The request as the guard and `before` see it: the body is not read yet. */
 export interface RouteRequest {
@@ -267,39 +263,6 @@ function hooksOf<Ctx>(serving: Serving<Ctx>) {
 		],
 	}
 }
-
-type ResponsesOf<R> = { [S in keyof R]: R[S] extends TSchema ? Static<R[S]> : never }
-type EdenOf<R> = R extends {
-	method: infer M extends string
-	path: infer P extends string
-	response: infer Res
-}
-	? CreateEden<
-			P,
-			{
-				[K in M]: {
-					body: R extends { body?: infer B extends AnyBody } ? SentOf<B> : unknown
-					params: R extends { params?: infer Params extends AnyBody } ? SentOf<Params> : ResolvePath<P>
-					query: unknown
-					headers: unknown
-					response: ResponsesOf<Res>
-				}
-			}
-		>
-	: never
-type Intersect<U> = (U extends unknown ? (k: U) => void : never) extends (k: infer I) => void ? I : never
-
-/** A new Elysia's type: its default decorators, definitions and metadata. */
-type Blank = Elysia
-
-/** The routes' data for Eden: the type Elysia's own chain of `.post(path, handler, {body, response})` has. */
-export type DescribedRoutes<Routes extends readonly unknown[]> = Elysia<
-	'',
-	Blank['~Singleton'],
-	Blank['~Definitions'],
-	Blank['~Metadata'],
-	Intersect<EdenOf<Routes[number]>> & Blank['~Routes']
->
 
 /** The route data of a plugin's definitions (its `api`): what the document says of each, never served. */
 export function describeRoutes<const Routes extends readonly AnyRoute[]>(

@@ -23,8 +23,9 @@ export const IdParams = v.object({ id: PathId() })
 
 /**
  * The REST bodies as the routes read and write them (Django REST framework's shapes,
- * docs/rest.md#conventions), as TypeBox schemas: the OpenAPI document is made of them, and the Eden client is
- * typed by them. A test checks real answers of the routes against them.
+ * docs/rest.md#conventions): the answers as TypeBox schemas, the bodies as valibot ones (issue 44,
+ * src/http/body-schema.ts). The OpenAPI document is made of them, and the Eden client is typed by
+ * them. A test checks real answers of the routes against them.
  */
 
 /** `{detail, code?}`: every error that is not about one field. */

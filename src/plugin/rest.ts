@@ -127,16 +127,14 @@ export {
 	checkedBy,
 	type FieldRule,
 	Fields,
-	fieldErrors,
 	/** DRF's generic field error: what a client reads when a rule did not word a problem itself. */
 	INVALID_VALUE,
-	normalizeFields,
-	worded,
 } from '../http/field-schema'
 /**
  * Issue 24: a route as one definition, served (`serveRoutes`) and described (`describeRoutes`) from
- * it; its body validated by its schema (valibot, or TypeBox where not moved yet), the failures worded as DRF's field errors
- * (`Fields`: the account fields as DRF checks them; `worded`: a schema's own message).
+ * it; its body validated by its schema (valibot; TypeBox for plugins written before), the failures
+ * worded as DRF's field errors
+ * (`Fields`: the account fields as DRF checks them; `checkedBy`: a rule's own message).
  */
 export {
 	describeRoutes,
@@ -152,7 +150,7 @@ export {
 	ROUTE_ERRORS,
 	type RouteData,
 } from '../openapi/route-data'
-/** The shared wire shapes of the REST answers and bodies (TypeBox), for a plugin's route data. */
+/** The shared wire shapes of the REST answers (TypeBox), bodies and path parameters (valibot), for a plugin's route data. */
 export * as RestSchemas from '../openapi/schemas'
 export { reachedUserbots, reachesEvery, reachesUserbot } from '../policy/can'
 export {
