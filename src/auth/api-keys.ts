@@ -88,17 +88,51 @@ function toRecord(row: Row): KeyRecord {
 	return { ...rest, scopes: scopesFromJson(scopes) }
 }
 
-export function createApiKeys(db: Database, cache: AuthCache, reportError: (err: unknown) => void): ApiKeys {
-	// What never changes of a key, by hash: a request with a known key reads no row.
-	const byHash = new Map<string, KeyRecord & { hash: string }>()
-	const lastWritten = new Map<number, number>()
+/**
+ * The key's row, unless its company holds MAX_KEYS_PER_COMPANY live keys: the limit is checked in
+ * the insert's own statement, so two creations at once cannot both pass it.
+ */
+async function insertWithinLimit(db: Database, key: NewKey, secret: string): Promise<Row | undefined> {
+	const live = sql`(select count(*) from ${apiKey} where ${apiKey.companyId} = ${key.companyId} and ${apiKey.revokedAt} is null)`
+	const [row] = await db
+		.insert(apiKey)
+		.select(
+			db
+				.select({
+					id: sql<number>`null`.as('id'),
+					companyId: company.id,
+					userId: sql`${key.userId}`.as('user_id'),
+					name: sql`${key.name}`.as('name'),
+					keyHash: sql`${sha256(secret)}`.as('key_hash'),
+					prefix: sql`${secret.slice(0, KEY_PREFIX.length + 6)}`.as('prefix'),
+					scopes: sql`${JSON.stringify(scopesToJson(key.scopes))}`.as('scopes'),
+					expiresAt: sql`${key.expiresAt}`.as('expires_at'),
+					lastUsedAt: sql`null`.as('last_used_at'),
+					createdAt: sql`${Date.now()}`.as('created_at'),
+					revokedAt: sql`null`.as('revoked_at'),
+				})
+				.from(company)
+				.where(and(eq(company.id, key.companyId), sql`${live} < ${MAX_KEYS_PER_COMPANY}`)),
+		)
+		.returning()
+	return row
+}
 
-	const touch = (id: number, now: number) => {
+/** Writes a key's last use, at most every LAST_USE_EVERY_MS per key, without waiting for it. */
+function lastUseWriter(db: Database, reportError: (err: unknown) => void) {
+	const lastWritten = new Map<number, number>()
+	return (id: number, now: number) => {
 		if (now - (lastWritten.get(id) ?? 0) < LAST_USE_EVERY_MS) return
 		if (lastWritten.size >= CAP) lastWritten.clear()
 		lastWritten.set(id, now)
 		db.update(apiKey).set({ lastUsedAt: now }).where(eq(apiKey.id, id)).then(undefined, reportError)
 	}
+}
+
+export function createApiKeys(db: Database, cache: AuthCache, reportError: (err: unknown) => void): ApiKeys {
+	// What never changes of a key, by hash: a request with a known key reads no row.
+	const byHash = new Map<string, KeyRecord & { hash: string }>()
+	const touch = lastUseWriter(db, reportError)
 
 	const isAlive = async (keyId: number) => {
 		const known = cache.families.get(keyFamily(keyId))
@@ -136,29 +170,7 @@ export function createApiKeys(db: Database, cache: AuthCache, reportError: (err:
 		async create(key) {
 			const secret = `${KEY_PREFIX}${randomToken(32)}`
 			const stamp = cache.stamp()
-			// The limit is checked in the insert's own statement: two creations at once cannot both pass it.
-			const live = sql`(select count(*) from ${apiKey} where ${apiKey.companyId} = ${key.companyId} and ${apiKey.revokedAt} is null)`
-			const [row] = await db
-				.insert(apiKey)
-				.select(
-					db
-						.select({
-							id: sql<number>`null`.as('id'),
-							companyId: company.id,
-							userId: sql`${key.userId}`.as('user_id'),
-							name: sql`${key.name}`.as('name'),
-							keyHash: sql`${sha256(secret)}`.as('key_hash'),
-							prefix: sql`${secret.slice(0, KEY_PREFIX.length + 6)}`.as('prefix'),
-							scopes: sql`${JSON.stringify(scopesToJson(key.scopes))}`.as('scopes'),
-							expiresAt: sql`${key.expiresAt}`.as('expires_at'),
-							lastUsedAt: sql`null`.as('last_used_at'),
-							createdAt: sql`${Date.now()}`.as('created_at'),
-							revokedAt: sql`null`.as('revoked_at'),
-						})
-						.from(company)
-						.where(and(eq(company.id, key.companyId), sql`${live} < ${MAX_KEYS_PER_COMPANY}`)),
-				)
-				.returning()
+			const row = await insertWithinLimit(db, key, secret)
 			if (!row) return null
 			cache.putFamily(keyFamily(row.id), true, row.userId, stamp)
 			return { record: toRecord(row), secret }

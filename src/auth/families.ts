@@ -53,6 +53,26 @@ export interface Families {
 	isAlive(family: string, userId: number): Promise<boolean>
 }
 
+/** A new pair of `family`; the refresh token lives until `until` (Unix ms) or REFRESH_TOKEN_LIFETIME. */
+function signPair(signer: TokenSigner, config: Config, userId: number, family: string, until?: number) {
+	const now = Date.now()
+	const access = signer.sign('access', userId, family, config.accessTokenLifetime, now)
+	// Rounded up to the second, so the refresh token never dies before what it was issued for.
+	const lifetime =
+		until === undefined
+			? config.refreshTokenLifetime
+			: Math.max(1, Math.ceil(until / 1000) - Math.floor(now / 1000))
+	const refresh = signer.sign('refresh', userId, family, lifetime, now)
+	const pair: TokenPair = {
+		access: access.token,
+		refresh: refresh.token,
+		accessExpiresAt: access.claims.exp * 1000,
+		family,
+		userId,
+	}
+	return { pair, refresh: refresh.claims }
+}
+
 export function createFamilies(
 	db: Database,
 	config: Config,
@@ -68,22 +88,9 @@ export function createFamilies(
 		family: string,
 		until?: number,
 	): Promise<TokenPair> => {
-		const now = Date.now()
-		const access = signer.sign('access', userId, family, config.accessTokenLifetime, now)
-		// Rounded up to the second, so the refresh token never dies before what it was issued for.
-		const lifetime =
-			until === undefined
-				? config.refreshTokenLifetime
-				: Math.max(1, Math.ceil(until / 1000) - Math.floor(now / 1000))
-		const refresh = signer.sign('refresh', userId, family, lifetime, now)
-		await rows.insert(tx, { jti: refresh.claims.jti, family, userId, expiresAt: refresh.claims.exp * 1000 })
-		return {
-			access: access.token,
-			refresh: refresh.token,
-			accessExpiresAt: access.claims.exp * 1000,
-			family,
-			userId,
-		}
+		const { pair, refresh } = signPair(signer, config, userId, family, until)
+		await rows.insert(tx, { jti: refresh.jti, family, userId, expiresAt: refresh.exp * 1000 })
+		return pair
 	}
 
 	const issue = async (

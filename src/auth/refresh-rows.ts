@@ -4,12 +4,9 @@ import { refreshToken } from '../../db/schema'
 import { sha256 } from './crypto'
 import type { Executor } from './db-types'
 
-/**
- * The refresh-token table, by the SHA-256 of each token's `jti` and of its family: every value
- * given here is the token's own, hashed here (docs/rest.md#secrets-at-rest).
- */
-export function createRefreshRows(db: Database) {
-	const liveRow = db
+/** A live, unexpired token of a family (`family`: its hash; `now`: Unix ms), prepared once. */
+const liveRowOf = (db: Database) =>
+	db
 		.select({ jti: refreshToken.jti })
 		.from(refreshToken)
 		.where(
@@ -21,6 +18,13 @@ export function createRefreshRows(db: Database) {
 		)
 		.limit(1)
 		.prepare()
+
+/**
+ * The refresh-token table, by the SHA-256 of each token's `jti` and of its family: every value
+ * given here is the token's own, hashed here (docs/rest.md#secrets-at-rest).
+ */
+export function createRefreshRows(db: Database) {
+	const liveRow = liveRowOf(db)
 	/** The live token `jti` of `family`. */
 	const active = (jti: string, family: string) =>
 		and(

@@ -1,8 +1,17 @@
 import type { KvEntry } from '@nats-io/kv'
 import type { Logger } from '../util/logger'
 import type { Bus } from './connection'
-import { type LiveShard, parseRoom, type ShardRoom } from './placement'
-import { READY_MS, Resilient, within } from './resilient'
+import {
+	followMembers,
+	type GatewayEntry,
+	gatewayKindsOf,
+	liveShardsOf,
+	type MemberEntry,
+	type ShardEntry,
+	shardsOf,
+} from './member-entries'
+import { type LiveShard, parseRoom } from './placement'
+import { Resilient, within } from './resilient'
 import { gatewayKey, kvSubject, MEMBERS_BUCKET, shardKey } from './subjects'
 
 /**
@@ -11,25 +20,9 @@ import { gatewayKey, kvSubject, MEMBERS_BUCKET, shardKey } from './subjects'
  * heartbeats (as this process's clock counts from the last one it received), or deleted (a clean
  * stop), it is gone. Liveness is judged by arrival, not by the server's timestamps, so clocks of
  * other machines do not matter, but for entries found at start (their age is all there is).
- *
- * A shard's entry names its incarnation (random per start): a shard that restarted under the same
- * `SHARD_ID` is another incarnation, and whatever was in flight to the old one is lost.
  */
-export interface ShardEntry {
-	incarnation: string
-	/** The room of its supervisors (docs/capacity.md#on-a-bus); absent when they have no limit. */
-	room?: ShardRoom
-	/** It holds its lock on the shared storage (storage-locks.ts): a shard that starts checks it. */
-	locks?: boolean
-}
-
-export interface GatewayEntry {
-	/** The kinds of TDLib update its clients want (its hub's `onKinds`). */
-	kinds: string[]
-}
-
 interface Seen {
-	value: ShardEntry | GatewayEntry
+	value: MemberEntry
 	/** performance.now() of the last heartbeat received. */
 	at: number
 }
@@ -75,48 +68,21 @@ export class Membership {
 		this.check()
 	}
 
-	private async follow(ended: () => void): Promise<() => void> {
-		const kv = this.opts.bus.members
-		const iter = await kv.watch()
-		// Counted again from this watch's first read: a server that lost its store numbers from 1 again.
-		this.seenRevision = 0
-		this.awaited = 0
-		let resolveInitial: () => void = () => {}
-		const ready = new Promise<void>((r) => {
-			resolveInitial = r
-		})
-		let stopped = false
-		void (async () => {
-			// The entries already there come first, the last of them with `delta` 0.
-			let initial = true
-			for await (const e of iter) {
-				this.onEntry(e, initial)
-				if (initial && e.delta === 0) {
-					initial = false
-					resolveInitial()
-				}
-			}
-		})()
-			.catch((err: unknown) => {
-				if (!this.closed) this.opts.log.warn('bus membership watch ended', { error: String(err) })
-			})
-			.finally(() => {
-				if (!stopped) ended()
-			})
-		// An empty bucket sends nothing: nothing to wait for.
-		const status = await kv.status()
-		if (status.values === 0) resolveInitial()
-		try {
-			await within(ready, READY_MS, 'the members watch')
-		} catch (err) {
-			stopped = true
-			iter.stop()
-			throw err
-		}
-		return () => {
-			stopped = true
-			iter.stop()
-		}
+	private follow(ended: () => void): Promise<() => void> {
+		return followMembers(
+			this.opts.bus.members,
+			{
+				// Counted again from this watch's first read: a server that lost its store numbers from 1 again.
+				began: () => {
+					this.seenRevision = 0
+					this.awaited = 0
+				},
+				onEntry: (e, initial) => this.onEntry(e, initial),
+				ended,
+				quiet: () => this.closed,
+			},
+			this.opts.log,
+		)
 	}
 
 	/** Makes the watch again if it is down or stuck (called periodically). */
@@ -229,7 +195,7 @@ export class Membership {
 			return this.check()
 		}
 		// Sealed by a gateway or shard of this deployment, or not a member at all.
-		const value = this.opts.bus.codec.open<ShardEntry | GatewayEntry>(
+		const value = this.opts.bus.codec.open<MemberEntry>(
 			kvSubject(MEMBERS_BUCKET, e.key),
 			e.value,
 			e.created.getTime(),
@@ -266,31 +232,19 @@ export class Membership {
 		}
 	}
 
-	private *liveEntries(): Generator<[string, ShardEntry | GatewayEntry]> {
+	private *liveEntries(): Generator<[string, MemberEntry]> {
 		const now = performance.now()
 		for (const [k, s] of this.seen) if (now - s.at < this.ttlMs) yield [k, s.value]
 	}
 
 	/** Live shards: id → incarnation. */
 	shards(): Map<string, string> {
-		const out = new Map<string, string>()
-		for (const [k, v] of this.liveEntries())
-			if (k.startsWith('shard.') && 'incarnation' in v) out.set(k.slice('shard.'.length), v.incarnation)
-		return out
+		return shardsOf(this.liveEntries())
 	}
 
 	/** Live shards with the room each advertises (placement.ts). */
 	liveShards(): Map<string, LiveShard> {
-		const out = new Map<string, LiveShard>()
-		for (const [k, v] of this.liveEntries()) {
-			if (!k.startsWith('shard.') || !('incarnation' in v)) continue
-			const room = parseRoom(v.room)
-			out.set(
-				k.slice('shard.'.length),
-				room ? { incarnation: v.incarnation, room } : { incarnation: v.incarnation },
-			)
-		}
-		return out
+		return liveShardsOf(this.liveEntries())
 	}
 
 	/**
@@ -309,11 +263,7 @@ export class Membership {
 
 	/** Every kind of update some live gateway wants. */
 	gatewayKinds(): string[] {
-		const kinds = new Set<string>()
-		for (const [k, v] of this.liveEntries())
-			if (k.startsWith('gateway.') && 'kinds' in v && Array.isArray(v.kinds))
-				for (const kind of v.kinds) kinds.add(String(kind))
-		return [...kinds].sort()
+		return gatewayKindsOf(this.liveEntries())
 	}
 
 	/**

@@ -1,15 +1,6 @@
 import type { Msg, Subscription } from '@nats-io/transport-node'
 import type { Room } from '../supervisor/capacity'
-import {
-	type InvokeMessage,
-	MOVED,
-	parseParentMessage,
-	type ResultMessage,
-	type StartMessage,
-	type StopMessage,
-	toWireError,
-	type WireError,
-} from '../supervisor/protocol'
+import type { InvokeMessage, StartMessage, StopMessage } from '../supervisor/protocol'
 import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
 import type { FolderLock } from '../telegram/binlog-lock'
 import { RuntimeError, type TdRequest } from '../telegram/types'
@@ -18,11 +9,12 @@ import type { Logger } from '../util/logger'
 import { checkShardRequest } from './allowed'
 import type { Bus } from './connection'
 import { LeaseView } from './lease-view'
-import { type LeaseHolder, Leases, LeaseTimeoutError } from './leases'
+import { type LeaseHolder, Leases } from './leases'
 import { Membership } from './membership'
 import { type Placement, place, withOwnRoom } from './placement'
 import { ShardEvents } from './shard-events'
 import { type ReconcilableShard, ShardReconcile } from './shard-reconcile'
+import { MovedError, serveShardMessage } from './shard-requests'
 import { checkPeerLocks, holdShardLock } from './storage-locks'
 import { leaseKey, shardSubject } from './subjects'
 import { lastUpdateSeq } from './update-log'
@@ -241,41 +233,11 @@ export class ShardServer {
 	}
 
 	private onMessage(msg: Msg) {
-		// Only a gateway's request sealed with the deployment's key, never seen before, and answerable.
-		if (!msg.reply) return
-		const raw = this.opts.bus.codec.open(msg.subject, msg.data)
-		if (raw === undefined) return
-		const parsed = parseParentMessage(raw)
-		if (!parsed.ok) {
-			if (parsed.id !== undefined)
-				this.respond(msg, parsed.id, { code: 'bad_request', message: parsed.error })
-			return
-		}
-		const m = parsed.message
-		const id = 'id' in m ? (m.id ?? 0) : 0
-		const answer = (p: Promise<unknown>) =>
-			p.then(
-				(value) => this.respond(msg, id, undefined, value),
-				(err: unknown) => this.respond(msg, id, wire(err)),
-			)
-		switch (m.type) {
-			case 'invoke':
-				return void answer(this.invoke(m))
-			case 'start':
-				return void answer(this.queue(String(m.userbotId), () => this.startUserbot(m)))
-			case 'stop':
-				return void answer(this.queue(String(m.userbotId), () => this.stopUserbot(m)))
-			default:
-				if ('id' in m && m.id !== undefined)
-					this.respond(msg, m.id, { code: 'bad_request', message: `${m.type} is not taken over the bus` })
-		}
-	}
-
-	private respond(msg: Msg, id: number, error?: WireError, value?: unknown) {
-		const result: ResultMessage = error
-			? { type: 'result', id, ok: false, error }
-			: { type: 'result', id, ok: true, value: value ?? null }
-		if (msg.reply) msg.respond(this.opts.bus.codec.seal(msg.reply, result))
+		serveShardMessage(this.opts.bus.codec, msg, {
+			invoke: (m) => this.invoke(m),
+			start: (m) => this.queue(String(m.userbotId), () => this.startUserbot(m)),
+			stop: (m) => this.queue(String(m.userbotId), () => this.stopUserbot(m)),
+		})
 	}
 
 	private async invoke(m: InvokeMessage) {
@@ -450,15 +412,4 @@ export class ShardServer {
 		await this.membership.close()
 		this.storageLock?.release()
 	}
-}
-
-class MovedError extends Error {
-	override name = 'MovedError'
-}
-
-function wire(err: unknown): WireError {
-	if (err instanceof MovedError) return { code: MOVED, message: 'the userbot belongs to another shard' }
-	if (err instanceof LeaseTimeoutError) return { code: 'unavailable', message: err.message }
-	if (err instanceof RuntimeError) return { code: err.code, message: err.message }
-	return toWireError(err)
 }

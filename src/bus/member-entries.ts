@@ -1,0 +1,105 @@
+import type { KvEntry } from '@nats-io/kv'
+import type { Logger } from '../util/logger'
+import type { Bus } from './connection'
+import { type LiveShard, parseRoom, type ShardRoom } from './placement'
+import { READY_MS, within } from './resilient'
+
+/**
+ * A shard's entry names its incarnation (random per start): a shard that restarted under the same
+ * `SHARD_ID` is another incarnation, and whatever was in flight to the old one is lost.
+ */
+export interface ShardEntry {
+	incarnation: string
+	/** The room of its supervisors (docs/capacity.md#on-a-bus); absent when they have no limit. */
+	room?: ShardRoom
+	/** It holds its lock on the shared storage (storage-locks.ts): a shard that starts checks it. */
+	locks?: boolean
+}
+
+export interface GatewayEntry {
+	/** The kinds of TDLib update its clients want (its hub's `onKinds`). */
+	kinds: string[]
+}
+
+export type MemberEntry = ShardEntry | GatewayEntry
+
+/** Live shards: id → incarnation. */
+export function shardsOf(live: Iterable<[string, MemberEntry]>): Map<string, string> {
+	const out = new Map<string, string>()
+	for (const [k, v] of live)
+		if (k.startsWith('shard.') && 'incarnation' in v) out.set(k.slice('shard.'.length), v.incarnation)
+	return out
+}
+
+/** Live shards with the room each advertises (placement.ts). */
+export function liveShardsOf(live: Iterable<[string, MemberEntry]>): Map<string, LiveShard> {
+	const out = new Map<string, LiveShard>()
+	for (const [k, v] of live) {
+		if (!k.startsWith('shard.') || !('incarnation' in v)) continue
+		const room = parseRoom(v.room)
+		out.set(
+			k.slice('shard.'.length),
+			room ? { incarnation: v.incarnation, room } : { incarnation: v.incarnation },
+		)
+	}
+	return out
+}
+
+/** Every kind of update some live gateway wants. */
+export function gatewayKindsOf(live: Iterable<[string, MemberEntry]>): string[] {
+	const kinds = new Set<string>()
+	for (const [k, v] of live)
+		if (k.startsWith('gateway.') && 'kinds' in v && Array.isArray(v.kinds))
+			for (const kind of v.kinds) kinds.add(String(kind))
+	return [...kinds].sort()
+}
+
+/**
+ * Watches the members bucket: `began` once the watch is made, each entry to `onEntry` (those
+ * already there first, flagged `initial`), `ended` when the watch ends by itself. Resolves, with
+ * its stop, once the entries already there are read.
+ */
+export async function followMembers(
+	kv: Bus['members'],
+	on: { began(): void; onEntry(e: KvEntry, initial: boolean): void; ended(): void; quiet(): boolean },
+	log: Logger,
+): Promise<() => void> {
+	const iter = await kv.watch()
+	on.began()
+	let resolveInitial: () => void = () => {}
+	const ready = new Promise<void>((r) => {
+		resolveInitial = r
+	})
+	let stopped = false
+	void (async () => {
+		// The entries already there come first, the last of them with `delta` 0.
+		let initial = true
+		for await (const e of iter) {
+			on.onEntry(e, initial)
+			if (initial && e.delta === 0) {
+				initial = false
+				resolveInitial()
+			}
+		}
+	})()
+		.catch((err: unknown) => {
+			if (!on.quiet()) log.warn('bus membership watch ended', { error: String(err) })
+		})
+		.finally(() => {
+			if (!stopped) on.ended()
+		})
+	// An empty bucket sends nothing: nothing to wait for.
+	const status = await kv.status()
+	if (status.values === 0) resolveInitial()
+	try {
+		await within(ready, READY_MS, 'the members watch')
+	} catch (err) {
+		stopped = true
+		iter.stop()
+		throw err
+	}
+	return () => {
+		stopped = true
+		iter.stop()
+	}
+}
