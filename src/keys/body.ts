@@ -76,6 +76,15 @@ export const NewApiKey = t.Object({
 	commands: t.Optional(checkedBy(Names(), faultOf(names))),
 	read_only: t.Optional(checkedBy(t.Boolean(), faultOf(flag))),
 	webhooks: t.Optional(checkedBy(t.Boolean(), faultOf(flag))),
+	bot_api: t.Optional(
+		checkedBy(
+			t.Boolean({
+				description:
+					'Also a Bot API token (docs/bot-api.md): `userbot_ids` names exactly one logged-in userbot, and the answer carries `bot_token`.',
+			}),
+			faultOf(flag),
+		),
+	),
 })
 
 const Scopes = t.Object({
@@ -93,4 +102,5 @@ export const ApiKey = t.Object({
 	expires_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
 	last_used_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
 	created_at: t.String({ format: 'date-time' }),
+	bot_api: t.Boolean({ description: 'Whether the key is also a Bot API token.' }),
 })

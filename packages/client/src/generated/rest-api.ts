@@ -2137,6 +2137,8 @@ export type RestApi = {
 					expires_at: string | null
 					last_used_at: string | null
 					created_at: string
+					/** Whether the key is also a Bot API token. */
+					bot_api: boolean
 				}>,
 				| {
 						status: 401
@@ -2163,6 +2165,8 @@ export type RestApi = {
 					commands?: Array<string> | null
 					read_only?: boolean
 					webhooks?: boolean
+					/** Also a Bot API token (docs/bot-api.md): `userbot_ids` names exactly one logged-in userbot, and the answer carries `bot_token`. */
+					bot_api?: boolean
 				},
 				Record<string, never>,
 				{
@@ -2180,7 +2184,11 @@ export type RestApi = {
 					expires_at: string | null
 					last_used_at: string | null
 					created_at: string
+					/** Whether the key is also a Bot API token. */
+					bot_api: boolean
 					key: string
+					/** With `bot_api`: the Bot API token, `<Telegram user id>:<key>`. */
+					bot_token?: string
 				},
 				| {
 						status: 400
