@@ -3,6 +3,7 @@ import { type DatabaseHandle, openDatabase } from '../../db/client'
 import { probeDatabase } from '../../db/health'
 import { accounts } from '../../plugins/accounts'
 import { apiAccounts } from '../../plugins/api-accounts'
+import { botApiPlugin } from '../../plugins/bot-api'
 import { chatAdminPlugin } from '../../plugins/commands-chat-admin'
 import { chatsPlugin } from '../../plugins/commands-chats'
 import { membersPlugin } from '../../plugins/commands-members'
@@ -42,6 +43,7 @@ import { createUserbotDirectory } from '../userbots/directory'
 import { TELEGRAM_NOT_CONFIGURED } from '../userbots/errors'
 import { createLogger, type Logger } from '../util/logger'
 import { StartupError } from '../util/startup-error'
+import { GatewayErrors } from '../wire/errors'
 import { operatorRoutes } from './operator'
 
 /**
@@ -60,6 +62,7 @@ export const builtInPlugins: readonly PluginDefinition[] = [
 	chatAdminPlugin,
 	chatsPlugin,
 	webhooks(),
+	botApiPlugin,
 ]
 /** Room for multipart boundaries and part headers around an upload. */
 const MULTIPART_ALLOWANCE = 1024 * 1024
@@ -289,6 +292,10 @@ async function compose(
 		userbots = bridge.directory
 	}
 	let states: UserbotStateReader | null = null
+	let runCommand: AppContext['runCommand'] = async () => ({
+		ok: false,
+		error: GatewayErrors.RUNTIME_UNAVAILABLE,
+	})
 	const ctx: AppContext = {
 		config,
 		db: handle.db,
@@ -307,6 +314,7 @@ async function compose(
 		},
 		metrics,
 		onClose: (fn) => closers.push(fn),
+		runCommand: (...args) => runCommand(...args),
 		...(bus ? { bus } : {}),
 	}
 
@@ -379,6 +387,7 @@ async function compose(
 		states ?? { authorizationState: (id) => runtime?.authorizationState(id) },
 	)
 	stats = gateway.stats
+	runCommand = gateway.run
 	subscribers.add(gateway.publish)
 	routeOwners.claim('core', gateway.routes)
 	app.use(gateway.routes)

@@ -55,7 +55,16 @@ export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	caller(request: Request): CallerOutcome | Promise<CallerOutcome>
 	/** Who a request was resolved to, if it was (the access log names the user or key). */
 	callerOf(request: Request): Principal | undefined
+	/**
+	 * The Bot API face's caller (docs/bot-api.md): `token` is `<bot_user_id>:<key>` as its path
+	 * carries it, a key made with `bot_api`, whose first part must be its account's user id.
+	 * Remembered for the access line; its standing checked.
+	 */
+	botCaller(request: Request, token: string): Promise<CallerOutcome>
 }
+
+/** A Bot API token: the account's Telegram user id, then the key. */
+const BOT_TOKEN = /^(\d{1,20}):(ubg_[A-Za-z0-9_-]{43})$/
 
 const notAuthenticated = {
 	ok: false,
@@ -146,9 +155,11 @@ export function createCallerResolver(
 	}
 
 	/** An API key: live, its owner still the active owner of its company. What it may do is the policy's. */
-	const fromApiKey = async (secret: string): Promise<CallerOutcome> => {
+	const fromApiKey = async (secret: string, botUserId?: string): Promise<CallerOutcome> => {
 		const record: KeyRecord | null = await keys.resolve(secret)
 		if (!record) return tokenInvalid
+		if (botUserId !== undefined && (record.botUserId === null || String(record.botUserId) !== botUserId))
+			return tokenInvalid
 		const profile = await profiles.get(record.userId)
 		if (!profile?.active || !profile.isOwner || profile.companyId !== record.companyId) return tokenInvalid
 		const principal = keyPrincipal(profile, { id: record.id, scopes: record.scopes })
@@ -321,6 +332,11 @@ export function createCallerResolver(
 		identify,
 		caller: (request) => then(anyCaller(request), (o) => remember(request, o)),
 		callerOf: (request) => callers.get(request),
+		botCaller: async (request, token) => {
+			const parts = BOT_TOKEN.exec(token)
+			if (!parts?.[1] || !parts[2]) return tokenInvalid
+			return remember(request, standing(await fromApiKey(parts[2], parts[1])))
+		},
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> => {
 			const outcome = await resolve(request, true)

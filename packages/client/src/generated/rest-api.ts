@@ -2292,6 +2292,139 @@ export type RestApi = {
 			get: RestGet<Record<string, never>, Record<string, unknown>, { status: number; value: unknown }>
 		}
 	}
+	'bot{token}': {
+		(params: {
+			method: string | number
+		}): {
+			/** A Telegram Bot API method for the token's userbot (docs/bot-api.md) */
+			get: RestGet<
+				Record<string, never>,
+				{
+					ok: true
+					result: unknown
+				},
+				| {
+						status: 400
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 401
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 403
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 404
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 429
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+			>
+			/** A Telegram Bot API method for the token's userbot (docs/bot-api.md) */
+			post: RestSendOptional<
+				undefined,
+				Record<string, never>,
+				{
+					ok: true
+					result: unknown
+				},
+				| {
+						status: 400
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 401
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 403
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 404
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 429
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+			>
+		}
+	}
 }
 
 /** Every path of the document, as written there (trailing slashes included). */
@@ -2335,6 +2468,7 @@ export const ROUTES: readonly string[] = [
 	'/api/webhooks/{id}/test/',
 	'/api/webhooks/{id}/deliveries/',
 	'/api/webhooks/{id}/replay/',
+	'/bot{token}/{method}',
 	'/api/keys/',
 	'/api/keys/{id}/',
 	'/api/audit/',
