@@ -19,8 +19,9 @@ let alice: number
 let aliceWs: WsClient
 let token: string
 let other: string
+const lines: string[] = []
 beforeAll(async () => {
-	f = await createMessagingFixture()
+	f = await createMessagingFixture({}, { logLines: lines })
 	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
 	aliceWs = await f.connect(f.mallory)
 	token = await tokenFor(f.alice.access, f.userbotId)
@@ -28,15 +29,16 @@ beforeAll(async () => {
 })
 afterAll(() => f.stop())
 
-async function tokenFor(access: string, userbotId: number): Promise<string> {
+async function made(access: string, userbotId: number, scopes: Record<string, unknown> = {}) {
 	const res = await fetch(`${f.t.url}/api/keys/`, {
 		method: 'POST',
 		headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [userbotId] }),
+		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [userbotId], ...scopes }),
 	})
 	if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`)
-	return ((await res.json()) as { bot_token: string }).bot_token
+	return (await res.json()) as { id: number; key: string; bot_token: string }
 }
+const tokenFor = async (access: string, userbotId: number) => (await made(access, userbotId)).bot_token
 
 const call = async (method: string, init: RequestInit & { query?: string } = {}, tok = token) => {
 	const res = await fetch(`${f.t.url}/bot${tok}/${method}${init.query ? `?${init.query}` : ''}`, init)
@@ -160,6 +162,69 @@ describe('the face', () => {
 	it('a token reaches its own userbot only: the other company’s token speaks as its own account', async () => {
 		const { body } = await call('getMe', {}, other)
 		expect(body).toMatchObject({ ok: true, result: { id: ALICE } })
+	})
+})
+
+describe('the token as a key', () => {
+	it("keeps the key's scopes: a read_only token reads, and its sendMessage is refused by the command's policy", async () => {
+		const { bot_token } = await made(f.alice.access, f.userbotId, { read_only: true })
+		expect((await call('getMe', {}, bot_token)).status).toBe(200)
+		expect(await call('sendMessage', json({ chat_id: ALICE, text: 'no' }), bot_token)).toEqual({
+			status: 403,
+			body: { ok: false, error_code: 403, description: 'Forbidden: permission denied' },
+		})
+	})
+
+	it('is 401 Unauthorized at its next request once revoked', async () => {
+		const key = await made(f.alice.access, f.userbotId)
+		expect((await call('getMe', {}, key.bot_token)).status).toBe(200)
+		const res = await fetch(`${f.t.url}/api/keys/${key.id}/`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${f.alice.access}` },
+		})
+		expect(res.status).toBe(204)
+		expect((await call('getMe', {}, key.bot_token)).body).toEqual({
+			ok: false,
+			error_code: 401,
+			description: 'Unauthorized',
+		})
+	})
+
+	it('the access line names the route pattern and the key, never the token', async () => {
+		const key = await made(f.alice.access, f.userbotId)
+		expect((await call('getMe', {}, key.bot_token)).status).toBe(200)
+		const credential = `key:${key.id}`
+		let line: Record<string, unknown> | undefined
+		const until = Date.now() + 5000
+		while (!line && Date.now() < until) {
+			line = lines
+				.map((l) => JSON.parse(l) as Record<string, unknown>)
+				.find((l) => l.credential === credential && l.msg === 'http')
+			if (!line) await Bun.sleep(5)
+		}
+		expect(line).toMatchObject({ method: 'GET', route: '/bot:token/:method', status: 200 })
+		expect(lines.join('\n')).not.toContain(key.key)
+	})
+})
+
+describe('getUpdates', () => {
+	it("hands out another account's messages as Updates, numbered, confirmed by offset; not the userbot's own sends", async () => {
+		await call('sendMessage', json({ chat_id: ALICE, text: 'sent here, not an update' }))
+		for (const text of ['one', 'two'])
+			await aliceWs.command({ action: 'send_message', userbot_id: alice, chat_id: BOB, text })
+		type U = { update_id: number; message: { text: string; chat: { id: number }; from: { id: number } } }
+		let updates: U[] = []
+		const until = Date.now() + 10_000
+		while (updates.length < 2 && Date.now() < until)
+			updates = (await call('getUpdates', { query: 'timeout=1' })).body.result as U[]
+		expect(updates.map((u) => u.message.text)).toEqual(['one', 'two'])
+		expect(updates[0]?.message).toMatchObject({ chat: { id: ALICE, type: 'private' }, from: { id: ALICE } })
+		const [first, second] = updates as [U, U]
+		expect(second.update_id).toBeGreaterThan(first.update_id)
+		const after = (await call('getUpdates', json({ offset: second.update_id }))).body.result as U[]
+		expect(after.map((u) => u.update_id)).toEqual([second.update_id])
+		const none = await call('getUpdates', json({ offset: second.update_id + 1 }))
+		expect(none.body).toEqual({ ok: true, result: [] })
 	})
 })
 
