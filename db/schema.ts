@@ -242,6 +242,11 @@ export const apiKey = sqliteTable(
 		lastUsedAt: integer('last_used_at'),
 		createdAt: integer('created_at').notNull().default(now),
 		revokedAt: integer('revoked_at'),
+		/**
+		 * A Bot API token (docs/bot-api.md): the Telegram user id of its one userbot's account, the
+		 * token's first part (`<bot_user_id>:<key>`); null for a plain key.
+		 */
+		botUserId: integer('bot_user_id'),
 	},
 	(t) => [uniqueIndex('api_key_hash_unique').on(t.keyHash), index('api_key_company').on(t.companyId)],
 )

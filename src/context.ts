@@ -1,5 +1,6 @@
 import type { Database } from '../db/client'
 import type { AuthServices } from './auth/services'
+import type { Principal } from './auth/types'
 import type { Bus } from './bus/connection'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
@@ -48,7 +49,22 @@ export interface AppContext {
 	onClose(fn: () => Promise<void> | void): void
 	/** The bus (issue 26: the webhooks' JetStream outbox), when this gateway runs on one. */
 	bus?: Bus
+	/**
+	 * Runs a command for a principal without a socket, through the WebSocket's own dispatcher (the
+	 * Bot API face): ready once the gateway is built, after the plugins; before, and without the
+	 * WebSocket channel, it answers `runtime unavailable`.
+	 */
+	runCommand(
+		principal: Principal,
+		userbotId: number,
+		action: string,
+		input: Record<string, unknown>,
+		signal?: AbortSignal,
+	): Promise<CommandAnswer>
 }
+
+/** A command's one answer: its result, or its wire error (and a partial result). */
+export type CommandAnswer = { ok: true; result: unknown } | { ok: false; error: string; result?: unknown }
 
 /**
  * The part of the context a REST family needs (configuration, database, log, auth services): what

@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { userbot, userProfile } from '../db/schema'
-import type { CreateAppOptions } from '../src/app'
 import { sealDatabaseKey } from '../src/util/key-crypto'
 import type { ChatUpdate } from '../src/wire/envelope'
-import { getTestInstance, type TestInstance } from './helpers'
+import { getTestInstance, type TestInstance, type TestInstanceOptions } from './helpers'
 
 /** A reply as the gateway sends it: the wire module's type (docs/protocol.md#envelopes). */
 export type { ChatUpdate }
@@ -228,7 +227,7 @@ export interface MessagingFixture {
 /** The common set-up: an app, two companies, one logged-in userbot of the first. */
 export async function createMessagingFixture(
 	env: Record<string, string> = {},
-	opts: CreateAppOptions = {},
+	opts: TestInstanceOptions = {},
 ): Promise<MessagingFixture> {
 	const t = await getTestInstance(env, opts)
 	const alice = await registerUser(t, `alice-${++counter}@example.com`)

@@ -27,6 +27,7 @@ import { createUserbotDirectory } from '../userbots/directory'
 import type { UserbotDirectory } from '../userbots/types'
 import type { Logger } from '../util/logger'
 import { StartupError } from '../util/startup-error'
+import { GatewayErrors } from '../wire/errors'
 import { addCollectors } from './metric-collectors'
 import { operatorRoutes } from './operator'
 
@@ -91,6 +92,10 @@ function appContext(
 	const groups: CommandGroup[] = []
 	const subscribers = new Set<(event: CompanyEvent) => void>()
 	const owner: { states: UserbotStateReader | null } = { states: null }
+	// A command run without a socket (the Bot API face): the gateway's, once it is made.
+	const commands: { run: AppContext['runCommand'] } = {
+		run: async () => ({ ok: false, error: GatewayErrors.RUNTIME_UNAVAILABLE }),
+	}
 	const ctx: AppContext = {
 		...base,
 		registerCommands: (group) => groups.push(group),
@@ -103,9 +108,10 @@ function appContext(
 			for (const fn of subscribers) fn(event)
 		},
 		onClose: (fn) => closers.push(fn),
+		runCommand: (...args) => commands.run(...args),
 		...(bus ? { bus } : {}),
 	}
-	return { ctx, groups, subscribers, owner }
+	return { ctx, groups, subscribers, owner, commands }
 }
 
 /** The Elysia app, its error handler and its instrumentation, before any route. */
@@ -199,7 +205,7 @@ export async function compose(
 	const metrics = createMetrics()
 	const auth = createAuthenticator({ db: handle.db, config, log, onLoginFailed: () => metrics.loginFailed() })
 	const userbots = userbotDirectory(handle, processRuntime, auth, updates, log, closers)
-	const { ctx, groups, subscribers, owner } = appContext(
+	const { ctx, groups, subscribers, owner, commands } = appContext(
 		{ config, db: handle.db, log, auth, runtime, updates, userbots, metrics },
 		bus,
 		closers,
@@ -234,6 +240,7 @@ export async function compose(
 	const states = owner.states ?? { authorizationState: (id: number) => runtime?.authorizationState(id) }
 	const gateway = createGateway(ctx, groups, states)
 	stats = gateway.stats
+	commands.run = gateway.run
 	subscribers.add(gateway.publish)
 	const catalog = webSocketRoutes(app, ctx, auth, gateway, chosen.list, mount)
 	return {

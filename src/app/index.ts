@@ -2,6 +2,7 @@ import type { AnyElysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../../db/client'
 import { accounts } from '../../plugins/accounts'
 import { apiAccounts } from '../../plugins/api-accounts'
+import { botApiPlugin } from '../../plugins/bot-api'
 import { chatAdminPlugin } from '../../plugins/commands-chat-admin'
 import { chatsPlugin } from '../../plugins/commands-chats'
 import { membersPlugin } from '../../plugins/commands-members'
@@ -43,6 +44,7 @@ export const builtInPlugins: readonly PluginDefinition[] = [
 	chatAdminPlugin,
 	chatsPlugin,
 	webhooks(),
+	botApiPlugin,
 ]
 
 export { StartupError }

@@ -29,6 +29,8 @@ export interface KeyRecord {
 	lastUsedAt: number | null
 	createdAt: number
 	revokedAt: number | null
+	/** A Bot API token's first part: the Telegram user id of its userbot's account; null for a plain key. */
+	botUserId: number | null
 }
 
 export interface NewKey {
@@ -37,6 +39,8 @@ export interface NewKey {
 	name: string
 	scopes: KeyScopes
 	expiresAt: number | null
+	/** Makes it a Bot API token `<botUserId>:<key>` too (docs/bot-api.md). */
+	botUserId?: number | null
 }
 
 export interface ApiKeys {
@@ -110,6 +114,7 @@ async function insertWithinLimit(db: Database, key: NewKey, secret: string): Pro
 					lastUsedAt: sql`null`.as('last_used_at'),
 					createdAt: sql`${Date.now()}`.as('created_at'),
 					revokedAt: sql`null`.as('revoked_at'),
+					botUserId: sql`${key.botUserId ?? null}`.as('bot_user_id'),
 				})
 				.from(company)
 				.where(and(eq(company.id, key.companyId), sql`${live} < ${MAX_KEYS_PER_COMPANY}`)),

@@ -49,7 +49,16 @@ export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	caller(request: Request): CallerOutcome | Promise<CallerOutcome>
 	/** Who a request was resolved to, if it was (the access log names the user or key). */
 	callerOf(request: Request): Principal | undefined
+	/**
+	 * The Bot API face's caller (docs/bot-api.md): `token` is `<bot_user_id>:<key>` as its path
+	 * carries it, a key made with `bot_api`, whose first part must be its account's user id.
+	 * Remembered for the access line; its standing checked.
+	 */
+	botCaller(request: Request, token: string): Promise<CallerOutcome>
 }
+
+/** A Bot API token: the account's Telegram user id, then the key. */
+const BOT_TOKEN = /^(\d{1,20}):(ubg_[A-Za-z0-9_-]{43})$/
 
 /** The access rules' refusal of a principal that may not work (docs/rest.md#members-and-owners). */
 const standingRefusal = (standing: Exclude<Standing, 'works'>) =>
@@ -111,6 +120,11 @@ export function createCallerResolver(
 		identify: (request) => anyCaller(request),
 		caller: (request) => then(anyCaller(request), (o) => remember(request, o)),
 		callerOf: (request) => callers.get(request),
+		botCaller: async (request, token) => {
+			const parts = BOT_TOKEN.exec(token)
+			if (!parts?.[1] || !parts[2]) return tokenInvalid
+			return remember(request, standing(await bearer.fromApiKey(parts[2], parts[1])))
+		},
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> =>
 			upgradeOutcome(await resolve(request, true)),

@@ -30,10 +30,16 @@ export function createBearerCallers(deps: {
 			return match?.[1] && keys.looksLikeKey(match[1]) ? match[1] : null
 		},
 
-		/** An API key: live, its owner still the active owner of its company. What it may do is the policy's. */
-		async fromApiKey(secret: string): Promise<CallerOutcome> {
+		/**
+		 * An API key: live, its owner still the active owner of its company. What it may do is the
+		 * policy's. `botUserId`: presented as a Bot API token, whose first part must be the account's
+		 * user id of a key made with `bot_api`.
+		 */
+		async fromApiKey(secret: string, botUserId?: string): Promise<CallerOutcome> {
 			const record: KeyRecord | null = await keys.resolve(secret)
 			if (!record) return tokenInvalid
+			if (botUserId !== undefined && (record.botUserId === null || String(record.botUserId) !== botUserId))
+				return tokenInvalid
 			const profile = await profiles.get(record.userId)
 			if (!profile?.active || !profile.isOwner || profile.companyId !== record.companyId) return tokenInvalid
 			const principal = principals.ofKey(profile, { id: record.id, scopes: record.scopes })

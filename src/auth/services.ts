@@ -32,6 +32,11 @@ export interface AuthServices extends Authenticator {
 	 */
 	caller(request: Request): CallerOutcome | Promise<CallerOutcome>
 	/**
+	 * The Bot API face's caller, from the token its path carries (`<bot_user_id>:<key>`, a key made
+	 * with `bot_api`): the one credential read from a URL (docs/bot-api.md). Ask the policy after it.
+	 */
+	botCaller(request: Request, token: string): Promise<CallerOutcome>
+	/**
 	 * The guard of a plugin's routes, which enforces their policy entries:
 	 * `serveRoutes(ctx, routes, ctx.auth.guard({ webhook: findEndpoint }))`, a locator for each kind
 	 * its routes find by a path parameter (and `userbot` for the userbots a body names).

@@ -5,6 +5,7 @@ import type { AppContext, CompanyEvent, UserbotStateReader } from '../context'
 import { AUTHENTICATE } from '../wire/envelope'
 import { authenticateAction } from './authenticate'
 import { createConnections } from './connections'
+import { directRun } from './direct'
 import { createDispatcher } from './dispatch'
 import { createOpenSockets } from './open-sockets'
 import { frameText } from './receive'
@@ -25,6 +26,8 @@ export interface Gateway {
 	 * with 1001 once its running commands are answered. Resolves when every socket has closed.
 	 */
 	goAway(): Promise<void>
+	/** A command for a principal without a socket, through the same dispatcher (./direct.ts). */
+	run: AppContext['runCommand']
 }
 
 /**
@@ -59,5 +62,15 @@ export function createGateway(
 		publish: connections.publish,
 		stats: sockets.stats,
 		goAway: sockets.goAway,
+		run: (principal, userbotId, action, input, signal) =>
+			directRun(
+				dispatcher.handle,
+				(a, outcome, seconds) => ctx.metrics.command(a, outcome, seconds),
+				principal,
+				userbotId,
+				action,
+				input,
+				signal,
+			),
 	}
 }

@@ -68,6 +68,11 @@ export const NewApiKey = v.object(
 		commands: documentedAs(names, listOf({ type: 'string' })),
 		read_only: documentedAs(flag, { type: 'boolean' }),
 		webhooks: documentedAs(flag, { type: 'boolean' }),
+		bot_api: documentedAs(flag, {
+			type: 'boolean',
+			description:
+				'Also a Bot API token (docs/bot-api.md): `userbot_ids` names exactly one logged-in userbot, and the answer carries `bot_token`.',
+		}),
 	},
 	requiredField,
 )
@@ -89,4 +94,5 @@ export const ApiKey = t.Object({
 	expires_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
 	last_used_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
 	created_at: t.String({ format: 'date-time' }),
+	bot_api: t.Boolean({ description: 'Whether the key is also a Bot API token.' }),
 })

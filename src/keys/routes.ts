@@ -38,6 +38,7 @@ const view = (k: KeyRecord) => ({
 	expires_at: k.expiresAt === null ? null : new Date(k.expiresAt).toISOString(),
 	last_used_at: k.lastUsedAt === null ? null : new Date(k.lastUsedAt).toISOString(),
 	created_at: new Date(k.createdAt).toISOString(),
+	bot_api: k.botUserId !== null,
 })
 
 /** The company's owner in person: the kind `key` admits neither a member nor a key (docs/policy.md). */
@@ -63,9 +64,28 @@ async function checkScopes(
 	}
 	const expires = body.expires_at ? Date.parse(body.expires_at) : null
 	if (expires !== null && expires <= Date.now()) errors.expires_at = ['The expiry must be in the future.']
+	if (body.bot_api === true && !errors.userbot_ids && ids.length !== 1) errors.userbot_ids = [ONE_USERBOT]
 	if (Object.keys(errors).length > 0) throw badRequest(errors)
-	return { ids: body.userbot_ids ? ids : null, expires }
+	const botUserId = body.bot_api === true ? await accountUserId(ctx, ids[0] as number) : null
+	return { ids: body.userbot_ids ? ids : null, expires, botUserId }
 }
+
+const ONE_USERBOT = 'A Bot API token names exactly one userbot.'
+const NOT_LOGGED_IN = 'The userbot is not logged in.'
+
+/** The Telegram user id of a logged-in userbot's account (TDLib's `getMe`), the token's first part. */
+async function accountUserId(ctx: AppContext, userbotId: number): Promise<number> {
+	const me = await ctx.runtime
+		?.invoke(userbotId, { _: 'getMe' }, { timeoutMs: GET_ME_MS, label: 'userbots:ready' })
+		.catch(() => null)
+	const id = me?.id
+	if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0)
+		throw badRequest({ userbot_ids: [NOT_LOGGED_IN] })
+	return id
+}
+
+/** How long reading the account (`getMe`, answered from TDLib's cache) may take. */
+const GET_ME_MS = 10_000
 
 const ownerOnly: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
 const authed = { 401: S.Detail, 403: S.Detail }
@@ -90,7 +110,19 @@ export const keyRouteList = [
 		path: '/api/keys/',
 		policy: { action: 'write', resource: 'key', find: [OF_COMPANY] },
 		body: NewApiKey,
-		response: { 201: t.Composite([ApiKey, t.Object({ key: t.String() })]), 400: S.FieldErrors, ...authed },
+		response: {
+			201: t.Composite([
+				ApiKey,
+				t.Object({
+					key: t.String(),
+					bot_token: t.Optional(
+						t.String({ description: 'With `bot_api`: the Bot API token, `<Telegram user id>:<key>`.' }),
+					),
+				}),
+			]),
+			400: S.FieldErrors,
+			...authed,
+		},
 		detail: {
 			operationId: 'createApiKey',
 			summary: 'Makes an API key: the key is in this answer only (owner only)',
@@ -99,12 +131,13 @@ export const keyRouteList = [
 		},
 		handle: async (k: KeysContext, { body, request, server, principal }) => {
 			const p = ownCompany(principal)
-			const { ids, expires } = await checkScopes(k, p.companyId, body)
+			const { ids, expires, botUserId } = await checkScopes(k, p.companyId, body)
 			const made = await k.keys.create({
 				companyId: p.companyId,
 				userId: p.userId,
 				name: body.name.trim(),
 				expiresAt: expires,
+				botUserId,
 				scopes: {
 					userbotIds: ids,
 					groups: body.groups ?? null,
@@ -125,7 +158,9 @@ export const keyRouteList = [
 				companyId: p.companyId,
 				by: p.userId,
 			})
-			return json({ ...view(made.record), key: made.secret }, 201)
+			const bot =
+				made.record.botUserId === null ? {} : { bot_token: `${made.record.botUserId}:${made.secret}` }
+			return json({ ...view(made.record), key: made.secret, ...bot }, 201)
 		},
 	}),
 	restRoute({

@@ -16,6 +16,7 @@ export const TAGS: ReadonlyArray<{ name: string; description: string }> = [
 	{ name: 'userbots', description: "The company's Telegram accounts, their log-in steps and files" },
 	{ name: 'webhooks', description: 'Endpoints that receive the userbots’ events, signed' },
 	{ name: 'operator', description: 'API keys and the audit log' },
+	{ name: 'bot-api', description: "The Telegram Bot API's HTTP interface for a userbot (docs/bot-api.md)" },
 	{ name: 'documentation', description: 'The documents that describe this API' },
 	{ name: 'console', description: 'The web console' },
 	{ name: 'plugins', description: 'Routes of a plugin that does not describe them' },

@@ -31,6 +31,9 @@ const OPEN_ROUTES = new Set([
 	'GET /reset-password',
 	'GET /console/app.js',
 	'GET /console/app.css',
+	// The Bot API face reads no header credential: its token is in the path, a key of the owner (docs/bot-api.md).
+	'GET /bot:token/:method',
+	'POST /bot:token/:method',
 ])
 const WS_UPGRADE = {
 	upgrade: 'websocket',

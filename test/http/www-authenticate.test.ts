@@ -25,6 +25,9 @@ const PUBLIC = new Set([
 	'GET /reset-password',
 	'GET /console/app.js',
 	'GET /console/app.css',
+	// The Bot API face: its credential is the token in its path (docs/bot-api.md), no header is read.
+	'GET /bot:token/:method',
+	'POST /bot:token/:method',
 ])
 
 const WS_HEADERS = {

@@ -2137,6 +2137,8 @@ export type RestApi = {
 					expires_at: string | null
 					last_used_at: string | null
 					created_at: string
+					/** Whether the key is also a Bot API token. */
+					bot_api: boolean
 				}>,
 				| {
 						status: 401
@@ -2163,6 +2165,8 @@ export type RestApi = {
 					commands?: Array<string> | null
 					read_only?: boolean
 					webhooks?: boolean
+					/** Also a Bot API token (docs/bot-api.md): `userbot_ids` names exactly one logged-in userbot, and the answer carries `bot_token`. */
+					bot_api?: boolean
 				},
 				Record<string, never>,
 				{
@@ -2180,7 +2184,11 @@ export type RestApi = {
 					expires_at: string | null
 					last_used_at: string | null
 					created_at: string
+					/** Whether the key is also a Bot API token. */
+					bot_api: boolean
 					key: string
+					/** With `bot_api`: the Bot API token, `<Telegram user id>:<key>`. */
+					bot_token?: string
 				},
 				| {
 						status: 400
@@ -2284,6 +2292,135 @@ export type RestApi = {
 			get: RestGet<Record<string, never>, Record<string, unknown>, { status: number; value: unknown }>
 		}
 	}
+	'bot{token}': (params: { method: string | number }) => {
+		/** A Telegram Bot API method for the token's userbot (docs/bot-api.md) */
+		get: RestGet<
+			Record<string, never>,
+			{
+				ok: true
+				result: unknown
+			},
+			| {
+					status: 400
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+			| {
+					status: 401
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+			| {
+					status: 403
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+			| {
+					status: 404
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+			| {
+					status: 429
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+		>
+		/** A Telegram Bot API method for the token's userbot (docs/bot-api.md) */
+		post: RestSendOptional<
+			undefined,
+			Record<string, never>,
+			{
+				ok: true
+				result: unknown
+			},
+			| {
+					status: 400
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+			| {
+					status: 401
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+			| {
+					status: 403
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+			| {
+					status: 404
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+			| {
+					status: 429
+					value: {
+						ok: false
+						error_code: number
+						description: string
+						parameters?: {
+							retry_after?: number
+						}
+					}
+			  }
+		>
+	}
 }
 
 /** Every path of the document, as written there (trailing slashes included). */
@@ -2327,6 +2464,7 @@ export const ROUTES: readonly string[] = [
 	'/api/webhooks/{id}/test/',
 	'/api/webhooks/{id}/deliveries/',
 	'/api/webhooks/{id}/replay/',
+	'/bot{token}/{method}',
 	'/api/keys/',
 	'/api/keys/{id}/',
 	'/api/audit/',

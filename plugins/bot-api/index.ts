@@ -1,0 +1,73 @@
+import { Elysia, t } from 'elysia'
+import { type AppContext, definePlugin, PUBLIC_WRITE, policyHook } from 'userbot-gateway/plugin'
+import { BotError, failed, METHOD_NOT_FOUND, NOT_FOUND, ok, UNAUTHORIZED } from './answer'
+import { BOT_ONLY, botOnly, METHODS } from './methods'
+import { readParams } from './params'
+import { createUpdateBuffer } from './updates'
+
+/**
+ * The Telegram Bot API as a face of the gateway (docs/bot-api.md): `/bot<token>/<method>`, GET or
+ * POST, answered as Telegram answers. The token `<Telegram user id>:<key>` is an API key made with
+ * `bot_api` (the one credential read from a URL path: the access line names the route's pattern,
+ * never the path). Each method runs the command it maps onto, for the key's principal, through the
+ * WebSocket's dispatcher: the same policy entries, checks and TDLib calls.
+ */
+/** What Telegram takes for a token at all: digits, a colon, then the secret's characters. */
+const TOKEN_SHAPE = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/
+
+/** The answers as the document shows them (the handler answers them as `Response`s, in answer.ts). */
+const Success = t.Object({ ok: t.Literal(true), result: t.Unknown() })
+const Failure = t.Object({
+	ok: t.Literal(false),
+	error_code: t.Number(),
+	description: t.String(),
+	parameters: t.Optional(t.Object({ retry_after: t.Optional(t.Number()) })),
+})
+
+function botApiRoutes(ctx: AppContext): Elysia {
+	const updates = createUpdateBuffer(ctx)
+	const serve = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+		try {
+			const token = params.token ?? ''
+			// As Telegram: a path whose token is not even shaped like one names no bot (404).
+			if (!TOKEN_SHAPE.test(token)) throw NOT_FOUND
+			const outcome = await ctx.auth.botCaller(request, token)
+			if (!outcome.ok) throw UNAUTHORIZED
+			const principal = outcome.caller.principal
+			const userbotId = principal.key?.scopes.userbotIds?.[0]
+			if (userbotId === undefined) throw UNAUTHORIZED
+			const name = params.method ?? ''
+			const method = METHODS[name]
+			if (!method) throw BOT_ONLY.has(name) ? botOnly() : METHOD_NOT_FOUND
+			const result = await method({
+				ctx,
+				principal,
+				userbotId,
+				params: await readParams(request),
+				signal: request.signal,
+				updates,
+			})
+			return ok(result)
+		} catch (err) {
+			if (err instanceof BotError) return failed(err)
+			ctx.log.error('bot api method failed', { error: err instanceof Error ? err : String(err) })
+			return failed(new BotError(500, 'Internal Server Error'))
+		}
+	}
+	// The route authenticates by the token in its path and each method's command decides again.
+	const hook = (operationId: string) => ({
+		...policyHook(PUBLIC_WRITE),
+		response: { 200: Success, 400: Failure, 401: Failure, 403: Failure, 404: Failure, 429: Failure },
+		detail: {
+			operationId,
+			summary: "A Telegram Bot API method for the token's userbot (docs/bot-api.md)",
+			tags: ['bot-api'],
+			security: [],
+		},
+	})
+	return new Elysia({ name: 'bot-api' })
+		.get('/bot:token/:method', serve, hook('getBotApiMethod'))
+		.post('/bot:token/:method', serve, hook('postBotApiMethod')) as unknown as Elysia
+}
+
+export const botApiPlugin = definePlugin({ id: 'bot-api', build: botApiRoutes })

@@ -1,0 +1,274 @@
+import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { Bot } from 'grammy'
+import {
+	createLoggedInUserbot,
+	createMessagingFixture,
+	type MessagingFixture,
+	type WsClient,
+} from '../../helpers-ws'
+
+/**
+ * The Bot API face (docs/bot-api.md) over the emulator: raw requests in each encoding, the Bot
+ * API's error wording, and grammY's `Bot` pointed at the server (`client.apiRoot`) unchanged.
+ * Bob (1002) is the token's userbot; Alice (1001), of another company, writes to him.
+ */
+const BOB = 1002
+const ALICE = 1001
+let f: MessagingFixture
+let alice: number
+let aliceWs: WsClient
+let token: string
+let other: string
+const lines: string[] = []
+beforeAll(async () => {
+	f = await createMessagingFixture({}, { logLines: lines })
+	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
+	aliceWs = await f.connect(f.mallory)
+	token = await tokenFor(f.alice.access, f.userbotId)
+	other = await tokenFor(f.mallory.access, alice)
+})
+afterAll(() => f.stop())
+
+async function made(access: string, userbotId: number, scopes: Record<string, unknown> = {}) {
+	const res = await fetch(`${f.t.url}/api/keys/`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [userbotId], ...scopes }),
+	})
+	if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`)
+	return (await res.json()) as { id: number; key: string; bot_token: string }
+}
+const tokenFor = async (access: string, userbotId: number) => (await made(access, userbotId)).bot_token
+
+const call = async (method: string, init: RequestInit & { query?: string } = {}, tok = token) => {
+	const res = await fetch(`${f.t.url}/bot${tok}/${method}${init.query ? `?${init.query}` : ''}`, init)
+	return { status: res.status, body: (await res.json()) as Record<string, unknown> }
+}
+const json = (body: unknown): RequestInit => ({
+	method: 'POST',
+	headers: { 'content-type': 'application/json' },
+	body: JSON.stringify(body),
+})
+
+describe('the face', () => {
+	it('getMe answers the account as a Bot API User, is_bot false', async () => {
+		const { status, body } = await call('getMe')
+		expect(status).toBe(200)
+		expect(body).toEqual({ ok: true, result: expect.objectContaining({ id: BOB, is_bot: false }) })
+		expect(typeof (body.result as { first_name: unknown }).first_name).toBe('string')
+		expect(token.startsWith(`${BOB}:`)).toBe(true)
+	})
+
+	it('refuses a bad token as Telegram does: 401 Unauthorized, nothing echoed', async () => {
+		const wrongId = token.replace(/^\d+:/, `${ALICE}:`)
+		for (const tok of [wrongId, `${BOB}:ubg_${'x'.repeat(43)}`, '123:abc']) {
+			const { status, body } = await call('getMe', {}, tok)
+			expect(status).toBe(401)
+			expect(body).toEqual({ ok: false, error_code: 401, description: 'Unauthorized' })
+		}
+	})
+
+	it('answers a path whose token has no token shape 404 Not Found, as Telegram does', async () => {
+		for (const tok of [token.replace(/^\d+:/, ''), '1', `${BOB}:a b`]) {
+			const { status, body } = await call('getMe', {}, tok)
+			expect(status).toBe(404)
+			expect(body).toEqual({ ok: false, error_code: 404, description: 'Not Found' })
+		}
+	})
+
+	it('answers an unknown method 404 and a bot-only method 400 saying so', async () => {
+		expect(await call('noSuchMethod')).toEqual({
+			status: 404,
+			body: { ok: false, error_code: 404, description: 'Not Found: method not found' },
+		})
+		for (const m of ['answerCallbackQuery', 'setMyCommands'])
+			expect(await call(m, json({}))).toEqual({
+				status: 400,
+				body: {
+					ok: false,
+					error_code: 400,
+					description: 'Bad Request: the method is available only for bots',
+				},
+			})
+	})
+
+	it('sendMessage takes the query string, JSON and form-urlencoded, with message ids as the server has them', async () => {
+		const byQuery = await call('sendMessage', { query: `chat_id=${ALICE}&text=by+query` })
+		const byJson = await call('sendMessage', json({ chat_id: ALICE, text: 'by json' }))
+		const byForm = await call('sendMessage', {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: `chat_id=${ALICE}&text=by%20form`,
+		})
+		for (const [res, text] of [
+			[byQuery, 'by query'],
+			[byJson, 'by json'],
+			[byForm, 'by form'],
+		] as const) {
+			expect(res.status).toBe(200)
+			const m = res.body.result as { message_id: number; chat: { id: number; type: string }; text: string }
+			expect(m).toMatchObject({
+				chat: { id: ALICE, type: 'private' },
+				text,
+				from: { id: BOB, is_bot: false },
+			})
+			expect(Number.isSafeInteger(m.message_id) && m.message_id > 0 && m.message_id < 2 ** 20).toBe(true)
+		}
+	})
+
+	it('replies, edits and deletes by Bot API message id, on the same commands', async () => {
+		const first = await call('sendMessage', json({ chat_id: ALICE, text: 'first' }))
+		const id = (first.body.result as { message_id: number }).message_id
+		const reply = await call(
+			'sendMessage',
+			json({ chat_id: ALICE, text: 'reply', reply_parameters: { message_id: id } }),
+		)
+		expect(reply.status).toBe(200)
+		const edited = await call(
+			'editMessageText',
+			json({ chat_id: ALICE, message_id: id, text: 'first, edited' }),
+		)
+		expect(edited).toMatchObject({
+			status: 200,
+			body: { ok: true, result: { message_id: id, text: 'first, edited' } },
+		})
+		expect(await call('deleteMessage', json({ chat_id: ALICE, message_id: id }))).toEqual({
+			status: 200,
+			body: { ok: true, result: true },
+		})
+	})
+
+	it("words TDLib's and the fields' errors as the Bot API does, never echoing a value", async () => {
+		expect(await call('getChat', json({ chat_id: 4242424242 }))).toEqual({
+			status: 400,
+			body: { ok: false, error_code: 400, description: 'Bad Request: chat not found' },
+		})
+		expect((await call('sendMessage', json({ chat_id: ALICE }))).body.description).toBe(
+			'Bad Request: message text is empty',
+		)
+		const bad = await call('sendMessage', json({ chat_id: 'secret-xyz', text: 'x' }))
+		expect(bad).toEqual({
+			status: 400,
+			body: { ok: false, error_code: 400, description: 'Bad Request: invalid chat_id specified' },
+		})
+		expect(JSON.stringify(bad)).not.toContain('secret-xyz')
+	})
+
+	it('getChat answers a Bot API Chat', async () => {
+		const { body } = await call('getChat', { query: `chat_id=${ALICE}` })
+		expect(body).toEqual({ ok: true, result: expect.objectContaining({ id: ALICE, type: 'private' }) })
+	})
+
+	it('a token reaches its own userbot only: the other company’s token speaks as its own account', async () => {
+		const { body } = await call('getMe', {}, other)
+		expect(body).toMatchObject({ ok: true, result: { id: ALICE } })
+	})
+})
+
+describe('the token as a key', () => {
+	it("keeps the key's scopes: a read_only token reads, and its sendMessage is refused by the command's policy", async () => {
+		const { bot_token } = await made(f.alice.access, f.userbotId, { read_only: true })
+		expect((await call('getMe', {}, bot_token)).status).toBe(200)
+		expect(await call('sendMessage', json({ chat_id: ALICE, text: 'no' }), bot_token)).toEqual({
+			status: 403,
+			body: { ok: false, error_code: 403, description: 'Forbidden: permission denied' },
+		})
+	})
+
+	it('is 401 Unauthorized at its next request once revoked', async () => {
+		const key = await made(f.alice.access, f.userbotId)
+		expect((await call('getMe', {}, key.bot_token)).status).toBe(200)
+		const res = await fetch(`${f.t.url}/api/keys/${key.id}/`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${f.alice.access}` },
+		})
+		expect(res.status).toBe(204)
+		expect((await call('getMe', {}, key.bot_token)).body).toEqual({
+			ok: false,
+			error_code: 401,
+			description: 'Unauthorized',
+		})
+	})
+
+	it('the access line names the route pattern and the key, never the token', async () => {
+		const key = await made(f.alice.access, f.userbotId)
+		expect((await call('getMe', {}, key.bot_token)).status).toBe(200)
+		const credential = `key:${key.id}`
+		let line: Record<string, unknown> | undefined
+		const until = Date.now() + 5000
+		while (!line && Date.now() < until) {
+			line = lines
+				.map((l) => JSON.parse(l) as Record<string, unknown>)
+				.find((l) => l.credential === credential && l.msg === 'http')
+			if (!line) await Bun.sleep(5)
+		}
+		expect(line).toMatchObject({ method: 'GET', route: '/bot:token/:method', status: 200 })
+		expect(lines.join('\n')).not.toContain(key.key)
+	})
+})
+
+describe('getUpdates', () => {
+	it("hands out another account's messages as Updates, numbered, confirmed by offset; not the userbot's own sends", async () => {
+		await call('sendMessage', json({ chat_id: ALICE, text: 'sent here, not an update' }))
+		for (const text of ['one', 'two'])
+			await aliceWs.command({ action: 'send_message', userbot_id: alice, chat_id: BOB, text })
+		type U = { update_id: number; message: { text: string; chat: { id: number }; from: { id: number } } }
+		let updates: U[] = []
+		const until = Date.now() + 10_000
+		while (updates.length < 2 && Date.now() < until)
+			updates = (await call('getUpdates', { query: 'timeout=1' })).body.result as U[]
+		expect(updates.map((u) => u.message.text)).toEqual(['one', 'two'])
+		expect(updates[0]?.message).toMatchObject({ chat: { id: ALICE, type: 'private' }, from: { id: ALICE } })
+		const [first, second] = updates as [U, U]
+		expect(second.update_id).toBeGreaterThan(first.update_id)
+		const after = (await call('getUpdates', json({ offset: second.update_id }))).body.result as U[]
+		expect(after.map((u) => u.update_id)).toEqual([second.update_id])
+		const none = await call('getUpdates', json({ offset: second.update_id + 1 }))
+		expect(none.body).toEqual({ ok: true, result: [] })
+	})
+})
+
+describe('grammY, unchanged, pointed at the server', () => {
+	it('getMe and sendMessage through Bot.api', async () => {
+		const bot = new Bot(token, { client: { apiRoot: f.t.url } })
+		const me = await bot.api.getMe()
+		expect(me).toMatchObject({ id: BOB, is_bot: false })
+		const sent = await bot.api.sendMessage(ALICE, 'hello from grammY')
+		expect(sent).toMatchObject({ chat: { id: ALICE }, text: 'hello from grammY' })
+	})
+
+	it('receives what Alice writes through bot.start() long polling, and answers it (an echo bot)', async () => {
+		const bot = new Bot(token, { client: { apiRoot: f.t.url } })
+		const heard: string[] = []
+		bot.on('message:text', async (ctx) => {
+			heard.push(ctx.message.text)
+			await ctx.reply(`echo: ${ctx.message.text}`)
+		})
+		let started!: () => void
+		const ready = new Promise<void>((r) => {
+			started = r
+		})
+		const running = bot.start({ timeout: 2, onStart: () => started() })
+		await ready
+		const sent = await aliceWs.command({
+			action: 'send_message',
+			userbot_id: alice,
+			chat_id: BOB,
+			text: 'hi grammY',
+		})
+		expect(sent.payload.type).toBe('send_message')
+		const until = Date.now() + 15_000
+		while (heard.length === 0 && Date.now() < until) await Bun.sleep(20)
+		await bot.stop()
+		await running
+		expect(heard).toEqual(['hi grammY'])
+		const history = await aliceWs.command({
+			action: 'get_chat_history',
+			userbot_id: alice,
+			chat_id: BOB,
+			limit: 5,
+		})
+		const texts = JSON.stringify(history.payload.result)
+		expect(texts).toContain('echo: hi grammY')
+	})
+})
