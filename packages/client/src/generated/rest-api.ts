@@ -2292,134 +2292,138 @@ export type RestApi = {
 			get: RestGet<Record<string, never>, Record<string, unknown>, { status: number; value: unknown }>
 		}
 	}
-	'bot{token}': (params: { method: string | number }) => {
-		/** A Telegram Bot API method for the token's userbot (docs/bot-api.md) */
-		get: RestGet<
-			Record<string, never>,
-			{
-				ok: true
-				result: unknown
-			},
-			| {
-					status: 400
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+	'bot{token}': {
+		(params: {
+			method: string | number
+		}): {
+			/** A Telegram Bot API method for the token's userbot (docs/bot-api.md) */
+			get: RestGet<
+				Record<string, never>,
+				{
+					ok: true
+					result: unknown
+				},
+				| {
+						status: 400
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-			| {
-					status: 401
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+				| {
+						status: 401
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-			| {
-					status: 403
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+				| {
+						status: 403
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-			| {
-					status: 404
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+				| {
+						status: 404
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-			| {
-					status: 429
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+				| {
+						status: 429
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-		>
-		/** A Telegram Bot API method for the token's userbot (docs/bot-api.md) */
-		post: RestSendOptional<
-			undefined,
-			Record<string, never>,
-			{
-				ok: true
-				result: unknown
-			},
-			| {
-					status: 400
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+			>
+			/** A Telegram Bot API method for the token's userbot (docs/bot-api.md) */
+			post: RestSendOptional<
+				undefined,
+				Record<string, never>,
+				{
+					ok: true
+					result: unknown
+				},
+				| {
+						status: 400
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-			| {
-					status: 401
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+				| {
+						status: 401
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-			| {
-					status: 403
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+				| {
+						status: 403
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-			| {
-					status: 404
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+				| {
+						status: 404
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-			| {
-					status: 429
-					value: {
-						ok: false
-						error_code: number
-						description: string
-						parameters?: {
-							retry_after?: number
+				  }
+				| {
+						status: 429
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
 						}
-					}
-			  }
-		>
+				  }
+			>
+		}
 	}
 }
 
