@@ -1,8 +1,9 @@
 import type { KvEntry } from '@nats-io/kv'
 import type { Logger } from '../util/logger'
+import { watchBucket } from './bucket-watch'
 import type { Bus } from './connection'
 import { isLeaseHolder, type LeaseHolder } from './leases'
-import { READY_MS, Resilient, within } from './resilient'
+import { Resilient } from './resilient'
 import { kvSubject, LEASES_BUCKET, userbotOfLeaseKey } from './subjects'
 
 export interface LeaseRecord {
@@ -38,51 +39,29 @@ export class LeaseView {
 		await this.watcher.open()
 	}
 
-	private async follow(ended: () => void): Promise<() => void> {
-		const kv = this.bus.leases
-		// The whole bucket: its other keys (storage, secrets) make sure the first read ends with `delta` 0.
-		const iter = await kv.watch()
-		// Counted again from this watch's first read: a server that lost its store numbers from 1 again.
-		this.seenRevision = 0
-		this.awaited = 0
+	private follow(ended: () => void): Promise<() => void> {
 		// Watched again from the start: what it holds now is what the bucket says.
 		const fresh = new Map<number, LeaseRecord>()
 		let initial = true
-		let resolveInitial: () => void = () => {}
-		const ready = new Promise<void>((r) => {
-			resolveInitial = r
-		})
-		const settle = () => {
-			if (!initial) return
-			initial = false
-			this.leases.clear()
-			for (const [k, v] of fresh) this.leases.set(k, v)
-			resolveInitial()
-		}
-		let stopped = false
-		void (async () => {
-			for await (const e of iter) {
-				this.onEntry(e, initial ? fresh : this.leases)
-				if (initial && e.delta === 0) settle()
-			}
-		})()
-			.catch(() => undefined)
-			.finally(() => {
-				if (!stopped) ended()
-			})
-		const status = await kv.status()
-		if (status.values === 0) settle()
-		try {
-			await within(ready, READY_MS, 'the leases watch')
-		} catch (err) {
-			stopped = true
-			iter.stop()
-			throw err
-		}
-		return () => {
-			stopped = true
-			iter.stop()
-		}
+		// The whole bucket: its other keys (storage, secrets) make sure the first read ends with `delta` 0.
+		return watchBucket(
+			this.bus.leases,
+			{
+				// Counted again from this watch's first read: a server that lost its store numbers from 1 again.
+				began: () => {
+					this.seenRevision = 0
+					this.awaited = 0
+				},
+				entry: (e) => this.onEntry(e, initial ? fresh : this.leases),
+				settled: () => {
+					initial = false
+					this.leases.clear()
+					for (const [k, v] of fresh) this.leases.set(k, v)
+				},
+				ended,
+			},
+			'the leases watch',
+		)
 	}
 
 	/**

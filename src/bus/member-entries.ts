@@ -1,8 +1,8 @@
 import type { KvEntry } from '@nats-io/kv'
 import type { Logger } from '../util/logger'
+import { watchBucket } from './bucket-watch'
 import type { Bus } from './connection'
 import { type LiveShard, parseRoom, type ShardRoom } from './placement'
-import { READY_MS, within } from './resilient'
 
 /**
  * A shard's entry names its incarnation (random per start): a shard that restarted under the same
@@ -59,47 +59,21 @@ export function gatewayKindsOf(live: Iterable<[string, MemberEntry]>): string[] 
  * already there first, flagged `initial`), `ended` when the watch ends by itself. Resolves, with
  * its stop, once the entries already there are read.
  */
-export async function followMembers(
+export function followMembers(
 	kv: Bus['members'],
 	on: { began(): void; onEntry(e: KvEntry, initial: boolean): void; ended(): void; quiet(): boolean },
 	log: Logger,
 ): Promise<() => void> {
-	const iter = await kv.watch()
-	on.began()
-	let resolveInitial: () => void = () => {}
-	const ready = new Promise<void>((r) => {
-		resolveInitial = r
-	})
-	let stopped = false
-	void (async () => {
-		// The entries already there come first, the last of them with `delta` 0.
-		let initial = true
-		for await (const e of iter) {
-			on.onEntry(e, initial)
-			if (initial && e.delta === 0) {
-				initial = false
-				resolveInitial()
-			}
-		}
-	})()
-		.catch((err: unknown) => {
-			if (!on.quiet()) log.warn('bus membership watch ended', { error: String(err) })
-		})
-		.finally(() => {
-			if (!stopped) on.ended()
-		})
-	// An empty bucket sends nothing: nothing to wait for.
-	const status = await kv.status()
-	if (status.values === 0) resolveInitial()
-	try {
-		await within(ready, READY_MS, 'the members watch')
-	} catch (err) {
-		stopped = true
-		iter.stop()
-		throw err
-	}
-	return () => {
-		stopped = true
-		iter.stop()
-	}
+	return watchBucket(
+		kv,
+		{
+			began: on.began,
+			entry: on.onEntry,
+			failed: (err) => {
+				if (!on.quiet()) log.warn('bus membership watch ended', { error: String(err) })
+			},
+			ended: on.ended,
+		},
+		'the members watch',
+	)
 }
