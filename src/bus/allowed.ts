@@ -1,5 +1,5 @@
+import type { CommandDefinition } from '../commands/define'
 import { checkTdRequest } from '../commands/td-request'
-import type { PluginDefinition } from '../plugin/define'
 import type { InvokeMessage } from '../supervisor/protocol'
 import { tdFunction } from '../telegram/schema/index'
 import { RuntimeError } from '../telegram/types'
@@ -13,7 +13,10 @@ import type { Logger } from '../util/logger'
  * load (`PLUGINS`). A request without a label, or with one no plugin declares, sends nothing.
  * A command group that a plugin registers only from `build` (not in `commands`) is unknown here.
  */
-export function methodsByLabel(plugins: readonly PluginDefinition[]): Map<string, ReadonlySet<string>> {
+/** What a shard reads of the loaded plugins: their commands (names, TDLib methods, flood classes). */
+export type CommandPlugins = ReadonlyArray<{ readonly commands?: readonly CommandDefinition[] }>
+
+export function methodsByLabel(plugins: CommandPlugins): Map<string, ReadonlySet<string>> {
 	const byLabel = new Map<string, ReadonlySet<string>>()
 	for (const [label, method] of Object.entries(LIFECYCLE_METHODS)) byLabel.set(label, new Set([method]))
 	for (const plugin of plugins)

@@ -2,12 +2,11 @@ import { hostname } from 'node:os'
 import type { BusConfig, Config } from '../config'
 import { wallClock } from '../flood/clock'
 import type { FloodClass } from '../flood/limits'
-import type { PluginDefinition } from '../plugin/define'
 import { createRuntime, type LocalRuntime } from '../supervisor'
 import { governRuntime } from '../supervisor/governed-runtime'
 import type { TelegramRuntime } from '../supervisor/types'
 import type { Logger } from '../util/logger'
-import { methodsByLabel } from './allowed'
+import { type CommandPlugins, methodsByLabel } from './allowed'
 import { type Bus, type BusOptions, connectBus } from './connection'
 import { RemoteRuntime } from './remote-runtime'
 import { BusKey } from './seal'
@@ -49,7 +48,7 @@ const busOptions = (config: Config, log: Logger, role: 'gateway' | 'shard', id: 
 async function createGovernedRuntime(
 	config: Config,
 	log: Logger,
-	plugins: readonly PluginDefinition[],
+	plugins: CommandPlugins,
 ): Promise<LocalRuntime | null> {
 	const local = await createRuntime(config, log)
 	if (!local) return null
@@ -74,7 +73,7 @@ export async function startShard(
 	log: Logger,
 	closers: Array<() => Promise<void> | void>,
 	/** The plugins the gateways load: their commands' declared methods are all a request may use. */
-	plugins: readonly PluginDefinition[],
+	plugins: CommandPlugins,
 ): Promise<ShardServer> {
 	const local: LocalRuntime | null = await createGovernedRuntime(config, log, plugins)
 	if (!local)
@@ -128,7 +127,7 @@ export async function createProcessRuntime(
 	config: Config,
 	log: Logger,
 	closers: Array<() => Promise<void> | void>,
-	plugins: readonly PluginDefinition[],
+	plugins: CommandPlugins,
 ): Promise<ProcessRuntime> {
 	if (!config.bus) {
 		const runtime = await createGovernedRuntime(config, log, plugins)
