@@ -87,6 +87,9 @@ const phone = (face: Face) =>
 /** Each field's rule, worded for the face. */
 const fields = (face: Face) => ({
 	name: optionalName(face, 'name', 128),
+	// Required on both faces; blank is a name on REST, as on POST (docs/rest.md#userbot-actions), and a
+	// missing field on the command, as `""` is in every command (docs/protocol.md).
+	newName: face === 'ws' ? text(face, 'name', 128) : optionalName(face, 'name', 128).wrapped,
 	phone_number: phone(face),
 	code: text(face, 'code', 32),
 	password: text(face, 'password', 256, true),
@@ -98,6 +101,8 @@ export const bodies = (face: Face) => {
 	const f = fields(face)
 	return {
 		create: v.looseObject({ name: f.name }, missing(face)),
+		/** A new name: required, checked as a new userbot's is. */
+		rename: v.looseObject({ name: f.newName }, missing(face)),
 		phone: v.looseObject({ phone_number: f.phone_number }, missing(face)),
 		code: v.looseObject({ code: f.code }, missing(face)),
 		password: v.looseObject({ password: f.password }, missing(face)),
@@ -127,10 +132,4 @@ export const RestBodies = {
 		},
 		missing('rest'),
 	),
-	/** `PATCH /api/userbots/{id}/`: the name, required, checked as POST checks it. */
-	rename: v.looseObject({ name: rest.create.entries.name.wrapped }, missing('rest')),
-	phone: rest.phone,
-	code: rest.code,
-	password: rest.password,
-	registration: rest.registration,
 }

@@ -11,7 +11,7 @@ import {
 	serveRoutes,
 	type UserbotService,
 } from 'userbot-gateway/plugin'
-import { RestBodies } from './bodies'
+import { bodies } from './bodies'
 import { lifecycleRoutes, type Userbots } from './route-context'
 
 /**
@@ -48,7 +48,7 @@ const control = (action: keyof typeof ACTIONS) =>
 			permission: 'userbots.manage',
 			group: 'userbots',
 		},
-		body: RestBodies.phone,
+		body: bodies('rest').phone,
 		response: {
 			200: t.Object({ userbot_id: S.Id(), done: t.String() }),
 			...ROUTE_ERRORS.badRequest,

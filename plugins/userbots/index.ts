@@ -58,8 +58,8 @@ export const userbots = ({ lookup, ...options }: UserbotsPluginOptions = {}) =>
 				})
 				await within(restore(), RESTORE_WAIT_MS, undefined)
 			}
-			ctx.registerCommands(userbotCommands(service))
 			const served = { ctx, service, proxies: new ProxyControl(ctx, service) }
+			ctx.registerCommands(userbotCommands(served))
 			const routes = userbotRoutes(served)
 			// Test controls of the emulated cloud: never with real TDLib, never unless asked for.
 			if (settings.emulatorControl && ctx.config.telegram.backend === 'emulator')

@@ -6,12 +6,10 @@ import {
 	HttpError,
 	type Locators,
 	notFound,
-	type Principal,
 	type ProxyControl,
 	type ProxySettings,
 	parseProxyBody,
 	type RestRoute,
-	throttled,
 	tooLarge,
 	UserbotError,
 	type UserbotService,
@@ -69,21 +67,6 @@ export const userbotLocators = (ctx: AppContext): Locators => ({
 export const idOf = (raw: string | undefined): number => {
 	if (raw === undefined || !/^\d{1,15}$/.test(raw)) throw notFound()
 	return Number(raw)
-}
-
-/** A log-in step that checks a secret: counted first, given back when it was right. */
-export async function guessing<T>(
-	u: Userbots,
-	principal: Principal,
-	userbotId: number,
-	step: () => Promise<T>,
-) {
-	await u.service.get(principal, userbotId)
-	const wait = await u.ctx.auth.guesses.take(userbotId)
-	if (wait > 0) throw throttled(wait)
-	const answer = await step()
-	await u.ctx.auth.guesses.giveBack(userbotId)
-	return answer
 }
 
 /**

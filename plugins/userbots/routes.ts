@@ -8,6 +8,7 @@ import {
 	OF_COMPANY,
 	parseProxyBody,
 	ROUTE_ERRORS,
+	restFace,
 	restRoute,
 	RestSchemas as S,
 	serveRoutes,
@@ -16,10 +17,20 @@ import * as v from 'valibot'
 import { RestBodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
 import {
+	LIFECYCLE,
+	logOut,
+	registerAccount,
+	rename,
+	requestQr,
+	restart,
+	submitCode,
+	submitPassword,
+	submitPhone,
+} from './operations'
+import {
 	clientOf,
 	created,
 	deleted,
-	guessing,
 	idOf,
 	lifecycleRoutes,
 	proxyOfCreate,
@@ -34,13 +45,12 @@ const ID = S.IdParams
 const about = (operationId: string, summary: string) => ({
 	operationId,
 	summary,
-	tags: ['userbots'],
+	tags: [TAG],
 	security: BEARER_OR_SESSION,
 })
 const { authed, notFound: missing, badRequest: invalid, unavailable } = ROUTE_ERRORS
+const TAG = 'userbots'
 
-/** The group an API key's `groups` must name for the lifecycle's changes (docs/operator.md#api-keys). */
-const LIFECYCLE = 'userbots'
 const THIS_ONE = [byParam()] as const
 /** What the routes need (docs/policy.md): reading a userbot, using it, and what only the owner (or a grant) may. */
 const reads = { action: 'read', resource: 'userbot', find: THIS_ONE } as const
@@ -54,29 +64,15 @@ const manages = {
 } as const
 const ends = { ...manages, destructive: true } as const
 
-/** A log-in step: one userbot, a body, its new authorization state or why the step was refused. */
-const logInStep = <const P extends string, B extends v.GenericSchema>(
-	path: P,
-	operationId: string,
-	summary: string,
-	body: B,
-) => ({
-	method: 'post' as const,
-	path,
-	policy: uses,
-	params: ID,
-	body,
-	response: { 200: S.AuthorizationState, 400: t.Union([S.FieldErrors, S.Detail]), ...authed, ...missing },
-	detail: about(operationId, summary),
-})
-
 /**
  * The REST face of the lifecycle (docs/rest.md#rest-userbots): session, bearer or API key, scoped to the
  * caller's company. Members use the company's userbots; creating, deleting and the card's actions take
  * `userbots.manage` (owners, or a member granted it). Who may is each route's policy entry, decided by
  * the guard before a body is read (docs/policy.md). The log-in steps that send a code or password count
  * against the userbot's guess limit, as their commands do. Each route is one definition
- * (docs/plugins.md#routes-as-data): served from it and described from it (./api.ts).
+ * (docs/plugins.md#routes-as-data): served from it and described from it (./api.ts). The log-in steps
+ * and the card's actions are operations with a command face too (./operations.ts): their routes are
+ * the operations' REST faces.
  */
 export const userbotRouteList = [
 	restRoute({
@@ -109,42 +105,9 @@ export const userbotRouteList = [
 		detail: about('getUserbot', 'One userbot'),
 		handle: (u: Userbots, { params, principal }) => u.service.get(principal, idOf(params.id)),
 	}),
-	// The card's actions (docs/rest.md#userbot-actions): rename, log out, restart; `userbots.manage`.
-	restRoute({
-		method: 'patch',
-		path: `${BASE}/:id/`,
-		policy: manages,
-		params: ID,
-		body: RestBodies.rename,
-		response: { 200: S.Userbot, ...invalid, ...authed, ...missing },
-		detail: about('renameUserbot', 'Renames a userbot'),
-		handle: (u: Userbots, input) =>
-			u.service.rename(input.principal, idOf(input.params.id), input.body.name, clientOf(u, input)),
-	}),
-	restRoute({
-		method: 'post',
-		path: `${BASE}/:id/logout/`,
-		policy: ends,
-		params: ID,
-		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
-		detail: about(
-			'logOutUserbot',
-			'Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number',
-		),
-		handle: (u: Userbots, input) =>
-			u.service.logOut(input.principal, idOf(input.params.id), clientOf(u, input)),
-	}),
-	restRoute({
-		method: 'post',
-		path: `${BASE}/:id/restart/`,
-		policy: manages,
-		params: ID,
-		// 400: the client could not start again (its proxy refused: docs/operator.md#userbot-proxies).
-		response: { 200: S.AuthorizationState, 400: S.Detail, ...authed, ...missing, ...unavailable },
-		detail: about('restartUserbot', "Stops the userbot's TDLib client and starts it again from its database"),
-		handle: (u: Userbots, input) =>
-			u.service.restart(input.principal, idOf(input.params.id), clientOf(u, input)),
-	}),
+	restFace(rename, TAG),
+	restFace(logOut, TAG),
+	restFace(restart, TAG),
 	restRoute({
 		method: 'delete',
 		path: `${BASE}/:id/`,
@@ -157,63 +120,11 @@ export const userbotRouteList = [
 			return deleted()
 		},
 	}),
-	restRoute({
-		...logInStep(
-			`${BASE}/:id/phone/`,
-			'submitUserbotPhone',
-			'Log-in step: the phone number',
-			RestBodies.phone,
-		),
-		handle: (u: Userbots, { body, params, principal }) =>
-			u.service.submitPhone(principal, idOf(params.id), body.phone_number),
-	}),
-	restRoute({
-		...logInStep(
-			`${BASE}/:id/code/`,
-			'submitUserbotCode',
-			'Log-in step: the code Telegram sent',
-			RestBodies.code,
-		),
-		handle: (u: Userbots, { body, params, principal }) => {
-			const { code } = body
-			const userbotId = idOf(params.id)
-			return guessing(u, principal, userbotId, () => u.service.submitCode(principal, userbotId, code))
-		},
-	}),
-	restRoute({
-		...logInStep(
-			`${BASE}/:id/password/`,
-			'submitUserbotPassword',
-			"Log-in step: the account's 2FA password",
-			RestBodies.password,
-		),
-		handle: (u: Userbots, { body, params, principal }) => {
-			const { password } = body
-			const userbotId = idOf(params.id)
-			return guessing(u, principal, userbotId, () => u.service.submitPassword(principal, userbotId, password))
-		},
-	}),
-	restRoute({
-		...logInStep(
-			`${BASE}/:id/register/`,
-			'registerUserbotAccount',
-			'Log-in step: names a new account',
-			RestBodies.registration,
-		),
-		handle: (u: Userbots, { body, params, principal }) => {
-			const { first_name, last_name } = body
-			return u.service.submitRegistration(principal, idOf(params.id), first_name, last_name)
-		},
-	}),
-	restRoute({
-		method: 'post',
-		path: `${BASE}/:id/qr/`,
-		policy: uses,
-		params: ID,
-		response: { 200: S.QrLink, 400: S.Detail, ...authed, ...missing },
-		detail: about('requestUserbotQrLink', 'Log-in by QR code: the link to show'),
-		handle: (u: Userbots, { params, principal }) => u.service.requestQr(principal, idOf(params.id)),
-	}),
+	restFace(submitPhone, TAG),
+	restFace(submitCode, TAG),
+	restFace(submitPassword, TAG),
+	restFace(registerAccount, TAG),
+	restFace(requestQr, TAG),
 	restRoute({
 		method: 'post',
 		path: `${BASE}/:id/files/`,

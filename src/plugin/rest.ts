@@ -183,6 +183,16 @@ export {
 /** Writes one audit line for what a principal (or a user acting on themself) did, inside `tx` when given. */
 export { type AuditActor, type AuditEntry, writeAudit } from '../audit/log'
 export type { Executor } from '../auth/db-types'
+// Issue 44 (an operation, then its faces): one definition served as a REST route and a command.
+export { commandFace, type RestFaceContext, restFace } from '../operations/faces'
+export {
+	defineOperation,
+	type Face,
+	type Operation,
+	type OperationCall,
+	Refusal,
+	type RestPart,
+} from '../operations/operation'
 /** A request only the emulated Telegram understands (its test controls: revoke, ban, limit). */
 export { emulatorRequest } from '../telegram/emulator'
 export { UserbotError } from '../userbots/errors'

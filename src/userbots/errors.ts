@@ -1,20 +1,13 @@
+import { Refusal } from '../operations/operation'
 import { GatewayErrors } from '../wire/errors'
 
 /**
- * What the userbot lifecycle can refuse, said once for both faces: REST turns a `UserbotError`
- * into `{detail, code}` with its status, the WebSocket command into `<command>_error` with `wire`.
+ * What the userbot lifecycle can refuse, said once for every face (src/operations/operation.ts): REST
+ * turns a `UserbotError` into `{detail, code}` with its status, the WebSocket command into
+ * `<command>_error` with `wire`.
  */
-export class UserbotError extends Error {
+export class UserbotError extends Refusal {
 	override name = 'UserbotError'
-	constructor(
-		readonly status: number,
-		readonly detail: string,
-		readonly code?: string,
-		/** The WebSocket error string, when it differs from `detail`. */
-		readonly wire: string = detail,
-	) {
-		super(detail)
-	}
 }
 
 export const TELEGRAM_NOT_CONFIGURED =

@@ -24,6 +24,9 @@ const OWNER_ONLY = [
 	'terminate_all_other_sessions',
 	'terminate_session',
 	'transfer_chat_ownership',
+	'userbot_log_out',
+	'userbot_rename',
+	'userbot_restart',
 	'verify_2fa_password',
 ]
 const DENIED = 'permission denied'

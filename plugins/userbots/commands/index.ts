@@ -1,21 +1,34 @@
-import { defineCommandGroup, type UserbotService } from 'userbot-gateway/plugin'
-import { userbotGetState } from './userbot-get-state'
-import { userbotRegister } from './userbot-register'
-import { userbotRequestQr } from './userbot-request-qr'
-import { userbotSubmitCode } from './userbot-submit-code'
-import { userbotSubmitPassword } from './userbot-submit-password'
-import { userbotSubmitPhone } from './userbot-submit-phone'
+import { commandFace, defineCommandGroup } from 'userbot-gateway/plugin'
+import {
+	getState,
+	LIFECYCLE,
+	logOut,
+	registerAccount,
+	rename,
+	requestQr,
+	restart,
+	submitCode,
+	submitPassword,
+	submitPhone,
+} from '../operations'
+import type { Userbots } from '../route-context'
 
-/** The log-in steps as WebSocket commands; they share the REST routes' implementation. */
-export const userbotCommands = (service: UserbotService) =>
+/**
+ * The lifecycle's operations as WebSocket commands (their command faces): the log-in steps, the state,
+ * and the card's actions, on the same handlers, policy entries and input rules as their REST routes.
+ */
+export const userbotCommands = (u: Userbots) =>
 	defineCommandGroup({
-		id: 'userbots',
+		id: LIFECYCLE,
 		commands: [
-			userbotSubmitPhone(service),
-			userbotSubmitCode(service),
-			userbotSubmitPassword(service),
-			userbotRegister(service),
-			userbotRequestQr(service),
-			userbotGetState(service),
+			commandFace(submitPhone, u),
+			commandFace(submitCode, u),
+			commandFace(submitPassword, u),
+			commandFace(registerAccount, u),
+			commandFace(requestQr, u),
+			commandFace(getState, u),
+			commandFace(rename, u),
+			commandFace(logOut, u),
+			commandFace(restart, u),
 		],
 	})

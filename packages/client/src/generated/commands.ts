@@ -3,37 +3,76 @@ import type * as Td from 'tdlib-types'
 
 /** Every command of the catalog: wire name → its input (beside `userbot_id`) and its result. */
 export type BuiltInCommands = {
-	/** Log-in step: the phone number of the Telegram account. Result: The new log-in state (usually `authorizationStateWaitCode`). */
+	/** Log-in step: the phone number of the Telegram account Result: The new log-in state (`authorizationStateWaitCode`, `...WaitPassword`, `...Ready`...). */
 	userbot_submit_phone: {
 		input: {
 			phone_number: string
 		}
 		result: {
 			/** TDLib's authorization state type name */
-			authorization_state: string
+			authorization_state:
+				| 'authorizationStateWaitTdlibParameters'
+				| 'authorizationStateWaitPhoneNumber'
+				| 'authorizationStateWaitPremiumPurchase'
+				| 'authorizationStateWaitEmailAddress'
+				| 'authorizationStateWaitEmailCode'
+				| 'authorizationStateWaitCode'
+				| 'authorizationStateWaitOtherDeviceConfirmation'
+				| 'authorizationStateWaitRegistration'
+				| 'authorizationStateWaitPassword'
+				| 'authorizationStateReady'
+				| 'authorizationStateLoggingOut'
+				| 'authorizationStateClosing'
+				| 'authorizationStateClosed'
 		}
 	}
-	/** Log-in step: the code Telegram sent. Result: The new log-in state (`...WaitPassword` or `...Ready`). */
+	/** Log-in step: the code Telegram sent Result: The new log-in state (`authorizationStateWaitCode`, `...WaitPassword`, `...Ready`...). */
 	userbot_submit_code: {
 		input: {
 			code: string
 		}
 		result: {
 			/** TDLib's authorization state type name */
-			authorization_state: string
+			authorization_state:
+				| 'authorizationStateWaitTdlibParameters'
+				| 'authorizationStateWaitPhoneNumber'
+				| 'authorizationStateWaitPremiumPurchase'
+				| 'authorizationStateWaitEmailAddress'
+				| 'authorizationStateWaitEmailCode'
+				| 'authorizationStateWaitCode'
+				| 'authorizationStateWaitOtherDeviceConfirmation'
+				| 'authorizationStateWaitRegistration'
+				| 'authorizationStateWaitPassword'
+				| 'authorizationStateReady'
+				| 'authorizationStateLoggingOut'
+				| 'authorizationStateClosing'
+				| 'authorizationStateClosed'
 		}
 	}
-	/** Log-in step: the account's 2FA password. Result: The new log-in state (`authorizationStateReady`). */
+	/** Log-in step: the account's 2FA password Result: The new log-in state (`authorizationStateWaitCode`, `...WaitPassword`, `...Ready`...). */
 	userbot_submit_password: {
 		input: {
 			password: string
 		}
 		result: {
 			/** TDLib's authorization state type name */
-			authorization_state: string
+			authorization_state:
+				| 'authorizationStateWaitTdlibParameters'
+				| 'authorizationStateWaitPhoneNumber'
+				| 'authorizationStateWaitPremiumPurchase'
+				| 'authorizationStateWaitEmailAddress'
+				| 'authorizationStateWaitEmailCode'
+				| 'authorizationStateWaitCode'
+				| 'authorizationStateWaitOtherDeviceConfirmation'
+				| 'authorizationStateWaitRegistration'
+				| 'authorizationStateWaitPassword'
+				| 'authorizationStateReady'
+				| 'authorizationStateLoggingOut'
+				| 'authorizationStateClosing'
+				| 'authorizationStateClosed'
 		}
 	}
-	/** Log-in step: names a new Telegram account. Result: The new log-in state. */
+	/** Log-in step: names a new Telegram account Result: The new log-in state (`authorizationStateWaitCode`, `...WaitPassword`, `...Ready`...). */
 	userbot_register: {
 		input: {
 			first_name: string
@@ -41,22 +80,144 @@ export type BuiltInCommands = {
 		}
 		result: {
 			/** TDLib's authorization state type name */
-			authorization_state: string
+			authorization_state:
+				| 'authorizationStateWaitTdlibParameters'
+				| 'authorizationStateWaitPhoneNumber'
+				| 'authorizationStateWaitPremiumPurchase'
+				| 'authorizationStateWaitEmailAddress'
+				| 'authorizationStateWaitEmailCode'
+				| 'authorizationStateWaitCode'
+				| 'authorizationStateWaitOtherDeviceConfirmation'
+				| 'authorizationStateWaitRegistration'
+				| 'authorizationStateWaitPassword'
+				| 'authorizationStateReady'
+				| 'authorizationStateLoggingOut'
+				| 'authorizationStateClosing'
+				| 'authorizationStateClosed'
 		}
 	}
-	/** Log-in by QR code: a `tg://login?token=...` link to show as one. Result: `{link}`. */
+	/** Log-in by QR code: a `tg://login?token=...` link to show as one Result: `{link}`. */
 	userbot_request_qr: {
 		input: Record<string, unknown>
 		result: {
+			/** tg://login?token=... */
 			link: string
 		}
 	}
-	/** The userbot's last log-in state. Result: `{authorization_state}`. */
+	/** The userbot's last log-in state Result: `{authorization_state}`, the last state TDLib reported. */
 	userbot_get_state: {
 		input: Record<string, unknown>
 		result: {
 			/** TDLib's authorization state type name */
-			authorization_state: string
+			authorization_state:
+				| 'authorizationStateWaitTdlibParameters'
+				| 'authorizationStateWaitPhoneNumber'
+				| 'authorizationStateWaitPremiumPurchase'
+				| 'authorizationStateWaitEmailAddress'
+				| 'authorizationStateWaitEmailCode'
+				| 'authorizationStateWaitCode'
+				| 'authorizationStateWaitOtherDeviceConfirmation'
+				| 'authorizationStateWaitRegistration'
+				| 'authorizationStateWaitPassword'
+				| 'authorizationStateReady'
+				| 'authorizationStateLoggingOut'
+				| 'authorizationStateClosing'
+				| 'authorizationStateClosed'
+		}
+	}
+	/** Renames a userbot Result: The userbot's view with its new name. */
+	userbot_rename: {
+		input: {
+			name: string
+		}
+		result: {
+			id: number
+			name: string
+			phone_number: string | null
+			/** TDLib's authorization state type name */
+			authorization_state:
+				| 'authorizationStateWaitTdlibParameters'
+				| 'authorizationStateWaitPhoneNumber'
+				| 'authorizationStateWaitPremiumPurchase'
+				| 'authorizationStateWaitEmailAddress'
+				| 'authorizationStateWaitEmailCode'
+				| 'authorizationStateWaitCode'
+				| 'authorizationStateWaitOtherDeviceConfirmation'
+				| 'authorizationStateWaitRegistration'
+				| 'authorizationStateWaitPassword'
+				| 'authorizationStateReady'
+				| 'authorizationStateLoggingOut'
+				| 'authorizationStateClosing'
+				| 'authorizationStateClosed'
+			/** the account's health (docs/flood-and-health.md) */
+			status: string
+			status_until?: number
+			proxy: {
+				type: 'socks5' | 'http' | 'mtproto'
+				server: string
+				port: number
+				username?: string
+				http_only?: boolean
+				/** SOCKS5 and HTTP: a password is stored */
+				has_password?: boolean
+				check:
+					| {
+							ok: true
+							latency_ms: number
+							/** ISO 8601 */
+							checked_at: string
+					  }
+					| {
+							ok: false
+							/** TDLib's message, or why no check could run */
+							error: string
+							/** ISO 8601 */
+							checked_at: string
+					  }
+					| null
+			} | null
+		}
+	}
+	/** Logs a logged-in userbot out of Telegram; it stays, its new client waiting for a phone number Result: The new log-in state (`authorizationStateWaitCode`, `...WaitPassword`, `...Ready`...). */
+	userbot_log_out: {
+		input: Record<string, unknown>
+		result: {
+			/** TDLib's authorization state type name */
+			authorization_state:
+				| 'authorizationStateWaitTdlibParameters'
+				| 'authorizationStateWaitPhoneNumber'
+				| 'authorizationStateWaitPremiumPurchase'
+				| 'authorizationStateWaitEmailAddress'
+				| 'authorizationStateWaitEmailCode'
+				| 'authorizationStateWaitCode'
+				| 'authorizationStateWaitOtherDeviceConfirmation'
+				| 'authorizationStateWaitRegistration'
+				| 'authorizationStateWaitPassword'
+				| 'authorizationStateReady'
+				| 'authorizationStateLoggingOut'
+				| 'authorizationStateClosing'
+				| 'authorizationStateClosed'
+		}
+	}
+	/** Stops the userbot's TDLib client and starts it again from its database Result: The new log-in state (`authorizationStateWaitCode`, `...WaitPassword`, `...Ready`...). */
+	userbot_restart: {
+		input: Record<string, unknown>
+		result: {
+			/** TDLib's authorization state type name */
+			authorization_state:
+				| 'authorizationStateWaitTdlibParameters'
+				| 'authorizationStateWaitPhoneNumber'
+				| 'authorizationStateWaitPremiumPurchase'
+				| 'authorizationStateWaitEmailAddress'
+				| 'authorizationStateWaitEmailCode'
+				| 'authorizationStateWaitCode'
+				| 'authorizationStateWaitOtherDeviceConfirmation'
+				| 'authorizationStateWaitRegistration'
+				| 'authorizationStateWaitPassword'
+				| 'authorizationStateReady'
+				| 'authorizationStateLoggingOut'
+				| 'authorizationStateClosing'
+				| 'authorizationStateClosed'
 		}
 	}
 	/** Sends a text message, one media item, or an album of 2 to 10. Result: TDLib's temporary message (its id changes once Telegram confirms it); for an album, the messages. With `wait_sent`, the final message(s) once Telegram has them. */

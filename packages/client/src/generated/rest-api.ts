@@ -1231,7 +1231,7 @@ export type RestApi = {
 					>
 				}
 				phone: {
-					/** Log-in step: the phone number */
+					/** Log-in step: the phone number of the Telegram account */
 					post: RestSend<
 						{
 							phone_number: string
@@ -1344,6 +1344,13 @@ export type RestApi = {
 									code?: string
 								}
 						  }
+						| {
+								status: 429
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
 					>
 				}
 				password: {
@@ -1402,10 +1409,17 @@ export type RestApi = {
 									code?: string
 								}
 						  }
+						| {
+								status: 429
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
 					>
 				}
 				register: {
-					/** Log-in step: names a new account */
+					/** Log-in step: names a new Telegram account */
 					post: RestSend<
 						{
 							first_name: string
@@ -1464,7 +1478,7 @@ export type RestApi = {
 					>
 				}
 				qr: {
-					/** Log-in by QR code: the link to show */
+					/** Log-in by QR code: a `tg://login?token=...` link to show as one */
 					post: RestSendOptional<
 						undefined,
 						Record<string, never>,

@@ -106,6 +106,7 @@ const TOPICS: [topic: string, names: string[]][] = [
 			'userbot_get_state',
 		],
 	],
+	['The userbot card (rename, log out, restart)', ['userbot_rename', 'userbot_log_out', 'userbot_restart']],
 ]
 
 const BY_NAME = new Map(TOPICS.flatMap(([topic, names]) => names.map((n) => [n, topic] as const)))
