@@ -1,16 +1,5 @@
 import { commandFace, defineCommandGroup } from 'userbot-gateway/plugin'
-import {
-	getState,
-	LIFECYCLE,
-	logOut,
-	registerAccount,
-	rename,
-	requestQr,
-	restart,
-	submitCode,
-	submitPassword,
-	submitPhone,
-} from '../operations'
+import * as op from '../operations'
 import type { Userbots } from '../route-context'
 
 /**
@@ -19,16 +8,16 @@ import type { Userbots } from '../route-context'
  */
 export const userbotCommands = (u: Userbots) =>
 	defineCommandGroup({
-		id: LIFECYCLE,
+		id: op.LIFECYCLE,
 		commands: [
-			commandFace(submitPhone, u),
-			commandFace(submitCode, u),
-			commandFace(submitPassword, u),
-			commandFace(registerAccount, u),
-			commandFace(requestQr, u),
-			commandFace(getState, u),
-			commandFace(rename, u),
-			commandFace(logOut, u),
-			commandFace(restart, u),
+			commandFace(op.submitPhone, u),
+			commandFace(op.submitCode, u),
+			commandFace(op.submitPassword, u),
+			commandFace(op.registerAccount, u),
+			commandFace(op.requestQr, u),
+			commandFace(op.getState, u),
+			commandFace(op.rename, u),
+			commandFace(op.logOut, u),
+			commandFace(op.restart, u),
 		],
 	})
