@@ -10,10 +10,8 @@ import * as S from './schemas'
  */
 export type RouteData = AnyElysia
 
+export { BEARER_OR_SESSION } from '../http/path-params'
 export { documentedOnly } from '../http/rest-route'
-
-/** The auth requirement of a route that needs a caller: a bearer token or a session cookie. */
-export const BEARER_OR_SESSION: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
 
 /** The refusals routes share, in Django REST framework's shapes, to spread into a route's `response`. */
 export const ROUTE_ERRORS = {

@@ -1,25 +1,15 @@
 import { t } from 'elysia'
 import * as v from 'valibot'
-import { choice, documentedAs, drfBody, AccountFields as Fields } from '../http/body-schema'
+import { choice, drfBody, AccountFields as Fields } from '../http/body-schema'
 import { FIELD_MESSAGES } from '../http/field-messages'
 import { isPermission, PERMISSION_NAMES } from '../policy/permissions'
-import { STATES } from '../userbots/auth-states'
+import { STATES } from '../telegram/authorization-states'
 
 /** An integer, as JSON Schema says it (Elysia's `t.Integer` also takes a string of digits). */
 export const Int = () => t.Unsafe<number>({ type: 'integer' })
 /** A row's id: SQLite's 64-bit integer key (JSON readers keep it exact up to 2^53). */
 export const Id = () => t.Unsafe<number>({ type: 'integer', format: 'int64' })
-/** A path's id: the same integer, written in the path as digits. */
-export const PathId = () =>
-	documentedAs(
-		v.custom<number>(() => true),
-		{ type: 'integer', format: 'int64', minimum: 0 },
-	)
-/**
- * The parameters of a path `/:id/`, as the document shows them: documented only, the handlers parse
- * them (an unknown id is a 404, not a 400).
- */
-export const IdParams = v.object({ id: PathId() })
+export { IdParams, PathId } from '../http/path-params'
 
 /**
  * The REST bodies as the routes read and write them (Django REST framework's shapes,

@@ -12,12 +12,12 @@ import {
 } from '../commands/define'
 import type { PeerSource } from '../http/client-address'
 import { HttpError } from '../http/errors'
+import { BEARER_OR_SESSION, IdParams } from '../http/path-params'
 import { type RestRoute, restRoute } from '../http/rest-route'
-import { BEARER_OR_SESSION } from '../openapi/route-data'
-import { IdParams } from '../openapi/schemas'
 import { byParam, type PolicyEntry } from '../policy/entry'
 import type { Principal } from '../policy/principal'
-import { type Operation, type OperationCall, Refusal, type RestPart } from './operation'
+import { Refusal } from '../util/refusal'
+import type { Operation, OperationCall, RestPart } from './operation'
 
 /**
  * The faces of an operation (./operation.ts): each turns the one definition into what its protocol

@@ -17,23 +17,6 @@ import type { Principal } from '../policy/principal'
 /** Who reads the input: the fields' errors are worded for the face (DRF's words, or the protocol's). */
 export type Face = 'rest' | 'ws'
 
-/**
- * A refusal said once for every face: REST answers `status` with `{detail, code}`, the command
- * `<command>_error` with `wire`. The userbot lifecycle's `UserbotError` is one.
- */
-export class Refusal extends Error {
-	override name = 'Refusal'
-	constructor(
-		readonly status: number,
-		readonly detail: string,
-		readonly code?: string,
-		/** The WebSocket error string, when it differs from `detail`. */
-		readonly wire: string = detail,
-	) {
-		super(detail)
-	}
-}
-
 /** What the handler gets, whichever face the call came through. */
 export interface OperationCall<I> {
 	input: I

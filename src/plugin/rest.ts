@@ -190,7 +190,6 @@ export {
 	type Face,
 	type Operation,
 	type OperationCall,
-	Refusal,
 	type RestPart,
 } from '../operations/operation'
 /** A request only the emulated Telegram understands (its test controls: revoke, ban, limit). */
@@ -218,3 +217,4 @@ export { type UserbotLimits, UserbotService, type UserbotView } from '../userbot
 export { tooLarge } from '../userbots/uploads'
 /** `ctx.log`: JSON lines, secret-looking fields masked. */
 export type { Logger } from '../util/logger'
+export { Refusal } from '../util/refusal'

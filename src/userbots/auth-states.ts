@@ -1,24 +1,8 @@
+import { STATES } from '../telegram/authorization-states'
 import { userbotErrors } from './errors'
 
-/**
- * TDLib 1.8.65's authorization states (docs/tdlib-mapping.md#account-lifecycle) and what each step may be
- * sent in.
- */
-export const STATES = {
-	parameters: 'authorizationStateWaitTdlibParameters',
-	phone: 'authorizationStateWaitPhoneNumber',
-	premium: 'authorizationStateWaitPremiumPurchase',
-	emailAddress: 'authorizationStateWaitEmailAddress',
-	emailCode: 'authorizationStateWaitEmailCode',
-	code: 'authorizationStateWaitCode',
-	otherDevice: 'authorizationStateWaitOtherDeviceConfirmation',
-	registration: 'authorizationStateWaitRegistration',
-	password: 'authorizationStateWaitPassword',
-	ready: 'authorizationStateReady',
-	loggingOut: 'authorizationStateLoggingOut',
-	closing: 'authorizationStateClosing',
-	closed: 'authorizationStateClosed',
-} as const
+/** What each log-in step may be sent in, by TDLib 1.8.65's authorization states. */
+export { STATES }
 
 /** States this service cannot answer, with a phrase for the error that says so. */
 const UNSUPPORTED: Record<string, string> = {

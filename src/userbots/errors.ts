@@ -1,8 +1,8 @@
-import { Refusal } from '../operations/operation'
+import { Refusal } from '../util/refusal'
 import { GatewayErrors } from '../wire/errors'
 
 /**
- * What the userbot lifecycle can refuse, said once for every face (src/operations/operation.ts): REST
+ * What the userbot lifecycle can refuse, said once for every face (src/util/refusal.ts): REST
  * turns a `UserbotError` into `{detail, code}` with its status, the WebSocket command into
  * `<command>_error` with `wire`.
  */
