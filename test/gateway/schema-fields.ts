@@ -5,7 +5,8 @@
 
 /** valibot's own sentences and a stack's lines: never in a reply. */
 export const LIBRARY_WORDING =
-	/Invalid (type|length|value|key|format|entries)|Expected |received |at Object\.|\n\s+at /
+	// TDLib's own "Invalid value of parameter from_message_id specified" (libtdjson holds it) is TDLib's words.
+	/Invalid (type|length|value(?! of parameter)|key|format|entries)|Expected |received |at Object\.|\n\s+at /
 
 /** The field names an input schema declares (an object schema, or the one inside a pipe). */
 export function fieldsOf(schema: unknown): string[] {

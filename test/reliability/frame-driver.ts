@@ -94,8 +94,9 @@ export async function openFuzzSocket(baseUrl: string, access: string): Promise<F
 			leak(`a message of no known shape: ${text.slice(0, 200)}`)
 			return
 		}
-		// A push, not a reply: the company's userbots' log-in states.
-		if (m.payload.type === 'authorization_state') return
+		// A push, not a reply: the company's userbots' log-in states and health (a log-out or restart
+		// drawn by the fuzz stops and starts its client: `userbot_status`, docs/flood-and-health.md).
+		if (m.payload.type === 'authorization_state' || m.payload.type === 'userbot_status') return
 		totals.replies++
 		if (LEAK.test(text)) leak(`a reply leaks: ${text.slice(0, 300)}`)
 		const error = m.payload.error
