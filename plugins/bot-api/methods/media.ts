@@ -17,6 +17,8 @@ type Params = Record<string, unknown>
 
 /** Longer than any remote file id or URL Telegram takes. */
 const MAX_SOURCE = 2048
+/** The longest file_id getFile reads (the command's own bound on a remote id). */
+const MAX_FILE_ID = 512
 const ALBUM_MIN = 2
 const ALBUM_MAX = 10
 const ALBUM_TYPES: readonly string[] = ['photo', 'video', 'document', 'audio']
@@ -226,7 +228,7 @@ export const filePathOf = (remoteId: string) => remoteId
 const getFile: Method = async (call) => {
 	const fileId = stringOf(call.params, 'file_id')
 	if (fileId === undefined || fileId === '') throw badRequest('file_id is empty')
-	if (fileId.length > MAX_SOURCE) throw badRequest('invalid file_id')
+	if (fileId.length > MAX_FILE_ID) throw badRequest('invalid file_id')
 	const file = await command(call, 'get_file', { remote_file_id: fileId })
 	const remote = (file.remote ?? {}) as Record<string, unknown>
 	return fileOf(file, typeof remote.id === 'string' && remote.id ? filePathOf(remote.id) : undefined)

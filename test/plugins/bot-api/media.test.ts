@@ -23,7 +23,8 @@ let token: string
 const lines: string[] = []
 
 beforeAll(async () => {
-	f = await createMessagingFixture({}, { logLines: lines })
+	// Files over 4 KiB are not served here (FILE_MAX_BYTES), to see the download refuse one.
+	f = await createMessagingFixture({ FILE_MAX_BYTES: '4096' }, { logLines: lines })
 	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
 	aliceWs = await f.connect(f.mallory)
 	token = (await made(f.alice.access, f.userbotId)).bot_token
@@ -299,9 +300,31 @@ describe('getFile and the download route', () => {
 		expect(bad.status).toBe(400)
 		expect(bad.body.description).toStartWith('Bad Request: wrong remote file identifier specified')
 		expect((await call('getFile', json({}))).body.description).toBe('Bad Request: file_id is empty')
+		expect((await call('getFile', json({ file_id: 'A'.repeat(600) }))).body.description).toBe(
+			'Bad Request: invalid file_id',
+		)
 		const res = await fetch(`${f.t.url}/file/bot${token}/AgACAgIAAxkBAAIBZ2`)
 		expect(res.status).toBe(404)
 		expect(await res.json()).toEqual({ ok: false, error_code: 404, description: 'Not Found' })
+	})
+
+	it('refuses a file over FILE_MAX_BYTES as the Bot API refuses a big file', async () => {
+		const big = new Blob([new Uint8Array(5000)])
+		const sent = (await call('sendDocument', form({ chat_id: String(ALICE), document: big }))).body
+			.result as {
+			document: { file_id: string; file_size: number }
+		}
+		expect(sent.document.file_size).toBe(5000)
+		const file = (await call('getFile', json({ file_id: sent.document.file_id }))).body.result as {
+			file_path: string
+		}
+		const res = await fetch(`${f.t.url}/file/bot${token}/${file.file_path}`)
+		expect(res.status).toBe(400)
+		expect(await res.json()).toEqual({
+			ok: false,
+			error_code: 400,
+			description: 'Bad Request: file is too big',
+		})
 	})
 
 	it('checks the token as the methods do; the access line names the pattern, never the token', async () => {
