@@ -41,6 +41,13 @@ export interface AppContext {
 	 * account is ready. With none, the runtime's own view answers.
 	 */
 	registerStates(owner: UserbotStateReader): void
+	/**
+	 * The userbots' media as the files routes keep and serve them (docs/read-side.md#files-out):
+	 * the userbots plugin registers them once (`registerFiles`); the Bot API face stores its
+	 * multipart uploads and serves its downloads through them. Unregistered, every call fails.
+	 */
+	files: UserbotFiles
+	registerFiles(owner: UserbotFiles): void
 	/** Pushes a message to the company's open WebSocket connections. */
 	publish(event: CompanyEvent): void
 	/** The app's Prometheus metrics (src/metrics): recorded always, served only as configured. */
@@ -72,6 +79,35 @@ export type CommandAnswer = { ok: true; result: unknown } | { ok: false; error: 
  * has no runtime, update hub or gateway.
  */
 export type RestContext = Pick<AppContext, 'config' | 'db' | 'log' | 'auth'>
+
+/** What an upload is read from: a multipart `File`, or anything that streams its bytes. */
+export interface UploadedFile {
+	name: string
+	size: number
+	stream(): ReadableStream<Uint8Array>
+}
+
+/** A file of an account, ready to stream (a path on this host, or parts read through TDLib), or still on its way. */
+export type AccountFile =
+	| {
+			ready: true
+			name: string
+			size: number
+			etag: string
+			path?: string
+			read?: (offset: number, count: number) => Promise<Uint8Array>
+	  }
+	| { ready: false; downloaded_size: number; expected_size: number }
+
+/** The narrow part of the userbots' files a face other than REST needs (`ctx.files`). */
+export interface UserbotFiles {
+	/** Stores an upload of the userbot within its quotas, as `POST /api/userbots/{id}/files/` does: its name. */
+	upload(principal: Principal, userbotId: number, file: UploadedFile): Promise<{ file: string; size: number }>
+	/** Removes an upload `upload` stored (by its name), once the send that used it is over. */
+	discard(userbotId: number, name: string): Promise<void>
+	/** A file of the account by TDLib's file id, as `GET /api/userbots/{id}/files/{file_id}` reads it. */
+	read(principal: Principal, userbotId: number, fileId: number): Promise<AccountFile>
+}
 
 /** Where a userbot's client is, as the owner of its state answers it. */
 export interface UserbotStateReader {

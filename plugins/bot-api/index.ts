@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { type AppContext, definePlugin, PUBLIC_WRITE, policyHook } from 'userbot-gateway/plugin'
 import { BotError, failed, METHOD_NOT_FOUND, NOT_FOUND, ok, UNAUTHORIZED } from './answer'
+import { botFileRoutes } from './files-route'
 import { BOT_ONLY, botOnly, METHODS } from './methods'
 import { readParams } from './params'
 import { createUpdateBuffer } from './updates'
@@ -67,7 +68,8 @@ function botApiRoutes(ctx: AppContext): Elysia {
 	})
 	return new Elysia({ name: 'bot-api' })
 		.get('/bot:token/:method', serve, hook('getBotApiMethod'))
-		.post('/bot:token/:method', serve, hook('postBotApiMethod')) as unknown as Elysia
+		.post('/bot:token/:method', serve, hook('postBotApiMethod'))
+		.use(botFileRoutes(ctx)) as unknown as Elysia
 }
 
 export const botApiPlugin = definePlugin({ id: 'bot-api', build: botApiRoutes })

@@ -1,3 +1,5 @@
+import { mediaOf } from './objects-media'
+
 /**
  * TDLib's objects as the Bot API names them (docs/bot-api.md#objects). A Bot API message id is the
  * server's: TDLib's id divided by 2^20.
@@ -72,5 +74,6 @@ export function messageOf(message: Td, chat?: Td) {
 		date: message.date,
 		...(edited ? { edit_date: edited } : {}),
 		...(text ? { text: str(text.text) ?? '' } : {}),
+		...mediaOf(content),
 	}
 }

@@ -1,36 +1,131 @@
-import { badRequest } from './answer'
+import { BotError, badRequest } from './answer'
 
-/** The most a Bot API request's body may hold here (multipart uploads are not served yet). */
+/** The most a JSON, form-urlencoded or query request's body may hold here, and a multipart body's fields together. */
 const MAX_BODY = 1024 * 1024
 
 /**
- * A method's parameters as the Bot API takes them: the query string, and a JSON or form-urlencoded
- * body (its fields win over the query's). Form and query values are strings; `numberOf` and
- * `objectOf` read them as the Bot API does (a JSON-serialized object in a string).
+ * Multipart bodies (docs/bot-api.md#files): the Bot API's own upload limit, 50 MB, for one file and
+ * for the files of one request together (an album's parts share it); at most MAX_PARTS parts, and
+ * part names of at most MAX_PART_NAME characters. What the userbot's upload quotas allow is the
+ * store's to say when a file is kept.
+ */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024
+export const MAX_PARTS = 50
+const MAX_PART_NAME = 64
+/** Boundaries and part headers, beside the files and the fields. */
+const MULTIPART_FRAMING = 64 * 1024
+
+/** Telegram's answer to a body over its limits. */
+export const TOO_LARGE = new BotError(413, 'Request Entity Too Large')
+
+/**
+ * A method's parameters as the Bot API takes them: the query string, and a JSON, form-urlencoded or
+ * multipart body (its fields win over the query's). Form and query values are strings; `numberOf`
+ * and `objectOf` read them as the Bot API does (a JSON-serialized object in a string). A multipart
+ * body's file parts are `File`s under their part's name (`attach://<name>` names one).
  */
 export async function readParams(request: Request): Promise<Record<string, unknown>> {
 	const params: Record<string, unknown> = Object.fromEntries(new URL(request.url).searchParams)
 	if (request.method !== 'POST') return params
 	const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
-	const text = await request.text()
-	if (text.length > MAX_BODY) throw badRequest('request is too large')
+	if (type === 'multipart/form-data') return { ...params, ...(await multipart(request)) }
+	const length = Number(request.headers.get('content-length') ?? '0')
+	if (length > MAX_BODY) throw TOO_LARGE
+	const body = decoded(request, MAX_BODY)
+	let text: string
+	try {
+		text = await body.request.text()
+	} catch {
+		throw body.over() ? TOO_LARGE : badRequest('the request body could not be decoded')
+	}
+	if (text.length > MAX_BODY) throw TOO_LARGE
 	if (text === '') return params
 	if (type === 'application/json') {
-		let body: unknown
+		let value: unknown
 		try {
-			body = JSON.parse(text)
+			value = JSON.parse(text)
 		} catch {
 			throw badRequest('the request body is not valid JSON')
 		}
-		if (typeof body !== 'object' || body === null || Array.isArray(body))
+		if (typeof value !== 'object' || value === null || Array.isArray(value))
 			throw badRequest('the request body is not a JSON object')
-		return { ...params, ...(body as Record<string, unknown>) }
+		return { ...params, ...(value as Record<string, unknown>) }
 	}
 	if (type === 'application/x-www-form-urlencoded')
 		return { ...params, ...Object.fromEntries(new URLSearchParams(text)) }
-	if (type === 'multipart/form-data') throw badRequest('multipart uploads are not supported yet')
 	return params
 }
+
+/** The `Content-Encoding`s of a request body read here (Bun's `node-fetch` gzips what telegraf sends). */
+const ENCODINGS: Readonly<Record<string, 'gzip' | 'deflate'>> = {
+	gzip: 'gzip',
+	'x-gzip': 'gzip',
+	deflate: 'deflate',
+}
+
+/**
+ * The request with its body decoded as its `Content-Encoding` says, at most `cap` bytes once decoded
+ * (past it the body's read fails and `over()` says why: no bomb of a few bytes fills the memory).
+ */
+function decoded(request: Request, cap: number): { request: Request; over: () => boolean } {
+	const encoding = (request.headers.get('content-encoding') ?? '').trim().toLowerCase()
+	if (encoding === '' || encoding === 'identity' || !request.body) return { request, over: () => false }
+	const format = ENCODINGS[encoding]
+	if (!format) throw badRequest('unsupported Content-Encoding')
+	let seen = 0
+	const capped = new TransformStream<Uint8Array, Uint8Array>({
+		transform(chunk, controller) {
+			seen += chunk.byteLength
+			if (seen > cap) controller.error(new Error('over the limit'))
+			else controller.enqueue(chunk)
+		},
+	})
+	const headers = new Headers(request.headers)
+	headers.delete('content-encoding')
+	headers.delete('content-length')
+	const body = request.body.pipeThrough(new DecompressionStream(format)).pipeThrough(capped)
+	const init = { method: 'POST', headers, body, duplex: 'half' }
+	return { request: new Request(request.url, init as RequestInit), over: () => seen > cap }
+}
+
+/**
+ * A multipart body, read by the runtime's own parser (`Request.formData`) once its announced length
+ * fits; then checked whole: the part count, each name, the fields' bytes, each file and all of them.
+ * (The server itself refuses any body past UPLOAD_MAX_BYTES and its framing, announced or not.)
+ */
+async function multipart(request: Request): Promise<Record<string, unknown>> {
+	const length = Number(request.headers.get('content-length') ?? '0')
+	const cap = MAX_UPLOAD_BYTES + MAX_BODY + MULTIPART_FRAMING
+	if (length > cap) throw TOO_LARGE
+	const body = decoded(request, cap)
+	let form: FormData
+	try {
+		form = await body.request.formData()
+	} catch {
+		throw body.over() ? TOO_LARGE : badRequest('the request body is not valid multipart/form-data')
+	}
+	const out: Record<string, unknown> = {}
+	let parts = 0
+	let fieldBytes = 0
+	let fileBytes = 0
+	for (const [name, entry] of form.entries()) {
+		const value = entry as unknown as string | File
+		if (++parts > MAX_PARTS) throw badRequest(`a request may have at most ${MAX_PARTS} parts`)
+		if (name.length === 0 || name.length > MAX_PART_NAME) throw badRequest('invalid part name specified')
+		if (typeof value === 'string') {
+			fieldBytes += value.length
+			if (fieldBytes > MAX_BODY) throw TOO_LARGE
+		} else {
+			fileBytes += value.size
+			if (value.size > MAX_UPLOAD_BYTES || fileBytes > MAX_UPLOAD_BYTES) throw TOO_LARGE
+		}
+		out[name] = value
+	}
+	return out
+}
+
+/** A file part of a multipart body. */
+export const isUpload = (x: unknown): x is File => x instanceof File
 
 /** An integer parameter (a number, or a string of digits), or undefined when absent. */
 export function intOf(params: Record<string, unknown>, name: string): number | undefined {

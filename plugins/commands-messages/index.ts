@@ -1,6 +1,6 @@
 /**
  * The messages command group: sending, replying, editing, forwarding, deleting and pinning messages,
- * reactions, and auto-delete timers, as the 11 commands of docs/commands.md#commands-messages mapped onto
+ * reactions, and auto-delete timers, as the 12 commands of docs/commands.md#commands-messages mapped onto
  * TDLib 1.8.65 (docs/tdlib-mapping.md#messages). It adds no route: it registers its commands with the
  * WebSocket gateway, which checks the envelope, the caller's company and the deadline, and sends every reply.
  * Each command is one file; the wire error strings are data in `errors.ts`.
@@ -10,6 +10,7 @@ import { deleteMessages } from './delete-messages'
 import { editMessage } from './edit-message'
 import { forwardMessage } from './forward-message'
 import { getDefaultMessageAutoDeleteTime } from './get-default-message-auto-delete-time'
+import { getFile } from './get-file'
 import { pinMessage } from './pin-message'
 import { replyMessage } from './reply-message'
 import { sendMessage } from './send-message'
@@ -32,6 +33,7 @@ export const messagesCommands = defineCommandGroup({
 		getDefaultMessageAutoDeleteTime,
 		setDefaultMessageAutoDeleteTime,
 		setChatMessageAutoDeleteTime,
+		getFile,
 	],
 })
 

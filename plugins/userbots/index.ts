@@ -10,6 +10,7 @@ import {
 	definePlugin,
 	type Lookup,
 	ProxyControl,
+	removeUpload,
 	type SettingsOptions,
 	UserbotService,
 	within,
@@ -40,6 +41,12 @@ export const userbots = ({ lookup, ...options }: UserbotsPluginOptions = {}) =>
 			const service = new UserbotService(ctx, settings, lookup)
 			// Its state owner is the one answer to "is this account ready", for the commands too.
 			ctx.registerStates(service.states)
+			// Its uploads and files, for the faces other than REST (the Bot API face's multipart and downloads).
+			ctx.registerFiles({
+				upload: (principal, userbotId, file) => service.upload(principal, userbotId, file),
+				discard: (userbotId, name) => removeUpload(ctx.config.dataDir, userbotId, name),
+				read: (principal, userbotId, fileId) => service.file(principal, userbotId, fileId),
+			})
 			const runtime = ctx.runtime
 			if (runtime) {
 				const restore = () =>

@@ -12,7 +12,7 @@ import type { CommandGroup } from '../commands/define'
 import type { RegisteredCommand } from '../commands/registry'
 import type { Config } from '../config'
 import { consoleRoutes } from '../console/routes'
-import type { AppContext, CompanyEvent, UserbotStateReader } from '../context'
+import type { AppContext, CompanyEvent, UserbotFiles, UserbotStateReader } from '../context'
 import { createGateway, MAX_FRAME_BYTES } from '../gateway'
 import { errorHandler } from '../http/errors'
 import { metricsRoute } from '../metrics/endpoint'
@@ -92,6 +92,11 @@ function appContext(
 	const groups: CommandGroup[] = []
 	const subscribers = new Set<(event: CompanyEvent) => void>()
 	const owner: { states: UserbotStateReader | null } = { states: null }
+	const files: { owner: UserbotFiles | null } = { owner: null }
+	const filesOwner = () => {
+		if (!files.owner) throw new Error("the userbots' files are not served: the userbots plugin is not loaded")
+		return files.owner
+	}
 	// A command run without a socket (the Bot API face): the gateway's, once it is made.
 	const commands: { run: AppContext['runCommand'] } = {
 		run: async () => ({ ok: false, error: GatewayErrors.RUNTIME_UNAVAILABLE }),
@@ -103,6 +108,16 @@ function appContext(
 			if (owner.states)
 				throw new StartupError('the userbots’ states have one owner: a second one was registered')
 			owner.states = states
+		},
+		files: {
+			upload: (...args) => filesOwner().upload(...args),
+			discard: (...args) => filesOwner().discard(...args),
+			read: (...args) => filesOwner().read(...args),
+		},
+		registerFiles: (owner) => {
+			if (files.owner)
+				throw new StartupError('the userbots’ files have one owner: a second one was registered')
+			files.owner = owner
 		},
 		publish: (event) => {
 			for (const fn of subscribers) fn(event)

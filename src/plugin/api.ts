@@ -84,7 +84,14 @@ export {
 export type { Config } from '../config'
 // Issue 24: a plugin's own settings, declared once (variable, schema, default), read when it loads.
 export { ConfigError } from '../config/error'
-export type { AppContext, CompanyEvent, RestContext } from '../context'
+export type {
+	AccountFile,
+	AppContext,
+	CompanyEvent,
+	RestContext,
+	UploadedFile,
+	UserbotFiles,
+} from '../context'
 export type { FloodClass } from '../flood/limits'
 export { wordError } from '../gateway/errors'
 export { isAddressOrCidr } from '../http/client-address'

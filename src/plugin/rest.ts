@@ -213,8 +213,8 @@ export { within } from '../userbots/runtime-calls'
  * are `UserbotError`s (HTTP status, body, and the command's wire string).
  */
 export { type UserbotLimits, UserbotService, type UserbotView } from '../userbots/service'
-/** The 413 of an upload over UPLOAD_MAX_BYTES. */
-export { tooLarge } from '../userbots/uploads'
+/** The 413 of an upload over UPLOAD_MAX_BYTES; an upload removed by its stored name. */
+export { removeUpload, tooLarge } from '../userbots/uploads'
 /** `ctx.log`: JSON lines, secret-looking fields masked. */
 export type { Logger } from '../util/logger'
 export { Refusal } from '../util/refusal'

@@ -158,6 +158,15 @@ export async function removeUserbotFolders(dataDir: string, userbotId: number): 
 	await rm(userbotDir(dataDir, userbotId), { recursive: true, force: true })
 }
 
+/** What `storedName` makes: 32 hex digits, and perhaps a short extension. */
+const STORED_NAME = /^[0-9a-f]{32}(\.[a-z0-9]{1,10})?$/
+
+/** One upload by the name `save` gave it; any other name removes nothing. */
+export async function removeUpload(dataDir: string, userbotId: number, name: string): Promise<void> {
+	if (!STORED_NAME.test(name)) return
+	await rm(join(uploadsDir(dataDir, userbotId), name), { force: true })
+}
+
 /** The uploads alone: the first space a delete gives back, before anything else that could fail. */
 export async function removeUploads(dataDir: string, userbotId: number): Promise<void> {
 	await rm(uploadsDir(dataDir, userbotId), { recursive: true, force: true })

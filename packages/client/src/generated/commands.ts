@@ -439,6 +439,16 @@ export type BuiltInCommands = {
 			message_auto_delete_time: number
 		}
 	}
+	/** A file of the account: TDLib's `file`, by its TDLib id or its remote id. Result: TDLib's `file`: `id` (TDLib's, for the files route), `size`, `remote.id` and `remote.unique_id` (Telegram's), `local` (whether it is downloaded). */
+	get_file: {
+		input: {
+			/** TDLib's file id (a message's `file.id`) */
+			file_id?: number | string
+			/** Telegram's remote file id (`file.remote.id`, the Bot API's `file_id`) */
+			remote_file_id?: string
+		}
+		result: Td.file
+	}
 	/** The account's active sessions (devices), ids as int64 strings. Result: TDLib's sessions. */
 	get_active_sessions: {
 		input: Record<string, unknown>

@@ -2439,6 +2439,16 @@ export type RestApi = {
 			>
 		}
 	}
+	file: {
+		'bot{token}': {
+			(params: {
+				file_path: string | number
+			}): {
+				/** A file of the token's userbot by getFile's file_path (docs/bot-api.md#files) */
+				get: RestGet<Record<string, never>, Blob, { status: number; value: unknown }>
+			}
+		}
+	}
 }
 
 /** Every path of the document, as written there (trailing slashes included). */
@@ -2483,6 +2493,7 @@ export const ROUTES: readonly string[] = [
 	'/api/webhooks/{id}/deliveries/',
 	'/api/webhooks/{id}/replay/',
 	'/bot{token}/{method}',
+	'/file/bot{token}/{file_path}',
 	'/api/keys/',
 	'/api/keys/{id}/',
 	'/api/audit/',

@@ -142,9 +142,28 @@ export function bytesOf(r: FileRecord): Buffer {
 	return fail('FILE_ID_INVALID')
 }
 
+/** The cloud's file behind a remote id the emulator made (`emulated-file-<id>`, as `fileObject` writes it). */
+export function recordOfRemoteId(world: World, remoteId: string): FileRecord | undefined {
+	const m = /^emulated-file-(\d{1,15})$/.exec(remoteId)
+	return m ? fileRecord(world, Number(m[1])) : undefined
+}
+
 export const fileHandlers: Handlers = {
 	getFile(s, req) {
 		return fileView(s, requireFile(s, req.file_id))
+	},
+	/**
+	 * `getRemoteFile`: the file a remote id names, as this client sees it (TDLib decodes the id
+	 * itself: any id it can read gives a file). The emulator reads the ids it made; any other is one
+	 * TDLib could not unserialize, in its words. Downloading it still needs the account to have it.
+	 */
+	getRemoteFile(s, req) {
+		const id = req.remote_file_id ?? ''
+		if (id === '') fail('Remote file identifier must be non-empty')
+		const record = recordOfRemoteId(s.world, id)
+		if (!record)
+			return fail("Wrong remote file identifier specified: can't unserialize it. Wrong last symbol")
+		return fileView(s, record)
 	},
 }
 

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs'
 import { basename, extname } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { bytesOf, fileRecord, registerFile } from '../files'
+import { bytesOf, type FileRecord, fileRecord, recordOfRemoteId, registerFile } from '../files'
 import { formattedText } from '../objects'
 import { fail } from '../session'
 import type { World } from '../world'
@@ -55,6 +55,17 @@ const MIME: Record<string, string> = {
 }
 export const mimeOf = (name: string) => MIME[extname(name).toLowerCase()] ?? 'application/octet-stream'
 
+/**
+ * The same bytes again, under the new id the message's copy gets: the sender's own upload keeps its
+ * path (its local copy); another's file is the bytes only, never a path of someone else's folder.
+ */
+function copyOf(world: World, known: FileRecord, id: number, uploader: number): number {
+	const own = known.uploaderId === uploader
+	const bytes = known.data ? Buffer.from(known.data, 'base64') : own ? undefined : bytesOf(known)
+	registerFile(world, { ...known, id, uploaderId: uploader, bytes, source: own ? known.source : '' })
+	return known.size
+}
+
 /** `uploader`: who sends it; the files they upload are theirs (files.ts). */
 function file(world: World, input: Td.InputFile$Input | undefined, uploader: number): Td.file {
 	const id = world.nextFileId++
@@ -68,21 +79,16 @@ function file(world: World, input: Td.InputFile$Input | undefined, uploader: num
 			if (rid.includes('.')) checkUrl(rid)
 			else checkRemoteId(rid)
 			remoteId = rid
+			// A file of the cloud by the remote id it was given: the same bytes again, as Telegram sends them.
+			const known = recordOfRemoteId(world, rid)
+			if (known) size = copyOf(world, known, id, uploader)
 			break
 		}
 		case 'inputFileId': {
 			if (!input.id || input.id <= 0 || input.id >= world.nextFileId) fail('Invalid file identifier')
 			remoteId = `emulated-file-${input.id}`
-			// The same bytes again, under the new id the message's copy gets.
 			const known = fileRecord(world, input.id ?? 0)
-			if (known) {
-				// The sender's own upload keeps its path (its local copy); another's file is the bytes only,
-				// never a path of someone else's folder.
-				const own = known.uploaderId === uploader
-				const bytes = known.data ? Buffer.from(known.data, 'base64') : own ? undefined : bytesOf(known)
-				registerFile(world, { ...known, id, uploaderId: uploader, bytes, source: own ? known.source : '' })
-				size = known.size
-			}
+			if (known) size = copyOf(world, known, id, uploader)
 			break
 		}
 		case 'inputFileLocal': {
