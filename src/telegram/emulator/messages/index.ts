@@ -5,6 +5,7 @@ import { messageObject } from '../objects'
 import { fail, type Handlers, OK, type Session } from '../session'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord } from '../world'
 import { ALBUM_KINDS, messageContent, withCaption } from './content'
+import { parseTextEntities } from './parse-text'
 import { sendFailed, sendRefusal } from './send-failures'
 
 /** The messages group: sending, forwarding, editing, pinning, reactions, auto-delete timers. */
@@ -130,6 +131,11 @@ function sendForwarded(
 const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
 
 export const messageHandlers: Handlers = {
+	// A static request of TDLib's: answered in any state, by TDLib's own parsers (parse-text.ts).
+	parseTextEntities(_s, req) {
+		const parsed = parseTextEntities(req.text ?? '', req.parse_mode)
+		return parsed.ok ? parsed.text : fail(parsed.message)
+	},
 	getMessage(s, req) {
 		const chat = requireChat(s, req.chat_id)
 		return messageObject(s.world, chat, requireMessage(s, chat, req.message_id), s.userId)
