@@ -128,6 +128,36 @@ function sendForwarded(
 	return send(s, to, content, { ...extra, forwardedFrom: sendCopy ? undefined : m.senderId })
 }
 
+/** The contents that carry a caption (editMessageCaption's). */
+const CAPTIONED = new Set([
+	'messagePhoto',
+	'messageVideo',
+	'messageAnimation',
+	'messageDocument',
+	'messageAudio',
+	'messageVoiceNote',
+])
+
+/** An edit's outcome: the new content and its date, told to every member's client, the editor's too. */
+function edited(s: Session, chat: ChatRecord, m: MessageRecord, content: Td.MessageContent): Td.message {
+	m.content = content
+	m.editDate = s.world.now()
+	const messageId = m.serverId * MESSAGE_ID_SHIFT
+	s.world.notify(chat.members.keys(), (viewer) => ({
+		_: 'updateMessageContent',
+		chat_id: s.world.chatIdFor(viewer, chat),
+		message_id: messageId,
+		new_content: m.content,
+	}))
+	s.world.notify(chat.members.keys(), (viewer) => ({
+		_: 'updateMessageEdited',
+		chat_id: s.world.chatIdFor(viewer, chat),
+		message_id: messageId,
+		edit_date: m.editDate,
+	}))
+	return messageObject(s.world, chat, m, s.userId)
+}
+
 const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
 
 export const messageHandlers: Handlers = {
@@ -216,30 +246,19 @@ export const messageHandlers: Handlers = {
 		if (m.content._ !== 'messageText') fail('There is no text in the message to edit')
 		if (req.input_message_content?._ !== 'inputMessageText') fail('Invalid message content type')
 		const content = messageContent(s.world, req.input_message_content, s.userId)
-		if (
-			content._ === 'messageText' &&
-			m.content._ === 'messageText' &&
-			content.text.text === m.content.text.text
-		) {
-			fail('MESSAGE_NOT_MODIFIED')
-		}
-		m.content = content
-		m.editDate = s.world.now()
-		// TDLib tells every member's client, the editor's too: the new content, then the edit date.
-		const messageId = m.serverId * MESSAGE_ID_SHIFT
-		s.world.notify(chat.members.keys(), (viewer) => ({
-			_: 'updateMessageContent',
-			chat_id: s.world.chatIdFor(viewer, chat),
-			message_id: messageId,
-			new_content: m.content,
-		}))
-		s.world.notify(chat.members.keys(), (viewer) => ({
-			_: 'updateMessageEdited',
-			chat_id: s.world.chatIdFor(viewer, chat),
-			message_id: messageId,
-			edit_date: m.editDate,
-		}))
-		return messageObject(s.world, chat, m, s.userId)
+		if (JSON.stringify(content) === JSON.stringify(m.content)) fail('MESSAGE_NOT_MODIFIED')
+		return edited(s, chat, m, content)
+	},
+	editMessageCaption(s, req) {
+		// TDLib's order (MessagesManager::edit_message_caption): the message, its right to be edited,
+		// a content that has a caption.
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		if (m.senderId !== s.userId) fail("Message can't be edited")
+		if (!CAPTIONED.has(m.content._)) fail('There is no caption in the message to edit')
+		const content = withCaption(m.content, req.caption, req.show_caption_above_media ?? false)
+		if (JSON.stringify(content) === JSON.stringify(m.content)) fail('MESSAGE_NOT_MODIFIED')
+		return edited(s, chat, m, content)
 	},
 	pinChatMessage(s, req) {
 		// TDLib's order: the chat, the right to pin, the message, then only_for_self.
@@ -256,6 +275,12 @@ export const messageHandlers: Handlers = {
 		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
 		const m = requireMessage(s, chat, req.message_id)
 		m.pinned = false
+		return OK
+	},
+	unpinAllChatMessages(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
+		for (const m of chat.messages.values()) m.pinned = false
 		return OK
 	},
 	addMessageReaction(s, req) {
