@@ -114,7 +114,7 @@ function sendForwarded(
 	s: Session,
 	to: ChatRecord,
 	input: Td.inputMessageForwarded$Input,
-	extra: Pick<MessageRecord, 'replyTo' | 'topic'>,
+	extra: Pick<MessageRecord, 'replyTo' | 'topic' | 'protectedContent'>,
 ): Td.message {
 	const from = requireChat(s, input.from_chat_id, 'Chat to forward messages from not found')
 	const copy = input.copy_options
@@ -158,6 +158,10 @@ function edited(s: Session, chat: ChatRecord, m: MessageRecord, content: Td.Mess
 	return messageObject(s.world, chat, m, s.userId)
 }
 
+/** `protect_content` of a send's options, as the message record keeps it. */
+const protectedBy = (options: Td.messageSendOptions$Input | undefined) =>
+	options?.protect_content ? { protectedContent: true } : {}
+
 const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
 
 export const messageHandlers: Handlers = {
@@ -175,8 +179,9 @@ export const messageHandlers: Handlers = {
 		const topic = sendTopic(chat, req.topic_id)
 		const input = req.input_message_content
 		const reply = replyTo(s, chat, req.reply_to)
-		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, { replyTo: reply, topic })
-		return send(s, chat, messageContent(s.world, input, s.userId), { replyTo: reply, topic })
+		const extra = { replyTo: reply, topic, ...protectedBy(req.options) }
+		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, extra)
+		return send(s, chat, messageContent(s.world, input, s.userId), extra)
 	},
 	sendMessageAlbum(s, req) {
 		// TDLib counts before it looks for the chat, and reads each content before judging its kind.
@@ -235,7 +240,7 @@ export const messageHandlers: Handlers = {
 			const m = s.world.message(from, id)
 			if (!m) return null
 			const forwardedFrom = req.send_copy ? undefined : m.senderId
-			return send(s, to, m.content, { forwardedFrom })
+			return send(s, to, m.content, { forwardedFrom, ...protectedBy(req.options) })
 		})
 		return { _: 'messages', total_count: messages.length, messages }
 	},
