@@ -317,7 +317,7 @@ export const MESSAGE_METHODS: Readonly<Record<string, Method>> = {
 		})
 		return true
 	},
-	// TDLight's user-mode extras (docs/bot-api.md#the-user-mode-extras).
+	// TDLight's user-mode extras (docs/bot-api.md#the-user-modes-extras).
 	getMessages: async (call) => {
 		const { params } = call
 		const chat = chatId(params)
