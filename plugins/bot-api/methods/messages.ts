@@ -314,6 +314,8 @@ export const MESSAGE_METHODS: Readonly<Record<string, Method>> = {
 			message_id: messageId(params),
 			reaction: reactions,
 			is_big: boolOf(params, 'is_big') ?? false,
+			// The Bot API's reactions replace the account's: set_reaction removes the others.
+			replace: true,
 		})
 		return true
 	},
@@ -383,8 +385,7 @@ const requiredFrom = (params: Params) => {
 
 /**
  * `reaction`: a list of Bot API ReactionType (`{type: "emoji", emoji}` or `{type: "custom_emoji",
- * custom_emoji_id}`) as TDLib's, added in order by set_reaction. Removing reactions (an empty list)
- * is not served: TDLib's setMessageReactions is for bots, and set_reaction adds.
+ * custom_emoji_id}`) as TDLib's; absent or empty, the account's reactions are removed.
  */
 function reactionsOf(params: Params) {
 	let value = params.reaction
@@ -395,8 +396,7 @@ function reactionsOf(params: Params) {
 			throw badRequest("can't parse reaction JSON object")
 		}
 	}
-	if (value === undefined || value === null || (Array.isArray(value) && value.length === 0))
-		throw badRequest('removing reactions is not supported: give the reactions to add')
+	if (value === undefined || value === null || value === '') return []
 	if (!Array.isArray(value)) throw badRequest("can't parse reaction JSON object")
 	if (value.length > 10) throw badRequest('too many reactions specified')
 	return value.map((item) => {

@@ -194,33 +194,27 @@ describe('deleting, pinning, reacting', () => {
 		)
 	})
 
-	it('setMessageReaction adds an emoji reaction (addMessageReaction)', async () => {
+	it("setMessageReaction sets the account's reactions: replaces them, and an empty list removes them", async () => {
 		const m = await sent('react to me')
-		expect(
-			await call('setMessageReaction', {
-				chat_id: ALICE,
-				message_id: m.message_id,
-				reaction: [{ type: 'emoji', emoji: '👍' }],
-				is_big: true,
-			}),
-		).toEqual({ ok: true, result: true })
-		const td = (await tdMessage(ALICE, m.message_id)).result as Record<string, unknown>
-		expect(td.interaction_info).toMatchObject({
-			reactions: { reactions: [{ type: { _: 'reactionTypeEmoji', emoji: '👍' }, is_chosen: true }] },
-		})
-		expect(
-			(await call('setMessageReaction', { chat_id: ALICE, message_id: m.message_id, reaction: [] }))
-				.description,
-		).toBe('Bad Request: removing reactions is not supported: give the reactions to add')
-		expect(
-			(
-				await call('setMessageReaction', {
-					chat_id: ALICE,
-					message_id: m.message_id,
-					reaction: [{ type: 'paid' }],
-				})
-			).description,
-		).toBe('Bad Request: invalid reaction specified')
+		const reactions = async () => {
+			const td = (await tdMessage(ALICE, m.message_id)).result as {
+				interaction_info?: {
+					reactions: { reactions: Array<{ type: { emoji: string }; is_chosen: boolean }> }
+				}
+			}
+			return (td.interaction_info?.reactions.reactions ?? [])
+				.filter((r) => r.is_chosen)
+				.map((r) => r.type.emoji)
+		}
+		const set = (reaction: unknown) =>
+			call('setMessageReaction', { chat_id: ALICE, message_id: m.message_id, reaction, is_big: true })
+		expect(await set([{ type: 'emoji', emoji: '👍' }])).toEqual({ ok: true, result: true })
+		expect(await reactions()).toEqual(['👍'])
+		expect(await set([{ type: 'emoji', emoji: '🔥' }])).toEqual({ ok: true, result: true })
+		expect(await reactions()).toEqual(['🔥'])
+		expect(await set([])).toEqual({ ok: true, result: true })
+		expect(await reactions()).toEqual([])
+		expect((await set([{ type: 'paid' }])).description).toBe('Bad Request: invalid reaction specified')
 	})
 })
 

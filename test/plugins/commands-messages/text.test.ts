@@ -256,3 +256,29 @@ describe('unpin_message', () => {
 		)
 	})
 })
+
+describe('set_reaction with replace', () => {
+	it("makes the account's reactions exactly the list: the others removed, [] removes all", async () => {
+		const m = await result('send_message', { chat_id: ALICE, text: 'react', wait_sent: true })
+		const emoji = (e: string) => ({ '@type': 'reactionTypeEmoji', emoji: e })
+		const mine = async () => {
+			const td = (await result('get_message', { chat_id: ALICE, message_id: m.id })) as unknown as {
+				interaction_info?: {
+					reactions: { reactions: Array<{ type: { emoji: string }; is_chosen: boolean }> }
+				}
+			}
+			return (td.interaction_info?.reactions.reactions ?? [])
+				.filter((r) => r.is_chosen)
+				.map((r) => r.type.emoji)
+		}
+		await result('set_reaction', { chat_id: ALICE, message_id: m.id, reaction: emoji('👍') })
+		await result('set_reaction', { chat_id: ALICE, message_id: m.id, reaction: [emoji('🔥')], replace: true })
+		expect(await mine()).toEqual(['🔥'])
+		await result('set_reaction', { chat_id: ALICE, message_id: m.id, reaction: [], replace: true })
+		expect(await mine()).toEqual([])
+		// Without replace an empty list is no valid reaction, as before.
+		expect((await run('set_reaction', { chat_id: ALICE, message_id: m.id, reaction: [] })).error).toBe(
+			'reaction must contain at least one valid reaction item',
+		)
+	})
+})

@@ -282,6 +282,8 @@ export type BuiltInCommands = {
 			reaction: unknown
 			is_big?: boolean
 			add_to_recent?: boolean
+			/** true: the account's reactions become exactly these (the others removed); with reaction [] none is left */
+			replace?: boolean
 		}
 		result: Td.ok
 	}

@@ -303,6 +303,17 @@ export const messageHandlers: Handlers = {
 		m.reactions.set(emoji, users)
 		return OK
 	},
+	removeMessageReaction(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		// MessagesManager::remove_message_reaction: ok when the reaction was not chosen.
+		const type = req.reaction_type
+		if (type === undefined || type._ === 'reactionTypePaid') fail('Invalid reaction specified')
+		const emoji = type?._ === 'reactionTypeEmoji' ? (type.emoji ?? '') : ''
+		m.reactions.get(emoji)?.delete(s.userId)
+		if (m.reactions.get(emoji)?.size === 0) m.reactions.delete(emoji)
+		return OK
+	},
 	getDefaultMessageAutoDeleteTime(s) {
 		const time = s.world.users.get(s.userId)?.defaultAutoDeleteTime ?? 0
 		return { _: 'messageAutoDeleteTime', time }
