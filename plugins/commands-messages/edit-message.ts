@@ -1,36 +1,70 @@
+import type { linkPreviewOptions$Input } from 'tdlib-types'
 import {
 	defineCommand,
 	fields,
-	formattedText,
+	optionalBool,
 	requiredInt,
 	TEXT_ENTITY,
 	tdListField,
+	tdObjectField,
+	tdSlot,
 	textField,
 } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
+import { parsedText, parseModeField } from './parse-mode'
+
+const LINK_PREVIEW = tdSlot('linkPreviewOptions')
 
 /**
- * `edit_message` → `editMessageText`. The edit replaces text and entities, so `entities` is accepted
- * too (plain `text` alone clears the formatting). Result: TDLib's raw edited message.
+ * `edit_message` → `editMessageText`, or with `caption` → `editMessageCaption` (a media message's
+ * caption). The edit replaces text and entities, so `entities` (or `parse_mode`, through TDLib's
+ * parser) is accepted too: plain `text` alone clears the formatting. Result: TDLib's raw edited message.
  */
 export const editMessage = defineCommand({
 	name: 'edit_message',
 	policy: { action: 'write' },
-	summary: "Replaces a message's text (and its entities).",
+	summary: "Replaces a message's text or its caption (and their entities).",
 	result: { description: "TDLib's edited message.", tdlib: 'message' },
-	examples: [{ chat_id: -1000000003001, message_id: 1048576, text: 'Edited' }],
-	methods: ['editMessageText'],
-	input: fields({
-		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
-		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),
-		text: textField('text'),
-		entities: tdListField('entities', TEXT_ENTITY),
-	}),
-	run: (input, ctx) =>
-		ctx.invoke({
+	errors: [E.PARSE_MODE_TEXT, E.PARSE_MODE_ENTITIES],
+	examples: [
+		{ chat_id: -1000000003001, message_id: 1048576, text: 'Edited' },
+		{ chat_id: -1000000003001, message_id: 1048576, text: '*Edited*', parse_mode: 'MarkdownV2' },
+		{ chat_id: -1000000003001, message_id: 2097152, caption: 'A new caption' },
+	],
+	methods: ['editMessageText', 'editMessageCaption', 'parseTextEntities'],
+	input: v.pipe(
+		fields({
+			chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+			message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),
+			text: textField('text'),
+			caption: textField('caption'),
+			entities: tdListField('entities', TEXT_ENTITY),
+			parse_mode: parseModeField,
+			link_preview_options: tdObjectField<linkPreviewOptions$Input>('link_preview_options', LINK_PREVIEW),
+			show_caption_above_media: optionalBool('show_caption_above_media'),
+		}),
+		v.check((o) => o.text === undefined || o.caption === undefined, E.TEXT_OR_CAPTION),
+	),
+	async run(input, ctx) {
+		if (input.caption !== undefined) {
+			return ctx.invoke({
+				_: 'editMessageCaption',
+				chat_id: input.chat_id,
+				message_id: input.message_id,
+				caption: await parsedText(ctx, input.caption, input.entities, input.parse_mode, 'caption'),
+				show_caption_above_media: input.show_caption_above_media ?? false,
+			})
+		}
+		return ctx.invoke({
 			_: 'editMessageText',
 			chat_id: input.chat_id,
 			message_id: input.message_id,
-			input_message_content: { _: 'inputMessageText', text: formattedText(input.text, input.entities) },
-		}),
+			input_message_content: {
+				_: 'inputMessageText',
+				text: await parsedText(ctx, input.text, input.entities, input.parse_mode),
+				link_preview_options: input.link_preview_options,
+			},
+		})
+	},
 })

@@ -50,4 +50,12 @@ export const MessagesErrors = {
 	REACTION_TOO_MANY: `reaction must contain at most ${MAX_REACTIONS} reaction items`,
 	CAPTIONED_COPIES_TOO_MANY: `with new_caption, to_chat_ids × message_ids must be at most ${MAX_CAPTIONED_COPIES}`,
 	TOPIC_ID_TYPE: 'topic_id must be a messageTopicThread, messageTopicForum or messageTopicDirectMessages',
+	/** parse_mode (parse-mode.ts): TDLib's parser reads a plain string, and the entities are its answer. */
+	PARSE_MODE: 'parse_mode must be one of: HTML, MarkdownV2, Markdown',
+	PARSE_MODE_TEXT: 'with parse_mode, the text must be a string',
+	PARSE_MODE_ENTITIES: "entities can't be used with parse_mode",
+	/** edit_message: a message's text or its caption, not both. */
+	TEXT_OR_CAPTION: 'text and caption can not be edited together',
+	/** unpin_message: one message, or `all` of them. */
+	UNPIN_WHAT: 'message_id and all can not be used together',
 } as const

@@ -1,19 +1,21 @@
-import type { Message } from 'tdlib-types'
+import type { Message, messageSendOptions$Input } from 'tdlib-types'
 import type { FormattedText, TdInvoke } from 'userbot-gateway/plugin'
 import {
 	CommandError,
 	defineCommand,
 	documented,
 	fields,
-	formattedText,
 	optionalBool,
 	requiredInt,
 	requiredIntList,
+	tdObjectField,
+	tdSlot,
 	textField,
 	wordError,
 } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { MessagesErrors as E, MAX_CAPTIONED_COPIES, MAX_MESSAGE_IDS, MAX_TO_CHAT_IDS } from './errors'
+import { parsedText, parseModeField } from './parse-mode'
 import { SENT_UPDATES, type SentTracker, trackSent, waitSentField } from './wait-sent'
 
 const has = (o: Record<string, unknown>, key: string) => o[key] !== undefined && o[key] !== null
@@ -44,7 +46,9 @@ const ForwardInput = v.pipe(
 		send_copy: documented(optionalBool('send_copy'), { default: false }),
 		remove_caption: documented(optionalBool('remove_caption'), { default: false }),
 		new_caption: textField('new_caption'),
+		parse_mode: parseModeField,
 		show_caption_above_media: optionalBool('show_caption_above_media'),
+		options: tdObjectField<messageSendOptions$Input>('options', tdSlot('messageSendOptions')),
 		wait_sent: waitSentField,
 	}),
 	v.check(
@@ -83,12 +87,14 @@ interface Forwarding {
 	input: ForwardInput
 	/** The message ids, unique and strictly increasing (as TDLib wants them). */
 	ids: number[]
+	/** `new_caption` as TDLib will have it (parsed once, with `parse_mode`). */
+	replacement?: FormattedText
 	invoke: TdInvoke
 	signal: AbortSignal
 }
 
 async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
-	const { input, ids, invoke, signal } = f
+	const { input, ids, invoke, signal, replacement } = f
 	if (input.new_caption === undefined && input.show_caption_above_media === undefined) {
 		try {
 			const result = await invoke({
@@ -98,6 +104,7 @@ async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
 				message_ids: ids,
 				send_copy: input.send_copy ?? false,
 				remove_caption: input.remove_caption ?? false,
+				options: input.options,
 			})
 			return { messages: result.messages }
 		} catch (error) {
@@ -106,7 +113,6 @@ async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
 	}
 	// forwardMessages cannot replace a caption or move it: a copy per message through
 	// inputMessageForwarded. A failure stops this target, keeping the copies already made.
-	const replacement = input.new_caption === undefined ? undefined : formattedText(input.new_caption)
 	const messages: Array<Message | null> = []
 	for (const id of ids) {
 		if (signal.aborted) return { messages, error: signal.reason }
@@ -120,6 +126,7 @@ async function forwardTo(f: Forwarding, toChatId: number): Promise<Outcome> {
 				await invoke({
 					_: 'sendMessage',
 					chat_id: toChatId,
+					options: input.options,
 					input_message_content: {
 						_: 'inputMessageForwarded',
 						from_chat_id: input.from_chat_id,
@@ -193,14 +200,30 @@ export const forwardMessage = defineCommand({
 			},
 		},
 	},
-	examples: [{ to_chat_ids: [1001], from_chat_id: -1000000003001, message_ids: [1048576] }],
+	examples: [
+		{ to_chat_ids: [1001], from_chat_id: -1000000003001, message_ids: [1048576] },
+		{
+			to_chat_ids: [1001],
+			from_chat_id: -1000000003001,
+			message_ids: [2097152],
+			send_copy: true,
+			new_caption: '<b>Copied</b>',
+			parse_mode: 'HTML',
+		},
+	],
+	errors: [E.PARSE_MODE_TEXT],
 	flood: 'send',
-	methods: ['forwardMessages', 'getMessage', 'sendMessage'],
+	methods: ['forwardMessages', 'getMessage', 'sendMessage', 'parseTextEntities'],
 	input: ForwardInput,
 	updates: SENT_UPDATES,
 	async run(input, ctx) {
 		const ids = [...new Set(input.message_ids)].sort((a, b) => a - b)
-		const f: Forwarding = { input, ids, invoke: ctx.invoke, signal: ctx.signal }
+		// The new caption is parsed once, before anything is forwarded (a refused markup sends nothing).
+		const replacement =
+			input.new_caption === undefined
+				? undefined
+				: await parsedText(ctx, input.new_caption, undefined, input.parse_mode, 'new_caption')
+		const f: Forwarding = { input, ids, invoke: ctx.invoke, signal: ctx.signal, replacement }
 		// Listening before the first forward goes out: no outcome is missed.
 		const tracker = input.wait_sent ? trackSent(ctx) : undefined
 		const outcomes: Outcome[] = []

@@ -1,7 +1,6 @@
 import {
 	defineCommand,
 	fields,
-	formattedText,
 	optionalInt,
 	requiredInt,
 	TEXT_ENTITY,
@@ -9,6 +8,7 @@ import {
 	textField,
 } from 'userbot-gateway/plugin'
 import { MessagesErrors as E } from './errors'
+import { parsedText, parseModeField } from './parse-mode'
 import { SENT_UPDATES, waitSent, waitSentField } from './wait-sent'
 
 /**
@@ -27,18 +27,23 @@ export const replyMessage = defineCommand({
 	examples: [
 		{ chat_id: -1000000003001, reply_to_message_id: 1048576, text: 'Agreed' },
 		{ chat_id: -1000000003001, reply_to_message_id: 1048576, text: 'Noted', wait_sent: true },
+		{ chat_id: -1000000003001, reply_to_message_id: 1048576, text: '<i>Noted</i>', parse_mode: 'HTML' },
 	],
 	flood: 'send',
-	methods: ['sendMessage'],
+	errors: [E.PARSE_MODE_TEXT, E.PARSE_MODE_ENTITIES],
+	methods: ['sendMessage', 'parseTextEntities'],
 	updates: SENT_UPDATES,
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		reply_to_message_id: optionalInt('reply_to_message_id'),
 		text: textField('text'),
 		entities: tdListField('entities', TEXT_ENTITY),
+		parse_mode: parseModeField,
 		wait_sent: waitSentField,
 	}),
-	run: (input, ctx) => {
+	async run(input, ctx) {
+		// Parsed before anything is sent: TDLib's refusal of the markup sends nothing.
+		const text = await parsedText(ctx, input.text, input.entities, input.parse_mode)
 		const send = () =>
 			ctx.invoke({
 				_: 'sendMessage',
@@ -46,7 +51,7 @@ export const replyMessage = defineCommand({
 				reply_to: input.reply_to_message_id
 					? { _: 'inputMessageReplyToMessage', message_id: input.reply_to_message_id }
 					: undefined,
-				input_message_content: { _: 'inputMessageText', text: formattedText(input.text, input.entities) },
+				input_message_content: { _: 'inputMessageText', text },
 			})
 		return input.wait_sent ? waitSent(ctx, send) : send()
 	},

@@ -1,5 +1,6 @@
 import type {
 	InputMessageReplyTo$Input,
+	linkPreviewOptions$Input,
 	MessageTopic$Input,
 	messageSendOptions$Input,
 	ReplyMarkup$Input,
@@ -10,7 +11,6 @@ import {
 	defineCommand,
 	documented,
 	fields,
-	formattedText,
 	isObject,
 	type JsonObject,
 	optionalInt,
@@ -25,6 +25,7 @@ import {
 import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
 import { buildMediaContent, checkAlbumType, isMediaShape, MEDIA_TYPES } from './media'
+import { parsedText, parseModeField } from './parse-mode'
 import { SENT_UPDATES, waitSent, waitSentField } from './wait-sent'
 
 const MAX_ALBUM = 10
@@ -50,11 +51,14 @@ const TOPIC = tdSlot('MessageTopic', {
 const REPLY_TO = tdSlot('InputMessageReplyTo')
 const SEND_OPTIONS = tdSlot('messageSendOptions')
 const REPLY_MARKUP = tdSlot('ReplyMarkup')
+const LINK_PREVIEW = tdSlot('linkPreviewOptions')
 
 export const SendMessageInput = fields({
 	chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 	text: textField('text'),
 	entities: tdListField('entities', TEXT_ENTITY),
+	parse_mode: parseModeField,
+	link_preview_options: tdObjectField<linkPreviewOptions$Input>('link_preview_options', LINK_PREVIEW),
 	message_thread_id: optionalInt('message_thread_id'),
 	topic_id: tdObjectField<MessageTopic$Input>('topic_id', TOPIC, { message: E.TOPIC_ID_TYPE }),
 	reply_to: tdObjectField<InputMessageReplyTo$Input>('reply_to', REPLY_TO),
@@ -134,6 +138,22 @@ export async function sendEnvelope(
 	}
 }
 
+/**
+ * With `parse_mode`, each item's own string caption is parsed by TDLib too (a ready-made
+ * `inputMessage*` item is sent as it is); the parsed caption replaces it, entities and all.
+ */
+async function parsedCaptions(items: JsonObject[], input: SendMessageInput, ctx: CommandContext) {
+	// Past the album's size nothing is parsed: the size is refused first.
+	if (input.parse_mode === undefined || items.length > MAX_ALBUM) return items
+	return Promise.all(
+		items.map(async (item) => {
+			if (!isObject(item) || typeof item.caption !== 'string') return item
+			const { caption_entities, ...rest } = item
+			return { ...rest, caption: await parsedText(ctx, item.caption, caption_entities, input.parse_mode) }
+		}),
+	)
+}
+
 /** The send itself: `sendMessage` (text or one media item) or `sendMessageAlbum`. */
 async function sendNow(input: SendMessageInput, ctx: CommandContext) {
 	// Honoured for bots only: TDLib drops it for user accounts (docs/tdlib-mapping.md#conventions). Albums
@@ -141,16 +161,23 @@ async function sendNow(input: SendMessageInput, ctx: CommandContext) {
 	const reply_markup = input.reply_markup
 	const media = input.media
 	if (media === undefined) {
-		const text = formattedText(input.text, input.entities)
+		const text = await parsedText(ctx, input.text, input.entities, input.parse_mode)
 		return ctx.invoke({
 			_: 'sendMessage',
 			...(await sendEnvelope(input, ctx.invoke)),
 			reply_markup,
-			input_message_content: { _: 'inputMessageText', text },
+			input_message_content: {
+				_: 'inputMessageText',
+				text,
+				link_preview_options: input.link_preview_options,
+			},
 		})
 	}
-	const items = (Array.isArray(media) ? media : [media]) as JsonObject[]
-	const caption = { text: input.text, entities: input.entities }
+	const items = await parsedCaptions((Array.isArray(media) ? media : [media]) as JsonObject[], input, ctx)
+	const caption =
+		input.parse_mode === undefined
+			? { text: input.text, entities: input.entities }
+			: { text: await parsedText(ctx, input.text, input.entities, input.parse_mode) }
 	// The content is checked and built before the envelope's look-ups (getChat for a thread).
 	if (items.length === 1 && isObject(items[0])) {
 		const content = await buildMediaContent(items[0], input.media_type, ctx, caption)
@@ -188,6 +215,8 @@ export const sendMessage = defineCommand({
 		tdlib: ['message', 'messages'],
 	},
 	errors: [
+		E.PARSE_MODE_TEXT,
+		E.PARSE_MODE_ENTITIES,
 		E.ALBUM_TOO_LARGE,
 		E.MEDIA_SOURCE,
 		E.UPLOAD_NOT_FOUND,
@@ -199,9 +228,11 @@ export const sendMessage = defineCommand({
 		{ chat_id: -1000000003001, text: 'Hello!' },
 		{ chat_id: 1001, text: 'Re', reply_to_message_id: 1048576 },
 		{ chat_id: 1001, text: 'Sent for sure', wait_sent: true },
+		{ chat_id: 1001, text: '<b>Bold</b> and <a href="https://example.com">a link</a>', parse_mode: 'HTML' },
+		{ chat_id: 1001, text: 'No preview: https://example.com', link_preview_options: { is_disabled: true } },
 	],
 	flood: 'send',
-	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup'],
+	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup', 'parseTextEntities'],
 	input: SendMessageInput,
 	updates: SENT_UPDATES,
 	run: (input, ctx) => (input.wait_sent ? waitSent(ctx, () => sendNow(input, ctx)) : sendNow(input, ctx)),

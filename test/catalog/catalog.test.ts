@@ -136,6 +136,7 @@ describe('the command catalog', () => {
 		expect(entry('send_message').error_fields).toEqual([
 			'text',
 			'entities',
+			'link_preview_options',
 			'reply_to',
 			'options',
 			'reply_markup',

@@ -107,6 +107,8 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 	unpin_message: {
 		required: ['chat_id', 'message_id'],
 		optional: [],
+		// message_id, or every pinned message with `all: true` (a decision of docs/command-groups.md).
+		decidedOptional: ['message_id'],
 		frames: [{ chat_id: CHAT, message_id: MSG }],
 	},
 	set_reaction: {

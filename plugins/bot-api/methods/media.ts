@@ -1,5 +1,6 @@
 import { UserbotError } from 'userbot-gateway/plugin'
 import { BotError, badRequest } from '../answer'
+import { entitiesOf } from '../entities'
 import { messageOf, tdMessageId } from '../objects'
 import { fileOf } from '../objects-media'
 import { intOf, isUpload, objectOf, stringOf } from '../params'
@@ -63,13 +64,37 @@ async function sourceOf(call: Call, value: unknown, field: string, kept: Stored)
 	return { file: value }
 }
 
-/** A plain caption (parse_mode and caption_entities are the message text's helpers' to read). */
+const PARSE_MODES: Readonly<Record<string, string>> = {
+	html: 'HTML',
+	markdownv2: 'MarkdownV2',
+	markdown: 'Markdown',
+}
+
+/** The caption's `parse_mode` (any case; `none` or empty for none), as the command takes it. */
+function parseModeOf(params: Params): string | undefined {
+	const mode = (stringOf(params, 'parse_mode') ?? '').toLowerCase()
+	if (mode === '' || mode === 'none') return undefined
+	const known = PARSE_MODES[mode]
+	if (!known) throw badRequest('unsupported parse_mode')
+	return known
+}
+
+/**
+ * A caption and its formatting: with `parse_mode` the command has TDLib parse it (docs/bot-api.md:
+ * `caption_entities` are then not read, as Telegram's server does), else its `caption_entities`.
+ */
 function captionOf(params: Params): Params {
-	const mode = stringOf(params, 'parse_mode')
-	if (mode !== undefined && mode !== '') throw badRequest('parse_mode is not supported yet')
-	if (params.caption_entities !== undefined) throw badRequest('caption_entities is not supported yet')
 	const caption = stringOf(params, 'caption')
-	return caption ? { caption } : {}
+	if (!caption) return {}
+	const entities = parseModeOf(params) ? undefined : entitiesOf(params, 'caption_entities')
+	return { caption, ...(entities?.length ? { caption_entities: entities } : {}) }
+}
+
+/** The one `parse_mode` of an album's captions: the command parses every caption alike. */
+function albumParseMode(album: readonly Params[]): string | undefined {
+	const modes = new Set(album.filter((m) => stringOf(m, 'caption')).map(parseModeOf))
+	if (modes.size > 1) throw badRequest('the captions of a media group must share one parse_mode')
+	return [...modes][0]
 }
 
 /** The message replied to: `reply_parameters.message_id`, or the older `reply_to_message_id`. */
@@ -172,8 +197,15 @@ const sendOne =
 			const chat = chatId(params)
 			const fields = { media_type: kind.type, ...captionOf(params), ...kind.extra(params) }
 			const reply = replyTo(params)
+			const mode = params.caption ? parseModeOf(params) : undefined
 			const item = { ...(await sourceOf(call, params[field], field, kept)), ...fields }
-			const input = { chat_id: chat, media: item, ...reply, wait_sent: true }
+			const input = {
+				chat_id: chat,
+				media: item,
+				...reply,
+				...(mode ? { parse_mode: mode } : {}),
+				wait_sent: true,
+			}
 			return messageOf(await command(call, 'send_message', input))
 		})
 
@@ -205,6 +237,7 @@ const sendMediaGroup: Method = (call) =>
 		const chat = chatId(params)
 		const album = albumOf(params)
 		const reply = replyTo(params)
+		const mode = albumParseMode(album)
 		// Every item's fields are checked before any part is stored.
 		const fields = album.map((m) => {
 			const kind = KINDS[String(m.type)] as Kind
@@ -213,7 +246,13 @@ const sendMediaGroup: Method = (call) =>
 		const items: Params[] = []
 		for (const [i, m] of album.entries())
 			items.push({ ...(await sourceOf(call, m.media, 'media', kept)), ...fields[i] })
-		const input = { chat_id: chat, media: items, ...reply, wait_sent: true }
+		const input = {
+			chat_id: chat,
+			media: items,
+			...reply,
+			...(mode ? { parse_mode: mode } : {}),
+			wait_sent: true,
+		}
 		const result = await command(call, 'send_message', input)
 		const messages = Array.isArray(result.messages) ? (result.messages as Record<string, unknown>[]) : []
 		return messages.map((m) => messageOf(m))

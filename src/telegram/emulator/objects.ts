@@ -213,7 +213,7 @@ export function messageObject(
 		is_outgoing: m.senderId === viewerId,
 		is_pinned: m.pinned,
 		is_from_offline: false,
-		can_be_saved: true,
+		can_be_saved: m.protectedContent !== true,
 		has_timestamped_media: false,
 		is_channel_post: isChannel,
 		is_paid_star_suggested_post: false,

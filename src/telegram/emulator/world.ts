@@ -45,6 +45,8 @@ export interface MessageRecord {
 	replyTo?: number
 	/** The thread or forum topic it was sent to. */
 	topic?: Td.MessageTopic
+	/** Sent with `messageSendOptions.protect_content`: it can't be forwarded or saved. */
+	protectedContent?: boolean
 	/** emoji → user ids */
 	reactions: Map<string, Set<number>>
 }

@@ -188,6 +188,58 @@ describe('multipart uploads', () => {
 		).toBe('Bad Request: invalid media type specified')
 	})
 
+	it("formats captions: parse_mode through TDLib's parser, or caption_entities; one parse_mode per group", async () => {
+		const html = await call(
+			'sendPhoto',
+			form({
+				chat_id: String(ALICE),
+				caption: '<b>bold</b> note',
+				parse_mode: 'HTML',
+				photo: new Blob([bytes('fmt')]),
+			}),
+		)
+		expect(html.status).toBe(200)
+		expect(html.body.result).toMatchObject({
+			caption: 'bold note',
+			caption_entities: [{ type: 'bold', offset: 0, length: 4 }],
+		})
+		const [last] = await aliceHistory(1)
+		expect(last?.content).toMatchObject({
+			caption: { text: 'bold note', entities: [{ type: { _: 'textEntityTypeBold' } }] },
+		})
+		const entities = await call(
+			'sendPhoto',
+			form({
+				chat_id: String(ALICE),
+				caption: 'in italics',
+				caption_entities: JSON.stringify([{ type: 'italic', offset: 3, length: 7 }]),
+				photo: new Blob([bytes('fmt2')]),
+			}),
+		)
+		expect(entities.body.result).toMatchObject({
+			caption_entities: [{ type: 'italic', offset: 3, length: 7 }],
+		})
+		const broken = await call(
+			'sendPhoto',
+			form({
+				chat_id: String(ALICE),
+				caption: '<b>open',
+				parse_mode: 'HTML',
+				photo: new Blob([bytes('fmt3')]),
+			}),
+		)
+		expect(broken.status).toBe(400)
+		expect(String(broken.body.description)).toStartWith("Bad Request: can't parse entities")
+		expect(uploadsOf(f.userbotId)).toEqual([])
+		const mixed = [
+			{ type: 'photo', media: 'attach://one', caption: '<b>a</b>', parse_mode: 'HTML' },
+			{ type: 'photo', media: 'attach://two', caption: '*b*', parse_mode: 'MarkdownV2' },
+		]
+		expect((await call('sendMediaGroup', json({ chat_id: ALICE, media: mixed }))).body.description).toBe(
+			'Bad Request: the captions of a media group must share one parse_mode',
+		)
+	})
+
 	it('sends by file_id again, and refuses a missing file or an attach:// naming no part', async () => {
 		const sent = (
 			await call('sendPhoto', form({ chat_id: String(ALICE), photo: new Blob([bytes('again')]) }))

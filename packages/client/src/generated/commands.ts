@@ -236,6 +236,13 @@ export type BuiltInCommands = {
 				'@type'?: 'textEntity'
 				_?: 'textEntity'
 			}>
+			/** the markup of the command's text (and captions), parsed by TDLib's parseTextEntities; not with entities */
+			parse_mode?: 'HTML' | 'MarkdownV2' | 'Markdown'
+			/** a TDLib linkPreviewOptions, checked against TDLib 1.8.65's schema */
+			link_preview_options?: {
+				'@type'?: 'linkPreviewOptions'
+				_?: 'linkPreviewOptions'
+			}
 			/** an integer (a string of digits is read as one) */
 			message_thread_id?: number | string
 			/** a TDLib MessageTopic (@type or _ names its constructor), checked against TDLib 1.8.65's schema */
@@ -324,7 +331,14 @@ export type BuiltInCommands = {
 						'@type'?: 'formattedText'
 						_?: 'formattedText'
 				  }
+			/** the markup of the command's text (and captions), parsed by TDLib's parseTextEntities; not with entities */
+			parse_mode?: 'HTML' | 'MarkdownV2' | 'Markdown'
 			show_caption_above_media?: boolean
+			/** a TDLib messageSendOptions, checked against TDLib 1.8.65's schema */
+			options?: {
+				'@type'?: 'messageSendOptions'
+				_?: 'messageSendOptions'
+			}
 			/** true: answer once Telegram has the message, with its final id (TDLib's updateMessageSendSucceeded), or with the send's failure */
 			wait_sent?: boolean
 		}
@@ -352,12 +366,14 @@ export type BuiltInCommands = {
 				'@type'?: 'textEntity'
 				_?: 'textEntity'
 			}>
+			/** the markup of the command's text (and captions), parsed by TDLib's parseTextEntities; not with entities */
+			parse_mode?: 'HTML' | 'MarkdownV2' | 'Markdown'
 			/** true: answer once Telegram has the message, with its final id (TDLib's updateMessageSendSucceeded), or with the send's failure */
 			wait_sent?: boolean
 		}
 		result: Td.message
 	}
-	/** Replaces a message's text (and its entities). Result: TDLib's edited message. */
+	/** Replaces a message's text or its caption (and their entities). Result: TDLib's edited message. */
 	edit_message: {
 		input: {
 			/** an integer (a string of digits is read as one) */
@@ -371,10 +387,25 @@ export type BuiltInCommands = {
 						'@type'?: 'formattedText'
 						_?: 'formattedText'
 				  }
+			/** text: a string, or a TDLib formattedText with its entities */
+			caption?:
+				| string
+				| {
+						'@type'?: 'formattedText'
+						_?: 'formattedText'
+				  }
 			entities?: Array<{
 				'@type'?: 'textEntity'
 				_?: 'textEntity'
 			}>
+			/** the markup of the command's text (and captions), parsed by TDLib's parseTextEntities; not with entities */
+			parse_mode?: 'HTML' | 'MarkdownV2' | 'Markdown'
+			/** a TDLib linkPreviewOptions, checked against TDLib 1.8.65's schema */
+			link_preview_options?: {
+				'@type'?: 'linkPreviewOptions'
+				_?: 'linkPreviewOptions'
+			}
+			show_caption_above_media?: boolean
 		}
 		result: Td.message
 	}
@@ -390,13 +421,15 @@ export type BuiltInCommands = {
 		}
 		result: Td.ok
 	}
-	/** Unpins a message. Result: TDLib's `ok`. */
+	/** Unpins a message, or with `all` every pinned message of the chat. Result: TDLib's `ok`. */
 	unpin_message: {
 		input: {
 			/** an integer (a string of digits is read as one) */
 			chat_id: number | string
 			/** an integer (a string of digits is read as one) */
-			message_id: number | string
+			message_id?: number | string
+			/** true: every pinned message of the chat (then no message_id) */
+			all?: boolean
 		}
 		result: Td.ok
 	}
@@ -410,6 +443,8 @@ export type BuiltInCommands = {
 			reaction: unknown
 			is_big?: boolean
 			add_to_recent?: boolean
+			/** true: the account's reactions become exactly these (the others removed); with reaction [] none is left */
+			replace?: boolean
 		}
 		result: Td.ok
 	}

@@ -197,6 +197,8 @@ export const ANY_STATE = new Set<string>([
 	'setNetworkType',
 	...PROXY_METHODS,
 	'setLogVerbosityLevel',
+	// TDLib's static requests need no log-in.
+	'parseTextEntities',
 	'testCallEmpty',
 	'testCallString',
 	'testSquareInt',

@@ -143,7 +143,24 @@ function file(world: World, input: Td.InputFile$Input | undefined, uploader: num
 	}
 }
 
-const caption = (c: Td.formattedText$Input | undefined): Td.formattedText => formattedText(c?.text ?? '')
+/**
+ * A client's formatted text as the cloud keeps it: its entities sorted by offset (then the longer
+ * first) and cut to the text, those left empty dropped, as TDLib's fix_formatted_text leaves them.
+ */
+export function keptText(input: Td.formattedText$Input | undefined): Td.formattedText {
+	const text = input?.text ?? ''
+	const entities: Td.textEntity[] = []
+	for (const e of input?.entities ?? []) {
+		const offset = Math.max(0, e.offset ?? 0)
+		const length = Math.min(e.length ?? 0, text.length - offset)
+		if (length > 0 && e.type)
+			entities.push({ _: 'textEntity', offset, length, type: e.type as Td.TextEntityType })
+	}
+	entities.sort((a, b) => a.offset - b.offset || b.length - a.length)
+	return entities.length ? { _: 'formattedText', text, entities } : formattedText(text)
+}
+
+const caption = (c: Td.formattedText$Input | undefined): Td.formattedText => keptText(c)
 
 /** What photos, videos and animations carry beside their file: caption, its place, the spoiler. */
 const visualCaption = (input: {
@@ -198,7 +215,23 @@ export function messageContent(
 		case 'inputMessageText': {
 			const text = input.text?.text ?? ''
 			if (!text.trim()) fail('Text must be non-empty')
-			return { _: 'messageText', text: { _: 'formattedText', text, entities: [] } }
+			const options = input.link_preview_options
+			return {
+				_: 'messageText',
+				text: keptText(input.text),
+				...(options
+					? {
+							link_preview_options: {
+								_: 'linkPreviewOptions',
+								is_disabled: options.is_disabled ?? false,
+								url: options.url ?? '',
+								force_small_media: options.force_small_media ?? false,
+								force_large_media: options.force_large_media ?? false,
+								show_above_text: options.show_above_text ?? false,
+							},
+						}
+					: {}),
+			}
 		}
 		case 'inputMessagePhoto': {
 			const f = file(world, input.photo?.photo, uploaderId)

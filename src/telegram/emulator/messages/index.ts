@@ -5,6 +5,7 @@ import { messageObject } from '../objects'
 import { fail, type Handlers, OK, type Session } from '../session'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord } from '../world'
 import { ALBUM_KINDS, messageContent, withCaption } from './content'
+import { parseTextEntities } from './parse-text'
 import { sendFailed, sendRefusal } from './send-failures'
 
 /** The messages group: sending, forwarding, editing, pinning, reactions, auto-delete timers. */
@@ -113,7 +114,7 @@ function sendForwarded(
 	s: Session,
 	to: ChatRecord,
 	input: Td.inputMessageForwarded$Input,
-	extra: Pick<MessageRecord, 'replyTo' | 'topic'>,
+	extra: Pick<MessageRecord, 'replyTo' | 'topic' | 'protectedContent'>,
 ): Td.message {
 	const from = requireChat(s, input.from_chat_id, 'Chat to forward messages from not found')
 	const copy = input.copy_options
@@ -127,9 +128,48 @@ function sendForwarded(
 	return send(s, to, content, { ...extra, forwardedFrom: sendCopy ? undefined : m.senderId })
 }
 
+/** The contents that carry a caption (editMessageCaption's). */
+const CAPTIONED = new Set([
+	'messagePhoto',
+	'messageVideo',
+	'messageAnimation',
+	'messageDocument',
+	'messageAudio',
+	'messageVoiceNote',
+])
+
+/** An edit's outcome: the new content and its date, told to every member's client, the editor's too. */
+function edited(s: Session, chat: ChatRecord, m: MessageRecord, content: Td.MessageContent): Td.message {
+	m.content = content
+	m.editDate = s.world.now()
+	const messageId = m.serverId * MESSAGE_ID_SHIFT
+	s.world.notify(chat.members.keys(), (viewer) => ({
+		_: 'updateMessageContent',
+		chat_id: s.world.chatIdFor(viewer, chat),
+		message_id: messageId,
+		new_content: m.content,
+	}))
+	s.world.notify(chat.members.keys(), (viewer) => ({
+		_: 'updateMessageEdited',
+		chat_id: s.world.chatIdFor(viewer, chat),
+		message_id: messageId,
+		edit_date: m.editDate,
+	}))
+	return messageObject(s.world, chat, m, s.userId)
+}
+
+/** `protect_content` of a send's options, as the message record keeps it. */
+const protectedBy = (options: Td.messageSendOptions$Input | undefined) =>
+	options?.protect_content ? { protectedContent: true } : {}
+
 const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
 
 export const messageHandlers: Handlers = {
+	// A static request of TDLib's: answered in any state, by TDLib's own parsers (parse-text.ts).
+	parseTextEntities(_s, req) {
+		const parsed = parseTextEntities(req.text ?? '', req.parse_mode)
+		return parsed.ok ? parsed.text : fail(parsed.message)
+	},
 	getMessage(s, req) {
 		const chat = requireChat(s, req.chat_id)
 		return messageObject(s.world, chat, requireMessage(s, chat, req.message_id), s.userId)
@@ -139,8 +179,9 @@ export const messageHandlers: Handlers = {
 		const topic = sendTopic(chat, req.topic_id)
 		const input = req.input_message_content
 		const reply = replyTo(s, chat, req.reply_to)
-		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, { replyTo: reply, topic })
-		return send(s, chat, messageContent(s.world, input, s.userId), { replyTo: reply, topic })
+		const extra = { replyTo: reply, topic, ...protectedBy(req.options) }
+		if (input?._ === 'inputMessageForwarded') return sendForwarded(s, chat, input, extra)
+		return send(s, chat, messageContent(s.world, input, s.userId), extra)
 	},
 	sendMessageAlbum(s, req) {
 		// TDLib counts before it looks for the chat, and reads each content before judging its kind.
@@ -199,7 +240,7 @@ export const messageHandlers: Handlers = {
 			const m = s.world.message(from, id)
 			if (!m) return null
 			const forwardedFrom = req.send_copy ? undefined : m.senderId
-			return send(s, to, m.content, { forwardedFrom })
+			return send(s, to, m.content, { forwardedFrom, ...protectedBy(req.options) })
 		})
 		return { _: 'messages', total_count: messages.length, messages }
 	},
@@ -210,30 +251,19 @@ export const messageHandlers: Handlers = {
 		if (m.content._ !== 'messageText') fail('There is no text in the message to edit')
 		if (req.input_message_content?._ !== 'inputMessageText') fail('Invalid message content type')
 		const content = messageContent(s.world, req.input_message_content, s.userId)
-		if (
-			content._ === 'messageText' &&
-			m.content._ === 'messageText' &&
-			content.text.text === m.content.text.text
-		) {
-			fail('MESSAGE_NOT_MODIFIED')
-		}
-		m.content = content
-		m.editDate = s.world.now()
-		// TDLib tells every member's client, the editor's too: the new content, then the edit date.
-		const messageId = m.serverId * MESSAGE_ID_SHIFT
-		s.world.notify(chat.members.keys(), (viewer) => ({
-			_: 'updateMessageContent',
-			chat_id: s.world.chatIdFor(viewer, chat),
-			message_id: messageId,
-			new_content: m.content,
-		}))
-		s.world.notify(chat.members.keys(), (viewer) => ({
-			_: 'updateMessageEdited',
-			chat_id: s.world.chatIdFor(viewer, chat),
-			message_id: messageId,
-			edit_date: m.editDate,
-		}))
-		return messageObject(s.world, chat, m, s.userId)
+		if (JSON.stringify(content) === JSON.stringify(m.content)) fail('MESSAGE_NOT_MODIFIED')
+		return edited(s, chat, m, content)
+	},
+	editMessageCaption(s, req) {
+		// TDLib's order (MessagesManager::edit_message_caption): the message, its right to be edited,
+		// a content that has a caption.
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		if (m.senderId !== s.userId) fail("Message can't be edited")
+		if (!CAPTIONED.has(m.content._)) fail('There is no caption in the message to edit')
+		const content = withCaption(m.content, req.caption, req.show_caption_above_media ?? false)
+		if (JSON.stringify(content) === JSON.stringify(m.content)) fail('MESSAGE_NOT_MODIFIED')
+		return edited(s, chat, m, content)
 	},
 	pinChatMessage(s, req) {
 		// TDLib's order: the chat, the right to pin, the message, then only_for_self.
@@ -252,6 +282,12 @@ export const messageHandlers: Handlers = {
 		m.pinned = false
 		return OK
 	},
+	unpinAllChatMessages(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		if (!isAdmin(chat, s.userId)) fail('Not enough rights to manage pinned messages in the chat')
+		for (const m of chat.messages.values()) m.pinned = false
+		return OK
+	},
 	addMessageReaction(s, req) {
 		const chat = requireChat(s, req.chat_id)
 		const m = requireMessage(s, chat, req.message_id)
@@ -265,6 +301,17 @@ export const messageHandlers: Handlers = {
 		const users = m.reactions.get(emoji) ?? new Set<number>()
 		users.add(s.userId)
 		m.reactions.set(emoji, users)
+		return OK
+	},
+	removeMessageReaction(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		const m = requireMessage(s, chat, req.message_id)
+		// MessagesManager::remove_message_reaction: ok when the reaction was not chosen.
+		const type = req.reaction_type
+		if (type === undefined || type._ === 'reactionTypePaid') fail('Invalid reaction specified')
+		const emoji = type?._ === 'reactionTypeEmoji' ? (type.emoji ?? '') : ''
+		m.reactions.get(emoji)?.delete(s.userId)
+		if (m.reactions.get(emoji)?.size === 0) m.reactions.delete(emoji)
 		return OK
 	},
 	getDefaultMessageAutoDeleteTime(s) {
