@@ -2,7 +2,7 @@ import type { Subprocess } from 'bun'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import type { Logger } from '../util/logger'
 import { type Capacity, capacityReached, type Room, tighter } from './capacity'
-import { RequestChannel } from './channel'
+import { authorizationStateEvent, RequestChannel, startMessage, stopRequest } from './channel'
 import { spawnChild } from './child-process'
 import { type ChildMessage, type ChildSettings, type ParentMessage, parseChildMessage } from './protocol'
 import { StartedClients, type StartRequest } from './started-clients'
@@ -203,11 +203,7 @@ export class SupervisorClient implements TelegramRuntime {
 			case 'authorization_state':
 				if (gen !== this.gen) return
 				this.clients.onState(m.userbotId, m.state)
-				return this.emit(
-					m.detail
-						? { type: 'authorization_state', userbotId: m.userbotId, state: m.state, detail: m.detail }
-						: { type: 'authorization_state', userbotId: m.userbotId, state: m.state },
-				)
+				return this.emit(authorizationStateEvent(m.userbotId, m.state, m.detail))
 			case 'update':
 				if (gen !== this.gen) return
 				return this.emit({ type: 'update', userbotId: m.userbotId, update: m.update })
@@ -316,14 +312,7 @@ export class SupervisorClient implements TelegramRuntime {
 		return this.clients.has(userbotId)
 	}
 
-	private readonly sendStart: StartRequest = (userbotId, o) =>
-		this.request({
-			type: 'start',
-			id: 0,
-			userbotId,
-			encryptionKey: o.encryptionKey,
-			...(o.proxy ? { proxy: o.proxy } : {}),
-		})
+	private readonly sendStart: StartRequest = (userbotId, o) => this.request(startMessage(userbotId, o))
 
 	startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
 		// Checked and taken in one step (no await between): two starts cannot both take the last place.
@@ -335,10 +324,8 @@ export class SupervisorClient implements TelegramRuntime {
 
 	async stopClient(userbotId: number, opts: { logOut: boolean; removeData: boolean }): Promise<void> {
 		this.clients.forget(userbotId)
-		await this.request(
-			{ type: 'stop', id: 0, userbotId, logOut: opts.logOut, removeData: opts.removeData },
-			{ timeoutMs: this.opts.commandTimeoutMs + (opts.logOut ? 15_000 : 5_000) },
-		)
+		const { msg, timeoutMs } = stopRequest(userbotId, opts, this.opts.commandTimeoutMs)
+		await this.request(msg, { timeoutMs })
 	}
 
 	heldElsewhere(userbotId: number): boolean {
