@@ -42,16 +42,7 @@ export async function registerUser(ctx: RestContext, input: Registration) {
 	const email = normalizeEmail(input.email)
 	const firstName = normalizeText(input.first_name)
 	const lastName = normalizeText(input.last_name)
-	const errors: Record<string, string[]> = {}
-	if (await emailTaken(ctx, email)) errors.email = [MESSAGES.emailTaken]
-	const problems = validatePassword(input.password, {
-		email,
-		first_name: firstName,
-		last_name: lastName,
-	})
-	if (problems.length > 0) errors.password = problems
-	if (Object.keys(errors).length > 0) throw badRequest(errors)
-
+	await assertRegistrable(ctx, email, firstName, lastName, input.password)
 	const passwordHash = await ctx.auth.hasher.hash(input.password)
 	const [active] = await ctx.db
 		.select({ id: statusOnWork.id })
@@ -65,17 +56,8 @@ export async function registerUser(ctx: RestContext, input: Registration) {
 			let companyId: number | null = null
 			let inviteId: number | null = null
 			if (input.invite !== undefined) {
-				const [found] = await tx
-					.select()
-					.from(invite)
-					.where(
-						and(
-							eq(invite.tokenHash, sha256(input.invite)),
-							eq(invite.state, 'pending'),
-							gt(invite.expiresAt, Date.now()),
-						),
-					)
-				if (!found || (found.email !== null && found.email !== email)) throw invalidInvite()
+				const found = await pendingInvite(tx, input.invite, email)
+				if (!found) throw invalidInvite()
 				companyId = found.companyId
 				inviteId = found.id
 			}
@@ -109,18 +91,7 @@ export async function registerUser(ctx: RestContext, input: Registration) {
 						client: input.client,
 					},
 				)
-			} else {
-				const name = firstName ? `${firstName}'s company` : email
-				const [own] = await tx
-					.insert(company)
-					.values({ name, ownerId: user.id })
-					.returning({ id: company.id })
-				if (!own) throw new Error('insert returned no row')
-				await tx
-					.update(userProfile)
-					.set({ companyId: own.id, isOwner: true })
-					.where(eq(userProfile.id, user.id))
-			}
+			} else await foundCompany(tx, user.id, firstName ? `${firstName}'s company` : email)
 			return { id: user.id, email, first_name: firstName, last_name: lastName }
 		})
 	} catch (err) {
@@ -131,4 +102,39 @@ export async function registerUser(ctx: RestContext, input: Registration) {
 		}
 		throw err
 	}
+}
+
+type Transaction = Parameters<Parameters<RestContext['db']['transaction']>[0]>[0]
+
+/** The address free and the password good enough, or a 400 naming every field that is not. */
+async function assertRegistrable(
+	ctx: RestContext,
+	email: string,
+	firstName: string,
+	lastName: string,
+	password: string,
+): Promise<void> {
+	const errors: Record<string, string[]> = {}
+	if (await emailTaken(ctx, email)) errors.email = [MESSAGES.emailTaken]
+	const problems = validatePassword(password, { email, first_name: firstName, last_name: lastName })
+	if (problems.length > 0) errors.password = problems
+	if (Object.keys(errors).length > 0) throw badRequest(errors)
+}
+
+/** The pending, unexpired invite of `token`, if it is for `email` (or for anyone). */
+async function pendingInvite(tx: Transaction, token: string, email: string) {
+	const [found] = await tx
+		.select()
+		.from(invite)
+		.where(
+			and(eq(invite.tokenHash, sha256(token)), eq(invite.state, 'pending'), gt(invite.expiresAt, Date.now())),
+		)
+	return found && (found.email === null || found.email === email) ? found : undefined
+}
+
+/** A user who came without an invite founds a company of their own and owns it. */
+async function foundCompany(tx: Transaction, userId: number, name: string): Promise<void> {
+	const [own] = await tx.insert(company).values({ name, ownerId: userId }).returning({ id: company.id })
+	if (!own) throw new Error('insert returned no row')
+	await tx.update(userProfile).set({ companyId: own.id, isOwner: true }).where(eq(userProfile.id, userId))
 }

@@ -80,46 +80,6 @@ export function createMainServer(opts: MainServerOptions): MainServer {
 			signal,
 		)
 
-	/** The JSON body of a 200, read within the deadline and a size cap. */
-	const readJson = async (res: Response, signal: AbortSignal): Promise<unknown> => {
-		if (!/^application\/json\s*(;|$)/i.test(res.headers.get('content-type') ?? '')) {
-			await discard(res)
-			throw new Unavailable('answer is not JSON')
-		}
-		const reader = res.body?.getReader()
-		if (!reader) throw new Unavailable('empty answer')
-		const chunks: Uint8Array[] = []
-		let size = 0
-		const aborted = new Promise<never>((_, reject) => {
-			const stop = () => reject(new Unavailable('timeout'))
-			if (signal.aborted) stop()
-			else signal.addEventListener('abort', stop, { once: true })
-		})
-		aborted.catch(() => {})
-		try {
-			for (;;) {
-				const { done, value } = await Promise.race([reader.read(), aborted])
-				if (done) break
-				size += value.byteLength
-				if (size > MAX_ANSWER_BYTES) throw new Unavailable('answer too large')
-				chunks.push(value)
-			}
-		} catch (err) {
-			await reader.cancel().catch(() => {})
-			throw err instanceof Unavailable ? err : new Unavailable(signal.aborted ? 'timeout' : 'unreachable')
-		}
-		try {
-			return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size)))
-		} catch {
-			throw new Unavailable('answer is not JSON')
-		}
-	}
-
-	const unexpected = async (res: Response) => {
-		await discard(res)
-		return new Unavailable(`status ${res.status}`)
-	}
-
 	/** Runs one step; an `Unavailable` is logged and becomes the `unavailable` failure. */
 	const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
 		try {
@@ -135,29 +95,7 @@ export function createMainServer(opts: MainServerOptions): MainServer {
 		timeoutMs: opts.timeoutMs,
 		obtainPair: (email, password, signal) =>
 			step('token', async () => {
-				const res = await post('accounts/token/', { email, password }, signal)
-				if (res.status === 401) {
-					await discard(res)
-					throw new MainServerError({ kind: 'bad_credentials' })
-				}
-				if (res.status === 429) {
-					await discard(res)
-					throw new MainServerError({ kind: 'throttled', retryAfter: retryAfterOf(res) })
-				}
-				// Family A gives a member whose work status does not allow work no token pair.
-				if (res.status === 403) {
-					const refusal = await readJson(res, signal)
-					if (codeOf(refusal) === 'status_not_allowed') {
-						throw new MainServerError({ kind: 'status_not_allowed' })
-					}
-					throw new Unavailable('status 403')
-				}
-				if (res.status !== 200) throw await unexpected(res)
-				const body = await readJson(res, signal)
-				const access = tokenIn(body, 'access')
-				const refresh = tokenIn(body, 'refresh')
-				if (access === null || refresh === null) throw new Unavailable('answer carries no token pair')
-				return { access, refresh }
+				return tokenPair(await post('accounts/token/', { email, password }, signal), signal)
 			}),
 		profile: (access, signal) =>
 			step('me', async () => {
@@ -191,6 +129,72 @@ export function createMainServer(opts: MainServerOptions): MainServer {
 			}
 		},
 	}
+}
+
+/** The JSON body of a 200, read within the deadline and a size cap. */
+async function readJson(res: Response, signal: AbortSignal): Promise<unknown> {
+	if (!/^application\/json\s*(;|$)/i.test(res.headers.get('content-type') ?? '')) {
+		await discard(res)
+		throw new Unavailable('answer is not JSON')
+	}
+	const reader = res.body?.getReader()
+	if (!reader) throw new Unavailable('empty answer')
+	const chunks: Uint8Array[] = []
+	let size = 0
+	const aborted = new Promise<never>((_, reject) => {
+		const stop = () => reject(new Unavailable('timeout'))
+		if (signal.aborted) stop()
+		else signal.addEventListener('abort', stop, { once: true })
+	})
+	aborted.catch(() => {})
+	try {
+		for (;;) {
+			const { done, value } = await Promise.race([reader.read(), aborted])
+			if (done) break
+			size += value.byteLength
+			if (size > MAX_ANSWER_BYTES) throw new Unavailable('answer too large')
+			chunks.push(value)
+		}
+	} catch (err) {
+		await reader.cancel().catch(() => {})
+		throw err instanceof Unavailable ? err : new Unavailable(signal.aborted ? 'timeout' : 'unreachable')
+	}
+	try {
+		return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size)))
+	} catch {
+		throw new Unavailable('answer is not JSON')
+	}
+}
+
+async function unexpected(res: Response): Promise<Unavailable> {
+	await discard(res)
+	return new Unavailable(`status ${res.status}`)
+}
+
+/** The main server's answer to a token request: the pair, or why there is none. */
+async function tokenPair(res: Response, signal: AbortSignal): Promise<{ access: string; refresh: string }> {
+	if (res.status === 401) {
+		await discard(res)
+		throw new MainServerError({ kind: 'bad_credentials' })
+	}
+	if (res.status === 429) {
+		await discard(res)
+		throw new MainServerError({ kind: 'throttled', retryAfter: retryAfterOf(res) })
+	}
+	// Family A gives a member whose work status does not allow work no token pair.
+	if (res.status === 403) {
+		const refusal = await readJson(res, signal)
+		if (codeOf(refusal) === 'status_not_allowed') {
+			throw new MainServerError({ kind: 'status_not_allowed' })
+		}
+		throw new Unavailable('status 403')
+	}
+	if (res.status !== 200) throw await unexpected(res)
+	const body = await readJson(res, signal)
+	const access = tokenIn(body, 'access')
+	const refresh = tokenIn(body, 'refresh')
+	if (access === null || refresh === null) throw new Unavailable('answer carries no token pair')
+	return { access, refresh }
 }
 
 const discard = (res: Response) => res.body?.cancel().catch(() => {}) ?? Promise.resolve()

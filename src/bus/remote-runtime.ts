@@ -1,7 +1,6 @@
-import { createInbox, type Msg, type Subscription } from '@nats-io/transport-node'
 import type { Room } from '../supervisor/capacity'
-import { RequestChannel } from '../supervisor/channel'
-import { fromWireError, MOVED, type ParentMessage, parseChildMessage } from '../supervisor/protocol'
+import { authorizationStateEvent, RequestChannel, startMessage, stopRequest } from '../supervisor/channel'
+import type { ParentMessage } from '../supervisor/protocol'
 import type {
 	InvokeOptions,
 	RequestEvent,
@@ -16,15 +15,15 @@ import { type AuthStateEvent, EventFeed, type StatusEvent, type UpdateEvent } fr
 import { GatewayReconcile } from './gateway-health'
 import { LeaseView } from './lease-view'
 import { Membership } from './membership'
-import { type Placement, place } from './placement'
-import { inboxPrefix, shardSubject } from './subjects'
+import { RemotePlacement } from './remote-placement'
+import { MovedError, RemoteRequests } from './remote-requests'
 
 /**
  * A gateway's `TelegramRuntime` when the supervisors are shards on the bus: the same interface as
  * the local supervisor client, so nothing above it changes. Each request goes to the shard that
  * owns its userbot (rendezvous hashing over the live shards, as every gateway and shard computes
- * it) as one NATS message carrying the supervisor protocol, with the same ids, deadlines and
- * "every request answered once" as the local client (`RequestChannel`). A shard that goes (its
+ * it) as one NATS message carrying the supervisor protocol (remote-requests.ts), with the same ids,
+ * deadlines and "every request answered once" as the local client (`RequestChannel`). A shard that goes (its
  * heartbeats stop, or it comes back as another incarnation) fails what it had in flight at once
  * with `runtime_down`, as a dead child does.
  *
@@ -46,15 +45,10 @@ const MOVED_RETRY_MS = 100
 /** How often userbots whose start the bus failed are started again, at most. */
 const RETRY_STARTS_MS = 5_000
 
-class MovedError extends Error {
-	override name = 'MovedError'
-}
-
 export class RemoteRuntime implements TelegramRuntime {
 	readonly membership: Membership
 	private readonly channel: RequestChannel
-	/** Requests in flight per shard incarnation (`id=incarnation`). */
-	private readonly inflight = new Map<string, Set<number>>()
+	private readonly requests: RemoteRequests
 	private readonly states = new Map<number, string>()
 	/** Userbots whose last start was refused for a folder another process holds (cleared by a state). */
 	private readonly held = new Set<number>()
@@ -62,19 +56,18 @@ export class RemoteRuntime implements TelegramRuntime {
 	private readonly owners = new Map<number, string>()
 	private kinds: string[] = []
 	private restarts = 0
-	private readonly inbox: string
-	private sub?: Subscription
 	private readonly stops: Array<() => void> = []
 	private readonly log: Logger
 	private readonly feed: EventFeed
 	readonly leaseView: LeaseView
 	private readonly reconcile: GatewayReconcile
+	private readonly where: RemotePlacement
 
 	constructor(private readonly opts: RemoteRuntimeOptions) {
 		this.log = opts.log.child({ component: 'gateway-bus' })
 		this.channel = new RequestChannel(this.log)
 		this.membership = new Membership({ bus: opts.bus, heartbeatMs: opts.heartbeatMs, log: this.log })
-		this.inbox = createInbox(inboxPrefix('gateway', opts.gatewayId.slice(0, 8)))
+		this.requests = new RemoteRequests(opts.bus, opts.gatewayId, this.channel)
 		this.feed = new EventFeed(
 			opts.bus,
 			{
@@ -85,6 +78,7 @@ export class RemoteRuntime implements TelegramRuntime {
 			this.log,
 		)
 		this.leaseView = new LeaseView(opts.bus, this.log)
+		this.where = new RemotePlacement(this.membership, this.leaseView)
 		this.reconcile = new GatewayReconcile(
 			{
 				recheck: async () => {
@@ -94,7 +88,7 @@ export class RemoteRuntime implements TelegramRuntime {
 					this.onMembers()
 					this.retryFailedStarts()
 				},
-				leaseMismatches: () => this.leaseMismatches(),
+				leaseMismatches: () => this.where.leaseMismatches(),
 				connected: () => this.opts.bus.connected(),
 				feed: () => this.feed.health(),
 			},
@@ -112,14 +106,7 @@ export class RemoteRuntime implements TelegramRuntime {
 	}
 
 	async start(): Promise<void> {
-		const { nc } = this.opts.bus
-		// A reply subject per request (`<inbox>.<id>`): the server lets a shard answer each request
-		// once (`allow_responses`), and a shard's "no responders" says which request it was.
-		this.sub = nc.subscribe(`${this.inbox}.*`, {
-			callback: (err, msg) => {
-				if (!err) this.onReply(msg)
-			},
-		})
+		this.requests.listen()
 		await this.membership.watch()
 		await this.membership.join({
 			kind: 'gateway',
@@ -131,7 +118,7 @@ export class RemoteRuntime implements TelegramRuntime {
 		this.stops.push(() => this.feed.close())
 		await this.leaseView.watch()
 		this.stops.push(() => this.leaseView.close())
-		this.lastShards = this.shardKeys()
+		this.where.changes()
 		this.reconcile.start()
 		this.stops.push(() => this.reconcile.stop())
 	}
@@ -145,57 +132,20 @@ export class RemoteRuntime implements TelegramRuntime {
 			this.states.set(userbotId, state)
 			if (owner) this.owners.set(userbotId, owner)
 		}
-		this.emit(
-			detail
-				? { type: 'authorization_state', userbotId, state, detail }
-				: { type: 'authorization_state', userbotId, state },
-		)
+		this.emit(authorizationStateEvent(userbotId, state, detail))
 	}
 
 	private onUpdate({ userbotId, seq, update }: UpdateEvent) {
 		this.emit({ type: 'update', userbotId, update, seq })
 	}
 
-	private onReply(msg: Msg) {
-		const id = Number(msg.subject.slice(this.inbox.length + 1))
-		if (!Number.isSafeInteger(id)) return
-		// The server's own word: nobody takes requests on that shard's subject (it just went).
-		if (msg.data.length === 0 && msg.headers?.code === 503)
-			return this.channel.fail(id, new RuntimeError('runtime_down', 'the shard running the userbot stopped'))
-		// Sealed by a shard of this deployment for this very reply subject, or dropped (and logged).
-		const raw = this.opts.bus.codec.open(msg.subject, msg.data)
-		if (raw === undefined) return
-		const parsed = parseChildMessage(raw)
-		if (!parsed.ok) {
-			this.channel.fail(id, new RuntimeError('unavailable', 'invalid reply'))
-			return
-		}
-		const m = parsed.message
-		if (m.type !== 'result' || m.id !== id) return
-		this.channel.answer(m, (e) => (e.code === MOVED ? new MovedError(e.message) : fromWireError(e)))
-	}
-
-	private lastShards = new Set<string>()
-
-	private shardKeys(): Set<string> {
-		return new Set([...this.membership.shards()].map(([id, inc]) => `${id}=${inc}`))
-	}
-
 	/** Shards came or went: fail what the gone ones had in flight, forget the userbots that moved. */
 	private onMembers() {
-		const now = this.shardKeys()
-		const gone = [...this.lastShards].filter((k) => !now.has(k))
-		const came = [...now].filter((k) => !this.lastShards.has(k))
-		this.lastShards = now
-		for (const key of gone) {
-			const ids = this.inflight.get(key)
-			this.inflight.delete(key)
-			const err = new RuntimeError('runtime_down', 'the shard running the userbot stopped')
-			for (const id of ids ?? []) this.channel.fail(id, err)
-		}
+		const { now, came, gone } = this.where.changes()
+		for (const key of gone) this.requests.failShard(key)
 		let moved = 0
 		for (const [userbotId, was] of this.owners) {
-			if (this.ownerKey(userbotId) === was) continue
+			if (this.where.ownerKey(userbotId) === was) continue
 			this.owners.delete(userbotId)
 			this.states.delete(userbotId)
 			moved++
@@ -209,21 +159,6 @@ export class RemoteRuntime implements TelegramRuntime {
 		}
 	}
 
-	/** Where the userbot runs (placement.ts): by the rooms the shards advertise and its lease. */
-	private placement(userbotId: number): { placement?: Placement; incarnation?: string } {
-		const shards = this.membership.liveShards()
-		const placement = place(userbotId, shards, this.leaseView.get(userbotId)?.holder)
-		return {
-			placement,
-			incarnation: placement && 'shard' in placement ? shards.get(placement.shard)?.incarnation : undefined,
-		}
-	}
-
-	private ownerKey(userbotId: number): string | undefined {
-		const { placement, incarnation } = this.placement(userbotId)
-		return placement && 'shard' in placement ? `${placement.shard}=${incarnation}` : undefined
-	}
-
 	private emit(event: RuntimeEvent) {
 		this.channel.emit(event)
 	}
@@ -235,37 +170,12 @@ export class RemoteRuntime implements TelegramRuntime {
 		opts: { timeoutMs?: number; signal?: AbortSignal } = {},
 	): { promise: Promise<unknown>; shard?: string } {
 		// Closed: refused by the channel below, before any shard is looked for.
-		const shard = this.closing ? '' : this.ownerKey(userbotId)
+		const shard = this.closing ? '' : this.where.ownerKey(userbotId)
 		if (shard === undefined)
 			return { promise: Promise.reject(new RuntimeError('runtime_down', 'no shard is up')) }
 		const timeoutMs = opts.timeoutMs ?? this.opts.commandTimeoutMs
 		if (msg.type === 'invoke') msg.timeoutMs = timeoutMs
-		let sent = false
-		const promise = this.channel.request(msg, { timeoutMs, signal: opts.signal }, (m) => {
-			sent = true
-			const subject = shardSubject(shard.slice(0, shard.indexOf('=')))
-			this.opts.bus.nc.publish(subject, this.opts.bus.codec.seal(subject, m), {
-				reply: `${this.inbox}.${m.id}`,
-			})
-		})
-		if (sent) this.track(shard, msg.id, promise)
-		return { promise, shard }
-	}
-
-	/** Counts request `id` in flight on `shard` until it is answered (a shard gone fails its own). */
-	private track(shard: string, id: number, promise: Promise<unknown>) {
-		let ids = this.inflight.get(shard)
-		if (!ids) {
-			ids = new Set()
-			this.inflight.set(shard, ids)
-		}
-		ids.add(id)
-		const untrack = () => {
-			const set = this.inflight.get(shard)
-			set?.delete(id)
-			if (set?.size === 0) this.inflight.delete(shard)
-		}
-		void promise.then(untrack, untrack)
+		return { promise: this.requests.send(shard, msg, { timeoutMs, signal: opts.signal }), shard }
 	}
 
 	invoke<M extends TdMethod>(
@@ -289,19 +199,9 @@ export class RemoteRuntime implements TelegramRuntime {
 		for (;;) {
 			const left = Math.max(1, Math.ceil(end - performance.now()))
 			// Every shard full: refused here, naming each one's limit (docs/capacity.md#on-a-bus).
-			const { placement } = this.placement(userbotId)
+			const { placement } = this.where.of(userbotId)
 			if (placement && 'full' in placement) throw placement.full
-			const { promise, shard } = this.request(
-				userbotId,
-				{
-					type: 'start',
-					id: 0,
-					userbotId,
-					encryptionKey: opts.encryptionKey,
-					...(opts.proxy ? { proxy: opts.proxy } : {}),
-				},
-				{ timeoutMs: left },
-			)
+			const { promise, shard } = this.request(userbotId, startMessage(userbotId, opts), { timeoutMs: left })
 			try {
 				const state = String(await promise)
 				this.held.delete(userbotId)
@@ -323,11 +223,8 @@ export class RemoteRuntime implements TelegramRuntime {
 	async stopClient(userbotId: number, opts: { logOut: boolean; removeData: boolean }): Promise<void> {
 		this.states.delete(userbotId)
 		this.owners.delete(userbotId)
-		await this.request(
-			userbotId,
-			{ type: 'stop', id: 0, userbotId, logOut: opts.logOut, removeData: opts.removeData },
-			{ timeoutMs: this.opts.commandTimeoutMs + (opts.logOut ? 15_000 : 5_000) },
-		).promise
+		const { msg, timeoutMs } = stopRequest(userbotId, opts, this.opts.commandTimeoutMs)
+		await this.request(userbotId, msg, { timeoutMs }).promise
 	}
 
 	authorizationState(userbotId: number): string | undefined {
@@ -356,14 +253,7 @@ export class RemoteRuntime implements TelegramRuntime {
 
 	/** The deployment's room as the live shards advertise it; undefined while one advertises none. */
 	room(): Room | undefined {
-		const rooms = [...this.membership.liveShards().values()].map((s) => s.room)
-		if (rooms.length === 0 || rooms.some((r) => r === undefined)) return undefined
-		const all = rooms as Room[]
-		return {
-			clients: all.reduce((n, r) => n + r.clients, 0),
-			used: all.reduce((n, r) => n + r.used, 0),
-			reason: `the rooms of ${all.length} shard${all.length === 1 ? '' : 's'}`,
-		}
+		return this.where.room()
 	}
 
 	health() {
@@ -387,14 +277,6 @@ export class RemoteRuntime implements TelegramRuntime {
 		this.emit({ type: 'runtime_restarted', restarts: this.restarts })
 	}
 
-	/** Each lease whose holder is not its userbot's owner now, as `userbot:shard=incarnation`. */
-	private *leaseMismatches(): Generator<string> {
-		for (const [userbotId, lease] of this.leaseView.entries()) {
-			const holder = lease.holder ? `${lease.holder.shard}=${lease.holder.incarnation}` : 'unreadable'
-			if (holder !== this.ownerKey(userbotId)) yield `${userbotId}:${holder}`
-		}
-	}
-
 	get pid(): number | undefined {
 		return undefined
 	}
@@ -404,7 +286,7 @@ export class RemoteRuntime implements TelegramRuntime {
 		this.channel.stopTaking()
 		for (const stop of this.stops.splice(0)) stop()
 		this.channel.close()
-		await this.sub?.drain().catch(() => undefined)
+		await this.requests.close()
 		await this.membership.close()
 	}
 }

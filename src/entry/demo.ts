@@ -108,16 +108,26 @@ async function main() {
 	log.release(banner)
 }
 
-/** Seeds the demo's world through the public API; the banner to print. */
-async function seed(config: Config, url: string): Promise<string> {
-	const fail = (step: string, res: { status: number; error: { value: unknown } | null }): never => {
-		throw new DemoSetupError(
-			`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.error?.value)}`,
-		)
-	}
+type SetupAnswer = { status: number; error: { value: unknown } | null }
+type DemoBot = { id: number; authorization_state: string }
 
-	// Seeded through the service's own typed clients, as an API user would: Eden for REST, then the
-	// command channel.
+const fail = (step: string, res: SetupAnswer): never => {
+	throw new DemoSetupError(`demo setup failed at ${step}: ${res.status} ${JSON.stringify(res.error?.value)}`)
+}
+
+/**
+ * Seeds the demo's world through the public API; the banner to print. Seeded through the service's
+ * own typed clients, as an API user would: Eden for REST, then the command channel.
+ */
+async function seed(config: Config, url: string): Promise<string> {
+	const access = await signIn(url)
+	const bot = await loggedInUserbot(createRestClient(url, { token: access }))
+	const members = await teamChatMembers(url, access, bot)
+	return banner(config, url, bot, members)
+}
+
+/** Registers the demo's owner (a second run finds it there) and answers its access token. */
+async function signIn(url: string): Promise<string> {
 	const anonymous = createRestClient(url)
 	const registered = await anonymous.accounts.register.post({
 		email: EMAIL,
@@ -129,12 +139,14 @@ async function seed(config: Config, url: string): Promise<string> {
 	if (registered.status !== 201 && registered.status !== 400) fail('register', registered)
 	const token = await anonymous.accounts.token.post({ email: EMAIL, password: PASSWORD })
 	if (!token.data) return fail('token (is DEMO_PASSWORD the one of the first run?)', token)
-	const access = token.data.access
-	const rest = createRestClient(url, { token: access })
+	return token.data.access
+}
 
+/** The demo's userbot, logged in: one that is already, else the first, else a new one. */
+async function loggedInUserbot(rest: ReturnType<typeof createRestClient>): Promise<DemoBot> {
 	const list = await rest.api.userbots.get()
 	const existing = list.data ?? []
-	let bot: { id: number; authorization_state: string } | undefined =
+	let bot: DemoBot | undefined =
 		existing.find((b) => b.authorization_state === 'authorizationStateReady') ?? existing[0]
 	if (!bot) {
 		const created = await rest.api.userbots.post({ name: 'Demo userbot' })
@@ -148,18 +160,24 @@ async function seed(config: Config, url: string): Promise<string> {
 		const code = await steps.code.post({ code: CODE })
 		if (code.status !== 200) fail('code', code)
 	}
+	return bot
+}
 
+/** The first command, through the typed client: how many members the seeded Team Chat has. */
+async function teamChatMembers(url: string, access: string, bot: DemoBot): Promise<number> {
 	const client = createClient({ url, token: access, reconnect: false })
-	let members: number
 	try {
 		const list = await client.send('get_chat_members', { userbot_id: bot.id, chat_id: TEAM_CHAT })
-		members = list.total_count
+		return list.total_count
 	} catch (err) {
 		throw new DemoSetupError(`demo setup failed at the first command: ${(err as Error).message}`)
 	} finally {
 		client.close()
 	}
+}
 
+/** What the demo prints once it is up: who to log in as, and how to take a token and send a command. */
+function banner(config: Config, url: string, bot: DemoBot, members: number): string {
 	const wsUrl = `${url.replace(/^http/, 'ws')}/ws`
 	const example = JSON.stringify({
 		action: 'send_message',

@@ -144,33 +144,9 @@ export async function startGateways(opts: FleetOptions): Promise<FleetStart> {
 		}, delay)
 	}
 
-	const stop = async (): Promise<0 | 1> => {
+	const stop = (): Promise<0 | 1> => {
 		stopping = true
-		const waits: Promise<unknown>[] = []
-		for (const slot of slots) {
-			clearTimeout(slot.timer)
-			const proc = slot.proc
-			if (!proc) continue
-			waits.push(proc.exited)
-			proc.kill('SIGTERM')
-		}
-		let timer: ReturnType<typeof setTimeout> | undefined
-		const inTime = await Promise.race([
-			Promise.all(waits).then(() => true),
-			new Promise<false>((resolve) => {
-				timer = setTimeout(() => resolve(false), config.shutdownTimeoutMs + STOP_GRACE_MS)
-			}),
-		])
-		clearTimeout(timer)
-		if (!inTime) {
-			log.error('a gateway did not stop within SHUTDOWN_TIMEOUT: killed', {
-				gateways: slots.filter((s) => s.proc).map((s) => s.index),
-			})
-			for (const slot of slots) slot.proc?.kill('SIGKILL')
-			await Promise.all(waits)
-			return 1
-		}
-		return slots.every((s) => s.clean !== false) ? 0 : 1
+		return stopSlots(slots, config.shutdownTimeoutMs + STOP_GRACE_MS, log)
 	}
 
 	for (const slot of slots) spawn(slot)
@@ -180,6 +156,38 @@ export async function startGateways(opts: FleetOptions): Promise<FleetStart> {
 	if (failure === null) return { ok: true, fleet }
 	await stop()
 	return { ok: false, line: failure }
+}
+
+/**
+ * Stops every gateway (SIGTERM, then SIGKILL past `timeoutMs`): 0 when each stopped in time and
+ * cleanly, else 1.
+ */
+async function stopSlots(slots: Slot[], timeoutMs: number, log: Logger): Promise<0 | 1> {
+	const waits: Promise<unknown>[] = []
+	for (const slot of slots) {
+		clearTimeout(slot.timer)
+		const proc = slot.proc
+		if (!proc) continue
+		waits.push(proc.exited)
+		proc.kill('SIGTERM')
+	}
+	let timer: ReturnType<typeof setTimeout> | undefined
+	const inTime = await Promise.race([
+		Promise.all(waits).then(() => true),
+		new Promise<false>((resolve) => {
+			timer = setTimeout(() => resolve(false), timeoutMs)
+		}),
+	])
+	clearTimeout(timer)
+	if (!inTime) {
+		log.error('a gateway did not stop within SHUTDOWN_TIMEOUT: killed', {
+			gateways: slots.filter((s) => s.proc).map((s) => s.index),
+		})
+		for (const slot of slots) slot.proc?.kill('SIGKILL')
+		await Promise.all(waits)
+		return 1
+	}
+	return slots.every((s) => s.clean !== false) ? 0 : 1
 }
 
 function isReady(message: unknown): boolean {

@@ -1,8 +1,15 @@
 import { RuntimeError } from '../telegram/types'
 import type { Logger } from '../util/logger'
 import { PendingRequests } from './pending'
-import { type ChildMessage, fromWireError, type ParentMessage, type WireError } from './protocol'
-import type { RequestEvent, RuntimeEvent } from './types'
+import {
+	type ChildMessage,
+	fromWireError,
+	type ParentMessage,
+	type StartMessage,
+	type StopMessage,
+	type WireError,
+} from './protocol'
+import type { RequestEvent, RuntimeEvent, StartClientOptions } from './types'
 
 type Result = Extract<ChildMessage, { type: 'result' }>
 
@@ -117,4 +124,38 @@ export class RequestChannel {
 			}
 		}
 	}
+}
+
+/** The protocol's `start` of a client, its proxy only when it has one (the id is the channel's). */
+export function startMessage(userbotId: number, o: StartClientOptions): StartMessage & { id: number } {
+	return {
+		type: 'start',
+		id: 0,
+		userbotId,
+		encryptionKey: o.encryptionKey,
+		...(o.proxy ? { proxy: o.proxy } : {}),
+	}
+}
+
+/** The protocol's `stop`, and how long it may take: a log-out waits for Telegram, a stop for the client. */
+export function stopRequest(
+	userbotId: number,
+	o: { logOut: boolean; removeData: boolean },
+	commandTimeoutMs: number,
+): { msg: StopMessage & { id: number }; timeoutMs: number } {
+	return {
+		msg: { type: 'stop', id: 0, userbotId, logOut: o.logOut, removeData: o.removeData },
+		timeoutMs: commandTimeoutMs + (o.logOut ? 15_000 : 5_000),
+	}
+}
+
+/** A client's authorization state as the runtime tells it, its detail only when it has one. */
+export function authorizationStateEvent(
+	userbotId: number,
+	state: string,
+	detail: Record<string, unknown> | undefined,
+): RuntimeEvent {
+	return detail
+		? { type: 'authorization_state', userbotId, state, detail }
+		: { type: 'authorization_state', userbotId, state }
 }

@@ -1,13 +1,11 @@
-import type { Subprocess } from 'bun'
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
 import type { Logger } from '../util/logger'
 import { type Capacity, capacityReached, type Room, tighter } from './capacity'
-import { RequestChannel } from './channel'
-import { spawnChild } from './child-process'
+import { authorizationStateEvent, RequestChannel, startMessage, stopRequest } from './channel'
+import { ChildGenerations, type Generation } from './child-generations'
 import { type ChildMessage, type ChildSettings, type ParentMessage, parseChildMessage } from './protocol'
 import { StartedClients, type StartRequest } from './started-clients'
 import type { Transport } from './transport'
-import { listenSocket, socketPath } from './transport-socket'
 import type { InvokeOptions, RequestEvent, RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
 
 /**
@@ -35,15 +33,6 @@ export interface SupervisorOptions {
 	memory?: Capacity
 }
 
-interface Generation {
-	proc: Subprocess
-	token: string
-	transport?: Transport
-	readyAt: number
-	down: boolean
-	readyTimer?: ReturnType<typeof setTimeout>
-}
-
 export class SupervisorClient implements TelegramRuntime {
 	private readonly channel: RequestChannel
 	/** Kinds of TDLib update the child forwards (`setUpdateFilter`). */
@@ -51,12 +40,8 @@ export class SupervisorClient implements TelegramRuntime {
 	private readonly clients: StartedClients
 	/** Requests made while no child is connected; sent once one is. */
 	private queue: ParentMessage[] = []
-	private gen: Generation | null = null
-	private failures = 0
+	private readonly children: ChildGenerations
 	private restarts = 0
-	private restartTimer?: ReturnType<typeof setTimeout>
-	private firstReady?: { resolve: () => void; reject: (e: Error) => void }
-	private socket?: { stop: () => void; path: string; cleanup: () => void }
 	private readonly log: Logger
 	/** What the child's descriptor limit allows, as its `ready` said. */
 	private descriptors?: Capacity
@@ -65,6 +50,20 @@ export class SupervisorClient implements TelegramRuntime {
 		this.log = opts.log.child({ component: 'supervisor' })
 		this.clients = new StartedClients(this.log)
 		this.channel = new RequestChannel(this.log)
+		this.children = new ChildGenerations(opts, this.log, {
+			closing: () => this.closing,
+			settings: () => this.childSettings(),
+			ready: (gen, t, capacity) => this.onReady(gen, t, capacity),
+			message: (gen, raw) => this.onMessage(gen, raw),
+			down: (reason) => this.onDown(reason),
+			lost: () => {
+				if (this.clients.size > 0) this.emit({ type: 'runtime_down', userbotIds: this.clients.ids() })
+			},
+			restarted: () => {
+				this.restarts++
+				this.emit({ type: 'runtime_restarted', restarts: this.restarts })
+			},
+		})
 	}
 
 	/** The requests in flight, by their count (operators' tools and tests read it). */
@@ -78,24 +77,8 @@ export class SupervisorClient implements TelegramRuntime {
 
 	/** Spawns the first child and waits until it is ready. */
 	async start(): Promise<void> {
-		if (this.opts.transport === 'socket') {
-			const { path, cleanup } = socketPath(
-				this.opts.dataDir,
-				`supervisor-${process.pid}-${this.opts.name ?? '0'}`,
-			)
-			const server = listenSocket(
-				path,
-				(t) => this.onConnection(t),
-				() => this.log.warn('invalid line from supervisor dropped'),
-			)
-			this.socket = { stop: server.stop, path, cleanup }
-		}
-		const ready = new Promise<void>((resolve, reject) => {
-			this.firstReady = { resolve, reject }
-		})
-		this.spawn()
 		try {
-			await ready
+			await this.children.start()
 		} catch (err) {
 			await this.close()
 			throw err
@@ -104,55 +87,8 @@ export class SupervisorClient implements TelegramRuntime {
 
 	/** The child's process id (tests kill it to check the restart path). */
 	get pid(): number | undefined {
-		return this.gen && !this.gen.down ? this.gen.proc.pid : undefined
-	}
-
-	private spawn() {
-		const token = crypto.randomUUID()
-		// Only how to reach this process: its settings come in answer to its hello.
-		const env: Record<string, string> = { SUPERVISOR_TOKEN: token }
-		if (this.socket) env.SUPERVISOR_SOCKET = this.socket.path
-		const { proc, ipc } = spawnChild({ transport: this.opts.transport, env, log: this.log })
-		const gen: Generation = { proc, token, readyAt: 0, down: false }
-		this.gen = gen
-		void proc.exited.then((code) => this.onDown(gen, `exited with ${code}`))
-		gen.readyTimer = setTimeout(
-			() => this.onDown(gen, 'not ready in time'),
-			this.opts.readyTimeoutMs ?? 15_000,
-		)
-		if (ipc) this.onConnection(ipc)
-	}
-
-	/**
-	 * A connection counts once its first message is `hello` with the current child's token (it is
-	 * answered with the child's settings) and its second `ready`.
-	 */
-	private onConnection(t: Transport) {
-		let greeted: Generation | null = null
-		let accepted: Generation | null = null
-		t.onMessage((raw) => {
-			if (accepted) return this.onMessage(accepted, raw)
-			const parsed = parseChildMessage(raw)
-			const gen = this.gen
-			const expected = greeted ? 'ready' : 'hello'
-			const ok =
-				parsed.ok &&
-				parsed.message.type === expected &&
-				gen !== null &&
-				!gen.down &&
-				(greeted ? greeted === gen : parsed.message.type === 'hello' && parsed.message.token === gen.token)
-			if (!ok || !gen || !parsed.ok) {
-				this.log.warn('supervisor connection refused')
-				return t.close()
-			}
-			if (parsed.message.type === 'hello') {
-				greeted = gen
-				return t.send({ type: 'settings', settings: this.childSettings() })
-			}
-			accepted = gen
-			if (parsed.message.type === 'ready') this.descriptors = parsed.message.capacity
-			this.onReady(gen, t)
-		})
+		const gen = this.children.current
+		return gen && !gen.down ? gen.proc.pid : undefined
 	}
 
 	private childSettings(): ChildSettings {
@@ -164,11 +100,9 @@ export class SupervisorClient implements TelegramRuntime {
 		}
 	}
 
-	private onReady(gen: Generation, t: Transport) {
-		clearTimeout(gen.readyTimer)
-		gen.transport = t
-		gen.readyAt = Date.now()
-		t.onClose(() => this.onDown(gen, 'connection closed'))
+	/** A child is ready: told the update kinds, its clients restored, the queued requests sent. */
+	private onReady(gen: Generation, t: Transport, capacity: Capacity | undefined): Promise<unknown> {
+		this.descriptors = capacity
 		// Before any client starts: the updates a restored client sends at once are already wanted.
 		t.send({ type: 'update_filter', kinds: [...this.updateKinds] })
 		const restored = this.clients.restore(this.sendStart)
@@ -176,16 +110,7 @@ export class SupervisorClient implements TelegramRuntime {
 		this.queue = []
 		for (const m of queued) if ('id' in m && this.channel.waiting(m.id ?? -1)) t.send(m)
 		this.log.info('supervisor ready', { pid: gen.proc.pid, restored: restored.count })
-		if (this.firstReady) {
-			this.firstReady.resolve()
-			this.firstReady = undefined
-			return
-		}
-		void restored.done.then(() => {
-			if (gen !== this.gen || gen.down) return
-			this.restarts++
-			this.emit({ type: 'runtime_restarted', restarts: this.restarts })
-		})
+		return restored.done
 	}
 
 	private onMessage(gen: Generation, raw: unknown) {
@@ -201,21 +126,17 @@ export class SupervisorClient implements TelegramRuntime {
 			case 'result':
 				return this.channel.answer(m)
 			case 'authorization_state':
-				if (gen !== this.gen) return
+				if (gen !== this.children.current) return
 				this.clients.onState(m.userbotId, m.state)
-				return this.emit(
-					m.detail
-						? { type: 'authorization_state', userbotId: m.userbotId, state: m.state, detail: m.detail }
-						: { type: 'authorization_state', userbotId: m.userbotId, state: m.state },
-				)
+				return this.emit(authorizationStateEvent(m.userbotId, m.state, m.detail))
 			case 'update':
-				if (gen !== this.gen) return
+				if (gen !== this.children.current) return
 				return this.emit({ type: 'update', userbotId: m.userbotId, update: m.update })
 			case 'log':
 				return this.log[m.level](`supervisor: ${m.msg}`, m.fields)
 			case 'client_restarting':
 				// One client, not the child: told as a restart of that one (the account shows `restarting`).
-				if (gen !== this.gen || !this.clients.has(m.userbotId)) return
+				if (gen !== this.children.current || !this.clients.has(m.userbotId)) return
 				return this.emit({ type: 'runtime_down', userbotIds: [m.userbotId] })
 			case 'hello':
 			case 'ready':
@@ -223,33 +144,13 @@ export class SupervisorClient implements TelegramRuntime {
 		}
 	}
 
-	private onDown(gen: Generation, reason: string) {
-		if (gen.down) return
-		gen.down = true
-		clearTimeout(gen.readyTimer)
-		if (gen.proc.exitCode === null && !gen.proc.killed) gen.proc.kill('SIGKILL')
-		gen.transport?.close()
-		if (gen !== this.gen) return
-		const err = new RuntimeError('runtime_down', `the supervisor stopped (${reason})`)
-		const failed = this.channel.failAll(err)
-		this.queue = []
-		if (this.closing) return
-		this.log.warn('supervisor down', { reason, failed })
-		if (this.firstReady) {
-			this.firstReady.reject(new Error(`the supervisor did not start: ${reason}`))
-			this.firstReady = undefined
-			return
-		}
-		if (this.clients.size > 0) this.emit({ type: 'runtime_down', userbotIds: this.clients.ids() })
-		if (gen.readyAt && Date.now() - gen.readyAt > (this.opts.restartResetMs ?? 30_000)) this.failures = 0
-		const delay = Math.min(
-			(this.opts.restartMinMs ?? 100) * 2 ** this.failures,
-			this.opts.restartMaxMs ?? 10_000,
+	/** The child went: everything in flight fails at once; answers how many requests did. */
+	private onDown(reason: string): number {
+		const failed = this.channel.failAll(
+			new RuntimeError('runtime_down', `the supervisor stopped (${reason})`),
 		)
-		this.failures++
-		this.restartTimer = setTimeout(() => {
-			if (!this.closing) this.spawn()
-		}, delay)
+		this.queue = []
+		return failed
 	}
 
 	private emit(event: RuntimeEvent) {
@@ -263,8 +164,8 @@ export class SupervisorClient implements TelegramRuntime {
 	): Promise<unknown> {
 		const timeoutMs = opts.timeoutMs ?? this.opts.commandTimeoutMs
 		return this.channel.request(msg, { timeoutMs, signal: opts.signal }, (m) => {
-			const t = this.gen?.transport
-			if (t && !this.gen?.down) t.send(m)
+			const t = this.children.transport()
+			if (t) t.send(m)
 			else this.queue.push(m)
 		})
 	}
@@ -316,14 +217,7 @@ export class SupervisorClient implements TelegramRuntime {
 		return this.clients.has(userbotId)
 	}
 
-	private readonly sendStart: StartRequest = (userbotId, o) =>
-		this.request({
-			type: 'start',
-			id: 0,
-			userbotId,
-			encryptionKey: o.encryptionKey,
-			...(o.proxy ? { proxy: o.proxy } : {}),
-		})
+	private readonly sendStart: StartRequest = (userbotId, o) => this.request(startMessage(userbotId, o))
 
 	startClient(userbotId: number, opts: StartClientOptions): Promise<string> {
 		// Checked and taken in one step (no await between): two starts cannot both take the last place.
@@ -335,10 +229,8 @@ export class SupervisorClient implements TelegramRuntime {
 
 	async stopClient(userbotId: number, opts: { logOut: boolean; removeData: boolean }): Promise<void> {
 		this.clients.forget(userbotId)
-		await this.request(
-			{ type: 'stop', id: 0, userbotId, logOut: opts.logOut, removeData: opts.removeData },
-			{ timeoutMs: this.opts.commandTimeoutMs + (opts.logOut ? 15_000 : 5_000) },
-		)
+		const { msg, timeoutMs } = stopRequest(userbotId, opts, this.opts.commandTimeoutMs)
+		await this.request(msg, { timeoutMs })
 	}
 
 	heldElsewhere(userbotId: number): boolean {
@@ -357,14 +249,12 @@ export class SupervisorClient implements TelegramRuntime {
 		const next = new Set(kinds)
 		if (next.size === this.updateKinds.size && [...next].every((k) => this.updateKinds.has(k))) return
 		this.updateKinds = next
-		const t = this.gen?.transport
-		if (t && !this.gen?.down) t.send({ type: 'update_filter', kinds: [...next] })
+		this.children.transport()?.send({ type: 'update_filter', kinds: [...next] })
 	}
 
 	/** The bus: the child closes every client unless this is said again within `ms` (protocol `fence`). */
 	fence(ms: number): void {
-		const t = this.gen?.transport
-		if (t && !this.gen?.down) t.send({ type: 'fence', ms: Math.max(0, Math.floor(ms)) })
+		this.children.transport()?.send({ type: 'fence', ms: Math.max(0, Math.floor(ms)) })
 	}
 
 	onRequest(listener: (event: RequestEvent) => void): () => void {
@@ -372,7 +262,7 @@ export class SupervisorClient implements TelegramRuntime {
 	}
 
 	health() {
-		const up = !!this.gen?.transport && !this.gen.down && !this.closing
+		const up = !!this.children.transport() && !this.closing
 		return { up, restarts: this.restarts, clients: this.clients.size, backend: this.opts.backend }
 	}
 
@@ -380,31 +270,13 @@ export class SupervisorClient implements TelegramRuntime {
 	async close(): Promise<void> {
 		if (this.closing) return
 		this.channel.stopTaking()
-		clearTimeout(this.restartTimer)
-		const gen = this.gen
 		const timeoutMs = this.opts.closeTimeoutMs ?? 10_000
-		if (gen && !gen.down && gen.transport) {
+		await this.children.end(timeoutMs, (t) => {
 			const { id, promise } = this.channel.last(timeoutMs)
-			gen.transport.send({ type: 'shutdown', id })
-			await promise.catch(() => undefined)
-		} else if (gen && !gen.down) {
-			// A child still starting (a restart under way) holds no client yet: told to go at once, not
-			// waited for until the close times out.
-			gen.proc.kill('SIGTERM')
-		}
-		if (gen) {
-			const exited = await Promise.race([
-				gen.proc.exited.then(() => true),
-				Bun.sleep(timeoutMs).then(() => false),
-			])
-			if (!exited) {
-				gen.proc.kill('SIGKILL')
-				await gen.proc.exited
-			}
-			this.onDown(gen, 'closed')
-		}
+			t.send({ type: 'shutdown', id })
+			return promise
+		})
 		this.channel.close()
-		this.socket?.stop()
-		this.socket?.cleanup()
+		this.children.unlisten()
 	}
 }

@@ -53,6 +53,16 @@ const CLOSED = {
 const authState = (u: TdUpdate) =>
 	u._ === 'updateAuthorizationState' ? (u.authorization_state as { _: string })._ : undefined
 
+/** Waits for the light client's `answer`, counted in `inflight` meanwhile (it closes once they are done). */
+async function counted<T>(inflight: Set<Promise<unknown>>, answer: Promise<T>): Promise<T> {
+	inflight.add(answer)
+	try {
+		return await answer
+	} finally {
+		inflight.delete(answer)
+	}
+}
+
 export function withLazyDatabase(open: OpenInstance, databases: boolean, forget: () => void): BackendClient {
 	const listeners: Array<(u: TdUpdate) => void> = []
 	const emit = (u: TdUpdate) => {
@@ -114,13 +124,7 @@ export function withLazyDatabase(open: OpenInstance, databases: boolean, forget:
 			if (switching) await switching
 			if (!current) throw new Error('the client is closed')
 			const answer = current.invoke(request)
-			if (full) return answer
-			inflight.add(answer)
-			try {
-				return await answer
-			} finally {
-				inflight.delete(answer)
-			}
+			return full ? answer : counted(inflight, answer)
 		},
 		onUpdate(listener) {
 			listeners.push(listener)

@@ -1,6 +1,5 @@
 import { and, asc, eq, isNull } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
-import { writeAudit } from '../audit/log'
 import type { Principal } from '../auth/types'
 import type { AppContext } from '../context'
 import { defaultLookup, type Lookup } from '../net/address-policy'
@@ -12,7 +11,7 @@ import { STATES } from './auth-states'
 import { userbotErrors } from './errors'
 import { createFileCache, type FileCache } from './file-cache'
 import type { FileOutcome } from './file-download'
-import { logOutUserbot, restartUserbot } from './lifecycle/actions'
+import { logOutUserbot, renameUserbot, restartUserbot } from './lifecycle/actions'
 import { type Row, UserbotClients } from './lifecycle/clients'
 import { createUserbot } from './lifecycle/create'
 import { readFile } from './lifecycle/files'
@@ -24,21 +23,12 @@ import { removeUserbot } from './lifecycle/removal'
 import { UserbotStates } from './lifecycle/states'
 import { qrLink, runStep } from './lifecycle/steps'
 import { ProxyAddresses } from './proxy-address'
-import { type ProxySettings, type ProxyView, proxyView } from './proxy-settings'
+import type { ProxySettings } from './proxy-settings'
 import { StatusTracker } from './status-tracker'
 import { createUploadStore, removeUserbotFolders, type UploadSource, type UploadStore } from './uploads'
+import { type UserbotView, userbotView } from './view'
 
-export interface UserbotView {
-	id: number
-	name: string
-	phone_number: string | null
-	authorization_state: string
-	/** The account's health (docs/flood-and-health.md); `status_until` while it cools down. */
-	status: string
-	status_until?: number
-	/** Its proxy without the password or secret, and the last health check (docs/operator.md#userbot-proxies). */
-	proxy: ProxyView | null
-}
+export type { UserbotView } from './view'
 
 /** A log-in step's request takes a few seconds online; offline it never resolves (ARCHITECTURE). */
 const STEP_DEADLINE_MS = 20_000
@@ -178,18 +168,7 @@ export class UserbotService {
 	/** Renames the userbot (`userbots.manage`); answers its view. */
 	async rename(principal: Principal, userbotId: number, name: string, client?: string): Promise<UserbotView> {
 		const row = await this.live(principal, userbotId)
-		await this.ctx.db.transaction(async (tx) => {
-			await tx
-				.update(userbot)
-				.set({ name })
-				.where(and(eq(userbot.id, userbotId), isNull(userbot.deletedAt)))
-			await writeAudit(tx, principal, {
-				action: 'userbot.renamed',
-				target: `userbot:${userbotId}`,
-				detail: { name, previous: row.name },
-				client,
-			})
-		})
+		await renameUserbot(this.ctx, principal, row, name, client)
 		return this.view({ ...row, name })
 	}
 
@@ -286,19 +265,6 @@ export class UserbotService {
 	}
 
 	private view(row: Row): UserbotView {
-		const health = this.statuses.current(row.id) ?? {
-			status: row.status,
-			until: row.statusUntil ?? undefined,
-		}
-		const view: UserbotView = {
-			id: row.id,
-			name: row.name,
-			phone_number: row.phoneNumber,
-			authorization_state: this.states.current(row.id, row.authorizationState),
-			status: health.status,
-			proxy: proxyView(row.proxy, row.proxySecret, row.proxyCheck),
-		}
-		if (health.status === 'cooling_down' && health.until !== undefined) view.status_until = health.until
-		return view
+		return userbotView(row, this.states, this.statuses)
 	}
 }

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { userbot } from '../../../db/schema'
 import { writeAudit } from '../../audit/log'
 import type { Principal } from '../../auth/types'
+import type { AppContext } from '../../context'
 import { STATES } from '../auth-states'
 import { UserbotError } from '../errors'
 import type { FileCache } from '../file-cache'
@@ -56,4 +57,26 @@ export async function restartUserbot(
 		client,
 	})
 	return { authorization_state: parts.states.current(row.id, started ?? row.authorizationState) }
+}
+
+/** Renames the userbot, with its audit entry in the same transaction. */
+export async function renameUserbot(
+	ctx: AppContext,
+	principal: Principal,
+	row: Row,
+	name: string,
+	client?: string,
+): Promise<void> {
+	await ctx.db.transaction(async (tx) => {
+		await tx
+			.update(userbot)
+			.set({ name })
+			.where(and(eq(userbot.id, row.id), isNull(userbot.deletedAt)))
+		await writeAudit(tx, principal, {
+			action: 'userbot.renamed',
+			target: `userbot:${row.id}`,
+			detail: { name, previous: row.name },
+			client,
+		})
+	})
 }
