@@ -98,7 +98,7 @@ const isId = (x: unknown) => Number.isSafeInteger(x) && x !== 0
 const ids = (message: string, what: string) =>
 	v.optional(
 		v.pipe(
-			v.array(v.number(message), message),
+			v.array(v.pipe(v.number(message), v.integer(message)), message),
 			v.minLength(1, message),
 			v.maxLength(FILTER_LIMITS.ids, message),
 			v.check((list) => list.every(isId), message),

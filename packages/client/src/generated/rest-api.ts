@@ -1765,6 +1765,44 @@ export type RestApi = {
 					description: string
 					events: Array<string>
 					userbot_ids: Array<number> | null
+					/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+					filter: {
+						/** only events of these chats */
+						chat_ids?: Array<number>
+						/** only messages sent by these users or chats */
+						sender_ids?: Array<number>
+						/** true: only messages the account sent; false: only those it received */
+						outgoing?: boolean
+						/** only messages whose content is of one of these kinds */
+						media?: Array<
+							| 'text'
+							| 'photo'
+							| 'video'
+							| 'video_note'
+							| 'voice'
+							| 'audio'
+							| 'document'
+							| 'animation'
+							| 'sticker'
+							| 'paid_media'
+							| 'rich_message'
+							| 'location'
+							| 'venue'
+							| 'contact'
+							| 'poll'
+							| 'dice'
+							| 'game'
+							| 'invoice'
+							| 'story'
+							| 'checklist'
+							| 'unsupported'
+							| 'service'
+						>
+						/** only messages whose text or caption has one of these words (any case) */
+						contains?: Array<string>
+						/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+						pattern?: string
+					} | null
 					enabled: boolean
 					disabled_at: string | null
 					previous_secret_expires_at: string | null
@@ -1794,6 +1832,43 @@ export type RestApi = {
 					events?: Array<string>
 					userbot_ids?: Array<number> | null
 					description?: string
+					filter?: {
+						/** only events of these chats */
+						chat_ids?: Array<number>
+						/** only messages sent by these users or chats */
+						sender_ids?: Array<number>
+						/** true: only messages the account sent; false: only those it received */
+						outgoing?: boolean
+						/** only messages whose content is of one of these kinds */
+						media?: Array<
+							| 'text'
+							| 'photo'
+							| 'video'
+							| 'video_note'
+							| 'voice'
+							| 'audio'
+							| 'document'
+							| 'animation'
+							| 'sticker'
+							| 'paid_media'
+							| 'rich_message'
+							| 'location'
+							| 'venue'
+							| 'contact'
+							| 'poll'
+							| 'dice'
+							| 'game'
+							| 'invoice'
+							| 'story'
+							| 'checklist'
+							| 'unsupported'
+							| 'service'
+						>
+						/** only messages whose text or caption has one of these words (any case) */
+						contains?: Array<string>
+						/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+						pattern?: string
+					} | null
 				},
 				Record<string, never>,
 				{
@@ -1802,6 +1877,44 @@ export type RestApi = {
 					description: string
 					events: Array<string>
 					userbot_ids: Array<number> | null
+					/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+					filter: {
+						/** only events of these chats */
+						chat_ids?: Array<number>
+						/** only messages sent by these users or chats */
+						sender_ids?: Array<number>
+						/** true: only messages the account sent; false: only those it received */
+						outgoing?: boolean
+						/** only messages whose content is of one of these kinds */
+						media?: Array<
+							| 'text'
+							| 'photo'
+							| 'video'
+							| 'video_note'
+							| 'voice'
+							| 'audio'
+							| 'document'
+							| 'animation'
+							| 'sticker'
+							| 'paid_media'
+							| 'rich_message'
+							| 'location'
+							| 'venue'
+							| 'contact'
+							| 'poll'
+							| 'dice'
+							| 'game'
+							| 'invoice'
+							| 'story'
+							| 'checklist'
+							| 'unsupported'
+							| 'service'
+						>
+						/** only messages whose text or caption has one of these words (any case) */
+						contains?: Array<string>
+						/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+						pattern?: string
+					} | null
 					enabled: boolean
 					disabled_at: string | null
 					previous_secret_expires_at: string | null
@@ -1843,6 +1956,44 @@ export type RestApi = {
 						description: string
 						events: Array<string>
 						userbot_ids: Array<number> | null
+						/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+						filter: {
+							/** only events of these chats */
+							chat_ids?: Array<number>
+							/** only messages sent by these users or chats */
+							sender_ids?: Array<number>
+							/** true: only messages the account sent; false: only those it received */
+							outgoing?: boolean
+							/** only messages whose content is of one of these kinds */
+							media?: Array<
+								| 'text'
+								| 'photo'
+								| 'video'
+								| 'video_note'
+								| 'voice'
+								| 'audio'
+								| 'document'
+								| 'animation'
+								| 'sticker'
+								| 'paid_media'
+								| 'rich_message'
+								| 'location'
+								| 'venue'
+								| 'contact'
+								| 'poll'
+								| 'dice'
+								| 'game'
+								| 'invoice'
+								| 'story'
+								| 'checklist'
+								| 'unsupported'
+								| 'service'
+							>
+							/** only messages whose text or caption has one of these words (any case) */
+							contains?: Array<string>
+							/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+							pattern?: string
+						} | null
 						enabled: boolean
 						disabled_at: string | null
 						previous_secret_expires_at: string | null
@@ -1879,6 +2030,43 @@ export type RestApi = {
 						events?: Array<string>
 						userbot_ids?: Array<number> | null
 						description?: string
+						filter?: {
+							/** only events of these chats */
+							chat_ids?: Array<number>
+							/** only messages sent by these users or chats */
+							sender_ids?: Array<number>
+							/** true: only messages the account sent; false: only those it received */
+							outgoing?: boolean
+							/** only messages whose content is of one of these kinds */
+							media?: Array<
+								| 'text'
+								| 'photo'
+								| 'video'
+								| 'video_note'
+								| 'voice'
+								| 'audio'
+								| 'document'
+								| 'animation'
+								| 'sticker'
+								| 'paid_media'
+								| 'rich_message'
+								| 'location'
+								| 'venue'
+								| 'contact'
+								| 'poll'
+								| 'dice'
+								| 'game'
+								| 'invoice'
+								| 'story'
+								| 'checklist'
+								| 'unsupported'
+								| 'service'
+							>
+							/** only messages whose text or caption has one of these words (any case) */
+							contains?: Array<string>
+							/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+							pattern?: string
+						} | null
 						enabled?: boolean
 					},
 					Record<string, never>,
@@ -1888,6 +2076,44 @@ export type RestApi = {
 						description: string
 						events: Array<string>
 						userbot_ids: Array<number> | null
+						/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+						filter: {
+							/** only events of these chats */
+							chat_ids?: Array<number>
+							/** only messages sent by these users or chats */
+							sender_ids?: Array<number>
+							/** true: only messages the account sent; false: only those it received */
+							outgoing?: boolean
+							/** only messages whose content is of one of these kinds */
+							media?: Array<
+								| 'text'
+								| 'photo'
+								| 'video'
+								| 'video_note'
+								| 'voice'
+								| 'audio'
+								| 'document'
+								| 'animation'
+								| 'sticker'
+								| 'paid_media'
+								| 'rich_message'
+								| 'location'
+								| 'venue'
+								| 'contact'
+								| 'poll'
+								| 'dice'
+								| 'game'
+								| 'invoice'
+								| 'story'
+								| 'checklist'
+								| 'unsupported'
+								| 'service'
+							>
+							/** only messages whose text or caption has one of these words (any case) */
+							contains?: Array<string>
+							/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+							pattern?: string
+						} | null
 						enabled: boolean
 						disabled_at: string | null
 						previous_secret_expires_at: string | null
@@ -1960,6 +2186,44 @@ export type RestApi = {
 							description: string
 							events: Array<string>
 							userbot_ids: Array<number> | null
+							/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+							filter: {
+								/** only events of these chats */
+								chat_ids?: Array<number>
+								/** only messages sent by these users or chats */
+								sender_ids?: Array<number>
+								/** true: only messages the account sent; false: only those it received */
+								outgoing?: boolean
+								/** only messages whose content is of one of these kinds */
+								media?: Array<
+									| 'text'
+									| 'photo'
+									| 'video'
+									| 'video_note'
+									| 'voice'
+									| 'audio'
+									| 'document'
+									| 'animation'
+									| 'sticker'
+									| 'paid_media'
+									| 'rich_message'
+									| 'location'
+									| 'venue'
+									| 'contact'
+									| 'poll'
+									| 'dice'
+									| 'game'
+									| 'invoice'
+									| 'story'
+									| 'checklist'
+									| 'unsupported'
+									| 'service'
+								>
+								/** only messages whose text or caption has one of these words (any case) */
+								contains?: Array<string>
+								/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+								pattern?: string
+							} | null
 							enabled: boolean
 							disabled_at: string | null
 							previous_secret_expires_at: string | null
