@@ -1,4 +1,11 @@
-import { faulted, AUTH_MESSAGES as MESSAGES, requiredField } from 'userbot-gateway/plugin'
+import {
+	type EventFilterInput,
+	faulted,
+	filterJsonSchema,
+	AUTH_MESSAGES as MESSAGES,
+	parseFilter,
+	requiredField,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { isEventName } from './kinds'
 
@@ -15,6 +22,8 @@ export interface EndpointFields {
 	userbotIds?: number[] | null
 	description?: string
 	enabled?: boolean
+	/** The event filter (docs/webhooks.md#filters) as checked; null: none. */
+	filter?: EventFilterInput | null
 }
 
 export interface ReplayFields {
@@ -56,6 +65,12 @@ const descriptionFault = (d: unknown) => {
 	if (typeof d !== 'string') return MESSAGES.notString
 	return d.length > MAX_DESCRIPTION ? MESSAGES.maxLength(MAX_DESCRIPTION) : null
 }
+/** The filter object of subscriptions too (src/updates/filter.ts), checked whole; null: none. */
+const filterFault = (x: unknown) => {
+	if (x === null) return null
+	const checked = parseFilter(x)
+	return checked.ok ? null : checked.error
+}
 const enabledFault = (x: unknown) =>
 	x === undefined || typeof x === 'boolean' ? null : 'Must be a valid boolean.'
 
@@ -81,6 +96,9 @@ const endpointProperties = (creating: boolean) => ({
 	),
 	description: v.optional(
 		faulted<string | null>(descriptionFault, { maxLength: MAX_DESCRIPTION, type: 'string' }),
+	),
+	filter: v.optional(
+		faulted<Record<string, unknown> | null>(filterFault, { anyOf: [filterJsonSchema(), { type: 'null' }] }),
 	),
 })
 
@@ -132,6 +150,7 @@ type EndpointInput = {
 	userbot_ids?: number[] | null
 	description?: string | null
 	enabled?: boolean
+	filter?: Record<string, unknown> | null
 }
 
 /** A checked endpoint body as the store takes it: the URL trimmed, events once each, ids sorted. */
@@ -143,6 +162,12 @@ export function endpointFields(body: EndpointInput, creating: boolean): Endpoint
 	else if (Array.isArray(body.userbot_ids))
 		out.userbotIds = [...new Set(body.userbot_ids)].sort((a, b) => a - b)
 	if (typeof body.description === 'string') out.description = body.description
+	if (body.filter === null) out.filter = null
+	else if (body.filter !== undefined) {
+		// Checked already (`filterFault`); kept as checked, `{}` as none.
+		const checked = parseFilter(body.filter)
+		out.filter = checked.ok ? (checked.input ?? null) : null
+	}
 	if (!creating && typeof body.enabled === 'boolean') out.enabled = body.enabled
 	return out
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
-import { type AppContext, badRequest, notFound, userbot } from 'userbot-gateway/plugin'
+import { type AppContext, badRequest, type EventFilterInput, notFound, userbot } from 'userbot-gateway/plugin'
 import type { EndpointFields } from './bodies'
 import { generateSecret, sealSecret } from './secrets'
 import { checkUrlForm, type Lookup, resolveTarget, type UrlPolicy, UrlRefused } from './ssrf'
@@ -16,6 +16,7 @@ export const endpointView = (r: EndpointRow, now: number) => ({
 	description: r.description,
 	events: JSON.parse(r.events) as string[],
 	userbot_ids: r.userbotIds === null ? null : (JSON.parse(r.userbotIds) as number[]),
+	filter: r.filter === null ? null : (JSON.parse(r.filter) as EventFilterInput),
 	enabled: r.enabled,
 	disabled_at: r.disabledAt === null ? null : new Date(r.disabledAt).toISOString(),
 	previous_secret_expires_at:
@@ -101,6 +102,7 @@ export class Endpoints {
 					description: fields.description ?? '',
 					events: JSON.stringify(fields.events ?? this.deps.ctx.config.updates.defaultKinds),
 					userbotIds: fields.userbotIds ? JSON.stringify(fields.userbotIds) : null,
+					filter: fields.filter ? JSON.stringify(fields.filter) : null,
 					secret: '',
 					createdBy: userId,
 					createdAt: now,
@@ -127,6 +129,8 @@ export class Endpoints {
 		}
 		if (fields.events !== undefined) set.events = JSON.stringify(fields.events)
 		if (fields.description !== undefined) set.description = fields.description
+		if (fields.filter !== undefined)
+			set.filter = fields.filter === null ? null : JSON.stringify(fields.filter)
 		if (fields.enabled !== undefined) {
 			set.enabled = fields.enabled
 			// Enabled again by its owner: its failing starts counting afresh.

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { RestSchemas as S } from 'userbot-gateway/plugin'
+import { type EventFilterInput, filterJsonSchema, RestSchemas as S } from 'userbot-gateway/plugin'
 
 /** What the webhook routes answer (docs/webhooks.md), for their definitions in ./routes.ts. */
 const { Int, Id } = S
@@ -11,6 +11,9 @@ export const Endpoint = t.Object({
 	description: t.String(),
 	events: t.Array(t.String()),
 	userbot_ids: t.Union([t.Array(Id()), t.Null()]),
+	filter: t.Union([t.Unsafe<EventFilterInput>(filterJsonSchema()), t.Null()], {
+		description: 'the event filter (docs/webhooks.md#filters); null: every event of its kinds',
+	}),
 	enabled: t.Boolean(),
 	disabled_at: When(),
 	previous_secret_expires_at: When(),

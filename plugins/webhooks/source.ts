@@ -1,5 +1,14 @@
 import { and, eq } from 'drizzle-orm'
-import type { AppContext, ObservedEvent } from 'userbot-gateway/plugin'
+import {
+	type AppContext,
+	type EventFacets,
+	type EventFilter,
+	facetsOf,
+	NO_FACETS,
+	type ObservedEvent,
+	parseFilter,
+	passes,
+} from 'userbot-gateway/plugin'
 import { isTdUpdate } from './kinds'
 import { logWebhookFailure } from './log-failure'
 import type { EventRow, NewEvent } from './outbox'
@@ -12,6 +21,8 @@ interface EndpointFilter {
 	id: number
 	events: ReadonlySet<string>
 	userbotIds: ReadonlySet<number> | null
+	/** Its event filter (docs/webhooks.md#filters); undefined: every event of its kinds. */
+	filter: EventFilter | undefined
 }
 
 export interface EventSourceOptions {
@@ -101,8 +112,18 @@ export class EventSource {
 		companyId: number,
 		all: readonly EndpointFilter[],
 	): { event: NewEvent; endpointIds: number[] } | null {
+		// What a filter looks at, read once for all the endpoints, and only when one has a filter. The
+		// gateway's own events (not numbered updates) carry none of it (docs/webhooks.md#filters).
+		let facets: EventFacets | undefined
+		const facetsNow = () => {
+			facets ??= event.live ? facetsOf(event.data) : NO_FACETS
+			return facets
+		}
 		const endpoints = all.filter(
-			(e) => e.events.has(event.kind) && (e.userbotIds === null || e.userbotIds.has(event.userbotId)),
+			(e) =>
+				e.events.has(event.kind) &&
+				(e.userbotIds === null || e.userbotIds.has(event.userbotId)) &&
+				(e.filter === undefined || passes(e.filter, facetsNow())),
 		)
 		if (endpoints.length === 0) return null
 		// One `JSON.stringify` of the whole, not a template around the update's: a string pieced
@@ -137,14 +158,30 @@ export class EventSource {
 				id: webhookEndpoint.id,
 				events: webhookEndpoint.events,
 				userbotIds: webhookEndpoint.userbotIds,
+				filter: webhookEndpoint.filter,
 			})
 			.from(webhookEndpoint)
 			.where(and(eq(webhookEndpoint.companyId, companyId), eq(webhookEndpoint.enabled, true)))
-		const endpoints = rows.map((r) => ({
-			id: r.id,
-			events: new Set(JSON.parse(r.events) as string[]),
-			userbotIds: r.userbotIds === null ? null : new Set(JSON.parse(r.userbotIds) as number[]),
-		}))
+		const endpoints: EndpointFilter[] = []
+		for (const r of rows) {
+			const filter = r.filter === null ? null : parseFilter(JSON.parse(r.filter))
+			if (filter && !filter.ok) {
+				// Checked when it was written: only a rule made stricter since refuses it. Nothing is
+				// sent rather than more than its owner asked for, and the log says why.
+				this.opts.ctx.log.warn('webhook endpoint skipped: its stored filter is refused', {
+					companyId,
+					endpointId: r.id,
+					error: filter.error,
+				})
+				continue
+			}
+			endpoints.push({
+				id: r.id,
+				events: new Set(JSON.parse(r.events) as string[]),
+				userbotIds: r.userbotIds === null ? null : new Set(JSON.parse(r.userbotIds) as number[]),
+				filter: filter?.filter,
+			})
+		}
 		this.cache.set(companyId, { at: now, endpoints })
 		return endpoints
 	}

@@ -14,7 +14,8 @@ const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`
  * Webhooks (plugins/webhooks): a company's endpoints. The signing secrets are sealed with the data
  * key (AES-GCM, bound to the endpoint id), never stored in clear; a rotated-out secret keeps signing
  * beside the new one until `previousSecretUntil`. `events` and `userbotIds` are JSON arrays
- * (`userbotIds` null: every userbot of the company).
+ * (`userbotIds` null: every userbot of the company); `filter` is the endpoint's event filter as its
+ * owner wrote it, checked (docs/webhooks.md#filters), JSON, null: none.
  */
 export const webhookEndpoint = sqliteTable(
 	'webhook_endpoint',
@@ -27,6 +28,7 @@ export const webhookEndpoint = sqliteTable(
 		description: text('description').notNull().default(''),
 		events: text('events').notNull(),
 		userbotIds: text('userbot_ids'),
+		filter: text('filter'),
 		secret: text('secret').notNull(),
 		previousSecret: text('previous_secret'),
 		previousSecretUntil: integer('previous_secret_until'),

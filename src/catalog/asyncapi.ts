@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../commands/fields'
-import { CHAT_UPDATE, RESYNC, UPDATE } from '../wire/envelope'
+import { SUBSCRIBE_ERRORS, subscribeFrameFields } from '../updates/subscribe-frame'
+import { CHAT_UPDATE, RESYNC, SUBSCRIBE, UPDATE } from '../wire/envelope'
 import type { Catalog, CatalogCommand } from './catalog'
 
 /**
@@ -75,6 +76,72 @@ function resultSchema(c: CatalogCommand): JsonSchema {
 	return description ? { description } : {}
 }
 
+/** The `subscribe` frame (the connection's own, not a command) and its two replies. */
+function subscribeOperation(
+	channelMessages: Record<string, JsonSchema>,
+	messages: Record<string, JsonSchema>,
+	operations: Record<string, JsonSchema>,
+): void {
+	const fields = subscribeFrameFields()
+	const names = { frame: SUBSCRIBE, ok: `${SUBSCRIBE}.reply`, error: `${SUBSCRIBE}.error` }
+	messages[names.frame] = {
+		name: SUBSCRIBE,
+		title: SUBSCRIBE,
+		summary: "Starts (or replaces) the connection's live updates of a userbot, filtered if asked.",
+		payload: {
+			type: 'object',
+			properties: { userbot_id: USERBOT_ID, request_id: REQUEST_ID, ...fields },
+			required: ['action', 'userbot_id'],
+			additionalProperties: true,
+		},
+		examples: [
+			{
+				payload: {
+					action: SUBSCRIBE,
+					userbot_id: 1,
+					updates: ['updateNewMessage'],
+					after: 41,
+					filter: { chat_ids: [-1000000003001], outgoing: false, contains: ['invoice'] },
+				},
+			},
+		],
+	}
+	messages[names.ok] = {
+		name: SUBSCRIBE,
+		title: `${SUBSCRIBE} (success)`,
+		payload: reply(
+			{ const: SUBSCRIBE },
+			{ result: { type: 'object', properties: { last_seq: { type: 'integer', minimum: 0 } } } },
+			['result'],
+		),
+	}
+	messages[names.error] = {
+		name: `${SUBSCRIBE}_error`,
+		title: `${SUBSCRIBE}_error`,
+		summary: 'One of the listed strings.',
+		payload: reply(
+			{ const: `${SUBSCRIBE}_error` },
+			{ error: { type: 'string', examples: [...SUBSCRIBE_ERRORS] } },
+			['error'],
+			false,
+		),
+	}
+	for (const name of Object.values(names)) channelMessages[name] = ref(`#/components/messages/${name}`)
+	operations[SUBSCRIBE] = {
+		action: 'receive',
+		channel: ref('#/channels/commands'),
+		summary: messages[names.frame]?.summary,
+		messages: [ref(`#/channels/commands/messages/${names.frame}`)],
+		reply: {
+			channel: ref('#/channels/commands'),
+			messages: [
+				ref(`#/channels/commands/messages/${names.ok}`),
+				ref(`#/channels/commands/messages/${names.error}`),
+			],
+		},
+	}
+}
+
 export function toAsyncApi(catalog: Catalog): JsonSchema {
 	const channelMessages: Record<string, JsonSchema> = {}
 	const messages: Record<string, JsonSchema> = {}
@@ -128,6 +195,7 @@ export function toAsyncApi(catalog: Catalog): JsonSchema {
 			},
 		}
 	}
+	subscribeOperation(channelMessages, messages, operations)
 	messages.update = {
 		name: UPDATE,
 		summary: "A userbot's live update, after `subscribe`; `seq` numbers them per userbot, from 1.",

@@ -1,8 +1,15 @@
 import { SUBSCRIBE, UPDATE } from '../wire/envelope'
 import { ClientError } from './errors'
-import type { ResyncEvent, UpdateEvent } from './types'
+import type { ResyncEvent, UpdateEvent, UpdateFilter } from './types'
 
 type StreamEvent = UpdateEvent | ResyncEvent
+
+/** What `updates()` takes: the kinds, where to resume, and the filter (docs/live-updates.md). */
+export interface SubscribeOptions {
+	kinds?: readonly string[]
+	after?: number
+	filter?: UpdateFilter
+}
 
 /** A userbot's live updates: iterate them; `ready` resolves once subscribed, with the last seq then. */
 export interface UpdateStream extends AsyncIterableIterator<StreamEvent> {
@@ -14,6 +21,8 @@ export interface UpdateStream extends AsyncIterableIterator<StreamEvent> {
 export interface Subscription {
 	userbotId: number
 	kinds?: readonly string[]
+	/** Sent again on every resubscription: a reconnect keeps it. */
+	filter?: UpdateFilter
 	/** The last seq seen (or the server's last when subscribed live); undefined before the first reply. */
 	lastSeq?: number
 	queue: StreamEvent[]
@@ -30,7 +39,7 @@ export interface Subscription {
 export interface Subscriptions {
 	readonly size: number
 	all(): IterableIterator<Subscription>
-	add(userbotId: number, opts: { kinds?: readonly string[]; after?: number }): Subscription
+	add(userbotId: number, opts: SubscribeOptions): Subscription
 	/** Queues an update or resync for its stream; a resync answers its subscription, to subscribe again. */
 	receive(event: StreamEvent): Subscription | undefined
 	end(sub: Subscription, failure?: Error): void
@@ -83,10 +92,7 @@ export function createSubscriptions(): Subscriptions {
 	}
 }
 
-function newSubscription(
-	userbotId: number,
-	opts: { kinds?: readonly string[]; after?: number },
-): Subscription {
+function newSubscription(userbotId: number, opts: SubscribeOptions): Subscription {
 	let resolve: (n: number) => void = () => {}
 	let reject: (e: Error) => void = () => {}
 	const promise = new Promise<number>((res, rej) => {
@@ -98,6 +104,7 @@ function newSubscription(
 	return {
 		userbotId,
 		kinds: opts.kinds,
+		...(opts.filter ? { filter: opts.filter } : {}),
 		lastSeq: opts.after,
 		queue: [],
 		waiting: [],
@@ -118,6 +125,7 @@ export function subscribeFrame(sub: Subscription): Record<string, unknown> & { a
 		action: SUBSCRIBE,
 		userbot_id: sub.userbotId,
 		...(sub.kinds ? { updates: sub.kinds } : {}),
+		...(sub.filter ? { filter: sub.filter } : {}),
 		...(sub.lastSeq !== undefined ? { after: sub.lastSeq } : {}),
 	}
 }

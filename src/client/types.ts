@@ -5,5 +5,22 @@
 
 export type { ChatUpdate, RequestId, ResyncEvent, ServerMessage, UpdateEvent } from '../wire/envelope'
 
+/**
+ * A subscription's filter (docs/live-updates.md#filters): only the updates it passes are sent. The
+ * server checks it whole (its schema is src/updates/filter.ts, which this browser-safe module does
+ * not import; test/client/update-filter.test.ts holds the two to one shape).
+ */
+export interface UpdateFilter {
+	chat_ids?: number[]
+	sender_ids?: number[]
+	outgoing?: boolean
+	/** Media kinds: `text`, `photo`, `video`, `voice`, ... (docs/live-updates.md#filters). */
+	media?: string[]
+	/** Whole words, any case. */
+	contains?: string[]
+	/** RE2 syntax, matched anywhere in the text or caption. */
+	pattern?: string
+}
+
 /** Wire name → `{input, result}`: what `send` is typed by. */
 export type CommandMap = Record<string, { input: unknown; result: unknown }>

@@ -6,6 +6,7 @@ import type { ClientOptions } from './options'
 import { createRequestTable, type RequestTable, resultOf } from './requests'
 import {
 	createSubscriptions,
+	type SubscribeOptions,
 	type Subscription,
 	type Subscriptions,
 	subscribed,
@@ -43,7 +44,7 @@ export interface Client<M extends CommandMap> {
 	): Promise<M[A]['result']>
 	/** Any frame, untyped: the reply's payload, error or not. */
 	request(frame: Frame, opts?: SendOptions): Promise<ChatUpdate['payload']>
-	updates(userbotId: number, opts?: { kinds?: readonly string[]; after?: number }): UpdateStream
+	updates(userbotId: number, opts?: SubscribeOptions): UpdateStream
 	/** Renews the socket's credential in band (`authenticate`): the new expiry, Unix seconds. */
 	authenticate(token?: string): Promise<number>
 	/** Opens the connection now (it opens on first use otherwise). */

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context'
 import { SUBSCRIBE_POLICY } from '../policy/entry'
 import { isTdUpdate } from '../telegram/schema/index'
+import { parseFilter } from '../updates/filter'
 import type { UpdateSink } from '../updates/hub'
 import {
 	errorReply,
@@ -18,8 +19,8 @@ import type { Connection } from './running'
 /**
  * `subscribe` and `unsubscribe`: the connection's own frames for live updates (src/updates/hub.ts).
  *
- * `{"action": "subscribe", "userbot_id": N, "updates": [...kinds], "after": S}` (both optional) is
- * answered like a command, `subscribe` with `{last_seq}` or `subscribe_error`; right after the reply
+ * `{"action": "subscribe", "userbot_id": N, "updates": [...kinds], "after": S, "filter": {...}}` (all
+ * three optional; the filter is src/updates/filter.ts, docs/live-updates.md#filters) is answered like a command, `subscribe` with `{last_seq}` or `subscribe_error`; right after the reply
  * come the updates after S (if `after` was given), then live ones, each
  * `{"type": "update", "userbot_id", "seq", "update": {...}}`. Another company's userbot, one out of
  * an API key's reach, or one that does not exist, is `userbot not found` (the policy's, docs/policy.md).
@@ -46,7 +47,7 @@ export function subscriptionActions(
 			errorReply(userbotId, `${SUBSCRIBE}_error`, error, requestId)
 		const target = await scoped(conn, frame, SUBSCRIBE, requestId)
 		if ('error' in target) return target.error
-		const { updates, after } = frame
+		const { updates, after, filter } = frame
 		if (
 			updates !== undefined &&
 			(!Array.isArray(updates) ||
@@ -59,9 +60,12 @@ export function subscriptionActions(
 		if (after !== undefined && !(typeof after === 'number' && Number.isSafeInteger(after) && after >= 0)) {
 			return fail(target.id, E.AFTER_NOT_SEQ)
 		}
+		const checked = parseFilter(filter)
+		if (!checked.ok) return fail(target.id, checked.error)
 		const sink = sinkOf(conn)
 		if (!sink) return fail(target.id, E.INTERNAL)
-		const subscribed = ctx.updates.subscribe(sink, target.id, updates as string[] | undefined, after)
+		const kinds = updates as string[] | undefined
+		const subscribed = ctx.updates.subscribe(sink, target.id, kinds, after, checked.filter)
 		return {
 			reply: successReply(target.id, SUBSCRIBE, { last_seq: subscribed.lastSeq }, requestId),
 			after: subscribed.start,

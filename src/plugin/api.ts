@@ -106,6 +106,15 @@ export {
 	type TdResult,
 	type TdUpdate,
 } from '../telegram/types'
+// Issue 46 (event filters): the one filter object of subscriptions and webhook endpoints, and its matcher.
+export { type EventFacets, facetsOf, NO_FACETS, passes } from '../updates/event-facets'
+export {
+	type EventFilter,
+	type EventFilterInput,
+	FilterErrors,
+	filterJsonSchema,
+	parseFilter,
+} from '../updates/filter'
 // Issue 24 (one wire module): a plugin's pushes are built as the gateway builds its replies.
 export { type ChatUpdate, errorEvent, successEvent } from '../wire/envelope'
 export { GatewayErrors } from '../wire/errors'

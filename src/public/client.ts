@@ -27,6 +27,7 @@ export type {
 	ResyncEvent,
 	ServerMessage,
 	UpdateEvent,
+	UpdateFilter,
 } from '../client/types'
 export {
 	type Client,

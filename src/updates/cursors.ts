@@ -1,3 +1,5 @@
+import type { EventFilter } from './filter'
+
 /** A connection, as the update hub writes to it (the gateway's socket). */
 export interface UpdateSink {
 	/** Queues one update event for the connection. */
@@ -10,9 +12,14 @@ export interface UpdateSink {
 	blocked(): boolean
 }
 
-/** One subscription: a connection's place in one userbot's stream, and the kinds it wants. */
+/**
+ * One subscription: a connection's place in one userbot's stream, the kinds it wants and the filter
+ * they pass (none: all of them). What a filter drops moves the cursor on as a kind not wanted does:
+ * a gap in `seq`, never a hole (docs/live-updates.md#filters).
+ */
 export interface Cursor {
 	kinds: ReadonlySet<string>
+	filter?: EventFilter
 	/** The next sequence number to consider for this connection. */
 	cursor: number
 }

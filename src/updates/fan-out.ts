@@ -1,5 +1,6 @@
 import { resyncText } from '../wire/envelope'
-import type { Cursors, UpdateSink } from './cursors'
+import type { Cursor, Cursors, UpdateSink } from './cursors'
+import { passes } from './event-facets'
 import type { StreamEntry, UpdateStream } from './stream'
 
 /**
@@ -8,8 +9,8 @@ import type { StreamEntry, UpdateStream } from './stream'
  * stream is the only buffer: a connection that does not read costs nothing but its cursors.
  */
 export interface FanOut {
-	/** The update `seq` was just kept: readers get it now, or on their next pump. */
-	live(userbotId: number, seq: number, kind: string, text: string): void
+	/** The update `entry` was just kept: readers get it now, or on their next pump. */
+	live(userbotId: number, entry: StreamEntry): void
 	/** Sends the connection what its cursors have not reached, while it takes more. */
 	pump(sink: UpdateSink): void
 	/** The connection is gone: no turn is pending for it. */
@@ -47,7 +48,7 @@ export function createFanOut(parts: {
 				if (!sink.writable()) return true
 				const entry: StreamEntry | undefined = stream.at(sub.cursor)
 				sub.cursor++
-				if (entry && sub.kinds.has(entry.kind)) sink.deliver(entry.text)
+				if (entry && wants(sub, entry)) sink.deliver(entry.text)
 			}
 		}
 		return false
@@ -66,14 +67,15 @@ export function createFanOut(parts: {
 	}
 
 	return {
-		live(userbotId, seq, kind, text) {
+		live(userbotId, entry) {
+			const seq = entry.seq
 			for (const sink of cursors.sinks(userbotId)) {
 				const sub = cursors.get(sink, userbotId)
 				if (!sub) continue
 				// The hot path: a connection that is caught up and reads gets it at once.
 				if (sub.cursor === seq && sink.writable()) {
 					sub.cursor++
-					if (sub.kinds.has(kind)) sink.deliver(text)
+					if (wants(sub, entry)) sink.deliver(entry.text)
 				} else schedule(sink)
 			}
 		},
@@ -83,3 +85,7 @@ export function createFanOut(parts: {
 		},
 	}
 }
+
+/** Whether the subscription takes the entry: its kind, through its filter. */
+const wants = (sub: Cursor, entry: StreamEntry) =>
+	sub.kinds.has(entry.kind) && passes(sub.filter, entry.facets)

@@ -1,7 +1,9 @@
 import { updateText } from '../wire/envelope'
 import { mayHoldServerPaths, withoutServerPaths } from '../wire/server-paths'
 import { type Cursors, createCursors, type UpdateSink } from './cursors'
+import { facetsOf } from './event-facets'
 import { createFanOut, type FanOut } from './fan-out'
+import type { EventFilter } from './filter'
 import { createKinds } from './kinds'
 import { renumber, resume } from './resume'
 import { UpdateStream } from './stream'
@@ -112,9 +114,10 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 				update = withoutServerPaths(raw)
 				text = updateText(userbotId, seq, update)
 			}
-			stream.add({ seq, at: now(), kind: update._, text })
+			const entry = { seq, at: now(), kind: update._, text, facets: facetsOf(update) }
+			stream.add(entry)
 			for (const fn of observers) fn({ userbotId, seq, kind: update._, data: update, live: true })
-			fanOut.live(userbotId, seq, update._, text)
+			fanOut.live(userbotId, entry)
 		},
 
 		/** The userbot was deleted: its stream and subscriptions go. */
@@ -188,17 +191,22 @@ function connections(parts: {
 		subscriptionCount: (): number => cursors.count(),
 		/**
 		 * Subscribes `sink` to a userbot's updates of `kinds` (default: the default kinds), replacing a
-		 * subscription it had. With `after`, what came after that number is sent first.
+		 * subscription it had. With `after`, what came after that number is sent first. With `filter`
+		 * (filter.ts), only the updates it passes go out.
 		 */
 		subscribe(
 			sink: UpdateSink,
 			userbotId: number,
 			kinds: readonly string[] | undefined,
 			after?: number,
+			filter?: EventFilter,
 		): Subscribed {
 			const stream = streamOf(userbotId)
 			const wanted: ReadonlySet<string> = kinds ? new Set(kinds) : defaults
-			return { lastSeq: stream.seq, start: () => resume(parts, sink, userbotId, stream, wanted, after) }
+			return {
+				lastSeq: stream.seq,
+				start: () => resume(parts, sink, userbotId, stream, wanted, after, filter),
+			}
 		},
 
 		/** Ends a subscription; false when there was none. */

@@ -1,5 +1,6 @@
 import type { Cursor, Cursors, UpdateSink } from './cursors'
 import type { FanOut } from './fan-out'
+import type { EventFilter } from './filter'
 import type { UpdateStream } from './stream'
 
 /**
@@ -16,7 +17,12 @@ export interface ResumeParts {
 	lastSeqOf?: (userbotId: number) => Promise<number>
 }
 
-/** Starts `sink`'s subscription at `after + 1` (the next update without `after`) and sends what it missed. */
+/**
+ * Starts `sink`'s subscription at `after + 1` (the next update without `after`) and sends what it
+ * missed. With a filter, `after` is the last number the client saw, which may lie well behind the
+ * last one given out (the filter dropped what came since): the cursor starts there all the same, and
+ * only one behind what is kept gets `resync`, as without a filter.
+ */
 export function resume(
 	parts: ResumeParts,
 	sink: UpdateSink,
@@ -24,12 +30,13 @@ export function resume(
 	stream: UpdateStream,
 	kinds: ReadonlySet<string>,
 	after: number | undefined,
+	filter?: EventFilter,
 ): void {
 	const { cursors, fanOut, lastSeqOf } = parts
 	// A number never given out comes from before a restart: everything is unknown to it.
 	const ahead = after !== undefined && after > stream.seq
 	const cursor = after === undefined ? stream.seq + 1 : ahead && !lastSeqOf ? 0 : after + 1
-	const sub: Cursor = { kinds, cursor }
+	const sub: Cursor = filter ? { kinds, filter, cursor } : { kinds, cursor }
 	cursors.set(sink, userbotId, sub)
 	parts.announce()
 	fanOut.pump(sink)

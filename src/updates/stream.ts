@@ -1,3 +1,5 @@
+import type { EventFacets } from './event-facets'
+
 /**
  * One userbot's updates: numbered from 1 in the order they came, the last ones kept for clients that
  * come back (at most `size` of them, none older than `ageMs`). Each is kept serialized once, as it
@@ -11,6 +13,8 @@ export interface StreamEntry {
 	kind: string
 	/** `{"type": "update", "userbot_id", "seq", "update"}`, serialized. */
 	text: string
+	/** What a subscription's filter looks at (event-facets.ts), read once when it came. */
+	facets: EventFacets
 }
 
 export class UpdateStream {

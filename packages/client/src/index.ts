@@ -24,6 +24,7 @@ export type {
 	ResyncEvent,
 	ServerMessage,
 	UpdateEvent,
+	UpdateFilter,
 } from '../../../src/client/types'
 export {
 	type Client,

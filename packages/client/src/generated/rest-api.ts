@@ -1779,6 +1779,44 @@ export type RestApi = {
 					description: string
 					events: Array<string>
 					userbot_ids: Array<number> | null
+					/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+					filter: {
+						/** only events of these chats */
+						chat_ids?: Array<number>
+						/** only messages sent by these users or chats */
+						sender_ids?: Array<number>
+						/** true: only messages the account sent; false: only those it received */
+						outgoing?: boolean
+						/** only messages whose content is of one of these kinds */
+						media?: Array<
+							| 'text'
+							| 'photo'
+							| 'video'
+							| 'video_note'
+							| 'voice'
+							| 'audio'
+							| 'document'
+							| 'animation'
+							| 'sticker'
+							| 'paid_media'
+							| 'rich_message'
+							| 'location'
+							| 'venue'
+							| 'contact'
+							| 'poll'
+							| 'dice'
+							| 'game'
+							| 'invoice'
+							| 'story'
+							| 'checklist'
+							| 'unsupported'
+							| 'service'
+						>
+						/** only messages whose text or caption has one of these words (any case) */
+						contains?: Array<string>
+						/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+						pattern?: string
+					} | null
 					enabled: boolean
 					disabled_at: string | null
 					previous_secret_expires_at: string | null
@@ -1808,6 +1846,43 @@ export type RestApi = {
 					events?: Array<string>
 					userbot_ids?: Array<number> | null
 					description?: string
+					filter?: {
+						/** only events of these chats */
+						chat_ids?: Array<number>
+						/** only messages sent by these users or chats */
+						sender_ids?: Array<number>
+						/** true: only messages the account sent; false: only those it received */
+						outgoing?: boolean
+						/** only messages whose content is of one of these kinds */
+						media?: Array<
+							| 'text'
+							| 'photo'
+							| 'video'
+							| 'video_note'
+							| 'voice'
+							| 'audio'
+							| 'document'
+							| 'animation'
+							| 'sticker'
+							| 'paid_media'
+							| 'rich_message'
+							| 'location'
+							| 'venue'
+							| 'contact'
+							| 'poll'
+							| 'dice'
+							| 'game'
+							| 'invoice'
+							| 'story'
+							| 'checklist'
+							| 'unsupported'
+							| 'service'
+						>
+						/** only messages whose text or caption has one of these words (any case) */
+						contains?: Array<string>
+						/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+						pattern?: string
+					} | null
 				},
 				Record<string, never>,
 				{
@@ -1816,6 +1891,44 @@ export type RestApi = {
 					description: string
 					events: Array<string>
 					userbot_ids: Array<number> | null
+					/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+					filter: {
+						/** only events of these chats */
+						chat_ids?: Array<number>
+						/** only messages sent by these users or chats */
+						sender_ids?: Array<number>
+						/** true: only messages the account sent; false: only those it received */
+						outgoing?: boolean
+						/** only messages whose content is of one of these kinds */
+						media?: Array<
+							| 'text'
+							| 'photo'
+							| 'video'
+							| 'video_note'
+							| 'voice'
+							| 'audio'
+							| 'document'
+							| 'animation'
+							| 'sticker'
+							| 'paid_media'
+							| 'rich_message'
+							| 'location'
+							| 'venue'
+							| 'contact'
+							| 'poll'
+							| 'dice'
+							| 'game'
+							| 'invoice'
+							| 'story'
+							| 'checklist'
+							| 'unsupported'
+							| 'service'
+						>
+						/** only messages whose text or caption has one of these words (any case) */
+						contains?: Array<string>
+						/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+						pattern?: string
+					} | null
 					enabled: boolean
 					disabled_at: string | null
 					previous_secret_expires_at: string | null
@@ -1857,6 +1970,44 @@ export type RestApi = {
 						description: string
 						events: Array<string>
 						userbot_ids: Array<number> | null
+						/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+						filter: {
+							/** only events of these chats */
+							chat_ids?: Array<number>
+							/** only messages sent by these users or chats */
+							sender_ids?: Array<number>
+							/** true: only messages the account sent; false: only those it received */
+							outgoing?: boolean
+							/** only messages whose content is of one of these kinds */
+							media?: Array<
+								| 'text'
+								| 'photo'
+								| 'video'
+								| 'video_note'
+								| 'voice'
+								| 'audio'
+								| 'document'
+								| 'animation'
+								| 'sticker'
+								| 'paid_media'
+								| 'rich_message'
+								| 'location'
+								| 'venue'
+								| 'contact'
+								| 'poll'
+								| 'dice'
+								| 'game'
+								| 'invoice'
+								| 'story'
+								| 'checklist'
+								| 'unsupported'
+								| 'service'
+							>
+							/** only messages whose text or caption has one of these words (any case) */
+							contains?: Array<string>
+							/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+							pattern?: string
+						} | null
 						enabled: boolean
 						disabled_at: string | null
 						previous_secret_expires_at: string | null
@@ -1893,6 +2044,43 @@ export type RestApi = {
 						events?: Array<string>
 						userbot_ids?: Array<number> | null
 						description?: string
+						filter?: {
+							/** only events of these chats */
+							chat_ids?: Array<number>
+							/** only messages sent by these users or chats */
+							sender_ids?: Array<number>
+							/** true: only messages the account sent; false: only those it received */
+							outgoing?: boolean
+							/** only messages whose content is of one of these kinds */
+							media?: Array<
+								| 'text'
+								| 'photo'
+								| 'video'
+								| 'video_note'
+								| 'voice'
+								| 'audio'
+								| 'document'
+								| 'animation'
+								| 'sticker'
+								| 'paid_media'
+								| 'rich_message'
+								| 'location'
+								| 'venue'
+								| 'contact'
+								| 'poll'
+								| 'dice'
+								| 'game'
+								| 'invoice'
+								| 'story'
+								| 'checklist'
+								| 'unsupported'
+								| 'service'
+							>
+							/** only messages whose text or caption has one of these words (any case) */
+							contains?: Array<string>
+							/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+							pattern?: string
+						} | null
 						enabled?: boolean
 					},
 					Record<string, never>,
@@ -1902,6 +2090,44 @@ export type RestApi = {
 						description: string
 						events: Array<string>
 						userbot_ids: Array<number> | null
+						/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+						filter: {
+							/** only events of these chats */
+							chat_ids?: Array<number>
+							/** only messages sent by these users or chats */
+							sender_ids?: Array<number>
+							/** true: only messages the account sent; false: only those it received */
+							outgoing?: boolean
+							/** only messages whose content is of one of these kinds */
+							media?: Array<
+								| 'text'
+								| 'photo'
+								| 'video'
+								| 'video_note'
+								| 'voice'
+								| 'audio'
+								| 'document'
+								| 'animation'
+								| 'sticker'
+								| 'paid_media'
+								| 'rich_message'
+								| 'location'
+								| 'venue'
+								| 'contact'
+								| 'poll'
+								| 'dice'
+								| 'game'
+								| 'invoice'
+								| 'story'
+								| 'checklist'
+								| 'unsupported'
+								| 'service'
+							>
+							/** only messages whose text or caption has one of these words (any case) */
+							contains?: Array<string>
+							/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+							pattern?: string
+						} | null
 						enabled: boolean
 						disabled_at: string | null
 						previous_secret_expires_at: string | null
@@ -1974,6 +2200,44 @@ export type RestApi = {
 							description: string
 							events: Array<string>
 							userbot_ids: Array<number> | null
+							/** Only the events that match every field given (docs/live-updates.md#filters); absent or {}: every event. */
+							filter: {
+								/** only events of these chats */
+								chat_ids?: Array<number>
+								/** only messages sent by these users or chats */
+								sender_ids?: Array<number>
+								/** true: only messages the account sent; false: only those it received */
+								outgoing?: boolean
+								/** only messages whose content is of one of these kinds */
+								media?: Array<
+									| 'text'
+									| 'photo'
+									| 'video'
+									| 'video_note'
+									| 'voice'
+									| 'audio'
+									| 'document'
+									| 'animation'
+									| 'sticker'
+									| 'paid_media'
+									| 'rich_message'
+									| 'location'
+									| 'venue'
+									| 'contact'
+									| 'poll'
+									| 'dice'
+									| 'game'
+									| 'invoice'
+									| 'story'
+									| 'checklist'
+									| 'unsupported'
+									| 'service'
+								>
+								/** only messages whose text or caption has one of these words (any case) */
+								contains?: Array<string>
+								/** only messages whose text or caption it matches (RE2 syntax, anywhere) */
+								pattern?: string
+							} | null
 							enabled: boolean
 							disabled_at: string | null
 							previous_secret_expires_at: string | null
