@@ -15,6 +15,9 @@ import { createUpdateBuffer } from './updates'
 /** What Telegram takes for a token at all: digits, a colon, then the secret's characters. */
 const TOKEN_SHAPE = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/
 
+/** The methods that send or edit messages: what they send meanwhile is the face's own (updates.ts). */
+const SENDING = /^(send(?!ChatAction)|forward|copy|edit)/
+
 /** The answers as the document shows them (the handler answers them as `Response`s, in answer.ts). */
 const Success = t.Object({ ok: t.Literal(true), result: t.Unknown() })
 const Failure = t.Object({
@@ -39,15 +42,19 @@ function botApiRoutes(ctx: AppContext): Elysia {
 			const name = params.method ?? ''
 			const method = METHODS[name]
 			if (!method) throw BOT_ONLY.has(name) ? botOnly() : METHOD_NOT_FOUND
-			const result = await method({
-				ctx,
-				principal,
-				userbotId,
-				params: await readParams(request),
-				signal: request.signal,
-				updates,
-			})
-			return ok(result)
+			// The token's first part, checked by the authenticator: the account's user id (updates.ts).
+			if (principal.key) updates.introduce(principal.key.id, Number(token.slice(0, token.indexOf(':'))))
+			const run = async () =>
+				method({
+					ctx,
+					principal,
+					userbotId,
+					params: await readParams(request),
+					signal: request.signal,
+					updates,
+				})
+			// What a sending method sends is this face's own: left out of the token's updates (updates.ts).
+			return ok(SENDING.test(name) ? await updates.sending(userbotId, run) : await run())
 		} catch (err) {
 			if (err instanceof BotError) return failed(err)
 			ctx.log.error('bot api method failed', { error: err instanceof Error ? err : String(err) })
@@ -57,7 +64,15 @@ function botApiRoutes(ctx: AppContext): Elysia {
 	// The route authenticates by the token in its path and each method's command decides again.
 	const hook = (operationId: string) => ({
 		...policyHook(PUBLIC_WRITE),
-		response: { 200: Success, 400: Failure, 401: Failure, 403: Failure, 404: Failure, 429: Failure },
+		response: {
+			200: Success,
+			400: Failure,
+			401: Failure,
+			403: Failure,
+			404: Failure,
+			409: Failure,
+			429: Failure,
+		},
 		detail: {
 			operationId,
 			summary: "A Telegram Bot API method for the token's userbot (docs/bot-api.md)",
