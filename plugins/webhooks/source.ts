@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm'
-import type { AppContext, ObservedEvent } from 'userbot-gateway/plugin'
+import { type AppContext, KEY_WEBHOOK_EVENT, type ObservedEvent } from 'userbot-gateway/plugin'
 import { isTdUpdate } from './kinds'
 import { logWebhookFailure } from './log-failure'
 import type { EventRow, NewEvent } from './outbox'
@@ -12,6 +12,8 @@ interface EndpointFilter {
 	id: number
 	events: ReadonlySet<string>
 	userbotIds: ReadonlySet<number> | null
+	/** An API key's own endpoint (key-endpoints.ts): only the events whose `data.key_id` is it. */
+	keyId: number | null
 }
 
 export interface EventSourceOptions {
@@ -102,7 +104,10 @@ export class EventSource {
 		all: readonly EndpointFilter[],
 	): { event: NewEvent; endpointIds: number[] } | null {
 		const endpoints = all.filter(
-			(e) => e.events.has(event.kind) && (e.userbotIds === null || e.userbotIds.has(event.userbotId)),
+			(e) =>
+				e.events.has(event.kind) &&
+				(e.userbotIds === null || e.userbotIds.has(event.userbotId)) &&
+				(e.keyId === null || event.data.key_id === e.keyId),
 		)
 		if (endpoints.length === 0) return null
 		// One `JSON.stringify` of the whole, not a template around the update's: a string pieced
@@ -110,10 +115,15 @@ export class EventSource {
 		const data = event.live
 			? JSON.stringify({ userbot_id: event.userbotId, seq: event.seq, update: event.data })
 			: JSON.stringify({ userbot_id: event.userbotId, seq: event.seq, ...event.data })
+		// A key's update (the Bot API face) is made on every gateway that sees the update: once per key and number.
+		const keyed =
+			event.kind === KEY_WEBHOOK_EVENT
+				? `k:${event.data.key_id}:${(event.data.update as { update_id?: unknown } | undefined)?.update_id}`
+				: null
 		const dedupeKey =
-			event.live && this.opts.ctx.config.bus
-				? `u:${event.userbotId}:${event.seq}`
-				: `${this.epoch}:${event.live ? `u:${event.userbotId}:${event.seq}` : crypto.randomUUID()}`
+			this.opts.ctx.config.bus && (event.live || keyed)
+				? (keyed ?? `u:${event.userbotId}:${event.seq}`)
+				: `${this.epoch}:${event.live ? `u:${event.userbotId}:${event.seq}` : (keyed ?? crypto.randomUUID())}`
 		return {
 			event: {
 				companyId,
@@ -137,6 +147,7 @@ export class EventSource {
 				id: webhookEndpoint.id,
 				events: webhookEndpoint.events,
 				userbotIds: webhookEndpoint.userbotIds,
+				keyId: webhookEndpoint.keyId,
 			})
 			.from(webhookEndpoint)
 			.where(and(eq(webhookEndpoint.companyId, companyId), eq(webhookEndpoint.enabled, true)))
@@ -144,6 +155,7 @@ export class EventSource {
 			id: r.id,
 			events: new Set(JSON.parse(r.events) as string[]),
 			userbotIds: r.userbotIds === null ? null : new Set(JSON.parse(r.userbotIds) as number[]),
+			keyId: r.keyId,
 		}))
 		this.cache.set(companyId, { at: now, endpoints })
 		return endpoints

@@ -23,6 +23,7 @@ import type { PluginDefinition } from '../plugin/define'
 import { RouteOwners } from '../plugin/route-owners'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { createUpdateHub, type UpdateHub } from '../updates/hub'
+import type { KeyWebhooks } from '../updates/key-webhooks'
 import { createUserbotDirectory } from '../userbots/directory'
 import type { UserbotDirectory } from '../userbots/types'
 import type { Logger } from '../util/logger'
@@ -92,6 +93,7 @@ function appContext(
 	const groups: CommandGroup[] = []
 	const subscribers = new Set<(event: CompanyEvent) => void>()
 	const owner: { states: UserbotStateReader | null } = { states: null }
+	const keyHooks: { owner: KeyWebhooks | null } = { owner: null }
 	// A command run without a socket (the Bot API face): the gateway's, once it is made.
 	const commands: { run: AppContext['runCommand'] } = {
 		run: async () => ({ ok: false, error: GatewayErrors.RUNTIME_UNAVAILABLE }),
@@ -104,6 +106,12 @@ function appContext(
 				throw new StartupError('the userbots’ states have one owner: a second one was registered')
 			owner.states = states
 		},
+		registerKeyWebhooks: (hooks) => {
+			if (keyHooks.owner)
+				throw new StartupError('the key webhooks have one owner: a second one was registered')
+			keyHooks.owner = hooks
+		},
+		keyWebhooks: () => keyHooks.owner,
 		publish: (event) => {
 			for (const fn of subscribers) fn(event)
 		},
