@@ -201,8 +201,11 @@ export function createUpdateBuffer(ctx: AppContext) {
 	/** Hands the decided entries, in order, to the userbot's key webhooks; wakes the long polls. */
 	const release = (userbotId: number, b: UserbotBuffer) => {
 		const now = Date.now()
-		for (const e of b.entries)
+		// Only the entries not handed on yet can be undecided (the handing stops at the first one).
+		for (let i = b.emitted; i < b.entries.length; i++) {
+			const e = b.entries[i] as Entry
 			if (e.face === undefined && (b.sending === 0 || now - e.at > UNDECIDED_MS)) e.face = false
+		}
 		const keys = hooks.get(userbotId)
 		while (b.emitted < b.entries.length) {
 			const e = b.entries[b.emitted] as Entry
@@ -340,7 +343,10 @@ export function createUpdateBuffer(ctx: AppContext) {
 					const x = m as { message_id?: unknown; chat?: { id?: unknown } } | undefined
 					if (typeof x?.message_id === 'number' && x.chat) mine.add(`${x.chat.id}:${x.message_id}`)
 				}
-				for (const e of b.entries) if (e.face === undefined && e.key && mine.has(e.key)) e.face = true
+				for (let i = b.emitted; i < b.entries.length; i++) {
+					const e = b.entries[i] as Entry
+					if (e.face === undefined && e.key && mine.has(e.key)) e.face = true
+				}
 				release(userbotId, b)
 			}
 		},
