@@ -1,5 +1,12 @@
 import { Elysia, t } from 'elysia'
-import { type AppContext, definePlugin, PUBLIC_WRITE, policyHook } from 'userbot-gateway/plugin'
+import {
+	type AppContext,
+	BOT_API_POLICY,
+	definePlugin,
+	HttpError,
+	type Principal,
+	policyHook,
+} from 'userbot-gateway/plugin'
 import { BotError, failed, METHOD_NOT_FOUND, NOT_FOUND, ok, UNAUTHORIZED } from './answer'
 import { BOT_ONLY, botOnly, METHODS } from './methods'
 import { readParams } from './params'
@@ -29,14 +36,29 @@ const Failure = t.Object({
 
 function botApiRoutes(ctx: AppContext): Elysia {
 	const updates = createUpdateBuffer(ctx)
+	const guard = ctx.auth.guard({
+		userbot: async (id) => {
+			const record = await ctx.userbots.lookup(id)
+			return record ? { companyId: record.companyId, userbots: [record.id] } : null
+		},
+	})
+	/** The caller the policy admits, or the Bot API's 401 for any refusal (nothing said of why). */
+	const admit = async (request: Request, params: Record<string, string>): Promise<Principal> => {
+		try {
+			const principal = await guard.admit(BOT_API_POLICY, { request, server: null, params })
+			if (principal) return principal
+		} catch (err) {
+			if (!(err instanceof HttpError)) throw err
+		}
+		throw UNAUTHORIZED
+	}
 	const serve = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
 		try {
 			const token = params.token ?? ''
 			// As Telegram: a path whose token is not even shaped like one names no bot (404).
 			if (!TOKEN_SHAPE.test(token)) throw NOT_FOUND
-			const outcome = await ctx.auth.botCaller(request, token)
-			if (!outcome.ok) throw UNAUTHORIZED
-			const principal = outcome.caller.principal
+			// The policy's entry decides (BOT_API_POLICY): the token's key, and only its one userbot.
+			const principal = await admit(request, params)
 			const userbotId = principal.key?.scopes.userbotIds?.[0]
 			if (userbotId === undefined) throw UNAUTHORIZED
 			const name = params.method ?? ''
@@ -61,9 +83,9 @@ function botApiRoutes(ctx: AppContext): Elysia {
 			return failed(new BotError(500, 'Internal Server Error'))
 		}
 	}
-	// The route authenticates by the token in its path and each method's command decides again.
+	// The token in the path is the credential (BOT_API_POLICY); each method's command decides again.
 	const hook = (operationId: string) => ({
-		...policyHook(PUBLIC_WRITE),
+		...policyHook(BOT_API_POLICY),
 		response: {
 			200: Success,
 			400: Failure,

@@ -163,6 +163,7 @@ export {
 export * as RestSchemas from '../openapi/schemas'
 export { reachedUserbots, reachesEvery, reachesUserbot } from '../policy/can'
 export {
+	BOT_API_POLICY,
 	byParam,
 	type CommandPolicy,
 	type Finder,

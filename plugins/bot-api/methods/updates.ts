@@ -54,6 +54,11 @@ function tokenOf(call: Call) {
 	return { keyId, view: call.updates.forToken(keyId, call.userbotId) }
 }
 
+/** A change of the token's webhook is a write: a `read_only` key may not make it (BOT_API_POLICY reads). */
+function writable(call: Call) {
+	if (call.principal.key?.scopes.readOnly) throw new BotError(403, 'Forbidden: permission denied')
+}
+
 function hooksOf(call: Call): KeyWebhooks {
 	const hooks = call.ctx.keyWebhooks()
 	if (!hooks) throw badRequest('webhooks are not served by this server')
@@ -76,6 +81,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 	setWebhook: async (call) => {
 		const { params, principal } = call
 		const { keyId, view } = tokenOf(call)
+		writable(call)
 		const url = stringOf(params, 'url') ?? ''
 		if (url.length > MAX_URL) throw badRequest('bad webhook: the URL is too long')
 		const secret = stringOf(params, 'secret_token')
@@ -120,6 +126,8 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 		const drop = flagOf(call.params, 'drop_pending_updates') ?? false
 		const hooks = call.ctx.keyWebhooks()
 		const had = hooks ? await hooks.get(keyId) : null
+		// With none set nothing changes (a read_only token's bot.start() asks for this too).
+		if (had) writable(call)
 		if (hooks && had) await hooks.remove(keyId)
 		if (had || drop) view.confirmAll()
 		await view.hooked()

@@ -42,33 +42,25 @@ async function newToken() {
 }
 
 async function madeToken() {
-	const res = await fetch(
-		`${f.t.url}/api/keys/`,
-		{
-			method: 'POST',
-			headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-			body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [f.userbotId] }),
-		},
-		20_000,
-	)
+	const res = await fetch(`${f.t.url}/api/keys/`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [f.userbotId] }),
+	})
 	if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`)
 	return ((await res.json()) as { bot_token: string }).bot_token
 }
 
 type Update = { update_id: number } & Record<string, Record<string, unknown>>
 const call = async (token: string, method: string, body: Record<string, unknown> = {}) => {
-	const res = await fetch(
-		`${f.t.url}/bot${token}/${method}`,
-		{
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		},
-		20_000,
-	)
+	const res = await fetch(`${f.t.url}/bot${token}/${method}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	})
 	return {
 		status: res.status,
-		body: (await res.json()) as { ok: boolean; result: unknown } & Record<string, unknown>,
+		body: (await res.json()) as { ok: boolean; result?: unknown } & Record<string, unknown>,
 	}
 }
 
@@ -107,7 +99,10 @@ describe('getUpdates', () => {
 			updates: ['updateNewMessage'],
 		})
 		expect(sub.payload.type).toBe('subscribe')
-		const seen = bobWs.take((m) => m.type === 'update' && JSON.stringify(m).includes('numbered'), 10_000)
+		const seen = bobWs.take(
+			(m) => (m as { type: string }).type === 'update' && JSON.stringify(m).includes('numbered'),
+			10_000,
+		)
 		await aliceWs.command({ action: 'send_message', userbot_id: alice, chat_id: BOB, text: 'numbered' })
 		const pushed = (await seen) as unknown as { seq: number }
 		const all = await updatesUntil(token, hasText('message', 'numbered'))

@@ -2348,6 +2348,17 @@ export type RestApi = {
 						}
 				  }
 				| {
+						status: 409
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
 						status: 429
 						value: {
 							ok: false
@@ -2402,6 +2413,17 @@ export type RestApi = {
 				  }
 				| {
 						status: 404
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 409
 						value: {
 							ok: false
 							error_code: number
