@@ -7,6 +7,7 @@ import type { Config } from './config'
 import type { Metrics } from './metrics/metrics'
 import type { TelegramRuntime } from './supervisor/types'
 import type { UpdateHub } from './updates/hub'
+import type { KeyWebhooks } from './updates/key-webhooks'
 import type { Logger } from './util/logger'
 
 /** A message pushed to every open WebSocket connection of a company (authorization states...). */
@@ -48,6 +49,12 @@ export interface AppContext {
 	 */
 	files: UserbotFiles
 	registerFiles(owner: UserbotFiles): void
+	/**
+	 * Webhook endpoints owned by one API key (the Bot API face's setWebhook, src/updates/key-webhooks.ts):
+	 * the webhooks plugin registers them once while plugins are built; `keyWebhooks()` is null without it.
+	 */
+	registerKeyWebhooks(owner: KeyWebhooks): void
+	keyWebhooks(): KeyWebhooks | null
 	/** Pushes a message to the company's open WebSocket connections. */
 	publish(event: CompanyEvent): void
 	/** The app's Prometheus metrics (src/metrics): recorded always, served only as configured. */

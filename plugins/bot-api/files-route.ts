@@ -2,12 +2,12 @@ import { Elysia, t } from 'elysia'
 import {
 	type AccountFile,
 	type AppContext,
-	PUBLIC_READ,
+	BOT_API_POLICY,
 	policyHook,
 	UserbotError,
 } from 'userbot-gateway/plugin'
 import { BotError, commandError, failed, NOT_FOUND } from './answer'
-import { tokenCaller } from './token'
+import { tokenAdmission } from './token'
 
 /**
  * The Bot API's downloads (docs/bot-api.md#files): `{server}/file/bot<token>/<file_path>`, the
@@ -78,9 +78,11 @@ function bytesOf(file: Extract<AccountFile, { ready: true }>): Response {
 }
 
 export function botFileRoutes(ctx: AppContext): Elysia {
+	const admit = tokenAdmission(ctx)
 	const serve = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
 		try {
-			const { principal, userbotId } = await tokenCaller(ctx, request, params.token ?? '')
+			// The methods' entry (BOT_API_POLICY, token.ts): the token's key, and only its one userbot.
+			const { principal, userbotId } = await admit(request, params)
 			let remoteId: string
 			try {
 				remoteId = decodeURIComponent(params.file_path ?? '')
@@ -107,7 +109,7 @@ export function botFileRoutes(ctx: AppContext): Elysia {
 		}
 	}
 	return new Elysia({ name: 'bot-api-files' }).get('/file/bot:token/:file_path', serve, {
-		...policyHook(PUBLIC_READ),
+		...policyHook(BOT_API_POLICY),
 		response: { 200: t.String({ format: 'binary', description: "the file's bytes" }) },
 		detail: {
 			operationId: 'getBotApiFile',

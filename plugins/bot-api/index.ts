@@ -1,9 +1,10 @@
 import { Elysia, t } from 'elysia'
-import { type AppContext, definePlugin, PUBLIC_WRITE, policyHook } from 'userbot-gateway/plugin'
-import { BotError, failed, METHOD_NOT_FOUND, NOT_FOUND, ok, UNAUTHORIZED } from './answer'
+import { type AppContext, BOT_API_POLICY, definePlugin, policyHook } from 'userbot-gateway/plugin'
+import { BotError, failed, METHOD_NOT_FOUND, ok } from './answer'
 import { botFileRoutes } from './files-route'
 import { BOT_ONLY, botOnly, METHODS } from './methods'
 import { readParams } from './params'
+import { tokenAdmission } from './token'
 import { createUpdateBuffer } from './updates'
 
 /**
@@ -13,8 +14,9 @@ import { createUpdateBuffer } from './updates'
  * never the path). Each method runs the command it maps onto, for the key's principal, through the
  * WebSocket's dispatcher: the same policy entries, checks and TDLib calls.
  */
-/** What Telegram takes for a token at all: digits, a colon, then the secret's characters. */
-const TOKEN_SHAPE = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/
+
+/** The methods that send or edit messages: what they send meanwhile is the face's own (updates.ts). */
+const SENDING = /^(send(?!ChatAction)|forward|copy|edit)/
 
 /** The answers as the document shows them (the handler answers them as `Response`s, in answer.ts). */
 const Success = t.Object({ ok: t.Literal(true), result: t.Unknown() })
@@ -27,38 +29,46 @@ const Failure = t.Object({
 
 function botApiRoutes(ctx: AppContext): Elysia {
 	const updates = createUpdateBuffer(ctx)
+	const admit = tokenAdmission(ctx)
 	const serve = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
 		try {
 			const token = params.token ?? ''
-			// As Telegram: a path whose token is not even shaped like one names no bot (404).
-			if (!TOKEN_SHAPE.test(token)) throw NOT_FOUND
-			const outcome = await ctx.auth.botCaller(request, token)
-			if (!outcome.ok) throw UNAUTHORIZED
-			const principal = outcome.caller.principal
-			const userbotId = principal.key?.scopes.userbotIds?.[0]
-			if (userbotId === undefined) throw UNAUTHORIZED
+			// The policy's entry decides (BOT_API_POLICY, token.ts): the token's key, and only its one userbot.
+			const { principal, userbotId } = await admit(request, params)
 			const name = params.method ?? ''
 			const method = METHODS[name]
 			if (!method) throw BOT_ONLY.has(name) ? botOnly() : METHOD_NOT_FOUND
-			const result = await method({
-				ctx,
-				principal,
-				userbotId,
-				params: await readParams(request),
-				signal: request.signal,
-				updates,
-			})
-			return ok(result)
+			// The token's first part, checked by the authenticator: the account's user id (updates.ts).
+			if (principal.key) updates.introduce(principal.key.id, Number(token.slice(0, token.indexOf(':'))))
+			const run = async () =>
+				method({
+					ctx,
+					principal,
+					userbotId,
+					params: await readParams(request),
+					signal: request.signal,
+					updates,
+				})
+			// What a sending method sends is this face's own: left out of the token's updates (updates.ts).
+			return ok(SENDING.test(name) ? await updates.sending(userbotId, run) : await run())
 		} catch (err) {
 			if (err instanceof BotError) return failed(err)
 			ctx.log.error('bot api method failed', { error: err instanceof Error ? err : String(err) })
 			return failed(new BotError(500, 'Internal Server Error'))
 		}
 	}
-	// The route authenticates by the token in its path and each method's command decides again.
+	// The token in the path is the credential (BOT_API_POLICY); each method's command decides again.
 	const hook = (operationId: string) => ({
-		...policyHook(PUBLIC_WRITE),
-		response: { 200: Success, 400: Failure, 401: Failure, 403: Failure, 404: Failure, 429: Failure },
+		...policyHook(BOT_API_POLICY),
+		response: {
+			200: Success,
+			400: Failure,
+			401: Failure,
+			403: Failure,
+			404: Failure,
+			409: Failure,
+			429: Failure,
+		},
 		detail: {
 			operationId,
 			summary: "A Telegram Bot API method for the token's userbot (docs/bot-api.md)",

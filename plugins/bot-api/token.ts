@@ -1,25 +1,38 @@
-import type { AppContext, Principal } from 'userbot-gateway/plugin'
+import { type AppContext, BOT_API_POLICY, HttpError, type Principal } from 'userbot-gateway/plugin'
 import { NOT_FOUND, UNAUTHORIZED } from './answer'
 
 /** What Telegram takes for a token at all: digits, a colon, then the secret's characters. */
 export const TOKEN_SHAPE = /^\d{1,20}:[A-Za-z0-9_-]{1,100}$/
 
+/** What the policy admitted of a path's token: the key's principal and its one userbot. */
+export interface TokenCaller {
+	principal: Principal
+	userbotId: number
+}
+
 /**
- * The caller of a path's token (docs/bot-api.md#the-token), as the methods' route checks it: a path
- * whose token is not even shaped like one names no bot (404, as Telegram); an unknown, revoked or
- * expired one, or one whose user id is not its account's, is 401; else the key's principal and its
- * one userbot.
+ * The caller of a path's token (docs/bot-api.md#the-policy-entry), for every route of this face (the
+ * methods and the downloads): a path whose token is not even shaped like one names no bot (404, as
+ * Telegram); otherwise the one policy decides from the route's entry (`BOT_API_POLICY`: the token's
+ * key, and only its one userbot), and any refusal is the Bot API's 401, nothing said of why.
  */
-export async function tokenCaller(
-	ctx: AppContext,
-	request: Request,
-	token: string,
-): Promise<{ principal: Principal; userbotId: number }> {
-	if (!TOKEN_SHAPE.test(token)) throw NOT_FOUND
-	const outcome = await ctx.auth.botCaller(request, token)
-	if (!outcome.ok) throw UNAUTHORIZED
-	const principal = outcome.caller.principal
-	const userbotId = principal.key?.scopes.userbotIds?.[0]
-	if (userbotId === undefined) throw UNAUTHORIZED
-	return { principal, userbotId }
+export function tokenAdmission(ctx: AppContext) {
+	const guard = ctx.auth.guard({
+		userbot: async (id) => {
+			const record = await ctx.userbots.lookup(id)
+			return record ? { companyId: record.companyId, userbots: [record.id] } : null
+		},
+	})
+	return async (request: Request, params: Record<string, string>): Promise<TokenCaller> => {
+		if (!TOKEN_SHAPE.test(params.token ?? '')) throw NOT_FOUND
+		let principal: Principal | undefined
+		try {
+			principal = await guard.admit(BOT_API_POLICY, { request, server: null, params })
+		} catch (err) {
+			if (!(err instanceof HttpError)) throw err
+		}
+		const userbotId = principal?.key?.scopes.userbotIds?.[0]
+		if (!principal || userbotId === undefined) throw UNAUTHORIZED
+		return { principal, userbotId }
+	}
 }

@@ -1,6 +1,6 @@
 import { retryAfterMs } from './backoff'
 import { Deadlines } from './deadlines'
-import { readSome, type SigningKeys, signingKeys } from './response'
+import { readSome, type SigningKeys, signingKeys, telegramTokenOf } from './response'
 import { signature } from './secrets'
 import type { WebhookConfig } from './settings'
 import { cachedLookup, checkUrlForm, type Lookup, pinnedUrl, targetResolverNow, UrlRefused } from './ssrf'
@@ -96,7 +96,12 @@ export class Sender {
 		if (target.previousSecret && target.previousSecretUntil !== null && target.previousSecretUntil > at)
 			secrets.push(await this.key(target.endpointId, target.previousSecret))
 		const seconds = Math.floor(at / 1000)
-		const body = `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(new Date(event.eventAt).toISOString())},"data":${event.data}}`
+		// A key's own endpoint (the Bot API face's setWebhook) is sent the Bot API's `Update` as it is.
+		const telegram = telegramTokenOf(secrets[0] as Buffer)
+		const body =
+			telegram === undefined
+				? `{"type":${JSON.stringify(event.type)},"timestamp":${JSON.stringify(new Date(event.eventAt).toISOString())},"data":${event.data}}`
+				: JSON.stringify((JSON.parse(event.data) as { update?: unknown }).update ?? {})
 		let pinned = parsed.pinned.get(address)
 		if (pinned === undefined) {
 			pinned = pinnedUrl(url, address)
@@ -115,6 +120,7 @@ export class Sender {
 						'webhook-id': event.messageId,
 						'webhook-timestamp': String(seconds),
 						'webhook-signature': signature(secrets, event.messageId, seconds, body),
+						...(telegram ? { 'x-telegram-bot-api-secret-token': telegram } : {}),
 					},
 					body,
 					redirect: 'manual',

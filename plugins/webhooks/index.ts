@@ -12,6 +12,7 @@ import { Deliverer } from './deliver'
 import { Endpoints, endpointForDelivery } from './endpoints'
 import { History } from './history'
 import { type DeliveryEndpoint, JetStreamOutbox } from './jetstream'
+import { keyEndpoints } from './key-endpoints'
 import { logWebhookFailure } from './log-failure'
 import { databaseOutbox, type Outbox, outboxKind } from './outbox'
 import { webhookRoutes } from './routes'
@@ -82,6 +83,19 @@ export function webhooks(opts: WebhooksPluginOptions = {}) {
 					void refreshKinds()
 				},
 			})
+			// The endpoints API keys make for themselves (the Bot API face's setWebhook): key-endpoints.ts.
+			ctx.registerKeyWebhooks(
+				keyEndpoints({
+					ctx,
+					policy: config,
+					lookup,
+					now,
+					changed(companyId) {
+						source.invalidate(companyId)
+						kick()
+					},
+				}),
+			)
 			const stopObserving = ctx.updates.observe((event) => source.handle(event))
 			// Authorization states, as the userbots' own followers see them, become `userbot.state`.
 			const stopStates = ctx.runtime?.onEvent((event) => {

@@ -1,3 +1,4 @@
+import { TELEGRAM_SHAPE } from './key-endpoints'
 import { openSecret, signingKey } from './secrets'
 
 /**
@@ -11,6 +12,13 @@ export interface SigningKeys {
 	/** The key `get` opened already for this endpoint and sealed text (no promise, no turn), if any. */
 	known(endpointId: number, sealed: string): Buffer | undefined
 }
+
+/**
+ * The secret token of a key's own endpoint (key-endpoints.ts: its sealed secret is `tgbot:` and the
+ * token), by the key `get` made of it: such an endpoint is sent the Bot API's body and header.
+ */
+const telegramTokens = new WeakMap<Buffer, string>()
+export const telegramTokenOf = (key: Buffer): string | undefined => telegramTokens.get(key)
 
 /** Endpoints whose keys are kept at most; past it they are opened again. */
 const KEYS_KEPT = 10_000
@@ -29,7 +37,9 @@ export function signingKeys(dataKey: string): SigningKeys {
 		async get(endpointId, sealed) {
 			let key = known(endpointId, sealed)
 			if (key === undefined) {
-				key = signingKey(await openSecret(dataKey, endpointId, sealed))
+				const secret = await openSecret(dataKey, endpointId, sealed)
+				key = signingKey(secret)
+				if (secret.startsWith(TELEGRAM_SHAPE)) telegramTokens.set(key, secret.slice(TELEGRAM_SHAPE.length))
 				if (keys.size >= KEYS_KEPT) keys.clear()
 				let ofEndpoint = keys.get(endpointId)
 				if (ofEndpoint === undefined) {

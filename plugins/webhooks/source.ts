@@ -5,6 +5,7 @@ import {
 	type EventFilter,
 	facetsOf,
 	NO_FACETS,
+	KEY_WEBHOOK_EVENT,
 	type ObservedEvent,
 	parseFilter,
 	passes,
@@ -23,6 +24,8 @@ interface EndpointFilter {
 	userbotIds: ReadonlySet<number> | null
 	/** Its event filter (docs/webhooks.md#filters); undefined: every event of its kinds. */
 	filter: EventFilter | undefined
+	/** An API key's own endpoint (key-endpoints.ts): only the events whose `data.key_id` is it. */
+	keyId: number | null
 }
 
 export interface EventSourceOptions {
@@ -123,7 +126,8 @@ export class EventSource {
 			(e) =>
 				e.events.has(event.kind) &&
 				(e.userbotIds === null || e.userbotIds.has(event.userbotId)) &&
-				(e.filter === undefined || passes(e.filter, facetsNow())),
+				(e.filter === undefined || passes(e.filter, facetsNow())) &&
+				(e.keyId === null || event.data.key_id === e.keyId),
 		)
 		if (endpoints.length === 0) return null
 		// One `JSON.stringify` of the whole, not a template around the update's: a string pieced
@@ -131,10 +135,15 @@ export class EventSource {
 		const data = event.live
 			? JSON.stringify({ userbot_id: event.userbotId, seq: event.seq, update: event.data })
 			: JSON.stringify({ userbot_id: event.userbotId, seq: event.seq, ...event.data })
+		// A key's update (the Bot API face) is made on every gateway that sees the update: once per key and number.
+		const keyed =
+			event.kind === KEY_WEBHOOK_EVENT
+				? `k:${event.data.key_id}:${(event.data.update as { update_id?: unknown } | undefined)?.update_id}`
+				: null
 		const dedupeKey =
-			event.live && this.opts.ctx.config.bus
-				? `u:${event.userbotId}:${event.seq}`
-				: `${this.epoch}:${event.live ? `u:${event.userbotId}:${event.seq}` : crypto.randomUUID()}`
+			this.opts.ctx.config.bus && (event.live || keyed)
+				? (keyed ?? `u:${event.userbotId}:${event.seq}`)
+				: `${this.epoch}:${event.live ? `u:${event.userbotId}:${event.seq}` : (keyed ?? crypto.randomUUID())}`
 		return {
 			event: {
 				companyId,
@@ -159,6 +168,7 @@ export class EventSource {
 				events: webhookEndpoint.events,
 				userbotIds: webhookEndpoint.userbotIds,
 				filter: webhookEndpoint.filter,
+				keyId: webhookEndpoint.keyId,
 			})
 			.from(webhookEndpoint)
 			.where(and(eq(webhookEndpoint.companyId, companyId), eq(webhookEndpoint.enabled, true)))
@@ -180,6 +190,7 @@ export class EventSource {
 				events: new Set(JSON.parse(r.events) as string[]),
 				userbotIds: r.userbotIds === null ? null : new Set(JSON.parse(r.userbotIds) as number[]),
 				filter: filter?.filter,
+				keyId: r.keyId,
 			})
 		}
 		this.cache.set(companyId, { at: now, endpoints })

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { company, userProfile } from 'userbot-gateway/plugin'
+import { apiKey, company, userProfile } from 'userbot-gateway/plugin'
 
 /**
  * The webhooks' own tables, declared by the plugin (docs/plugins.md#tables). drizzle-kit reads them
@@ -39,8 +39,15 @@ export const webhookEndpoint = sqliteTable(
 		createdBy: integer('created_by').references(() => userProfile.id, { onDelete: 'set null' }),
 		createdAt: integer('created_at').notNull().default(now),
 		updatedAt: integer('updated_at').notNull().default(now),
+		/**
+		 * Set for the endpoint an API key made for itself (the Bot API face's setWebhook,
+		 * key-endpoints.ts): one per key, of the key's one userbot, gone with the key.
+		 */
+		keyId: integer('key_id').references(() => apiKey.id, { onDelete: 'cascade' }),
+		/** That key's own settings of the endpoint (JSON, the face's: `allowed_updates`...). */
+		keySettings: text('key_settings'),
 	},
-	(t) => [index('webhook_endpoint_company').on(t.companyId)],
+	(t) => [index('webhook_endpoint_company').on(t.companyId), uniqueIndex('webhook_endpoint_key').on(t.keyId)],
 )
 
 /**

@@ -23,6 +23,7 @@ import type { PluginDefinition } from '../plugin/define'
 import { RouteOwners } from '../plugin/route-owners'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { createUpdateHub, type UpdateHub } from '../updates/hub'
+import type { KeyWebhooks } from '../updates/key-webhooks'
 import { createUserbotDirectory } from '../userbots/directory'
 import type { UserbotDirectory } from '../userbots/types'
 import type { Logger } from '../util/logger'
@@ -97,6 +98,7 @@ function appContext(
 		if (!files.owner) throw new Error("the userbots' files are not served: the userbots plugin is not loaded")
 		return files.owner
 	}
+	const keyHooks: { owner: KeyWebhooks | null } = { owner: null }
 	// A command run without a socket (the Bot API face): the gateway's, once it is made.
 	const commands: { run: AppContext['runCommand'] } = {
 		run: async () => ({ ok: false, error: GatewayErrors.RUNTIME_UNAVAILABLE }),
@@ -119,6 +121,12 @@ function appContext(
 				throw new StartupError('the userbots’ files have one owner: a second one was registered')
 			files.owner = owner
 		},
+		registerKeyWebhooks: (hooks) => {
+			if (keyHooks.owner)
+				throw new StartupError('the key webhooks have one owner: a second one was registered')
+			keyHooks.owner = hooks
+		},
+		keyWebhooks: () => keyHooks.owner,
 		publish: (event) => {
 			for (const fn of subscribers) fn(event)
 		},

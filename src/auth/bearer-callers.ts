@@ -42,7 +42,12 @@ export function createBearerCallers(deps: {
 				return tokenInvalid
 			const profile = await profiles.get(record.userId)
 			if (!profile?.active || !profile.isOwner || profile.companyId !== record.companyId) return tokenInvalid
-			const principal = principals.ofKey(profile, { id: record.id, scopes: record.scopes })
+			const grant = { id: record.id, scopes: record.scopes }
+			// Presented as a Bot API token: what the Bot API face's entry asks for (src/policy/can.ts).
+			const principal = principals.ofKey(
+				profile,
+				botUserId === undefined ? grant : { ...grant, botToken: true },
+			)
 			const credential: Credential = {
 				principal,
 				family: keyFamily(record.id),

@@ -43,10 +43,12 @@ export function createPrincipals(): PrincipalMaker {
 			made = new Map()
 			keyPrincipals.set(profile, made)
 		}
-		let principal = made.get(key.id)
+		// A key presented as a Bot API token is a principal of its own: its grant says so (`botToken`).
+		const slot = key.botToken ? -key.id : key.id
+		let principal = made.get(slot)
 		if (!principal) {
 			principal = { ...of(profile, 'key'), key }
-			made.set(key.id, principal)
+			made.set(slot, principal)
 		}
 		return principal
 	}

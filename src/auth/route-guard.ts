@@ -31,6 +31,8 @@ export type Locators = Partial<Record<ResourceKind, Locate>>
 /** What the guard asks the authenticator: who the request's credential names, an API key included. */
 export interface CallerSource {
 	caller(request: Request): CallerOutcome | Promise<CallerOutcome>
+	/** The caller a Bot API token names (an entry that finds by `token`, docs/bot-api.md). */
+	botCaller?(request: Request, token: string): Promise<CallerOutcome>
 }
 
 const ID = /^\d{1,15}$/
@@ -60,6 +62,8 @@ export function refusalError(decision: Decision, outcome?: CallerOutcome): HttpE
 	return new HttpError(403, FORBIDDEN[refusal])
 }
 
+const tokenFinder = (entry: PolicyEntry) =>
+	(entry.find ?? []).find((f): f is Extract<Finder, { from: 'token' }> => f.from === 'token')
 const bodyFinders = (entry: PolicyEntry) => (entry.find ?? []).filter((f) => f.from === 'body')
 const paramFinders = (entry: PolicyEntry) =>
 	(entry.find ?? []).filter((f): f is Extract<Finder, { from: 'param' }> => f.from === 'param')
@@ -97,6 +101,26 @@ export function createRouteGuard(auth: CallerSource, locators: Locators = {}): R
 		return principal ?? undefined
 	}
 
+	/**
+	 * An entry that finds by a Bot API token: the token in the path is the credential (no header is
+	 * read), and the resource is the one userbot its key is kept to.
+	 */
+	const byToken = async (request: Request, entry: PolicyEntry, finder: Finder, raw: string | undefined) => {
+		const outcome: CallerOutcome =
+			raw !== undefined && auth.botCaller
+				? await auth.botCaller(request, raw)
+				: { ok: false, status: 401, body: notAuthenticated }
+		if (!outcome.ok && outcome.status !== 401) throw new HttpError(outcome.status, outcome.body)
+		const principal = outcome.ok ? outcome.caller.principal : null
+		const ids = principal?.key?.scopes.userbotIds
+		const found = principal
+			? [await locateBy('userbot', finder, ids?.length === 1 ? String(ids[0]) : undefined)]
+			: []
+		const decision = can(principal, entry, found)
+		if (!decision.ok) throw refusalError(decision, outcome)
+		return principal ?? undefined
+	}
+
 	const sync = (outcome: CallerOutcome, entry: PolicyEntry) => {
 		if (!outcome.ok && outcome.status !== 401) throw new HttpError(outcome.status, outcome.body)
 		const principal = outcome.ok ? outcome.caller.principal : null
@@ -110,12 +134,16 @@ export function createRouteGuard(auth: CallerSource, locators: Locators = {}): R
 			const kind = entry.resource
 			if (paramFinders(entry).length > 0 && !locators[kind])
 				return `finds a ${kind} that its guard cannot locate`
+			if (tokenFinder(entry) && !locators.userbot)
+				return 'finds a userbot by its token, which its guard cannot locate'
 			if (bodyFinders(entry).length > 0 && !locators.userbot)
 				return 'finds userbots in its body, which its guard cannot locate'
 			return null
 		},
 		admit(entry, { request, params }) {
 			if (entry.resource === 'public') return undefined
+			const token = tokenFinder(entry)
+			if (token) return byToken(request, entry, token, params[token.name])
 			const outcome = auth.caller(request)
 			// The hot path (GET /accounts/me/ from a session memory vouches for) stays synchronous.
 			const located = (entry.find ?? []).some((f) => f.from === 'param')

@@ -98,6 +98,15 @@ export {
 export { isTdUpdate } from '../telegram/schema'
 /** What `ctx.updates.observe` hands an observer (a userbot's numbered update), and the TDLib update names. */
 export type { ObservedEvent } from '../updates/hub'
+/** Webhook endpoints owned by one API key (the Bot API face's setWebhook), served by the webhooks plugin. */
+export {
+	KEY_WEBHOOK_EVENT,
+	type KeyWebhookOwner,
+	KeyWebhookRefused,
+	type KeyWebhookSetting,
+	type KeyWebhookState,
+	type KeyWebhooks,
+} from '../updates/key-webhooks'
 
 // Routes as data (docs/plugins.md#routes-as-data).
 
@@ -154,6 +163,7 @@ export {
 export * as RestSchemas from '../openapi/schemas'
 export { reachedUserbots, reachesEvery, reachesUserbot } from '../policy/can'
 export {
+	BOT_API_POLICY,
 	byParam,
 	type CommandPolicy,
 	type Finder,
@@ -173,6 +183,7 @@ export { companyOf } from '../policy/principal'
  * the account families write and the userbots. A plugin's own tables are its own (plugins/webhooks/tables.ts).
  */
 export {
+	apiKey,
 	company,
 	invite,
 	memberGrant,

@@ -72,6 +72,10 @@ export function reachesEvery(principal: Principal, userbots: readonly number[] |
 	return userbots.every((id) => ids.includes(id))
 }
 
+/** A principal that came with a Bot API token: a key made with `bot_api`, kept to its one userbot. */
+export const isBotToken = (principal: Principal): boolean =>
+	principal.key?.botToken === true && principal.key.scopes.userbotIds?.length === 1
+
 /**
  * In this order: who may act at all (the credential, its standing), who reaches the kind (members
  * never reach the owner's resources; keys only what their scopes name), the resources the path or
@@ -84,6 +88,8 @@ export function reachesEvery(principal: Principal, userbots: readonly number[] |
 export function can(principal: Principal | null, entry: PolicyEntry, found: readonly Found[] = []): Decision {
 	if (entry.resource === 'public') return ALLOWED
 	if (!principal || entry.resource === 'operator') return refused('unauthenticated')
+	// The Bot API face: only the credential its path carries, a token kept to one userbot, counts.
+	if (entry.find?.some((f) => f.from === 'token') && !isBotToken(principal)) return refused('unauthenticated')
 	const { standing, key } = principal
 	if (standing === 'status_not_allowed') return refused(standing)
 	// Who they are and that their company is off, they may read: a main server's own me/ says so.

@@ -42,13 +42,16 @@ export type ResourceKind = keyof typeof RESOURCE_KINDS
  * the company). `param`: a path parameter naming a resource of the entry's kind. `frame`: a field of
  * a WebSocket frame naming a userbot. `body`: a body field naming userbots (an id or a list of ids,
  * or null for all of them); `unknown` is the field error a userbot the caller does not reach gets,
- * the words a userbot that does not exist gets.
+ * the words a userbot that does not exist gets. `token`: a path parameter carrying a Bot API token
+ * (docs/bot-api.md), which is both the credential and what names the resource: the caller is the
+ * token's API key, and the userbot found is the one that key is kept to.
  */
 export type Finder =
 	| { readonly from: 'company' }
 	| { readonly from: 'param'; readonly name: string }
 	| { readonly from: 'frame'; readonly field: string }
 	| { readonly from: 'body'; readonly field: string; readonly unknown: string }
+	| { readonly from: 'token'; readonly name: string }
 
 export interface PolicyEntry {
 	readonly action: Action
@@ -88,6 +91,17 @@ export const byParam = (name = 'id'): Finder => ({ from: 'param', name })
 export const inBody = (field: string, unknown: string): Finder => ({ from: 'body', field, unknown })
 /** The WebSocket frame's `userbot_id`. */
 export const FRAME_USERBOT: Finder = { from: 'frame', field: 'userbot_id' }
+
+/** The Bot API token of `/bot:token/...`: the credential, and its key's one userbot. */
+export const BOT_TOKEN: Finder = { from: 'token', name: 'token' }
+
+/**
+ * The Bot API face (`/bot:token/:method`, docs/bot-api.md): only a principal that came with a Bot API
+ * token in the path reaches it, and only the one userbot the token's key is kept to. It reads at the
+ * route: each method's command then asks for its own entry (a `read_only` token reads, its writes
+ * are refused there), and the face's own writes (setWebhook) ask for a key that may write.
+ */
+export const BOT_API_POLICY: PolicyEntry = { action: 'read', resource: 'userbot', find: [BOT_TOKEN] }
 
 /** Anyone, with or without a credential: nothing of anyone is read or changed. */
 export const PUBLIC_READ: PolicyEntry = { action: 'read', resource: 'public' }

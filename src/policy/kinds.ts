@@ -13,11 +13,14 @@ import type { KeyScopes } from './scopes'
 
 /** An API key's scopes, with `mine` standing for the userbot the caller reaches. */
 export interface KindKey {
-	userbots: 'mine' | null
+	/** `own`: userbot D alone, of the caller's company, the one a Bot API token is kept to. */
+	userbots: 'mine' | 'own' | null
 	groups: readonly string[] | null
 	commands: readonly string[] | null
 	readOnly: boolean
 	webhooks: boolean
+	/** Presented as a Bot API token in the path. */
+	botToken?: true
 }
 
 export interface PrincipalKind {
@@ -85,6 +88,14 @@ export const PRINCIPAL_KINDS: readonly PrincipalKind[] = [
 	},
 	{ id: 'key-expired', label: 'an API key past its `expires_at`' },
 	{ id: 'key-revoked', label: 'a revoked API key' },
+	{
+		id: 'bot-token',
+		label:
+			'a Bot API token: an API key made with `bot_api`, kept to its one userbot D; in the path of `/bot:token/...`, as a bearer key elsewhere',
+		as: 'owner',
+		via: 'key',
+		key: { ...noScopes, userbots: 'own', botToken: true },
+	},
 	{ id: 'stranger', label: "another company's owner", as: 'stranger', via: 'bearer' },
 ]
 
@@ -99,13 +110,14 @@ export type Role = (typeof ROLES)[number]
 
 /** The roles an entry is tried on: none (one try) when its request names no resource. */
 export function rolesOf(entry: PolicyEntry): readonly Role[] {
-	const named = (entry.find ?? []).some((f) => f.from !== 'company')
+	// A Bot API token names its own userbot and no other: tried once.
+	const named = (entry.find ?? []).some((f) => f.from !== 'company' && f.from !== 'token')
 	if (!named) return []
 	return entry.resource === 'userbot' || entry.resource === 'webhook' ? ROLES : ['mine', 'foreign']
 }
 
 /** The table's ids: companies 1 (the caller's), 2 (the stranger's), 3 (switched off); userbots A, B, C. */
-export const WORLD = { mine: 1, stranger: 2, off: 3, A: 1, B: 2, C: 3 } as const
+export const WORLD = { mine: 1, stranger: 2, off: 3, A: 1, B: 2, C: 3, D: 4 } as const
 const USERBOT: Record<Role, number> = { mine: WORLD.A, beyond: WORLD.B, foreign: WORLD.C }
 const COMPANY: Record<Role, number> = { mine: WORLD.mine, beyond: WORLD.mine, foreign: WORLD.stranger }
 
@@ -117,12 +129,13 @@ export function principalOf(kind: PrincipalKind): Principal | null {
 	const key = kind.key && {
 		id: 1,
 		scopes: {
-			userbotIds: kind.key.userbots === 'mine' ? [WORLD.A] : null,
+			userbotIds: kind.key.userbots === 'mine' ? [WORLD.A] : kind.key.userbots === 'own' ? [WORLD.D] : null,
 			groups: kind.key.groups,
 			commands: kind.key.commands,
 			readOnly: kind.key.readOnly,
 			webhooks: kind.key.webhooks,
 		} satisfies KeyScopes,
+		...(kind.key.botToken ? { botToken: true as const } : {}),
 	}
 	return {
 		userId: 1,
@@ -139,6 +152,13 @@ export function principalOf(kind: PrincipalKind): Principal | null {
 /** What a finder of `entry` finds when the request names the `role`'s resource, as the faces find it. */
 export function foundOf(entry: PolicyEntry, finder: Finder, role: Role, principal: Principal | null): Found {
 	const company = COMPANY[role]
+	// The userbot a Bot API token's key is kept to, whoever holds it (the request names no other).
+	if (finder.from === 'token') {
+		const d = principal?.key?.scopes.userbotIds?.[0]
+		return d === undefined
+			? { finder, companyId: null }
+			: { finder, companyId: principal?.companyId ?? null, userbots: [d] }
+	}
 	if (finder.from === 'body') {
 		// The guard takes the userbots a body names as the caller's company's, or as nobody's.
 		const ours = principal !== null && principal.companyId === company

@@ -19,4 +19,6 @@ export interface KeyScopes {
 export interface KeyGrant {
 	id: number
 	scopes: KeyScopes
+	/** Presented as a Bot API token in a path (`<bot_user_id>:<key>`, docs/bot-api.md): the Bot API face's entry asks for it. */
+	botToken?: true
 }

@@ -72,7 +72,14 @@ function wsCode(decision: Decision): string {
 function decide(entry: PolicyEntry, kind: PrincipalKind, role: Role | undefined): Decision {
 	const principal = principalOf(kind)
 	const finders = (entry.find ?? []).filter((f: Finder) => f.from !== 'company')
-	const found = role ? finders.map((f) => foundOf(entry, f, role, principal)) : []
+	// A token names its userbot whatever the role: found even where the operation is tried once.
+	const found = finders.flatMap((f) =>
+		role
+			? [foundOf(entry, f, role, principal)]
+			: f.from === 'token'
+				? [foundOf(entry, f, 'mine', principal)]
+				: [],
+	)
 	return can(principal, entry, found)
 }
 
@@ -97,7 +104,9 @@ const findText = (f: Finder) =>
 			? `path \`:${f.name}\``
 			: f.from === 'frame'
 				? `frame \`${f.field}\``
-				: `body \`${f.field}\``
+				: f.from === 'token'
+					? `token \`:${f.name}\``
+					: `body \`${f.field}\``
 
 /** The table's size: operations, kinds of caller, cells. */
 export function tableSize(ops: readonly Operation[]) {

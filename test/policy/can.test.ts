@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'bun:test'
 import { can, type Found, reachesEvery } from '../../src/policy/can'
 import {
+	BOT_API_POLICY,
+	BOT_TOKEN,
 	byParam,
 	commandEntry,
 	entryFault,
@@ -207,5 +209,42 @@ describe('a policy entry', () => {
 			"has an unknown policy action 'delete'",
 		)
 		expect(entryFault(manageUserbot)).toBeNull()
+	})
+})
+
+describe('the Bot API face (BOT_API_POLICY, found by the token in its path)', () => {
+	const bot = (ids: number[] | null, botToken = true): Principal => {
+		const k = key({ userbotIds: ids })
+		return {
+			...k,
+			key: { ...(k.key as NonNullable<Principal['key']>), ...(botToken ? { botToken: true as const } : {}) },
+		}
+	}
+	const its = (companyId: number | null, userbots: number[]): Found => ({
+		finder: BOT_TOKEN,
+		companyId,
+		userbots,
+	})
+
+	it('admits a principal that came with a Bot API token, to its one userbot', () => {
+		expect(can(bot([10]), BOT_API_POLICY, [its(1, [10])])).toEqual({ ok: true })
+		// A read_only token reads here: each method's command decides its writes.
+		const readOnly = bot([10])
+		const k = readOnly.key as NonNullable<Principal['key']>
+		const ro = { ...readOnly, key: { ...k, scopes: { ...k.scopes, readOnly: true } } }
+		expect(can(ro, BOT_API_POLICY, [its(1, [10])])).toEqual({ ok: true })
+	})
+
+	it('refuses every other credential as unauthenticated: the same key as a bearer key, a session, one of many userbots', () => {
+		for (const p of [bot([10], false), owner, member(), bot([10, 11]), bot(null)])
+			expect(can(p, BOT_API_POLICY, [its(1, [10])])).toMatchObject({ ok: false, refusal: 'unauthenticated' })
+	})
+
+	it("answers a token whose userbot is gone, or another company's, not found", () => {
+		expect(can(bot([10]), BOT_API_POLICY, [{ finder: BOT_TOKEN, companyId: null }])).toMatchObject({
+			ok: false,
+			refusal: 'not_found',
+		})
+		expect(can(bot([10]), BOT_API_POLICY, [its(2, [10])])).toMatchObject({ ok: false, refusal: 'not_found' })
 	})
 })

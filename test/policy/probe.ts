@@ -63,6 +63,8 @@ export const SPECIAL: Readonly<Record<string, Special>> = {
 	'POST /api/accounts/logout/': { last: true },
 }
 
+const NOBODYS_TOKEN = '1:ubg_nobody'
+
 /** Path parameters that name no resource: a value the route reads as such. */
 const SAMPLE: Readonly<Record<string, string>> = { file_id: '1', permission: 'userbots.manage' }
 const FORBIDDEN = new Set(['status_not_allowed', 'company_inactive', 'key_scope', 'permission_denied'])
@@ -95,8 +97,10 @@ export async function runRest(world: World, cell: Cell, allowedExpected: boolean
 	const target = await targetOf(world, cell, consuming && special.consumes === 'fresh')
 	if (consuming && special.consumes !== 'fresh' && cell.role)
 		await world.restore(special.consumes as 'grant' | 'proxy', cell.role, target)
+	// A Bot API token's path carries the caller's token, or one of nobody's (its shape, no such key).
+	const token = world.credentials[cell.kind]?.botToken ?? NOBODYS_TOKEN
 	const url = path.replace(/:([a-z_]+)/g, (_, name: string) =>
-		op.params.includes(name) ? String(target) : (SAMPLE[name] ?? '1'),
+		op.params.includes(name) ? String(target) : name === 'token' ? token : (SAMPLE[name] ?? '1'),
 	)
 	const named = bodyUserbot(world, cell.role)
 	const body =

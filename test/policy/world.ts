@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm'
 import { apiKey, company, userProfile } from '../../db/schema'
 import { companyCall, joinCompany } from '../gateway/company'
 import type { TestInstance } from '../helpers'
-import { registerUser, sessionCookie, type TestUser } from '../helpers-ws'
+import { createLoggedInUserbot, registerUser, sessionCookie, type TestUser } from '../helpers-ws'
 
 /**
  * The world the matrix test (./matrix.test.ts) tries every route and command in, made once, through
@@ -18,6 +18,8 @@ export type RoleName = 'mine' | 'beyond' | 'foreign'
 /** How one kind of caller presents itself: the headers of a REST request, a socket's too. */
 export interface Credential {
 	headers: Record<string, string>
+	/** A Bot API token, for the path of `/bot:token/...` (the kinds without one put a token of nobody's there). */
+	botToken?: string
 	/** Bearer token or key for a socket, or the session cookie with its origin. */
 	ws: { bearer: string } | { cookie: string; origin: string } | Record<string, never>
 }
@@ -89,6 +91,20 @@ async function apiKeys(t: TestInstance, o1: Call, mine: number[]) {
 	return keys
 }
 
+/**
+ * The Bot API token of the table (`bot-token`): a key made with `bot_api`, kept to userbot D, which
+ * alone is logged in to Telegram (a token is made only for an account that is; no other kind of
+ * caller reaches D, so no other try acts on it).
+ */
+async function botToken(t: TestInstance, o1: Call, companyId: number) {
+	const d = await createLoggedInUserbot(t, companyId, '9996614444')
+	const res = await ok(
+		await o1('POST', '/api/keys/', { name: `policy bot ${++counter}`, bot_api: true, userbot_ids: [d] }),
+		'bot token',
+	)
+	return (await res.json()) as { key: string; bot_token: string }
+}
+
 /** Builds the world on `t`, whose `/api/webhooks/` takes endpoints on 127.0.0.1 over http. */
 export async function buildWorld(t: TestInstance): Promise<World> {
 	const p = await people(t)
@@ -109,6 +125,7 @@ export async function buildWorld(t: TestInstance): Promise<World> {
 	const spares: number[] = []
 	for (let i = 0; i < 6; i++) spares.push(await userbotFor('mine'))
 	const keys = await apiKeys(t, p.o1, [a, ...spares])
+	const bot = await botToken(t, p.o1, p.owner.companyId)
 	const makers: Record<string, (role: RoleName) => Promise<number>> = {
 		userbot: async (role) =>
 			role === 'mine' ? (spares.shift() ?? Promise.reject(new Error('no spare'))) : userbotFor(role),
@@ -131,7 +148,14 @@ export async function buildWorld(t: TestInstance): Promise<World> {
 	}
 	return {
 		t,
-		credentials: await credentialsOf(t, p, keys),
+		credentials: {
+			...(await credentialsOf(t, p, keys)),
+			'bot-token': {
+				headers: { authorization: `Bearer ${bot.key}` },
+				ws: { bearer: bot.key },
+				botToken: bot.bot_token,
+			},
+		},
 		ids,
 		fresh: (kind, role) => {
 			const make = makers[kind]

@@ -12,7 +12,7 @@ import { fileHandlers } from './files'
 import { downloadHandlers, holdDownloads } from './files/downloads'
 import { inviteHandlers } from './invites'
 import { memberHandlers } from './members'
-import { messageHandlers } from './messages'
+import { messageHandlers, sendFromOtherDevice } from './messages'
 import { historyHandlers } from './messages/history'
 import { peopleHandlers } from './people'
 import { privacyHandlers } from './people/privacy'
@@ -60,7 +60,9 @@ const HANDLERS: Handlers = {
  * that much longer, as real TDLib's does while it flushes its database (tests of hand-overs);
  * `emulatorRevoke` ends this client's session as another device of the account would;
  * `emulatorHoldDownloads {hold}` holds this client's downloads after their current part, or lets them
- * go (downloads.ts). Domains
+ * go (downloads.ts); `emulatorSendFromOtherDevice {chat_id, text}` plays another device of the
+ * account sending a text (every member's client, this one too, hears the sent message as
+ * `updateNewMessage`, without `sending_state`: TDLib's client never sent it). Domains
  * add their own (`password.ts`: reading the emulated mail, a session's age).
  */
 export type EmulatorRequest =
@@ -71,6 +73,7 @@ export type EmulatorRequest =
 	| { _: 'emulatorSlowClose'; ms: number }
 	| { _: 'emulatorRevoke' }
 	| { _: 'emulatorHoldDownloads'; hold: boolean }
+	| { _: 'emulatorSendFromOtherDevice'; chat_id: number; text: string }
 	| PasswordEmulatorRequest
 
 const DOMAIN_EMULATOR_REQUESTS = new Set(['emulatorReadMail', 'emulatorSetSessionAge'])
@@ -197,6 +200,8 @@ async function emulatorOnly(session: Session, settings: TestSettings, request: T
 		code?: number
 		message?: string
 		hold?: boolean
+		chat_id?: number
+		text?: string
 	}
 	const ms = Math.max(0, Number(raw.ms) || 0)
 	switch (raw._) {
@@ -215,6 +220,8 @@ async function emulatorOnly(session: Session, settings: TestSettings, request: T
 		case 'emulatorHoldDownloads':
 			holdDownloads(session, raw.hold === true)
 			return { _: 'ok' }
+		case 'emulatorSendFromOtherDevice':
+			return sendFromOtherDevice(session, Number(raw.chat_id), String(raw.text ?? ''))
 		case 'emulatorLatency':
 			settings.latencyMs = ms
 			return { _: 'ok' }

@@ -2626,6 +2626,17 @@ export type RestApi = {
 						}
 				  }
 				| {
+						status: 409
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
 						status: 429
 						value: {
 							ok: false
@@ -2680,6 +2691,17 @@ export type RestApi = {
 				  }
 				| {
 						status: 404
+						value: {
+							ok: false
+							error_code: number
+							description: string
+							parameters?: {
+								retry_after?: number
+							}
+						}
+				  }
+				| {
+						status: 409
 						value: {
 							ok: false
 							error_code: number

@@ -68,6 +68,26 @@ function replyTo(
 }
 
 /**
+ * Emulator-only (client.ts): another device of the account sends `text` to the chat. The cloud
+ * stores it and every member's client hears of it, this account's own client too: the sent message,
+ * outgoing, with no `sending_state` (this client never had a temporary copy of it).
+ */
+export function sendFromOtherDevice(s: Session, chatId: number, text: string): Td.message {
+	const chat = writable(s, chatId)
+	const record = s.world.addMessage(
+		chat,
+		s.userId,
+		{ _: 'messageText', text: { _: 'formattedText', text, entities: [] } } as Td.messageText,
+		{},
+	)
+	s.world.notify(chat.members.keys(), (viewer) => ({
+		_: 'updateNewMessage',
+		message: messageObject(s.world, chat, record, viewer),
+	}))
+	return messageObject(s.world, chat, record, s.userId)
+}
+
+/**
  * Stores the message and answers with TDLib's temporary copy (pending, id one above the final
  * one); `updateMessageSendSucceeded` with the final message follows on the next turn, or
  * `updateMessageSendFailed` when the cloud refuses it (send-failures.ts).
