@@ -8,7 +8,7 @@ export const getChat = defineCommand({
 	summary: 'One chat: title, type, unread count, last message, photo.',
 	result: { description: "TDLib's `chat`.", tdlib: 'chat' },
 	examples: [{ chat_id: -1000000003001 }],
-	methods: ['getChat'],
+	methods: ['getChat', 'createPrivateChat'],
 	input: fields({ chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED) }),
 	run: (input, ctx) => ctx.invoke({ _: 'getChat', chat_id: input.chat_id }),
 })

@@ -17,7 +17,7 @@ export const joinChat = defineCommand({
 	errors: [E.CHAT_ID_OR_USERNAME],
 	examples: [{ chat_id: -1000000003001 }, { username: 'emulator_lounge' }],
 	flood: 'join',
-	methods: ['searchPublicChat', 'joinChat'],
+	methods: ['searchPublicChat', 'joinChat', 'createPrivateChat'],
 	input: fields({
 		chat_id: optionalInt('chat_id'),
 		username: optionalText('username'),

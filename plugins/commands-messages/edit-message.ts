@@ -19,7 +19,7 @@ export const editMessage = defineCommand({
 	summary: "Replaces a message's text (and its entities).",
 	result: { description: "TDLib's edited message.", tdlib: 'message' },
 	examples: [{ chat_id: -1000000003001, message_id: 1048576, text: 'Edited' }],
-	methods: ['editMessageText'],
+	methods: ['editMessageText', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),

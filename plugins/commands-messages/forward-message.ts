@@ -195,7 +195,7 @@ export const forwardMessage = defineCommand({
 	},
 	examples: [{ to_chat_ids: [1001], from_chat_id: -1000000003001, message_ids: [1048576] }],
 	flood: 'send',
-	methods: ['forwardMessages', 'getMessage', 'sendMessage'],
+	methods: ['forwardMessages', 'getMessage', 'sendMessage', 'createPrivateChat'],
 	input: ForwardInput,
 	updates: SENT_UPDATES,
 	async run(input, ctx) {

@@ -29,7 +29,7 @@ export const replyMessage = defineCommand({
 		{ chat_id: -1000000003001, reply_to_message_id: 1048576, text: 'Noted', wait_sent: true },
 	],
 	flood: 'send',
-	methods: ['sendMessage'],
+	methods: ['sendMessage', 'createPrivateChat'],
 	updates: SENT_UPDATES,
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

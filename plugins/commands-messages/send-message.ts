@@ -15,7 +15,6 @@ import {
 	type JsonObject,
 	optionalInt,
 	optionalString,
-	requiredInt,
 	TEXT_ENTITY,
 	tdListField,
 	tdObjectField,
@@ -25,6 +24,7 @@ import {
 import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
 import { buildMediaContent, checkAlbumType, isMediaShape, MEDIA_TYPES } from './media'
+import { RECIPIENT_ERRORS, RECIPIENT_FIELDS, RECIPIENT_METHODS, recipientChat } from './recipient'
 import { SENT_UPDATES, waitSent, waitSentField } from './wait-sent'
 
 const MAX_ALBUM = 10
@@ -52,7 +52,7 @@ const SEND_OPTIONS = tdSlot('messageSendOptions')
 const REPLY_MARKUP = tdSlot('ReplyMarkup')
 
 export const SendMessageInput = fields({
-	chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+	...RECIPIENT_FIELDS,
 	text: textField('text'),
 	entities: tdListField('entities', TEXT_ENTITY),
 	message_thread_id: optionalInt('message_thread_id'),
@@ -81,7 +81,8 @@ export const SendMessageInput = fields({
 	media_type: documented(optionalString('media_type'), { enum: [...MEDIA_TYPES], default: 'document' }),
 	wait_sent: waitSentField,
 })
-export type SendMessageInput = v.InferOutput<typeof SendMessageInput>
+/** The input once its recipient is a chat id (recipient.ts). */
+export type SendMessageInput = v.InferOutput<typeof SendMessageInput> & { chat_id: number }
 
 /** TDLib message ids are server ids × 2^20 (docs/tdlib-mapping.md#conventions). */
 const MESSAGE_ID_SHIFT = 2 ** 20
@@ -194,15 +195,21 @@ export const sendMessage = defineCommand({
 		E.MEDIA_FILE_REQUIRED,
 		E.MEDIA_TYPE_UNSUPPORTED,
 		E.ALBUM_MEDIA_TYPE,
+		...RECIPIENT_ERRORS,
 	],
 	examples: [
 		{ chat_id: -1000000003001, text: 'Hello!' },
 		{ chat_id: 1001, text: 'Re', reply_to_message_id: 1048576 },
 		{ chat_id: 1001, text: 'Sent for sure', wait_sent: true },
+		{ phone: '+9996631111', text: 'Hello Carol' },
+		{ username: 'dave', text: 'Hello Dave' },
 	],
 	flood: 'send',
-	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup'],
+	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup', ...RECIPIENT_METHODS],
 	input: SendMessageInput,
 	updates: SENT_UPDATES,
-	run: (input, ctx) => (input.wait_sent ? waitSent(ctx, () => sendNow(input, ctx)) : sendNow(input, ctx)),
+	run: async (given, ctx) => {
+		const input = { ...given, chat_id: await recipientChat(given, ctx) }
+		return input.wait_sent ? waitSent(ctx, () => sendNow(input, ctx)) : sendNow(input, ctx)
+	},
 })

@@ -59,7 +59,7 @@ export const setReaction = defineCommand({
 	examples: [
 		{ chat_id: -1000000003001, message_id: 1048576, reaction: { '@type': 'reactionTypeEmoji', emoji: '👍' } },
 	],
-	methods: ['addMessageReaction'],
+	methods: ['addMessageReaction', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),

@@ -8,7 +8,7 @@ export const unpinMessage = defineCommand({
 	summary: 'Unpins a message.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, message_id: 1048576 }],
-	methods: ['unpinChatMessage'],
+	methods: ['unpinChatMessage', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),

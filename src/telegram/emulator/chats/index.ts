@@ -52,7 +52,7 @@ export const chatHandlers: Handlers = {
 	createPrivateChat(s, req) {
 		const userId = req.user_id ?? 0
 		if (!s.world.users.has(userId)) fail('User not found')
-		const chat = s.world.privateChat(s.userId, userId, true)!
+		const chat = s.world.openPrivateChat(s.userId, userId)
 		return chatObject(s.world, chat, s.userId)
 	},
 	getOption(s, req) {

@@ -1,5 +1,5 @@
 import type * as Td from 'tdlib-types'
-import { formattedText } from '../objects'
+import { formattedText, userObject } from '../objects'
 import { fail, type Handlers, OK, type Session } from '../session'
 import type { World } from '../world'
 
@@ -102,6 +102,23 @@ export const peopleHandlers: Handlers = {
 			return user.id
 		})
 		return { _: 'importedContacts', user_ids, importer_count: user_ids.map(() => 0) }
+	},
+	/**
+	 * A user by phone number: with `only_local`, one whose number this account sees (its contacts, as
+	 * TDLib's cache of resolved numbers holds them), else TDLib's 404; otherwise the server's
+	 * contacts.resolvePhone, which finds any registered number.
+	 */
+	searchUserByPhoneNumber(s, req) {
+		const phone = (req.phone_number ?? '').replace(/\D/g, '')
+		if (!phone) fail('Phone number is invalid')
+		const user = s.world.userByPhone(phone)
+		const seen = user && (user.id === s.userId || contactsOf(s.world, s.userId).has(user.id))
+		if (req.only_local) {
+			if (!user || !seen) fail('Not Found', 404)
+			return { ...userObject(user, s.userId), ...contactFlags(s.world, s.userId, user.id) }
+		}
+		if (!user) fail('PHONE_NOT_OCCUPIED')
+		return { ...userObject(user, s.userId), ...contactFlags(s.world, s.userId, user.id) }
 	},
 	removeContacts(s, req) {
 		const mine = contactsOf(s.world, s.userId)
