@@ -30,6 +30,12 @@ export const ChatsErrors = {
 	MIN_DATE_RANGE: 'min_date must be between 0 and 2147483647',
 	MAX_DATE_RANGE: 'max_date must be between 0 and 2147483647',
 	CHAT_ID_OR_USERNAME: 'chat_id or username is required',
+	ACTION_REQUIRED: 'chat_action is required',
+	ACTION_UNKNOWN:
+		'chat_action must be one of typing, upload_photo, record_video, upload_video, record_voice, upload_voice, upload_document, choose_sticker, find_location, record_video_note, upload_video_note, cancel',
+	USERNAME_UNKNOWN: 'no chat has this username',
+	ONE_CHAT: 'only one of chat_id and username may be given',
+	ONE_CHAT_TO_JOIN: 'only one of chat_id, username and invite_link may be given',
 	MESSAGE_IDS_EMPTY: 'message_ids must not be empty',
 	USER_IDS_REQUIRED: 'user_ids is required',
 	USER_IDS_EMPTY: 'user_ids must not be empty',

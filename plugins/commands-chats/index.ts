@@ -22,6 +22,7 @@ import { searchChatMessages } from './search-chat-messages'
 import { searchChats } from './search-chats'
 import { searchContacts } from './search-contacts'
 import { searchMessages } from './search-messages'
+import { sendChatAction } from './send-chat-action'
 import { viewMessages } from './view-messages'
 
 export const chatsCommands = defineCommandGroup({
@@ -40,6 +41,7 @@ export const chatsCommands = defineCommandGroup({
 		searchMessages,
 		viewMessages,
 		readChat,
+		sendChatAction,
 		getContacts,
 		importContacts,
 		removeContacts,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
+import { SEED_CHATS } from '../../src/telegram/emulator'
 import { TdError } from '../../src/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
@@ -8,6 +9,7 @@ import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
  * (`createPrivateChat`, `searchPublicChat`, a public search) or a message is in it ("Chat not found"
  * before, whatever the user's username); the other side knows it from the first message on.
  */
+const ALICE = 1
 const BOB = 2
 const DAVE = 4
 const EVE = 5
@@ -30,6 +32,7 @@ describe('emulator private chats', () => {
 	let t: TestRuntime
 	beforeAll(async () => {
 		t = await startRuntime()
+		await login(t.rt, ALICE, '9996611111')
 		await login(t.rt, BOB, '9996621234')
 		await login(t.rt, DAVE, '9996614444')
 		await login(t.rt, EVE, '9996625555')
@@ -85,5 +88,22 @@ describe('emulator private chats', () => {
 				invoke(BOB, { _: 'searchUserByPhoneNumber', phone_number: '15550000000', only_local: false }),
 			),
 		).toBe('400 PHONE_NOT_OCCUPIED')
+	})
+
+	it('sendChatAction: a chat the account knows and may write in', async () => {
+		const typing = { _: 'chatActionTyping' } as const
+		expect(await invoke(ALICE, { _: 'sendChatAction', chat_id: 1002, action: typing })).toEqual({ _: 'ok' })
+		expect(
+			await invoke(ALICE, { _: 'sendChatAction', chat_id: SEED_CHATS.supergroup, action: typing }),
+		).toEqual({
+			_: 'ok',
+		})
+		// Alice is a plain subscriber of Carol's channel; Dave is in no chat with Eve.
+		expect(
+			await tdError(invoke(ALICE, { _: 'sendChatAction', chat_id: SEED_CHATS.channel, action: typing })),
+		).toBe('400 Have no write access to the chat')
+		expect(await tdError(invoke(DAVE, { _: 'sendChatAction', chat_id: 1005, action: typing }))).toBe(
+			'400 Chat not found',
+		)
 	})
 })

@@ -32,6 +32,12 @@ const publicChats = (world: World) =>
 		return { byUsername }
 	})
 
+/** The public username of a supergroup or channel, or undefined for one that has none. */
+export function publicUsername(world: World, chat: ChatRecord): string | undefined {
+	for (const [name, c] of publicChats(world).byUsername) if (c === chat) return name
+	return undefined
+}
+
 /** TDLib's `clean_username`: dots removed, lower case; then one leading `@` dropped. */
 function cleanUsername(raw: string): string {
 	const cleaned = raw.replaceAll('.', '').toLowerCase()
@@ -50,8 +56,7 @@ export function knownChat(s: Session, chatId: number | undefined): ChatRecord {
 
 const usernameOf = (s: Session, chat: ChatRecord): string => {
 	if (chat.kind === 'private') return s.world.users.get(s.world.chatIdFor(s.userId, chat))?.username ?? ''
-	for (const [name, c] of publicChats(s.world).byUsername) if (c === chat) return name
-	return ''
+	return publicUsername(s.world, chat) ?? ''
 }
 
 /** TDLib's search of titles and usernames: each word of the query begins a word of the chat's. */

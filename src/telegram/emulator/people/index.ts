@@ -111,13 +111,11 @@ export const peopleHandlers: Handlers = {
 	searchUserByPhoneNumber(s, req) {
 		const phone = (req.phone_number ?? '').replace(/\D/g, '')
 		if (!phone) fail('Phone number is invalid')
-		const user = s.world.userByPhone(phone)
-		const seen = user && (user.id === s.userId || contactsOf(s.world, s.userId).has(user.id))
-		if (req.only_local) {
-			if (!user || !seen) fail('Not Found', 404)
-			return { ...userObject(user, s.userId), ...contactFlags(s.world, s.userId, user.id) }
-		}
-		if (!user) fail('PHONE_NOT_OCCUPIED')
+		const found = s.world.userByPhone(phone)
+		const seen = found && (found.id === s.userId || contactsOf(s.world, s.userId).has(found.id))
+		const user = req.only_local
+			? ((seen ? found : undefined) ?? fail('Not Found', 404))
+			: (found ?? fail('PHONE_NOT_OCCUPIED'))
 		return { ...userObject(user, s.userId), ...contactFlags(s.world, s.userId, user.id) }
 	},
 	removeContacts(s, req) {
