@@ -50,7 +50,7 @@ export const MessagesErrors = {
 	REACTION_TOO_MANY: `reaction must contain at most ${MAX_REACTIONS} reaction items`,
 	CAPTIONED_COPIES_TOO_MANY: `with new_caption, to_chat_ids × message_ids must be at most ${MAX_CAPTIONED_COPIES}`,
 	TOPIC_ID_TYPE: 'topic_id must be a messageTopicThread, messageTopicForum or messageTopicDirectMessages',
-	/** send_message's recipient (recipient.ts, docs/commands.md#reaching-a-person). */
+	/** send_message's recipient (recipient.ts, docs/command-groups.md#reaching-a-person). */
 	ONE_RECIPIENT: 'only one of chat_id, phone and username may be given',
 	PHONE_INVALID: 'phone must be a phone number',
 	USERNAME_INVALID: 'username must be a Telegram username',

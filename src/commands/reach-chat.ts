@@ -4,7 +4,7 @@ import { TdError, type TdInvoke } from '../telegram/types'
 export const CHAT_NOT_FOUND = 'Chat not found'
 
 /**
- * Reaching a person (docs/commands.md#reaching-a-person). TDLib on a user account knows a user's
+ * Reaching a person (docs/command-groups.md#reaching-a-person). TDLib on a user account knows a user's
  * private chat only once a message was in it or the client opened it (`createPrivateChat`): a
  * user id that `import_contacts` just answered is "Chat not found" to every other request. A command
  * that declares `createPrivateChat` among its `methods` gets TDLib through this: a request with a

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test'
 import { chatsHarness } from '../commands-chats/harness'
 
 /**
- * Reaching a person (docs/commands.md#reaching-a-person), on the WebSocket, as a new user tries it:
+ * Reaching a person (docs/command-groups.md#reaching-a-person), on the WebSocket, as a new user tries it:
  * Bob's userbot (1002) writes to people it has no chat with yet, by the user id import_contacts
  * answered, by phone and by username; a user id as chat_id opens the chat on the other commands too.
  */
