@@ -220,3 +220,29 @@ export function chatFullInfoOf(answer: Td) {
 	if (answer.has_protected_content === true) out.has_protected_content = true
 	return out
 }
+
+/** TDLib's `photoSize` as a Bot API `PhotoSize`: the file ids are TDLib's remote ids. */
+export function photoSizeOf(size: unknown) {
+	const s = obj(size)
+	const file = obj(s.photo)
+	const remote = obj(file.remote)
+	return {
+		file_id: str(remote.id) ?? '',
+		file_unique_id: str(remote.unique_id) ?? '',
+		width: num(s.width),
+		height: num(s.height),
+		...(num(file.size) > 0 ? { file_size: num(file.size) } : {}),
+	}
+}
+
+/** TDLib's `chatPhotos` as a Bot API `UserProfilePhotos`: each photo its sizes, smallest first. */
+export function userProfilePhotosOf(photos: Td) {
+	const list = Array.isArray(photos.photos) ? photos.photos : []
+	return {
+		total_count: num(photos.total_count),
+		photos: list.map((p) => {
+			const sizes = obj(p).sizes
+			return (Array.isArray(sizes) ? sizes : []).map(photoSizeOf)
+		}),
+	}
+}

@@ -10,6 +10,8 @@ export const MAX_HISTORY_CALLS = 10
 /** get_chats assembles at most this many chats a page (one getChat each). */
 export const MAX_CHATS_LIMIT = 100
 export const DEFAULT_CHATS_LIMIT = 20
+/** get_user_profile_photos: at most 100 a page, as the Bot API's getUserProfilePhotos. */
+export const MAX_PROFILE_PHOTOS = 100
 
 export const ChatsErrors = {
 	CHAT_ID_REQUIRED: 'chat_id is required',
@@ -20,6 +22,7 @@ export const ChatsErrors = {
 	CHATS_LIMIT_RANGE: `limit must be between 1 and ${MAX_CHATS_LIMIT}`,
 	OFFSET_RANGE: 'offset must be between -99 and 0',
 	OFFSET_NEGATIVE: 'offset must be non-negative',
+	PHOTOS_LIMIT_RANGE: `limit must be between 1 and ${MAX_PROFILE_PHOTOS}`,
 	CHAT_LIST: 'chat_list must be main, archive or a folder id',
 	FILTER: 'filter must be one of photo, video, document, audio, animation, voice_note, photo_and_video',
 	QUERY_REQUIRED: 'query is required',

@@ -13,6 +13,7 @@ import { getContacts } from './get-contacts'
 import { getMe } from './get-me'
 import { getMessage } from './get-message'
 import { getUser } from './get-user'
+import { getUserProfilePhotos } from './get-user-profile-photos'
 import { importContacts } from './import-contacts'
 import { joinChat } from './join-chat'
 import { leaveChat } from './leave-chat'
@@ -30,6 +31,7 @@ export const chatsCommands = defineCommandGroup({
 	commands: [
 		getMe,
 		getUser,
+		getUserProfilePhotos,
 		getChats,
 		getChat,
 		searchChats,

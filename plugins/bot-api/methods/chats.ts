@@ -10,6 +10,7 @@ import {
 	tdPermissions,
 	tdRights,
 	type Users,
+	userProfilePhotosOf,
 } from '../objects-chat'
 import { intOf, objectOf, requiredInt, stringOf } from '../params'
 import { type Call, chatId, command, type Method, type Td } from './call'
@@ -209,6 +210,16 @@ export const CHAT_METHODS: Readonly<Record<string, Method>> = {
 			throw err
 		}
 		return true
+	},
+
+	getUserProfilePhotos: async (call) => {
+		const { params } = call
+		const input = given({
+			user_id: userId(params),
+			offset: intOf(params, 'offset'),
+			limit: intOf(params, 'limit'),
+		})
+		return userProfilePhotosOf(await command(call, 'get_user_profile_photos', input))
 	},
 
 	// TDLight's user-mode extras (docs/bot-api.md#user-mode-extras).

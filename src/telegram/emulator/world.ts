@@ -30,6 +30,10 @@ export interface UserRecord {
 	phone?: string
 	password?: { value: string; hint: string }
 	defaultAutoDeleteTime: number
+	/** The profile photo's file (one size kept), if the user has one; everyone may see it. */
+	photoFileId?: number
+	/** When the profile photo was set (Unix time). */
+	photoDate?: number
 }
 
 export interface MessageRecord {

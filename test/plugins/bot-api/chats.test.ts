@@ -273,6 +273,43 @@ describe('invite links and join requests', () => {
 	})
 })
 
+describe('getUserProfilePhotos', () => {
+	it('answers UserProfilePhotos whose PhotoSize file ids are TDLib’s remote ids', async () => {
+		const photos = await result<{ total_count: number; photos: Array<Array<Record<string, unknown>>> }>(
+			'getUserProfilePhotos',
+			{ user_id: CAROL },
+		)
+		expect(photos.total_count).toBe(1)
+		const direct = await bobWs.command({
+			action: 'get_user_profile_photos',
+			userbot_id: f.userbotId,
+			user_id: CAROL,
+		})
+		const td = direct.payload.result as {
+			photos: Array<{ sizes: Array<{ photo: { size: number; remote: { id: string; unique_id: string } } }> }>
+		}
+		const file = td.photos[0]?.sizes[0]?.photo
+		expect(photos.photos).toEqual([
+			[
+				{
+					file_id: file?.remote.id,
+					file_unique_id: file?.remote.unique_id,
+					width: 4,
+					height: 4,
+					file_size: file?.size,
+				},
+			],
+		])
+		expect(await result('getUserProfilePhotos', { user_id: 1001, limit: 5 })).toEqual({
+			total_count: 0,
+			photos: [],
+		})
+		expect(await refusal('getUserProfilePhotos', { user_id: CAROL, limit: 0 })).toBe(
+			'Bad Request: limit must be between 1 and 100',
+		)
+	})
+})
+
 describe('chat actions, the chat list, search, joining and leaving', () => {
 	it('sendChatAction sends the Bot API actions; an unknown one is refused in the Bot API wording', async () => {
 		for (const action of ['typing', 'upload_photo', 'record_voice', 'cancel'])

@@ -76,3 +76,33 @@ describe('get_chats', () => {
 		expect(chats.find((c) => c.id === 1001)?.is_channel).toBeUndefined()
 	})
 })
+
+describe('get_user_profile_photos', () => {
+	it("answers TDLib's chatPhotos of a user, a page of them; checks offset and limit", async () => {
+		type Photos = {
+			total_count: number
+			photos: Array<{ sizes: Array<{ width: number; photo: { remote: { id: string; unique_id: string } } }> }>
+		}
+		const carol = await ok<Photos>('get_user_profile_photos', { user_id: 1003 })
+		expect(carol.total_count).toBe(1)
+		expect(carol.photos[0]?.sizes[0]).toMatchObject({
+			width: 4,
+			photo: { remote: { id: expect.any(String) } },
+		})
+		expect(carol.photos[0]?.sizes[0]?.photo.remote.id).not.toBe('')
+		expect((await ok<Photos>('get_user_profile_photos', { user_id: 1003, offset: 1 })).photos).toEqual([])
+		expect(await ok('get_user_profile_photos', { user_id: 1001 })).toEqual({
+			_: 'chatPhotos',
+			total_count: 0,
+			photos: [],
+		})
+		expect(await error('get_user_profile_photos', { user_id: 1003, offset: -1 })).toBe(
+			'offset must be non-negative',
+		)
+		expect(await error('get_user_profile_photos', { user_id: 1003, limit: 0 })).toBe(
+			'limit must be between 1 and 100',
+		)
+		expect(await error('get_user_profile_photos', {})).toBe('user_id is required')
+		expect(await error('get_user_profile_photos', { user_id: 4242424242 })).toBe('User not found')
+	})
+})

@@ -811,6 +811,18 @@ export type BuiltInCommands = {
 		}
 		result: Td.user | Td.userFullInfo
 	}
+	/** A user's profile photos, newest first, each in its sizes. Result: TDLib's `chatPhotos`: `total_count` and a page of `chatPhoto`s. */
+	get_user_profile_photos: {
+		input: {
+			/** an integer (a string of digits is read as one) */
+			user_id: number | string
+			/** an integer (a string of digits is read as one) */
+			offset?: number | string
+			/** an integer (a string of digits is read as one) */
+			limit?: number | string
+		}
+		result: Td.chatPhotos
+	}
 	/** A page of a chat list (main, archive or a folder), each chat with title, type, unread count, last message and photo. Result: `{chats: [{id, title, type, is_channel (a supergroup), unread_count, last_message, photo_file_ids}], offset, next_offset}`; `next_offset` is 0 at the list's end. */
 	get_chats: {
 		input: {

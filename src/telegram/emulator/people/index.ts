@@ -1,4 +1,5 @@
 import type * as Td from 'tdlib-types'
+import { fileRecord, fileView } from '../files'
 import { formattedText, userObject } from '../objects'
 import { fail, type Handlers, OK, type Session } from '../session'
 import type { World } from '../world'
@@ -82,6 +83,30 @@ export const peopleHandlers: Handlers = {
 			gift_settings: NO_GIFTS,
 			pending_rating_date: 0,
 		}
+	},
+	/**
+	 * A user's profile photos, newest first: the emulator keeps one at most (its file in one size, as
+	 * for group photos). TDLib checks offset and limit before anything else.
+	 */
+	getUserProfilePhotos(s, req) {
+		const offset = req.offset ?? 0
+		const limit = req.limit ?? 0
+		if (offset < 0) fail('Parameter offset must be non-negative')
+		if (limit <= 0) fail('Parameter limit must be positive')
+		const userId = req.user_id ?? 0
+		if (userId <= 0) fail('Invalid user identifier')
+		const user = s.world.users.get(userId) ?? fail('User not found')
+		const record = user.photoFileId ? fileRecord(s.world, user.photoFileId) : undefined
+		if (!record) return { _: 'chatPhotos', total_count: 0, photos: [] }
+		const photo: Td.chatPhoto = {
+			_: 'chatPhoto',
+			id: String(record.id),
+			added_date: user.photoDate ?? 0,
+			sizes: [
+				{ _: 'photoSize', type: 'x', photo: fileView(s, record), width: 4, height: 4, progressive_sizes: [] },
+			],
+		}
+		return { _: 'chatPhotos', total_count: 1, photos: offset === 0 ? [photo] : [] }
 	},
 	getContacts(s) {
 		const ids = sortedContacts(s)
