@@ -56,7 +56,7 @@ export const addChatAdministrator = defineCommand({
 			custom_title: 'moderator',
 		},
 	],
-	methods: ['getChat', 'setChatMemberStatus', 'setChatMemberTag'],
+	methods: ['getChat', 'setChatMemberStatus', 'setChatMemberTag', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),

@@ -9,7 +9,7 @@ export const createChatInviteLink = defineCommand({
 	summary: 'A new invite link, with a name, expiry, member limit or approval.',
 	result: { description: 'The new link.', tdlib: 'chatInviteLink' },
 	examples: [{ chat_id: -1000000003001, name: 'partners', member_limit: 50 }],
-	methods: ['createChatInviteLink'],
+	methods: ['createChatInviteLink', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		name: optionalString('name'),

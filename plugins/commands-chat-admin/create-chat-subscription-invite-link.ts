@@ -58,7 +58,7 @@ export const createChatSubscriptionInviteLink = defineCommand({
 	examples: [
 		{ chat_id: -1000000003002, name: 'premium', subscription_pricing: { period: 2592000, star_count: 100 } },
 	],
-	methods: ['createChatSubscriptionInviteLink'],
+	methods: ['createChatSubscriptionInviteLink', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		name: optionalString('name'),

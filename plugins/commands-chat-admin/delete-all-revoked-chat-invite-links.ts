@@ -11,7 +11,7 @@ export const deleteAllRevokedChatInviteLinks = defineCommand({
 	summary: 'Deletes every revoked link of one administrator.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, creator_user_id: 1002 }],
-	methods: ['deleteAllRevokedChatInviteLinks'],
+	methods: ['deleteAllRevokedChatInviteLinks', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		creator_user_id: requiredInt('creator_user_id', E.CREATOR_USER_ID_REQUIRED),

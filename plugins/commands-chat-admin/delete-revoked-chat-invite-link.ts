@@ -9,7 +9,7 @@ export const deleteRevokedChatInviteLink = defineCommand({
 	summary: 'Deletes a revoked link.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp' }],
-	methods: ['deleteRevokedChatInviteLink'],
+	methods: ['deleteRevokedChatInviteLink', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),

@@ -56,7 +56,7 @@ export const editChatInviteLink = defineCommand({
 			keep_unspecified: true,
 		},
 	],
-	methods: ['getChatInviteLink', 'editChatInviteLink'],
+	methods: ['getChatInviteLink', 'editChatInviteLink', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),

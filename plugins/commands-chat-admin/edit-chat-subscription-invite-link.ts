@@ -14,7 +14,7 @@ export const editChatSubscriptionInviteLink = defineCommand({
 	summary: 'Renames a subscription link (left out, nothing changes).',
 	result: { description: 'The link as it now stands.', tdlib: 'chatInviteLink' },
 	examples: [{ chat_id: -1000000003002, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', name: 'vip' }],
-	methods: ['getChatInviteLink', 'editChatSubscriptionInviteLink'],
+	methods: ['getChatInviteLink', 'editChatSubscriptionInviteLink', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),

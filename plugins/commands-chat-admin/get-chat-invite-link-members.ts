@@ -24,7 +24,7 @@ export const getChatInviteLinkMembers = defineCommand({
 	summary: 'Who joined by a link.',
 	result: { description: "TDLib's link members.", tdlib: 'chatInviteLinkMembers' },
 	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp' }],
-	methods: ['getChatInviteLinkMembers'],
+	methods: ['getChatInviteLinkMembers', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),

@@ -20,7 +20,7 @@ export const getChatInviteLinks = defineCommand({
 	summary: "An administrator's invite links of a chat, a page at a time.",
 	result: { description: "TDLib's invite links.", tdlib: 'chatInviteLinks' },
 	examples: [{ chat_id: -1000000003001, creator_user_id: 1002 }],
-	methods: ['getChatInviteLinks'],
+	methods: ['getChatInviteLinks', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		creator_user_id: requiredInt('creator_user_id', E.CREATOR_USER_ID_REQUIRED),

@@ -29,7 +29,7 @@ export const getChatJoinRequests = defineCommand({
 	result: { description: "TDLib's join requests.", tdlib: 'chatJoinRequests' },
 	errors: [E.INVITE_LINK_WITH_ALL, E.INVITE_LINK_REQUIRED],
 	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', limit: 20 }],
-	methods: ['getChatJoinRequests'],
+	methods: ['getChatJoinRequests', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: optionalString('invite_link'),

@@ -8,7 +8,7 @@ export const processChatJoinRequest = defineCommand({
 	summary: "Approves (default) or declines one user's join request.",
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, user_id: 1004, approve: true }],
-	methods: ['processChatJoinRequest'],
+	methods: ['processChatJoinRequest', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),

@@ -23,7 +23,7 @@ export const processChatJoinRequests = defineCommand({
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: [E.INVITE_LINK_WITH_ALL, E.INVITE_LINK_REQUIRED],
 	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp', approve: false }],
-	methods: ['processChatJoinRequests'],
+	methods: ['processChatJoinRequests', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: documented(optionalString('invite_link'), { default: '' }),

@@ -16,7 +16,7 @@ export const removeChatAdministrator = defineCommand({
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: [E.REMOVE_ADMIN_CHAT_KIND, E.OWNER_NOT_REMOVABLE, E.NOT_AN_ADMINISTRATOR],
 	examples: [{ chat_id: -1000000003001, user_id: 1001 }],
-	methods: ['getChat', 'getChatMember', 'setChatMemberStatus'],
+	methods: ['getChat', 'getChatMember', 'setChatMemberStatus', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),

@@ -11,7 +11,7 @@ export const replacePrimaryChatInviteLink = defineCommand({
 	summary: 'Revokes the primary link and makes a new one.',
 	result: { description: 'The new primary link.', tdlib: 'chatInviteLink' },
 	examples: [{ chat_id: -1000000003001 }],
-	methods: ['replacePrimaryChatInviteLink'],
+	methods: ['replacePrimaryChatInviteLink', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 	}),

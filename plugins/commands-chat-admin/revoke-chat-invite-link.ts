@@ -15,7 +15,7 @@ export const revokeChatInviteLink = defineCommand({
 		tdlib: 'chatInviteLinks',
 	},
 	examples: [{ chat_id: -1000000003001, invite_link: 'https://t.me/+AbCdEfGhIjKlMnOp' }],
-	methods: ['revokeChatInviteLink'],
+	methods: ['revokeChatInviteLink', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		invite_link: requiredText('invite_link', E.INVITE_LINK_REQUIRED),

@@ -31,7 +31,7 @@ export const transferChatOwnership = defineCommand({
 	summary: 'Makes another member the owner (needs the 2FA password).',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, user_id: 1001, password: 'secret-2fa' }],
-	methods: ['transferChatOwnership'],
+	methods: ['transferChatOwnership', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),

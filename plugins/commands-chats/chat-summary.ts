@@ -12,6 +12,7 @@ export async function chatSummaries(ctx: CommandContext, ids: readonly number[])
 			id: chat.id,
 			title: chat.title,
 			type: chat.type._,
+			...(chat.type._ === 'chatTypeSupergroup' ? { is_channel: chat.type.is_channel } : {}),
 			unread_count: chat.unread_count,
 			last_message: chat.last_message ?? null,
 			photo_file_ids: chat.photo ? { small: chat.photo.small.id, big: chat.photo.big.id } : null,

@@ -18,7 +18,7 @@ export const getChatHistory = defineCommand({
 			"`{messages, next_from_message_id}`: the messages newest first; `next_from_message_id` (the oldest one's id) pages further back, 0 at the start of the chat.",
 	},
 	examples: [{ chat_id: -1000000003001 }, { chat_id: -1000000003001, from_message_id: 10485760, limit: 50 }],
-	methods: ['getChatHistory'],
+	methods: ['getChatHistory', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		from_message_id: optionalInt('from_message_id'),

@@ -47,7 +47,7 @@ export const getChats = defineCommand({
 		'A page of a chat list (main, archive or a folder), each chat with title, type, unread count, last message and photo.',
 	result: {
 		description:
-			"`{chats: [{id, title, type, unread_count, last_message, photo_file_ids}], offset, next_offset}`; `next_offset` is 0 at the list's end.",
+			"`{chats: [{id, title, type, is_channel (a supergroup), unread_count, last_message, photo_file_ids}], offset, next_offset}`; `next_offset` is 0 at the list's end.",
 	},
 	examples: [{}, { chat_list: 'archive', limit: 10 }, { folder_id: 2, offset: 20, limit: 20 }],
 	flood: 'dialogs',

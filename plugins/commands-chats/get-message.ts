@@ -8,7 +8,7 @@ export const getMessage = defineCommand({
 	summary: 'One message of a chat.',
 	result: { description: "TDLib's `message`.", tdlib: 'message' },
 	examples: [{ chat_id: -1000000003001, message_id: 1048576 }],
-	methods: ['getMessage'],
+	methods: ['getMessage', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),

@@ -13,6 +13,7 @@ import { getContacts } from './get-contacts'
 import { getMe } from './get-me'
 import { getMessage } from './get-message'
 import { getUser } from './get-user'
+import { getUserProfilePhotos } from './get-user-profile-photos'
 import { importContacts } from './import-contacts'
 import { joinChat } from './join-chat'
 import { leaveChat } from './leave-chat'
@@ -22,6 +23,7 @@ import { searchChatMessages } from './search-chat-messages'
 import { searchChats } from './search-chats'
 import { searchContacts } from './search-contacts'
 import { searchMessages } from './search-messages'
+import { sendChatAction } from './send-chat-action'
 import { viewMessages } from './view-messages'
 
 export const chatsCommands = defineCommandGroup({
@@ -29,6 +31,7 @@ export const chatsCommands = defineCommandGroup({
 	commands: [
 		getMe,
 		getUser,
+		getUserProfilePhotos,
 		getChats,
 		getChat,
 		searchChats,
@@ -40,6 +43,7 @@ export const chatsCommands = defineCommandGroup({
 		searchMessages,
 		viewMessages,
 		readChat,
+		sendChatAction,
 		getContacts,
 		importContacts,
 		removeContacts,

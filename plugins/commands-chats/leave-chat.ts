@@ -8,7 +8,7 @@ export const leaveChat = defineCommand({
 	summary: 'Leaves a group, supergroup or channel.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003003 }],
-	methods: ['leaveChat'],
+	methods: ['leaveChat', 'createPrivateChat'],
 	input: fields({ chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED) }),
 	run: (input, ctx) => ctx.invoke({ _: 'leaveChat', chat_id: input.chat_id }),
 })

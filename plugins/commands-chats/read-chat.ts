@@ -15,7 +15,7 @@ export const readChat = defineCommand({
 			'`{chat_id, unread_count, last_read_inbox_message_id}` after reading: `unread_count` is 0 once Telegram has it.',
 	},
 	examples: [{ chat_id: -1000000003001 }],
-	methods: ['getChat', 'viewMessages'],
+	methods: ['getChat', 'viewMessages', 'createPrivateChat'],
 	input: fields({ chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED) }),
 	run: async (input, ctx) => {
 		const before = await ctx.invoke({ _: 'getChat', chat_id: input.chat_id })

@@ -34,7 +34,7 @@ export const searchChatMessages = defineCommand({
 		{ chat_id: 1001, filter: 'photo' },
 		{ chat_id: -1000000003001, sender_id: 1003, limit: 10 },
 	],
-	methods: ['searchChatMessages'],
+	methods: ['searchChatMessages', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		query: documented(optionalText('query'), { default: '' }),

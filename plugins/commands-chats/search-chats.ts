@@ -25,7 +25,7 @@ export const searchChats = defineCommand({
 		'Finds chats by title or username: those the account knows, or public ones on Telegram (`public: true`).',
 	result: {
 		description:
-			"`{chats: [{id, title, type, unread_count, last_message, photo_file_ids}], total_count}`, as get_chats's; a public search gives what Telegram found, up to `limit`.",
+			"`{chats: [{id, title, type, is_channel (a supergroup), unread_count, last_message, photo_file_ids}], total_count}`, as get_chats's; a public search gives what Telegram found, up to `limit`.",
 	},
 	examples: [{ query: 'lounge' }, { query: 'emulator', public: true, type_filter: 'channel' }],
 	flood: 'resolve',

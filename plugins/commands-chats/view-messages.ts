@@ -21,7 +21,7 @@ export const viewMessages = defineCommand({
 	summary: "Marks messages as viewed, and so read (the chat's unread count goes down).",
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, message_ids: [1048576, 2097152] }],
-	methods: ['viewMessages'],
+	methods: ['viewMessages', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_ids: requiredIntList(

@@ -27,7 +27,7 @@ export const addChatMember = defineCommand({
 	errors: ['failed to add user <user_id>'],
 	examples: [{ chat_id: -1000000003001, user_id: 1004 }],
 	flood: 'add_members',
-	methods: ['addChatMember'],
+	methods: ['addChatMember', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),

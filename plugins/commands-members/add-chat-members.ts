@@ -58,7 +58,7 @@ export const addChatMembers = defineCommand({
 	},
 	examples: [{ chat_id: -1000000003001, user_ids: [1004, 1005] }],
 	flood: 'add_members',
-	methods: ['getChat', 'addChatMembers', 'addChatMember'],
+	methods: ['getChat', 'addChatMembers', 'addChatMember', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_ids: userIds,

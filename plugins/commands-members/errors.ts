@@ -36,6 +36,9 @@ export const MembersErrors = {
 	/** TDLib's own words for a supergroup; every chat kind answers them alike. */
 	LIMIT_NOT_POSITIVE: 'Parameter limit must be positive',
 	OFFSET_NEGATIVE: 'Parameter offset must be non-negative',
+	/** ban_chat_member, restrict_chat_member. */
+	UNTIL_DATE_RANGE: 'until_date must be between 0 and 2147483647',
+	PERMISSIONS_REQUIRED: 'permissions is required',
 	/** add_chat_member: TDLib's answer listed the user in `failed_to_add_members` (their privacy settings). */
 	failedToAdd: (userId: number) => `failed to add user ${userId}`,
 	/** remove_chat_member: the kick went through, the deletion of their messages did not. */

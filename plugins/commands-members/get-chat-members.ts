@@ -68,7 +68,14 @@ export const getChatMembers = defineCommand({
 		E.PRIVATE_CHAT_USER_ID_REQUIRED,
 	],
 	examples: [{ chat_id: -1000000003001, limit: 20, member_filter: 'supergroupMembersFilterAdministrators' }],
-	methods: ['getChat', 'getSupergroupMembers', 'getBasicGroupFullInfo', 'getChatMember', 'searchChatMembers'],
+	methods: [
+		'getChat',
+		'getSupergroupMembers',
+		'getBasicGroupFullInfo',
+		'getChatMember',
+		'searchChatMembers',
+		'createPrivateChat',
+	],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		limit: documented(limitField(), { default: 50 }),

@@ -33,7 +33,7 @@ export const getChatRecentActions = defineCommand({
 	result: { description: "TDLib's chat events.", tdlib: 'chatEvents' },
 	errors: [E.RECENT_ACTIONS_CHAT_KIND],
 	examples: [{ chat_id: -1000000003001, limit: 20 }],
-	methods: ['getChat', 'getChatEventLog'],
+	methods: ['getChat', 'getChatEventLog', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		query: documented(queryField('query'), { default: '' }),

@@ -8,20 +8,26 @@
 import { defineCommandGroup, definePlugin } from 'userbot-gateway/plugin'
 import { addChatMember } from './add-chat-member'
 import { addChatMembers } from './add-chat-members'
+import { banChatMember } from './ban-chat-member'
+import { getChatMember } from './get-chat-member'
 import { getChatMembers } from './get-chat-members'
 import { getChatRecentActions } from './get-chat-recent-actions'
 import { removeChatMember } from './remove-chat-member'
 import { restoreChatMember } from './restore-chat-member'
+import { restrictChatMember } from './restrict-chat-member'
 
 export const membersCommands = defineCommandGroup({
 	id: 'commands-members',
 	commands: [
 		getChatMembers,
+		getChatMember,
 		getChatRecentActions,
 		addChatMember,
 		addChatMembers,
 		removeChatMember,
 		restoreChatMember,
+		banChatMember,
+		restrictChatMember,
 	],
 })
 

@@ -30,7 +30,13 @@ export const removeChatMember = defineCommand({
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	errors: ['member removed, but their messages were not deleted: <TDLib message>'],
 	examples: [{ chat_id: -1000000003001, user_id: 1005, revoke_messages: true }],
-	methods: ['getChat', 'setChatMemberStatus', 'deleteChatMessagesBySender', 'banChatMember'],
+	methods: [
+		'getChat',
+		'setChatMemberStatus',
+		'deleteChatMessagesBySender',
+		'banChatMember',
+		'createPrivateChat',
+	],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),

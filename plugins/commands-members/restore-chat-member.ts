@@ -13,7 +13,7 @@ export const restoreChatMember = defineCommand({
 	summary: 'Lets a removed, banned or restricted user back as a plain member.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, user_id: 1005 }],
-	methods: ['setChatMemberStatus'],
+	methods: ['setChatMemberStatus', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),

@@ -15,7 +15,7 @@ export const deleteMessages = defineCommand({
 	summary: 'Deletes messages of a chat, for everyone with `revoke`.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, message_ids: [1048576], revoke: true }],
-	methods: ['deleteMessages'],
+	methods: ['deleteMessages', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_ids: requiredIntList('message_ids', undefined, E.MESSAGE_IDS_REQUIRED, {

@@ -32,7 +32,7 @@ export const editMessage = defineCommand({
 		{ chat_id: -1000000003001, message_id: 1048576, text: '*Edited*', parse_mode: 'MarkdownV2' },
 		{ chat_id: -1000000003001, message_id: 2097152, caption: 'A new caption' },
 	],
-	methods: ['editMessageText', 'editMessageCaption', 'parseTextEntities'],
+	methods: ['editMessageText', 'editMessageCaption', 'parseTextEntities', 'createPrivateChat'],
 	input: v.pipe(
 		fields({
 			chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -58,4 +58,10 @@ export const MessagesErrors = {
 	TEXT_OR_CAPTION: 'text and caption can not be edited together',
 	/** unpin_message: one message, or `all` of them. */
 	UNPIN_WHAT: 'message_id and all can not be used together',
+	/** send_message's recipient (recipient.ts, docs/command-groups.md#reaching-a-person). */
+	ONE_RECIPIENT: 'only one of chat_id, phone and username may be given',
+	PHONE_INVALID: 'phone must be a phone number',
+	USERNAME_INVALID: 'username must be a Telegram username',
+	PHONE_NOT_ON_TELEGRAM: 'no Telegram account has this phone number',
+	USERNAME_UNKNOWN: 'no chat has this username',
 } as const

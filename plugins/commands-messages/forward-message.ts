@@ -213,7 +213,7 @@ export const forwardMessage = defineCommand({
 	],
 	errors: [E.PARSE_MODE_TEXT],
 	flood: 'send',
-	methods: ['forwardMessages', 'getMessage', 'sendMessage', 'parseTextEntities'],
+	methods: ['forwardMessages', 'getMessage', 'sendMessage', 'parseTextEntities', 'createPrivateChat'],
 	input: ForwardInput,
 	updates: SENT_UPDATES,
 	async run(input, ctx) {

@@ -8,7 +8,7 @@ export const pinMessage = defineCommand({
 	summary: 'Pins a message in its chat.',
 	result: { description: "TDLib's `ok`.", tdlib: 'ok' },
 	examples: [{ chat_id: -1000000003001, message_id: 1048576, disable_notification: true }],
-	methods: ['pinChatMessage'],
+	methods: ['pinChatMessage', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),

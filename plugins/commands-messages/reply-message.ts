@@ -31,7 +31,7 @@ export const replyMessage = defineCommand({
 	],
 	flood: 'send',
 	errors: [E.PARSE_MODE_TEXT, E.PARSE_MODE_ENTITIES],
-	methods: ['sendMessage', 'parseTextEntities'],
+	methods: ['sendMessage', 'parseTextEntities', 'createPrivateChat'],
 	updates: SENT_UPDATES,
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

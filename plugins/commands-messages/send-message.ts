@@ -15,7 +15,6 @@ import {
 	type JsonObject,
 	optionalInt,
 	optionalString,
-	requiredInt,
 	TEXT_ENTITY,
 	tdListField,
 	tdObjectField,
@@ -26,6 +25,7 @@ import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
 import { buildMediaContent, checkAlbumType, isMediaShape, MEDIA_TYPES } from './media'
 import { parsedText, parseModeField } from './parse-mode'
+import { RECIPIENT_ERRORS, RECIPIENT_FIELDS, RECIPIENT_METHODS, recipientChat } from './recipient'
 import { SENT_UPDATES, waitSent, waitSentField } from './wait-sent'
 
 const MAX_ALBUM = 10
@@ -54,7 +54,7 @@ const REPLY_MARKUP = tdSlot('ReplyMarkup')
 const LINK_PREVIEW = tdSlot('linkPreviewOptions')
 
 export const SendMessageInput = fields({
-	chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
+	...RECIPIENT_FIELDS,
 	text: textField('text'),
 	entities: tdListField('entities', TEXT_ENTITY),
 	parse_mode: parseModeField,
@@ -85,7 +85,8 @@ export const SendMessageInput = fields({
 	media_type: documented(optionalString('media_type'), { enum: [...MEDIA_TYPES], default: 'document' }),
 	wait_sent: waitSentField,
 })
-export type SendMessageInput = v.InferOutput<typeof SendMessageInput>
+/** The input once its recipient is a chat id (recipient.ts). */
+export type SendMessageInput = v.InferOutput<typeof SendMessageInput> & { chat_id: number }
 
 /** TDLib message ids are server ids × 2^20 (docs/tdlib-mapping.md#conventions). */
 const MESSAGE_ID_SHIFT = 2 ** 20
@@ -223,6 +224,7 @@ export const sendMessage = defineCommand({
 		E.MEDIA_FILE_REQUIRED,
 		E.MEDIA_TYPE_UNSUPPORTED,
 		E.ALBUM_MEDIA_TYPE,
+		...RECIPIENT_ERRORS,
 	],
 	examples: [
 		{ chat_id: -1000000003001, text: 'Hello!' },
@@ -230,10 +232,22 @@ export const sendMessage = defineCommand({
 		{ chat_id: 1001, text: 'Sent for sure', wait_sent: true },
 		{ chat_id: 1001, text: '<b>Bold</b> and <a href="https://example.com">a link</a>', parse_mode: 'HTML' },
 		{ chat_id: 1001, text: 'No preview: https://example.com', link_preview_options: { is_disabled: true } },
+		{ phone: '+9996631111', text: 'Hello Carol' },
+		{ username: 'dave', text: 'Hello Dave' },
 	],
 	flood: 'send',
-	methods: ['sendMessage', 'sendMessageAlbum', 'getChat', 'getSupergroup', 'parseTextEntities'],
+	methods: [
+		'sendMessage',
+		'sendMessageAlbum',
+		'getChat',
+		'getSupergroup',
+		'parseTextEntities',
+		...RECIPIENT_METHODS,
+	],
 	input: SendMessageInput,
 	updates: SENT_UPDATES,
-	run: (input, ctx) => (input.wait_sent ? waitSent(ctx, () => sendNow(input, ctx)) : sendNow(input, ctx)),
+	run: async (given, ctx) => {
+		const input = { ...given, chat_id: await recipientChat(given, ctx) }
+		return input.wait_sent ? waitSent(ctx, () => sendNow(input, ctx)) : sendNow(input, ctx)
+	},
 })

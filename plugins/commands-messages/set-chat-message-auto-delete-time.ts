@@ -15,7 +15,7 @@ export const setChatMessageAutoDeleteTime = defineCommand({
 		},
 	},
 	examples: [{ chat_id: -1000000003001, message_auto_delete_time: 604800 }],
-	methods: ['setChatMessageAutoDeleteTime'],
+	methods: ['setChatMessageAutoDeleteTime', 'createPrivateChat'],
 	input: fields({
 		chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 		message_auto_delete_time: documented(optionalInt('message_auto_delete_time'), { default: 0 }),

@@ -92,7 +92,7 @@ export const setReaction = defineCommand({
 		},
 		{ chat_id: -1000000003001, message_id: 1048576, reaction: [], replace: true },
 	],
-	methods: ['addMessageReaction', 'getMessage', 'removeMessageReaction'],
+	methods: ['addMessageReaction', 'getMessage', 'removeMessageReaction', 'createPrivateChat'],
 	input: v.pipe(
 		fields({
 			chat_id: requiredInt('chat_id', E.CHAT_AND_MESSAGE_ID_REQUIRED),

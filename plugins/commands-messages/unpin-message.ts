@@ -22,7 +22,7 @@ export const unpinMessage = defineCommand({
 		{ chat_id: -1000000003001, message_id: 1048576 },
 		{ chat_id: -1000000003001, all: true },
 	],
-	methods: ['unpinChatMessage', 'unpinAllChatMessages'],
+	methods: ['unpinChatMessage', 'unpinAllChatMessages', 'createPrivateChat'],
 	input: v.pipe(
 		fields({
 			chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),

@@ -1,4 +1,5 @@
 import { type CommandContext, type CommandDefinition, CommandError } from '../commands/define'
+import { reachesPeople, reachingPrivateChats } from '../commands/reach-chat'
 import { checkTdRequest } from '../commands/td-request'
 import { resolveUploadedFile } from '../commands/uploads'
 import type { AppContext, UserbotStateReader } from '../context'
@@ -183,7 +184,10 @@ function commandContext(
 	return {
 		userbotId,
 		principal: conn.principal,
-		invoke: tdInvoke(ctx, job, running),
+		// A user id as a chat id opens the person's private chat, for the commands that declare it.
+		invoke: reachesPeople(job.entry.command.methods)
+			? reachingPrivateChats(tdInvoke(ctx, job, running))
+			: tdInvoke(ctx, job, running),
 		get signal() {
 			return running.signal
 		},

@@ -30,6 +30,8 @@ export const SPEC_COMMANDS: Record<string, SpecCommand> = {
 	// Messages
 	send_message: {
 		required: ['chat_id'],
+		// chat_id, or a phone or a username instead (a decision of docs/command-groups.md).
+		decidedOptional: ['chat_id'],
 		optional: [
 			'text',
 			'entities',

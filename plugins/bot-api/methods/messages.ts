@@ -2,7 +2,7 @@ import { BotError, badRequest } from '../answer'
 import { entitiesOf } from '../entities'
 import { botMessageId, messageOf, tdMessageId } from '../objects'
 import { intOf, objectOf, stringOf } from '../params'
-import { type Call, chatId, command, type Method, messageId, type Td } from './call'
+import { type Call, type ChatUsername, chatId, command, type Method, messageId, type Td } from './call'
 
 /**
  * Sending, editing, forwarding, copying, deleting, pinning and reacting to messages, and the user
@@ -107,7 +107,7 @@ function sendOptions(params: Params) {
  * The message replied to: `reply_parameters` (its `message_id`; `chat_id` only the message's own
  * chat; `quote` with `quote_entities` and `quote_position`), or the older `reply_to_message_id`.
  */
-function replyTo(params: Params, chat: number) {
+function replyTo(params: Params, chat: number | ChatUsername) {
 	const reply = objectOf(params, 'reply_parameters')
 	if (!reply) {
 		const id = intOf(params, 'reply_to_message_id')
@@ -118,7 +118,8 @@ function replyTo(params: Params, chat: number) {
 	const id = intOf(reply, 'message_id')
 	if (id === undefined) throw badRequest('reply_parameters.message_id is empty')
 	const replyChat = reply.chat_id
-	if (replyChat !== undefined && replyChat !== null && Number(replyChat) !== chat)
+	const same = typeof chat === 'number' ? Number(replyChat) === chat : String(replyChat) === chat.username
+	if (replyChat !== undefined && replyChat !== null && !same)
 		throw badRequest('reply_parameters.chat_id must be the chat the message is sent to')
 	const mode = stringOf(reply, 'quote_parse_mode')
 	if (mode !== undefined && mode !== '' && mode.toLowerCase() !== 'none')
@@ -319,7 +320,7 @@ export const MESSAGE_METHODS: Readonly<Record<string, Method>> = {
 		})
 		return true
 	},
-	// TDLight's user-mode extras (docs/bot-api.md#the-user-modes-extras).
+	// TDLight's user-mode extras (docs/bot-api.md#the-user-modes-message-extras).
 	getMessages: async (call) => {
 		const { params } = call
 		const chat = chatId(params)

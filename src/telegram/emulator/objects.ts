@@ -1,4 +1,5 @@
 import type * as Td from 'tdlib-types'
+import { publicUsername } from './chats/public'
 import { lastReadInbox, unreadCount } from './chats/read-state'
 import { contentFor, fileObject, fileRecord } from './files'
 import { memberStatus } from './members/objects'
@@ -141,9 +142,19 @@ export function chatObject(world: World, chat: ChatRecord, viewerId: number): Td
 /** `getSupergroup`'s answer for a supergroup or channel record. */
 export function supergroupObject(world: World, chat: ChatRecord, viewerId: number): Td.supergroup {
 	const first = chat.messages.get(1)
+	const username = publicUsername(world, chat)
 	return {
 		_: 'supergroup',
 		id: chat.groupId,
+		usernames: username
+			? {
+					_: 'usernames',
+					active_usernames: [username],
+					disabled_usernames: [],
+					editable_username: username,
+					collectible_usernames: [],
+				}
+			: undefined,
 		date: first?.date ?? 0,
 		status: memberStatus(world, chat, viewerId, viewerId),
 		member_count: chat.members.size,

@@ -30,6 +30,10 @@ export interface UserRecord {
 	phone?: string
 	password?: { value: string; hint: string }
 	defaultAutoDeleteTime: number
+	/** The profile photo's file (one size kept), if the user has one; everyone may see it. */
+	photoFileId?: number
+	/** When the profile photo was set (Unix time). */
+	photoDate?: number
 }
 
 export interface MessageRecord {
@@ -247,9 +251,44 @@ export class World {
 		return undefined
 	}
 
+	/**
+	 * The private chats each account opened without a message in them yet (TDLib's
+	 * `createPrivateChat`, a username resolved, a public search): user id → the users it opened.
+	 */
+	private get opened(): Map<number, Set<number>> {
+		return this.store<{ byViewer: Map<number, Set<number>> }>('opened-chats', () => ({ byViewer: new Map() }))
+			.byViewer
+	}
+
+	/** `viewerId`'s TDLib knows its private chat with `userId` from now on (and makes it, if need be). */
+	openPrivateChat(viewerId: number, userId: number): ChatRecord {
+		const chat = this.privateChat(viewerId, userId, true)!
+		let mine = this.opened.get(viewerId)
+		if (!mine) {
+			mine = new Set()
+			this.opened.set(viewerId, mine)
+		}
+		mine.add(userId)
+		return chat
+	}
+
+	/**
+	 * Whether `viewerId` knows the private chat `chat`, as TDLib does for a user account: a message
+	 * in it (sent or received) made it known, or the viewer opened it; a user's chat is not known
+	 * because the user exists (TDLib's getChat answers "Chat not found" until createPrivateChat).
+	 */
+	knowsPrivateChat(viewerId: number, chat: ChatRecord): boolean {
+		if (chat.lastServerId > 0) return true
+		const other = this.chatIdFor(viewerId, chat)
+		return other === viewerId || (this.opened.get(viewerId)?.has(other) ?? false)
+	}
+
 	/** The chat `chatId` as `viewerId` sees it, if the viewer knows it. */
 	chatFor(viewerId: number, chatId: number): ChatRecord | undefined {
-		if (chatId > 0) return this.users.has(chatId) ? this.privateChat(viewerId, chatId) : undefined
+		if (chatId > 0) {
+			const chat = this.users.has(chatId) ? this.privateChat(viewerId, chatId) : undefined
+			return chat && this.knowsPrivateChat(viewerId, chat) ? chat : undefined
+		}
 		const chat = this.groups.get(chatId)
 		return chat?.members.has(viewerId) ? chat : undefined
 	}
@@ -263,7 +302,8 @@ export class World {
 
 	chatsOf(viewerId: number): ChatRecord[] {
 		const out: ChatRecord[] = []
-		for (const c of this.privates.values()) if (c.members.has(viewerId)) out.push(c)
+		for (const c of this.privates.values())
+			if (c.members.has(viewerId) && this.knowsPrivateChat(viewerId, c)) out.push(c)
 		for (const c of this.groups.values()) if (c.members.has(viewerId)) out.push(c)
 		return out
 	}

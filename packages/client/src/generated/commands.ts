@@ -224,7 +224,11 @@ export type BuiltInCommands = {
 	send_message: {
 		input: {
 			/** an integer (a string of digits is read as one) */
-			chat_id: number | string
+			chat_id?: number | string
+			/** a phone number instead of chat_id: that person's private chat */
+			phone?: string
+			/** a public username instead of chat_id (`@` optional): that user's or chat's chat */
+			username?: string
 			/** text: a string, or a TDLib formattedText with its entities */
 			text?:
 				| string
@@ -695,6 +699,16 @@ export type BuiltInCommands = {
 		}
 		result: Td.chatMembers
 	}
+	/** One user's status in a chat: rights, restrictions, ban. Result: TDLib's `chatMember`. */
+	get_chat_member: {
+		input: {
+			/** an integer (a string of digits is read as one) */
+			chat_id: number | string
+			/** an integer (a string of digits is read as one) */
+			user_id: number | string
+		}
+		result: Td.chatMember
+	}
 	/** A channel's or supergroup's event log, newest first. Result: TDLib's chat events. */
 	get_chat_recent_actions: {
 		input: {
@@ -752,6 +766,36 @@ export type BuiltInCommands = {
 			chat_id: number | string
 			/** an integer (a string of digits is read as one) */
 			user_id: number | string
+		}
+		result: Td.ok
+	}
+	/** Bans a user from a group or channel (until a date, or for ever), deleting their messages if asked. Result: TDLib's `ok`. */
+	ban_chat_member: {
+		input: {
+			/** an integer (a string of digits is read as one) */
+			chat_id: number | string
+			/** an integer (a string of digits is read as one) */
+			user_id: number | string
+			/** an integer (a string of digits is read as one) */
+			until_date?: number | string
+			revoke_messages?: boolean
+		}
+		result: Td.ok
+	}
+	/** Restricts what a supergroup member may do (TDLib's chatPermissions), until a date or for ever. Result: TDLib's `ok`. */
+	restrict_chat_member: {
+		input: {
+			/** an integer (a string of digits is read as one) */
+			chat_id: number | string
+			/** an integer (a string of digits is read as one) */
+			user_id: number | string
+			/** a TDLib chatPermissions, checked against TDLib 1.8.65's schema */
+			permissions: {
+				'@type'?: 'chatPermissions'
+				_?: 'chatPermissions'
+			}
+			/** an integer (a string of digits is read as one) */
+			until_date?: number | string
 		}
 		result: Td.ok
 	}
@@ -973,7 +1017,19 @@ export type BuiltInCommands = {
 		}
 		result: Td.user | Td.userFullInfo
 	}
-	/** A page of a chat list (main, archive or a folder), each chat with title, type, unread count, last message and photo. Result: `{chats: [{id, title, type, unread_count, last_message, photo_file_ids}], offset, next_offset}`; `next_offset` is 0 at the list's end. */
+	/** A user's profile photos, newest first, each in its sizes. Result: TDLib's `chatPhotos`: `total_count` and a page of `chatPhoto`s. */
+	get_user_profile_photos: {
+		input: {
+			/** an integer (a string of digits is read as one) */
+			user_id: number | string
+			/** an integer (a string of digits is read as one) */
+			offset?: number | string
+			/** an integer (a string of digits is read as one) */
+			limit?: number | string
+		}
+		result: Td.chatPhotos
+	}
+	/** A page of a chat list (main, archive or a folder), each chat with title, type, unread count, last message and photo. Result: `{chats: [{id, title, type, is_channel (a supergroup), unread_count, last_message, photo_file_ids}], offset, next_offset}`; `next_offset` is 0 at the list's end. */
 	get_chats: {
 		input: {
 			chat_list?: string
@@ -986,15 +1042,17 @@ export type BuiltInCommands = {
 		}
 		result: unknown
 	}
-	/** One chat: title, type, unread count, last message, photo. Result: TDLib's `chat`. */
+	/** One chat: title, type, unread count, last message, photo; with full_info, its profile too. Result: TDLib's `chat`; with `full_info`, beside its fields `full_info` (TDLib's `userFullInfo`, `basicGroupFullInfo` or `supergroupFullInfo`) and `user` or `supergroup`. */
 	get_chat: {
 		input: {
 			/** an integer (a string of digits is read as one) */
-			chat_id: number | string
+			chat_id?: number | string
+			username?: string
+			full_info?: boolean
 		}
 		result: Td.chat
 	}
-	/** Finds chats by title or username: those the account knows, or public ones on Telegram (`public: true`). Result: `{chats: [{id, title, type, unread_count, last_message, photo_file_ids}], total_count}`, as get_chats's; a public search gives what Telegram found, up to `limit`. */
+	/** Finds chats by title or username: those the account knows, or public ones on Telegram (`public: true`). Result: `{chats: [{id, title, type, is_channel (a supergroup), unread_count, last_message, photo_file_ids}], total_count}`, as get_chats's; a public search gives what Telegram found, up to `limit`. */
 	search_chats: {
 		input: {
 			query: string
@@ -1005,12 +1063,13 @@ export type BuiltInCommands = {
 		}
 		result: unknown
 	}
-	/** Joins a public supergroup or channel, by its id or its username. Result: `{chat_id}` of the chat joined; TDLib's `chatJoinResult` beside it as `join_result`. */
+	/** Joins a public supergroup or channel by its id or its username, or any chat by an invite link. Result: `{chat_id}` of the chat joined; TDLib's `chatJoinResult` beside it as `join_result`. */
 	join_chat: {
 		input: {
 			/** an integer (a string of digits is read as one) */
 			chat_id?: number | string
 			username?: string
+			invite_link?: string
 		}
 		result: unknown
 	}
@@ -1099,6 +1158,27 @@ export type BuiltInCommands = {
 			chat_id: number | string
 		}
 		result: unknown
+	}
+	/** Shows a chat that the account is typing, recording or uploading something. Result: TDLib's `ok`. */
+	send_chat_action: {
+		input: {
+			/** an integer (a string of digits is read as one) */
+			chat_id: number | string
+			chat_action:
+				| 'typing'
+				| 'upload_photo'
+				| 'record_video'
+				| 'upload_video'
+				| 'record_voice'
+				| 'upload_voice'
+				| 'upload_document'
+				| 'choose_sticker'
+				| 'find_location'
+				| 'record_video_note'
+				| 'upload_video_note'
+				| 'cancel'
+		}
+		result: Td.ok
 	}
 	/** A page of the account's contacts, each a full user. Result: `{users, total_count, offset, next_offset}`: TDLib's `user`s of the page; `next_offset` is 0 at the end. */
 	get_contacts: {

@@ -1,4 +1,5 @@
 import type * as Td from 'tdlib-types'
+import { canWrite, requireChat } from '../messages'
 import { chatObject, lastMessage, supergroupObject, userObject } from '../objects'
 import { contactFlags } from '../people'
 import { fail, type Handlers, OK } from '../session'
@@ -52,8 +53,18 @@ export const chatHandlers: Handlers = {
 	createPrivateChat(s, req) {
 		const userId = req.user_id ?? 0
 		if (!s.world.users.has(userId)) fail('User not found')
-		const chat = s.world.privateChat(s.userId, userId, true)!
+		const chat = s.world.openPrivateChat(s.userId, userId)
 		return chatObject(s.world, chat, s.userId)
+	},
+	/**
+	 * Shows the chat's other members an action (typing...). TDLib checks the chat and the right to
+	 * write in it; the emulator delivers no `updateChatAction` to the others (they are gone in 5 s).
+	 */
+	sendChatAction(s, req) {
+		const chat = requireChat(s, req.chat_id)
+		if (!req.action) fail('Action must be non-empty')
+		if (!canWrite(chat, s.userId)) fail('Have no write access to the chat')
+		return OK
 	},
 	getOption(s, req) {
 		const name = req.name ?? ''

@@ -32,6 +32,12 @@ const publicChats = (world: World) =>
 		return { byUsername }
 	})
 
+/** The public username of a supergroup or channel, or undefined for one that has none. */
+export function publicUsername(world: World, chat: ChatRecord): string | undefined {
+	for (const [name, c] of publicChats(world).byUsername) if (c === chat) return name
+	return undefined
+}
+
 /** TDLib's `clean_username`: dots removed, lower case; then one leading `@` dropped. */
 function cleanUsername(raw: string): string {
 	const cleaned = raw.replaceAll('.', '').toLowerCase()
@@ -42,17 +48,15 @@ function cleanUsername(raw: string): string {
 export function knownChat(s: Session, chatId: number | undefined): ChatRecord {
 	const own = s.world.chatFor(s.userId, chatId ?? 0)
 	if (own) return own
-	// A user with a public username: their private chat is one search away (searchPublicChats).
-	const user = chatId && chatId > 0 ? s.world.users.get(chatId) : undefined
-	if (user?.username) return s.world.privateChat(s.userId, user.id, true)!
+	// A user's private chat is known only once opened (createPrivateChat, searchPublicChat) or
+	// written in: TDLib's load_dialog answers "Chat not found" for a user account before that.
 	for (const chat of publicChats(s.world).byUsername.values()) if (chat.id === chatId) return chat
 	return fail('Chat not found')
 }
 
 const usernameOf = (s: Session, chat: ChatRecord): string => {
 	if (chat.kind === 'private') return s.world.users.get(s.world.chatIdFor(s.userId, chat))?.username ?? ''
-	for (const [name, c] of publicChats(s.world).byUsername) if (c === chat) return name
-	return ''
+	return publicUsername(s.world, chat) ?? ''
 }
 
 /** TDLib's search of titles and usernames: each word of the query begins a word of the chat's. */
@@ -114,14 +118,17 @@ export const publicChatHandlers: Handlers = {
 		const query = cleanUsername(req.query ?? '').trim()
 		if (query.length < MIN_PUBLIC_QUERY) return { _: 'chats', total_count: 0, chat_ids: [] }
 		const ids: number[] = []
-		// Users by name or username; their private chat is made only when the client opens it (getChat).
+		// Users by name or username, except those the account has messages with (in its chat list);
+		// TDLib then knows the chat of each one found (get_peers_dialog_ids: force_create_dialog).
 		for (const user of s.world.users.values()) {
-			if (!user.username || user.id === s.userId || s.world.privateChat(s.userId, user.id)) continue
+			const inList = (s.world.privateChat(s.userId, user.id)?.lastServerId ?? 0) > 0
+			if (!user.username || user.id === s.userId || inList) continue
 			// The filters are bots (the emulator has none) and channels.
 			if (req.type_filter) continue
 			const words = `${user.firstName} ${user.lastName} ${user.username}`.toLowerCase().split(/\s+/)
 			if (query.split(/\s+/).every((q) => words.some((w) => w.startsWith(q)))) ids.push(user.id)
 		}
+		for (const id of ids) s.world.openPrivateChat(s.userId, id)
 		for (const chat of publicChats(s.world).byUsername.values()) {
 			if (!chat.members.has(s.userId) && ofType(chat, req.type_filter) && matches(s, chat, query))
 				ids.push(chat.id)
@@ -153,7 +160,7 @@ export const publicChatHandlers: Handlers = {
 		if (username === '') fail('Username is invalid', 200)
 		for (const user of s.world.users.values()) {
 			if (user.username?.toLowerCase() === username) {
-				const chat = s.world.privateChat(s.userId, user.id, true)!
+				const chat = s.world.openPrivateChat(s.userId, user.id)
 				return chatObject(s.world, chat, s.userId)
 			}
 		}

@@ -66,9 +66,11 @@ export function fileIdsIn(value: unknown, out: number[] = []): number[] {
 	return out
 }
 
-/** True when the account has the file: it uploaded it, or a chat it is in shows it. */
+/** True when the account has the file: it uploaded it, a chat it is in shows it, or it is a profile photo. */
 function accountHas(world: World, userId: number, record: FileRecord): boolean {
 	if (record.uploaderId === userId) return true
+	// Profile photos are public.
+	for (const user of world.users.values()) if (user.photoFileId === record.id) return true
 	for (const chat of world.chatsOf(userId)) {
 		if (chat.photoFileId === record.id) return true
 		for (const m of chat.messages.values()) if (fileIdsIn(m.content).includes(record.id)) return true

@@ -11,7 +11,7 @@ import { sendFailed, sendRefusal } from './send-failures'
 /** The messages group: sending, forwarding, editing, pinning, reactions, auto-delete timers. */
 
 /** In a channel only administrators who may post write; in groups everyone who is in. */
-const canWrite = (chat: ChatRecord, userId: number) =>
+export const canWrite = (chat: ChatRecord, userId: number) =>
 	chat.kind !== 'channel' || rightsOf(chat, userId)?.can_post_messages === true
 
 export function requireChat(s: Session, chatId: number | undefined, notFound = 'Chat not found'): ChatRecord {

@@ -1,5 +1,6 @@
 import type * as Td from 'tdlib-types'
-import { formattedText } from '../objects'
+import { fileRecord, fileView } from '../files'
+import { formattedText, userObject } from '../objects'
 import { fail, type Handlers, OK, type Session } from '../session'
 import type { World } from '../world'
 
@@ -83,6 +84,30 @@ export const peopleHandlers: Handlers = {
 			pending_rating_date: 0,
 		}
 	},
+	/**
+	 * A user's profile photos, newest first: the emulator keeps one at most (its file in one size, as
+	 * for group photos). TDLib checks offset and limit before anything else.
+	 */
+	getUserProfilePhotos(s, req) {
+		const offset = req.offset ?? 0
+		const limit = req.limit ?? 0
+		if (offset < 0) fail('Parameter offset must be non-negative')
+		if (limit <= 0) fail('Parameter limit must be positive')
+		const userId = req.user_id ?? 0
+		if (userId <= 0) fail('Invalid user identifier')
+		const user = s.world.users.get(userId) ?? fail('User not found')
+		const record = user.photoFileId ? fileRecord(s.world, user.photoFileId) : undefined
+		if (!record) return { _: 'chatPhotos', total_count: 0, photos: [] }
+		const photo: Td.chatPhoto = {
+			_: 'chatPhoto',
+			id: String(record.id),
+			added_date: user.photoDate ?? 0,
+			sizes: [
+				{ _: 'photoSize', type: 'x', photo: fileView(s, record), width: 4, height: 4, progressive_sizes: [] },
+			],
+		}
+		return { _: 'chatPhotos', total_count: 1, photos: offset === 0 ? [photo] : [] }
+	},
 	getContacts(s) {
 		const ids = sortedContacts(s)
 		return { _: 'users', total_count: ids.length, user_ids: ids }
@@ -102,6 +127,21 @@ export const peopleHandlers: Handlers = {
 			return user.id
 		})
 		return { _: 'importedContacts', user_ids, importer_count: user_ids.map(() => 0) }
+	},
+	/**
+	 * A user by phone number: with `only_local`, one whose number this account sees (its contacts, as
+	 * TDLib's cache of resolved numbers holds them), else TDLib's 404; otherwise the server's
+	 * contacts.resolvePhone, which finds any registered number.
+	 */
+	searchUserByPhoneNumber(s, req) {
+		const phone = (req.phone_number ?? '').replace(/\D/g, '')
+		if (!phone) fail('Phone number is invalid')
+		const found = s.world.userByPhone(phone)
+		const seen = found && (found.id === s.userId || contactsOf(s.world, s.userId).has(found.id))
+		const user = req.only_local
+			? ((seen ? found : undefined) ?? fail('Not Found', 404))
+			: (found ?? fail('PHONE_NOT_OCCUPIED'))
+		return { ...userObject(user, s.userId), ...contactFlags(s.world, s.userId, user.id) }
 	},
 	removeContacts(s, req) {
 		const mine = contactsOf(s.world, s.userId)

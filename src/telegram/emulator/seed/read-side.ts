@@ -103,4 +103,11 @@ export function seedReadSide(world: World, lounge: number): void {
 		document: { _: 'document', file_name: 'notes.txt', mime_type: 'text/plain', document },
 		caption: formattedText('The notes'),
 	})
+
+	// Carol's profile photo (getUserProfilePhotos), the last file seeded so the others keep their ids.
+	const carol = world.users.get(1003)
+	if (carol) {
+		carol.photoFileId = seedFile(world, 1003, 'carol.png', 'image/png', SEED_PHOTO_PNG).id
+		carol.photoDate = world.now()
+	}
 }

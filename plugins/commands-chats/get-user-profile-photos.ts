@@ -1,0 +1,43 @@
+import { defineCommand, documented, fields, optionalInt, requiredInt } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
+import { ChatsErrors as E, MAX_PROFILE_PHOTOS } from './errors'
+
+/**
+ * `get_user_profile_photos {user_id, offset?, limit?}` → `getUserProfilePhotos`: a user's profile
+ * photos, newest first, `offset` skipped, at most `limit` (default and most: 100, as the Bot API's).
+ */
+export const getUserProfilePhotos = defineCommand({
+	name: 'get_user_profile_photos',
+	policy: { action: 'read' },
+	summary: "A user's profile photos, newest first, each in its sizes.",
+	result: {
+		description: "TDLib's `chatPhotos`: `total_count` and a page of `chatPhoto`s.",
+		tdlib: 'chatPhotos',
+	},
+	examples: [{ user_id: 1003 }, { user_id: 1003, offset: 0, limit: 10 }],
+	methods: ['getUserProfilePhotos'],
+	input: fields({
+		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
+		offset: documented(
+			v.pipe(
+				optionalInt('offset'),
+				v.check((n) => n === undefined || n >= 0, E.OFFSET_NEGATIVE),
+			),
+			{ minimum: 0, default: 0 },
+		),
+		limit: documented(
+			v.pipe(
+				optionalInt('limit'),
+				v.check((n) => n === undefined || (n >= 1 && n <= MAX_PROFILE_PHOTOS), E.PHOTOS_LIMIT_RANGE),
+			),
+			{ minimum: 1, maximum: MAX_PROFILE_PHOTOS, default: MAX_PROFILE_PHOTOS },
+		),
+	}),
+	run: (input, ctx) =>
+		ctx.invoke({
+			_: 'getUserProfilePhotos',
+			user_id: input.user_id,
+			offset: input.offset ?? 0,
+			limit: input.limit ?? MAX_PROFILE_PHOTOS,
+		}),
+})
