@@ -34,6 +34,7 @@ const OPEN_ROUTES = new Set([
 	// The Bot API face reads no header credential: its token is in the path, a key of the owner (docs/bot-api.md).
 	'GET /bot:token/:method',
 	'POST /bot:token/:method',
+	'GET /file/bot:token/:file_path',
 ])
 const WS_UPGRADE = {
 	upgrade: 'websocket',

@@ -28,6 +28,7 @@ const PUBLIC = new Set([
 	// The Bot API face: its credential is the token in its path (docs/bot-api.md), no header is read.
 	'GET /bot:token/:method',
 	'POST /bot:token/:method',
+	'GET /file/bot:token/:file_path',
 ])
 
 const WS_HEADERS = {
