@@ -194,8 +194,15 @@ export async function createLoggedInUserbot(
 	const code = phone.charAt(5).repeat(5)
 	await runtime.invoke(id, { _: 'checkAuthenticationCode', code }, { label: 'userbots:code' })
 	const until = Date.now() + 5000
+	let registered = false
 	while (runtime.authorizationState(id) !== 'authorizationStateReady') {
 		if (Date.now() > until) throw new Error(`userbot ${id}: ${runtime.authorizationState(id)}`)
+		// A test phone no account has yet: the emulator asks for the new account's names.
+		if (!registered && runtime.authorizationState(id) === 'authorizationStateWaitRegistration') {
+			registered = true
+			const names = { first_name: 'Test', last_name: `Account ${phone.slice(-4)}` }
+			await runtime.invoke(id, { _: 'registerUser', ...names }, { label: 'userbots:registration' })
+		}
 		await Bun.sleep(5)
 	}
 	// With the userbots plugin, the app stores the state (after asking the account's number) and only

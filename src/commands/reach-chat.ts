@@ -2,6 +2,8 @@ import { TdError, type TdInvoke } from '../telegram/types'
 
 /** TDLib's words for a chat its client does not know (load_dialog, get_dialog_force). */
 export const CHAT_NOT_FOUND = 'Chat not found'
+/** What TDLib says of the same for the request's `chat_id`: forwardMessages names its target chat. */
+const NOT_FOUND_WORDS: ReadonlySet<string> = new Set([CHAT_NOT_FOUND, 'Chat to forward messages to not found'])
 
 /**
  * Reaching a person (docs/command-groups.md#reaching-a-person). TDLib on a user account knows a user's
@@ -19,7 +21,7 @@ export function reachingPrivateChats(invoke: TdInvoke): TdInvoke {
 			return await invoke(request)
 		} catch (err) {
 			const chatId = (request as { chat_id?: unknown }).chat_id
-			if (!(err instanceof TdError) || err.message !== CHAT_NOT_FOUND) throw err
+			if (!(err instanceof TdError) || !NOT_FOUND_WORDS.has(err.message)) throw err
 			if (typeof chatId !== 'number' || chatId <= 0 || request._ === 'createPrivateChat') throw err
 			await openPrivateChat(invoke, chatId, err)
 			return invoke(request)
