@@ -3,7 +3,10 @@ import { TdError, type TdInvoke } from '../telegram/types'
 /** TDLib's words for a chat its client does not know (load_dialog, get_dialog_force). */
 export const CHAT_NOT_FOUND = 'Chat not found'
 /** What TDLib says of the same for the request's `chat_id`: forwardMessages names its target chat. */
-const NOT_FOUND_WORDS: ReadonlySet<string> = new Set([CHAT_NOT_FOUND, 'Chat to forward messages to not found'])
+const NOT_FOUND_WORDS: ReadonlySet<string> = new Set([
+	CHAT_NOT_FOUND,
+	'Chat to forward messages to not found',
+])
 
 /**
  * Reaching a person (docs/command-groups.md#reaching-a-person). TDLib on a user account knows a user's
