@@ -1,4 +1,5 @@
 import { badRequest } from './answer'
+import { stringOf } from './params'
 
 /**
  * The Bot API's `MessageEntity` (docs/bot-api.md#entities-and-parse_mode) and TDLib's `textEntity`,
@@ -178,4 +179,20 @@ export function botEntities(text: Td): Td[] | undefined {
 		.map(botEntity)
 		.filter((e) => e !== undefined)
 	return out.length ? out : undefined
+}
+
+/** The Bot API's parse modes by their lower-cased name, as the commands take them. */
+const PARSE_MODES: Readonly<Record<string, string>> = {
+	html: 'HTML',
+	markdownv2: 'MarkdownV2',
+	markdown: 'Markdown',
+}
+
+/** A `parse_mode` parameter (any case; `none` or empty for none) as the commands take it. */
+export function parseModeOf(params: Record<string, unknown>, name = 'parse_mode'): string | undefined {
+	const mode = (stringOf(params, name) ?? '').toLowerCase()
+	if (mode === '' || mode === 'none') return undefined
+	const known = PARSE_MODES[mode]
+	if (!known) throw badRequest(`unsupported ${name}`)
+	return known
 }

@@ -1,10 +1,11 @@
 import { UserbotError } from 'userbot-gateway/plugin'
 import { BotError, badRequest } from '../answer'
-import { entitiesOf } from '../entities'
-import { messageOf, tdMessageId } from '../objects'
+import { entitiesOf, parseModeOf } from '../entities'
+import { messageOf } from '../objects'
 import { fileOf } from '../objects-media'
-import { intOf, isUpload, objectOf, stringOf } from '../params'
+import { intOf, isUpload, stringOf } from '../params'
 import { type Call, chatId, command, type Method } from './call'
+import { replyTo } from './messages'
 
 /**
  * Media and files (docs/bot-api.md#files): each send is `send_message` with one `media` item (or 2
@@ -64,21 +65,6 @@ async function sourceOf(call: Call, value: unknown, field: string, kept: Stored)
 	return { file: value }
 }
 
-const PARSE_MODES: Readonly<Record<string, string>> = {
-	html: 'HTML',
-	markdownv2: 'MarkdownV2',
-	markdown: 'Markdown',
-}
-
-/** The caption's `parse_mode` (any case; `none` or empty for none), as the command takes it. */
-function parseModeOf(params: Params): string | undefined {
-	const mode = (stringOf(params, 'parse_mode') ?? '').toLowerCase()
-	if (mode === '' || mode === 'none') return undefined
-	const known = PARSE_MODES[mode]
-	if (!known) throw badRequest('unsupported parse_mode')
-	return known
-}
-
 /**
  * A caption and its formatting: with `parse_mode` the command has TDLib parse it (docs/bot-api.md:
  * `caption_entities` are then not read, as Telegram's server does), else its `caption_entities`.
@@ -92,18 +78,9 @@ function captionOf(params: Params): Params {
 
 /** The one `parse_mode` of an album's captions: the command parses every caption alike. */
 function albumParseMode(album: readonly Params[]): string | undefined {
-	const modes = new Set(album.filter((m) => stringOf(m, 'caption')).map(parseModeOf))
+	const modes = new Set(album.filter((m) => stringOf(m, 'caption')).map((m) => parseModeOf(m)))
 	if (modes.size > 1) throw badRequest('the captions of a media group must share one parse_mode')
 	return [...modes][0]
-}
-
-/** The message replied to: `reply_parameters.message_id`, or the older `reply_to_message_id`. */
-function replyTo(params: Params): Params {
-	const reply = objectOf(params, 'reply_parameters')
-	const id = reply ? intOf(reply, 'message_id') : intOf(params, 'reply_to_message_id')
-	return id === undefined
-		? {}
-		: { reply_to: { _: 'inputMessageReplyToMessage', message_id: tdMessageId(id) } }
 }
 
 const bool = (params: Params, name: string) => {
@@ -196,7 +173,7 @@ const sendOne =
 			// Every field is checked before a part is stored.
 			const chat = chatId(params)
 			const fields = { media_type: kind.type, ...captionOf(params), ...kind.extra(params) }
-			const reply = replyTo(params)
+			const reply = replyTo(params, chat)
 			const mode = params.caption ? parseModeOf(params) : undefined
 			const item = { ...(await sourceOf(call, params[field], field, kept)), ...fields }
 			const input = {
@@ -236,7 +213,7 @@ const sendMediaGroup: Method = (call) =>
 		const { params } = call
 		const chat = chatId(params)
 		const album = albumOf(params)
-		const reply = replyTo(params)
+		const reply = replyTo(params, chat)
 		const mode = albumParseMode(album)
 		// Every item's fields are checked before any part is stored.
 		const fields = album.map((m) => {

@@ -1,5 +1,5 @@
 import { BotError, badRequest } from '../answer'
-import { entitiesOf } from '../entities'
+import { entitiesOf, parseModeOf } from '../entities'
 import { botMessageId, messageOf, tdMessageId } from '../objects'
 import { intOf, objectOf, stringOf } from '../params'
 import { type Call, type ChatUsername, chatId, command, type Method, messageId, type Td } from './call'
@@ -48,12 +48,6 @@ function idsOf(params: Params, name: string): number[] {
 	})
 }
 
-const PARSE_MODES: Readonly<Record<string, string>> = {
-	html: 'HTML',
-	markdownv2: 'MarkdownV2',
-	markdown: 'Markdown',
-}
-
 /**
  * A text and its formatting, as the Bot API takes them: with `parse_mode` (any case; `none` or
  * empty for none) the command has TDLib parse the text, and `entities` are not read (as Telegram's
@@ -63,12 +57,8 @@ function formatted(params: Params, textName: string, entitiesName: string, modeN
 	const text = stringOf(params, textName)
 	if (text !== undefined && new TextEncoder().encode(text).length > MAX_TEXT_BYTES)
 		throw badRequest(`${textName} is too long`)
-	const mode = (stringOf(params, modeName) ?? '').toLowerCase()
-	if (mode !== '' && mode !== 'none') {
-		const parse_mode = PARSE_MODES[mode]
-		if (!parse_mode) throw badRequest(`unsupported ${modeName}`)
-		return { text, parse_mode }
-	}
+	const parse_mode = parseModeOf(params, modeName)
+	if (parse_mode) return { text, parse_mode }
 	const entities = entitiesOf(params, entitiesName)
 	return { text, ...(entities?.length ? { entities } : {}) }
 }
@@ -107,7 +97,7 @@ function sendOptions(params: Params) {
  * The message replied to: `reply_parameters` (its `message_id`; `chat_id` only the message's own
  * chat; `quote` with `quote_entities` and `quote_position`), or the older `reply_to_message_id`.
  */
-function replyTo(params: Params, chat: number | ChatUsername) {
+export function replyTo(params: Params, chat: number | ChatUsername) {
 	const reply = objectOf(params, 'reply_parameters')
 	if (!reply) {
 		const id = intOf(params, 'reply_to_message_id')

@@ -1,6 +1,6 @@
 import type * as Td from 'tdlib-types'
-import { publicUsername } from './chats/public'
 import { lastReadInbox, unreadCount } from './chats/read-state'
+import { publicUsername } from './chats/usernames'
 import { contentFor, fileObject, fileRecord } from './files'
 import { memberStatus } from './members/objects'
 import { defaultPermissions } from './members/rights'

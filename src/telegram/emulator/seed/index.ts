@@ -24,13 +24,9 @@ export const SEED_USERS: ReadonlyArray<Omit<UserRecord, 'defaultAutoDeleteTime'>
 	{ id: 777000, firstName: 'Telegram', lastName: '' },
 ]
 
-export const SEED_CHATS = {
-	basicGroup: -2001,
-	supergroup: -1000000003001,
-	channel: -1000000003002,
-	/** A supergroup with topics on: threads are `messageTopicForum`s. */
-	forum: -1000000003003,
-} as const
+import { SEED_CHATS } from './ids'
+
+export { SEED_CHATS }
 
 const text = (t: string): Td.messageText => ({
 	_: 'messageText',
