@@ -110,7 +110,7 @@ export function readMigrationFiles() {
 `,
 				loader: 'js',
 			}))
-			build.onLoad({ filter: /[\\/]src[\\/]console[\\/]bundle\.ts$/ }, (args) => {
+			build.onLoad({ filter: /[\\/]console[\\/]bundle\.ts$/ }, (args) => {
 				if (args.path !== consoleModule) return undefined
 				return {
 					contents: `const assets = ${JSON.stringify(console)}
