@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Move } from './tree'
 
 /**
@@ -107,7 +109,96 @@ const EMULATOR: Move[] = folder('src/telegram/emulator', 'src/telegram/emulator'
 	'seed-read-side.ts': 'seed/read-side.ts',
 })
 
-export const LAYOUT: readonly Move[] = [...SRC, ...PARTS, ...EMULATOR]
+/**
+ * Where code runs (docs/architecture.md#the-folders), applied after the moves above: the HTTP
+ * process's parts under `src/server/`, the Telegram runtime (supervisor parent and child, the bus,
+ * the flood governor, TDLib) under `src/runtime/`, the emulator of the Telegram cloud under
+ * `src/emulator/`, what every process and the browser share under `src/common/`, and the
+ * WebSocket client library inside its package. Folder by folder, so a file a branch adds to one of
+ * these folders later moves with it on the next run. Longest prefix first: the emulator leaves
+ * `src/telegram/` before the rest of it does.
+ */
+const SERVER_PARTS = [
+	'app',
+	'audit',
+	'auth',
+	'backup',
+	'catalog',
+	'commands',
+	'config',
+	'console',
+	'fleet',
+	'gateway',
+	'http',
+	'keys',
+	'metrics',
+	'net',
+	'openapi',
+	'operations',
+	'plugin',
+	'policy',
+	'testing',
+	'updates',
+	'userbots',
+]
+export const WHERE_IT_RUNS: readonly (readonly [string, string])[] = [
+	['src/telegram/emulator/', 'src/emulator/'],
+	['src/telegram/', 'src/runtime/telegram/'],
+	...['supervisor', 'bus', 'flood'].map((d) => [`src/${d}/`, `src/runtime/${d}/`] as const),
+	...SERVER_PARTS.map((d) => [`src/${d}/`, `src/server/${d}/`] as const),
+	['src/context.ts', 'src/server/context.ts'],
+	['src/util/', 'src/common/util/'],
+	['src/wire/', 'src/common/wire/'],
+	['src/client/', 'packages/client/src/ws/'],
+]
+
+const swap = (path: string, pairs: readonly (readonly [string, string])[]): string | null => {
+	for (const [a, b] of pairs)
+		if (path === a || (a.endsWith('/') && path.startsWith(a))) return b + path.slice(a.length)
+	return null
+}
+
+/** The repository's files as git lists them (tracked, and new ones it does not ignore). */
+function repositoryFiles(): string[] {
+	const root = join(import.meta.dir, '..', '..')
+	const run = Bun.spawnSync(['git', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+		cwd: root,
+		stdout: 'pipe',
+	})
+	return run.stdout
+		.toString()
+		.split('\0')
+		.filter((p) => p !== '' && existsSync(join(root, p)))
+}
+
+/**
+ * One entry per file in an old folder (to do) or in a new one (done, kept so that an import a
+ * merged branch wrote against the old path is set right).
+ */
+function whereItRuns(files: readonly string[]): Move[] {
+	const back = WHERE_IT_RUNS.map(([a, b]) => [b, a] as const)
+	const moves: Move[] = []
+	for (const f of files) {
+		const to = swap(f, WHERE_IT_RUNS)
+		if (to !== null) moves.push({ from: f, to })
+		const from = to === null ? swap(f, back) : null
+		if (from !== null) moves.push({ from, to: f })
+	}
+	// The emulator's files first, so that its folder is found before src/telegram's.
+	return moves.sort(
+		(x, y) =>
+			Number(!x.from.startsWith(WHERE_IT_RUNS[0][0])) - Number(!y.from.startsWith(WHERE_IT_RUNS[0][0])),
+	)
+}
+
+const files = repositoryFiles()
+const present = new Set(files)
+/** The first moves, where one is still to do (a branch brought an old path back), on to where it runs. */
+const first = [...SRC, ...PARTS, ...EMULATOR]
+	.filter((m) => present.has(m.from))
+	.map((m) => ({ from: m.from, to: swap(m.to, WHERE_IT_RUNS) ?? m.to }))
+
+export const LAYOUT: readonly Move[] = [...first, ...whereItRuns(files)]
 
 /**
  * Folders whose loose files the layout places one by one: a file there that is neither moved by
@@ -116,9 +207,9 @@ export const LAYOUT: readonly Move[] = [...SRC, ...PARTS, ...EMULATOR]
  */
 export const LOOSE_FOLDERS: readonly { folder: string; stays: readonly string[] }[] = [
 	// AppContext: nearly every part imports it, so it stands below them all, apart from app/.
-	{ folder: 'src', stays: ['context.ts'] },
+	{ folder: 'src', stays: [] },
 	{
-		folder: 'src/telegram/emulator',
+		folder: 'src/emulator',
 		stays: [
 			'index.ts',
 			'client.ts',
