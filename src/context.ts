@@ -2,9 +2,11 @@ import type { Database } from '../db/client'
 import type { AuthServices } from './auth/services'
 import type { Principal } from './auth/types'
 import type { Bus } from './bus/connection'
+import type { CatalogCommand } from './catalog/catalog'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
 import type { Metrics } from './metrics/metrics'
+import type { PolicyEntry } from './policy/entry'
 import type { TelegramRuntime } from './supervisor/types'
 import type { UpdateHub } from './updates/hub'
 import type { KeyWebhooks } from './updates/key-webhooks'
@@ -75,6 +77,19 @@ export interface AppContext {
 		input: Record<string, unknown>,
 		signal?: AbortSignal,
 	): Promise<CommandAnswer>
+	/**
+	 * The commands the gateway serves, in the catalog's order, each as the catalog tells it (input
+	 * schema, result, errors) with its whole policy entry: what the MCP face makes its tools of, a
+	 * third party's group included. Ready once the gateway is built, after the plugins (ask it when a
+	 * request comes); before, and without the WebSocket channel, empty.
+	 */
+	servedCommands(): readonly ServedCommand[]
+}
+
+/** A command the gateway serves: its catalog entry and its policy entry. */
+export interface ServedCommand {
+	catalog: CatalogCommand
+	policy: PolicyEntry
 }
 
 /** A command's one answer: its result, or its wire error (and a partial result). */

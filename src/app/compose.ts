@@ -12,7 +12,7 @@ import type { CommandGroup } from '../commands/define'
 import type { RegisteredCommand } from '../commands/registry'
 import type { Config } from '../config'
 import { consoleRoutes } from '../console/routes'
-import type { AppContext, CompanyEvent, UserbotFiles, UserbotStateReader } from '../context'
+import type { AppContext, CompanyEvent, ServedCommand, UserbotFiles, UserbotStateReader } from '../context'
 import { createGateway, MAX_FRAME_BYTES } from '../gateway'
 import { errorHandler } from '../http/errors'
 import { metricsRoute } from '../metrics/endpoint'
@@ -100,8 +100,9 @@ function appContext(
 	}
 	const keyHooks: { owner: KeyWebhooks | null } = { owner: null }
 	// A command run without a socket (the Bot API face): the gateway's, once it is made.
-	const commands: { run: AppContext['runCommand'] } = {
+	const commands: { run: AppContext['runCommand']; served: readonly ServedCommand[] } = {
 		run: async () => ({ ok: false, error: GatewayErrors.RUNTIME_UNAVAILABLE }),
+		served: [],
 	}
 	const ctx: AppContext = {
 		...base,
@@ -132,6 +133,7 @@ function appContext(
 		},
 		onClose: (fn) => closers.push(fn),
 		runCommand: (...args) => commands.run(...args),
+		servedCommands: () => commands.served,
 		...(bus ? { bus } : {}),
 	}
 	return { ctx, groups, subscribers, owner, commands }
@@ -266,6 +268,10 @@ export async function compose(
 	commands.run = gateway.run
 	subscribers.add(gateway.publish)
 	const catalog = webSocketRoutes(app, ctx, auth, gateway, chosen.list, mount)
+	commands.served = catalog.commands.flatMap((entry) => {
+		const policy = gateway.commands.get(entry.name)?.policy
+		return policy ? [{ catalog: entry, policy }] : []
+	})
 	return {
 		app,
 		ctx,

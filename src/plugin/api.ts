@@ -17,6 +17,8 @@ export { workerModule } from '../build/worker-module'
 // messages are sealed and named.
 export type { Bus } from '../bus/connection'
 export { kvSubject } from '../bus/subjects'
+// Issue 46 (the MCP face): a command as the catalog tells it, for the faces made from the catalog.
+export type { CatalogCommand } from '../catalog/catalog'
 export {
 	type Command,
 	type CommandContext,
@@ -89,6 +91,7 @@ export type {
 	AppContext,
 	CompanyEvent,
 	RestContext,
+	ServedCommand,
 	UploadedFile,
 	UserbotFiles,
 } from '../context'

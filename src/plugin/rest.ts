@@ -161,13 +161,14 @@ export {
 } from '../openapi/route-data'
 /** The shared wire shapes of the REST answers (TypeBox), bodies and path parameters (valibot), for a plugin's route data. */
 export * as RestSchemas from '../openapi/schemas'
-export { reachedUserbots, reachesEvery, reachesUserbot } from '../policy/can'
+export { mayRun, reachedUserbots, reachesEvery, reachesUserbot } from '../policy/can'
 export {
 	BOT_API_POLICY,
 	byParam,
 	type CommandPolicy,
 	type Finder,
 	inBody,
+	MCP_POLICY,
 	OF_COMPANY,
 	type PolicyEntry,
 	PUBLIC_READ,

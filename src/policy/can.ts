@@ -91,6 +91,8 @@ export function can(principal: Principal | null, entry: PolicyEntry, found: read
 	// The Bot API face: only the credential its path carries, a token kept to one userbot, counts.
 	if (entry.find?.some((f) => f.from === 'token') && !isBotToken(principal)) return refused('unauthenticated')
 	const { standing, key } = principal
+	// An entry for API keys alone (the MCP face): a session or an access token is no credential there.
+	if (entry.credential === 'key' && !key) return refused('unauthenticated')
 	if (standing === 'status_not_allowed') return refused(standing)
 	// Who they are and that their company is off, they may read: a main server's own me/ says so.
 	if (standing === 'company_inactive' && !(entry.resource === 'self' && entry.action === 'read'))
@@ -133,6 +135,21 @@ export function can(principal: Principal | null, entry: PolicyEntry, found: read
 			finders.filter((f) => f.from === 'body'),
 		) ?? ALLOWED
 	)
+}
+
+/**
+ * Whether the principal may run a command of this entry on a userbot it reaches, before any userbot
+ * is named: what the MCP face lists as the key's tools (a `read_only` key only reads, a key of some
+ * groups only theirs). The userbot the call then names is decided again, by `can`, when it runs.
+ */
+export function mayRun(principal: Principal, entry: PolicyEntry): boolean {
+	const reached = reachedUserbots(principal)
+	const some = reached === null ? [] : reached.slice(0, 1)
+	if (reached !== null && some.length === 0) return false
+	const found = (entry.find ?? [])
+		.filter((f) => f.from === 'frame')
+		.map((finder): Found => ({ finder, companyId: principal.companyId, userbots: some }))
+	return can(principal, entry, found).ok
 }
 
 /** The first of `finders` whose resource the principal does not reach, as a refusal. */

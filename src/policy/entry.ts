@@ -73,6 +73,12 @@ export interface PolicyEntry {
 	readonly group?: string
 	/** A command's wire name (set by the registry): a key's `commands` scope lists it. */
 	readonly command?: string
+	/**
+	 * `key`: only a principal that came with an API key (a bearer key, not a session cookie nor an
+	 * access token) gets in; any other credential is refused as no credential is (`unauthenticated`).
+	 * The MCP face's entry (`MCP_POLICY`). Left out, every credential counts.
+	 */
+	readonly credential?: 'key'
 }
 
 /**
@@ -113,6 +119,18 @@ export const PUBLIC_WRITE: PolicyEntry = { action: 'write', resource: 'public' }
  */
 export const CHANNEL_POLICY: PolicyEntry = { action: 'read', resource: 'company', find: [OF_COMPANY] }
 
+/**
+ * The MCP face (`/mcp`, docs/mcp.md): the company's, as the command channel is, but for an API key
+ * alone (an agent's credential is a key, whose scopes decide what it sees); each tool call and
+ * resource read then asks for its own command's entry.
+ */
+export const MCP_POLICY: PolicyEntry = {
+	action: 'read',
+	resource: 'company',
+	find: [OF_COMPANY],
+	credential: 'key',
+}
+
 /** `subscribe` and `unsubscribe`: reading the userbot the frame names. */
 export const SUBSCRIBE_POLICY: PolicyEntry = { action: 'read', resource: 'userbot', find: [FRAME_USERBOT] }
 
@@ -142,6 +160,8 @@ export function entryFault(entry: PolicyEntry | undefined): string | null {
 	const located = !UNLOCATED.has(entry.resource)
 	if (located && !entry.find?.length) return `does not say how its ${entry.resource} is found`
 	if (!located && entry.find?.length) return `finds a resource, which a ${entry.resource} entry has none of`
+	if (entry.credential !== undefined && entry.credential !== 'key')
+		return `asks for an unknown credential '${String(entry.credential)}'`
 	return null
 }
 
