@@ -9,6 +9,7 @@ import { membersPlugin } from '../../plugins/commands-members'
 import { messagesPlugin } from '../../plugins/commands-messages'
 import { securityPlugin } from '../../plugins/commands-security'
 import { sessionsPlugin } from '../../plugins/commands-sessions'
+import { mcp } from '../../plugins/mcp'
 import { userbots } from '../../plugins/userbots'
 import { webhooks } from '../../plugins/webhooks'
 import type { AuthCore } from '../auth'
@@ -45,6 +46,7 @@ export const builtInPlugins: readonly PluginDefinition[] = [
 	chatsPlugin,
 	webhooks(),
 	botApiPlugin,
+	mcp(),
 ]
 
 export { StartupError }
