@@ -60,7 +60,9 @@ function mcpRoutes(ctx: AppContext, config: McpConfig) {
 			if (!session) return rpcError(404, -32001, SESSION_NOT_FOUND)
 			session.principal = principal
 			session.lastUsed = Date.now()
-			return session.transport.handleRequest(request, { authInfo: authInfo(principal) })
+			const answer = await session.transport.handleRequest(request, { authInfo: authInfo(principal) })
+			if (request.method === 'GET' && answer.ok) sessions.streamOpened(session)
+			return answer
 		}
 		if (request.method !== 'POST') return rpcError(400, -32000, NO_SESSION)
 		const refused = sessions.refusal(keyId)

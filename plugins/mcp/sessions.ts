@@ -19,6 +19,13 @@ export interface Session {
 	readonly transport: WebStandardStreamableHTTPServerTransport
 	/** The resources it subscribed to. */
 	readonly uris: Set<string>
+	/**
+	 * Whether the agent opened its stream (GET) yet; before, the updates of its subscriptions are
+	 * held (each URI once) and sent when it does, so that none is lost to the moment between its
+	 * `initialize` and its GET.
+	 */
+	streamed: boolean
+	readonly held: Set<string>
 	lastUsed: number
 }
 
@@ -87,7 +94,17 @@ export class Sessions {
 			keepAliveMs: 5_000,
 			onsessioninitialized: (id) => {
 				this.opening.delete(slot)
-				session = { id, keyId, principal, server, transport, uris: new Set(), lastUsed: this.now() }
+				session = {
+					id,
+					keyId,
+					principal,
+					server,
+					transport,
+					uris: new Set(),
+					streamed: false,
+					held: new Set(),
+					lastUsed: this.now(),
+				}
 				this.open.set(id, session)
 			},
 			onsessionclosed: (id) => this.end(id),
@@ -98,6 +115,14 @@ export class Sessions {
 			if (transport.sessionId === undefined) await server.close()
 		}
 		return { transport, settle }
+	}
+
+	/** The agent opened its stream: what was held for it goes out. */
+	streamOpened(session: Session): void {
+		if (session.streamed) return
+		session.streamed = true
+		for (const uri of session.held) void session.server.sendResourceUpdated({ uri }).catch(() => {})
+		session.held.clear()
 	}
 
 	/** Ends a session: its server and transport close, its subscriptions go. */

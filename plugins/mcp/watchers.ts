@@ -30,6 +30,7 @@ export class Watchers {
 
 	remove(session: Session, uri: string): void {
 		session.uris.delete(uri)
+		session.held.delete(uri)
 		const sessions = this.byUri.get(uri)
 		sessions?.delete(session)
 		if (sessions?.size === 0) this.byUri.delete(uri)

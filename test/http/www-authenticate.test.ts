@@ -98,7 +98,7 @@ describe('WWW-Authenticate', () => {
 			(k) => !PUBLIC.has(k),
 		)
 		expect(protectedRoutes.filter((k) => !answered401.has(k))).toEqual([])
-		// The sweep met the routes of every kind: token views, family B, userbots, members, the socket.
+		// The sweep met the routes of every kind: token views, family B, userbots, members, the socket, MCP.
 		for (const key of [
 			'POST /accounts/token/',
 			'POST /accounts/token/refresh/',
@@ -107,6 +107,10 @@ describe('WWW-Authenticate', () => {
 			'DELETE /accounts/members/:id/grants/:permission/',
 			'POST /api/userbots/:id/files/',
 			'WS /ws',
+			// The MCP face: an API key as the bearer, nothing else (docs/mcp.md).
+			'POST /mcp',
+			'GET /mcp',
+			'DELETE /mcp',
 		])
 			expect(answered401.has(key)).toBe(true)
 	}, 60_000)

@@ -76,8 +76,14 @@ describe('the OpenAPI document', () => {
 	it('is OpenAPI 3.1 and lists every route the app serves, each with a summary', () => {
 		expect(doc.openapi).toBe('3.1.0')
 		// `/ws` is the command channel's (AsyncAPI's): its upgrade, and the plain GET refused as it is.
+		// `/mcp` is the MCP protocol's (JSON-RPC over Streamable HTTP, docs/mcp.md): not REST either.
 		const served = t.app.routes
-			.filter((r) => !['ALL', 'WS', 'HEAD', 'OPTIONS'].includes(r.method.toUpperCase()) && r.path !== '/ws')
+			.filter(
+				(r) =>
+					!['ALL', 'WS', 'HEAD', 'OPTIONS'].includes(r.method.toUpperCase()) &&
+					r.path !== '/ws' &&
+					r.path !== '/mcp',
+			)
 			.map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:([^/]+)/g, '{$1}')}`)
 		const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
 			Object.entries(item).map(([method, op]) => ({ key: `${method} ${path}`, summary: op.summary })),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { can, type Found, reachesEvery } from '../../src/policy/can'
+import { can, type Found, mayRun, reachesEvery } from '../../src/policy/can'
 import {
 	BOT_API_POLICY,
 	BOT_TOKEN,
@@ -8,6 +8,7 @@ import {
 	entryFault,
 	FRAME_USERBOT,
 	inBody,
+	MCP_POLICY,
 	OF_COMPANY,
 	type PolicyEntry,
 	PUBLIC_READ,
@@ -246,5 +247,35 @@ describe('the Bot API face (BOT_API_POLICY, found by the token in its path)', ()
 			refusal: 'not_found',
 		})
 		expect(can(bot([10]), BOT_API_POLICY, [its(2, [10])])).toMatchObject({ ok: false, refusal: 'not_found' })
+	})
+})
+
+describe('the MCP face (MCP_POLICY: an API key alone) and the tools a key may run (mayRun)', () => {
+	it('admits a key whose owner works, and refuses a session or an access token as unauthenticated', () => {
+		expect(can(key(), MCP_POLICY)).toEqual({ ok: true })
+		expect(can(key({ readOnly: true, userbotIds: [10] }), MCP_POLICY)).toEqual({ ok: true })
+		for (const p of [owner, { ...owner, via: 'session' as const }, member(['userbots.manage'])])
+			expect(can(p, MCP_POLICY)).toMatchObject({ ok: false, refusal: 'unauthenticated' })
+		expect(can(null, MCP_POLICY)).toMatchObject({ ok: false, refusal: 'unauthenticated' })
+	})
+
+	it("refuses a key whose company is switched off, in the policy's own words", () => {
+		expect(can({ ...key(), standing: 'company_inactive' }, MCP_POLICY)).toMatchObject({
+			ok: false,
+			refusal: 'company_inactive',
+		})
+		expect(entryFault(MCP_POLICY)).toBeNull()
+		expect(entryFault({ ...MCP_POLICY, credential: 'cookie' as 'key' })).toMatch(/unknown credential/)
+	})
+
+	it("lists a read for a read_only key and no write; a group's commands for a key of that group", () => {
+		const read = commandEntry({ action: 'read' }, 'commands-chats', 'get_chats')
+		const send = commandEntry({ action: 'write' }, 'commands-messages', 'send_message')
+		const readOnly = key({ readOnly: true })
+		expect([mayRun(readOnly, read), mayRun(readOnly, send)]).toEqual([true, false])
+		const chats = key({ groups: ['commands-chats'], userbotIds: [10] })
+		expect([mayRun(chats, read), mayRun(chats, send)]).toEqual([true, false])
+		expect(mayRun(key({ userbotIds: [] }), read)).toBe(false)
+		expect(mayRun({ ...key(), standing: 'company_inactive' }, read)).toBe(false)
 	})
 })

@@ -24,7 +24,9 @@ function sources(): Map<string, string> {
 	// The protocol's own module, which the client imports rather than copies (src/wire/).
 	for (const f of ['close.ts', 'envelope.ts', 'limits.ts', 'server-paths.ts'])
 		files.set(join('wire', f), join(root, 'src', 'wire', f))
-	for (const f of ['index.ts', 'rest.ts', 'rest-types.ts']) files.set(f, join(pkg, 'src', f))
+	// The stdio MCP server (`mcp`, the package's bin) beside the library: cli.ts and mcp.ts.
+	for (const f of ['index.ts', 'rest.ts', 'rest-types.ts', 'cli.ts', 'mcp.ts'])
+		files.set(f, join(pkg, 'src', f))
 	for (const f of readdirSync(join(pkg, 'src', 'generated')))
 		files.set(join('generated', f), join(pkg, 'src', 'generated', f))
 	return files
