@@ -129,7 +129,7 @@ export function policyTable(ops: readonly Operation[]): string {
 	for (const { name, entry } of ops) {
 		const find = (entry.find ?? []).map(findText).join(', ')
 		lines.push(
-			`| \`${name}\` | ${entry.action} | ${entry.resource} | ${find} | ${entry.permission ?? ''} | ${entry.group ?? ''} | ${entry.destructive ? 'yes' : ''} |`,
+			`| \`${name}\` | ${entry.action} | ${entry.resource}${entry.credential === 'key' ? ' (API key only)' : ''} | ${find} | ${entry.permission ?? ''} | ${entry.group ?? ''} | ${entry.destructive ? 'yes' : ''} |`,
 		)
 	}
 	lines.push(

@@ -1,6 +1,6 @@
 /// <reference types="node" />
 /**
- * `userbot-gateway-client mcp`: a stdio MCP server for desktop agents (docs/mcp.md#stdio), which
+ * `userbot-gateway-client mcp`: a stdio MCP server for desktop agents (docs/mcp.md#setting-up-an-agent), which
  * hands every JSON-RPC message to the gateway's `/mcp` over Streamable HTTP and back, the API key as
  * the bearer. The gateway decides everything (tools, resources, the key's scopes); this program
  * only carries messages. Both transports are the MCP SDK's (`@modelcontextprotocol/sdk`, an

@@ -14,7 +14,7 @@ import {
 import { makeKey, structured } from './agent'
 
 /**
- * The stdio program of the client package (`userbot-gateway-client mcp --url ...`, docs/mcp.md#stdio),
+ * The stdio program of the client package (`userbot-gateway-client mcp --url ...`, docs/mcp.md#setting-up-an-agent),
  * built as it ships (npm run build:client) and run by plain `node` as a desktop agent runs it: the
  * SDK's own `Client` over stdio lists the tools, calls `get_chats` and `send_message`, reads a
  * chat's history and hears of its new message (the gateway's stream carried back to stdio), on the
