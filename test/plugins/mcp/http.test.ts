@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { chatsPlugin } from '../../../examples/chats'
+import { builtInPlugins } from '../../../src/app'
 import {
 	createLoggedInUserbot,
 	createMessagingFixture,
@@ -12,7 +14,7 @@ import { connectAgent, makeKey, structured } from './agent'
 /**
  * The MCP face (docs/mcp.md) with the SDK's own `Client` over Streamable HTTP, on the emulator. Bob
  * (1002) is the company's userbot the agent uses; Alice (1001), a userbot of another company, writes
- * to him.
+ * to him. The example group (examples/chats) is loaded beside the built-in ones: a third party's.
  */
 const BOB = 1002
 const ALICE = 1001
@@ -22,7 +24,7 @@ let aliceWs: WsClient
 let agent: Client
 let key: string
 beforeAll(async () => {
-	f = await createMessagingFixture()
+	f = await createMessagingFixture({}, { plugins: [...builtInPlugins, chatsPlugin] })
 	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
 	aliceWs = await f.connect(f.mallory)
 	// Bob's client learns of the private chat with Alice (as TDLib needs it before writing there).
@@ -58,6 +60,20 @@ describe('tools from the catalog', () => {
 				readOnlyHint: false,
 				destructiveHint: true,
 			})
+	})
+
+	it("makes a third party's commands tools with no code of its own, and runs them", async () => {
+		const { tools } = await agent.listTools()
+		const example = f.t.catalog.commands.find((c) => c.name === 'example_get_chats')
+		expect(example?.group).toBe('chats')
+		const tool = tools.find((t) => t.name === 'example_get_chats')
+		expect(tool?.inputSchema.properties).toEqual({
+			userbot_id: expect.any(Object),
+			...(example?.input.properties as object),
+		})
+		const answer = await agent.callTool({ name: 'example_get_chats', arguments: { userbot_id: f.userbotId } })
+		// Its result, whatever its shape, names Bob's chat with Alice.
+		expect(JSON.stringify(structured(answer))).toContain(`${ALICE}`)
 	})
 
 	it('calls get_chats and send_message: the results as structured content and as JSON text', async () => {
