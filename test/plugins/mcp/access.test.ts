@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { eq } from 'drizzle-orm'
+import { company } from '../../../db/schema'
 import { WWW_AUTHENTICATE } from '../../../src/http/errors'
-import { createMessagingFixture, type MessagingFixture, sessionCookie } from '../../helpers-ws'
+import { createMessagingFixture, type MessagingFixture, registerUser, sessionCookie } from '../../helpers-ws'
 import { connectAgent, makeKey, structured } from './agent'
 
 /**
@@ -84,6 +86,36 @@ describe('the credential', () => {
 		expect(ended.status).toBe(200)
 		const gone = await post({ authorization: `Bearer ${key}`, 'mcp-session-id': id }, ping)
 		expect(gone.status).toBe(404)
+	})
+
+	it('refuses a key revoked during its session at its next request', async () => {
+		const res = await fetch(`${f.t.url}/api/keys/`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ name: 'revoked agent' }),
+		})
+		const made = (await res.json()) as { id: number; key: string }
+		const client = await agent(made.key)
+		expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+		const revoked = await fetch(`${f.t.url}/api/keys/${made.id}/`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${f.alice.access}` },
+		})
+		expect(revoked.status).toBe(204)
+		await expect(client.listTools()).rejects.toMatchObject({ code: 401 })
+		const raw = await post({ authorization: `Bearer ${made.key}` })
+		expect(raw.status).toBe(401)
+	})
+
+	it("refuses the key of a company switched off, in the policy's words (403 company_inactive)", async () => {
+		const off = await registerUser(f.t, 'mcp-off@example.com')
+		const key = await makeKey(f.t, off.access)
+		expect((await post({ authorization: `Bearer ${key}` })).status).toBe(200)
+		// No route switches a company off: an administrator writes the database.
+		await f.t.ctx.db.update(company).set({ active: false }).where(eq(company.id, off.companyId))
+		f.t.auth.invalidateUser(off.userId)
+		const res = await post({ authorization: `Bearer ${key}` })
+		expect([res.status, ((await res.json()) as { code?: string }).code]).toEqual([403, 'company_inactive'])
 	})
 })
 
