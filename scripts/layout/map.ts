@@ -70,6 +70,13 @@ const PARTS: Move[] = [
 	{ from: 'src/gateway/uploads.ts', to: 'src/commands/uploads.ts' },
 	// The flood governor around a runtime, beside the runtime it wraps (flood/ holds its parts).
 	{ from: 'src/flood/governed-runtime.ts', to: 'src/supervisor/governed-runtime.ts' },
+	// Messages framed over a socket or Bun's IPC: the supervisor's channel to its child and the
+	// emulator's cloud to its clients both ride them, so they stand below both.
+	...folder('src/supervisor', 'src/transport', {
+		'transport.ts': 'index.ts',
+		'transport-socket.ts': 'socket.ts',
+		'transport-ipc.ts': 'ipc.ts',
+	}),
 ]
 
 /** The emulator's domains; the files of EMULATOR_STAYS and cloud/ stay at its top. */

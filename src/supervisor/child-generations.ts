@@ -1,10 +1,10 @@
 import type { Subprocess } from 'bun'
+import type { Transport } from '../transport'
+import { listenSocket, socketPath } from '../transport/socket'
 import type { Logger } from '../util/logger'
 import type { Capacity } from './capacity'
 import { spawnChild } from './child-process'
 import { type ChildSettings, parseChildMessage } from './protocol'
-import type { Transport } from './transport'
-import { listenSocket, socketPath } from './transport-socket'
 
 /** One child process of a supervisor, from its spawn until it is down. */
 export interface Generation {

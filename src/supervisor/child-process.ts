@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
 import { bundled } from '../build/bundled'
+import type { Transport } from '../transport'
+import { createIpcParentTransport } from '../transport/ipc'
 import type { Logger } from '../util/logger'
-import type { Transport } from './transport'
-import { createIpcParentTransport } from './transport-ipc'
 
 /**
  * The hidden subcommand the server starts its supervisor child with. The supervisor names it and the

@@ -3,13 +3,13 @@ import { join } from 'node:path'
 import * as v from 'valibot'
 import { holdClientsLock } from '../backup/clients-lock'
 import { createBackend } from '../telegram/backend'
+import type { Transport } from '../transport'
+import { createIpcChildTransport } from '../transport/ipc'
+import { connectSocket } from '../transport/socket'
 import { descriptorCapacity } from './capacity'
 import { createChildHost } from './child-host'
 import { type ChildMessage, type ChildSettings, parseParentMessage } from './protocol'
 import { setDescriptorLimit } from './rlimit'
-import type { Transport } from './transport'
-import { createIpcChildTransport } from './transport-ipc'
-import { connectSocket } from './transport-socket'
 
 /**
  * Supervisor child entry (`main.ts supervisor-child`), spawned by `client.ts`. Hosts the TDLib (or

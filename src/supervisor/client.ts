@@ -1,11 +1,11 @@
 import { RuntimeError, type TdMethod, type TdRequest, type TdResult } from '../telegram/types'
+import type { Transport } from '../transport'
 import type { Logger } from '../util/logger'
 import { type Capacity, capacityReached, type Room, tighter } from './capacity'
 import { authorizationStateEvent, RequestChannel, startMessage, stopRequest } from './channel'
 import { ChildGenerations, type Generation } from './child-generations'
 import { type ChildMessage, type ChildSettings, type ParentMessage, parseChildMessage } from './protocol'
 import { StartedClients, type StartRequest } from './started-clients'
-import type { Transport } from './transport'
 import type { InvokeOptions, RequestEvent, RuntimeEvent, StartClientOptions, TelegramRuntime } from './types'
 
 /**

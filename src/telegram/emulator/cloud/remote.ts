@@ -1,4 +1,4 @@
-import type { Transport } from '../../../supervisor/transport'
+import type { Transport } from '../../../transport'
 import { TdError } from '../../types'
 import { readAuth, writeAuth } from '../session'
 import { type BackendMessage, parseHostMessage } from './protocol'

@@ -1,5 +1,5 @@
 import type { Subprocess } from 'bun'
-import { createCloseSignal, type Transport } from './transport'
+import { createCloseSignal, type Transport } from './index'
 
 /**
  * Bun's built-in IPC channel (serialization 'json'). Simpler than the socket, one message per

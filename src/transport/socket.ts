@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Socket } from 'bun'
-import { createBatchedWriter, createCloseSignal, createLineDecoder, type Transport } from './transport'
+import { createBatchedWriter, createCloseSignal, createLineDecoder, type Transport } from './index'
 
 /** Unix socket paths are limited to ~104 bytes; stay well under. */
 const MAX_SOCKET_PATH = 100
