@@ -77,6 +77,13 @@ const PARTS: Move[] = [
 		'transport-socket.ts': 'socket.ts',
 		'transport-ipc.ts': 'ipc.ts',
 	}),
+	// The core's and the built-in plugins' route data, composed where the app is: the API keys' routes
+	// and the plugins stand above the OpenAPI document, which is handed the data it describes.
+	...folder('src/openapi', 'src/app', {
+		'core-routes.ts': 'core-routes.ts',
+		'operator-contract.ts': 'operator-contract.ts',
+		'rest-api.ts': 'rest-api.ts',
+	}),
 ]
 
 /** The emulator's domains; the files of EMULATOR_STAYS and cloud/ stay at its top. */

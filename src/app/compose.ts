@@ -29,6 +29,7 @@ import type { UserbotDirectory } from '../userbots/types'
 import type { Logger } from '../util/logger'
 import { StartupError } from '../util/startup-error'
 import { GatewayErrors } from '../wire/errors'
+import { coreRouteData } from './core-routes'
 import { addCollectors } from './metric-collectors'
 import { operatorRoutes } from './operator'
 
@@ -202,7 +203,7 @@ function webSocketRoutes(
 	mount(gateway.routes)
 	mount(operatorRoutes(ctx, gateway.commands, auth.keys))
 	const catalog = buildCatalog(gateway.commands)
-	mount(catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app, plugins)))
+	mount(catalogRoutes(catalog, toAsyncApi(catalog)).use(openApiRoutes(() => app, coreRouteData, plugins)))
 	// The web console needs the WebSocket channel, so it is served only where that is.
 	const ids = new Set(plugins.map((p) => p.id))
 	mount(

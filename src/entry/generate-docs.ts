@@ -49,9 +49,10 @@ export async function generateDocs(env: Record<string, string> = {}): Promise<Ge
 	try {
 		const config = loadConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TDLIB_BACKEND: 'tdlib' })
 		const { builtInPlugins, createApp } = await import('../app')
+		const { coreRouteData } = await import('../app/core-routes')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
-			const openapi = openApiDocument(app.app, builtInPlugins)
+			const openapi = openApiDocument(app.app, coreRouteData, builtInPlugins)
 			const files = documents(app.catalog, openapi, readFileSync(join(ROOT, REFERENCE_FILE), 'utf8'))
 			return { files: { ...files, [POLICY_FILE]: await policyDocument() } }
 		} finally {

@@ -5,7 +5,6 @@ import type { JsonSchema } from '../commands/fields'
 import { jsonAnswer, textAnswer } from '../http/answers'
 import { bodyJson, bodyJsonSchema } from '../http/body-schema'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
-import { coreRouteData } from './core-routes'
 import { renderDocsPage } from './docs-page'
 import { lintReady, TAGS } from './operations'
 
@@ -41,10 +40,14 @@ function requestBody(body: unknown): { requestBody?: unknown } {
 	}
 }
 
-export function openApiDocument(app: AnyElysia, plugins: readonly Described[]): JsonSchema {
+/**
+ * `core`: the core's own route data (src/app/core-routes.ts), handed in by the app that composes it,
+ * as each plugin hands its `api`.
+ */
+export function openApiDocument(app: AnyElysia, core: AnyElysia, plugins: readonly Described[]): JsonSchema {
 	const references: Record<string, Record<string, Hooks>> = {}
 	const details = new Map<string, Record<string, unknown>>()
-	const data = [coreRouteData, ...plugins.flatMap((p) => (p.api ? [p.api] : []))]
+	const data = [core, ...plugins.flatMap((p) => (p.api ? [p.api] : []))]
 	for (const route of data.flatMap((d) => d.routes)) {
 		const method = route.method.toLowerCase()
 		const hooks = route.hooks as Hooks
@@ -154,14 +157,14 @@ const usedTags = (paths: Record<string, Record<string, unknown>>) =>
  * `GET /api/openapi.json` (made at the first request, once every route is in) and `GET /api/docs`, a
  * page of our own that shows it (docs-page.ts). **Decision:** public, like the catalog.
  */
-export function openApiRoutes(app: () => AnyElysia, plugins: readonly Described[]) {
+export function openApiRoutes(app: () => AnyElysia, core: AnyElysia, plugins: readonly Described[]) {
 	let json: string | undefined
 	let page: string | undefined
 	return new Elysia({ name: 'openapi' })
 		.get(
 			'/api/openapi.json',
 			() => {
-				json ??= JSON.stringify(openApiDocument(app(), plugins))
+				json ??= JSON.stringify(openApiDocument(app(), core, plugins))
 				return new Response(json, { headers: { 'content-type': 'application/json' } })
 			},
 			policyHook(PUBLIC_READ, {
@@ -174,7 +177,7 @@ export function openApiRoutes(app: () => AnyElysia, plugins: readonly Described[
 		.get(
 			'/api/docs',
 			() => {
-				page ??= renderDocsPage(openApiDocument(app(), plugins))
+				page ??= renderDocsPage(openApiDocument(app(), core, plugins))
 				return new Response(page, {
 					headers: {
 						'content-type': 'text/html; charset=utf-8',

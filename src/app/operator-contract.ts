@@ -1,8 +1,8 @@
 import { Elysia, t } from 'elysia'
 import * as v from 'valibot'
 import { keysApi } from '../keys/routes'
-import { documentedOnly } from './route-data'
-import * as S from './schemas'
+import { documentedOnly } from '../openapi/route-data'
+import * as S from '../openapi/schemas'
 
 /** The operator's routes (docs/operator.md) as data (route-data.ts): API keys (from their definitions) and the audit log. */
 const ownerOnly: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
+import { documentedOnly } from '../openapi/route-data'
+import * as S from '../openapi/schemas'
 import { operatorContract } from './operator-contract'
-import { documentedOnly } from './route-data'
-import * as S from './schemas'
 
 /** The core's own REST routes as data (src/openapi/route-data.ts): health, then the operator's. */
 export const coreRouteData = new Elysia({ name: 'core-api' })
