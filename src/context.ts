@@ -1,7 +1,9 @@
+import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
+import type { KV } from '@nats-io/kv'
+import type { NatsConnection } from '@nats-io/transport-node'
 import type { Database } from '../db/client'
 import type { AuthServices } from './auth/services'
 import type { Principal } from './auth/types'
-import type { Bus } from './bus/connection'
 import type { CatalogCommand } from './catalog/catalog'
 import type { CommandGroup } from './commands/define'
 import type { Config } from './config'
@@ -11,6 +13,36 @@ import type { TelegramRuntime } from './supervisor/types'
 import type { UpdateHub } from './updates/hub'
 import type { KeyWebhooks } from './updates/key-webhooks'
 import type { Logger } from './util/logger'
+
+/**
+ * One process's end of the bus's message sealing, as the bus's parts use it (`BusCodec` in
+ * src/bus/codec.ts): JSON in, sealed bytes out, and back; undefined for a refused message.
+ */
+export interface BusSealing {
+	readonly fingerprint: string
+	seal(subject: string, value: unknown): Uint8Array
+	/** `storedAt`: when the stream or a bucket stored the message (ms), for one read again by design. */
+	open<T = unknown>(subject: string, data: Uint8Array, storedAt?: number): T | undefined
+}
+
+/**
+ * A gateway's or shard's connection to the bus, with the stream and buckets they share
+ * (`connectBus` in src/bus/connection.ts). Declared here, below the bus, because the context carries it.
+ */
+export interface Bus {
+	nc: NatsConnection
+	js: JetStreamClient
+	jsm: JetStreamManager
+	members: KV
+	leases: KV
+	/** Seals what this process sends and opens what it receives (src/bus/seal.ts). */
+	codec: BusSealing
+	/** Called each time the connection is back after a disconnect (the server restarted, the network). */
+	onReconnect(listener: () => void): () => void
+	/** Whether the connection is up now (not between a disconnect and its reconnect, not closed). */
+	connected(): boolean
+	close(): Promise<void>
+}
 
 /** A message pushed to every open WebSocket connection of a company (authorization states...). */
 export interface CompanyEvent {

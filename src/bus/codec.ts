@@ -1,3 +1,4 @@
+import type { BusSealing } from '../context'
 import type { Logger } from '../util/logger'
 import { type BusKey, ReplayGuard, type Sealer } from './seal'
 
@@ -8,7 +9,7 @@ import { type BusKey, ReplayGuard, type Sealer } from './seal'
  */
 const decoder = new TextDecoder()
 
-export class BusCodec {
+export class BusCodec implements BusSealing {
 	private readonly sealer: Sealer
 	private readonly guard = new ReplayGuard()
 	private readonly log: Logger

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
 import {
-	type JetStreamClient,
 	type JetStreamManager,
 	jetstream,
 	jetstreamManager,
@@ -16,26 +15,14 @@ import {
 	nkeyAuthenticator,
 } from '@nats-io/transport-node'
 import type { BusConfig } from '../config'
+import type { Bus } from '../context'
 import type { Logger } from '../util/logger'
 import { BusCodec } from './codec'
 import type { BusKey } from './seal'
 import { AUTH_STATES, EVENTS_STREAM, inboxPrefix, LEASES_BUCKET, MEMBERS_BUCKET, UPDATES } from './subjects'
 
-/** A gateway's or shard's connection to the bus, with the stream and buckets they share. */
-export interface Bus {
-	nc: NatsConnection
-	js: JetStreamClient
-	jsm: JetStreamManager
-	members: KV
-	leases: KV
-	/** Seals what this process sends and opens what it receives (`seal.ts`). */
-	codec: BusCodec
-	/** Called each time the connection is back after a disconnect (the server restarted, the network). */
-	onReconnect(listener: () => void): () => void
-	/** Whether the connection is up now (not between a disconnect and its reconnect, not closed). */
-	connected(): boolean
-	close(): Promise<void>
-}
+/** The connection's contract is declared with the app's context, which carries it (`ctx.bus`). */
+export type { Bus } from '../context'
 
 export interface BusOptions {
 	config: BusConfig

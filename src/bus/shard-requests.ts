@@ -1,4 +1,5 @@
 import type { Msg } from '@nats-io/transport-node'
+import type { BusSealing } from '../context'
 import {
 	type InvokeMessage,
 	MOVED,
@@ -10,7 +11,6 @@ import {
 	type WireError,
 } from '../supervisor/protocol'
 import { RuntimeError } from '../telegram/types'
-import type { BusCodec } from './codec'
 import { LeaseTimeoutError } from './leases'
 
 /** The userbot is another shard's (or this shard's view is stale): the gateway asks again. */
@@ -28,7 +28,7 @@ export interface ShardHandlers {
  * One gateway request on the shard's subject: only one sealed with the deployment's key, never seen
  * before, and answerable is taken; it gets one reply, sealed for its reply subject.
  */
-export function serveShardMessage(codec: BusCodec, msg: Msg, handlers: ShardHandlers): void {
+export function serveShardMessage(codec: BusSealing, msg: Msg, handlers: ShardHandlers): void {
 	if (!msg.reply) return
 	const raw = codec.open(msg.subject, msg.data)
 	if (raw === undefined) return
@@ -58,7 +58,7 @@ export function serveShardMessage(codec: BusCodec, msg: Msg, handlers: ShardHand
 	}
 }
 
-function respond(codec: BusCodec, msg: Msg, id: number, error?: WireError, value?: unknown) {
+function respond(codec: BusSealing, msg: Msg, id: number, error?: WireError, value?: unknown) {
 	const result: ResultMessage = error
 		? { type: 'result', id, ok: false, error }
 		: { type: 'result', id, ok: true, value: value ?? null }
