@@ -185,7 +185,7 @@ const protectedBy = (options: Td.messageSendOptions$Input | undefined) =>
 const ttlValid = (t: number) => Number.isInteger(t) && t >= 0 && t <= 365 * 86_400 && t % 86_400 === 0
 
 export const messageHandlers: Handlers = {
-	// A static request of TDLib's: answered in any state, by TDLib's own parsers (parse-text.ts).
+	// A static request of TDLib's: answered in any state, by TDLib's own parsers (parse-text/).
 	parseTextEntities(_s, req) {
 		const parsed = parseTextEntities(req.text ?? '', req.parse_mode)
 		return parsed.ok ? parsed.text : fail(parsed.message)
