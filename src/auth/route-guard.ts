@@ -68,25 +68,48 @@ const bodyFinders = (entry: PolicyEntry) => (entry.find ?? []).filter((f) => f.f
 const paramFinders = (entry: PolicyEntry) =>
 	(entry.find ?? []).filter((f): f is Extract<Finder, { from: 'param' }> => f.from === 'param')
 
+/** Why the guard cannot decide an entry (a finder it has no locator for), or null. */
+function uncovered(entry: PolicyEntry, locators: Locators): string | null {
+	const kind = entry.resource
+	if (paramFinders(entry).length > 0 && !locators[kind]) return `finds a ${kind} that its guard cannot locate`
+	if (tokenFinder(entry) && !locators.userbot)
+		return 'finds a userbot by its token, which its guard cannot locate'
+	if (bodyFinders(entry).length > 0 && !locators.userbot)
+		return 'finds userbots in its body, which its guard cannot locate'
+	return null
+}
+
+/** An entry that locates nothing, for a caller known now: decided without waiting. */
+function admitNow(outcome: CallerOutcome, entry: PolicyEntry): Principal | undefined {
+	if (!outcome.ok && outcome.status !== 401) throw new HttpError(outcome.status, outcome.body)
+	const principal = outcome.ok ? outcome.caller.principal : null
+	const decision = can(principal, entry)
+	if (!decision.ok) throw refusalError(decision, outcome)
+	return principal ?? undefined
+}
+
+/** The userbots a body field names (an id, a list, or null for all), as one resource. */
+async function inBody(
+	locators: Locators,
+	principal: Principal,
+	finder: Finder,
+	value: unknown,
+): Promise<Found | null> {
+	if (value === undefined) return null
+	if (value === null) return { finder, companyId: principal.companyId, userbots: 'all' }
+	const ids = (Array.isArray(value) ? value : [value]).filter((id): id is number => Number.isSafeInteger(id))
+	const locate = locators.userbot
+	const companies = await Promise.all(ids.map((id) => (locate ? locate(id) : Promise.resolve(null))))
+	const every = companies.every((c) => c !== null && c.companyId === principal.companyId)
+	return { finder, companyId: every ? principal.companyId : null, userbots: ids }
+}
+
 export function createRouteGuard(auth: CallerSource, locators: Locators = {}): RouteGuard {
 	const locateBy = async (kind: ResourceKind, finder: Finder, raw: string | undefined): Promise<Found> => {
 		const locate = locators[kind]
 		if (raw === undefined || !ID.test(raw) || !locate) return { finder, companyId: null }
 		const found = await locate(Number(raw))
 		return found ? { finder, ...found } : { finder, companyId: null }
-	}
-
-	/** The userbots a body field names (an id, a list, or null for all), as one resource. */
-	const inBody = async (principal: Principal, finder: Finder, value: unknown): Promise<Found | null> => {
-		if (value === undefined) return null
-		if (value === null) return { finder, companyId: principal.companyId, userbots: 'all' }
-		const ids = (Array.isArray(value) ? value : [value]).filter((id): id is number =>
-			Number.isSafeInteger(id),
-		)
-		const locate = locators.userbot
-		const companies = await Promise.all(ids.map((id) => (locate ? locate(id) : Promise.resolve(null))))
-		const every = companies.every((c) => c !== null && c.companyId === principal.companyId)
-		return { finder, companyId: every ? principal.companyId : null, userbots: ids }
 	}
 
 	const decide = async (outcome: CallerOutcome, entry: PolicyEntry, params: Record<string, string>) => {
@@ -121,25 +144,8 @@ export function createRouteGuard(auth: CallerSource, locators: Locators = {}): R
 		return principal ?? undefined
 	}
 
-	const sync = (outcome: CallerOutcome, entry: PolicyEntry) => {
-		if (!outcome.ok && outcome.status !== 401) throw new HttpError(outcome.status, outcome.body)
-		const principal = outcome.ok ? outcome.caller.principal : null
-		const decision = can(principal, entry)
-		if (!decision.ok) throw refusalError(decision, outcome)
-		return principal ?? undefined
-	}
-
 	return {
-		covers(entry) {
-			const kind = entry.resource
-			if (paramFinders(entry).length > 0 && !locators[kind])
-				return `finds a ${kind} that its guard cannot locate`
-			if (tokenFinder(entry) && !locators.userbot)
-				return 'finds a userbot by its token, which its guard cannot locate'
-			if (bodyFinders(entry).length > 0 && !locators.userbot)
-				return 'finds userbots in its body, which its guard cannot locate'
-			return null
-		},
+		covers: (entry) => uncovered(entry, locators),
 		admit(entry, { request, params }) {
 			if (entry.resource === 'public') return undefined
 			const token = tokenFinder(entry)
@@ -147,7 +153,7 @@ export function createRouteGuard(auth: CallerSource, locators: Locators = {}): R
 			const outcome = auth.caller(request)
 			// The hot path (GET /accounts/me/ from a session memory vouches for) stays synchronous.
 			const located = (entry.find ?? []).some((f) => f.from === 'param')
-			if (!(outcome instanceof Promise) && !located) return sync(outcome, entry)
+			if (!(outcome instanceof Promise) && !located) return admitNow(outcome, entry)
 			return Promise.resolve(outcome).then((o) => decide(o, entry, params))
 		},
 		async admitBody(entry, principal, body) {
@@ -155,7 +161,9 @@ export function createRouteGuard(auth: CallerSource, locators: Locators = {}): R
 			if (finders.length === 0 || !principal) return
 			const fields = (body ?? {}) as Record<string, unknown>
 			const found = (
-				await Promise.all(finders.map((f) => inBody(principal, f, fields[(f as { field: string }).field])))
+				await Promise.all(
+					finders.map((f) => inBody(locators, principal, f, fields[(f as { field: string }).field])),
+				)
 			).filter((f): f is Found => f !== null)
 			const decision = can(principal, { ...entry, find: finders }, found)
 			if (!decision.ok) throw refusalError(decision)
