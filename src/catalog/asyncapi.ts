@@ -142,60 +142,68 @@ function subscribeOperation(
 	}
 }
 
-export function toAsyncApi(catalog: Catalog): JsonSchema {
-	const channelMessages: Record<string, JsonSchema> = {}
-	const messages: Record<string, JsonSchema> = {}
-	const operations: Record<string, JsonSchema> = {}
-	for (const c of catalog.commands) {
-		const names = { command: c.name, ok: `${c.name}.reply`, error: `${c.name}.error` }
-		messages[names.command] = {
-			name: c.name,
-			title: c.name,
-			...(c.summary ? { summary: c.summary } : {}),
-			payload: frame(c),
-			...(c.examples.length
-				? { examples: c.examples.map((e) => ({ payload: { action: c.name, userbot_id: 1, ...e } })) }
-				: {}),
-		}
-		messages[names.ok] = {
-			name: c.name,
-			title: `${c.name} (success)`,
-			...(c.result.description ? { summary: c.result.description } : {}),
-			payload: reply({ const: c.name }, { result: resultSchema(c) }, ['result']),
-		}
-		messages[names.error] = {
-			name: `${c.name}_error`,
-			title: `${c.name}_error`,
-			summary: c.tdlib_errors
-				? "One of the listed strings, or TDLib's own message passed through."
-				: 'One of the listed strings.',
-			payload: reply(
-				{ const: `${c.name}_error` },
-				{
-					error: { type: 'string', examples: c.errors },
-					result: { description: 'a partial result, where the command has one' },
-				},
-				['error'],
-				false,
-			),
-		}
-		for (const name of Object.values(names)) channelMessages[name] = ref(`#/components/messages/${name}`)
-		operations[c.name] = {
-			action: 'receive',
-			channel: ref('#/channels/commands'),
-			...(c.summary ? { summary: c.summary } : {}),
-			tags: [{ name: c.group }],
-			messages: [ref(`#/channels/commands/messages/${names.command}`)],
-			reply: {
-				channel: ref('#/channels/commands'),
-				messages: [
-					ref(`#/channels/commands/messages/${names.ok}`),
-					ref(`#/channels/commands/messages/${names.error}`),
-				],
-			},
-		}
+/** A command's frame, its two replies and its operation. */
+function commandOperation(
+	c: Catalog['commands'][number],
+	channelMessages: Record<string, JsonSchema>,
+	messages: Record<string, JsonSchema>,
+	operations: Record<string, JsonSchema>,
+) {
+	const names = { command: c.name, ok: `${c.name}.reply`, error: `${c.name}.error` }
+	messages[names.command] = {
+		name: c.name,
+		title: c.name,
+		...(c.summary ? { summary: c.summary } : {}),
+		payload: frame(c),
+		...(c.examples.length
+			? { examples: c.examples.map((e) => ({ payload: { action: c.name, userbot_id: 1, ...e } })) }
+			: {}),
 	}
-	subscribeOperation(channelMessages, messages, operations)
+	messages[names.ok] = {
+		name: c.name,
+		title: `${c.name} (success)`,
+		...(c.result.description ? { summary: c.result.description } : {}),
+		payload: reply({ const: c.name }, { result: resultSchema(c) }, ['result']),
+	}
+	messages[names.error] = {
+		name: `${c.name}_error`,
+		title: `${c.name}_error`,
+		summary: c.tdlib_errors
+			? "One of the listed strings, or TDLib's own message passed through."
+			: 'One of the listed strings.',
+		payload: reply(
+			{ const: `${c.name}_error` },
+			{
+				error: { type: 'string', examples: c.errors },
+				result: { description: 'a partial result, where the command has one' },
+			},
+			['error'],
+			false,
+		),
+	}
+	for (const name of Object.values(names)) channelMessages[name] = ref(`#/components/messages/${name}`)
+	operations[c.name] = {
+		action: 'receive',
+		channel: ref('#/channels/commands'),
+		...(c.summary ? { summary: c.summary } : {}),
+		tags: [{ name: c.group }],
+		messages: [ref(`#/channels/commands/messages/${names.command}`)],
+		reply: {
+			channel: ref('#/channels/commands'),
+			messages: [
+				ref(`#/channels/commands/messages/${names.ok}`),
+				ref(`#/channels/commands/messages/${names.error}`),
+			],
+		},
+	}
+}
+
+/** What the server pushes without being asked: live updates, a resync, an authorization state. */
+function pushedMessages(
+	channelMessages: Record<string, JsonSchema>,
+	messages: Record<string, JsonSchema>,
+	operations: Record<string, JsonSchema>,
+) {
 	messages.update = {
 		name: UPDATE,
 		summary: "A userbot's live update, after `subscribe`; `seq` numbers them per userbot, from 1.",
@@ -233,6 +241,15 @@ export function toAsyncApi(catalog: Catalog): JsonSchema {
 			messages: [ref(`#/channels/commands/messages/${name}`)],
 		}
 	}
+}
+
+export function toAsyncApi(catalog: Catalog): JsonSchema {
+	const channelMessages: Record<string, JsonSchema> = {}
+	const messages: Record<string, JsonSchema> = {}
+	const operations: Record<string, JsonSchema> = {}
+	for (const c of catalog.commands) commandOperation(c, channelMessages, messages, operations)
+	subscribeOperation(channelMessages, messages, operations)
+	pushedMessages(channelMessages, messages, operations)
 	return {
 		asyncapi: '3.0.0',
 		info: {
