@@ -1,5 +1,5 @@
 import type * as Td from 'tdlib-types'
-import { canWrite, requireChat } from '../messages'
+import { canWrite, requireChat } from '../messages/access'
 import { chatObject, lastMessage, supergroupObject, userObject } from '../objects'
 import { contactFlags } from '../people'
 import { fail, type Handlers, OK } from '../session'

@@ -1,5 +1,5 @@
 import { kickFromBasicGroup, setChannelStatus } from '../members/status'
-import { requireChat } from '../messages'
+import { requireChat } from '../messages/access'
 import { postService } from '../messages/service'
 import { chatObject, chatTitle, lastMessage } from '../objects'
 import { fail, type Handlers, type Session } from '../session'

@@ -1,6 +1,6 @@
 import type * as Td from 'tdlib-types'
 import { canRestrict } from '../members/rights'
-import { requireChat } from '../messages'
+import { requireChat } from '../messages/access'
 import { fail, type Handlers, OK } from '../session'
 import type { ChatRecord } from '../world'
 

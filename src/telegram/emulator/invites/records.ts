@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type * as Td from 'tdlib-types'
 import { rightsOf } from '../members/rights'
-import { requireChat } from '../messages'
+import { requireChat } from '../messages/access'
 import { fail, type Session } from '../session'
 import type { ChatRecord, World } from '../world'
 

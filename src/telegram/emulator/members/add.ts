@@ -1,5 +1,5 @@
 import type * as Td from 'tdlib-types'
-import { requireChat } from '../messages'
+import { requireChat } from '../messages/access'
 import { postService } from '../messages/service'
 import { fail, type Handlers, type Session } from '../session'
 import type { ChatRecord, World } from '../world'

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { requireChat } from '../messages'
+import { requireChat } from '../messages/access'
 import { fail, type Handlers, OK } from '../session'
 import { memberStatus } from './objects'
 import { canManageTags, isAdmin, memberPermissions, OWNER_RIGHTS } from './rights'

@@ -1,5 +1,5 @@
 import type * as Td from 'tdlib-types'
-import { requireChat } from '../messages'
+import { requireChat } from '../messages/access'
 import { fail, type Handlers, OK } from '../session'
 import { MESSAGE_ID_SHIFT } from '../world'
 import { memberAddHandlers } from './add'

@@ -1,5 +1,5 @@
 import type * as Td from 'tdlib-types'
-import { requireChat } from '../messages'
+import { requireChat } from '../messages/access'
 import { fail, type Handlers } from '../session'
 import type { ChatEventRecord } from '../world'
 import { matchesQuery } from './list'

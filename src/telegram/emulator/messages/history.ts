@@ -3,7 +3,7 @@ import { markRead, unreadCount } from '../chats/read-state'
 import { messageObject } from '../objects'
 import { fail, type Handlers, OK, type Session } from '../session'
 import { type ChatRecord, MESSAGE_ID_SHIFT, type MessageRecord } from '../world'
-import { requireChat } from './index'
+import { requireChat } from './access'
 
 /**
  * Reading: a chat's history, searching one chat or all of them, and marking messages as read, with
