@@ -228,6 +228,7 @@ export const LOOSE_FOLDERS: readonly { folder: string; stays: readonly string[] 
 			'index.ts',
 			'client.ts',
 			'world.ts',
+			'records.ts',
 			'session.ts',
 			'objects.ts',
 			'proxies.ts',

@@ -1,8 +1,19 @@
 import type * as Td from 'tdlib-types'
 import { encodeGraph } from './cloud/codec'
-import { type BanRecord, type MemberRecord, newMember, type Role } from './members/records'
+import { newMember, type Role } from './members/records'
+import {
+	type AuthorizationRecord,
+	type ChatEventRecord,
+	type ChatRecord,
+	MESSAGE_ID_SHIFT,
+	type MessageRecord,
+	type UpdateListener,
+	type UserRecord,
+} from './records'
 
 export type { BanRecord, MemberRecord, Role } from './members/records'
+// The records' names, where every domain has always imported them.
+export * from './records'
 
 /**
  * The emulated Telegram cloud: plain records, shared by every emulated client. TDLib-shaped objects
@@ -17,97 +28,6 @@ export type { BanRecord, MemberRecord, Role } from './members/records'
  * its `Session`), and keep what belongs to live clients only in `#private` fields, which do not
  * persist.
  */
-export type ChatKind = 'private' | 'basicGroup' | 'supergroup' | 'channel'
-
-export interface UserRecord {
-	id: number
-	firstName: string
-	lastName: string
-	/** The profile's bio (`userFullInfo.bio`). */
-	bio?: string
-	username?: string
-	/** Digits only; set for accounts that can log in. */
-	phone?: string
-	password?: { value: string; hint: string }
-	defaultAutoDeleteTime: number
-	/** The profile photo's file (one size kept), if the user has one; everyone may see it. */
-	photoFileId?: number
-	/** When the profile photo was set (Unix time). */
-	photoDate?: number
-}
-
-export interface MessageRecord {
-	serverId: number
-	senderId: number
-	date: number
-	editDate: number
-	content: Td.MessageContent
-	pinned: boolean
-	albumId?: string
-	forwardedFrom?: number
-	/** server id of the message replied to, in the same chat */
-	replyTo?: number
-	/** The thread or forum topic it was sent to. */
-	topic?: Td.MessageTopic
-	/** Sent with `messageSendOptions.protect_content`: it can't be forwarded or saved. */
-	protectedContent?: boolean
-	/** emoji → user ids */
-	reactions: Map<string, Set<number>>
-}
-
-/** One entry of a group's event log (`getChatEventLog`: the last 48 hours, admins only). */
-export interface ChatEventRecord {
-	/** Increasing per world; TDLib writes it as an int64 string. */
-	id: number
-	date: number
-	/** Who did it. */
-	userId: number
-	action: Td.ChatEventAction
-}
-
-export interface ChatRecord {
-	kind: ChatKind
-	/** Group chats: their TDLib chat id. Private chats: 0 (the id depends on the viewer). */
-	id: number
-	/** basic group or supergroup id */
-	groupId: number
-	title: string
-	/** Private chats: the two users. Groups: the members present, by user id, in the order they joined. */
-	members: Map<number, MemberRecord>
-	/** Supergroups and channels: banned users (basic groups have no ban list: a ban there is a kick). */
-	banned: Map<number, BanRecord>
-	/** Groups: what a member who is no administrator may do; default: everything (groups), nothing (channels). */
-	permissions?: Td.chatPermissions
-	messages: Map<number, MessageRecord>
-	lastServerId: number
-	autoDeleteTime: number
-	/** Supergroups: topics are on (a forum). */
-	isForum?: boolean
-	/** Supergroups: seconds between two messages of a member who is no administrator (slow mode). */
-	slowModeDelay?: number
-	/** Groups: the file of the chat's photo (files.ts), if it has one. */
-	photoFileId?: number
-	/** Groups: the event log, oldest first (`logEvent` appends). */
-	events: ChatEventRecord[]
-}
-
-export const MESSAGE_ID_SHIFT = 2 ** 20
-
-/** An emulated client, as the world reaches it. */
-export interface UpdateListener {
-	/** The authorization it logged in with (its auth key, in Telegram's terms). */
-	readonly key: string
-	emit(update: Td.Update): void
-	/** Another session of the account terminated this one: the client logs out. */
-	revoked(): void
-}
-
-/** One authorization of the cloud (Telegram's auth key): made at log-in, gone at log-out or when terminated. */
-export interface AuthorizationRecord {
-	userId: number
-	date: number
-}
-
 /** The wall clock in Unix seconds, where a world's time starts. */
 export const wallSeconds = () => Math.floor(Date.now() / 1000)
 
