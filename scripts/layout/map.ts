@@ -229,6 +229,7 @@ export const LOOSE_FOLDERS: readonly { folder: string; stays: readonly string[] 
 			'client.ts',
 			'world.ts',
 			'records.ts',
+			'test-requests.ts',
 			'session.ts',
 			'objects.ts',
 			'proxies.ts',

@@ -1,10 +1,10 @@
 import type { Backend, TdRequest } from '../types'
-import { createEmulatorClient, type EmulatorRequest } from './client'
+import { createEmulatorClient } from './client'
 import { createSeededWorld } from './seed'
 import { readAuth, writeAuth } from './session'
+import type { EmulatorRequest } from './test-requests'
 import type { World } from './world'
 
-export type { EmulatorRequest } from './client'
 /**
  * The emulator backend: a stand-in for the Telegram cloud that answers TDLib's JSON API with
  * TDLib-shaped objects and TDLib-worded errors; one session per client (`client.ts`). To grow it,
@@ -16,6 +16,7 @@ export type { EmulatorRequest } from './client'
  * deployment, as Telegram's cloud is one for every device.
  */
 export { SEED_CHATS, SEED_USERS } from './seed'
+export type { EmulatorRequest } from './test-requests'
 
 /** Types an emulator-only request as a TDLib one, for `runtime.invoke` in tests. */
 export const emulatorRequest = (r: EmulatorRequest) => r as unknown as TdRequest<'testCallEmpty'>
