@@ -6,7 +6,8 @@ import {
 	tdConstructor,
 } from '../telegram/schema/index'
 import { CommandError } from './define'
-import { isObject, type JsonObject, toInt64 } from './fields'
+import { isObject, type JsonObject } from './fields'
+import { toInt64 } from './frame-values'
 
 /**
  * The one validator for every TDLib object a client hands us (reply targets, send options, reply

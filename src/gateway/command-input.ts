@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import type { CommandDefinition } from '../commands/define'
-import { withoutNulls } from '../commands/fields'
+import { withoutNulls } from '../commands/frame-values'
 
 /**
  * valibot's fallback wording, for a schema that names no message of its own: ours, never valibot's

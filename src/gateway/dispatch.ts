@@ -1,4 +1,4 @@
-import { toInt } from '../commands/fields'
+import { toInt } from '../commands/frame-values'
 import type { RegisteredCommand } from '../commands/registry'
 import type { AppContext, UserbotStateReader } from '../context'
 import { createDeadlineQueue } from '../supervisor/deadlines'

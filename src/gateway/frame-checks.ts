@@ -1,4 +1,4 @@
-import { isIntegral, isMissing, toInt, withoutNulls } from '../commands/fields'
+import { isIntegral, isMissing, toInt, withoutNulls } from '../commands/frame-values'
 import type { RegisteredCommand } from '../commands/registry'
 import { errorReply, FRAME_ERROR_TYPE, type FrameRequestId, requestIdOf } from '../wire/envelope'
 import { GatewayErrors as E } from '../wire/errors'

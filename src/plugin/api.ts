@@ -40,8 +40,6 @@ export {
 	INT64_SCHEMA,
 	INTEGER_SCHEMA,
 	int64String,
-	isIntegral,
-	isMissing,
 	isObject,
 	type JsonObject,
 	type JsonSchema,
@@ -58,9 +56,8 @@ export {
 	requiredIntList,
 	requiredString,
 	requiredValue,
-	toInt,
-	toInt64,
 } from '../commands/fields'
+export { isIntegral, isMissing, toInt, toInt64 } from '../commands/frame-values'
 export {
 	type CheckOptions,
 	checkTdList,
