@@ -4,121 +4,15 @@
  * `settleMany` of store.ts, run here instead of on the event loop that sends. The embedded driver
  * is synchronous: on the sending thread each of those writes held every delivery in flight until
  * it was done (docs/webhooks.md#the-hot-path). The statements are store.ts's, with `?` for their
- * parameters; they run in the same transactions, so what is stored, leased and written is the same.
+ * parameters (writer-statements.ts); they run in the same transactions, so what is stored, leased
+ * and written is the same. What the two threads say to each other is in writer-messages.ts.
  */
 import Database from 'libsql'
 import type { EndpointRow } from './claim'
+import type { RecordReply, WriterReply, WriterRequest } from './writer-messages'
+import { chunkSizes, DELIVERY_WIDTH, EVENT_WIDTH, MANY, OUTCOME_WIDTH, SQL } from './writer-statements'
 
 declare const self: Worker
-
-/** What the main thread asks (writer.ts). */
-export type WriterRequest =
-	| { id: number; op: 'open'; path: string; timeoutMs: number }
-	| {
-			id: number
-			op: 'record'
-			/**
-			 * [company, userbot, seq, type, data, dedupe key, at] of each event one after another, in the
-			 * order given (one flat list: a clone of its values, not of a list per event; bound here as
-			 * the statement's parameters).
-			 */
-			rows: Array<string | number>
-			/** JSON of the endpoints that want each event. */
-			endpoints: string
-			/** JSON of [endpoint, userbot, after] of the pairs that may go in leased (LeaseRequest.after). */
-			pairs: string
-			owner: string | null
-			until: number | null
-	  }
-	/** `rows`: [id, status, next at, at, code, body, error] of each outcome one after another. */
-	| { id: number; op: 'settle'; owner: string; rows: Array<string | number | null> }
-	| { id: number; op: 'close' }
-
-/** The answer: what the op returned, or its error's message. */
-export type WriterReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string }
-
-/**
- * What `record` returns, flat: the events stored (id, index in rows), the deliveries leased (id,
- * endpoint, event), and whether some wait for a claim.
- */
-export interface RecordReply {
-	inserted: number[]
-	leased: number[]
-	waiting: boolean
-	/** The endpoints of the leased deliveries, read in the same transaction (store.ts `complete`). */
-	endpoints: EndpointRow[]
-}
-
-/** Values of one event in `rows`, of one delivery inserted, of one outcome. */
-const EVENT_WIDTH = 7
-const DELIVERY_WIDTH = 8
-const OUTCOME_WIDTH = 7
-
-/**
- * Rows per statement at most. The events, deliveries and outcomes go in as the parameters of
- * multi-row statements (`VALUES (?, ...), (?, ...)`), each prepared once per number of rows, those
- * numbers powers of two: a batch of n rows is one statement per bit of n (above CHUNK, full ones
- * first). Each row as a JSON text read back by `json_each` and `->>` cost the thread about a third
- * more: SQLite parsed each row's text again for each of its fields.
- */
-const CHUNK = 256
-
-/** The sizes of the statements a batch of `n` rows is written with, in order (powers of two, largest first). */
-function chunkSizes(n: number): number[] {
-	const sizes: number[] = []
-	let left = n
-	while (left > 0) {
-		let size = CHUNK
-		while (size > left) size >>= 1
-		sizes.push(size)
-		left -= size
-	}
-	return sizes
-}
-
-const rowsOf = (width: number, count: number) =>
-	Array.from({ length: count }, () => `(${Array.from({ length: width }, () => '?').join(', ')})`).join(', ')
-
-/** The multi-row statements, by their number of rows. */
-const MANY = {
-	insertEvents: (n: number) => `
-		INSERT INTO webhook_event (company_id, userbot_id, seq, type, data, dedupe_key, created_at)
-		VALUES ${rowsOf(EVENT_WIDTH, n)}
-		ON CONFLICT DO NOTHING
-		RETURNING id, dedupe_key`,
-	// Only what the insert does not know already comes back: a new delivery's message id is `msg_`
-	// and its event, it has no attempts.
-	insertDeliveries: (n: number) => `
-		INSERT INTO webhook_delivery
-			(endpoint_id, event_id, userbot_id, message_id, next_at, created_at, lease_owner, lease_until)
-		VALUES ${rowsOf(DELIVERY_WIDTH, n)}
-		RETURNING id, endpoint_id, event_id, lease_owner IS NOT NULL AS leased`,
-	// Written only while the lease is still this process's (the owner is the last parameter).
-	settle: (n: number) => `
-		WITH j (id, status, next_at, at, code, body, error) AS (VALUES ${rowsOf(OUTCOME_WIDTH, n)})
-		UPDATE webhook_delivery SET
-			status = j.status, attempts = attempts + 1, next_at = j.next_at,
-			lease_owner = NULL, lease_until = NULL,
-			first_attempt_at = coalesce(first_attempt_at, j.at), last_at = j.at,
-			last_code = j.code, last_body = j.body, last_error = j.error
-		FROM j
-		WHERE webhook_delivery.id = j.id AND webhook_delivery.lease_owner = ?
-		RETURNING webhook_delivery.id AS id`,
-}
-
-const SQL = {
-	busyPairs: `
-		SELECT p.key AS i FROM json_each(?) p
-		WHERE EXISTS (
-			SELECT 1 FROM webhook_delivery d INDEXED BY webhook_delivery_pending
-			WHERE d.status = 'pending' AND d.endpoint_id = p.value ->> 0 AND d.userbot_id = p.value ->> 1
-				AND d.id > p.value ->> 2
-		)`,
-	endpoints: `
-		SELECT id, url, secret, previous_secret AS previousSecret, previous_secret_until AS previousSecretUntil,
-			failing_since AS failingSince
-		FROM webhook_endpoint WHERE id IN (SELECT value FROM json_each(?))`,
-}
 
 type Statement = {
 	all(...params: unknown[]): Array<Record<string, unknown>>

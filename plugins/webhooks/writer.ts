@@ -1,7 +1,7 @@
 import { type AppContext, workerModule } from 'userbot-gateway/plugin'
 import type { LeaseRequest, Recorded } from './direct'
 import type { EventRow, NewEvent } from './outbox'
-import type { RecordReply, WriterReply, WriterRequest } from './writer-thread'
+import type { RecordReply, WriterReply, WriterRequest } from './writer-messages'
 
 /** Why the writes came back to the event loop (the `webhook writer thread unavailable` log line). */
 type FailReason = 'start' | 'open' | 'error' | 'exit'
