@@ -61,6 +61,22 @@ const RETRY_MAX_MS = 50
 /** How long a backend waits for a host before it says so in the log (it keeps waiting). */
 const SLOW_WARNING_MS = 5_000
 
+/** Hosts the cloud when its lock is free: the host and the lock it holds; undefined when it is held. */
+function hostIfFree(
+	opts: CloudBackendOptions,
+	socket: string,
+	log: CloudLog,
+): { host: CloudHost; lock: CloudLock } | undefined {
+	const held = tryLock(join(opts.dir, 'cloud.lock'))
+	if (!held) return undefined
+	try {
+		return { host: startHost({ dir: opts.dir, socket, log, flushDelayMs: opts.flushDelayMs }), lock: held }
+	} catch (err) {
+		held.release()
+		throw err
+	}
+}
+
 export function createCloudBackend(opts: CloudBackendOptions): CloudBackend {
 	const log: CloudLog = opts.log ?? (() => {})
 	let lock: CloudLock | undefined
@@ -78,17 +94,11 @@ export function createCloudBackend(opts: CloudBackendOptions): CloudBackend {
 		let warned = false
 		for (;;) {
 			if (closing) throw new Error('the emulator backend is closed')
-			const held = tryLock(join(opts.dir, 'cloud.lock'))
-			if (held) {
-				try {
-					host = startHost({ dir: opts.dir, socket, log, flushDelayMs: opts.flushDelayMs })
-				} catch (err) {
-					held.release()
-					throw err
-				}
-				lock = held
+			const hosted = hostIfFree(opts, socket, log)
+			if (hosted) {
+				;({ host, lock } = hosted)
 				log('info', 'emulator cloud: hosting', { pid: process.pid })
-				return host
+				return hosted.host
 			}
 			const transport = await connectSocket(socket, () =>
 				log('warn', 'emulator cloud: an unreadable line from the host dropped'),

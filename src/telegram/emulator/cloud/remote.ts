@@ -1,7 +1,13 @@
 import type { Transport } from '../../../transport'
 import { TdError } from '../../types'
 import { readAuth, writeAuth } from '../session'
-import { type BackendMessage, parseHostMessage } from './protocol'
+import {
+	type AuthMessage,
+	type BackendMessage,
+	parseHostMessage,
+	type ResultMessage,
+	type UpdateMessage,
+} from './protocol'
 import type { CloudLink, CloudLog, LinkedClient, UpdateSink } from './types'
 
 /**
@@ -22,9 +28,31 @@ export interface RemoteCloud extends CloudLink {
 	close(): void
 }
 
+/** The requests in flight, by id. */
+type Pending = Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>
+
+/** A host's answer, update or authorization, to the request or the client it names. */
+function deliver(
+	m: ResultMessage | UpdateMessage | AuthMessage,
+	pending: Pending,
+	clients: Map<number, Opened>,
+) {
+	if (m.type === 'result') {
+		const p = pending.get(m.id)
+		pending.delete(m.id)
+		if (m.ok) p?.resolve(m.value)
+		else p?.reject(new TdError(m.error.code, m.error.message))
+	} else if (m.type === 'update') {
+		clients.get(m.client)?.sink.update(m.update as Parameters<UpdateSink['update']>[0])
+	} else {
+		const c = clients.get(m.client)
+		if (c) writeAuth(c.databaseDirectory, m.auth)
+	}
+}
+
 export function connectRemote(transport: Transport, log: CloudLog, onLost: () => void): RemoteCloud {
 	const clients = new Map<number, Opened>()
-	const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>()
+	const pending: Pending = new Map()
 	let nextClient = 1
 	let nextId = 1
 	let closing = false
@@ -59,17 +87,7 @@ export function connectRemote(transport: Transport, log: CloudLog, onLost: () =>
 			down = true
 			send({ type: 'moved' })
 			if (!closing) moveOn()
-		} else if (m.type === 'result') {
-			const p = pending.get(m.id)
-			pending.delete(m.id)
-			if (m.ok) p?.resolve(m.value)
-			else p?.reject(new TdError(m.error.code, m.error.message))
-		} else if (m.type === 'update') {
-			clients.get(m.client)?.sink.update(m.update as Parameters<UpdateSink['update']>[0])
-		} else {
-			const c = clients.get(m.client)
-			if (c) writeAuth(c.databaseDirectory, m.auth)
-		}
+		} else deliver(m, pending, clients)
 	})
 	transport.onClose(() => {
 		const moved = down
