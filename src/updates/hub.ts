@@ -107,14 +107,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			const stream = streamOf(userbotId)
 			renumber(cursors, userbotId, stream, given)
 			const seq = ++stream.seq
-			let update = raw
-			let text = updateText(userbotId, seq, update)
-			// No path of the server's disk leaves: not to a socket, not to an observer (webhooks).
-			if (mayHoldServerPaths(text)) {
-				update = withoutServerPaths(raw)
-				text = updateText(userbotId, seq, update)
-			}
-			const entry = { seq, at: now(), kind: update._, text, facets: facetsOf(update) }
+			const { update, entry } = keptEntry(userbotId, seq, raw, now())
 			stream.add(entry)
 			for (const fn of observers) fn({ userbotId, seq, kind: update._, data: update, live: true })
 			fanOut.live(userbotId, entry)
@@ -159,6 +152,18 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			return streams.get(userbotId)?.kept ?? 0
 		},
 	}
+}
+
+/** An update as its stream keeps it: its frame's text, its facets; no path of the server's disk. */
+function keptEntry(userbotId: number, seq: number, raw: { _: string }, at: number) {
+	let update = raw
+	let text = updateText(userbotId, seq, update)
+	// No path of the server's disk leaves: not to a socket, not to an observer (webhooks).
+	if (mayHoldServerPaths(text)) {
+		update = withoutServerPaths(raw)
+		text = updateText(userbotId, seq, update)
+	}
+	return { update, entry: { seq, at, kind: update._, text, facets: facetsOf(update) } }
 }
 
 /** The userbot's stream, made on first use. */
