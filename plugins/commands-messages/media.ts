@@ -130,6 +130,21 @@ export async function buildMediaContent(
 		item.caption_entities ?? (item.caption === undefined ? fallback.entities : undefined),
 		item.caption === undefined ? 'text' : 'media.caption',
 	)
+	return isVisual(type) ? visualContent(type, item, file, caption) : otherContent(type, item, file, caption)
+}
+
+/** The kinds whose caption may stand above them and whose content may hide behind a spoiler. */
+const VISUAL: ReadonlySet<MediaType> = new Set(['photo', 'video', 'animation'])
+type Visual = 'photo' | 'video' | 'animation'
+const isVisual = (t: MediaType): t is Visual => VISUAL.has(t)
+
+/** A photo, a video or an animation: the caption's place and the spoiler beside the file. */
+function visualContent(
+	type: Visual,
+	item: JsonObject,
+	file: InputFile,
+	caption: FormattedText,
+): InputMessageContent$Input {
 	const aboveMedia = bool(item.show_caption_above_media)
 	const spoiler = bool(item.has_spoiler)
 	switch (type) {
@@ -156,6 +171,31 @@ export async function buildMediaContent(
 				show_caption_above_media: aboveMedia,
 				has_spoiler: spoiler,
 			}
+		case 'animation':
+			return {
+				_: 'inputMessageAnimation',
+				animation: {
+					_: 'inputAnimation',
+					animation: file,
+					duration: num(item.duration),
+					width: num(item.width),
+					height: num(item.height),
+				},
+				caption,
+				show_caption_above_media: aboveMedia,
+				has_spoiler: spoiler,
+			}
+	}
+}
+
+/** A document, an audio, a voice note, a video note or a sticker. */
+function otherContent(
+	type: Exclude<MediaType, Visual>,
+	item: JsonObject,
+	file: InputFile,
+	caption: FormattedText,
+): InputMessageContent$Input {
+	switch (type) {
 		case 'document':
 			return {
 				_: 'inputMessageDocument',
@@ -177,20 +217,6 @@ export async function buildMediaContent(
 					performer: typeof item.performer === 'string' ? item.performer : '',
 				},
 				caption,
-			}
-		case 'animation':
-			return {
-				_: 'inputMessageAnimation',
-				animation: {
-					_: 'inputAnimation',
-					animation: file,
-					duration: num(item.duration),
-					width: num(item.width),
-					height: num(item.height),
-				},
-				caption,
-				show_caption_above_media: aboveMedia,
-				has_spoiler: spoiler,
 			}
 		case 'voice':
 		case 'voice_note':
