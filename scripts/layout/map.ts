@@ -163,6 +163,8 @@ export const WHERE_IT_RUNS: readonly (readonly [string, string])[] = [
 	['src/context.ts', 'src/server/context.ts'],
 	['src/util/', 'src/common/util/'],
 	['src/wire/', 'src/common/wire/'],
+	// The line transports (Transport, socket, IPC): the runtime's supervisor and the emulator's cloud both ride them.
+	['src/transport/', 'src/common/transport/'],
 	['src/client/', 'packages/client/src/ws/'],
 ]
 
