@@ -19,6 +19,8 @@ export interface KindKey {
 	commands: readonly string[] | null
 	readOnly: boolean
 	webhooks: boolean
+	/** The `td_invoke` scope. */
+	tdInvoke?: boolean
 	/** Presented as a Bot API token in the path. */
 	botToken?: true
 }
@@ -134,6 +136,7 @@ export function principalOf(kind: PrincipalKind): Principal | null {
 			commands: kind.key.commands,
 			readOnly: kind.key.readOnly,
 			webhooks: kind.key.webhooks,
+			tdInvoke: kind.key.tdInvoke === true,
 		} satisfies KeyScopes,
 		...(kind.key.botToken ? { botToken: true as const } : {}),
 	}

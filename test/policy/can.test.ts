@@ -41,7 +41,15 @@ const key = (scopes: Partial<KeyScopes> = {}): Principal => ({
 	via: 'key',
 	key: {
 		id: 9,
-		scopes: { userbotIds: null, groups: null, commands: null, readOnly: false, webhooks: false, ...scopes },
+		scopes: {
+			userbotIds: null,
+			groups: null,
+			commands: null,
+			readOnly: false,
+			webhooks: false,
+			tdInvoke: false,
+			...scopes,
+		},
 	},
 })
 
