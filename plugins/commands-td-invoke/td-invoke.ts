@@ -84,6 +84,8 @@ export function tdInvokeCommand(methods: readonly string[]) {
 		examples: [{ request: { '@type': 'getChat', chat_id: 1001 } }, { request: { _: 'getMe' } }],
 		errors: [E.DISABLED, E.REQUEST_TYPE, E.UNKNOWN_METHOD, E.DENIED, E.NOT_ALLOWED, E.UPLOAD_NOT_FOUND],
 		methods: methods as readonly TdMethod[],
+		// Each request waits for its method's flood budget (sendMessage for `send`, getChats for `dialogs`).
+		flood: 'by_method',
 		audit: { action: 'td.invoked', detail: (input) => ({ method: String(input.request._) }) },
 		input: fields({ request: requestField(allowed) }),
 		run: async (input, ctx) => {

@@ -40,3 +40,31 @@ describe('td_invoke with all', () => {
 		)
 	})
 })
+
+describe('td_invoke and the flood governor', () => {
+	let co: Company
+	beforeAll(async () => {
+		co = await startCompany({
+			TD_INVOKE_METHODS: 'sendMessage,getChat',
+			FLOOD_LIMITS: 'send_chat=2/60',
+			FLOOD_MAX_WAIT: '0',
+		})
+	})
+	afterAll(() => co.stop())
+
+	it("paces each request by its method's class: sendMessage waits for the send budget, getChat for none", async () => {
+		const r = tdInvoker(await connectWs(co.t.url, { bearer: co.owner.access }), co.userbotId)
+		const text = (t: string) => ({
+			'@type': 'sendMessage',
+			chat_id: 1001,
+			input_message_content: { '@type': 'inputMessageText', text: { text: t } },
+		})
+		expect((await r.ok(text('one')))._).toBe('message')
+		expect((await r.ok(text('two')))._).toBe('message')
+		const third = await r.send(text('three'))
+		expect(third.type).toBe('td_invoke_error')
+		expect(String(third.error)).toMatch(/^Too Many Requests: retry after \d+$/)
+		expect((third.result as { retry_after: number }).retry_after).toBeGreaterThan(0)
+		for (let i = 0; i < 5; i++) expect((await r.ok({ '@type': 'getChat', chat_id: 1001 }))._).toBe('chat')
+	})
+})
