@@ -88,6 +88,13 @@ export const PRINCIPAL_KINDS: readonly PrincipalKind[] = [
 		via: 'key',
 		key: { ...noScopes, commands: ['get_me', 'send_message'] },
 	},
+	{
+		id: 'key-td-invoke',
+		label: 'an API key: `td_invoke`',
+		as: 'owner',
+		via: 'key',
+		key: { ...noScopes, tdInvoke: true },
+	},
 	{ id: 'key-expired', label: 'an API key past its `expires_at`' },
 	{ id: 'key-revoked', label: 'a revoked API key' },
 	{

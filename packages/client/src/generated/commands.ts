@@ -1216,4 +1216,15 @@ export type BuiltInCommands = {
 		}
 		result: unknown
 	}
+	/** Sends any TDLib method the operator allows (TD_INVOKE_METHODS; off by default): TDLib's answer as it is. Result: TDLib's answer to the request, as TDLib wrote it. */
+	td_invoke: {
+		input: {
+			/** a TDLib 1.8.65 request: `@type` (or `_`) names the method, on the operator's allow-list (TD_INVOKE_METHODS); checked whole against TDLib's schema */
+			request: {
+				'@type'?: string
+				_?: string
+			}
+		}
+		result: unknown
+	}
 }
