@@ -1,6 +1,8 @@
 import { expect } from 'bun:test'
 import type { WsClient } from '../../helpers-ws'
 
+export { TESTED_METHODS } from './methods'
+
 /** `td_invoke` frames on one socket for one userbot: the result, or the error string. */
 export function tdInvoker(c: WsClient, userbotId: number) {
 	const send = async (request: unknown) =>

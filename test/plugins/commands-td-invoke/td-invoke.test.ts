@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { type Company, startCompany } from '../../gateway/company'
 import { connectWs } from '../../helpers-ws'
-import { tdInvoker } from './support'
+import { TESTED_METHODS, tdInvoker } from './support'
 
 /**
  * td_invoke over the real WebSocket, gateway and supervisor, on the emulator, with an allow-list
@@ -11,12 +11,11 @@ import { tdInvoker } from './support'
  * private chat with Alice.
  */
 const ALICE = 1001
-const LIST = 'getChat,getMe,getOption,sendMessage,setLogStream,deleteAccount'
 let co: Company
 let r: ReturnType<typeof tdInvoker>
 
 beforeAll(async () => {
-	co = await startCompany({ TD_INVOKE_METHODS: LIST })
+	co = await startCompany({ TD_INVOKE_METHODS: TESTED_METHODS })
 	r = tdInvoker(await connectWs(co.t.url, { bearer: co.owner.access }), co.userbotId)
 })
 afterAll(() => co.stop())
