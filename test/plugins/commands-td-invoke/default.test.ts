@@ -39,6 +39,20 @@ describe('td_invoke with all', () => {
 			'method denied',
 		)
 	})
+
+	it('sends the one request it is given: no private chat opened behind it, although createPrivateChat is allowed', async () => {
+		const r = tdInvoker(await connectWs(co.t.url, { bearer: co.owner.access }), co.userbotId)
+		const imported = await r.ok({
+			'@type': 'importContacts',
+			contacts: [{ '@type': 'importedContact', phone_number: '+9996631111', first_name: 'Carol' }],
+		})
+		expect(imported.user_ids).toEqual([1003])
+		// A command that declares createPrivateChat would open Carol's chat and answer it; td_invoke
+		// answers what TDLib said to the request itself.
+		expect(await r.errorOf({ '@type': 'getChat', chat_id: 1003 })).toBe('Chat not found')
+		expect((await r.ok({ '@type': 'createPrivateChat', user_id: 1003 })).id).toBe(1003)
+		expect((await r.ok({ '@type': 'getChat', chat_id: 1003 })).id).toBe(1003)
+	})
 })
 
 describe('td_invoke and the flood governor', () => {
