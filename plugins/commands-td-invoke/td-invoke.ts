@@ -28,12 +28,17 @@ const UPLOAD = 'upload:'
  */
 function requestField(allowed: ReadonlySet<string>) {
 	return v.pipe(
-		documented(requiredValue(E.REQUEST_REQUIRED), {
-			type: 'object',
-			description:
-				"a TDLib 1.8.65 request: `@type` (or `_`) names the method, on the operator's allow-list (TD_INVOKE_METHODS); checked whole against TDLib's schema",
-			properties: { '@type': { type: 'string' }, _: { type: 'string' } },
-		}),
+		documented(
+			requiredValue(E.REQUEST_REQUIRED),
+			{
+				type: 'object',
+				description:
+					"A whole TDLib 1.8.65 request: `@type` (or `_`) names the method, one of the operator's allow-list (TD_INVOKE_METHODS); checked whole against TDLib's schema; an `inputFileLocal` names an uploaded file as `upload:<name>`",
+				properties: { '@type': { type: 'string' }, _: { type: 'string' } },
+			},
+			// The validator's messages, built as they go, name the path inside `request`.
+			{ errorsNaming: 'request' },
+		),
 		v.rawTransform(({ dataset, addIssue, NEVER }) => {
 			const fail = (message: string) => {
 				addIssue({ message })
@@ -79,7 +84,7 @@ export function tdInvokeCommand(methods: readonly string[]) {
 		name: 'td_invoke',
 		policy: { action: 'manage', tdInvoke: true },
 		summary:
-			"Sends any TDLib method the operator allows (TD_INVOKE_METHODS; off by default): TDLib's answer as it is.",
+			"Sends any TDLib method the operator allows (TD_INVOKE_METHODS; off by default), as TDLib's own object: TDLib's answer as it is. The owner, or an API key with the `td_invoke` scope.",
 		result: { description: "TDLib's answer to the request, as TDLib wrote it." },
 		examples: [{ request: { '@type': 'getChat', chat_id: 1001 } }, { request: { _: 'getMe' } }],
 		errors: [E.DISABLED, E.REQUEST_TYPE, E.UNKNOWN_METHOD, E.DENIED, E.NOT_ALLOWED, E.UPLOAD_NOT_FOUND],

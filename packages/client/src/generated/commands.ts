@@ -1216,10 +1216,10 @@ export type BuiltInCommands = {
 		}
 		result: unknown
 	}
-	/** Sends any TDLib method the operator allows (TD_INVOKE_METHODS; off by default): TDLib's answer as it is. Result: TDLib's answer to the request, as TDLib wrote it. */
+	/** Sends any TDLib method the operator allows (TD_INVOKE_METHODS; off by default), as TDLib's own object: TDLib's answer as it is. The owner, or an API key with the `td_invoke` scope. Result: TDLib's answer to the request, as TDLib wrote it. */
 	td_invoke: {
 		input: {
-			/** a TDLib 1.8.65 request: `@type` (or `_`) names the method, on the operator's allow-list (TD_INVOKE_METHODS); checked whole against TDLib's schema */
+			/** A whole TDLib 1.8.65 request: `@type` (or `_`) names the method, one of the operator's allow-list (TD_INVOKE_METHODS); checked whole against TDLib's schema; an `inputFileLocal` names an uploaded file as `upload:<name>` */
 			request: {
 				'@type'?: string
 				_?: string
