@@ -35,6 +35,8 @@ function requestField(allowed: ReadonlySet<string>) {
 				description:
 					"A whole TDLib 1.8.65 request: `@type` (or `_`) names the method, one of the operator's allow-list (TD_INVOKE_METHODS); checked whole against TDLib's schema; an `inputFileLocal` names an uploaded file as `upload:<name>`",
 				properties: { '@type': { type: 'string' }, _: { type: 'string' } },
+				// The method's own fields, whichever it is (a typed client takes them).
+				additionalProperties: true,
 			},
 			// The validator's messages, built as they go, name the path inside `request`.
 			{ errorsNaming: 'request' },

@@ -1223,6 +1223,7 @@ export type BuiltInCommands = {
 			request: {
 				'@type'?: string
 				_?: string
+				[key: string]: unknown
 			}
 		}
 		result: unknown
