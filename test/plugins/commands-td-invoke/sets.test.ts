@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { ConfigError, isTdFunction, tdFunctionNames } from 'userbot-gateway/plugin'
 import {
 	ACTING_GETS,
@@ -41,6 +43,19 @@ describe('the deny-list', () => {
 			expect([m, isDenied(m)]).toEqual([m, true])
 		for (const m of ['getChat', 'getMe', 'getOption', 'sendMessage'])
 			expect([m, isDenied(m)]).toEqual([m, false])
+	})
+})
+
+describe('docs/operator.md#any-tdlib-method', () => {
+	it('names every denied method (those with Authentication in their name as a rule), and the sets', () => {
+		const doc = readFileSync(join(import.meta.dir, '../../../docs/operator.md'), 'utf8')
+		const section = doc.slice(doc.indexOf('## Any TDLib method'), doc.indexOf('## Userbot proxies'))
+		expect(section).toContain('every method with `Authentication` in its name')
+		const unnamed = DENIED.flatMap((g) => g.methods)
+			.filter((m) => !m.includes('Authentication'))
+			.filter((m) => !section.includes(`\`${m}\``))
+		expect(unnamed).toEqual([])
+		for (const m of ACTING_GETS) expect(section).toContain(`\`${m}\``)
 	})
 })
 
