@@ -66,6 +66,8 @@ describe('td_invoke, refused', () => {
 		const cases: Array<[unknown, string]> = [
 			[{ '@type': 'getChat', chat_id: 'secret-words' }, 'request.chat_id must be an integer'],
 			[{ '@type': 'getChat', chat_id: 1, secret_field: 1 }, 'request: unknown field for getChat'],
+			// `@extra` is the runtime's own tag of a request: no client sets it.
+			[{ '@type': 'getMe', '@extra': 'secret' }, 'request: unknown field for getMe'],
 			[{ '@type': 'getChatz', chat_id: 1 }, 'request: unknown TDLib method'],
 			[{ '@type': 'chat', id: 1 }, 'request: unknown TDLib method'],
 			[{ chat_id: 1 }, 'request must be a TDLib object with an @type'],
