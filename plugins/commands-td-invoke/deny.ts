@@ -78,6 +78,24 @@ export const DENIED: readonly DeniedGroup[] = [
 	},
 	{
 		reason:
+			"the account's 2FA password, which these take: td_invoke would let a key guess it past the guess limit the commands count (transfer_chat_ownership does the transfer, counted and audited), and take the account's money out",
+		methods: [
+			'transferChatOwnership',
+			'setPassportElement',
+			'getPassportAuthorizationFormAvailableElements',
+			'getChatRevenueWithdrawalUrl',
+			'getStarWithdrawalUrl',
+			'getTonWithdrawalUrl',
+			'getUpgradedGiftWithdrawalUrl',
+		],
+	},
+	{
+		reason:
+			'logging the account in elsewhere: an OAuth request of a website, and a device that receives its notifications',
+		methods: ['acceptOauthRequest', 'checkOauthRequestMatchCode', 'registerDevice'],
+	},
+	{
+		reason:
 			"the account's end: deleting it, or the self-destruct period that deletes it (set_account_ttl, audited)",
 		methods: ['deleteAccount', 'setAccountTtl'],
 	},
