@@ -20,10 +20,12 @@ export const ACTING_GETS: readonly string[] = [
 	'getMainWebApp',
 ]
 
+/** Whether a method is of the `read` set: a `get*` or `search*` that does not act. */
+export const isReadMethod = (m: string): boolean => /^(get|search)[A-Z]/.test(m) && !ACTING_GETS.includes(m)
+
 function members(set: SetName): string[] {
 	const all = tdFunctionNames()
-	if (set === 'all') return [...all]
-	return all.filter((m) => /^(get|search)[A-Z]/.test(m) && !ACTING_GETS.includes(m))
+	return set === 'all' ? [...all] : all.filter(isReadMethod)
 }
 
 /** The methods an allow-list names: its sets expanded, its names as they are, denied ones left out; sorted. */

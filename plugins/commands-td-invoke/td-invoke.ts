@@ -15,6 +15,7 @@ import {
 import * as v from 'valibot'
 import { isDenied } from './deny'
 import { TdInvokeErrors as E } from './errors'
+import { isReadMethod } from './sets'
 
 /** How a client names an uploaded file in `inputFileLocal.path`: `upload:<name>`, as media fields do. */
 const UPLOAD = 'upload:'
@@ -84,7 +85,11 @@ export function tdInvokeCommand(methods: readonly string[]) {
 	const allowed: ReadonlySet<string> = new Set(methods)
 	return defineCommand({
 		name: 'td_invoke',
-		policy: { action: 'manage', tdInvoke: true },
+		// Destructive (what an MCP tool's destructiveHint says) once the list holds more than reads:
+		// deleting chats and messages is then one request away.
+		policy: methods.every(isReadMethod)
+			? { action: 'manage', tdInvoke: true }
+			: { action: 'manage', tdInvoke: true, destructive: true },
 		summary:
 			"Sends any TDLib method the operator allows (TD_INVOKE_METHODS; off by default), as TDLib's own object: TDLib's answer as it is. The owner, or an API key with the `td_invoke` scope.",
 		result: { description: "TDLib's answer to the request, as TDLib wrote it." },

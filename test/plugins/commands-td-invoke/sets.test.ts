@@ -9,6 +9,7 @@ import {
 	isDenied,
 	TD_INVOKE_SETTINGS,
 } from '../../../plugins/commands-td-invoke'
+import { tdInvokeCommand } from '../../../plugins/commands-td-invoke/td-invoke'
 
 /** The allow-list's sets and the deny-list, against TDLib 1.8.65's schema. */
 describe('the deny-list', () => {
@@ -81,6 +82,16 @@ describe('the sets', () => {
 		expect(all.some(isDenied)).toBe(false)
 		expect(expandMethods(['getChat', 'read', 'getChat', 'setLogStream'])).toEqual(expandMethods(['read']))
 		expect(expandMethods([])).toEqual([])
+	})
+
+	it('makes td_invoke destructive only when its list holds more than reads', () => {
+		expect(tdInvokeCommand(expandMethods(['read'])).policy).toEqual({ action: 'manage', tdInvoke: true })
+		expect(tdInvokeCommand([]).policy).toEqual({ action: 'manage', tdInvoke: true })
+		expect(tdInvokeCommand(['getChat', 'deleteChat']).policy).toEqual({
+			action: 'manage',
+			tdInvoke: true,
+			destructive: true,
+		})
 	})
 })
 

@@ -44,6 +44,12 @@ describe('td_invoke, allowed', () => {
 			'getOption',
 			'sendMessage',
 		])
+		// sendMessage is no read: the entry says it may destroy (an MCP tool's destructiveHint).
+		expect(co.t.commands.get('td_invoke')?.policy).toMatchObject({
+			action: 'manage',
+			tdInvoke: true,
+			destructive: true,
+		})
 		const res = await co.call('GET', '/api/commands/', co.owner.access)
 		const catalog = (await res.json()) as { commands: Array<{ name: string; tdlib_methods: string[] }> }
 		const entry = catalog.commands.find((c) => c.name === 'td_invoke')
