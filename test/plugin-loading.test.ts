@@ -129,7 +129,7 @@ describe('PLUGINS naming a package or a path', () => {
 		const typo = await startFails({ PLUGINS: 'accounts,comands-messages' })
 		expect(typo).toBeInstanceOf(ConfigError)
 		expect(typo.message).toBe(
-			"PLUGINS: unknown plugin 'comands-messages': no plugin of that id (accounts, api-accounts, userbots, commands-messages, commands-sessions, commands-security, commands-members, commands-chat-admin, commands-chats, webhooks, bot-api, mcp), and no package of that name",
+			"PLUGINS: unknown plugin 'comands-messages': no plugin of that id (accounts, api-accounts, userbots, commands-messages, commands-sessions, commands-security, commands-members, commands-chat-admin, commands-chats, commands-td-invoke, webhooks, bot-api, mcp), and no package of that name",
 		)
 		const path = await startFails({ PLUGINS: 'accounts,./no/such/group' })
 		expect(path.message).toBe("PLUGINS: unknown plugin './no/such/group': no file at that path")

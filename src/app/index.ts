@@ -10,6 +10,7 @@ import { messagesPlugin } from '../../plugins/commands-messages'
 import { securityPlugin } from '../../plugins/commands-security'
 import { sessionsPlugin } from '../../plugins/commands-sessions'
 import { mcp } from '../../plugins/mcp'
+import { tdInvokePlugin } from '../../plugins/commands-td-invoke'
 import { userbots } from '../../plugins/userbots'
 import { webhooks } from '../../plugins/webhooks'
 import type { AuthCore } from '../auth'
@@ -44,6 +45,7 @@ export const builtInPlugins: readonly PluginDefinition[] = [
 	membersPlugin,
 	chatAdminPlugin,
 	chatsPlugin,
+	tdInvokePlugin(),
 	webhooks(),
 	botApiPlugin,
 	mcp(),
@@ -211,7 +213,8 @@ export async function choosePlugins(
 			skipped.push({ plugin: plugin.id, reason })
 			continue
 		}
-		chosen.push(plugin)
+		// Commands made from the plugin's settings (td_invoke's allow-list) stand in for its defaults.
+		chosen.push(plugin.commandsFor ? { ...plugin, commands: plugin.commandsFor(own) } : plugin)
 		settings.set(plugin.id, own)
 	}
 	return { chosen, settings, skipped }

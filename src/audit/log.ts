@@ -39,6 +39,8 @@ export const AUDIT_ACTIONS = [
 	'userbot.renamed',
 	'userbot.logged_out',
 	'userbot.restarted',
+	// Issue 46: any TDLib method (td_invoke), with the method's name.
+	'td.invoked',
 ] as const
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -69,6 +69,7 @@ export function scopesToJson(s: KeyScopes) {
 		commands: s.commands,
 		read_only: s.readOnly,
 		webhooks: s.webhooks,
+		td_invoke: s.tdInvoke,
 	}
 }
 
@@ -82,6 +83,7 @@ function scopesFromJson(text: string): KeyScopes {
 		commands: list(raw.commands, (x): x is string => typeof x === 'string'),
 		readOnly: raw.read_only === true,
 		webhooks: raw.webhooks === true,
+		tdInvoke: raw.td_invoke === true,
 	}
 }
 

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os'
 import type { BusConfig, Config } from '../config'
 import { wallClock } from '../flood/clock'
-import type { FloodClass } from '../flood/limits'
+import { classOfMethod, type FloodClass } from '../flood/limits'
 import { createRuntime, type LocalRuntime } from '../supervisor'
 import { governRuntime } from '../supervisor/governed-runtime'
 import type { TelegramRuntime } from '../supervisor/types'
@@ -52,12 +52,17 @@ async function createGovernedRuntime(
 ): Promise<LocalRuntime | null> {
 	const local = await createRuntime(config, log)
 	if (!local) return null
-	const classes = new Map<string, FloodClass>()
+	const classes = new Map<string, FloodClass | 'by_method'>()
 	for (const plugin of plugins)
 		for (const command of plugin.commands ?? []) if (command.flood) classes.set(command.name, command.flood)
+	// A command of `by_method` (td_invoke) is paced by the class of each method it sends.
+	const classOf = (label: string | undefined, method: string) => {
+		const cls = label === undefined ? undefined : classes.get(label)
+		return cls === 'by_method' ? classOfMethod(method) : cls
+	}
 	return governRuntime(local, {
 		...config.flood,
-		classOf: (label) => (label === undefined ? undefined : classes.get(label)),
+		classOf,
 		commandTimeoutMs: config.commandTimeoutMs,
 		clock: wallClock,
 		log,

@@ -82,6 +82,8 @@ function commandSection(c: CatalogCommand): string {
 	const reads = c.action === 'read' ? 'reads only: a `read_only` API key may send it' : 'changes something'
 	lines.push(`[Policy](policy.md): ${reads}${c.destructive ? '; destructive' : ''}.`, '')
 	if (c.permission) lines.push(`Owner-only: owners, and members granted ${code(c.permission)}.`, '')
+	else if (c.action === 'manage')
+		lines.push('Owner-only: the owner alone; no grant opens it to a member.', '')
 	if (c.checks_secret)
 		lines.push("Each try counts against the userbot's limit on password and code guesses.", '')
 	const types = c.result.tdlib_types?.map(code).join(' or ')

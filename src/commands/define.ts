@@ -90,9 +90,10 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	/**
 	 * What the command does to Telegram, for the flood governor (docs/flood-and-health.md): its
 	 * requests of that class's methods (`sendMessage` for `send`, not a `getChat` on the way) wait for
-	 * the account's budget. Left out, nothing of it is paced.
+	 * the account's budget. `by_method`: each request waits for the budget of its method's class,
+	 * whatever it is (td_invoke, which may send any). Left out, nothing of it is paced.
 	 */
-	flood?: FloodClass
+	flood?: FloodClass | 'by_method'
 	/** One line for the command catalog (`GET /api/commands/`, docs/commands.md). */
 	summary?: string
 	/** The success result, for the catalog. */

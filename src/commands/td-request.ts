@@ -20,6 +20,7 @@ import { isSafeUploadName, uploadsDir } from './uploads'
  */
 export const UNDECLARED_METHOD = 'undeclared TDLib method'
 export const INVALID_REQUEST = 'invalid TDLib request'
+export const UNKNOWN_METHOD = 'unknown TDLib method'
 
 /** Every constructor but the one that generates a file on the server (`inputFileLocal` is checked by path). */
 const ANY_CONSTRUCTOR: TdSlot = {
@@ -50,25 +51,64 @@ export function checkTdRequest(request: unknown, check: RequestCheck): void {
 				: (m as ReadonlySet<string>).has(method)
 	if (!declared) throw new RuntimeError('bad_request', UNDECLARED_METHOD)
 	if (check.emulator && /^emulator[A-Z]/.test(method)) return
-	const fields = functionFields(method)
-	if (!fields) throw new RuntimeError('bad_request', INVALID_REQUEST)
 	const folder = uploadsDir(check.dataDir, check.userbotId)
-	const walk: Walk = { slot: ANY_CONSTRUCTOR, nodes: 0, localFile: (path) => isUploadedFile(folder, path) }
 	try {
-		for (const key of Object.keys(request as object)) {
-			if (key === '_' || key === '@type' || key === '@extra') continue
-			if (!fields.some(([f]) => f === key)) throw new TdObjectError(`${method}: unknown field`)
-		}
-		for (const [field, kind] of fields) {
-			const raw = (request as Record<string, unknown>)[field]
-			if (raw === undefined || raw === null) continue
-			checkValue(raw, kind, field, 1, walk)
-			if (walk.nodes > MAX_NODES) throw new TdObjectError(`${method} is too large`)
-		}
+		checkTdFunction(request as Record<string, unknown>, method, {
+			localFile: (path) => isUploadedFile(folder, path),
+			extra: true,
+		})
 	} catch (err) {
 		if (err instanceof TdObjectError) throw new RuntimeError('bad_request', INVALID_REQUEST)
 		throw err
 	}
+}
+
+export interface FunctionCheck {
+	/** Whether an `inputFileLocal`'s path may go to TDLib; absent: never. */
+	localFile?: (path: unknown) => boolean
+	/** `@extra` (the runtime's own tag of a request) is let through. */
+	extra?: boolean
+	/** The field the request is in, which the messages name (`request.chat_id must be an integer`). */
+	path?: string
+}
+
+/**
+ * Checks a whole TDLib request, a `method`'s object, against TDLib 1.8.65's schema: every key a
+ * field of the function, every value of its field's type, every nested object a constructor of its
+ * field's type (the client-object validator's walk: any constructor but `inputFileGenerated`, an
+ * `inputFileLocal` only where `localFile` says), depth and size bounded. Returns it in tdl's form,
+ * rebuilt from the checked fields only. Throws `TdObjectError` naming the field's path, never a value;
+ * a `method` that is not TDLib's is `unknown TDLib method`.
+ */
+export function checkTdFunction(
+	request: Record<string, unknown>,
+	method: string,
+	opts: FunctionCheck = {},
+): Record<string, unknown> {
+	const fields = functionFields(method)
+	if (!fields) throw new TdObjectError(UNKNOWN_METHOD)
+	if (Object.hasOwn(request, '_') && Object.hasOwn(request, '@type') && request._ !== request['@type'])
+		throw new TdObjectError(`${opts.path ?? 'request'} has two different types in @type and _`)
+	const walk: Walk = {
+		slot: ANY_CONSTRUCTOR,
+		nodes: 0,
+		...(opts.localFile ? { localFile: opts.localFile } : {}),
+	}
+	for (const key of Object.keys(request)) {
+		if (key === '_' || key === '@type' || (opts.extra && key === '@extra')) continue
+		if (!fields.some(([f]) => f === key))
+			throw new TdObjectError(
+				opts.path ? `${opts.path}: unknown field for ${method}` : `${method}: unknown field`,
+			)
+	}
+	const out: Record<string, unknown> = { _: method }
+	for (const [field, kind] of fields) {
+		const raw = request[field]
+		if (raw === undefined || raw === null) continue
+		out[field] = checkValue(raw, kind, opts.path ? `${opts.path}.${field}` : field, 1, walk)
+		if (walk.nodes > MAX_NODES) throw new TdObjectError(`${opts.path ?? method} is too large`)
+	}
+	return out
 }
 
 function isUploadedFile(folder: string, path: unknown): boolean {

@@ -184,10 +184,12 @@ function commandContext(
 	return {
 		userbotId,
 		principal: conn.principal,
-		// A user id as a chat id opens the person's private chat, for the commands that declare it.
-		invoke: reachesPeople(job.entry.command.methods)
-			? reachingPrivateChats(tdInvoke(ctx, job, running))
-			: tdInvoke(ctx, job, running),
+		// A user id as a chat id opens the person's private chat, for the commands that declare it;
+		// never for td_invoke, which sends the one request it was given (its methods are an allow-list).
+		invoke:
+			reachesPeople(job.entry.command.methods) && !job.entry.policy.tdInvoke
+				? reachingPrivateChats(tdInvoke(ctx, job, running))
+				: tdInvoke(ctx, job, running),
 		get signal() {
 			return running.signal
 		},

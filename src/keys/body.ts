@@ -68,6 +68,11 @@ export const NewApiKey = v.object(
 		commands: documentedAs(names, listOf({ type: 'string' })),
 		read_only: documentedAs(flag, { type: 'boolean' }),
 		webhooks: documentedAs(flag, { type: 'boolean' }),
+		td_invoke: documentedAs(flag, {
+			type: 'boolean',
+			description:
+				'May send `td_invoke`: any TDLib method the operator allows (docs/operator.md#any-tdlib-method).',
+		}),
 		bot_api: documentedAs(flag, {
 			type: 'boolean',
 			description:
@@ -85,6 +90,7 @@ const Scopes = t.Object({
 	commands: Names(),
 	read_only: t.Boolean(),
 	webhooks: t.Boolean(),
+	td_invoke: t.Boolean(),
 })
 export const ApiKey = t.Object({
 	id: S.Id(),

@@ -144,6 +144,7 @@ export const keyRouteList = [
 					commands: body.commands ?? null,
 					readOnly: body.read_only ?? false,
 					webhooks: body.webhooks ?? false,
+					tdInvoke: body.td_invoke ?? false,
 				},
 			})
 			if (!made) throw badRequest({ non_field_errors: ['This company holds as many API keys as it may.'] })

@@ -80,6 +80,8 @@ export {
 	textField,
 	typeOf,
 } from '../commands/td-objects'
+// Issue 46 (td_invoke): a whole TDLib request checked against the schema, and the schema's functions.
+export { checkTdFunction, type FunctionCheck, UNKNOWN_METHOD } from '../commands/td-request'
 export type { Config } from '../config'
 // Issue 24: a plugin's own settings, declared once (variable, schema, default), read when it loads.
 export { ConfigError } from '../config/error'
@@ -96,6 +98,7 @@ export type { FloodClass } from '../flood/limits'
 export { wordError } from '../gateway/errors'
 export { isAddressOrCidr } from '../http/client-address'
 export type { Permission } from '../policy/permissions'
+export { isTdFunction, tdFunctionNames } from '../telegram/schema/index'
 export { PARSE_FAILED } from '../telegram/schema/types'
 export {
 	RuntimeError,

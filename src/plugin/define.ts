@@ -19,6 +19,14 @@ export interface PluginDefinition<
 	/** The commands of this plugin's command group (the group's id is the plugin's). */
 	commands?: C
 	/**
+	 * Commands whose definition depends on the plugin's settings (td_invoke's `methods` are the
+	 * operator's allow-list): called once when the plugin is chosen, with its settings; what it
+	 * returns replaces `commands` everywhere (the gateway's refusal, a shard's check, the catalog),
+	 * so each definition stays true of what it may send. `commands` is what it returns with the
+	 * defaults, for whoever reads the plugin unloaded (the typed client).
+	 */
+	commandsFor?(settings: SettingsOf<S>): C
+	/**
 	 * The plugin's own settings (`definePluginSettings`), read from the environment when the app is
 	 * made, `options` (given in code, to the plugin's factory) over them; handed to `unavailable` and
 	 * `build`. Not read at all when the plugin is not loaded.
@@ -68,6 +76,7 @@ export function isPluginDefinition(x: unknown): x is PluginDefinition {
 		(p.build === undefined || typeof p.build === 'function') &&
 		(p.api === undefined || (typeof p.api === 'object' && p.api !== null && 'routes' in p.api)) &&
 		(p.commands === undefined || Array.isArray(p.commands)) &&
+		(p.commandsFor === undefined || typeof p.commandsFor === 'function') &&
 		(p.migrations === undefined || typeof p.migrations === 'string') &&
 		(p.settings === undefined ||
 			(typeof p.settings === 'object' && p.settings !== null && 'read' in p.settings)) &&

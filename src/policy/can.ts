@@ -80,7 +80,7 @@ export const isBotToken = (principal: Principal): boolean =>
  * In this order: who may act at all (the credential, its standing), who reaches the kind (members
  * never reach the owner's resources; keys only what their scopes name), the resources the path or
  * frame names (another company's, or a userbot out of a key's reach, is not found), what a key may
- * do there (`read_only`, its groups and commands), the member's grant for a `manage` action, and
+ * do there (`read_only`, `td_invoke`, its groups and commands), the member's grant for a `manage` action, and
  * last the userbots a body names (REST reads a body only once the rest let the caller in). So a
  * refusal never tells more than the step that made it: a member learns nothing of the owner's
  * resources, a stranger that a resource exists.
@@ -113,6 +113,7 @@ export function can(principal: Principal | null, entry: PolicyEntry, found: read
 	if (key) {
 		const { readOnly, groups, commands } = key.scopes
 		if (readOnly && entry.action !== 'read') return refused('key_scope')
+		if (entry.tdInvoke && !key.scopes.tdInvoke) return refused('key_scope')
 		const scoped = groups !== null || commands !== null
 		if (
 			scoped &&

@@ -79,6 +79,12 @@ export interface PolicyEntry {
 	 * The MCP face's entry (`MCP_POLICY`). Left out, every credential counts.
 	 */
 	readonly credential?: 'key'
+	/**
+	 * It sends TDLib methods the operator lists rather than a command's own (`td_invoke`,
+	 * docs/operator.md#any-tdlib-method): an API key reaches it only with its `td_invoke` scope. It
+	 * is a `manage` action without a permission: members never reach it, granted or not.
+	 */
+	readonly tdInvoke?: true
 }
 
 /**
@@ -86,8 +92,18 @@ export interface PolicyEntry {
  * `manage` action names a permission.
  */
 export type CommandPolicy =
-	| { readonly action: 'read' | 'write'; readonly permission?: never; readonly destructive?: true }
-	| { readonly action: 'manage'; readonly permission?: Permission; readonly destructive?: true }
+	| {
+			readonly action: 'read' | 'write'
+			readonly permission?: never
+			readonly destructive?: true
+			readonly tdInvoke?: never
+	  }
+	| {
+			readonly action: 'manage'
+			readonly permission?: Permission
+			readonly destructive?: true
+			readonly tdInvoke?: true
+	  }
 
 /** The caller's company, as a collection. */
 export const OF_COMPANY: Finder = { from: 'company' }
@@ -157,6 +173,8 @@ export function entryFault(entry: PolicyEntry | undefined): string | null {
 		return `has an unknown policy resource '${String(entry.resource)}'`
 	if (entry.permission !== undefined && entry.action !== 'manage')
 		return 'names a permission, which only a manage action takes'
+	if (entry.tdInvoke !== undefined && (entry.action !== 'manage' || entry.permission !== undefined))
+		return 'is a td_invoke entry, which is a manage action without a permission'
 	const located = !UNLOCATED.has(entry.resource)
 	if (located && !entry.find?.length) return `does not say how its ${entry.resource} is found`
 	if (!located && entry.find?.length) return `finds a resource, which a ${entry.resource} entry has none of`

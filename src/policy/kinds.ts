@@ -19,6 +19,8 @@ export interface KindKey {
 	commands: readonly string[] | null
 	readOnly: boolean
 	webhooks: boolean
+	/** The `td_invoke` scope. */
+	tdInvoke?: boolean
 	/** Presented as a Bot API token in the path. */
 	botToken?: true
 }
@@ -86,6 +88,13 @@ export const PRINCIPAL_KINDS: readonly PrincipalKind[] = [
 		via: 'key',
 		key: { ...noScopes, commands: ['get_me', 'send_message'] },
 	},
+	{
+		id: 'key-td-invoke',
+		label: 'an API key: `td_invoke`',
+		as: 'owner',
+		via: 'key',
+		key: { ...noScopes, tdInvoke: true },
+	},
 	{ id: 'key-expired', label: 'an API key past its `expires_at`' },
 	{ id: 'key-revoked', label: 'a revoked API key' },
 	{
@@ -134,6 +143,7 @@ export function principalOf(kind: PrincipalKind): Principal | null {
 			commands: kind.key.commands,
 			readOnly: kind.key.readOnly,
 			webhooks: kind.key.webhooks,
+			tdInvoke: kind.key.tdInvoke === true,
 		} satisfies KeyScopes,
 		...(kind.key.botToken ? { botToken: true as const } : {}),
 	}

@@ -13,6 +13,11 @@ export interface KeyScopes {
 	readOnly: boolean
 	/** May reach the company's webhook endpoints (`/api/webhooks/`). */
 	webhooks: boolean
+	/**
+	 * May send `td_invoke` (any TDLib method the operator's TD_INVOKE_METHODS lists,
+	 * docs/operator.md#any-tdlib-method): an entry marked `tdInvoke` asks for it.
+	 */
+	tdInvoke: boolean
 }
 
 /** The key a principal acts through, with its scopes. */

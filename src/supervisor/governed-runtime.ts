@@ -23,8 +23,8 @@ export interface GovernedOptions {
 	limits: FloodLimits | null
 	maxWaitMs: number
 	warmupMs: number
-	/** The flood class a sender declares (a command's `flood`, by its name). */
-	classOf(label: string | undefined): FloodClass | undefined
+	/** The flood class a sender declares (a command's `flood`, by its name), for a request of `method`. */
+	classOf(label: string | undefined, method: string): FloodClass | undefined
 	commandTimeoutMs: number
 	clock: Clock
 	log: Logger
@@ -89,7 +89,7 @@ export function governRuntime(inner: LocalRuntime, opts: GovernedOptions): Gover
 			request: TdRequest<M>,
 			o?: InvokeOptions,
 		): Promise<TdResult<M>> {
-			const cls = opts.classOf(o?.label)
+			const cls = opts.classOf(o?.label, request._)
 			const counted = paced && cls && CLASS_METHODS[cls].has(request._)
 			const p = counted ? paced(userbotId, request, o, cls) : inner.invoke(userbotId, request, o)
 			if (slowModes && request._ === 'getSupergroupFullInfo')

@@ -123,6 +123,7 @@ describe('the audit log', () => {
 			'disable_2fa_password:twofa.disabled',
 			'recover_password:twofa.recovered',
 			'set_account_ttl:account.ttl_changed',
+			'td_invoke:td.invoked',
 			'terminate_all_other_sessions:sessions.terminated',
 			'terminate_session:session.terminated',
 			'transfer_chat_ownership:chat.ownership_transferred',

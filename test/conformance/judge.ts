@@ -7,6 +7,7 @@ import type { RecordedRequest } from '../../src/supervisor/request-log'
 import { TD_SCHEMA } from '../../src/telegram/schema/index'
 import { createParseOnlyClient } from '../../src/telegram/tdlib'
 import { createLogger } from '../../src/util/logger'
+import { TESTED_METHODS } from '../plugins/commands-td-invoke/methods'
 
 /**
  * `npm run conformance`: real TDLib judges every TDLib request the test suite made a command send.
@@ -18,7 +19,8 @@ import { createLogger } from '../../src/util/logger'
  * let through and real TDLib would not: that fails the run, with a table of what and why.
  *
  * It also lists the TDLib methods a command declares (the mapping's methods) that no test made it
- * send: the goal is none. `--self-test` adds one deliberately malformed request, which must be the
+ * send: the goal is none. `td_invoke` is judged as every command is: its requests replayed, and its
+ * methods those of the allow-list its tests run with (TESTED_METHODS), each of which a test must send. `--self-test` adds one deliberately malformed request, which must be the
  * one and only refusal, so the judge itself is shown to work.
  */
 
@@ -43,7 +45,14 @@ function readRecord(path: string): RecordedRequest[] {
 async function declaredMethods(): Promise<Map<string, readonly string[]>> {
 	const dir = mkdtempSync(join(tmpdir(), 'ubg-conformance-'))
 	try {
-		const config = loadConfig({ DATA_DIR: dir, TDLIB_BACKEND: 'emulator', LOG_LEVEL: 'silent', PORT: '0' })
+		// td_invoke declares the methods its tests allow (off, it declares none and nothing is covered).
+		const config = loadConfig({
+			DATA_DIR: dir,
+			TDLIB_BACKEND: 'emulator',
+			LOG_LEVEL: 'silent',
+			PORT: '0',
+			TD_INVOKE_METHODS: TESTED_METHODS,
+		})
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
 			return new Map([...app.commands].map(([name, entry]) => [name, entry.command.methods]))

@@ -42,7 +42,15 @@ const key = (scopes: Partial<KeyScopes> = {}): Principal => ({
 	via: 'key',
 	key: {
 		id: 9,
-		scopes: { userbotIds: null, groups: null, commands: null, readOnly: false, webhooks: false, ...scopes },
+		scopes: {
+			userbotIds: null,
+			groups: null,
+			commands: null,
+			readOnly: false,
+			webhooks: false,
+			tdInvoke: false,
+			...scopes,
+		},
 	},
 })
 
@@ -210,6 +218,34 @@ describe('a policy entry', () => {
 			"has an unknown policy action 'delete'",
 		)
 		expect(entryFault(manageUserbot)).toBeNull()
+		const td = commandEntry({ action: 'manage', tdInvoke: true }, 'commands-td-invoke', 'td_invoke')
+		expect(entryFault(td)).toBeNull()
+		const fault = 'is a td_invoke entry, which is a manage action without a permission'
+		expect(entryFault({ ...td, action: 'write' })).toBe(fault)
+		expect(entryFault({ ...td, permission: 'userbots.manage' })).toBe(fault)
+	})
+})
+
+describe('a td_invoke entry (any TDLib method)', () => {
+	const td = commandEntry({ action: 'manage', tdInvoke: true }, 'commands-td-invoke', 'td_invoke')
+	const frame = (userbots: number[], companyId = 1): Found => ({ finder: FRAME_USERBOT, companyId, userbots })
+	it('lets the owner in, and a key only with the td_invoke scope', () => {
+		expect(refusal(can(owner, td, [frame([10])]))).toBe('allowed')
+		expect(refusal(can(key(), td, [frame([10])]))).toBe('key_scope')
+		expect(refusal(can(key({ tdInvoke: true }), td, [frame([10])]))).toBe('allowed')
+		// Its other scopes still apply: read_only, groups, userbots.
+		expect(refusal(can(key({ tdInvoke: true, readOnly: true }), td, [frame([10])]))).toBe('key_scope')
+		expect(refusal(can(key({ tdInvoke: true, groups: ['commands-messages'] }), td, [frame([10])]))).toBe(
+			'key_scope',
+		)
+		expect(refusal(can(key({ tdInvoke: true, userbotIds: [11] }), td, [frame([10])]))).toBe('not_found')
+		expect(refusal(can(key({ tdInvoke: true }), td, [frame([20], 2)]))).toBe('not_found')
+	})
+
+	it('keeps members out, granted every permission or not', () => {
+		const all: Permission[] = ['userbots.manage', 'security.password', 'sessions.terminate', 'privacy.change']
+		expect(refusal(can(member(), td, [frame([10])]))).toBe('permission_denied')
+		expect(refusal(can(member(all), td, [frame([10])]))).toBe('permission_denied')
 	})
 })
 

@@ -80,6 +80,7 @@ async function apiKeys(t: TestInstance, o1: Call, mine: number[]) {
 		'key-a': await keyOf({ userbot_ids: mine, groups: ['userbots', 'commands-messages'], webhooks: true }),
 		'key-read-only': await keyOf({ read_only: true, webhooks: true }),
 		'key-commands': await keyOf({ commands: ['get_me', 'send_message'] }),
+		'key-td-invoke': await keyOf({ td_invoke: true }),
 		'key-expired': await keyOf({ expires_at: new Date(Date.now() + 3600_000).toISOString() }),
 		'key-revoked': await keyOf({}),
 	}

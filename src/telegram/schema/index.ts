@@ -16,6 +16,9 @@ export const isTdUpdate = (name: string): boolean => UPDATES.has(name)
 
 export const isTdFunction = (name: string): boolean => Object.hasOwn(TD_SCHEMA.functions, name)
 
+/** Every TDLib 1.8.65 function's name, in the schema's order. */
+export const tdFunctionNames = (): readonly string[] => Object.keys(TD_SCHEMA.functions)
+
 export const tdFunction = (name: string): TdFunction | undefined =>
 	Object.hasOwn(TD_SCHEMA.functions, name) ? TD_SCHEMA.functions[name] : undefined
 

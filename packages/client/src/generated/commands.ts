@@ -1216,4 +1216,16 @@ export type BuiltInCommands = {
 		}
 		result: unknown
 	}
+	/** Sends any TDLib method the operator allows (TD_INVOKE_METHODS; off by default), as TDLib's own object: TDLib's answer as it is. The owner, or an API key with the `td_invoke` scope. Result: TDLib's answer to the request, as TDLib wrote it. */
+	td_invoke: {
+		input: {
+			/** A whole TDLib 1.8.65 request: `@type` (or `_`) names the method, one of the operator's allow-list (TD_INVOKE_METHODS); checked whole against TDLib's schema; an `inputFileLocal` names an uploaded file as `upload:<name>` */
+			request: {
+				'@type'?: string
+				_?: string
+				[key: string]: unknown
+			}
+		}
+		result: unknown
+	}
 }

@@ -2411,6 +2411,7 @@ export type RestApi = {
 						commands: Array<string> | null
 						read_only: boolean
 						webhooks: boolean
+						td_invoke: boolean
 					}
 					expires_at: string | null
 					last_used_at: string | null
@@ -2443,6 +2444,8 @@ export type RestApi = {
 					commands?: Array<string> | null
 					read_only?: boolean
 					webhooks?: boolean
+					/** May send `td_invoke`: any TDLib method the operator allows (docs/operator.md#any-tdlib-method). */
+					td_invoke?: boolean
 					/** Also a Bot API token (docs/bot-api.md): `userbot_ids` names exactly one logged-in userbot, and the answer carries `bot_token`. */
 					bot_api?: boolean
 				},
@@ -2458,6 +2461,7 @@ export type RestApi = {
 						commands: Array<string> | null
 						read_only: boolean
 						webhooks: boolean
+						td_invoke: boolean
 					}
 					expires_at: string | null
 					last_used_at: string | null

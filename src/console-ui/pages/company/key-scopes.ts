@@ -57,6 +57,7 @@ export function scopesInWords(s: KeyScopes, userbotNames: ReadonlyMap<number, st
 	}
 	if (s.read_only) parts.push('read only')
 	if (s.webhooks) parts.push('manages webhooks')
+	if (s.td_invoke) parts.push('any TDLib method the operator allows')
 	return parts.join('; ')
 }
 

@@ -97,6 +97,7 @@ function keyBody(f: HTMLFormElement): { body: Record<string, unknown> } | { miss
 			...(groups ? { groups } : {}),
 			read_only: (f.elements.namedItem('read_only') as HTMLInputElement).checked,
 			webhooks: (f.elements.namedItem('webhooks') as HTMLInputElement).checked,
+			td_invoke: (f.elements.namedItem('td_invoke') as HTMLInputElement).checked,
 		},
 	}
 }
@@ -104,7 +105,7 @@ function keyBody(f: HTMLFormElement): { body: Record<string, unknown> } | { miss
 const checkbox = (name: string, label: string) =>
 	h('label', { class: 'co-check' }, h('input', { attrs: { type: 'checkbox', name } }), label)
 
-/** The create form: a name, an expiry, which userbots and commands, read only, webhooks. */
+/** The create form: a name, an expiry, which userbots and commands, read only, webhooks, td_invoke. */
 function createKeyForm(choices: KeyChoices, created: HTMLElement, host: KeysHost): HTMLFormElement {
 	const { status } = host
 	return form(
@@ -133,6 +134,7 @@ function createKeyForm(choices: KeyChoices, created: HTMLElement, host: KeysHost
 		allOrSome('groups', 'Which commands', 'Every command', 'Only these groups', choices.groups, ''),
 		checkbox('read_only', 'Read only: it can look, not change'),
 		checkbox('webhooks', 'May manage the webhooks'),
+		checkbox('td_invoke', 'May send any TDLib method the operator allows (td_invoke)'),
 		button('Create the key'),
 	)
 }
