@@ -49,7 +49,7 @@ interface Entry {
 	awaitingNew: boolean
 }
 
-export type StatesContext = DeliveryContext & { updates?: Pick<UpdateHub, 'clear'> }
+export type StatesContext = DeliveryContext & { updates?: Pick<UpdateHub, 'clear' | 'end'> }
 
 /**
  * The one owner of each userbot's state in this process: its phase, TDLib's authorization state,
@@ -226,7 +226,10 @@ export class UserbotStates {
 		if (!deleted && !(e.awaitingNew && ENDING.has(state))) {
 			e.awaitingNew = false
 			this.record(e, userbotId, state, detail)
-		}
+			// The commands waiting on the account (wait_for_message) end with it.
+			if (ENDING.has(state))
+				this.ctx.updates?.end(userbotId, state === STATES.loggingOut ? 'logged_out' : 'stopped')
+		} else if (deleted) this.ctx.updates?.end(userbotId, 'deleted')
 		// The account is gone from this userbot: what the hub kept of it is no one's to resume.
 		if (state === STATES.loggingOut && !deleted) this.ctx.updates?.clear(userbotId)
 		const delivery: StateDelivery = {
