@@ -226,10 +226,14 @@ export class UserbotStates {
 		if (!deleted && !(e.awaitingNew && ENDING.has(state))) {
 			e.awaitingNew = false
 			this.record(e, userbotId, state, detail)
-			// The commands waiting on the account (wait_for_message) end with it.
-			if (ENDING.has(state))
-				this.ctx.updates?.end(userbotId, state === STATES.loggingOut ? 'logged_out' : 'stopped')
-		} else if (deleted) this.ctx.updates?.end(userbotId, 'deleted')
+		}
+		// The commands waiting on the account (wait_for_message) end with its client: a delete, a
+		// log-out (its restart's closing states too), a stop.
+		if (ENDING.has(state))
+			this.ctx.updates?.end(
+				userbotId,
+				deleted ? 'deleted' : state === STATES.loggingOut ? 'logged_out' : 'stopped',
+			)
 		// The account is gone from this userbot: what the hub kept of it is no one's to resume.
 		if (state === STATES.loggingOut && !deleted) this.ctx.updates?.clear(userbotId)
 		const delivery: StateDelivery = {
