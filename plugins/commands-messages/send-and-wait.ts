@@ -37,7 +37,7 @@ export const sendAndWait = defineCommand({
 	},
 	errors: [...(sendMessage.errors ?? []), E.TIMED_OUT],
 	examples: [
-		{ chat_id: 1001, text: 'Are you there?' },
+		{ chat_id: 1001, text: 'Are you there?', timeout_s: 5 },
 		{ chat_id: -1000000003001, text: 'Who is in today?', timeout_s: 300 },
 		{ username: 'dave', text: 'Ping', timeout_s: 30 },
 	],

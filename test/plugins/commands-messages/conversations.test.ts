@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
+import { sendAndWait } from '../../../plugins/commands-messages/send-and-wait'
 import { SEED_CHATS } from '../../../src/telegram/emulator'
 import {
 	type ChatUpdate,
@@ -202,6 +203,63 @@ describe('send_and_wait', () => {
 		expect([reply.payload.type, reply.payload.error]).toEqual(['send_and_wait_error', 'timed out'])
 		const { sent } = reply.payload.result as { sent: Message }
 		expect([textOf(sent), sent.sending_state]).toEqual(['Anyone?', undefined])
+		expect(listening(bob())).toBe(0)
+	})
+})
+
+describe('send_and_wait, as send_message', () => {
+	it("sends each of send_message's ways (markup, a thread, a phone, a username, an album), then waits", async () => {
+		const methods = new Set<string>()
+		const stop = f.t.ctx.runtime?.onRequest((e) => {
+			if (e.label === 'send_and_wait' && e.userbotId === bob()) methods.add(e.request._)
+		})
+		const photo = (name: string) => ({ file: `https://example.com/${name}.png`, media_type: 'photo' })
+		const lounge = SEED_CHATS.supergroup
+		const frames = [
+			{ chat_id: lounge, text: '<b>bold</b>', parse_mode: 'HTML' },
+			{ chat_id: lounge, text: 'in a thread', message_thread_id: 2 ** 20 },
+			{ phone: '+999 662 5555', text: 'Hi Eve' },
+			{ username: '@dave', text: 'Hi Dave' },
+			{ chat_id: lounge, media: [photo('a'), photo('b')] },
+		]
+		const replies = await Promise.all(
+			frames.map((frame) => on(bobWs, bob(), 'send_and_wait', { ...frame, timeout_s: 1 })),
+		)
+		stop?.()
+		// Nobody answers: each sent, then timed out, with what it sent.
+		expect(replies.map((r) => [r.payload.type, r.payload.error])).toEqual(
+			frames.map(() => ['send_and_wait_error', 'timed out']),
+		)
+		const sent = replies.map((r) => (r.payload.result as { sent: { _: string } }).sent._)
+		expect(sent).toEqual(['message', 'message', 'message', 'message', 'messages'])
+		// Every TDLib method it declares went out (the conformance judge's pairs).
+		expect([...methods].sort()).toEqual([...sendAndWait.methods].sort())
+		expect(listening(bob())).toBe(0)
+	}, 20_000)
+
+	it('answers hostile fields with one error each, in our words, and waits for none of them', async () => {
+		const hostile: Array<[string, Record<string, unknown>, string]> = [
+			['wait_for_message', { chat_id: 'x' }, 'chat_id must be an integer'],
+			['wait_for_message', { chat_id: '99999999999999999999' }, 'chat_id is out of range'],
+			[
+				'wait_for_message',
+				{ chat_id: ALICE, sender_id: { _: 'messageSenderUser' } },
+				'sender_id must be an integer',
+			],
+			[
+				'wait_for_message',
+				{ chat_id: ALICE, reply_to_message_id: 1.5 },
+				'reply_to_message_id must be an integer',
+			],
+			['wait_for_message', { chat_id: ALICE, timeout_s: '1e3' }, 'timeout_s must be an integer'],
+			['wait_for_message', { chat_id: ALICE, timeout_s: 2 ** 63 }, 'timeout_s is out of range'],
+			['send_and_wait', { text: 'no recipient', timeout_s: 1 }, 'chat_id is required'],
+			['send_and_wait', { chat_id: ALICE, text: 'x', timeout_s: true }, 'timeout_s must be an integer'],
+		]
+		for (const [action, fields, error] of hostile) {
+			const reply = await on(bobWs, bob(), action, fields)
+			expect([reply.payload.type, reply.payload.error]).toEqual([`${action}_error`, error])
+		}
 		expect(listening(bob())).toBe(0)
 	})
 })
