@@ -7,7 +7,7 @@
  *
  * When the userbot goes away (deleted, logged out, its client stopped: `end`), every listener of it
  * hears why, once, and is dropped: the gateway answers its command with the matching error
- * (docs/protocol.md#conversations).
+ * (docs/command-groups.md#conversations).
  */
 
 /** Why a userbot's listeners were ended. */
