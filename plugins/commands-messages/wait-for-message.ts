@@ -21,8 +21,9 @@ const matches = (input: Input) => (message: Td.message) =>
 /**
  * `wait_for_message`: the first new message of the chat from now on that matches (any sender,
  * incoming or sent from another device of the account; `sender_id` and `reply_to_message_id`
- * narrow it), or `timed out` after `timeout_s` (docs/command-groups.md#conversations). It sends
- * TDLib nothing: it listens to `updateNewMessage`.
+ * narrow it), or `timed out` after `timeout_s` (docs/command-groups.md#conversations). It listens
+ * to `updateNewMessage`, and asks TDLib only for the chat (`getChat`: a chat that is none is TDLib's
+ * `Chat not found` at once, and a user's id opens their private chat, as chat_id does everywhere).
  */
 export const waitForMessage = defineCommand({
 	name: 'wait_for_message',
@@ -32,15 +33,17 @@ export const waitForMessage = defineCommand({
 	result: { description: "TDLib's message: the first new message that matched.", tdlib: 'message' },
 	errors: [E.TIMED_OUT],
 	examples: [
-		{ chat_id: 1001 },
+		{ chat_id: 1001, timeout_s: 5 },
 		{ chat_id: 1001, sender_id: 1001, timeout_s: 120 },
 		{ chat_id: -1000000003001, reply_to_message_id: 1048576, timeout_s: 300 },
 	],
-	methods: [],
+	methods: ['getChat', 'createPrivateChat'],
 	input: WaitForMessageInput,
 	updates: NEW_MESSAGE_UPDATES,
 	waits: WAITS,
 	run: async (input, ctx) => {
+		// The chat first (TDLib has it at hand): the wait starts once it is known.
+		await ctx.invoke({ _: 'getChat', chat_id: input.chat_id })
 		const watch = watchMessages(ctx)
 		try {
 			return await watch.next(matches(input), input.timeout_s ?? WAITS.default)

@@ -263,3 +263,11 @@ describe('send_and_wait, as send_message', () => {
 		expect(listening(bob())).toBe(0)
 	})
 })
+
+describe('wait_for_message on a chat that is none', () => {
+	it("answers TDLib's `Chat not found` at once, waiting for nothing", async () => {
+		const reply = await on(bobWs, bob(), 'wait_for_message', { chat_id: -4242424242, timeout_s: 300 })
+		expect([reply.payload.type, reply.payload.error]).toEqual(['wait_for_message_error', 'Chat not found'])
+		expect(listening(bob())).toBe(0)
+	})
+})
