@@ -4,6 +4,8 @@
  * and the like for the commands where the table is silent) and the media rules of
  * docs/protocol.md#media-in-a-command.
  */
+import { MAX_WAIT_SECONDS } from 'userbot-gateway/plugin'
+
 /** TDLib's own per-call limit on message ids (`forwardMessages`: "Too many messages to forward"). */
 export const MAX_MESSAGE_IDS = 100
 /**
@@ -64,4 +66,7 @@ export const MessagesErrors = {
 	USERNAME_INVALID: 'username must be a Telegram username',
 	PHONE_NOT_ON_TELEGRAM: 'no Telegram account has this phone number',
 	USERNAME_UNKNOWN: 'no chat has this username',
+	/** wait_for_message, send_and_wait (message-waits.ts): nothing matched within `timeout_s`. */
+	TIMED_OUT: 'timed out',
+	TIMEOUT_S_RANGE: `timeout_s must be between 1 and ${MAX_WAIT_SECONDS}`,
 } as const

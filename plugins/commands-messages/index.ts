@@ -1,7 +1,8 @@
 /**
  * The messages command group: sending, replying, editing, forwarding, deleting and pinning messages,
- * reactions, and auto-delete timers, as the 12 commands of docs/commands.md#commands-messages mapped onto
- * TDLib 1.8.65 (docs/tdlib-mapping.md#messages). It adds no route: it registers its commands with the
+ * reactions, auto-delete timers, and conversations (wait_for_message, send_and_wait: waiting for the
+ * next message), as the 14 commands of docs/commands.md#commands-messages mapped onto TDLib 1.8.65
+ * (docs/tdlib-mapping.md#messages). It adds no route: it registers its commands with the
  * WebSocket gateway, which checks the envelope, the caller's company and the deadline, and sends every reply.
  * Each command is one file; the wire error strings are data in `errors.ts`.
  */
@@ -13,11 +14,13 @@ import { getDefaultMessageAutoDeleteTime } from './get-default-message-auto-dele
 import { getFile } from './get-file'
 import { pinMessage } from './pin-message'
 import { replyMessage } from './reply-message'
+import { sendAndWait } from './send-and-wait'
 import { sendMessage } from './send-message'
 import { setChatMessageAutoDeleteTime } from './set-chat-message-auto-delete-time'
 import { setDefaultMessageAutoDeleteTime } from './set-default-message-auto-delete-time'
 import { setReaction } from './set-reaction'
 import { unpinMessage } from './unpin-message'
+import { waitForMessage } from './wait-for-message'
 
 export const messagesCommands = defineCommandGroup({
 	id: 'commands-messages',
@@ -34,6 +37,8 @@ export const messagesCommands = defineCommandGroup({
 		setDefaultMessageAutoDeleteTime,
 		setChatMessageAutoDeleteTime,
 		getFile,
+		waitForMessage,
+		sendAndWait,
 	],
 })
 

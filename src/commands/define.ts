@@ -63,6 +63,13 @@ export interface CommandDefinition<S extends InputSchema = InputSchema> {
 	 */
 	updates?: readonly TdUpdate['_'][]
 	/**
+	 * A command that waits for something to happen (wait_for_message, send_and_wait): the frame's field
+	 * that says for how many seconds, and how many when it is absent. The gateway gives the command that
+	 * long beyond the ordinary allowance (`COMMAND_TIMEOUT`), at most MAX_WAIT_SECONDS, so that its own
+	 * answer (`timed out`) comes before the gateway's `timeout`; the field's schema checks its range.
+	 */
+	waits?: { field: string; default: number }
+	/**
 	 * False for commands that work before the userbot is logged in to Telegram (the log-in steps of
 	 * the userbots plugin). Default true: the gateway answers `userbot is not authorized` first.
 	 */

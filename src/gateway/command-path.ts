@@ -1,4 +1,5 @@
 import { type CommandContext, type CommandDefinition, CommandError } from '../commands/define'
+import { toInt } from '../commands/fields'
 import { reachesPeople, reachingPrivateChats } from '../commands/reach-chat'
 import { checkTdRequest } from '../commands/td-request'
 import { resolveUploadedFile } from '../commands/uploads'
@@ -7,8 +8,10 @@ import { retryAfterOf } from '../flood/governor'
 import type { DeadlineQueue } from '../supervisor/deadlines'
 import type { TelegramRuntime } from '../supervisor/types'
 import { RuntimeError, TdError, type TdInvoke, type TdUpdate } from '../telegram/types'
+import type { ListenersEnd } from '../updates/listeners'
 import { successReply } from '../wire/envelope'
 import { GatewayErrors as E } from '../wire/errors'
+import { MAX_WAIT_SECONDS } from '../wire/limits'
 import { auditCommand } from './audit'
 import { parseInput } from './command-input'
 import { wordError } from './errors'
@@ -31,6 +34,11 @@ export interface CommandPath {
 	/** The allowance of every command, from its frame's arrival. */
 	timeoutMs: number
 	deadlines: DeadlineQueue
+	/**
+	 * The deadlines of commands that wait (`waits`), one queue per allowance: within each, deadlines
+	 * still fall in arrival order.
+	 */
+	waitDeadlines(waitMs: number): DeadlineQueue
 	guesses: ReturnType<typeof guessCheck>
 }
 
@@ -50,10 +58,11 @@ export async function runCommandFrame(
 	received: number,
 	chars: number,
 ): Promise<void> {
-	const { deadlines, timeoutMs } = path
+	const waitMs = waitOf(job.entry.command, job.frame)
+	const deadlines = waitMs === 0 ? path.deadlines : path.waitDeadlines(waitMs)
 	// The deadline runs from the frame's arrival: a slow userbot lookup counts against it too.
 	const running = new Running(
-		received + timeoutMs,
+		received + path.timeoutMs + waitMs,
 		job.entry.command.name,
 		job.userbotId,
 		job.requestId,
@@ -66,6 +75,19 @@ export async function runCommandFrame(
 	if (checked === 'dropped') return running.drop()
 	if ('error' in checked) return running.fail(checked.error, checked.result)
 	await run(path, conn, job, running, checked.input)
+}
+
+/**
+ * How long beyond the ordinary allowance a command that waits may take, in ms: its frame's field as
+ * it stands (the input is checked later, in the contract's order; a value out of range is refused
+ * then), else the default, never past MAX_WAIT_SECONDS.
+ */
+function waitOf(command: CommandDefinition, frame: Readonly<Record<string, unknown>>): number {
+	const waits = command.waits
+	if (!waits) return 0
+	const given = toInt(frame[waits.field])
+	const seconds = given !== undefined && given >= 1 ? given : waits.default
+	return Math.min(seconds, MAX_WAIT_SECONDS) * 1000
 }
 
 /** The checks before a command runs: its input as parsed, or how it is refused. */
@@ -180,7 +202,7 @@ function commandContext(
 	listening: Array<() => void>,
 ): CommandContext {
 	const { userbotId } = job
-	const kinds: readonly string[] = job.entry.command.updates ?? []
+	let kinds: ReadonlySet<string> | undefined
 	return {
 		userbotId,
 		principal: conn.principal,
@@ -195,14 +217,24 @@ function commandContext(
 		},
 		uploadedFilePath: (ref) => resolveUploadedFile(ctx.config.dataDir, userbotId, ref),
 		onUpdate(fn) {
-			const stop = ctx.updates.observe((event) => {
-				if (event.live && event.userbotId === userbotId && kinds.includes(event.kind))
-					fn(event.data as TdUpdate)
+			kinds ??= new Set(job.entry.command.updates ?? [])
+			// Kept by userbot and kind (src/updates/listeners.ts); the userbot going away ends the command.
+			const stop = ctx.updates.listen(userbotId, {
+				kinds,
+				update: (update) => fn(update as TdUpdate),
+				ended: (why) => running.end(GONE[why]),
 			})
 			listening.push(stop)
 			return stop
 		},
 	}
+}
+
+/** A waiting command's answer when its userbot goes away: the answers a new command would get. */
+const GONE: Record<ListenersEnd, string> = {
+	deleted: E.USERBOT_NOT_FOUND,
+	logged_out: E.USERBOT_NOT_AUTHORIZED,
+	stopped: E.RUNTIME_UNAVAILABLE,
 }
 
 /** TDLib as a command reaches it: only the methods it declares, until its deadline. */

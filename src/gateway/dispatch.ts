@@ -1,7 +1,7 @@
 import { toInt } from '../commands/frame-values'
 import type { RegisteredCommand } from '../commands/registry'
 import type { AppContext, UserbotStateReader } from '../context'
-import { createDeadlineQueue } from '../supervisor/deadlines'
+import { createDeadlineQueue, type DeadlineQueue } from '../supervisor/deadlines'
 import { errorReply } from '../wire/envelope'
 import { GatewayErrors as E } from '../wire/errors'
 import { MAX_IN_FLIGHT, MAX_IN_FLIGHT_CHARS } from '../wire/limits'
@@ -33,12 +33,22 @@ export function createDispatcher(
 	opts: DispatcherOptions,
 ) {
 	const connectionActions = opts.connectionActions ?? new Map<string, ConnectionAction>()
+	const waitQueues = new Map<number, DeadlineQueue>()
 	const path: CommandPath = {
 		ctx,
 		states: opts.states,
 		timeoutMs: ctx.config.commandTimeoutMs,
 		// Every command gets the same allowance, so deadlines fall in arrival order: one queue, one timer.
 		deadlines: createDeadlineQueue(),
+		// A command that waits (wait_for_message) has its own allowance: one queue, one timer, per allowance.
+		waitDeadlines(waitMs) {
+			let queue = waitQueues.get(waitMs)
+			if (!queue) {
+				queue = createDeadlineQueue()
+				waitQueues.set(waitMs, queue)
+			}
+			return queue
+		},
 		guesses: guessCheck(ctx),
 	}
 	// The kinds commands wait for (send_message's wait_sent) are forwarded whatever UPDATE_KINDS says.

@@ -121,6 +121,8 @@ export {
 // Issue 24 (one wire module): a plugin's pushes are built as the gateway builds its replies.
 export { type ChatUpdate, errorEvent, successEvent } from '../wire/envelope'
 export { GatewayErrors } from '../wire/errors'
+// Issue 46 (conversations): the longest a command may wait beyond the ordinary allowance.
+export { MAX_WAIT_SECONDS } from '../wire/limits'
 export { definePlugin, type PluginDefinition } from './define'
 export * from './rest'
 export {

@@ -5,6 +5,7 @@ import { facetsOf } from './event-facets'
 import { createFanOut, type FanOut } from './fan-out'
 import type { EventFilter } from './filter'
 import { createKinds } from './kinds'
+import { createUpdateListeners, type ListenersEnd, type UpdateListener } from './listeners'
 import { renumber, resume } from './resume'
 import { UpdateStream } from './stream'
 
@@ -30,8 +31,8 @@ export type { UpdateSink } from './cursors'
  *
  * Its parts: the cursors of every subscription (cursors.ts), sending the stream to its readers
  * (fan-out.ts), where a subscription starts and what a number from elsewhere does (resume.ts), the
- * kinds the supervisor forwards (kinds.ts); this file numbers and keeps updates and hands events to
- * observers.
+ * kinds the supervisor forwards (kinds.ts), the commands that wait for updates (listeners.ts); this
+ * file numbers and keeps updates and hands events to observers.
  */
 export interface UpdateHubOptions {
 	/** Updates kept per userbot. */
@@ -83,6 +84,7 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 	const streamOf = (userbotId: number) => streamIn(streams, userbotId, opts)
 	const observers = new Set<(event: ObservedEvent) => void>()
 	const cursors = createCursors()
+	const listeners = createUpdateListeners()
 	const later = opts.later ?? ((fn: () => void) => setImmediate(fn))
 	const fanOut = createFanOut({ cursors, streamOf, now, later })
 	const kinds = createKinds(defaults, () => cursors.kinds(), opts.onKinds)
@@ -110,12 +112,14 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			const { update, entry } = keptEntry(userbotId, seq, raw, now())
 			stream.add(entry)
 			for (const fn of observers) fn({ userbotId, seq, kind: update._, data: update, live: true })
+			listeners.deliver(userbotId, update)
 			fanOut.live(userbotId, entry)
 		},
 
-		/** The userbot was deleted: its stream and subscriptions go. */
+		/** The userbot was deleted: its stream, subscriptions and commands' listeners go. */
 		forget(userbotId: number): void {
 			streams.delete(userbotId)
+			listeners.end(userbotId, 'deleted')
 			const sinks = [...cursors.sinks(userbotId)]
 			if (sinks.length === 0) return
 			for (const sink of sinks) cursors.remove(sink, userbotId)
@@ -129,6 +133,24 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 		clear(userbotId: number): void {
 			const stream = streams.get(userbotId)
 			stream?.restartAt(stream.seq)
+		},
+
+		/**
+		 * A command's listener of one userbot's updates of some kinds (listeners.ts): from now until the
+		 * returned function is called, or the userbot goes away (`ended`).
+		 */
+		listen(userbotId: number, listener: UpdateListener): () => void {
+			return listeners.add(userbotId, listener)
+		},
+
+		/** The userbot is being deleted, its account logged out or its client stopped: its commands' listeners end. */
+		end(userbotId: number, why: ListenersEnd): void {
+			listeners.end(userbotId, why)
+		},
+
+		/** Commands listening to the userbot's updates now (or to any userbot's): tests, health. */
+		listening(userbotId?: number): number {
+			return listeners.count(userbotId)
 		},
 
 		/** Calls `fn` with every event of every userbot from now on; the returned function stops it. */

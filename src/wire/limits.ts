@@ -25,3 +25,9 @@ export const MAX_FRAME_DEPTH = 32
 
 /** At most this many kinds in one subscription (TDLib has fewer than 200). */
 export const MAX_UPDATE_KINDS = 200
+
+/**
+ * The longest a command may wait for Telegram beyond the ordinary allowance (`timeout_s` of
+ * wait_for_message and send_and_wait), in seconds.
+ */
+export const MAX_WAIT_SECONDS = 300

@@ -22,7 +22,7 @@ const impostor = defineCommandGroup({
 describe('command registry', () => {
 	it('indexes every command of every group by wire name', () => {
 		const registry = createCommandRegistry([messagesCommands])
-		expect(registry.size).toBe(12)
+		expect(registry.size).toBe(14)
 		expect(registry.get('send_message')?.groupId).toBe('commands-messages')
 	})
 

@@ -49,7 +49,7 @@ interface Entry {
 	awaitingNew: boolean
 }
 
-export type StatesContext = DeliveryContext & { updates?: Pick<UpdateHub, 'clear'> }
+export type StatesContext = DeliveryContext & { updates?: Pick<UpdateHub, 'clear' | 'end'> }
 
 /**
  * The one owner of each userbot's state in this process: its phase, TDLib's authorization state,
@@ -227,6 +227,13 @@ export class UserbotStates {
 			e.awaitingNew = false
 			this.record(e, userbotId, state, detail)
 		}
+		// The commands waiting on the account (wait_for_message) end with its client: a delete, a
+		// log-out (its restart's closing states too), a stop.
+		if (ENDING.has(state))
+			this.ctx.updates?.end(
+				userbotId,
+				deleted ? 'deleted' : state === STATES.loggingOut ? 'logged_out' : 'stopped',
+			)
 		// The account is gone from this userbot: what the hub kept of it is no one's to resume.
 		if (state === STATES.loggingOut && !deleted) this.ctx.updates?.clear(userbotId)
 		const delivery: StateDelivery = {

@@ -26,7 +26,7 @@ function owner(cleared: number[] = []) {
 		log: server.ctx.log,
 		runtime: null as AppContext['runtime'],
 		publish: (e) => pushed.push(e),
-		updates: { clear: (id) => cleared.push(id) },
+		updates: { clear: (id) => cleared.push(id), end: () => {} },
 	})
 	const event = (userbotId: number, state: string, detail?: Record<string, unknown>) =>
 		states.handle({ type: 'authorization_state', userbotId, state, ...(detail ? { detail } : {}) })

@@ -488,6 +488,114 @@ export type BuiltInCommands = {
 		}
 		result: Td.file
 	}
+	/** Waits for the next new message of a chat (from a sender, replying to a message), up to timeout_s. Result: TDLib's message: the first new message that matched. */
+	wait_for_message: {
+		input: {
+			/** an integer (a string of digits is read as one) */
+			chat_id: number | string
+			/** an integer (a string of digits is read as one) */
+			sender_id?: number | string
+			/** an integer (a string of digits is read as one) */
+			reply_to_message_id?: number | string
+			/** how long to wait for the message, in seconds */
+			timeout_s?: number | string
+		}
+		result: Td.message
+	}
+	/** Sends a message as send_message does, then waits up to timeout_s for the other side's answer. Result: `sent`: TDLib's message (or messages, for an album) once Telegram has it; `reply`: TDLib's message that answered it. */
+	send_and_wait: {
+		input: {
+			/** an integer (a string of digits is read as one) */
+			chat_id?: number | string
+			/** a phone number instead of chat_id: that person's private chat */
+			phone?: string
+			/** a public username instead of chat_id (`@` optional): that user's or chat's chat */
+			username?: string
+			/** text: a string, or a TDLib formattedText with its entities */
+			text?:
+				| string
+				| {
+						'@type'?: 'formattedText'
+						_?: 'formattedText'
+				  }
+			entities?: Array<{
+				'@type'?: 'textEntity'
+				_?: 'textEntity'
+			}>
+			/** the markup of the command's text (and captions), parsed by TDLib's parseTextEntities; not with entities */
+			parse_mode?: 'HTML' | 'MarkdownV2' | 'Markdown'
+			/** a TDLib linkPreviewOptions, checked against TDLib 1.8.65's schema */
+			link_preview_options?: {
+				'@type'?: 'linkPreviewOptions'
+				_?: 'linkPreviewOptions'
+			}
+			/** an integer (a string of digits is read as one) */
+			message_thread_id?: number | string
+			/** a TDLib MessageTopic (@type or _ names its constructor), checked against TDLib 1.8.65's schema */
+			topic_id?: unknown
+			/** a TDLib InputMessageReplyTo (@type or _ names its constructor), checked against TDLib 1.8.65's schema */
+			reply_to?: unknown
+			/** an integer (a string of digits is read as one) */
+			reply_to_message_id?: number | string
+			/** a TDLib messageSendOptions, checked against TDLib 1.8.65's schema */
+			options?: {
+				'@type'?: 'messageSendOptions'
+				_?: 'messageSendOptions'
+			}
+			/** a TDLib ReplyMarkup (@type or _ names its constructor), checked against TDLib 1.8.65's schema */
+			reply_markup?: unknown
+			/** one media item, or 2 to 10 for an album (photo, video, document and audio only) */
+			media?:
+				| {
+						/** an http(s) URL or a Telegram remote file id, a TDLib file id, or {"upload": "<name>"} of POST /api/userbots/{id}/files/ */
+						file?: unknown
+						media_type?:
+							| 'photo'
+							| 'video'
+							| 'document'
+							| 'audio'
+							| 'animation'
+							| 'voice'
+							| 'voice_note'
+							| 'video_note'
+							| 'sticker'
+						caption?: string
+				  }
+				| Array<{
+						/** an http(s) URL or a Telegram remote file id, a TDLib file id, or {"upload": "<name>"} of POST /api/userbots/{id}/files/ */
+						file?: unknown
+						media_type?:
+							| 'photo'
+							| 'video'
+							| 'document'
+							| 'audio'
+							| 'animation'
+							| 'voice'
+							| 'voice_note'
+							| 'video_note'
+							| 'sticker'
+						caption?: string
+				  }>
+			media_type?:
+				| 'photo'
+				| 'video'
+				| 'document'
+				| 'audio'
+				| 'animation'
+				| 'voice'
+				| 'voice_note'
+				| 'video_note'
+				| 'sticker'
+			/** how long to wait for the message, in seconds */
+			timeout_s?: number | string
+		}
+		result: {
+			/** TDLib's message, or messages for an album */
+			sent: Record<string, unknown>
+			/** TDLib's message */
+			reply: Record<string, unknown>
+		}
+	}
 	/** The account's active sessions (devices), ids as int64 strings. Result: TDLib's sessions. */
 	get_active_sessions: {
 		input: Record<string, unknown>
