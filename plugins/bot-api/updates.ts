@@ -1,265 +1,169 @@
 import { type AppContext, KEY_WEBHOOK_EVENT, type ObservedEvent } from 'userbot-gateway/plugin'
+import { createJournal, type Journal } from './journal'
 import { botMessageId } from './objects'
+import { type Entry, entriesOf, type Intake } from './update-intake'
+import { TD_KINDS } from './update-of'
+import { settingsFrom, type TokenSettings } from './update-settings'
 import {
-	DEFAULT_TYPES,
-	memberChanges,
-	messageKey,
-	postOf,
-	TD_KINDS,
-	UPDATE_TYPES,
-	type UpdateType,
-} from './update-of'
+	type Asker,
+	createTokenStates,
+	latestFrom,
+	type TokenState,
+	take,
+	typeOf,
+	wanted,
+} from './update-tokens'
+import { createTokenView } from './update-view'
 
 /**
  * What getUpdates hands out and setWebhook delivers (docs/bot-api.md#updates): each userbot's
  * updates as Bot API `Update`s, numbered by the userbot's live-update sequence (`update_id`, so an
- * offset resumes exactly), kept here for KEEP_MS and at most KEEP per userbot.
+ * offset resumes exactly; past the last one kept after a restart, when the live numbering starts
+ * again), written to the journal (journal.ts) once decided, so a restart loses none.
  *
  * Sent through this face: a message this server sends reaches TDLib's client as a temporary message
  * (`sending_state`, left out) and then as the sent one (`updateMessageSendSucceeded`). While a
- * sending or editing method of this face runs for the userbot, such a message (and any edit) waits undecided; the method's
- * answer names the messages it sent, which are the face's own, and once no sending method runs the
- * rest are not (another face of the gateway sent them). The face's own are left out unless the
- * token asked for them (`include_own_sends`), so an echo bot does not answer itself; the account's
- * messages from its other devices come as any other message. Nothing after an undecided update is
- * handed out before it is decided: the order of `update_id`s is the order of delivery.
+ * sending or editing method of this face runs for the userbot, such a message (and any edit) waits
+ * undecided; the method's answer names the messages it sent, which are the face's own, and once no
+ * sending method runs the rest are not (another face of the gateway sent them). The face's own are
+ * left out unless the token asked for them (`include_own_sends`), so an echo bot does not answer
+ * itself. Nothing after an undecided update is handed out before it is decided: the order of
+ * `update_id`s is the order of delivery.
  */
-const KEEP = 1000
-const KEEP_MS = 24 * 3600 * 1000
+
 /** A message undecided longer than this (a sending method that never ends) is taken as not the face's. */
 const UNDECIDED_MS = 30_000
-/** Messages remembered per userbot, so an edit (TDLib sends only its new content) becomes a whole `Message`. */
-const SEEN = 2000
+/** How often the key webhooks and tokens are read again, and (every PRUNE_EVERY) the journal pruned. */
+const REFRESH_MS = 5000
+const PRUNE_EVERY = 12
 
-type Td = Record<string, unknown>
-
-interface Entry {
-	seq: number
-	at: number
-	/** null: a member's change, `my_chat_member` or `chat_member` by whose it is (`member`). */
-	type: UpdateType | null
-	member?: number
-	body: unknown
-	/** Sent through this face (true), not (false), or not known yet (undefined). */
-	face?: boolean
-	/** The message's `chat:message_id`, for a message this server sent. */
-	key?: string
+interface UserbotBuffer extends Intake {
+	/** Numbered, not handed out yet (the first may be undecided). */
+	pending: Entry[]
+	/** The last `update_id` given (kept or not): the next is past it, whatever the live sequence says. */
+	last: number
+	/** What is added to the live sequence number to make the `update_id`. */
+	shift: number
+	/** The last `update_id` handed out (to the journal and the key webhooks). */
+	handed: number
+	/** Changes each time updates were written: a long poll that read before it reads again. */
+	version: number
 }
 
-/** A token's own settings: the kinds it wants, its own sends or not, where its offset stands. */
-export interface TokenSettings {
-	allowed: ReadonlySet<UpdateType>
-	includeOwn: boolean
-}
-
-export const defaultSettings = (): TokenSettings => ({ allowed: DEFAULT_TYPES, includeOwn: false })
-
-/** The settings as a key's webhook keeps them (the endpoint's `key_settings`). */
-export const settingsJson = (s: TokenSettings, extra: Record<string, unknown> = {}) =>
-	JSON.stringify({ allowed_updates: [...s.allowed], include_own_sends: s.includeOwn, ...extra })
-
-export function settingsFrom(json: string): TokenSettings & { maxConnections?: number } {
-	try {
-		const raw = JSON.parse(json) as Record<string, unknown>
-		const list = Array.isArray(raw.allowed_updates) ? raw.allowed_updates : []
-		const allowed = new Set(UPDATE_TYPES.filter((t) => list.includes(t)))
-		return {
-			allowed: allowed.size > 0 ? allowed : DEFAULT_TYPES,
-			includeOwn: raw.include_own_sends === true,
-			...(typeof raw.max_connections === 'number' ? { maxConnections: raw.max_connections } : {}),
-		}
-	} catch {
-		return defaultSettings()
-	}
-}
-
-/** Who asks: the token's key, its one userbot and its account's user id (the token's first part). */
-export interface Asker {
-	keyId: number
-	userbotId: number
-	selfId: number
-}
-
-interface UserbotBuffer {
-	entries: Entry[]
-	/** Messages seen lately, by `chat:message_id`: what an edit is made of. */
-	seen: Map<string, Td>
-	/** Sending methods of this face running now for the userbot. */
-	sending: number
-	/** Entries handed to the key webhooks so far (an index into `entries` past the last one handed). */
-	emitted: number
-}
+type HookSettings = TokenSettings & { selfId: number }
 
 export function createUpdateBuffer(ctx: AppContext) {
+	const journal = createJournal(ctx)
 	const buffers = new Map<number, UserbotBuffer>()
 	const waiters = new Map<number, Set<() => void>>()
-	/** Each token's settings and confirmed offset for getUpdates (this gateway's memory). */
-	const tokens = new Map<number, TokenSettings & { confirmed: number }>()
+	const states = createTokenStates(journal)
 	/** The key webhooks of each userbot, with their settings (refreshed from the webhooks plugin). */
-	let hooks = new Map<number, Map<number, TokenSettings & { selfId: number }>>()
-	/** Each userbot's account user id, as its tokens name it. */
+	let hooks = new Map<number, Map<number, HookSettings>>()
+	/** Each userbot's account user id by token (its key), as its tokens name it. */
 	const selves = new Map<number, number>()
+	/** The userbots with a Bot API token, by key: only theirs are kept. */
+	let tokens = new Map<number, number>()
+	let kept = new Set<number>()
+	let lastIds = new Map<number, number>()
+	/** Tokens seen at a request since the last refresh (a key made a moment ago). */
+	const introduced = new Map<number, number>()
 	ctx.updates.want(buffers, [...TD_KINDS])
 
 	const bufferOf = (userbotId: number): UserbotBuffer => {
 		let b = buffers.get(userbotId)
 		if (!b) {
-			b = { entries: [], seen: new Map(), sending: 0, emitted: 0 }
+			const last = lastIds.get(userbotId) ?? 0
+			b = { pending: [], seen: new Map(), sending: 0, last, shift: 0, handed: last, version: 0 }
 			buffers.set(userbotId, b)
 		}
 		return b
 	}
-	const wake = (userbotId: number) => {
-		for (const fn of waiters.get(userbotId) ?? []) fn()
-	}
-	const remember = (b: UserbotBuffer, message: Td) => {
-		const key = messageKey(message.chat_id, message.id)
-		b.seen.delete(key)
-		b.seen.set(key, message)
-		if (b.seen.size > SEEN) b.seen.delete(b.seen.keys().next().value as string)
-	}
-	const add = (userbotId: number, b: UserbotBuffer, entry: Entry) => {
-		b.entries.push(entry)
-		if (b.entries.length > KEEP) {
-			const cut = b.entries.length - KEEP
-			b.entries.splice(0, cut)
-			b.emitted = Math.max(0, b.emitted - cut)
-		}
-		release(userbotId, b)
+	/** The `update_id` of live number `seq`: `seq` itself, unless that was given already (a restart). */
+	const numberOf = (b: UserbotBuffer, seq: number) => {
+		if (seq + b.shift <= b.last) b.shift = b.last + 1 - seq
+		b.last = seq + b.shift
+		return b.last
 	}
 
-	/** The entries of a TDLib update (none for most). */
 	const handle = (event: ObservedEvent) => {
-		if (!event.live) return
-		const data = event.data
-		const at = Date.now()
-		const seq = event.seq
+		if (!event.live || !kept.has(event.userbotId)) return
 		const b = bufferOf(event.userbotId)
-		if (event.kind === 'updateNewMessage' || event.kind === 'updateMessageSendSucceeded') {
-			const message = data.message as Td | undefined
-			// A temporary message of this server's: its sent form comes as updateMessageSendSucceeded.
-			if (!message || message.sending_state) return
-			remember(b, message)
-			const post = message.is_channel_post === true
-			const sentHere = event.kind === 'updateMessageSendSucceeded'
-			add(event.userbotId, b, {
-				seq,
-				at,
-				type: post ? 'channel_post' : 'message',
-				body: postOf(message),
-				face: sentHere ? (b.sending > 0 ? undefined : false) : false,
-				...(sentHere ? { key: messageKey(message.chat_id, message.id) } : {}),
-			})
-			for (const change of memberChanges(message))
-				add(event.userbotId, b, {
-					seq,
-					at,
-					type: null,
-					member: change.userId,
-					body: change.body,
-					face: false,
-				})
-			return
-		}
-		const key = messageKey(data.chat_id, data.message_id)
-		const known = b.seen.get(key)
-		if (event.kind === 'updateMessageContent') {
-			b.seen.set(key, {
-				...(known ?? { id: data.message_id, chat_id: data.chat_id }),
-				content: data.new_content,
-			})
-			return
-		}
-		if (event.kind === 'updateMessageEdited') {
-			const message: Td = {
-				...(known ?? { id: data.message_id, chat_id: data.chat_id, date: data.edit_date }),
-				edit_date: data.edit_date,
-			}
-			b.seen.set(key, message)
-			const post = message.is_channel_post === true
-			add(event.userbotId, b, {
-				seq,
-				at,
-				type: post ? 'edited_channel_post' : 'edited_message',
-				body: postOf(message),
-				// An edit this face makes is its own, as a message it sends is.
-				face: b.sending > 0 ? undefined : false,
-				key,
-			})
-		}
+		const made = entriesOf(b, event)
+		if (made.length === 0) return
+		const updateId = numberOf(b, event.seq)
+		const at = Date.now()
+		made.forEach((m, part) => {
+			b.pending.push({ ...m, updateId, part, at })
+		})
+		release(event.userbotId, b)
 	}
-	const stop = ctx.updates.observe(handle)
-	ctx.onClose(stop)
 
-	/** An entry's Bot API type for a token of account `selfId`. */
-	const typeOf = (e: Entry, selfId: number): UpdateType =>
-		e.type ?? (e.member === selfId ? 'my_chat_member' : 'chat_member')
-	const wanted = (e: Entry, s: TokenSettings, selfId: number) =>
-		(s.includeOwn || e.face !== true) && s.allowed.has(typeOf(e, selfId))
-	const updateOf = (e: Entry, selfId: number) => ({ update_id: e.seq, [typeOf(e, selfId)]: e.body })
-
-	/** Hands the decided entries, in order, to the userbot's key webhooks; wakes the long polls. */
+	/** Hands the decided entries, in order, to the key webhooks and the journal; wakes the long polls once written. */
 	const release = (userbotId: number, b: UserbotBuffer) => {
 		const now = Date.now()
-		// Only the entries not handed on yet can be undecided (the handing stops at the first one).
-		for (let i = b.emitted; i < b.entries.length; i++) {
-			const e = b.entries[i] as Entry
+		for (const e of b.pending)
 			if (e.face === undefined && (b.sending === 0 || now - e.at > UNDECIDED_MS)) e.face = false
-		}
 		const keys = hooks.get(userbotId)
-		while (b.emitted < b.entries.length) {
-			const e = b.entries[b.emitted] as Entry
+		let handed = 0
+		for (const e of b.pending) {
 			if (e.face === undefined) break
-			b.emitted++
+			handed++
 			for (const [keyId, s] of keys ?? [])
 				if (wanted(e, s, s.selfId))
-					ctx.updates.emit(userbotId, KEY_WEBHOOK_EVENT, { key_id: keyId, update: updateOf(e, s.selfId) })
+					ctx.updates.emit(userbotId, KEY_WEBHOOK_EVENT, {
+						key_id: keyId,
+						update: { update_id: e.updateId, [typeOf(e, s.selfId)]: e.body },
+					})
+			journal.add({
+				...e,
+				userbotId,
+				type: e.type,
+				member: e.member ?? null,
+				face: e.face,
+				body: JSON.stringify(e.body),
+			})
 		}
-		wake(userbotId)
-	}
-
-	/** The decided updates of the token from `offset` on, at most `limit`. */
-	const take = (asker: Asker, s: TokenSettings & { confirmed: number }, limit: number) => {
-		const b = buffers.get(asker.userbotId)
-		if (!b) return []
-		const now = Date.now()
-		const out: Array<Record<string, unknown>> = []
-		for (const e of b.entries.slice(0, b.emitted)) {
-			if (out.length >= limit) break
-			if (e.seq < s.confirmed || now - e.at >= KEEP_MS) continue
-			if (wanted(e, s, asker.selfId)) out.push(updateOf(e, asker.selfId))
-		}
-		return out
-	}
-
-	const wait = (userbotId: number, ms: number, signal: AbortSignal) =>
-		new Promise<void>((resolve) => {
-			const set = waiters.get(userbotId) ?? new Set()
-			waiters.set(userbotId, set)
-			const done = () => {
-				clearTimeout(timer)
-				set.delete(done)
-				signal.removeEventListener('abort', done)
-				resolve()
-			}
-			const timer = setTimeout(done, ms)
-			signal.addEventListener('abort', done, { once: true })
-			set.add(done)
+		if (handed === 0) return
+		b.handed = (b.pending[handed - 1] as Entry).updateId
+		b.pending.splice(0, handed)
+		void journal.flush().then(() => {
+			b.version++
+			for (const fn of waiters.get(userbotId) ?? []) fn()
 		})
-
-	const tokenOf = (keyId: number) => {
-		let s = tokens.get(keyId)
-		if (!s) {
-			s = { ...defaultSettings(), confirmed: 0 }
-			tokens.set(keyId, s)
-		}
-		return s
 	}
 
-	/** The key webhooks as the webhooks plugin has them now (a change made on another gateway too). */
-	const refresh = async () => {
-		const list = (await ctx.keyWebhooks()?.list()) ?? []
-		const next = new Map<number, Map<number, TokenSettings & { selfId: number }>>()
+	// Until the journal's numbers and the tokens are read, updates wait (in order) for them.
+	let early: ObservedEvent[] | null = []
+	const ready = (async () => {
+		try {
+			lastIds = await journal.lastIds()
+			// A buffer made meanwhile (a request came first) numbers past what is kept too.
+			for (const [userbotId, b] of buffers) {
+				const last = lastIds.get(userbotId) ?? 0
+				b.last = Math.max(b.last, last)
+				b.handed = Math.max(b.handed, last)
+			}
+			await refresh()
+		} catch (err) {
+			ctx.log.warn('bot api: reading the kept updates failed', { error: errorText(err) })
+		}
+		const queued = early ?? []
+		early = null
+		for (const event of queued) handle(event)
+	})()
+	const stop = ctx.updates.observe((event) => (early ? early.push(event) : handle(event)))
+	ctx.onClose(stop)
+	ctx.onClose(() => journal.flush())
+
+	/** The key webhooks and the Bot API tokens as the database has them now (a change made on another gateway too). */
+	async function refresh() {
+		const [list, found] = await Promise.all([ctx.keyWebhooks()?.list() ?? [], journal.tokens()])
+		for (const [keyId, userbotId] of introduced)
+			if (found.get(keyId) === userbotId) introduced.delete(keyId)
+			else found.set(keyId, userbotId)
+		tokens = found
+		kept = new Set(found.values())
+		const next = new Map<number, Map<number, HookSettings>>()
 		for (const h of list) {
 			const selfId = selves.get(h.keyId)
 			if (selfId === undefined) continue
@@ -269,60 +173,57 @@ export function createUpdateBuffer(ctx: AppContext) {
 		}
 		hooks = next
 	}
+	let ticks = 0
 	const timer = setInterval(() => {
-		refresh().catch((err: unknown) =>
-			ctx.log.warn('bot api: reading the key webhooks failed', {
-				error: err instanceof Error ? err.message : String(err),
-			}),
+		const prune = ++ticks % PRUNE_EVERY === 0 ? journal.prune(Date.now(), [...kept]) : undefined
+		Promise.all([refresh(), prune]).catch((err: unknown) =>
+			ctx.log.warn('bot api: reading the tokens failed', { error: errorText(err) }),
 		)
-	}, 5000)
+	}, REFRESH_MS)
 	ctx.onClose(() => clearInterval(timer))
 
+	const wait = (userbotId: number, since: number, ms: number, signal: AbortSignal) =>
+		new Promise<void>((resolve) => {
+			const set = waiters.get(userbotId) ?? new Set()
+			waiters.set(userbotId, set)
+			const done = () => {
+				clearTimeout(clock)
+				set.delete(done)
+				signal.removeEventListener('abort', done)
+				resolve()
+			}
+			const clock = setTimeout(done, ms)
+			signal.addEventListener('abort', done, { once: true })
+			set.add(done)
+			// Written between the read and now: no need to wait.
+			if (bufferOf(userbotId).version !== since) done()
+		})
+
+	const parts: BufferParts = {
+		journal,
+		states,
+		ready,
+		refresh,
+		take: (asker, s, limit) => take(journal, asker, s, limit, Date.now()),
+		latestFrom: (asker, s, n) => latestFrom(journal, asker, s, n, Date.now()),
+		version: (userbotId) => bufferOf(userbotId).version,
+		handed: (userbotId) => bufferOf(userbotId).handed,
+		wait,
+	}
+
 	return {
-		/** A token's account user id (its first part, checked by the authenticator): index.ts, at each request. */
-		introduce(keyId: number, selfId: number) {
+		/** A token's key, its userbot and its account's user id (the token's first part): index.ts, at each request. */
+		introduce(keyId: number, userbotId: number, selfId: number) {
 			selves.set(keyId, selfId)
+			if (tokens.get(keyId) === userbotId) return
+			introduced.set(keyId, userbotId)
+			tokens.set(keyId, userbotId)
+			kept.add(userbotId)
 		},
 
-		/** The view of one token's updates. */
+		/** The view of one token's updates (update-view.ts). */
 		forToken(keyId: number, userbotId: number) {
-			const asker: Asker = { keyId, userbotId, selfId: selves.get(keyId) ?? 0 }
-			return {
-				asker,
-				settings: () => tokenOf(asker.keyId),
-				/** Sets what the token asked for (`allowed_updates`, `include_own_sends`), remembered until changed. */
-				configure(allowed: ReadonlySet<UpdateType> | undefined, includeOwn: boolean | undefined) {
-					const s = tokenOf(asker.keyId)
-					if (allowed) s.allowed = allowed
-					if (includeOwn !== undefined) s.includeOwn = includeOwn
-				},
-				async get(offset: number | undefined, limit: number, timeoutMs: number, signal: AbortSignal) {
-					const s = tokenOf(asker.keyId)
-					if (offset !== undefined) {
-						// As Telegram: an offset confirms what is before it; a lower one confirms nothing again.
-						if (offset >= 0) s.confirmed = Math.max(s.confirmed, offset)
-						else {
-							// As Telegram: -N is the last N updates (those before them are confirmed).
-							const b = buffers.get(asker.userbotId)
-							const decided = b ? b.entries.slice(0, b.emitted).filter((e) => wanted(e, s, asker.selfId)) : []
-							const from = decided[Math.max(0, decided.length + offset)]
-							if (from) s.confirmed = Math.max(s.confirmed, from.seq)
-						}
-					}
-					const now = take(asker, s, limit)
-					if (now.length > 0 || timeoutMs <= 0) return now
-					await wait(asker.userbotId, timeoutMs, signal)
-					return take(asker, s, limit)
-				},
-				/** Every update handed out so far counts as confirmed (a webhook takes them from here). */
-				confirmAll() {
-					const b = buffers.get(asker.userbotId)
-					const last = b?.entries[b.emitted - 1]
-					if (last) tokenOf(keyId).confirmed = last.seq + 1
-				},
-				/** The key webhook was set or removed here: it takes effect at once. */
-				hooked: () => refresh(),
-			}
+			return createTokenView(parts, { keyId, userbotId, selfId: selves.get(keyId) ?? 0 })
 		},
 
 		/**
@@ -343,16 +244,31 @@ export function createUpdateBuffer(ctx: AppContext) {
 					const x = m as { message_id?: unknown; chat?: { id?: unknown } } | undefined
 					if (typeof x?.message_id === 'number' && x.chat) mine.add(`${x.chat.id}:${x.message_id}`)
 				}
-				for (let i = b.emitted; i < b.entries.length; i++) {
-					const e = b.entries[i] as Entry
-					if (e.face === undefined && e.key && mine.has(e.key)) e.face = true
-				}
+				for (const e of b.pending) if (e.face === undefined && e.key && mine.has(e.key)) e.face = true
 				release(userbotId, b)
 			}
 		},
 	}
 }
 
+/** What a token's view (update-view.ts) reads of the buffer. */
+export interface BufferParts {
+	journal: Journal
+	states: ReturnType<typeof createTokenStates>
+	/** Resolves once the journal's numbers and the tokens were read at start. */
+	ready: Promise<void>
+	refresh(): Promise<void>
+	take(asker: Asker, s: TokenState, limit: number): Promise<Array<Record<string, unknown>>>
+	latestFrom(asker: Asker, s: TokenState, n: number): Promise<number | undefined>
+	version(userbotId: number): number
+	/** The last `update_id` handed out. */
+	handed(userbotId: number): number
+	wait(userbotId: number, since: number, ms: number, signal: AbortSignal): Promise<void>
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err))
+
 export type UpdateBuffer = ReturnType<typeof createUpdateBuffer>
 export type TokenUpdates = ReturnType<UpdateBuffer['forToken']>
+export { defaultSettings, settingsFrom, settingsJson, type TokenSettings } from './update-settings'
 export { botMessageId }

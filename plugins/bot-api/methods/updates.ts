@@ -2,7 +2,7 @@ import { KeyWebhookRefused, type KeyWebhooks, reachesUserbot } from 'userbot-gat
 import { BotError, badRequest } from '../answer'
 import { intOf, stringOf } from '../params'
 import { UPDATE_TYPES, type UpdateType } from '../update-of'
-import { settingsFrom, settingsJson } from '../updates'
+import { settingsFrom, settingsJson } from '../update-settings'
 import type { Call, Method } from './call'
 
 const UPDATES_LIMIT = 100
@@ -73,7 +73,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 		const limit = Math.min(Math.max(intOf(params, 'limit') ?? UPDATES_LIMIT, 1), UPDATES_LIMIT)
 		const timeout = Math.min(Math.max(intOf(params, 'timeout') ?? 0, 0), MAX_POLL_S)
 		const offset = intOf(params, 'offset')
-		view.configure(allowedOf(params), flagOf(params, 'include_own_sends'))
+		await view.configure(allowedOf(params), flagOf(params, 'include_own_sends'))
 		if (await call.ctx.keyWebhooks()?.get(keyId)) throw CONFLICT
 		return view.get(offset, limit, timeout * 1000, call.signal)
 	},
@@ -91,7 +91,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 		if (maxConnections !== undefined && (maxConnections < 1 || maxConnections > 100))
 			throw badRequest('invalid max_connections specified')
 		const drop = flagOf(params, 'drop_pending_updates') ?? false
-		view.configure(allowedOf(params), flagOf(params, 'include_own_sends'))
+		await view.configure(allowedOf(params), flagOf(params, 'include_own_sends'))
 		const hooks = hooksOf(call)
 		// As Telegram: an empty URL removes the webhook.
 		if (url === '') {
@@ -99,7 +99,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 			await view.hooked()
 			return true
 		}
-		const settings = view.settings()
+		const settings = await view.settings()
 		try {
 			await hooks.set(
 				{ keyId, companyId: principal.companyId ?? 0, userbotId: call.userbotId },
@@ -115,7 +115,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 			throw err
 		}
 		// What getUpdates held is not handed out again: from now on the webhook gets the updates.
-		view.confirmAll()
+		await view.confirmAll()
 		await view.hooked()
 		return true
 	},
@@ -129,7 +129,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 		// With none set nothing changes (a read_only token's bot.start() asks for this too).
 		if (had) writable(call)
 		if (hooks && had) await hooks.remove(keyId)
-		if (had || drop) view.confirmAll()
+		if (had || drop) await view.confirmAll()
 		await view.hooked()
 		return true
 	},

@@ -1,0 +1,171 @@
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, max, min, sql } from 'drizzle-orm'
+import { type AppContext, apiKey } from 'userbot-gateway/plugin'
+import { botApiToken, botApiUpdate } from './tables'
+import type { UpdateType } from './update-of'
+
+/**
+ * The updates of getUpdates on disk (docs/bot-api.md#updates): what the buffer decided is written
+ * here in batches, in order, and read back by getUpdates, so that a restart of the gateway loses
+ * nothing a token has not confirmed. Kept KEEP_MS (24 h, as Telegram) and at most KEEP per userbot;
+ * what every polling token of a userbot confirmed goes at once.
+ */
+export const KEEP = 10_000
+export const KEEP_MS = 24 * 3600 * 1000
+
+/** One `Update` as kept: numbered, decided. */
+export interface Kept {
+	userbotId: number
+	updateId: number
+	part: number
+	at: number
+	/** null: a member's change, `my_chat_member` or `chat_member` by whose it is (`member`). */
+	type: UpdateType | null
+	member: number | null
+	face: boolean
+	body: string
+}
+
+/** A token's stored state: its first `update_id` not confirmed and its settings (JSON). */
+export interface TokenRow {
+	confirmed: number
+	settings: string
+}
+
+const KEPT_COLUMNS = {
+	userbotId: botApiUpdate.userbotId,
+	updateId: botApiUpdate.updateId,
+	part: botApiUpdate.part,
+	at: botApiUpdate.at,
+	type: botApiUpdate.type,
+	member: botApiUpdate.member,
+	face: botApiUpdate.face,
+	body: botApiUpdate.body,
+}
+
+export function createJournal(ctx: AppContext) {
+	const db = ctx.db
+	let queue: Kept[] = []
+	let writing: Promise<void> = Promise.resolve()
+
+	const write = async (rows: Kept[]) => {
+		// At most a few hundred parameters a statement.
+		for (let i = 0; i < rows.length; i += 100)
+			await db
+				.insert(botApiUpdate)
+				.values(rows.slice(i, i + 100))
+				.onConflictDoNothing()
+	}
+
+	return {
+		/**
+		 * Queues a decided update; `flush` writes what is queued, in order, and resolves once it is
+		 * on disk (a write that fails is logged, and the updates stay in memory no longer).
+		 */
+		add(row: Kept): void {
+			queue.push(row)
+		},
+		flush(): Promise<void> {
+			if (queue.length === 0) return writing
+			const rows = queue
+			queue = []
+			writing = writing.then(() =>
+				write(rows).catch((err: unknown) =>
+					ctx.log.warn('bot api: writing updates failed', {
+						error: err instanceof Error ? err.message : String(err),
+					}),
+				),
+			)
+			return writing
+		},
+
+		/** The last `update_id` kept of each userbot: the numbering goes on past it after a restart. */
+		async lastIds(): Promise<Map<number, number>> {
+			const rows = await db
+				.select({ userbotId: botApiUpdate.userbotId, last: max(botApiUpdate.updateId) })
+				.from(botApiUpdate)
+				.groupBy(botApiUpdate.userbotId)
+			return new Map(rows.map((r) => [r.userbotId, r.last ?? 0]))
+		},
+
+		/** Each live Bot API token's one userbot (by key id): the userbots whose updates are kept. */
+		async tokens(): Promise<Map<number, number>> {
+			const rows = await db
+				.select({ id: apiKey.id, scopes: apiKey.scopes })
+				.from(apiKey)
+				.where(and(isNotNull(apiKey.botUserId), isNull(apiKey.revokedAt)))
+			const out = new Map<number, number>()
+			for (const r of rows) {
+				const ids = (JSON.parse(r.scopes) as { userbot_ids?: unknown }).userbot_ids
+				const first = Array.isArray(ids) ? ids[0] : undefined
+				if (typeof first === 'number') out.set(r.id, first)
+			}
+			return out
+		},
+
+		/** Kept updates of a userbot from `from` on, not older than `since`, in order. */
+		read(userbotId: number, from: number, since: number, limit: number): Promise<Kept[]> {
+			return db
+				.select(KEPT_COLUMNS)
+				.from(botApiUpdate)
+				.where(
+					and(
+						eq(botApiUpdate.userbotId, userbotId),
+						gte(botApiUpdate.updateId, from),
+						gte(botApiUpdate.at, since),
+					),
+				)
+				.orderBy(asc(botApiUpdate.updateId), asc(botApiUpdate.part))
+				.limit(limit) as Promise<Kept[]>
+		},
+
+		/** The last `limit` kept updates of a userbot, newest first. */
+		latest(userbotId: number, since: number, limit: number): Promise<Kept[]> {
+			return db
+				.select(KEPT_COLUMNS)
+				.from(botApiUpdate)
+				.where(and(eq(botApiUpdate.userbotId, userbotId), gte(botApiUpdate.at, since)))
+				.orderBy(desc(botApiUpdate.updateId), desc(botApiUpdate.part))
+				.limit(limit) as Promise<Kept[]>
+		},
+
+		async token(keyId: number): Promise<TokenRow | undefined> {
+			const [row] = await db
+				.select({ confirmed: botApiToken.confirmed, settings: botApiToken.settings })
+				.from(botApiToken)
+				.where(eq(botApiToken.keyId, keyId))
+			return row
+		},
+
+		async saveToken(keyId: number, userbotId: number, row: TokenRow): Promise<void> {
+			await db
+				.insert(botApiToken)
+				.values({ keyId, userbotId, ...row })
+				.onConflictDoUpdate({ target: botApiToken.keyId, set: { ...row, userbotId } })
+		},
+
+		/**
+		 * Drops what is older than KEEP_MS, past KEEP a userbot, and what every polling token of the
+		 * userbot confirmed (`userbots`: those to look at).
+		 */
+		async prune(now: number, userbotIds: readonly number[]): Promise<void> {
+			await db.delete(botApiUpdate).where(lt(botApiUpdate.at, now - KEEP_MS))
+			if (userbotIds.length === 0) return
+			const confirmed = await db
+				.select({ userbotId: botApiToken.userbotId, least: min(botApiToken.confirmed) })
+				.from(botApiToken)
+				.where(inArray(botApiToken.userbotId, [...userbotIds]))
+				.groupBy(botApiToken.userbotId)
+			for (const c of confirmed)
+				await db
+					.delete(botApiUpdate)
+					.where(and(eq(botApiUpdate.userbotId, c.userbotId), lt(botApiUpdate.updateId, c.least ?? 0)))
+			for (const userbotId of userbotIds)
+				await db.run(sql`delete from ${botApiUpdate} where ${botApiUpdate.userbotId} = ${userbotId}
+					and ${botApiUpdate.updateId} <= (select ${botApiUpdate.updateId} from ${botApiUpdate}
+					where ${botApiUpdate.userbotId} = ${userbotId} order by ${botApiUpdate.updateId} desc
+					limit 1 offset ${KEEP})`)
+		},
+	}
+}
+
+export type Journal = ReturnType<typeof createJournal>
