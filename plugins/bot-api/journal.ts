@@ -42,28 +42,25 @@ const KEPT_COLUMNS = {
 	body: botApiUpdate.body,
 }
 
-export function createJournal(ctx: AppContext) {
-	const db = ctx.db
+type Db = AppContext['db']
+
+/** Writes what is queued, in order, one batch after the other; a write that fails is logged. */
+function createWriter(ctx: AppContext) {
 	let queue: Kept[] = []
 	let writing: Promise<void> = Promise.resolve()
-
 	const write = async (rows: Kept[]) => {
 		// At most a few hundred parameters a statement.
 		for (let i = 0; i < rows.length; i += 100)
-			await db
+			await ctx.db
 				.insert(botApiUpdate)
 				.values(rows.slice(i, i + 100))
 				.onConflictDoNothing()
 	}
-
 	return {
-		/**
-		 * Queues a decided update; `flush` writes what is queued, in order, and resolves once it is
-		 * on disk (a write that fails is logged, and the updates stay in memory no longer).
-		 */
 		add(row: Kept): void {
 			queue.push(row)
 		},
+		/** Resolves once everything queued so far is on disk (or its write failed, logged). */
 		flush(): Promise<void> {
 			if (queue.length === 0) return writing
 			const rows = queue
@@ -77,30 +74,63 @@ export function createJournal(ctx: AppContext) {
 			)
 			return writing
 		},
+	}
+}
 
-		/** The last `update_id` kept of each userbot: the numbering goes on past it after a restart. */
-		async lastIds(): Promise<Map<number, number>> {
-			const rows = await db
-				.select({ userbotId: botApiUpdate.userbotId, last: max(botApiUpdate.updateId) })
-				.from(botApiUpdate)
-				.groupBy(botApiUpdate.userbotId)
-			return new Map(rows.map((r) => [r.userbotId, r.last ?? 0]))
-		},
+/** The last `update_id` kept of each userbot: the numbering goes on past it after a restart. */
+async function lastIds(db: Db): Promise<Map<number, number>> {
+	const rows = await db
+		.select({ userbotId: botApiUpdate.userbotId, last: max(botApiUpdate.updateId) })
+		.from(botApiUpdate)
+		.groupBy(botApiUpdate.userbotId)
+	return new Map(rows.map((r) => [r.userbotId, r.last ?? 0]))
+}
 
-		/** Each live Bot API token's one userbot (by key id): the userbots whose updates are kept. */
-		async tokens(): Promise<Map<number, number>> {
-			const rows = await db
-				.select({ id: apiKey.id, scopes: apiKey.scopes })
-				.from(apiKey)
-				.where(and(isNotNull(apiKey.botUserId), isNull(apiKey.revokedAt)))
-			const out = new Map<number, number>()
-			for (const r of rows) {
-				const ids = (JSON.parse(r.scopes) as { userbot_ids?: unknown }).userbot_ids
-				const first = Array.isArray(ids) ? ids[0] : undefined
-				if (typeof first === 'number') out.set(r.id, first)
-			}
-			return out
-		},
+/** Each live Bot API token's one userbot (by key id): the userbots whose updates are kept. */
+async function botTokens(db: Db): Promise<Map<number, number>> {
+	const rows = await db
+		.select({ id: apiKey.id, scopes: apiKey.scopes })
+		.from(apiKey)
+		.where(and(isNotNull(apiKey.botUserId), isNull(apiKey.revokedAt)))
+	const out = new Map<number, number>()
+	for (const r of rows) {
+		const ids = (JSON.parse(r.scopes) as { userbot_ids?: unknown }).userbot_ids
+		const first = Array.isArray(ids) ? ids[0] : undefined
+		if (typeof first === 'number') out.set(r.id, first)
+	}
+	return out
+}
+
+/**
+ * Drops what is older than KEEP_MS, past KEEP a userbot, and what every polling token of the
+ * userbot confirmed (`userbotIds`: those to look at).
+ */
+async function prune(db: Db, now: number, userbotIds: readonly number[]): Promise<void> {
+	await db.delete(botApiUpdate).where(lt(botApiUpdate.at, now - KEEP_MS))
+	if (userbotIds.length === 0) return
+	const confirmed = await db
+		.select({ userbotId: botApiToken.userbotId, least: min(botApiToken.confirmed) })
+		.from(botApiToken)
+		.where(inArray(botApiToken.userbotId, [...userbotIds]))
+		.groupBy(botApiToken.userbotId)
+	for (const c of confirmed)
+		await db
+			.delete(botApiUpdate)
+			.where(and(eq(botApiUpdate.userbotId, c.userbotId), lt(botApiUpdate.updateId, c.least ?? 0)))
+	for (const userbotId of userbotIds)
+		await db.run(sql`delete from ${botApiUpdate} where ${botApiUpdate.userbotId} = ${userbotId}
+			and ${botApiUpdate.updateId} <= (select ${botApiUpdate.updateId} from ${botApiUpdate}
+			where ${botApiUpdate.userbotId} = ${userbotId} order by ${botApiUpdate.updateId} desc
+			limit 1 offset ${KEEP})`)
+}
+
+export function createJournal(ctx: AppContext) {
+	const db = ctx.db
+	return {
+		...createWriter(ctx),
+		lastIds: () => lastIds(db),
+		tokens: () => botTokens(db),
+		prune: (now: number, userbotIds: readonly number[]) => prune(db, now, userbotIds),
 
 		/** Kept updates of a userbot from `from` on, not older than `since`, in order. */
 		read(userbotId: number, from: number, since: number, limit: number): Promise<Kept[]> {
@@ -141,29 +171,6 @@ export function createJournal(ctx: AppContext) {
 				.insert(botApiToken)
 				.values({ keyId, userbotId, ...row })
 				.onConflictDoUpdate({ target: botApiToken.keyId, set: { ...row, userbotId } })
-		},
-
-		/**
-		 * Drops what is older than KEEP_MS, past KEEP a userbot, and what every polling token of the
-		 * userbot confirmed (`userbots`: those to look at).
-		 */
-		async prune(now: number, userbotIds: readonly number[]): Promise<void> {
-			await db.delete(botApiUpdate).where(lt(botApiUpdate.at, now - KEEP_MS))
-			if (userbotIds.length === 0) return
-			const confirmed = await db
-				.select({ userbotId: botApiToken.userbotId, least: min(botApiToken.confirmed) })
-				.from(botApiToken)
-				.where(inArray(botApiToken.userbotId, [...userbotIds]))
-				.groupBy(botApiToken.userbotId)
-			for (const c of confirmed)
-				await db
-					.delete(botApiUpdate)
-					.where(and(eq(botApiUpdate.userbotId, c.userbotId), lt(botApiUpdate.updateId, c.least ?? 0)))
-			for (const userbotId of userbotIds)
-				await db.run(sql`delete from ${botApiUpdate} where ${botApiUpdate.userbotId} = ${userbotId}
-					and ${botApiUpdate.updateId} <= (select ${botApiUpdate.updateId} from ${botApiUpdate}
-					where ${botApiUpdate.userbotId} = ${userbotId} order by ${botApiUpdate.updateId} desc
-					limit 1 offset ${KEEP})`)
 		},
 	}
 }

@@ -52,3 +52,37 @@ export function createTokenView(parts: BufferParts, asker: Asker) {
 		hooked: () => parts.refresh(),
 	}
 }
+
+/**
+ * The long polls waiting for a userbot's updates: `wake` ends them once updates were written;
+ * `version` changes with each, so a poll that read before a write does not wait for the next one.
+ */
+export function createWaiters() {
+	const waiters = new Map<number, Set<() => void>>()
+	const versions = new Map<number, number>()
+	const version = (userbotId: number) => versions.get(userbotId) ?? 0
+	return {
+		version,
+		wake(userbotId: number) {
+			versions.set(userbotId, version(userbotId) + 1)
+			for (const fn of waiters.get(userbotId) ?? []) fn()
+		},
+		wait: (userbotId: number, since: number, ms: number, signal: AbortSignal) =>
+			new Promise<void>((resolve) => {
+				const set = waiters.get(userbotId) ?? new Set()
+				waiters.set(userbotId, set)
+				const done = () => {
+					clearTimeout(clock)
+					set.delete(done)
+					if (set.size === 0) waiters.delete(userbotId)
+					signal.removeEventListener('abort', done)
+					resolve()
+				}
+				const clock = setTimeout(done, ms)
+				signal.addEventListener('abort', done, { once: true })
+				set.add(done)
+				// Written between the read and now: no need to wait.
+				if (version(userbotId) !== since) done()
+			}),
+	}
+}
