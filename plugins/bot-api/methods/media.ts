@@ -5,7 +5,7 @@ import { messageOf } from '../objects'
 import { fileOf } from '../objects-media'
 import { intOf, isUpload, stringOf } from '../params'
 import { type Call, chatId, command, type Method } from './call'
-import { replyTo } from './messages'
+import { replyTo } from './message-params'
 
 /**
  * Media and files (docs/bot-api.md#files): each send is `send_message` with one `media` item (or 2
