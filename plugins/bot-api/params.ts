@@ -173,3 +173,18 @@ export function boolOf(params: Record<string, unknown>, name: string): boolean |
 	if (value === false || value === 'false' || value === 0 || value === '0') return false
 	throw badRequest(`invalid ${name} specified`)
 }
+
+/**
+ * A parameter that may come as JSON in a string (a form, a query: `entities`, `media`, `reaction`,
+ * lists of ids), parsed; undefined when absent or empty. Unparsable: `can't parse <name> JSON <what>`.
+ */
+export function jsonOf(params: Record<string, unknown>, name: string, what: 'array' | 'object'): unknown {
+	const value = params[name]
+	if (value === undefined || value === null || value === '') return undefined
+	if (typeof value !== 'string') return value
+	try {
+		return JSON.parse(value)
+	} catch {
+		throw badRequest(`can't parse ${name} JSON ${what}`)
+	}
+}

@@ -1,7 +1,7 @@
 import { badRequest } from '../answer'
 import { entitiesOf, parseModeOf } from '../entities'
 import { tdMessageId } from '../objects'
-import { boolOf, intOf, objectOf, stringOf } from '../params'
+import { boolOf, intOf, jsonOf, objectOf, stringOf } from '../params'
 import type { ChatUsername, Td } from './call'
 
 /**
@@ -19,15 +19,8 @@ export type Params = Record<string, unknown>
 
 /** A list of integers: a JSON list, or JSON in a string (a form, a query), 1 to MAX_IDS of them. */
 export function idsOf(params: Params, name: string): number[] {
-	let value = params[name]
-	if (value === undefined || value === null || value === '') throw badRequest(`${name} is empty`)
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value)
-		} catch {
-			throw badRequest(`can't parse ${name} JSON array`)
-		}
-	}
+	const value = jsonOf(params, name, 'array')
+	if (value === undefined) throw badRequest(`${name} is empty`)
 	if (!Array.isArray(value)) throw badRequest(`can't parse ${name} JSON array`)
 	if (value.length === 0) throw badRequest(`${name} is empty`)
 	if (value.length > MAX_IDS) throw badRequest(`too many ${name} specified`)
@@ -164,15 +157,8 @@ export const requiredFrom = (params: Params) => {
  * custom_emoji_id}`) as TDLib's; absent or empty, the account's reactions are removed.
  */
 export function reactionsOf(params: Params) {
-	let value = params.reaction
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value)
-		} catch {
-			throw badRequest("can't parse reaction JSON object")
-		}
-	}
-	if (value === undefined || value === null || value === '') return []
+	const value = jsonOf(params, 'reaction', 'object')
+	if (value === undefined) return []
 	if (!Array.isArray(value)) throw badRequest("can't parse reaction JSON object")
 	if (value.length > 10) throw badRequest('too many reactions specified')
 	return value.map((item) => {

@@ -2,12 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
 import { Bot as GrammyBot, InputFile as GrammyFile } from 'grammy'
 import { Bot as NtbaBot, InputFile as NtbaFile } from 'node-telegram-bot-api'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { ALICE, BOB, createBotFixture, post } from './support'
 
 /**
  * Three Bot API libraries, unchanged, pointed at the server (docs/bot-api.md#methods): telegraf
@@ -18,30 +14,15 @@ import {
  * with getFile and the download route. Every bot is stopped, its last long poll ended, before its
  * test ends. Nothing waits on a clock: each step waits for the one before it.
  */
-const BOB = 1002
-/** Alice's account, as Bob's bots see her: the chat they answer. */
-const ALICE = 1001
 let f: MessagingFixture
 let alice: number
 let aliceWs: WsClient
 let token: string
 
 beforeAll(async () => {
-	f = await createMessagingFixture()
-	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
-	aliceWs = await f.connect(f.mallory)
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [f.userbotId] }),
-	})
-	token = ((await res.json()) as { bot_token: string }).bot_token
+	;({ f, token, alice, aliceWs } = await createBotFixture({ alice: true }))
 	// Bob writes first: Alice's TDLib then knows their private chat, and can write back.
-	const hello = await fetch(`${f.t.url}/bot${token}/sendMessage`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ chat_id: ALICE, text: 'hello Alice' }),
-	})
+	const hello = await post(f, token, 'sendMessage', { chat_id: ALICE, text: 'hello Alice' })
 	expect(hello.status).toBe(200)
 })
 afterAll(() => f.stop())

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { ALICE, BOB, createBotFixture, json, madeToken, request } from './support'
 
 /**
  * The Bot API face's media and files (docs/bot-api.md#files) over the emulator, by raw requests:
@@ -14,8 +10,6 @@ import {
  * with `attach://`, getFile and the download route. Bob (1002) is the token's userbot; Alice (1001),
  * of another company, receives.
  */
-const BOB = 1002
-const ALICE = 1001
 let f: MessagingFixture
 let alice: number
 let aliceWs: WsClient
@@ -24,33 +18,17 @@ const lines: string[] = []
 
 beforeAll(async () => {
 	// Files over 4 KiB are not served here (FILE_MAX_BYTES), to see the download refuse one.
-	f = await createMessagingFixture({ FILE_MAX_BYTES: '4096' }, { logLines: lines })
-	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
-	aliceWs = await f.connect(f.mallory)
-	token = (await made(f.alice.access, f.userbotId)).bot_token
+	;({ f, token, alice, aliceWs } = await createBotFixture({
+		env: { FILE_MAX_BYTES: '4096' },
+		opts: { logLines: lines },
+		alice: true,
+	}))
 })
 afterAll(() => f.stop())
 
-async function made(access: string, userbotId: number, scopes: Record<string, unknown> = {}) {
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [userbotId], ...scopes }),
-	})
-	if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`)
-	return (await res.json()) as { id: number; key: string; bot_token: string }
-}
-
-type Body = { ok: boolean; result?: unknown; error_code?: number; description?: string }
-const call = async (method: string, init: RequestInit = {}, tok = token) => {
-	const res = await fetch(`${f.t.url}/bot${tok}/${method}`, init)
-	return { status: res.status, body: (await res.json()) as Body }
-}
-const json = (body: unknown): RequestInit => ({
-	method: 'POST',
-	headers: { 'content-type': 'application/json' },
-	body: JSON.stringify(body),
-})
+const made = (access: string, userbotId: number, scopes: Record<string, unknown> = {}) =>
+	madeToken(f, access, userbotId, scopes)
+const call = (method: string, init: RequestInit = {}, tok = token) => request(f, tok, method, init)
 const form = (fields: Record<string, string | Blob>, names: Record<string, string> = {}): RequestInit => {
 	const data = new FormData()
 	for (const [k, v] of Object.entries(fields)) {

@@ -6,7 +6,14 @@ import { eq } from 'drizzle-orm'
 import { createJournal, KEEP_MS } from '../../../plugins/bot-api/journal'
 import { botApiUpdate } from '../../../plugins/bot-api/tables'
 import { getTestInstance, type TestInstance } from '../../helpers'
-import { connectWs, createLoggedInUserbot, registerUser, type TestUser, type WsClient } from '../../helpers-ws'
+import {
+	connectWs,
+	createLoggedInUserbot,
+	registerUser,
+	type TestUser,
+	type WsClient,
+} from '../../helpers-ws'
+import { BOB, madeToken, post } from './support'
 
 /**
  * getUpdates across a restart of the gateway (docs/bot-api.md#updates): updates that came while no
@@ -15,7 +22,6 @@ import { connectWs, createLoggedInUserbot, registerUser, type TestUser, type WsC
  * the live-update sequence starts again at 1. Bob (1002) is the token's userbot; Alice (1001), of
  * another company, writes to him.
  */
-const BOB = 1002
 let dataDir: string
 let t: TestInstance
 let token: string
@@ -32,12 +38,7 @@ beforeAll(async () => {
 	other = await registerUser(t, 'alice-owner@example.com')
 	bob = await createLoggedInUserbot(t, owner.companyId)
 	alice = await createLoggedInUserbot(t, other.companyId, '9996611111')
-	const res = await fetch(`${t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${owner.access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [bob] }),
-	})
-	token = ((await res.json()) as { bot_token: string }).bot_token
+	token = (await madeToken({ t }, owner.access, bob)).bot_token
 })
 afterAll(async () => {
 	for (const s of sockets) s.close()
@@ -46,14 +47,8 @@ afterAll(async () => {
 })
 
 type Update = { update_id: number; message?: { text?: string } }
-const call = async (method: string, body: Record<string, unknown> = {}) => {
-	const res = await fetch(`${t.url}/bot${token}/${method}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	})
-	return (await res.json()) as { ok: boolean; result: Update[] }
-}
+const call = async (method: string, body: Record<string, unknown> = {}) =>
+	(await post({ t }, token, method, body)).body as { ok: boolean; result: Update[] }
 const restart = async () => {
 	for (const s of sockets.splice(0)) s.close()
 	await t.halt()
@@ -67,7 +62,9 @@ async function aliceWrites(texts: string[]): Promise<number[]> {
 	await bobWs.command({ action: 'subscribe', userbot_id: bob, updates: ['updateNewMessage'] })
 	const seqs: number[] = []
 	for (const text of texts) {
-		const seen = bobWs.take((m) => (m as { type: string }).type === 'update' && JSON.stringify(m).includes(text))
+		const seen = bobWs.take(
+			(m) => (m as { type: string }).type === 'update' && JSON.stringify(m).includes(text),
+		)
 		const sent = await aliceWs.command({ action: 'send_message', userbot_id: alice, chat_id: BOB, text })
 		expect(sent.payload.type).toBe('send_message')
 		seqs.push(((await seen) as unknown as { seq: number }).seq)
