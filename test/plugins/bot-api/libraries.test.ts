@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { Bot as GrammyBot, InputFile as GrammyFile } from 'grammy'
 import { Bot as NtbaBot, InputFile as NtbaFile } from 'node-telegram-bot-api'
 import type { MessagingFixture, WsClient } from '../../helpers-ws'
-import { ALICE, BOB, createBotFixture, post } from './support'
+import { ALICE, aliceHistory, BOB, createBotFixture, pngBytes, post } from './support'
 
 /**
  * Three Bot API libraries, unchanged, pointed at the server (docs/bot-api.md#methods): telegraf
@@ -27,27 +27,16 @@ beforeAll(async () => {
 })
 afterAll(() => f.stop())
 
-const photoBytes = (marker: string) =>
-	new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, ...Buffer.from(marker)])
-
 async function aliceWrites(text: string) {
 	const sent = await aliceWs.command({ action: 'send_message', userbot_id: alice, chat_id: BOB, text })
 	expect(sent.payload.type).toBe('send_message')
 }
 
-async function aliceHistory(limit = 20) {
-	const history = await aliceWs.command({
-		action: 'get_chat_history',
-		userbot_id: alice,
-		chat_id: BOB,
-		limit,
-	})
-	return (history.payload.result as { messages: Array<{ content: Record<string, unknown> }> }).messages
-}
+const history = (limit = 20) => aliceHistory(aliceWs, alice, limit)
 
 /** The text messages of Alice's chat with Bob. */
 const texts = async () =>
-	(await aliceHistory()).map((m) => (m.content as { text?: { text?: string } }).text?.text ?? '')
+	(await history()).map((m) => (m.content as { text?: { text?: string } }).text?.text ?? '')
 
 /** A promise and the function that settles it: a handler says "heard" once it has answered. */
 function signal() {
@@ -118,7 +107,7 @@ describe('telegraf', () => {
 	})
 
 	it('sends a photo as a multipart upload; getFileLink and its download give the bytes back', async () => {
-		const bytes = photoBytes('telegraf')
+		const bytes = pngBytes('telegraf')
 		const bot = telegraf('photo', Buffer.from(bytes).toString('hex'))
 		try {
 			const got = await bot.next()
@@ -133,7 +122,7 @@ describe('telegraf', () => {
 		} finally {
 			bot.kill()
 		}
-		const [last] = await aliceHistory(1)
+		const [last] = await history(1)
 		expect(last?.content).toMatchObject({ _: 'messagePhoto', caption: { text: 'from telegraf' } })
 	})
 })
@@ -158,14 +147,14 @@ describe('node-telegram-bot-api', () => {
 
 	it('sends a photo as a multipart upload; getFile and the download give the bytes back', async () => {
 		const bot = new NtbaBot(token, { apiRoot: f.t.url })
-		const bytes = photoBytes('ntba')
+		const bytes = pngBytes('ntba')
 		const sent = await bot.api.sendPhoto({
 			chat_id: ALICE,
 			photo: new NtbaFile(bytes, { filename: 'cat.png', contentType: 'image/png' }),
 			caption: 'from ntba',
 		})
 		expect(sent).toMatchObject({ chat: { id: ALICE }, caption: 'from ntba' })
-		const [last] = await aliceHistory(1)
+		const [last] = await history(1)
 		expect(last?.content).toMatchObject({ _: 'messagePhoto', caption: { text: 'from ntba' } })
 		const file = await bot.api.getFile({ file_id: sent.photo?.[0]?.file_id ?? '' })
 		expect(file.file_size).toBe(bytes.length)
@@ -176,10 +165,10 @@ describe('node-telegram-bot-api', () => {
 describe('grammY', () => {
 	it('sends a photo by InputFile (multipart); getFile and the download give the bytes back', async () => {
 		const bot = new GrammyBot(token, { client: { apiRoot: f.t.url } })
-		const bytes = photoBytes('grammY')
+		const bytes = pngBytes('grammY')
 		const sent = await bot.api.sendPhoto(ALICE, new GrammyFile(bytes, 'cat.png'), { caption: 'from grammY' })
 		expect(sent).toMatchObject({ chat: { id: ALICE }, caption: 'from grammY' })
-		const [last] = await aliceHistory(1)
+		const [last] = await history(1)
 		expect(last?.content).toMatchObject({ _: 'messagePhoto', caption: { text: 'from grammY' } })
 		const file = await bot.api.getFile(sent.photo[0]?.file_id ?? '')
 		expect(file).toMatchObject({ file_unique_id: sent.photo[0]?.file_unique_id, file_size: bytes.length })

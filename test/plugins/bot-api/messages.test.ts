@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Bot } from 'grammy'
 import { SEED_CHATS } from '../../../src/telegram/emulator'
 import type { MessagingFixture, WsClient } from '../../helpers-ws'
-import { ALICE, BOB, createBotFixture, post, resultOf } from './support'
+import { ALICE, BOB, catSent, createBotFixture, post, resultOf } from './support'
 
 /**
  * The Bot API face's message methods (docs/bot-api.md#methods) over the emulator: forwards and
@@ -79,14 +79,7 @@ describe('forwards and copies', () => {
 	})
 
 	it('copyMessage copies a photo with a new caption, parsed by TDLib; refuses a reply it cannot make', async () => {
-		const photo = await ws.command({
-			action: 'send_message',
-			userbot_id: f.userbotId,
-			chat_id: ALICE,
-			media: { upload: 'cat.jpg', media_type: 'photo', caption: 'orig' },
-			wait_sent: true,
-		})
-		const id = Math.floor((photo.payload.result as { id: number }).id / 2 ** 20)
+		const id = await catSent(ws, f.userbotId, 'orig')
 		const copy = await result<{ message_id: number }>('copyMessage', {
 			chat_id: GROUP,
 			from_chat_id: ALICE,

@@ -112,3 +112,30 @@ export async function resultOf<T = Record<string, unknown>>(
 	if (!answer.body.ok) throw new Error(`${method}: ${answer.status} ${answer.body.description}`)
 	return answer.body.result as T
 }
+
+/** Bytes that are no one else's: a PNG signature and a marker. */
+export const pngBytes = (marker: string) =>
+	new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, ...Buffer.from(marker)])
+
+/** The last messages of Alice's chat with Bob, as her userbot's history has them (newest first). */
+export async function aliceHistory(aliceWs: WsClient, alice: number, limit: number) {
+	const history = await aliceWs.command({
+		action: 'get_chat_history',
+		userbot_id: alice,
+		chat_id: BOB,
+		limit,
+	})
+	return (history.payload.result as { messages: Array<{ content: Record<string, unknown> }> }).messages
+}
+
+/** A photo (`cat.jpg`, see `cat`) with `caption` sent to Alice over the WebSocket: its Bot API message id. */
+export async function catSent(ws: WsClient, userbotId: number, caption: string) {
+	const photo = await ws.command({
+		action: 'send_message',
+		userbot_id: userbotId,
+		chat_id: ALICE,
+		media: { upload: 'cat.jpg', media_type: 'photo', caption },
+		wait_sent: true,
+	})
+	return Math.floor((photo.payload.result as { id: number }).id / 2 ** 20)
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Bot } from 'grammy'
 import type { MessagingFixture, WsClient } from '../../helpers-ws'
-import { ALICE, BOB, type BotBody, createBotFixture, post, resultOf } from './support'
+import { ALICE, BOB, type BotBody, catSent, createBotFixture, post, resultOf } from './support'
 
 /**
  * The Bot API face's text (docs/bot-api.md#entities-and-parse_mode) over the emulator: parse_mode
@@ -252,14 +252,7 @@ describe('editing', () => {
 	})
 
 	it('editMessageCaption replaces a photo caption, with caption_entities or parse_mode', async () => {
-		const photo = await bobWs.command({
-			action: 'send_message',
-			userbot_id: f.userbotId,
-			chat_id: ALICE,
-			media: { upload: 'cat.jpg', media_type: 'photo', caption: 'old' },
-			wait_sent: true,
-		})
-		const id = Math.floor((photo.payload.result as { id: number }).id / 2 ** 20)
+		const id = await catSent(bobWs, f.userbotId, 'old')
 		const byEntities = await result('editMessageCaption', {
 			chat_id: ALICE,
 			message_id: id,
