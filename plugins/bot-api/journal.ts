@@ -44,10 +44,15 @@ const KEPT_COLUMNS = {
 
 type Db = AppContext['db']
 
-/** Writes what is queued, in order, one batch after the other; a write that fails is logged. */
+/**
+ * Writes what is queued, in order: one statement for all that came while the last one ran (the
+ * embedded driver runs a statement on the event loop's thread, so one a message would cost each
+ * message a statement). A write that fails is logged.
+ */
 function createWriter(ctx: AppContext) {
 	let queue: Kept[] = []
-	let writing: Promise<void> = Promise.resolve()
+	let waiting: Array<() => void> = []
+	let running = false
 	const write = async (rows: Kept[]) => {
 		// At most a few hundred parameters a statement.
 		for (let i = 0; i < rows.length; i += 100)
@@ -56,23 +61,33 @@ function createWriter(ctx: AppContext) {
 				.values(rows.slice(i, i + 100))
 				.onConflictDoNothing()
 	}
+	const drain = async () => {
+		running = true
+		while (waiting.length > 0) {
+			const rows = queue
+			const done = waiting
+			queue = []
+			waiting = []
+			if (rows.length > 0)
+				await write(rows).catch((err: unknown) =>
+					ctx.log.warn('bot api: writing updates failed', {
+						error: err instanceof Error ? err.message : String(err),
+					}),
+				)
+			for (const fn of done) fn()
+		}
+		running = false
+	}
 	return {
 		add(row: Kept): void {
 			queue.push(row)
 		},
 		/** Resolves once everything queued so far is on disk (or its write failed, logged). */
 		flush(): Promise<void> {
-			if (queue.length === 0) return writing
-			const rows = queue
-			queue = []
-			writing = writing.then(() =>
-				write(rows).catch((err: unknown) =>
-					ctx.log.warn('bot api: writing updates failed', {
-						error: err instanceof Error ? err.message : String(err),
-					}),
-				),
-			)
-			return writing
+			return new Promise((resolve) => {
+				waiting.push(resolve)
+				if (!running) void drain()
+			})
 		},
 	}
 }
