@@ -11,6 +11,8 @@ import type { UpdateType } from './update-of'
  */
 export const KEEP = 10_000
 export const KEEP_MS = 24 * 3600 * 1000
+/** How long decided updates wait to be written together (a long poll answers that much later). */
+export const WRITE_MS = 20
 
 /** One `Update` as kept: numbered, decided. */
 export interface Kept {
@@ -45,23 +47,28 @@ const KEPT_COLUMNS = {
 type Db = AppContext['db']
 
 /**
- * Writes what is queued, in order: one statement for all that came while the last one ran (the
- * embedded driver runs a statement on the event loop's thread, so one a message would cost each
- * message a statement). A write that fails is logged.
+ * Writes what is queued, in order, WRITE_MS after the first of them, in one statement: the embedded
+ * driver runs a statement on the event loop's thread, so one a message cost each message as much
+ * again as the rest of its sending (docs/benchmarks.md, `bot-api-send`). A write that fails is logged.
  */
 function createWriter(ctx: AppContext) {
 	let queue: Kept[] = []
 	let waiting: Array<() => void> = []
 	let running = false
+	// One parameter, the rows as JSON, read by SQLite itself: drizzle's builder would cost more
+	// per row than the statement.
 	const write = async (rows: Kept[]) => {
-		// At most a few hundred parameters a statement.
-		for (let i = 0; i < rows.length; i += 100)
-			await ctx.db
-				.insert(botApiUpdate)
-				.values(rows.slice(i, i + 100))
-				.onConflictDoNothing()
+		const json = JSON.stringify(
+			rows.map((r) => [r.userbotId, r.updateId, r.part, r.at, r.type, r.member, r.face ? 1 : 0, r.body]),
+		)
+		await ctx.db.run(sql`insert or ignore into ${botApiUpdate}
+			(userbot_id, update_id, part, at, type, member, face, body)
+			select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6,
+				value ->> 7 from json_each(${json})`)
 	}
+	let timer: ReturnType<typeof setTimeout> | undefined
 	const drain = async () => {
+		timer = undefined
 		running = true
 		while (waiting.length > 0) {
 			const rows = queue
@@ -82,12 +89,19 @@ function createWriter(ctx: AppContext) {
 		add(row: Kept): void {
 			queue.push(row)
 		},
-		/** Resolves once everything queued so far is on disk (or its write failed, logged). */
+		/** Resolves once everything queued so far is on disk (or its write failed, logged), WRITE_MS on at most. */
 		flush(): Promise<void> {
 			return new Promise((resolve) => {
 				waiting.push(resolve)
-				if (!running) void drain()
+				if (!running && !timer) timer = setTimeout(() => void drain(), WRITE_MS)
 			})
+		},
+		/** Writes what is queued now (the app closes). */
+		async close(): Promise<void> {
+			clearTimeout(timer)
+			const done = new Promise<void>((resolve) => waiting.push(resolve))
+			if (!running) void drain()
+			await done
 		},
 	}
 }

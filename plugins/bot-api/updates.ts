@@ -141,7 +141,7 @@ async function observeOnceRead(
 ) {
 	let early: ObservedEvent[] | null = []
 	ctx.onClose(ctx.updates.observe((event) => (early ? early.push(event) : handle(event))))
-	ctx.onClose(() => journal.flush())
+	ctx.onClose(() => journal.close())
 	try {
 		buffers.known(await journal.lastIds())
 		await registry.refresh()

@@ -164,7 +164,7 @@ async function main(): Promise<number> {
 		const totals = { face: 0, faceS: 0, faceCpu: 0, ws: 0, wsS: 0, wsCpu: 0, failed: 0 }
 		const errors: Record<string, number> = {}
 		for (let i = 0; i < ROUNDS; i++) {
-			const none = { ok: 0, failed: 0, seconds: 0, errors: {}, cpuMicros: 0 }
+			const none = { ok: 0, failed: 0, seconds: 0, errors: {} as Record<string, number>, cpuMicros: 0 }
 			const a = ONLY === 'ws' ? none : await round(face)
 			const b = ONLY === 'face' ? none : await round(ws)
 			totals.face += a.ok
