@@ -1,6 +1,19 @@
 import type { UpdateType } from './update-of'
-import type { Asker } from './update-tokens'
-import type { BufferParts } from './updates'
+import type { Asker, createTokenStates, TokenState } from './update-tokens'
+
+/** What a token's view (update-view.ts) reads of the buffer. */
+export interface BufferParts {
+	states: ReturnType<typeof createTokenStates>
+	/** Resolves once the journal's numbers and the tokens were read at start. */
+	ready: Promise<void>
+	refresh(): Promise<void>
+	take(asker: Asker, s: TokenState, limit: number): Promise<Array<Record<string, unknown>>>
+	latestFrom(asker: Asker, s: TokenState, n: number): Promise<number | undefined>
+	version(userbotId: number): number
+	/** The last `update_id` handed out. */
+	handed(userbotId: number): number
+	wait(userbotId: number, since: number, ms: number, signal: AbortSignal): Promise<void>
+}
 
 /**
  * One token's view of its userbot's updates (docs/bot-api.md#updates): its settings and offset,

@@ -4,16 +4,8 @@ import { botMessageId } from './objects'
 import { type Entry, entriesOf, type Intake } from './update-intake'
 import { TD_KINDS } from './update-of'
 import { createRegistry } from './update-registry'
-import {
-	type Asker,
-	createTokenStates,
-	latestFrom,
-	type TokenState,
-	take,
-	typeOf,
-	wanted,
-} from './update-tokens'
-import { createTokenView, createWaiters } from './update-view'
+import { createTokenStates, latestFrom, take, typeOf, wanted } from './update-tokens'
+import { type BufferParts, createTokenView, createWaiters } from './update-view'
 
 /**
  * What getUpdates hands out and setWebhook delivers (docs/bot-api.md#updates): each userbot's
@@ -214,20 +206,6 @@ export function createUpdateBuffer(ctx: AppContext) {
 			}
 		},
 	}
-}
-
-/** What a token's view (update-view.ts) reads of the buffer. */
-export interface BufferParts {
-	states: ReturnType<typeof createTokenStates>
-	/** Resolves once the journal's numbers and the tokens were read at start. */
-	ready: Promise<void>
-	refresh(): Promise<void>
-	take(asker: Asker, s: TokenState, limit: number): Promise<Array<Record<string, unknown>>>
-	latestFrom(asker: Asker, s: TokenState, n: number): Promise<number | undefined>
-	version(userbotId: number): number
-	/** The last `update_id` handed out. */
-	handed(userbotId: number): number
-	wait(userbotId: number, since: number, ms: number, signal: AbortSignal): Promise<void>
 }
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err))
