@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lt, max, min, sql } from 'drizzle-orm'
-import { type AppContext, apiKey } from 'userbot-gateway/plugin'
+import { and, asc, desc, eq, gte, inArray, lt, max, min, sql } from 'drizzle-orm'
+import type { AppContext } from 'userbot-gateway/plugin'
 import { botApiToken, botApiUpdate } from './tables'
 import type { UpdateType } from './update-of'
 
@@ -115,19 +115,14 @@ async function lastIds(db: Db): Promise<Map<number, number>> {
 	return new Map(rows.map((r) => [r.userbotId, r.last ?? 0]))
 }
 
-/** Each live Bot API token's one userbot (by key id): the userbots whose updates are kept. */
+/**
+ * Each Bot API token that made a request here (it has a `bot_api_token` row, gone with its key), by
+ * key id: the userbots whose updates are kept. The keys' own table is the auth core's, read by no
+ * plugin (docs/plugins.md#tables).
+ */
 async function botTokens(db: Db): Promise<Map<number, number>> {
-	const rows = await db
-		.select({ id: apiKey.id, scopes: apiKey.scopes })
-		.from(apiKey)
-		.where(and(isNotNull(apiKey.botUserId), isNull(apiKey.revokedAt)))
-	const out = new Map<number, number>()
-	for (const r of rows) {
-		const ids = (JSON.parse(r.scopes) as { userbot_ids?: unknown }).userbot_ids
-		const first = Array.isArray(ids) ? ids[0] : undefined
-		if (typeof first === 'number') out.set(r.id, first)
-	}
-	return out
+	const rows = await db.select({ id: botApiToken.keyId, userbotId: botApiToken.userbotId }).from(botApiToken)
+	return new Map(rows.map((r) => [r.id, r.userbotId]))
 }
 
 /**
@@ -193,6 +188,11 @@ export function createJournal(ctx: AppContext) {
 				.from(botApiToken)
 				.where(eq(botApiToken.keyId, keyId))
 			return row
+		},
+
+		/** A token seen at a request: its row, if it had none (its userbot's updates are kept from now on). */
+		async knowToken(keyId: number, userbotId: number, settings: string): Promise<void> {
+			await db.insert(botApiToken).values({ keyId, userbotId, confirmed: 0, settings }).onConflictDoNothing()
 		},
 
 		async saveToken(keyId: number, userbotId: number, row: TokenRow): Promise<void> {

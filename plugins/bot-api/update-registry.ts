@@ -1,6 +1,6 @@
 import type { AppContext } from 'userbot-gateway/plugin'
 import type { Journal } from './journal'
-import { settingsFrom, type TokenSettings } from './update-settings'
+import { defaultSettings, settingsFrom, settingsJson, type TokenSettings } from './update-settings'
 
 /** How often the key webhooks and tokens are read again, and (every PRUNE_EVERY) the journal pruned. */
 const REFRESH_MS = 5000
@@ -9,8 +9,8 @@ const PRUNE_EVERY = 12
 export type HookSettings = TokenSettings & { selfId: number }
 
 /**
- * Who the updates are for (docs/bot-api.md#updates): the Bot API tokens and the userbots they name
- * (only those userbots' updates are kept), each token's account user id, and the key webhooks with
+ * Who the updates are for (docs/bot-api.md#updates): the Bot API tokens that made a request here
+ * and the userbots they name (only those userbots' updates are kept), each token's account user id, and the key webhooks with
  * their settings, read again every REFRESH_MS (a change made on another gateway too).
  */
 export function createRegistry(ctx: AppContext, journal: Journal) {
@@ -18,7 +18,7 @@ export function createRegistry(ctx: AppContext, journal: Journal) {
 	let hooks = new Map<number, Map<number, HookSettings>>()
 	/** Each token's account user id (by key), as the token names it. */
 	const selves = new Map<number, number>()
-	/** Each live token's userbot, by key, and those userbots. */
+	/** Each token's userbot, by key, and those userbots. */
 	let tokens = new Map<number, number>()
 	let kept = new Set<number>()
 	/** Tokens seen at a request and not read from the database yet (a key made a moment ago). */
@@ -66,6 +66,11 @@ export function createRegistry(ctx: AppContext, journal: Journal) {
 			introduced.set(keyId, userbotId)
 			tokens.set(keyId, userbotId)
 			kept.add(userbotId)
+			journal.knowToken(keyId, userbotId, settingsJson(defaultSettings())).catch((err: unknown) =>
+				ctx.log.warn('bot api: storing a token failed', {
+					error: err instanceof Error ? err.message : String(err),
+				}),
+			)
 		},
 	}
 }
