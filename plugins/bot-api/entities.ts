@@ -1,5 +1,5 @@
 import { badRequest } from './answer'
-import { stringOf } from './params'
+import { jsonOf, stringOf } from './params'
 
 /**
  * The Bot API's `MessageEntity` (docs/bot-api.md#entities-and-parse_mode) and TDLib's `textEntity`,
@@ -102,15 +102,8 @@ function entityType(o: Td): Td | undefined {
  * when absent.
  */
 export function entitiesOf(params: Record<string, unknown>, name: string): Td[] | undefined {
-	let value = params[name]
-	if (value === undefined || value === null || value === '') return undefined
-	if (typeof value === 'string') {
-		try {
-			value = JSON.parse(value)
-		} catch {
-			throw badRequest(`can't parse ${name} JSON object`)
-		}
-	}
+	const value = jsonOf(params, name, 'object')
+	if (value === undefined) return undefined
 	if (!Array.isArray(value)) throw badRequest(`can't parse ${name} JSON object`)
 	if (value.length > MAX_ENTITIES) throw badRequest(`too many ${name}`)
 	const out: Td[] = []

@@ -39,7 +39,8 @@ function botApiRoutes(ctx: AppContext): Elysia {
 			const method = METHODS[name]
 			if (!method) throw BOT_ONLY.has(name) ? botOnly() : METHOD_NOT_FOUND
 			// The token's first part, checked by the authenticator: the account's user id (updates.ts).
-			if (principal.key) updates.introduce(principal.key.id, Number(token.slice(0, token.indexOf(':'))))
+			if (principal.key)
+				updates.introduce(principal.key.id, userbotId, Number(token.slice(0, token.indexOf(':'))))
 			const run = async () =>
 				method({
 					ctx,

@@ -164,3 +164,27 @@ export function objectOf(params: Record<string, unknown>, name: string): Record<
 		throw badRequest(`invalid ${name} specified`)
 	return value as Record<string, unknown>
 }
+
+/** A boolean parameter: JSON's true/false, or "true"/"false" (or 1/0) in a query or a form; undefined when absent. */
+export function boolOf(params: Record<string, unknown>, name: string): boolean | undefined {
+	const value = params[name]
+	if (value === undefined || value === null || value === '') return undefined
+	if (value === true || value === 'true' || value === 1 || value === '1') return true
+	if (value === false || value === 'false' || value === 0 || value === '0') return false
+	throw badRequest(`invalid ${name} specified`)
+}
+
+/**
+ * A parameter that may come as JSON in a string (a form, a query: `entities`, `media`, `reaction`,
+ * lists of ids), parsed; undefined when absent or empty. Unparsable: `can't parse <name> JSON <what>`.
+ */
+export function jsonOf(params: Record<string, unknown>, name: string, what: 'array' | 'object'): unknown {
+	const value = params[name]
+	if (value === undefined || value === null || value === '') return undefined
+	if (typeof value !== 'string') return value
+	try {
+		return JSON.parse(value)
+	} catch {
+		throw badRequest(`can't parse ${name} JSON ${what}`)
+	}
+}

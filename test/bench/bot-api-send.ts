@@ -10,6 +10,8 @@
  * message of each and their ratio.
  *
  *   bun test/bench/bot-api-send.ts   (BENCH_MESSAGES, BENCH_CONCURRENCY, BENCH_ROUNDS)
+ *
+ * `BENCH_ONLY=face` (or `ws`) runs one side alone, for a profile of it (`bun --cpu-prof`): no ratio.
  */
 import { loadavg } from 'node:os'
 import { getTestInstance } from '../helpers'
@@ -19,6 +21,7 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 3000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const GOAL = 1.25
+const ONLY = process.env.BENCH_ONLY
 const ALICE = 1001
 
 interface ChildSpec {
@@ -161,8 +164,9 @@ async function main(): Promise<number> {
 		const totals = { face: 0, faceS: 0, faceCpu: 0, ws: 0, wsS: 0, wsCpu: 0, failed: 0 }
 		const errors: Record<string, number> = {}
 		for (let i = 0; i < ROUNDS; i++) {
-			const a = await round(face)
-			const b = await round(ws)
+			const none = { ok: 0, failed: 0, seconds: 0, errors: {} as Record<string, number>, cpuMicros: 0 }
+			const a = ONLY === 'ws' ? none : await round(face)
+			const b = ONLY === 'face' ? none : await round(ws)
 			totals.face += a.ok
 			totals.faceS += a.seconds
 			totals.faceCpu += a.cpuMicros

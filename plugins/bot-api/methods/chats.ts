@@ -12,7 +12,7 @@ import {
 	type Users,
 	userProfilePhotosOf,
 } from '../objects-chat'
-import { intOf, objectOf, requiredInt, stringOf } from '../params'
+import { boolOf, intOf, objectOf, requiredInt, stringOf } from '../params'
 import { type Call, chatId, command, type Method, type Td } from './call'
 
 /** The most members getChatAdministrators lists (TDLib's own page of a member list is 200). */
@@ -21,15 +21,6 @@ const MAX_ADMINISTRATORS = 200
 const MAX_CHATS = 100
 
 const userId = (params: Record<string, unknown>) => requiredInt(params, 'user_id', 'user_id is empty')
-
-/** A boolean parameter: JSON's true/false, or "true"/"false" in a query or a form; undefined when absent. */
-function boolOf(params: Record<string, unknown>, name: string): boolean | undefined {
-	const value = params[name]
-	if (value === undefined || value === null || value === '') return undefined
-	if (value === true || value === 'true' || value === 1 || value === '1') return true
-	if (value === false || value === 'false' || value === 0 || value === '0') return false
-	throw badRequest(`invalid ${name} specified`)
-}
 
 const requiredText = (params: Record<string, unknown>, name: string, missing: string) => {
 	const text = stringOf(params, name)

@@ -3,9 +3,9 @@ import { BotError, badRequest } from '../answer'
 import { entitiesOf, parseModeOf } from '../entities'
 import { messageOf } from '../objects'
 import { fileOf } from '../objects-media'
-import { intOf, isUpload, stringOf } from '../params'
+import { intOf, isUpload, jsonOf, stringOf } from '../params'
 import { type Call, chatId, command, type Method } from './call'
-import { replyTo } from './messages'
+import { replyTo } from './message-params'
 
 /**
  * Media and files (docs/bot-api.md#files): each send is `send_message` with one `media` item (or 2
@@ -188,14 +188,7 @@ const sendOne =
 
 /** sendMediaGroup's `media`: 2 to 10 InputMedia, JSON (or JSON in a string), checked whole before any is stored. */
 function albumOf(params: Params): Params[] {
-	let media = params.media
-	if (typeof media === 'string') {
-		try {
-			media = JSON.parse(media)
-		} catch {
-			throw badRequest("can't parse media JSON object")
-		}
-	}
+	const media = jsonOf(params, 'media', 'object')
 	if (!Array.isArray(media)) throw badRequest('media must be an array')
 	if (media.length < ALBUM_MIN || media.length > ALBUM_MAX) throw badRequest('media must include 2-10 items')
 	for (const item of media) {

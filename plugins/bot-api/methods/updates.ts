@@ -1,8 +1,8 @@
 import { KeyWebhookRefused, type KeyWebhooks, reachesUserbot } from 'userbot-gateway/plugin'
 import { BotError, badRequest } from '../answer'
-import { intOf, stringOf } from '../params'
+import { boolOf, intOf, stringOf } from '../params'
 import { UPDATE_TYPES, type UpdateType } from '../update-of'
-import { settingsFrom, settingsJson } from '../updates'
+import { settingsFrom, settingsJson } from '../update-settings'
 import type { Call, Method } from './call'
 
 const UPDATES_LIMIT = 100
@@ -36,15 +36,6 @@ function allowedOf(params: Record<string, unknown>): ReadonlySet<UpdateType> | u
 	return set.size > 0 ? set : settingsFrom('{}').allowed
 }
 
-/** A boolean parameter: true or false, or their strings (form and query). */
-function flagOf(params: Record<string, unknown>, name: string): boolean | undefined {
-	const value = params[name]
-	if (value === undefined || value === null || value === '') return undefined
-	if (value === true || value === 'true' || value === 1 || value === '1') return true
-	if (value === false || value === 'false' || value === 0 || value === '0') return false
-	throw badRequest(`invalid ${name} specified`)
-}
-
 /** The token's key (a Bot API token is always one) and the view of its updates. */
 function tokenOf(call: Call) {
 	const keyId = call.principal.key?.id
@@ -73,7 +64,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 		const limit = Math.min(Math.max(intOf(params, 'limit') ?? UPDATES_LIMIT, 1), UPDATES_LIMIT)
 		const timeout = Math.min(Math.max(intOf(params, 'timeout') ?? 0, 0), MAX_POLL_S)
 		const offset = intOf(params, 'offset')
-		view.configure(allowedOf(params), flagOf(params, 'include_own_sends'))
+		await view.configure(allowedOf(params), boolOf(params, 'include_own_sends'))
 		if (await call.ctx.keyWebhooks()?.get(keyId)) throw CONFLICT
 		return view.get(offset, limit, timeout * 1000, call.signal)
 	},
@@ -90,8 +81,8 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 		const maxConnections = intOf(params, 'max_connections')
 		if (maxConnections !== undefined && (maxConnections < 1 || maxConnections > 100))
 			throw badRequest('invalid max_connections specified')
-		const drop = flagOf(params, 'drop_pending_updates') ?? false
-		view.configure(allowedOf(params), flagOf(params, 'include_own_sends'))
+		const drop = boolOf(params, 'drop_pending_updates') ?? false
+		await view.configure(allowedOf(params), boolOf(params, 'include_own_sends'))
 		const hooks = hooksOf(call)
 		// As Telegram: an empty URL removes the webhook.
 		if (url === '') {
@@ -99,7 +90,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 			await view.hooked()
 			return true
 		}
-		const settings = view.settings()
+		const settings = await view.settings()
 		try {
 			await hooks.set(
 				{ keyId, companyId: principal.companyId ?? 0, userbotId: call.userbotId },
@@ -115,7 +106,7 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 			throw err
 		}
 		// What getUpdates held is not handed out again: from now on the webhook gets the updates.
-		view.confirmAll()
+		await view.confirmAll()
 		await view.hooked()
 		return true
 	},
@@ -123,13 +114,13 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 	deleteWebhook: async (call) => {
 		const { keyId, view } = tokenOf(call)
 		// What the webhook had not delivered goes with it; what it delivered is not handed out again.
-		const drop = flagOf(call.params, 'drop_pending_updates') ?? false
+		const drop = boolOf(call.params, 'drop_pending_updates') ?? false
 		const hooks = call.ctx.keyWebhooks()
 		const had = hooks ? await hooks.get(keyId) : null
 		// With none set nothing changes (a read_only token's bot.start() asks for this too).
 		if (had) writable(call)
 		if (hooks && had) await hooks.remove(keyId)
-		if (had || drop) view.confirmAll()
+		if (had || drop) await view.confirmAll()
 		await view.hooked()
 		return true
 	},

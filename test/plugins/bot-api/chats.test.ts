@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { SEED_CHATS } from '../../../src/telegram/emulator'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import { createLoggedInUserbot, type MessagingFixture, type WsClient } from '../../helpers-ws'
+import { BOB, createBotFixture, post, resultOf } from './support'
 
 /**
  * The Bot API face's chat methods (docs/bot-api.md#methods) over the emulator, each on the command
  * it maps onto. Bob (1002) is the token's userbot and owns the lounge; Dave (1004), of another
  * company, asks to join it; Carol (1003), Eve (1005) and Alice (1001) are its other people.
  */
-const BOB = 1002
 const CAROL = 1003
 const DAVE = 1004
 const EVE = 1005
@@ -23,33 +18,16 @@ let daveWs: WsClient
 let dave: number
 let token: string
 beforeAll(async () => {
-	f = await createMessagingFixture()
+	;({ f, token } = await createBotFixture())
 	dave = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996614444')
 	daveWs = await f.connect(f.mallory)
 	bobWs = await f.connect()
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [f.userbotId] }),
-	})
-	token = ((await res.json()) as { bot_token: string }).bot_token
 })
 afterAll(() => f.stop())
 
-type Answer = { status: number; body: { ok: boolean; result?: unknown; description?: string } }
-const call = async (method: string, body: Record<string, unknown> = {}): Promise<Answer> => {
-	const res = await fetch(`${f.t.url}/bot${token}/${method}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	})
-	return { status: res.status, body: (await res.json()) as Answer['body'] }
-}
-const result = async <T = unknown>(method: string, body: Record<string, unknown> = {}) => {
-	const answer = await call(method, body)
-	if (!answer.body.ok) throw new Error(`${method}: ${answer.status} ${answer.body.description}`)
-	return answer.body.result as T
-}
+const call = (method: string, body: Record<string, unknown> = {}) => post(f, token, method, body)
+const result = <T = unknown>(method: string, body: Record<string, unknown> = {}) =>
+	resultOf<T>(f, token, method, body)
 const refusal = async (method: string, body: Record<string, unknown>) => {
 	const answer = await call(method, body)
 	expect([answer.status, answer.body.ok]).toEqual([400, false])

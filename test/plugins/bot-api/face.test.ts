@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Bot } from 'grammy'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { ALICE, BOB, createBotFixture, json, madeToken, request } from './support'
 
 /**
  * The Bot API face (docs/bot-api.md) over the emulator: raw requests in each encoding, the Bot
  * API's error wording, and grammY's `Bot` pointed at the server (`client.apiRoot`) unchanged.
  * Bob (1002) is the token's userbot; Alice (1001), of another company, writes to him.
  */
-const BOB = 1002
-const ALICE = 1001
 let f: MessagingFixture
 let alice: number
 let aliceWs: WsClient
@@ -21,34 +15,16 @@ let token: string
 let other: string
 const lines: string[] = []
 beforeAll(async () => {
-	f = await createMessagingFixture({}, { logLines: lines })
-	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
-	aliceWs = await f.connect(f.mallory)
-	token = await tokenFor(f.alice.access, f.userbotId)
+	;({ f, token, alice, aliceWs } = await createBotFixture({ opts: { logLines: lines }, alice: true }))
 	other = await tokenFor(f.mallory.access, alice)
 })
 afterAll(() => f.stop())
 
-async function made(access: string, userbotId: number, scopes: Record<string, unknown> = {}) {
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [userbotId], ...scopes }),
-	})
-	if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`)
-	return (await res.json()) as { id: number; key: string; bot_token: string }
-}
+const made = (access: string, userbotId: number, scopes: Record<string, unknown> = {}) =>
+	madeToken(f, access, userbotId, scopes)
 const tokenFor = async (access: string, userbotId: number) => (await made(access, userbotId)).bot_token
-
-const call = async (method: string, init: RequestInit & { query?: string } = {}, tok = token) => {
-	const res = await fetch(`${f.t.url}/bot${tok}/${method}${init.query ? `?${init.query}` : ''}`, init)
-	return { status: res.status, body: (await res.json()) as Record<string, unknown> }
-}
-const json = (body: unknown): RequestInit => ({
-	method: 'POST',
-	headers: { 'content-type': 'application/json' },
-	body: JSON.stringify(body),
-})
+const call = (method: string, init: RequestInit & { query?: string } = {}, tok = token) =>
+	request(f, tok, method, init)
 
 describe('the face', () => {
 	it('getMe answers the account as a Bot API User, is_bot false', async () => {

@@ -2,12 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { join } from 'node:path'
 import { Bot as GrammyBot, InputFile as GrammyFile } from 'grammy'
 import { Bot as NtbaBot, InputFile as NtbaFile } from 'node-telegram-bot-api'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { ALICE, aliceHistory, BOB, createBotFixture, pngBytes, post } from './support'
 
 /**
  * Three Bot API libraries, unchanged, pointed at the server (docs/bot-api.md#methods): telegraf
@@ -18,55 +14,29 @@ import {
  * with getFile and the download route. Every bot is stopped, its last long poll ended, before its
  * test ends. Nothing waits on a clock: each step waits for the one before it.
  */
-const BOB = 1002
-/** Alice's account, as Bob's bots see her: the chat they answer. */
-const ALICE = 1001
 let f: MessagingFixture
 let alice: number
 let aliceWs: WsClient
 let token: string
 
 beforeAll(async () => {
-	f = await createMessagingFixture()
-	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
-	aliceWs = await f.connect(f.mallory)
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [f.userbotId] }),
-	})
-	token = ((await res.json()) as { bot_token: string }).bot_token
+	;({ f, token, alice, aliceWs } = await createBotFixture({ alice: true }))
 	// Bob writes first: Alice's TDLib then knows their private chat, and can write back.
-	const hello = await fetch(`${f.t.url}/bot${token}/sendMessage`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ chat_id: ALICE, text: 'hello Alice' }),
-	})
+	const hello = await post(f, token, 'sendMessage', { chat_id: ALICE, text: 'hello Alice' })
 	expect(hello.status).toBe(200)
 })
 afterAll(() => f.stop())
-
-const photoBytes = (marker: string) =>
-	new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, ...Buffer.from(marker)])
 
 async function aliceWrites(text: string) {
 	const sent = await aliceWs.command({ action: 'send_message', userbot_id: alice, chat_id: BOB, text })
 	expect(sent.payload.type).toBe('send_message')
 }
 
-async function aliceHistory(limit = 20) {
-	const history = await aliceWs.command({
-		action: 'get_chat_history',
-		userbot_id: alice,
-		chat_id: BOB,
-		limit,
-	})
-	return (history.payload.result as { messages: Array<{ content: Record<string, unknown> }> }).messages
-}
+const history = (limit = 20) => aliceHistory(aliceWs, alice, limit)
 
 /** The text messages of Alice's chat with Bob. */
 const texts = async () =>
-	(await aliceHistory()).map((m) => (m.content as { text?: { text?: string } }).text?.text ?? '')
+	(await history()).map((m) => (m.content as { text?: { text?: string } }).text?.text ?? '')
 
 /** A promise and the function that settles it: a handler says "heard" once it has answered. */
 function signal() {
@@ -137,7 +107,7 @@ describe('telegraf', () => {
 	})
 
 	it('sends a photo as a multipart upload; getFileLink and its download give the bytes back', async () => {
-		const bytes = photoBytes('telegraf')
+		const bytes = pngBytes('telegraf')
 		const bot = telegraf('photo', Buffer.from(bytes).toString('hex'))
 		try {
 			const got = await bot.next()
@@ -152,7 +122,7 @@ describe('telegraf', () => {
 		} finally {
 			bot.kill()
 		}
-		const [last] = await aliceHistory(1)
+		const [last] = await history(1)
 		expect(last?.content).toMatchObject({ _: 'messagePhoto', caption: { text: 'from telegraf' } })
 	})
 })
@@ -177,14 +147,14 @@ describe('node-telegram-bot-api', () => {
 
 	it('sends a photo as a multipart upload; getFile and the download give the bytes back', async () => {
 		const bot = new NtbaBot(token, { apiRoot: f.t.url })
-		const bytes = photoBytes('ntba')
+		const bytes = pngBytes('ntba')
 		const sent = await bot.api.sendPhoto({
 			chat_id: ALICE,
 			photo: new NtbaFile(bytes, { filename: 'cat.png', contentType: 'image/png' }),
 			caption: 'from ntba',
 		})
 		expect(sent).toMatchObject({ chat: { id: ALICE }, caption: 'from ntba' })
-		const [last] = await aliceHistory(1)
+		const [last] = await history(1)
 		expect(last?.content).toMatchObject({ _: 'messagePhoto', caption: { text: 'from ntba' } })
 		const file = await bot.api.getFile({ file_id: sent.photo?.[0]?.file_id ?? '' })
 		expect(file.file_size).toBe(bytes.length)
@@ -195,10 +165,10 @@ describe('node-telegram-bot-api', () => {
 describe('grammY', () => {
 	it('sends a photo by InputFile (multipart); getFile and the download give the bytes back', async () => {
 		const bot = new GrammyBot(token, { client: { apiRoot: f.t.url } })
-		const bytes = photoBytes('grammY')
+		const bytes = pngBytes('grammY')
 		const sent = await bot.api.sendPhoto(ALICE, new GrammyFile(bytes, 'cat.png'), { caption: 'from grammY' })
 		expect(sent).toMatchObject({ chat: { id: ALICE }, caption: 'from grammY' })
-		const [last] = await aliceHistory(1)
+		const [last] = await history(1)
 		expect(last?.content).toMatchObject({ _: 'messagePhoto', caption: { text: 'from grammY' } })
 		const file = await bot.api.getFile(sent.photo[0]?.file_id ?? '')
 		expect(file).toMatchObject({ file_unique_id: sent.photo[0]?.file_unique_id, file_size: bytes.length })

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { ALICE, aliceHistory, BOB, createBotFixture, json, madeToken, pngBytes, request } from './support'
 
 /**
  * The Bot API face's media and files (docs/bot-api.md#files) over the emulator, by raw requests:
@@ -14,8 +10,6 @@ import {
  * with `attach://`, getFile and the download route. Bob (1002) is the token's userbot; Alice (1001),
  * of another company, receives.
  */
-const BOB = 1002
-const ALICE = 1001
 let f: MessagingFixture
 let alice: number
 let aliceWs: WsClient
@@ -24,33 +18,17 @@ const lines: string[] = []
 
 beforeAll(async () => {
 	// Files over 4 KiB are not served here (FILE_MAX_BYTES), to see the download refuse one.
-	f = await createMessagingFixture({ FILE_MAX_BYTES: '4096' }, { logLines: lines })
-	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
-	aliceWs = await f.connect(f.mallory)
-	token = (await made(f.alice.access, f.userbotId)).bot_token
+	;({ f, token, alice, aliceWs } = await createBotFixture({
+		env: { FILE_MAX_BYTES: '4096' },
+		opts: { logLines: lines },
+		alice: true,
+	}))
 })
 afterAll(() => f.stop())
 
-async function made(access: string, userbotId: number, scopes: Record<string, unknown> = {}) {
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [userbotId], ...scopes }),
-	})
-	if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`)
-	return (await res.json()) as { id: number; key: string; bot_token: string }
-}
-
-type Body = { ok: boolean; result?: unknown; error_code?: number; description?: string }
-const call = async (method: string, init: RequestInit = {}, tok = token) => {
-	const res = await fetch(`${f.t.url}/bot${tok}/${method}`, init)
-	return { status: res.status, body: (await res.json()) as Body }
-}
-const json = (body: unknown): RequestInit => ({
-	method: 'POST',
-	headers: { 'content-type': 'application/json' },
-	body: JSON.stringify(body),
-})
+const made = (access: string, userbotId: number, scopes: Record<string, unknown> = {}) =>
+	madeToken(f, access, userbotId, scopes)
+const call = (method: string, init: RequestInit = {}, tok = token) => request(f, tok, method, init)
 const form = (fields: Record<string, string | Blob>, names: Record<string, string> = {}): RequestInit => {
 	const data = new FormData()
 	for (const [k, v] of Object.entries(fields)) {
@@ -60,9 +38,7 @@ const form = (fields: Record<string, string | Blob>, names: Record<string, strin
 	return { method: 'POST', body: data }
 }
 
-/** Bytes that are no one else's: a PNG signature and a marker. */
-const bytes = (marker: string) =>
-	new Uint8Array([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10, ...Buffer.from(marker)])
+const bytes = pngBytes
 
 const uploadsOf = (userbotId: number) => {
 	try {
@@ -72,15 +48,7 @@ const uploadsOf = (userbotId: number) => {
 	}
 }
 
-async function aliceHistory(limit = 10) {
-	const history = await aliceWs.command({
-		action: 'get_chat_history',
-		userbot_id: alice,
-		chat_id: BOB,
-		limit,
-	})
-	return (history.payload.result as { messages: Array<{ content: Record<string, unknown> }> }).messages
-}
+const history = (limit = 10) => aliceHistory(aliceWs, alice, limit)
 
 type Sent = {
 	message_id: number
@@ -100,7 +68,7 @@ describe('multipart uploads', () => {
 		expect(sent).toMatchObject({ chat: { id: ALICE }, caption: 'a photo', from: { id: BOB } })
 		expect(sent.photo?.[0]).toMatchObject({ file_id: expect.any(String), file_unique_id: expect.any(String) })
 		expect(sent.photo?.[0]?.file_size).toBe(photo.length)
-		const [last] = await aliceHistory(1)
+		const [last] = await history(1)
 		expect(last?.content).toMatchObject({ _: 'messagePhoto', caption: { text: 'a photo' } })
 		expect(uploadsOf(f.userbotId)).toEqual([])
 	})
@@ -148,7 +116,7 @@ describe('multipart uploads', () => {
 			const object = (body.result as Record<string, Record<string, unknown>>)[field]
 			expect(object).toMatchObject({ file_id: expect.any(String), file_unique_id: expect.any(String) })
 			if (field !== 'document' && field !== 'sticker') expect(object?.duration).toBe(3)
-			const [last] = await aliceHistory(1)
+			const [last] = await history(1)
 			expect({ method, kind: last?.content._ }).toEqual({ method, kind: content })
 		}
 		expect(uploadsOf(f.userbotId)).toEqual([])
@@ -173,7 +141,7 @@ describe('multipart uploads', () => {
 		expect(messages).toHaveLength(2)
 		expect(messages[0]).toMatchObject({ caption: 'first', photo: [expect.any(Object)] })
 		expect(messages[1]?.photo?.[0]?.file_size).toBe(bytes('two').length)
-		const kinds = (await aliceHistory(2)).map((m) => m.content._)
+		const kinds = (await history(2)).map((m) => m.content._)
 		expect(kinds).toEqual(['messagePhoto', 'messagePhoto'])
 		expect((await call('sendMediaGroup', json({ chat_id: ALICE, media: [media[0]] }))).body.description).toBe(
 			'Bad Request: media must include 2-10 items',
@@ -203,7 +171,7 @@ describe('multipart uploads', () => {
 			caption: 'bold note',
 			caption_entities: [{ type: 'bold', offset: 0, length: 4 }],
 		})
-		const [last] = await aliceHistory(1)
+		const [last] = await history(1)
 		expect(last?.content).toMatchObject({
 			caption: { text: 'bold note', entities: [{ type: { _: 'textEntityTypeBold' } }] },
 		})

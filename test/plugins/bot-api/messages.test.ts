@@ -1,52 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { Bot } from 'grammy'
-import { uploadsDir } from '../../../src/commands/uploads'
 import { SEED_CHATS } from '../../../src/telegram/emulator'
-import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { ALICE, BOB, catSent, createBotFixture, post, resultOf } from './support'
 
 /**
  * The Bot API face's message methods (docs/bot-api.md#methods) over the emulator: forwards and
  * copies, deletes, pins, reactions, and the user mode's getMessages, searchMessages and
  * searchChatMessages; each on the command it maps onto. Bob (1002) is the token's userbot.
  */
-const BOB = 1002
-const ALICE = 1001 // Bob's private chat with Alice in the seed
+// ALICE: Bob's private chat with Alice in the seed.
 const GROUP = SEED_CHATS.supergroup
 let f: MessagingFixture
 let ws: WsClient
 let token: string
 beforeAll(async () => {
-	f = await createMessagingFixture()
+	;({ f, token } = await createBotFixture({ cat: true }))
 	ws = await f.connect()
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [f.userbotId] }),
-	})
-	token = ((await res.json()) as { bot_token: string }).bot_token
-	const dir = uploadsDir(f.t.config.dataDir, f.userbotId)
-	mkdirSync(dir, { recursive: true })
-	writeFileSync(join(dir, 'cat.jpg'), 'jpeg bytes')
 })
 afterAll(() => f.stop())
 
-type Body = { ok: boolean; result?: unknown; description?: string; error_code?: number }
-const call = async (method: string, body: Record<string, unknown>) => {
-	const res = await fetch(`${f.t.url}/bot${token}/${method}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	})
-	return (await res.json()) as Body
-}
+const call = async (method: string, body: Record<string, unknown>) =>
+	(await post(f, token, method, body)).body
 type M = Record<string, unknown> & { message_id: number }
-const result = async <T = M>(method: string, body: Record<string, unknown>) => {
-	const answer = await call(method, body)
-	if (!answer.ok) throw new Error(`${method}: ${answer.description}`)
-	return answer.result as T
-}
+const result = <T = M>(method: string, body: Record<string, unknown>) => resultOf<T>(f, token, method, body)
 const sent = (text: string, chat = ALICE) => result('sendMessage', { chat_id: chat, text })
 /** A message as the command sees it (its TDLib id is the Bot API's × 2^20). */
 const tdMessage = async (chat: number, id: number) =>
@@ -102,14 +79,7 @@ describe('forwards and copies', () => {
 	})
 
 	it('copyMessage copies a photo with a new caption, parsed by TDLib; refuses a reply it cannot make', async () => {
-		const photo = await ws.command({
-			action: 'send_message',
-			userbot_id: f.userbotId,
-			chat_id: ALICE,
-			media: { upload: 'cat.jpg', media_type: 'photo', caption: 'orig' },
-			wait_sent: true,
-		})
-		const id = Math.floor((photo.payload.result as { id: number }).id / 2 ** 20)
+		const id = await catSent(ws, f.userbotId, 'orig')
 		const copy = await result<{ message_id: number }>('copyMessage', {
 			chat_id: GROUP,
 			from_chat_id: ALICE,

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { Bot } from 'grammy'
-import { uploadsDir } from '../../../src/commands/uploads'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { ALICE, BOB, type BotBody, catSent, createBotFixture, post, resultOf } from './support'
 
 /**
  * The Bot API face's text (docs/bot-api.md#entities-and-parse_mode) over the emulator: parse_mode
@@ -16,38 +9,21 @@ import {
  * reply_parameters, the send options, editMessageText and editMessageCaption. Bob (1002) is the
  * token's userbot; Alice (1001), of another company, writes to him.
  */
-const BOB = 1002
-const ALICE = 1001
 let f: MessagingFixture
 let alice: number
 let aliceWs: WsClient
 let bobWs: WsClient
 let token: string
 beforeAll(async () => {
-	f = await createMessagingFixture()
-	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
-	aliceWs = await f.connect(f.mallory)
+	;({ f, token, alice, aliceWs } = await createBotFixture({ alice: true, cat: true }))
 	bobWs = await f.connect()
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [f.userbotId] }),
-	})
-	token = ((await res.json()) as { bot_token: string }).bot_token
-	const dir = uploadsDir(f.t.config.dataDir, f.userbotId)
-	mkdirSync(dir, { recursive: true })
-	writeFileSync(join(dir, 'cat.jpg'), 'jpeg bytes')
 })
 afterAll(() => f.stop())
 
-type Body = { ok: boolean; result?: Record<string, unknown>; description?: string; error_code?: number }
+type Body = BotBody & { result?: Record<string, unknown> }
 const call = async (method: string, body: Record<string, unknown>) => {
-	const res = await fetch(`${f.t.url}/bot${token}/${method}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	})
-	return { status: res.status, body: (await res.json()) as Body }
+	const { status, body: answer } = await post(f, token, method, body)
+	return { status, body: answer as Body }
 }
 const form = async (method: string, fields: Record<string, string>) => {
 	const res = await fetch(`${f.t.url}/bot${token}/${method}`, {
@@ -57,11 +33,7 @@ const form = async (method: string, fields: Record<string, string>) => {
 	})
 	return (await res.json()) as Body
 }
-const result = async (method: string, body: Record<string, unknown>) => {
-	const { body: answer } = await call(method, body)
-	if (!answer.ok) throw new Error(`${method}: ${answer.description}`)
-	return answer.result as Record<string, unknown>
-}
+const result = (method: string, body: Record<string, unknown>) => resultOf(f, token, method, body)
 
 describe('parse_mode', () => {
 	it('sendMessage with HTML answers the parsed text and its entities, offsets in UTF-16 units', async () => {
@@ -280,14 +252,7 @@ describe('editing', () => {
 	})
 
 	it('editMessageCaption replaces a photo caption, with caption_entities or parse_mode', async () => {
-		const photo = await bobWs.command({
-			action: 'send_message',
-			userbot_id: f.userbotId,
-			chat_id: ALICE,
-			media: { upload: 'cat.jpg', media_type: 'photo', caption: 'old' },
-			wait_sent: true,
-		})
-		const id = Math.floor((photo.payload.result as { id: number }).id / 2 ** 20)
+		const id = await catSent(bobWs, f.userbotId, 'old')
 		const byEntities = await result('editMessageCaption', {
 			chat_id: ALICE,
 			message_id: id,

@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { emulatorRequest } from '../../../src/telegram/emulator'
 import { SEED_CHATS } from '../../../src/telegram/emulator/seed'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { ALICE, BOB, createBotFixture, madeToken, post } from './support'
 
 /**
  * The Bot API face's updates (docs/bot-api.md#updates) over the emulator: the kinds, numbered by
@@ -14,8 +10,6 @@ import {
  * from its other devices delivered and the face's own left out unless the token asks for them.
  * Bob (1002) is the token's userbot; Alice (1001), of another company, writes to him.
  */
-const BOB = 1002
-const ALICE = 1001
 const EVE = 1005
 const DAVE = 1004
 let f: MessagingFixture
@@ -23,9 +17,7 @@ let alice: number
 let aliceWs: WsClient
 let bobWs: WsClient
 beforeAll(async () => {
-	f = await createMessagingFixture()
-	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
-	aliceWs = await f.connect(f.mallory)
+	;({ f, alice, aliceWs } = await createBotFixture({ alice: true }))
 	bobWs = await f.connect(f.alice)
 	// Bob's client learns of the private chat with Alice (as TDLib needs it before writing there).
 	await aliceWs.command({ action: 'send_message', userbot_id: alice, chat_id: BOB, text: 'hello Bob' })
@@ -34,35 +26,18 @@ afterAll(() => f.stop())
 
 /** A new token whose getUpdates starts after everything the userbot had so far. */
 async function newToken() {
-	const token = await madeToken()
+	const token = await newKey()
 	const { body } = await call(token, 'getUpdates', { offset: -1 })
 	const last = (body.result as Update[]).at(-1)
 	if (last) await call(token, 'getUpdates', { offset: last.update_id + 1 })
 	return token
 }
 
-async function madeToken() {
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'bot', bot_api: true, userbot_ids: [f.userbotId] }),
-	})
-	if (res.status !== 201) throw new Error(`key: ${res.status} ${await res.text()}`)
-	return ((await res.json()) as { bot_token: string }).bot_token
-}
+const newKey = async () => (await madeToken(f, f.alice.access, f.userbotId)).bot_token
 
 type Update = { update_id: number } & Record<string, Record<string, unknown>>
-const call = async (token: string, method: string, body: Record<string, unknown> = {}) => {
-	const res = await fetch(`${f.t.url}/bot${token}/${method}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	})
-	return {
-		status: res.status,
-		body: (await res.json()) as { ok: boolean; result?: unknown } & Record<string, unknown>,
-	}
-}
+const call = (token: string, method: string, body: Record<string, unknown> = {}) =>
+	post(f, token, method, body)
 
 /**
  * The token's updates until `done` says they are all there (each getUpdates long polls: it answers

@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Bot, webhookCallback } from 'grammy'
-import {
-	createLoggedInUserbot,
-	createMessagingFixture,
-	type MessagingFixture,
-	type WsClient,
-} from '../../helpers-ws'
+import type { MessagingFixture, WsClient } from '../../helpers-ws'
+import { BOB, createBotFixture, post } from './support'
 
 /**
  * setWebhook through the durable webhooks (docs/bot-api.md#webhooks): the endpoint is the key's,
@@ -13,38 +9,25 @@ import {
  * grammY's `webhookCallback` in a server on 127.0.0.1 answers Alice; a wrong secret is refused by
  * grammY and getWebhookInfo says so. Bob (1002) is the token's userbot; Alice (1001) writes to him.
  */
-const BOB = 1002
 let f: MessagingFixture
 let alice: number
 let aliceWs: WsClient
 let token: string
 beforeAll(async () => {
-	f = await createMessagingFixture({
-		WEBHOOK_ALLOW_HTTP: 'true',
-		WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-		WEBHOOK_RETRY_BASE: '1',
-		WEBHOOK_RETRY_CAP: '4',
-		WEBHOOK_POLL: '20',
-	})
-	alice = await createLoggedInUserbot(f.t, f.mallory.companyId, '9996611111')
-	aliceWs = await f.connect(f.mallory)
-	const res = await fetch(`${f.t.url}/api/keys/`, {
-		method: 'POST',
-		headers: { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' },
-		body: JSON.stringify({ name: 'hook', bot_api: true, userbot_ids: [f.userbotId] }),
-	})
-	token = ((await res.json()) as { bot_token: string }).bot_token
+	;({ f, token, alice, aliceWs } = await createBotFixture({
+		env: {
+			WEBHOOK_ALLOW_HTTP: 'true',
+			WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+			WEBHOOK_RETRY_BASE: '1',
+			WEBHOOK_RETRY_CAP: '4',
+			WEBHOOK_POLL: '20',
+		},
+		alice: true,
+	}))
 })
 afterAll(() => f.stop())
 
-const call = async (method: string, body: Record<string, unknown> = {}) => {
-	const res = await fetch(`${f.t.url}/bot${token}/${method}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	})
-	return { status: res.status, body: (await res.json()) as Record<string, unknown> }
-}
+const call = (method: string, body: Record<string, unknown> = {}) => post(f, token, method, body)
 const aliceWrites = (text: string) =>
 	aliceWs.command({ action: 'send_message', userbot_id: alice, chat_id: BOB, text, wait_sent: true })
 
