@@ -16,7 +16,7 @@ import { DOC, schemaJson } from './schema-json'
 /** An object schema of a body: its fields, each with its rules and DRF's words for them. */
 export type BodySchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>
 
-/** Whether a route's schema is valibot's (TypeBox's answers stay TypeBox until they move too). */
+/** Whether a route's schema is valibot's (a TypeBox one is a plugin's written before issue 44). */
 export const isValibot = (schema: unknown): schema is v.GenericSchema =>
 	typeof schema === 'object' &&
 	schema !== null &&
