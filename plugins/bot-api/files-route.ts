@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import {
 	type AccountFile,
 	type AppContext,
@@ -6,6 +6,7 @@ import {
 	policyHook,
 	UserbotError,
 } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { BotError, commandError, failed, NOT_FOUND } from './answer'
 import { tokenAdmission } from './token'
 
@@ -110,7 +111,9 @@ export function botFileRoutes(ctx: AppContext): Elysia {
 	}
 	return new Elysia({ name: 'bot-api-files' }).get('/file/bot:token/:file_path', serve, {
 		...policyHook(BOT_API_POLICY),
-		response: { 200: t.String({ format: 'binary', description: "the file's bytes" }) },
+		response: {
+			200: v.pipe(v.string(), v.metadata({ format: 'binary' }), v.description("the file's bytes")),
+		},
 		detail: {
 			operationId: 'getBotApiFile',
 			summary: "A file of the token's userbot by getFile's file_path (docs/bot-api.md#files)",

@@ -1,5 +1,6 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import { type AppContext, BOT_API_POLICY, definePlugin, policyHook } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { BotError, failed, METHOD_NOT_FOUND, ok } from './answer'
 import { botFileRoutes } from './files-route'
 import { BOT_ONLY, botOnly, METHODS } from './methods'
@@ -19,12 +20,12 @@ import { createUpdateBuffer } from './updates'
 const SENDING = /^(send(?!ChatAction)|forward|copy|edit)/
 
 /** The answers as the document shows them (the handler answers them as `Response`s, in answer.ts). */
-const Success = t.Object({ ok: t.Literal(true), result: t.Unknown() })
-const Failure = t.Object({
-	ok: t.Literal(false),
-	error_code: t.Number(),
-	description: t.String(),
-	parameters: t.Optional(t.Object({ retry_after: t.Optional(t.Number()) })),
+const Success = v.object({ ok: v.literal(true), result: v.unknown() })
+const Failure = v.object({
+	ok: v.literal(false),
+	error_code: v.number(),
+	description: v.string(),
+	parameters: v.optional(v.object({ retry_after: v.optional(v.number()) })),
 })
 
 function botApiRoutes(ctx: AppContext): Elysia {

@@ -1,4 +1,4 @@
-import { type Elysia, t } from 'elysia'
+import type { Elysia } from 'elysia'
 import {
 	BEARER_OR_SESSION,
 	emulatorRequest,
@@ -11,6 +11,7 @@ import {
 	serveRoutes,
 	type UserbotService,
 } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { bodies } from './bodies'
 import { lifecycleRoutes, type Userbots } from './route-context'
 
@@ -50,7 +51,7 @@ const control = (action: keyof typeof ACTIONS) =>
 		},
 		body: bodies('rest').phone,
 		response: {
-			200: t.Object({ userbot_id: S.Id(), done: t.String() }),
+			200: v.object({ userbot_id: S.Id(), done: v.string() }),
 			...ROUTE_ERRORS.badRequest,
 			...ROUTE_ERRORS.authed,
 			...ROUTE_ERRORS.notFound,

@@ -1,5 +1,5 @@
-import { t } from 'elysia'
 import { defineOperation, ROUTE_ERRORS, RestSchemas as S } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { bodies } from './bodies'
 import type { Userbots } from './route-context'
 
@@ -20,7 +20,7 @@ const STATE = {
 	description: 'The new log-in state (`authorizationStateWaitCode`, `...WaitPassword`, `...Ready`...).',
 	schema: S.AuthorizationState,
 }
-const STEP_REFUSALS = { 400: t.Union([S.FieldErrors, S.Detail]), ...authed, ...missing }
+const STEP_REFUSALS = { 400: v.union([S.FieldErrors, S.Detail]), ...authed, ...missing }
 /** A step that checks a secret also answers 429 once the userbot's guess limit is reached. */
 const GUESS_REFUSALS = { ...STEP_REFUSALS, ...throttled }
 const ws = bodies('ws')

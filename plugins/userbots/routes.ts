@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import {
 	answerOtherMethods,
 	BEARER_OR_SESSION,
@@ -79,7 +79,7 @@ export const userbotRouteList = [
 		method: 'get',
 		path: `${BASE}/`,
 		policy: { action: 'read', resource: 'userbot', find: [OF_COMPANY] },
-		response: { 200: t.Array(S.Userbot), ...authed },
+		response: { 200: v.array(S.Userbot), ...authed },
 		detail: about('listUserbots', "The company's userbots"),
 		handle: (u: Userbots, { principal }) => u.service.list(principal),
 	}),
@@ -113,7 +113,7 @@ export const userbotRouteList = [
 		path: `${BASE}/:id/`,
 		policy: ends,
 		params: ID,
-		response: { 204: t.Void(), ...authed, ...missing },
+		response: { 204: v.void(), ...authed, ...missing },
 		detail: about('deleteUserbot', 'Deletes a userbot: logged out of Telegram, its files removed'),
 		handle: async (u: Userbots, input) => {
 			await u.service.remove(input.principal, idOf(input.params.id), clientOf(u, input))
@@ -160,7 +160,7 @@ export const userbotRouteList = [
 			200: S.FileBytes,
 			202: S.FileProgress,
 			206: S.FileBytes,
-			304: t.Void(),
+			304: v.void(),
 			...invalid,
 			...authed,
 			...missing,
@@ -204,7 +204,7 @@ export const userbotRouteList = [
 		path: `${BASE}/:id/proxy/`,
 		policy: ends,
 		params: ID,
-		response: { 204: t.Void(), ...authed, ...missing },
+		response: { 204: v.void(), ...authed, ...missing },
 		detail: about('removeUserbotProxy', "Removes the userbot's proxy: its client starts again without one"),
 		handle: async (u: Userbots, input) => {
 			await u.proxies.remove(input.principal, idOf(input.params.id), clientOf(u, input))

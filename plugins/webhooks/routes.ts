@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import {
 	type AppContext,
 	type AuditEntry,
@@ -19,6 +19,7 @@ import {
 	serveRoutes,
 	writeAudit,
 } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import { EndpointBody, EndpointPatch, endpointFields, Replay, replayFields } from './bodies'
 import type { Endpoints } from './endpoints'
 import type { OutboxHistory } from './outbox'
@@ -82,7 +83,7 @@ export const webhookRouteList = [
 		method: 'get',
 		path: '/api/webhooks/',
 		policy: { action: 'read', resource: 'webhook', find: [OF_COMPANY] },
-		response: { 200: t.Array(Endpoint), ...authed },
+		response: { 200: v.array(Endpoint), ...authed },
 		detail: {
 			operationId: 'listWebhooks',
 			summary: "The company's webhook endpoints (owner)",
@@ -165,7 +166,7 @@ export const webhookRouteList = [
 		path: '/api/webhooks/:id/',
 		policy: { ...changes, destructive: true },
 		params: ID,
-		response: { 204: t.Void(), ...authed, 404: S.Detail },
+		response: { 204: v.void(), ...authed, 404: S.Detail },
 		detail: {
 			operationId: 'deleteWebhook',
 			summary: 'Deletes a webhook endpoint and its deliveries (owner)',
@@ -221,7 +222,7 @@ export const webhookRouteList = [
 		path: '/api/webhooks/:id/deliveries/',
 		policy: reads,
 		params: ID,
-		response: { 200: t.Array(Delivery), 400: S.FieldErrors, ...authed, 404: S.Detail },
+		response: { 200: v.array(Delivery), 400: S.FieldErrors, ...authed, 404: S.Detail },
 		detail: {
 			operationId: 'listWebhookDeliveries',
 			summary: 'The endpoint’s deliveries, newest first (?limit, ?before, ?status) (owner)',

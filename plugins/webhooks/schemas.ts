@@ -1,44 +1,55 @@
-import { t } from 'elysia'
-import { type EventFilterInput, filterJsonSchema, RestSchemas as S } from 'userbot-gateway/plugin'
+import {
+	documentedAs,
+	type EventFilterInput,
+	filterJsonSchema,
+	RestSchemas as S,
+} from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 
 /** What the webhook routes answer (docs/webhooks.md), for their definitions in ./routes.ts. */
 const { Int, Id } = S
-const When = () => t.Union([t.String({ format: 'date-time' }), t.Null()])
+const When = () => v.union([v.pipe(v.string(), v.metadata({ format: 'date-time' })), v.null()])
 
-export const Endpoint = t.Object({
+export const Endpoint = v.object({
 	id: Id(),
-	url: t.String(),
-	description: t.String(),
-	events: t.Array(t.String()),
-	userbot_ids: t.Union([t.Array(Id()), t.Null()]),
-	filter: t.Union([t.Unsafe<EventFilterInput>(filterJsonSchema()), t.Null()], {
-		description: 'the event filter (docs/webhooks.md#filters); null: every event of its kinds',
-	}),
-	enabled: t.Boolean(),
+	url: v.string(),
+	description: v.string(),
+	events: v.array(v.string()),
+	userbot_ids: v.union([v.array(Id()), v.null()]),
+	filter: v.pipe(
+		v.nullable(
+			documentedAs(
+				v.custom<EventFilterInput>(() => true),
+				filterJsonSchema(),
+			),
+		),
+		v.description('the event filter (docs/webhooks.md#filters); null: every event of its kinds'),
+	),
+	enabled: v.boolean(),
 	disabled_at: When(),
 	previous_secret_expires_at: When(),
-	created_at: t.String({ format: 'date-time' }),
-	updated_at: t.String({ format: 'date-time' }),
+	created_at: v.pipe(v.string(), v.metadata({ format: 'date-time' })),
+	updated_at: v.pipe(v.string(), v.metadata({ format: 'date-time' })),
 })
-export const WithSecret = t.Composite([
-	Endpoint,
-	t.Object({ secret: t.String({ description: '`whsec_` + base64 of 32 random bytes: shown this once' }) }),
-])
-export const Delivery = t.Object({
+export const WithSecret = v.object({
+	...Endpoint.entries,
+	secret: v.pipe(v.string(), v.description('`whsec_` + base64 of 32 random bytes: shown this once')),
+})
+export const Delivery = v.object({
 	id: Id(),
 	event_id: Id(),
-	message_id: t.String({ description: 'the webhook-id header, the same for every attempt' }),
-	type: t.String(),
+	message_id: v.pipe(v.string(), v.description('the webhook-id header, the same for every attempt')),
+	type: v.string(),
 	userbot_id: Id(),
 	seq: Int(),
-	status: t.Union([t.Literal('pending'), t.Literal('delivered'), t.Literal('failed')]),
+	status: v.picklist(['pending', 'delivered', 'failed']),
 	attempts: Int(),
 	next_attempt_at: When(),
 	last_attempt_at: When(),
-	last_response_code: t.Union([Int(), t.Null()]),
-	last_response_body: t.Union([t.String({ description: 'at most 1 KiB' }), t.Null()]),
-	last_error: t.Union([t.String(), t.Null()]),
-	created_at: t.String({ format: 'date-time' }),
+	last_response_code: v.union([Int(), v.null()]),
+	last_response_body: v.union([v.pipe(v.string(), v.description('at most 1 KiB')), v.null()]),
+	last_error: v.union([v.string(), v.null()]),
+	created_at: v.pipe(v.string(), v.metadata({ format: 'date-time' })),
 })
-export const Sent = t.Object({ event_id: Id(), message_id: t.String() })
-export const Replayed = t.Object({ replayed: Int(), truncated: t.Boolean() })
+export const Sent = v.object({ event_id: Id(), message_id: v.string() })
+export const Replayed = v.object({ replayed: Int(), truncated: v.boolean() })

@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import * as v from 'valibot'
 import { keysApi } from '../keys/routes'
 import { documentedOnly } from '../openapi/route-data'
@@ -8,15 +8,15 @@ import * as S from '../openapi/schemas'
 const ownerOnly: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]
 const authed = { 401: S.Detail, 403: S.Detail }
 
-const AuditLine = t.Object({
+const AuditLine = v.object({
 	id: S.Id(),
-	at: t.String({ format: 'date-time' }),
-	action: t.String(),
-	user_id: t.Union([S.Id(), t.Null()]),
-	key_id: t.Union([S.Id(), t.Null()]),
-	target: t.Union([t.String(), t.Null()]),
-	detail: t.Unknown(),
-	client: t.Union([t.String(), t.Null()]),
+	at: v.pipe(v.string(), v.metadata({ format: 'date-time' })),
+	action: v.string(),
+	user_id: v.union([S.Id(), v.null()]),
+	key_id: v.union([S.Id(), v.null()]),
+	target: v.union([v.string(), v.null()]),
+	detail: v.unknown(),
+	client: v.union([v.string(), v.null()]),
 })
 
 export const operatorContract = new Elysia({ name: 'operator-contract' })
@@ -24,7 +24,7 @@ export const operatorContract = new Elysia({ name: 'operator-contract' })
 	.get('/api/audit/', documentedOnly, {
 		// Documented only: the route reads them with `queryInteger` (DRF's IntegerField wording).
 		query: v.object({ limit: v.optional(v.string()), before: v.optional(v.string()) }),
-		response: { 200: t.Array(AuditLine), 400: S.FieldErrors, ...authed },
+		response: { 200: v.array(AuditLine), 400: S.FieldErrors, ...authed },
 		detail: {
 			operationId: 'listAuditLog',
 			summary: "The company's audit log, newest first (owner only)",

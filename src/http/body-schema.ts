@@ -3,6 +3,7 @@ import * as v from 'valibot'
 import { normalizeEmail, normalizeText } from '../util/text'
 import { FIELD_MESSAGES } from './field-messages'
 import { type FieldRule, INVALID_VALUE, ruleFault } from './field-schema'
+import { DOC, schemaJson } from './schema-json'
 
 /**
  * A route's body as one valibot schema (issue 44, one schema language): it validates the body,
@@ -15,19 +16,19 @@ import { type FieldRule, INVALID_VALUE, ruleFault } from './field-schema'
 /** An object schema of a body: its fields, each with its rules and DRF's words for them. */
 export type BodySchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>
 
-/** Where a field keeps the JSON Schema the document shows of it. */
-const DOC = 'userbot-gateway.openapi'
-
-/** Whether a route's schema is valibot's (TypeBox's answers stay TypeBox until they move too). */
+/** Whether a route's schema is valibot's (a TypeBox one is a plugin's written before issue 44). */
 export const isValibot = (schema: unknown): schema is v.GenericSchema =>
 	typeof schema === 'object' &&
 	schema !== null &&
 	(schema as { kind?: unknown }).kind === 'schema' &&
 	'~standard' in schema
 
-/** A field documented as `json`: its rules are the schema's, the document shows `json`. */
+/**
+ * A field documented as `json` (JSON Schema, or a valibot schema whose JSON it is): its rules are
+ * the schema's, the document shows `json`.
+ */
 export const documentedAs = <S extends v.GenericSchema>(schema: S, json: object) =>
-	v.pipe(schema, v.metadata({ [DOC]: json }))
+	v.pipe(schema, v.metadata({ [DOC]: isValibot(json) ? schemaJson(json) : json }))
 
 /**
  * A field checked by a function that words its own fault (never quoting the value), documented as

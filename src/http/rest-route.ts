@@ -83,7 +83,7 @@ export interface RestRoute<
 	P extends string = string,
 	B extends AnyBody | undefined = AnyBody | undefined,
 	Params extends AnyBody | undefined = AnyBody | undefined,
-	R extends Record<number, TSchema> = Record<number, TSchema>,
+	R extends Record<number, AnyBody> = Record<number, AnyBody>,
 	Pre = unknown,
 	E extends PolicyEntry = PolicyEntry,
 > {
@@ -126,7 +126,7 @@ export const restRoute = <
 	Params extends AnyBody | undefined = undefined,
 	// Not `const`: a const type parameter turns the spread statuses (`...ROUTE_ERRORS.authed`) into
 	// string keys, and Eden's error `status` would be typed "401" instead of 401.
-	R extends Record<number, TSchema> = Record<number, TSchema>,
+	R extends Record<number, AnyBody> = Record<number, AnyBody>,
 	Pre = undefined,
 	const E extends PolicyEntry = PolicyEntry,
 >(
@@ -140,7 +140,7 @@ type AnyRoute<Ctx = never> = RestRoute<
 	string,
 	AnyBody | undefined,
 	AnyBody | undefined,
-	Record<number, TSchema>,
+	Record<number, AnyBody>,
 	unknown,
 	PolicyEntry
 >

@@ -14,7 +14,13 @@ export type AnyBody = TSchema | v.GenericSchema
 /** What a client sends (Eden's body type). */
 type SentOf<B> = B extends TSchema ? Static<B> : B extends v.GenericSchema ? v.InferInput<B> : unknown
 
-type ResponsesOf<R> = { [S in keyof R]: R[S] extends TSchema ? Static<R[S]> : never }
+type ResponsesOf<R> = {
+	[S in keyof R]: R[S] extends TSchema
+		? Static<R[S]>
+		: R[S] extends v.GenericSchema
+			? v.InferOutput<R[S]>
+			: never
+}
 type EdenOf<R> = R extends {
 	method: infer M extends string
 	path: infer P extends string

@@ -1,4 +1,3 @@
-import { t } from 'elysia'
 import * as v from 'valibot'
 import { MESSAGES } from '../auth/errors'
 import { documentedAs, requiredField } from '../http/body-schema'
@@ -82,23 +81,23 @@ export const NewApiKey = v.object(
 	requiredField,
 )
 
-const Names = () => t.Union([t.Array(t.String()), t.Null()])
+const Names = () => v.union([v.array(v.string()), v.null()])
 
-const Scopes = t.Object({
-	userbot_ids: t.Union([t.Array(S.Id()), t.Null()]),
+const Scopes = v.object({
+	userbot_ids: v.union([v.array(S.Id()), v.null()]),
 	groups: Names(),
 	commands: Names(),
-	read_only: t.Boolean(),
-	webhooks: t.Boolean(),
-	td_invoke: t.Boolean(),
+	read_only: v.boolean(),
+	webhooks: v.boolean(),
+	td_invoke: v.boolean(),
 })
-export const ApiKey = t.Object({
+export const ApiKey = v.object({
 	id: S.Id(),
-	name: t.String(),
-	prefix: t.String({ description: 'The first characters of the key, to tell keys apart.' }),
+	name: v.string(),
+	prefix: v.pipe(v.string(), v.description('The first characters of the key, to tell keys apart.')),
 	scopes: Scopes,
-	expires_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
-	last_used_at: t.Union([t.String({ format: 'date-time' }), t.Null()]),
-	created_at: t.String({ format: 'date-time' }),
-	bot_api: t.Boolean({ description: 'Whether the key is also a Bot API token.' }),
+	expires_at: v.union([v.pipe(v.string(), v.metadata({ format: 'date-time' })), v.null()]),
+	last_used_at: v.union([v.pipe(v.string(), v.metadata({ format: 'date-time' })), v.null()]),
+	created_at: v.pipe(v.string(), v.metadata({ format: 'date-time' })),
+	bot_api: v.pipe(v.boolean(), v.description('Whether the key is also a Bot API token.')),
 })

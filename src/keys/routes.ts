@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm'
-import { Elysia, t } from 'elysia'
-import type * as v from 'valibot'
+import { Elysia } from 'elysia'
+import * as v from 'valibot'
 import { userbot } from '../../db/schema'
 import { writeAudit } from '../audit/log'
 import { type ApiKeys, type KeyRecord, scopesToJson } from '../auth/api-keys'
@@ -95,7 +95,7 @@ export const keyRouteList = [
 		method: 'get',
 		path: '/api/keys/',
 		policy: { action: 'read', resource: 'key', find: [OF_COMPANY] },
-		response: { 200: t.Array(ApiKey), ...authed },
+		response: { 200: v.array(ApiKey), ...authed },
 		detail: {
 			operationId: 'listApiKeys',
 			summary: "The company's live API keys (owner only)",
@@ -111,15 +111,13 @@ export const keyRouteList = [
 		policy: { action: 'write', resource: 'key', find: [OF_COMPANY] },
 		body: NewApiKey,
 		response: {
-			201: t.Composite([
-				ApiKey,
-				t.Object({
-					key: t.String(),
-					bot_token: t.Optional(
-						t.String({ description: 'With `bot_api`: the Bot API token, `<Telegram user id>:<key>`.' }),
-					),
-				}),
-			]),
+			201: v.object({
+				...ApiKey.entries,
+				key: v.string(),
+				bot_token: v.optional(
+					v.pipe(v.string(), v.description('With `bot_api`: the Bot API token, `<Telegram user id>:<key>`.')),
+				),
+			}),
 			400: S.FieldErrors,
 			...authed,
 		},
@@ -169,7 +167,7 @@ export const keyRouteList = [
 		path: '/api/keys/:id/',
 		policy: { action: 'write', resource: 'key', find: [byParam()], destructive: true },
 		params: S.IdParams,
-		response: { 204: t.Void(), ...authed, 404: S.Detail },
+		response: { 204: v.void(), ...authed, 404: S.Detail },
 		detail: {
 			operationId: 'revokeApiKey',
 			summary: 'Revokes an API key: its sockets close at once',

@@ -3,7 +3,8 @@ import { type AnyElysia, Elysia } from 'elysia'
 import pkg from '../../package.json' with { type: 'json' }
 import type { JsonSchema } from '../commands/fields'
 import { jsonAnswer, textAnswer } from '../http/answers'
-import { bodyJson, bodyJsonSchema } from '../http/body-schema'
+import { bodyJson } from '../http/body-schema'
+import { schemaJson } from '../http/schema-json'
 import { PUBLIC_READ, policyHook } from '../policy/entry'
 import { renderDocsPage } from './docs-page'
 import { lintReady, TAGS } from './operations'
@@ -67,8 +68,8 @@ export function openApiDocument(app: AnyElysia, core: AnyElysia, plugins: readon
 		app,
 		{ methods: ['options', 'all', 'ws', 'head'], staticFile: false },
 		[references as never],
-		// The parameters and queries written in valibot, as the request bodies are told (src/http/body-schema.ts).
-		{ valibot: bodyJsonSchema },
+		// Every valibot schema (parameters, answers) as the documents show it (src/http/schema-json.ts).
+		{ valibot: schemaJson },
 	)
 	const documented: Record<string, Record<string, unknown>> = {}
 	for (const [path, item] of Object.entries(

@@ -1,4 +1,3 @@
-import type { TSchema } from '@sinclair/typebox'
 import type { Server } from 'bun'
 import * as v from 'valibot'
 import { throttled } from '../auth/errors'
@@ -10,10 +9,13 @@ import {
 	defineCommand,
 	type InputSchema,
 } from '../commands/define'
+import { isValibot } from '../http/body-schema'
 import type { PeerSource } from '../http/client-address'
 import { HttpError } from '../http/errors'
 import { BEARER_OR_SESSION, IdParams } from '../http/path-params'
 import { type RestRoute, restRoute } from '../http/rest-route'
+import type { AnyBody } from '../http/route-eden'
+import { schemaJson } from '../http/schema-json'
 import { byParam, type PolicyEntry } from '../policy/entry'
 import type { Principal } from '../policy/principal'
 import { Refusal } from '../util/refusal'
@@ -60,9 +62,13 @@ const asHttp = (err: unknown): unknown =>
 
 const asWire = (err: unknown): unknown => (err instanceof Refusal ? new CommandError(err.wire) : err)
 
+/** A result's schema as the catalog and AsyncAPI show it: JSON Schema. */
+const resultJson = (schema: AnyBody): Record<string, unknown> =>
+	isValibot(schema) ? schemaJson(schema) : (schema as Record<string, unknown>)
+
 /** An operation's result on the REST face: 200 and its schema, then the refusals the operation says. */
 type Answers<Rest> =
-	Rest extends RestPart<RouteMethodOf<Rest>, string, infer E> ? { 200: TSchema } & E : never
+	Rest extends RestPart<RouteMethodOf<Rest>, string, infer E> ? { 200: AnyBody } & E : never
 type RouteMethodOf<Rest> = Rest extends RestPart<infer M> ? M : never
 type PathOf<Rest> = Rest extends RestPart<RouteMethodOf<Rest>, infer P> ? P : never
 
@@ -139,7 +145,7 @@ export function commandFace<
 		policy: op.policy,
 		...(op.checksSecret ? { checksSecret: true } : {}),
 		summary: op.summary,
-		result: { description: op.result.description, schema: op.result.schema as Record<string, unknown> },
+		result: { description: op.result.description, schema: resultJson(op.result.schema) },
 		...(op.errors ? { errors: op.errors } : {}),
 		examples: op.examples,
 		// Through the operation's own service, which reaches TDLib itself.

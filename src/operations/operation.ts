@@ -1,7 +1,7 @@
-import type { TSchema } from '@sinclair/typebox'
 import type * as v from 'valibot'
 import type { InputSchema } from '../commands/define'
 import type { RouteMethod } from '../http/rest-route'
+import type { AnyBody } from '../http/route-eden'
 import type { CommandPolicy } from '../policy/entry'
 import type { Principal } from '../policy/principal'
 
@@ -30,7 +30,7 @@ export interface OperationCall<I> {
 export interface RestPart<
 	M extends RouteMethod = RouteMethod,
 	P extends string = string,
-	E extends Record<number, TSchema> = Record<number, TSchema>,
+	E extends Record<number, AnyBody> = Record<number, AnyBody>,
 > {
 	method: M
 	path: P
@@ -67,7 +67,7 @@ export interface Operation<
 	/** Valid inputs: the catalog shows them, the tests run them through `input`. */
 	examples: readonly Readonly<Record<string, unknown>>[]
 	/** The success result: one schema for the document's answer and the catalog's result. */
-	result: { description: string; schema: TSchema }
+	result: { description: string; schema: AnyBody }
 	/** The REST face, if it has one. */
 	rest: Rest
 	/** The WebSocket face's command (every operation has one): its wire name; `requiresAuthorization: false` for those that work in any log-in state. */

@@ -159,7 +159,7 @@ export {
 	ROUTE_ERRORS,
 	type RouteData,
 } from '../openapi/route-data'
-/** The shared wire shapes of the REST answers (TypeBox), bodies and path parameters (valibot), for a plugin's route data. */
+/** The shared wire shapes of the REST answers, bodies and path parameters (valibot), for a plugin's route data. */
 export * as RestSchemas from '../openapi/schemas'
 export { mayRun, reachedUserbots, reachesEvery, reachesUserbot } from '../policy/can'
 export {

@@ -1,5 +1,4 @@
 import { and, desc, eq } from 'drizzle-orm'
-import { t } from 'elysia'
 import {
 	BEARER_OR_SESSION,
 	byParam,
@@ -17,6 +16,7 @@ import {
 	sha256,
 	writeAudit,
 } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 import type { AccountsContext } from '../settings'
 
 /**
@@ -76,7 +76,7 @@ export const inviteRoutes = [
 		method: 'get',
 		path: '/accounts/invites/',
 		policy: { action: 'read', resource: 'invite', find: [OF_COMPANY] },
-		response: { 200: t.Array(S.Invite), ...ROUTE_ERRORS.authed },
+		response: { 200: v.array(S.Invite), ...ROUTE_ERRORS.authed },
 		detail: {
 			operationId: 'listInvites',
 			summary: "The company's invites, without tokens (owners)",

@@ -1,5 +1,4 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import { t } from 'elysia'
 import {
 	BEARER_OR_SESSION,
 	byParam,
@@ -70,7 +69,7 @@ export const memberGrantRoutes = [
 		method: 'get',
 		path: '/accounts/permissions/',
 		policy: { action: 'read', resource: 'self' },
-		response: { 200: t.Array(S.PermissionInfo), ...ROUTE_ERRORS.authed },
+		response: { 200: v.array(S.PermissionInfo), ...ROUTE_ERRORS.authed },
 		detail: {
 			operationId: 'listPermissions',
 			summary: 'The owner-only permissions an owner may grant a member',
@@ -84,7 +83,7 @@ export const memberGrantRoutes = [
 		path: '/accounts/members/:id/grants/',
 		policy: { action: 'read', resource: 'member', find: [byParam()] },
 		params: ID,
-		response: { 200: t.Array(S.Grant), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
+		response: { 200: v.array(S.Grant), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
 			operationId: 'listMemberGrants',
 			summary: "A member's granted permissions (owners)",
@@ -156,7 +155,7 @@ export const memberGrantRoutes = [
 		path: '/accounts/members/:id/grants/:permission/',
 		policy: { action: 'write', resource: 'member', find: [byParam()], destructive: true },
 		params: GRANT,
-		response: { 204: t.Void(), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
+		response: { 204: v.void(), ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
 			operationId: 'revokeMemberPermission',
 			summary: 'Revokes a granted permission (owners)',

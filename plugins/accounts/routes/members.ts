@@ -1,5 +1,4 @@
 import { and, asc, eq } from 'drizzle-orm'
-import { t } from 'elysia'
 import {
 	BEARER_OR_SESSION,
 	badRequest,
@@ -18,6 +17,7 @@ import {
 	userProfile,
 	writeAudit,
 } from 'userbot-gateway/plugin'
+import * as v from 'valibot'
 
 /**
  * The company's members and their work statuses, for its owner (the policy: 403 for anyone else): list them, set
@@ -93,7 +93,7 @@ export const memberRoutes = [
 		method: 'get',
 		path: '/accounts/statuses/',
 		policy: { action: 'read', resource: 'self' },
-		response: { 200: t.Array(S.WorkStatus), ...ROUTE_ERRORS.authed },
+		response: { 200: v.array(S.WorkStatus), ...ROUTE_ERRORS.authed },
 		detail: {
 			operationId: 'listWorkStatuses',
 			summary: 'The work statuses of this deployment',
@@ -109,7 +109,7 @@ export const memberRoutes = [
 		method: 'get',
 		path: '/accounts/members/',
 		policy: { action: 'read', resource: 'member', find: [OF_COMPANY] },
-		response: { 200: t.Array(S.Member), ...ROUTE_ERRORS.authed },
+		response: { 200: v.array(S.Member), ...ROUTE_ERRORS.authed },
 		detail: {
 			operationId: 'listMembers',
 			summary: "The company's members with their work statuses (owners)",
@@ -163,7 +163,7 @@ export const memberRoutes = [
 		path: '/accounts/members/:id/',
 		policy: { action: 'write', resource: 'member', find: [byParam()], destructive: true },
 		params: ID,
-		response: { 204: t.Void(), 400: S.Detail, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
+		response: { 204: v.void(), 400: S.Detail, ...ROUTE_ERRORS.authed, ...ROUTE_ERRORS.notFound },
 		detail: {
 			operationId: 'removeMember',
 			summary: 'Removes a member from the company, ending their sessions; their userbots stay (owners)',

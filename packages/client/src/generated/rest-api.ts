@@ -643,6 +643,7 @@ export type RestApi = {
 					get: RestGet<
 						Record<string, never>,
 						Array<{
+							/** an owner-only permission, as /accounts/permissions/ lists them */
 							permission:
 								| 'userbots.manage'
 								| 'security.password'
@@ -691,6 +692,7 @@ export type RestApi = {
 						},
 						Record<string, never>,
 						{
+							/** an owner-only permission, as /accounts/permissions/ lists them */
 							permission:
 								| 'userbots.manage'
 								| 'security.password'
@@ -770,6 +772,7 @@ export type RestApi = {
 			get: RestGet<
 				Record<string, never>,
 				Array<{
+					/** an owner-only permission, as /accounts/permissions/ lists them */
 					code:
 						| 'userbots.manage'
 						| 'security.password'
