@@ -155,8 +155,9 @@ const SERVER_PARTS = [
 	'updates',
 	'userbots',
 ]
+const EMULATOR_FOLDER = 'src/telegram/emulator/'
 export const WHERE_IT_RUNS: readonly (readonly [string, string])[] = [
-	['src/telegram/emulator/', 'src/emulator/'],
+	[EMULATOR_FOLDER, 'src/emulator/'],
 	['src/telegram/', 'src/runtime/telegram/'],
 	...['supervisor', 'bus', 'flood'].map((d) => [`src/${d}/`, `src/runtime/${d}/`] as const),
 	...SERVER_PARTS.map((d) => [`src/${d}/`, `src/server/${d}/`] as const),
@@ -201,10 +202,8 @@ function whereItRuns(files: readonly string[]): Move[] {
 		if (from !== null) moves.push({ from, to: f })
 	}
 	// The emulator's files first, so that its folder is found before src/telegram's.
-	return moves.sort(
-		(x, y) =>
-			Number(!x.from.startsWith(WHERE_IT_RUNS[0][0])) - Number(!y.from.startsWith(WHERE_IT_RUNS[0][0])),
-	)
+	const late = (m: Move) => Number(!m.from.startsWith(EMULATOR_FOLDER))
+	return moves.sort((x, y) => late(x) - late(y))
 }
 
 const files = repositoryFiles()

@@ -1,5 +1,5 @@
 import { type CommandContext, type CommandDefinition, CommandError } from '../commands/define'
-import { toInt } from '../commands/fields'
+import { toInt } from '../commands/frame-values'
 import { reachesPeople, reachingPrivateChats } from '../commands/reach-chat'
 import { checkTdRequest } from '../commands/td-request'
 import { resolveUploadedFile } from '../commands/uploads'
