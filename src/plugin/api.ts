@@ -58,6 +58,8 @@ export {
 	requiredValue,
 } from '../commands/fields'
 export { isIntegral, isMissing, toInt, toInt64 } from '../commands/frame-values'
+// Issue 46 (td_invoke): a whole TDLib request checked against the schema, and the schema's functions.
+export { checkTdFunction, type FunctionCheck, UNKNOWN_METHOD } from '../commands/td-function'
 export {
 	type CheckOptions,
 	checkTdList,
@@ -80,8 +82,6 @@ export {
 	textField,
 	typeOf,
 } from '../commands/td-objects'
-// Issue 46 (td_invoke): a whole TDLib request checked against the schema, and the schema's functions.
-export { checkTdFunction, type FunctionCheck, UNKNOWN_METHOD } from '../commands/td-request'
 export type { Config } from '../config'
 // Issue 24: a plugin's own settings, declared once (variable, schema, default), read when it loads.
 export { ConfigError } from '../config/error'

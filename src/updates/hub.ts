@@ -135,6 +135,21 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			stream?.restartAt(stream.seq)
 		},
 
+		...commandListeners(listeners),
+		...observing(observers, streams),
+		/** TDLib update kinds `owner` wants forwarded whether or not a connection subscribes to them. */
+		want: kinds.want,
+
+		/** Updates kept for a userbot now (tests, health). */
+		kept(userbotId: number): number {
+			return streams.get(userbotId)?.kept ?? 0
+		},
+	}
+}
+
+/** Commands' listeners of a userbot's updates (listeners.ts), as the hub offers them. */
+function commandListeners(listeners: ReturnType<typeof createUpdateListeners>) {
+	return {
 		/**
 		 * A command's listener of one userbot's updates of some kinds (listeners.ts): from now until the
 		 * returned function is called, or the userbot goes away (`ended`).
@@ -152,7 +167,15 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 		listening(userbotId?: number): number {
 			return listeners.count(userbotId)
 		},
+	}
+}
 
+/** The observers of every event (the webhooks plugin, MCP's subscriptions), as the hub offers them. */
+function observing(
+	observers: Set<(event: ObservedEvent) => void>,
+	streams: ReadonlyMap<number, UpdateStream>,
+) {
+	return {
 		/** Calls `fn` with every event of every userbot from now on; the returned function stops it. */
 		observe(fn: (event: ObservedEvent) => void): () => void {
 			observers.add(fn)
@@ -164,14 +187,6 @@ export function createUpdateHub(opts: UpdateHubOptions) {
 			if (observers.size === 0) return
 			const seq = streams.get(userbotId)?.seq ?? 0
 			for (const fn of observers) fn({ userbotId, seq, kind, data, live: false })
-		},
-
-		/** TDLib update kinds `owner` wants forwarded whether or not a connection subscribes to them. */
-		want: kinds.want,
-
-		/** Updates kept for a userbot now (tests, health). */
-		kept(userbotId: number): number {
-			return streams.get(userbotId)?.kept ?? 0
 		},
 	}
 }

@@ -35,6 +35,10 @@ const OPEN_ROUTES = new Set([
 	'GET /bot:token/:method',
 	'POST /bot:token/:method',
 	'GET /file/bot:token/:file_path',
+	// The MCP face takes an API key alone (docs/mcp.md): a member's session is no credential there.
+	'POST /mcp',
+	'GET /mcp',
+	'DELETE /mcp',
 ])
 const WS_UPGRADE = {
 	upgrade: 'websocket',

@@ -152,6 +152,21 @@ describe("the key's scopes", () => {
 		})
 		expect((refused.content as { text: string }[])[0]?.text).toBe('permission denied')
 	})
+
+	it('a key with the td_invoke scope lists td_invoke, which a key without it does not', async () => {
+		const plain = await agent(await makeKey(f.t, f.alice.access))
+		expect((await plain.listTools()).tools.map((tool) => tool.name)).not.toContain('td_invoke')
+		const invoker = await agent(await makeKey(f.t, f.alice.access, { td_invoke: true }))
+		const tool = (await invoker.listTools()).tools.find((t) => t.name === 'td_invoke')
+		expect(tool?.annotations?.readOnlyHint).toBe(false)
+		// Off on this server (TD_INVOKE_METHODS unset): the call is the command's own refusal.
+		const off = await invoker.callTool({
+			name: 'td_invoke',
+			arguments: { userbot_id: f.userbotId, request: { '@type': 'getMe' } },
+		})
+		expect(off.isError).toBe(true)
+		expect((off.content as { text: string }[])[0]?.text).toBe('td_invoke is disabled')
+	})
 })
 
 describe('sessions', () => {
