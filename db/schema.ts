@@ -89,7 +89,7 @@ export const invite = sqliteTable(
 )
 
 /**
- * Owner-only permissions (src/auth/permissions.ts) an owner granted a member of the company. Removing
+ * Owner-only permissions (src/server/auth/permissions.ts) an owner granted a member of the company. Removing
  * the member from the company deletes them.
  */
 export const memberGrant = sqliteTable(
@@ -120,7 +120,7 @@ export const session = sqliteTable(
 			.references(() => userProfile.id, { onDelete: 'cascade' }),
 		/**
 		 * The CSRF token, the JWT pair and family B's main-server pair, sealed (AES-256-GCM) under a key
-		 * derived from the cookie value, which is stored nowhere (src/auth/session-seal.ts).
+		 * derived from the cookie value, which is stored nowhere (src/server/auth/session-seal.ts).
 		 */
 		sealed: text('sealed').notNull(),
 		createdAt: integer('created_at').notNull().default(now),
@@ -131,7 +131,7 @@ export const session = sqliteTable(
 
 /**
  * Refresh tokens (simplejwt's outstanding + blacklisted tokens), grouped in rotation families, known
- * by the SHA-256 of their `jti` and of their family (src/auth/families.ts), never by the values the
+ * by the SHA-256 of their `jti` and of their family (src/server/auth/families.ts), never by the values the
  * tokens carry.
  */
 export const refreshToken = sqliteTable(
@@ -219,7 +219,7 @@ export const userbot = sqliteTable(
 
 /**
  * API keys of a company (docs/operator.md): made by its owner, acting as that owner narrowed by
- * `scopes` (JSON, src/auth/key-scopes.ts). Only the SHA-256 of the key is stored; `prefix` is its
+ * `scopes` (JSON, src/server/auth/key-scopes.ts). Only the SHA-256 of the key is stored; `prefix` is its
  * first characters, to tell keys apart in a list. A revoked key keeps its row (the audit log names it).
  */
 export const apiKey = sqliteTable(

@@ -4,7 +4,7 @@
  * 1. Imports from `plugins/` and `examples/` into `src/` or `db/` other than the plugin entry: every
  *    module specifier (import, export-from, dynamic import, require) in a `.ts` file under those two
  *    folders that resolves into `src/` or `db/`, by a relative path or a package entry of our own
- *    (`userbot-gateway/...` through package.json `exports`), and is not `src/plugin/api.ts`. Those in
+ *    (`userbot-gateway/...` through package.json `exports`), and is not `src/server/plugin/api.ts`. Those in
  *    test files are counted apart.
  * 2. Source files over 300 lines: `.ts`/`.tsx` under `src/`, `plugins/`, `examples/` and
  *    `packages/client/src` (its `generated/` folder left out), counted by lines of text.
@@ -25,7 +25,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import ts from 'typescript'
 
 const REPO = resolve(import.meta.dir, '..')
-const ENTRY = join(REPO, 'src', 'plugin', 'api.ts')
+const ENTRY = join(REPO, 'src', 'server', 'plugin', 'api.ts')
 const WINDOW = 8
 const FILE_LIMIT = 300
 const FUNCTION_LIMIT = 80
@@ -55,7 +55,7 @@ function sourceFiles(): string[] {
 const SPECIFIER =
 	/\bfrom\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\b(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/g
 
-/** Our own package entries (`userbot-gateway/plugin` -> src/plugin/api.ts), from package.json. */
+/** Our own package entries (`userbot-gateway/plugin` -> src/server/plugin/api.ts), from package.json. */
 function ownEntries(): Map<string, string> {
 	const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
 		name: string

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'bun:test'
-import { definePlugin } from '../src/plugin/define'
+import { definePlugin } from '../src/server/plugin/define'
 import { getTestInstance, type TestInstance } from './helpers'
 import { connectWs } from './helpers-ws'
 

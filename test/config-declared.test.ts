@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { builtInPlugins } from '../src/app'
-import { loadConfig } from '../src/config'
-import { variablesOf } from '../src/config/read'
-import { CORE_INPUTS, CORE_SETTINGS } from '../src/config/settings'
+import { builtInPlugins } from '../src/server/app'
+import { loadConfig } from '../src/server/config'
+import { variablesOf } from '../src/server/config/read'
+import { CORE_INPUTS, CORE_SETTINGS } from '../src/server/config/settings'
 
 /**
- * The configuration is declared once (src/config/settings.ts): each core variable in one
+ * The configuration is declared once (src/server/config/settings.ts): each core variable in one
  * `setting('NAME', ...)`, `Config` derived from the declarations, and every variable, the core's and
  * the built-in plugins', in docs/configuration.md.
  */

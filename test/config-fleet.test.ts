@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../src/config'
+import { loadConfig } from '../src/server/config'
 
 /** REUSE_PORT, SHUTDOWN_TIMEOUT and TRUSTED_PROXIES: their defaults, and one line for a bad value. */
 const dir = mkdtempSync(join(tmpdir(), 'ubg-fleet-config-'))

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test'
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ConfigError, loadConfig } from '../src/config'
+import { ConfigError, loadConfig } from '../src/server/config'
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'ubg-config-'))
 

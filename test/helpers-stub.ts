@@ -1,5 +1,5 @@
-import type { CommandContext } from '../src/commands/define'
-import type { TdInvoke } from '../src/telegram/types'
+import type { TdInvoke } from '../src/runtime/telegram/types'
+import type { CommandContext } from '../src/server/commands/define'
 
 /** A TDLib request as a command sends it. */
 export type TdRequest = { _: string } & Record<string, unknown>

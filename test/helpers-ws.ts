@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { userbot, userProfile } from '../db/schema'
-import { sealDatabaseKey } from '../src/util/key-crypto'
-import type { ChatUpdate } from '../src/wire/envelope'
+import { sealDatabaseKey } from '../src/common/util/key-crypto'
+import type { ChatUpdate } from '../src/common/wire/envelope'
 import { getTestInstance, type TestInstance, type TestInstanceOptions } from './helpers'
 
 /** A reply as the gateway sends it: the wire module's type (docs/protocol.md#envelopes). */

@@ -5,8 +5,8 @@ import { join } from 'node:path'
 import { Elysia } from 'elysia'
 import { type DatabaseHandle, openDatabase } from '../db/client'
 import { session } from '../db/schema'
-import { errorHandler } from '../src/http/errors'
-import { createLogger, redact } from '../src/util/logger'
+import { createLogger, redact } from '../src/common/util/logger'
+import { errorHandler } from '../src/server/http/errors'
 
 let dir: string
 let handle: DatabaseHandle

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import * as v from 'valibot'
 import { openDatabase } from '../db/client'
-import { defineCommand, defineCommandGroup } from '../src/commands/define'
-import { loadConfig } from '../src/config'
 import { startServer } from '../src/platform/bun/serve'
+import { defineCommand, defineCommandGroup } from '../src/server/commands/define'
+import { loadConfig } from '../src/server/config'
 import { pluginsWith } from './gateway/fixtures'
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { normalizeEmail, normalizeText, secretFault, textFault } from '../src/util/text'
+import { normalizeEmail, normalizeText, secretFault, textFault } from '../src/common/util/text'
 
 describe('textFault', () => {
 	it('finds C0, DEL, C1 and the Unicode line separators', () => {

@@ -11,7 +11,7 @@ import { resetRoutes } from './routes/reset'
 import { tokenRoutes } from './routes/tokens'
 
 /**
- * Family A's routes, each one definition (src/http/rest-route.ts) that `build` serves and the
+ * Family A's routes, each one definition (src/server/http/rest-route.ts) that `build` serves and the
  * OpenAPI document and the typed client read, in the order they are served.
  */
 export const accountsRouteList = [

@@ -15,7 +15,7 @@ import * as v from 'valibot'
  * logins in one counter (docs/plugins.md#settings, Decision).
  */
 export const ACCOUNTS_SETTINGS = definePluginSettings({
-	/** `smtp://user:pass@host:port`; unset: mail is written to the log (src/auth/mailer.ts). */
+	/** `smtp://user:pass@host:port`; unset: mail is written to the log (src/server/auth/mailer.ts). */
 	smtpUrl: setting(
 		'SMTP_URL',
 		v.optional(v.pipe(v.string(), v.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),

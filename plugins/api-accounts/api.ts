@@ -3,7 +3,7 @@ import { loginRoutes } from './routes/login'
 import { logoutRoutes } from './routes/logout'
 
 /**
- * Family B's routes, each one definition (src/http/rest-route.ts) that `build` serves and the
+ * Family B's routes, each one definition (src/server/http/rest-route.ts) that `build` serves and the
  * OpenAPI document and the typed client read (docs/plugins.md#routes-as-data).
  */
 export const apiAccountsRouteList = [...loginRoutes, ...logoutRoutes] as const

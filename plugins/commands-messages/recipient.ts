@@ -19,7 +19,7 @@ const phoneDigits = (phone: string) => phone.replace(/\D/g, '')
 
 /**
  * Whom a message goes to (docs/command-groups.md#reaching-a-person): exactly one of `chat_id` (a user's id
- * opens their private chat if TDLib does not know it yet: src/commands/reach-chat.ts), `phone` (the
+ * opens their private chat if TDLib does not know it yet: src/server/commands/reach-chat.ts), `phone` (the
  * number's account: one TDLib knows by it, else the number is imported as a contact) or `username`
  * (TDLib's `searchPublicChat`).
  */

@@ -41,7 +41,7 @@ const MEDIA_PROPERTIES = {
 }
 
 /**
- * The client's TDLib objects, each checked against TDLib 1.8.65 for its field (src/commands/td-objects):
+ * The client's TDLib objects, each checked against TDLib 1.8.65 for its field (src/server/commands/td-objects):
  * the topics a message can be sent to (TDLib itself refuses `messageTopicSavedMessages` for sending),
  * reply targets, send options and reply markup, with whatever they nest.
  */

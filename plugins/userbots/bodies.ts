@@ -11,7 +11,7 @@ import * as v from 'valibot'
  * The bodies of the log-in steps, checked with one set of rules for both faces: REST words its field errors
  * as Django REST framework does, the WebSocket commands as the protocol's error table does
  * (docs/protocol.md#error-strings). Text that is stored (the userbot's name) or handed to Telegram (codes, an
- * account's names) must hold no control character and no lone surrogate (src/util/text.ts) and is put in NFC; a
+ * account's names) must hold no control character and no lone surrogate (src/common/util/text.ts) and is put in NFC; a
  * 2FA password is passed on as typed, only a lone surrogate, which UTF-8 cannot carry, is refused.
  */
 export type Face = 'rest' | 'ws'

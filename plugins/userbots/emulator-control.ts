@@ -32,7 +32,7 @@ const ACTIONS = {
 	limit: [emulatorRequest({ _: 'emulatorLimit' } as never)],
 	// Telegram freezes the account (updateFreezeState; acting on others answers FROZEN_METHOD_INVALID).
 	freeze: [emulatorRequest({ _: 'emulatorFreeze' } as never)],
-	// The account's TDLib client stops answering (src/telegram/emulator/faults.ts): self-healing.
+	// The account's TDLib client stops answering (src/emulator/faults.ts): self-healing.
 	hang: [emulatorRequest({ _: 'emulatorHang' } as never)],
 } as const
 

@@ -65,7 +65,7 @@ const descriptionFault = (d: unknown) => {
 	if (typeof d !== 'string') return MESSAGES.notString
 	return d.length > MAX_DESCRIPTION ? MESSAGES.maxLength(MAX_DESCRIPTION) : null
 }
-/** The filter object of subscriptions too (src/updates/filter.ts), checked whole; null: none. */
+/** The filter object of subscriptions too (src/server/updates/filter.ts), checked whole; null: none. */
 const filterFault = (x: unknown) => {
 	if (x === null) return null
 	const checked = parseFilter(x)

@@ -14,7 +14,7 @@ import { checkUrlForm, type Lookup, resolveTarget, type UrlPolicy, UrlRefused } 
 import { webhookDelivery, webhookEndpoint } from './tables'
 
 /**
- * The endpoints API keys make for themselves (src/updates/key-webhooks.ts: the Bot API face's
+ * The endpoints API keys make for themselves (src/server/updates/key-webhooks.ts: the Bot API face's
  * setWebhook). Each is a row of `webhook_endpoint` like any other: of the key's company, naming the
  * key's one userbot alone (so the scope rule of the routes holds for it as for every endpoint: a
  * scoped key's endpoints reach only its userbots), wanting the one event `bot_api.update`, whose

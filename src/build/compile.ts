@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { consoleAssets } from '../console/bundle'
+import { consoleAssets } from '../server/console/bundle'
 import { BuildError, binaryPlugin, tdjsonToEmbed } from './plugins'
 
 /**

@@ -1,5 +1,5 @@
 import * as valibot from 'valibot'
-import * as pluginApi from '../plugin/api'
+import * as pluginApi from '../server/plugin/api'
 
 /**
  * A plugin loaded by the single binary from a folder or a package (`PLUGINS=/opt/plugins/crm`)

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { BunPlugin } from 'bun'
 import { readMigrationFiles } from 'drizzle-orm/migrator'
 import { getTdjson } from 'prebuilt-tdlib'
-import type { ConsoleAssets } from '../console/bundle'
+import type { ConsoleAssets } from '../server/console/bundle'
 
 /**
  * What a naive `bun build --compile` gets wrong, fixed at build time. Both native loaders of our
@@ -66,7 +66,7 @@ export function tdjsonToEmbed(): EmbeddedTdjson {
 
 /**
  * `console` is the web console's script and style sheet, bundled before the binary: the binary gets them
- * as text in place of src/console/bundle.ts, which bundles at run time from sources it does not carry.
+ * as text in place of src/server/console/bundle.ts, which bundles at run time from sources it does not carry.
  */
 export function binaryPlugin(
 	tdjson: EmbeddedTdjson,
@@ -76,7 +76,7 @@ export function binaryPlugin(
 ): BunPlugin {
 	const migrations = readMigrationFiles({ migrationsFolder: join(root, 'db', 'migrations') })
 	const bundledModule = join(root, 'src', 'build', 'bundled.ts')
-	const consoleModule = join(root, 'src', 'console', 'bundle.ts')
+	const consoleModule = join(root, 'src', 'server', 'console', 'bundle.ts')
 	return {
 		name: 'userbot-gateway-binary',
 		setup(build) {

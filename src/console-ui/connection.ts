@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
+
+import { RESYNC } from '../common/wire/envelope'
 import { type ChatUpdate, type Client, createClient, type UpdateEvent } from '../public/client'
-import { RESYNC } from '../wire/envelope'
 
 /**
  * The console's one command channel: the typed client (`userbot-gateway/client`) over the browser's

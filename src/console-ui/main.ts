@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import './console.css'
-import { CLOSE_POLICY } from '../wire/close'
+import { CLOSE_POLICY } from '../common/wire/close'
 import { api } from './api'
 import { type Connection, openConnection } from './connection'
 import type { Ctx, Me, Page } from './context'

@@ -1,4 +1,4 @@
-import { GatewayErrors } from '../wire/errors'
+import { GatewayErrors } from '../common/wire/errors'
 
 /**
  * Telegram's and the gateway's terse answers, said as sentences. The code itself stays on screen in

@@ -1,4 +1,4 @@
-import { SUPERVISOR_CHILD } from '../supervisor/child-process'
+import { SUPERVISOR_CHILD } from '../runtime/supervisor/child-process'
 
 /** The command line of `npm start` and of the compiled binary. */
 type Known = 'serve' | 'migrate' | 'help' | 'version' | typeof SUPERVISOR_CHILD
@@ -50,6 +50,6 @@ export function parseCommand(args: readonly string[]): Command {
 
 export async function versionLine(): Promise<string> {
 	const { version } = await import('../../package.json')
-	const { TD_SCHEMA } = await import('../telegram/schema')
+	const { TD_SCHEMA } = await import('../runtime/telegram/schema')
 	return `userbot-gateway ${version} (TDLib ${TD_SCHEMA.version}, Bun ${Bun.version})`
 }

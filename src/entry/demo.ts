@@ -1,9 +1,9 @@
 import { writeSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Config } from '../config'
 import { failureLine, startServer } from '../platform/bun/serve'
 import { shutDown } from '../platform/shutdown'
 import { createClient, createRestClient } from '../public/client'
+import type { Config } from '../server/config'
 
 /**
  * `npm run demo`: the quickest way to try the command channel. Starts the server on the Telegram

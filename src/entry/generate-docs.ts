@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { toAsyncApi } from '../catalog/asyncapi'
-import type { Catalog } from '../catalog/catalog'
-import { commandReference, withReference } from '../catalog/markdown'
-import type { JsonSchema } from '../commands/fields'
-import { loadConfig } from '../config'
-import { openApiDocument } from '../openapi/document'
-import { operationsOf, policyTable, withPolicyTable } from '../policy/table'
-import { createLogger } from '../util/logger'
+import { createLogger } from '../common/util/logger'
+import { toAsyncApi } from '../server/catalog/asyncapi'
+import type { Catalog } from '../server/catalog/catalog'
+import { commandReference, withReference } from '../server/catalog/markdown'
+import type { JsonSchema } from '../server/commands/fields'
+import { loadConfig } from '../server/config'
+import { openApiDocument } from '../server/openapi/document'
+import { operationsOf, policyTable, withPolicyTable } from '../server/policy/table'
 
 /**
  * `npm run docs`: the built-in app's catalog written out: `docs/commands.json`, `docs/asyncapi.json`,
@@ -48,8 +48,8 @@ export async function generateDocs(env: Record<string, string> = {}): Promise<Ge
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-docs-'))
 	try {
 		const config = loadConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TDLIB_BACKEND: 'tdlib' })
-		const { builtInPlugins, createApp } = await import('../app')
-		const { coreRouteData } = await import('../app/core-routes')
+		const { builtInPlugins, createApp } = await import('../server/app')
+		const { coreRouteData } = await import('../server/app/core-routes')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
 			const openapi = openApiDocument(app.app, coreRouteData, builtInPlugins)
@@ -68,7 +68,7 @@ async function policyDocument(): Promise<string> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-policy-'))
 	try {
 		const config = loadConfig({ ...WIDEST_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
-		const { createApp } = await import('../app')
+		const { createApp } = await import('../server/app')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
 			const ops = operationsOf({ routes: app.app.routes, commands: app.commands.values() })

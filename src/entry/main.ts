@@ -13,7 +13,7 @@ async function serve() {
 	// GATEWAYS=N: this process is the parent of N gateways on one port (docs/shards.md#gateways-on-one-host).
 	const { GATEWAYS, GATEWAY_INDEX } = process.env
 	if (GATEWAYS !== undefined && GATEWAYS.trim() !== '1' && GATEWAYS !== '' && GATEWAY_INDEX === undefined) {
-		const { serveGateways } = await import('../fleet/run')
+		const { serveGateways } = await import('../server/fleet/run')
 		if ((await serveGateways(process.env)) === 'running') return
 	}
 	const started = await startServer(process.env)
@@ -45,7 +45,7 @@ async function serve() {
 	process.on('SIGTERM', () => void stop('SIGTERM'))
 	process.on('SIGINT', () => void stop('SIGINT'))
 	if (config.gateways.index !== undefined)
-		(await import('../fleet/child')).reportToParent(() => void stop('parent gone'))
+		(await import('../server/fleet/child')).reportToParent(() => void stop('parent gone'))
 }
 
 /** Applies the migrations to the configured database and leaves. */
@@ -60,8 +60,8 @@ async function migrate() {
 async function backupOrRestore(kind: 'backup' | 'restore', path: string) {
 	const outcome =
 		kind === 'backup'
-			? await (await import('../backup/backup')).backup(process.env, path)
-			: await (await import('../backup/restore')).restore(process.env, path)
+			? await (await import('../server/backup/backup')).backup(process.env, path)
+			: await (await import('../server/backup/restore')).restore(process.env, path)
 	;(outcome.ok ? process.stdout : process.stderr).write(`${outcome.line}\n`)
 	if (!outcome.ok) process.exit(2)
 }
@@ -70,7 +70,7 @@ async function main() {
 	const command = parseCommand(process.argv.slice(2))
 	if (command.kind === 'supervisor-child') {
 		// The child reads only what its parent handed it: no `.env`, no umask games.
-		await import('../supervisor/child')
+		await import('../runtime/supervisor/child')
 		return
 	}
 	if (command.kind === 'help') return void process.stdout.write(USAGE)

@@ -1,6 +1,6 @@
 import { openDatabase } from '../../db/client'
-import { type Config, loadConfig } from '../config'
 import { failureLine } from '../platform/bun/serve'
+import { type Config, loadConfig } from '../server/config'
 
 /**
  * `migrate`: apply the committed migrations to the configured database and stop, for a deployment

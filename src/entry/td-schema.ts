@@ -5,12 +5,12 @@ import {
 	SCHEMA_FILE,
 	serialize,
 	TYPES_FILE,
-} from '../telegram/schema/generate'
-import { createParseOnlyClient } from '../telegram/tdlib'
+} from '../runtime/telegram/schema/generate'
+import { createParseOnlyClient } from '../runtime/telegram/tdlib'
 
 /**
- * `npm run td-schema`: writes src/telegram/schema/tdlib-schema.json from `@prebuilt-tdlib/types`
- * and real TDLib's parser (src/telegram/schema/generate.ts); `--check` exits 1 when the committed
+ * `npm run td-schema`: writes src/runtime/telegram/schema/tdlib-schema.json from `@prebuilt-tdlib/types`
+ * and real TDLib's parser (src/runtime/telegram/schema/generate.ts); `--check` exits 1 when the committed
  * file differs from what they give.
  */
 const schema = readDeclarations(readFileSync(TYPES_FILE, 'utf8'))

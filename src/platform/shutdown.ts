@@ -1,4 +1,4 @@
-import type { Logger } from '../util/logger'
+import type { Logger } from '../common/util/logger'
 
 /**
  * How a server stops on SIGTERM or SIGINT (main.ts, demo.ts, platform/deno/main.ts): it stops listening, answers

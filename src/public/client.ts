@@ -5,21 +5,25 @@
  * Browser-safe: the command types are imported as types only.
  */
 import { treaty } from '@elysiajs/eden'
+import type { CommandMap } from '../../packages/client/src/ws/types'
+import {
+	type Client,
+	type ClientOptions,
+	createClient as createWsClient,
+} from '../../packages/client/src/ws/ws-client'
 import type { chatAdminCommands } from '../../plugins/commands-chat-admin'
 import type { membersCommands } from '../../plugins/commands-members'
 import type { messagesCommands } from '../../plugins/commands-messages'
 import type { securityCommands } from '../../plugins/commands-security'
 import type { sessionsCommands } from '../../plugins/commands-sessions'
 import type { userbotCommands } from '../../plugins/userbots/commands'
-import type { RestApi } from '../app/rest-api'
-import type { CommandMap } from '../client/types'
-import { type Client, type ClientOptions, createClient as createWsClient } from '../client/ws-client'
-import type { CommandMapOf } from '../commands/define'
-import type { PluginDefinition } from '../plugin/define'
+import type { RestApi } from '../server/app/rest-api'
+import type { CommandMapOf } from '../server/commands/define'
+import type { PluginDefinition } from '../server/plugin/define'
 
-export type { BackoffOptions } from '../client/backoff'
-export { backoffDelay } from '../client/backoff'
-export { ClientError, CommandFailed } from '../client/errors'
+export type { BackoffOptions } from '../../packages/client/src/ws/backoff'
+export { backoffDelay } from '../../packages/client/src/ws/backoff'
+export { ClientError, CommandFailed } from '../../packages/client/src/ws/errors'
 export type {
 	ChatUpdate,
 	CommandMap,
@@ -28,14 +32,14 @@ export type {
 	ServerMessage,
 	UpdateEvent,
 	UpdateFilter,
-} from '../client/types'
+} from '../../packages/client/src/ws/types'
 export {
 	type Client,
 	type ClientOptions,
 	channelUrl,
 	type SendOptions,
 	type UpdateStream,
-} from '../client/ws-client'
+} from '../../packages/client/src/ws/ws-client'
 
 type Commands<G> = G extends { commands: readonly (infer C)[] } ? C : never
 

@@ -2,7 +2,8 @@
  * `userbot-gateway`: the service as a library, for embedding it in an application of one's own.
  * `createApp(loadConfig(), { plugins: [...builtInPlugins, myPlugin] })`, then `app.app.listen(...)`.
  */
-export { type App, builtInPlugins, type CreateAppOptions, createApp, StartupError } from '../app'
-export { type Config, ConfigError, loadConfig } from '../config'
+
 export { type StartOptions, type StartOutcome, startServer } from '../platform/bun/serve'
-export { definePlugin, type PluginDefinition } from '../plugin/define'
+export { type App, builtInPlugins, type CreateAppOptions, createApp, StartupError } from '../server/app'
+export { type Config, ConfigError, loadConfig } from '../server/config'
+export { definePlugin, type PluginDefinition } from '../server/plugin/define'

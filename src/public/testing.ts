@@ -4,4 +4,4 @@ export {
 	type TestServer,
 	type TestServerOptions,
 	type TestUser,
-} from '../testing/server'
+} from '../server/testing/server'

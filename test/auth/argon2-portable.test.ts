@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { argon2idHash, argon2idVerify } from '../../src/auth/argon2-portable'
-import { createPasswordHasher, DUMMY_HASH } from '../../src/auth/passwords'
+import { argon2idHash, argon2idVerify } from '../../src/server/auth/argon2-portable'
+import { createPasswordHasher, DUMMY_HASH } from '../../src/server/auth/passwords'
 
 const PARAMS = { memoryCost: 19456, timeCost: 2 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, spyOn } from 'bun:test'
-import { limitHashing } from '../../src/auth/hash-limit'
-import type { PasswordHasher } from '../../src/auth/passwords'
-import { loadConfig } from '../../src/config'
+import { limitHashing } from '../../src/server/auth/hash-limit'
+import type { PasswordHasher } from '../../src/server/auth/passwords'
+import { loadConfig } from '../../src/server/config'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 /** A hasher whose calls finish when the test says, counting how many run at once. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { ACCOUNTS_SETTINGS } from '../../plugins/accounts/settings'
-import { createMailer } from '../../src/auth/mailer'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { createMailer } from '../../src/server/auth/mailer'
 
 describe('createMailer without SMTP_URL', () => {
 	it('writes the whole message, link and token included, to the log at info level', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { validatePassword } from '../../src/auth/password-policy'
+import { validatePassword } from '../../src/server/auth/password-policy'
 
 describe('validatePassword', () => {
 	it('accepts a strong password unrelated to the user', () => {

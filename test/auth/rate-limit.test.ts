@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type DatabaseHandle, openDatabase } from '../../db/client'
-import { createRateLimiter } from '../../src/auth/rate-limit'
+import { createRateLimiter } from '../../src/server/auth/rate-limit'
 
 let dir: string
 let handle: DatabaseHandle

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { randomToken, sha256 } from '../../src/auth/crypto'
-import { openSealedSession, type SessionSecrets, sealSession } from '../../src/auth/session-seal'
+import { randomToken, sha256 } from '../../src/server/auth/crypto'
+import { openSealedSession, type SessionSecrets, sealSession } from '../../src/server/auth/session-seal'
 
 const SECRETS: SessionSecrets = {
 	csrfToken: randomToken(32),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { createTokenSigner, readClaims } from '../../src/auth/tokens'
+import { createTokenSigner, readClaims } from '../../src/server/auth/tokens'
 
 const signer = createTokenSigner('x'.repeat(32))
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { defineCommand, definePlugin } from '../../src/plugin/api'
+import { defineCommand, definePlugin } from '../../src/server/plugin/api'
 
 /**
  * What the shards of the bus benchmark allow: one command that declares `getOption` (TDLib answers

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createEmulatorBackend, SEED_CHATS } from '../../src/telegram/emulator'
-import { createCloudBackend } from '../../src/telegram/emulator/cloud'
-import { encodeWorld } from '../../src/telegram/emulator/cloud/world-state'
-import { createSeededWorld } from '../../src/telegram/emulator/seed'
-import type { Backend, BackendClient, TdRequest } from '../../src/telegram/types'
+import { createEmulatorBackend, SEED_CHATS } from '../../src/emulator'
+import { createCloudBackend } from '../../src/emulator/cloud'
+import { encodeWorld } from '../../src/emulator/cloud/world-state'
+import { createSeededWorld } from '../../src/emulator/seed'
+import type { Backend, BackendClient, TdRequest } from '../../src/runtime/telegram/types'
 
 /**
  * What keeping the emulated cloud costs the emulator's path: requests per second to one logged-in

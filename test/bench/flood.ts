@@ -8,7 +8,7 @@
  * The governor and the emulated clients run in this process (test/flood/harness.ts): what is
  * measured is the pacing, not IPC.
  */
-import { wallClock } from '../../src/flood/clock'
+import { wallClock } from '../../src/runtime/flood/clock'
 import { harness, sendText } from '../flood/harness'
 
 const ACCOUNTS = 10

@@ -10,7 +10,7 @@
  *
  *   node_modules/.bin/bun test/bench/frame-json.ts        (BENCH_ROUNDS, BENCH_MS)
  */
-import { parseFrame } from '../../src/gateway/frame-json'
+import { parseFrame } from '../../src/server/gateway/frame-json'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const MS = Number(process.env.BENCH_MS ?? 300)

@@ -12,9 +12,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as tdl from 'tdl'
-import { configureTdl } from '../../src/telegram/tdlib'
-import { createHeldClient } from '../../src/telegram/tdlib-client'
-import { generateDatabaseKey } from '../../src/util/key-crypto'
+import { generateDatabaseKey } from '../../src/common/util/key-crypto'
+import { configureTdl } from '../../src/runtime/telegram/tdlib'
+import { createHeldClient } from '../../src/runtime/telegram/tdlib-client'
 
 export interface StartFigures {
 	/** Per client: wall, user CPU and system CPU milliseconds. */

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SupervisorClient } from '../../src/supervisor/client'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { SupervisorClient } from '../../src/runtime/supervisor/client'
 
 /**
  * IPC round trips to the emulator through a real supervisor child, per transport: one request at

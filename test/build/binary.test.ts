@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createClient } from '@libsql/client'
 import { buildBinary } from '../../src/build/compile'
-import { tdjsonPath } from '../../src/telegram/tdjson'
+import { tdjsonPath } from '../../src/runtime/telegram/tdjson'
 import { runToEnd, startServerProcess } from './server-process'
 import { consoleSmoke, restSmoke, wsSmoke } from './smoke'
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'bun:test'
-import { checkShardRequest, methodsByLabel } from '../../src/bus/allowed'
-import type { InvokeMessage } from '../../src/supervisor/protocol'
-import { READ_PART_BYTES } from '../../src/userbots/file-download'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { checkShardRequest, methodsByLabel } from '../../src/runtime/bus/allowed'
+import type { InvokeMessage } from '../../src/runtime/supervisor/protocol'
+import { READ_PART_BYTES } from '../../src/server/userbots/file-download'
 
 /** What a shard lets through for the files route's reads of a file on its host (`userbots:read`). */
 const byLabel = methodsByLabel([])

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SEED_PHOTO_PNG } from '../../src/telegram/emulator/seed/read-side'
+import { SEED_PHOTO_PNG } from '../../src/emulator/seed/read-side'
 import type { TestInstance } from '../helpers'
 import { connectWs, registerUser, type TestUser } from '../helpers-ws'
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { FEED_LAG_MS, GatewayReconcile, type Reconcilable } from '../../src/bus/gateway-health'
+import { FEED_LAG_MS, GatewayReconcile, type Reconcilable } from '../../src/runtime/bus/gateway-health'
 
 /** The gateway's periodic check, on its own: what `/health` says of leases and the feed, check by check. */
 describe('a gateway’s reconciliation of the bus', () => {

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, jest } from 'bun:test'
 import type { KV } from '@nats-io/kv'
-import { BusCodec } from '../../src/bus/codec'
-import { Membership } from '../../src/bus/membership'
-import { BusKey } from '../../src/bus/seal'
-import { kvSubject, MEMBERS_BUCKET, shardKey } from '../../src/bus/subjects'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { BusCodec } from '../../src/runtime/bus/codec'
+import { Membership } from '../../src/runtime/bus/membership'
+import { BusKey } from '../../src/runtime/bus/seal'
+import { kvSubject, MEMBERS_BUCKET, shardKey } from '../../src/runtime/bus/subjects'
 
 /**
  * A shard's heartbeats go on whatever became of the one before: a put that never settles (a request

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'bun:test'
-import { type LiveShard, parseRoom, place } from '../../src/bus/placement'
-import { ownerOf } from '../../src/supervisor/rendezvous'
+import { type LiveShard, parseRoom, place } from '../../src/runtime/bus/placement'
+import { ownerOf } from '../../src/runtime/supervisor/rendezvous'
 
-/** The placement rule every gateway and shard computes (src/bus/placement.ts), without a bus. */
+/** The placement rule every gateway and shard computes (src/runtime/bus/placement.ts), without a bus. */
 const room = (clients: number, used: number) => ({ clients, used, reason: `${clients} places` })
 const shards = (entries: Record<string, LiveShard['room'] | null>) =>
 	new Map(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { RemoteRuntime } from '../../src/bus/remote-runtime'
+import { RemoteRuntime } from '../../src/runtime/bus/remote-runtime'
 import type { TestInstance } from '../helpers'
 import { getTestInstance } from '../helpers'
 import { connectWs, createLoggedInUserbot, registerUser } from '../helpers-ws'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { BusKey, REPLAY_WINDOW_MS, ReplayGuard } from '../../src/bus/seal'
+import { BusKey, REPLAY_WINDOW_MS, ReplayGuard } from '../../src/runtime/bus/seal'
 
 /** The sealing of every bus message, on its own: what opens, what does not, and why. */
 describe('sealed bus messages', () => {

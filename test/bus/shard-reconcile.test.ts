@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'bun:test'
-import type { LeaseRecord, LeaseView } from '../../src/bus/lease-view'
-import type { LeaseHolder } from '../../src/bus/leases'
-import { type ReconcilableShard, ShardReconcile } from '../../src/bus/shard-reconcile'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import type { LeaseRecord, LeaseView } from '../../src/runtime/bus/lease-view'
+import type { LeaseHolder } from '../../src/runtime/bus/leases'
+import { type ReconcilableShard, ShardReconcile } from '../../src/runtime/bus/shard-reconcile'
 
 /**
  * A shard's periodic check must go on whatever one of its steps does: a step that never ends (a

@@ -2,16 +2,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Bus, connectBus } from '../../src/bus/connection'
-import { BusKey } from '../../src/bus/seal'
+import { createLogger } from '../../src/common/util/logger'
+import { type Bus, connectBus } from '../../src/runtime/bus/connection'
+import { BusKey } from '../../src/runtime/bus/seal'
 import {
 	checkSharedSecrets,
 	checkSharedStorage,
 	SecretsMismatchError,
 	StorageMismatchError,
-} from '../../src/bus/storage'
-import { BUS_KEY_KEY, SECRETS_KEY, STORAGE_KEY } from '../../src/bus/subjects'
-import { createLogger } from '../../src/util/logger'
+} from '../../src/runtime/bus/storage'
+import { BUS_KEY_KEY, SECRETS_KEY, STORAGE_KEY } from '../../src/runtime/bus/subjects'
 import { type NatsServer, startNats } from './cluster'
 import { busConfigOf } from './nats'
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'bun:test'
 import type { KV, KvEntry } from '@nats-io/kv'
-import { BusCodec } from '../../src/bus/codec'
-import { LeaseView } from '../../src/bus/lease-view'
-import { Membership } from '../../src/bus/membership'
-import { BusKey } from '../../src/bus/seal'
-import { kvSubject, LEASES_BUCKET, MEMBERS_BUCKET } from '../../src/bus/subjects'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { BusCodec } from '../../src/runtime/bus/codec'
+import { LeaseView } from '../../src/runtime/bus/lease-view'
+import { Membership } from '../../src/runtime/bus/membership'
+import { BusKey } from '../../src/runtime/bus/seal'
+import { kvSubject, LEASES_BUCKET, MEMBERS_BUCKET } from '../../src/runtime/bus/subjects'
 import { until } from './cluster'
 
 /**

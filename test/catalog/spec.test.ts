@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import Ajv from 'ajv'
 import * as v from 'valibot'
-import type { Catalog, CatalogCommand } from '../../src/catalog/catalog'
+import type { Catalog, CatalogCommand } from '../../src/server/catalog/catalog'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { SPEC_COMMANDS, SPEC_ERRORS } from './spec-commands'
 

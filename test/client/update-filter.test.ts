@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { createClient, type UpdateFilter } from 'userbot-gateway/client'
 import { startTestServer, type TestServer, type TestUser } from 'userbot-gateway/testing'
-import { createSubscriptions, subscribeFrame } from '../../src/client/subscriptions'
-import type { EventFilterInput } from '../../src/updates/filter'
+import { createSubscriptions, subscribeFrame } from '../../packages/client/src/ws/subscriptions'
+import type { EventFilterInput } from '../../src/server/updates/filter'
 
 /** Issue 46 in the typed client: `updates(id, {filter})` sends the filter, and again on every resubscription. */
 const LOUNGE = -1000000003001

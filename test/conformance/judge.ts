@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp } from '../../src/app'
-import { loadConfig } from '../../src/config'
-import type { RecordedRequest } from '../../src/supervisor/request-log'
-import { TD_SCHEMA } from '../../src/telegram/schema/index'
-import { createParseOnlyClient } from '../../src/telegram/tdlib'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import type { RecordedRequest } from '../../src/runtime/supervisor/request-log'
+import { TD_SCHEMA } from '../../src/runtime/telegram/schema'
+import { createParseOnlyClient } from '../../src/runtime/telegram/tdlib'
+import { createApp } from '../../src/server/app'
+import { loadConfig } from '../../src/server/config'
 import { TESTED_METHODS } from '../plugins/commands-td-invoke/methods'
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { SEED_CHATS } from '../../src/telegram/emulator/seed'
-import { LOUNGE_EXTRA_MESSAGES, SEED_PHOTO_PNG } from '../../src/telegram/emulator/seed/read-side'
+import { SEED_CHATS } from '../../src/emulator/seed'
+import { LOUNGE_EXTRA_MESSAGES, SEED_PHOTO_PNG } from '../../src/emulator/seed/read-side'
 import {
 	createUserbot,
 	logInOverRest,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Page } from 'playwright-core'
-import { emulatorRequest } from '../../src/telegram/emulator'
+import { emulatorRequest } from '../../src/emulator'
 import { logIn, register, screenshot } from './browser'
 import { addUserbotCard, type Session, SLOW, unexpected, useConsole } from './harness'
 

@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../../src/config'
-import { gatewayEnv, startGateways } from '../../src/fleet/gateways'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { loadConfig } from '../../src/server/config'
+import { gatewayEnv, startGateways } from '../../src/server/fleet/gateways'
 
 /** GATEWAYS and GATEWAY_INDEX: what they need, one line when it is missing, what each gateway gets. */
 const dir = mkdtempSync(join(tmpdir(), 'ubg-gateways-config-'))

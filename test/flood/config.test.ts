@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { loadConfig } from '../../src/config'
-import { DEFAULT_FLOOD_LIMITS } from '../../src/flood/limits'
+import { DEFAULT_FLOOD_LIMITS } from '../../src/runtime/flood/limits'
+import { loadConfig } from '../../src/server/config'
 
 const limitsOf = (env: Record<string, string>) =>
 	loadConfig({ DATA_DIR: '/tmp/ubg-flood-config', ...env }).flood.limits

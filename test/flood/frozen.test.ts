@@ -56,7 +56,7 @@ describe('account health: frozen', () => {
 describe('frozen, in the process that runs the account', () => {
 	it('a client started again stays frozen until TDLib says the freeze ended', async () => {
 		const { harness } = await import('./harness')
-		const { emulatorRequest } = await import('../../src/telegram/emulator')
+		const { emulatorRequest } = await import('../../src/emulator')
 		const h = await harness({
 			governor: null,
 			emulator: { limits: {}, delaySeconds: 2 },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { FloodRefusedTd } from '../../src/supervisor/governed-runtime'
-import { TdError } from '../../src/telegram/types'
+import { FloodRefusedTd } from '../../src/runtime/supervisor/governed-runtime'
+import { TdError } from '../../src/runtime/telegram/types'
 import { harness, sendText } from './harness'
 
 const ALICE = 1

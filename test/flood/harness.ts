@@ -1,14 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Clock, ManualClock } from '../../src/flood/clock'
-import type { FloodLimits } from '../../src/flood/limits'
-import type { LocalRuntime, RuntimeEvent } from '../../src/supervisor'
-import { type GovernedRuntime, governRuntime } from '../../src/supervisor/governed-runtime'
-import { createEmulatorBackend } from '../../src/telegram/emulator'
-import { type EmulatorFloodOptions, withFloodLimits } from '../../src/telegram/emulator/flood'
-import type { BackendClient, TdRequest } from '../../src/telegram/types'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { createEmulatorBackend } from '../../src/emulator'
+import { type EmulatorFloodOptions, withFloodLimits } from '../../src/emulator/flood'
+import { type Clock, ManualClock } from '../../src/runtime/flood/clock'
+import type { FloodLimits } from '../../src/runtime/flood/limits'
+import type { LocalRuntime, RuntimeEvent } from '../../src/runtime/supervisor'
+import { type GovernedRuntime, governRuntime } from '../../src/runtime/supervisor/governed-runtime'
+import type { BackendClient, TdRequest } from '../../src/runtime/telegram/types'
 
 /**
  * The governor in front of in-process emulated clients whose flood limits run on the same

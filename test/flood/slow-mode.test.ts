@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { SEED_CHATS } from '../../src/telegram/emulator'
+import { SEED_CHATS } from '../../src/emulator'
 import { harness, sendText } from './harness'
 
 /** The seed's supergroup: Bob owns it, Eve is a member who is no administrator. */

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
-import type { CompanyEvent } from '../../src/context'
-import { ManualClock } from '../../src/flood/clock'
-import { HealthBoard, type StatusChange, type UserbotStatus } from '../../src/flood/health'
-import type { ObservedEvent } from '../../src/updates/hub'
-import { StatusTracker } from '../../src/userbots/status-tracker'
+import { ManualClock } from '../../src/runtime/flood/clock'
+import { HealthBoard, type StatusChange, type UserbotStatus } from '../../src/runtime/flood/health'
+import type { CompanyEvent } from '../../src/server/context'
+import type { ObservedEvent } from '../../src/server/updates/hub'
+import { StatusTracker } from '../../src/server/userbots/status-tracker'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
-import { CLOSE_INVALID_UTF8, REASON_INVALID_UTF8 } from '../../src/wire/close'
+import { CLOSE_INVALID_UTF8, REASON_INVALID_UTF8 } from '../../src/common/wire/close'
 import { connectWs, createMessagingFixture, type MessagingFixture, sessionCookie } from '../helpers-ws'
 import { frame, openRawWebSocket } from '../raw-ws.mjs'
 

@@ -2,10 +2,15 @@ import * as v from 'valibot'
 import { accounts } from '../../plugins/accounts'
 import { messagesCommands } from '../../plugins/commands-messages'
 import { userbots } from '../../plugins/userbots'
-import { CommandError, type CommandGroup, defineCommand, defineCommandGroup } from '../../src/commands/define'
-import { definePlugin, type PluginDefinition } from '../../src/plugin/define'
-import { emulatorRequest } from '../../src/telegram/emulator'
-import type { TdMethod } from '../../src/telegram/types'
+import { emulatorRequest } from '../../src/emulator'
+import type { TdMethod } from '../../src/runtime/telegram/types'
+import {
+	CommandError,
+	type CommandGroup,
+	defineCommand,
+	defineCommandGroup,
+} from '../../src/server/commands/define'
+import { definePlugin, type PluginDefinition } from '../../src/server/plugin/define'
 
 /** The emulator's own pause, typed as the TDLib method it is sent as. */
 const emulatorDelay = 'emulatorDelay' as TdMethod

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import fc from 'fast-check'
-import { parseFrame } from '../../src/gateway/frame-json'
+import { parseFrame } from '../../src/server/gateway/frame-json'
 
 /** The frame parse: JSON.parse, but an integer literal past 2^53 keeps every digit (a bigint). */
 describe('parseFrame', () => {

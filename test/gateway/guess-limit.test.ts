@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { RequestEvent } from '../../src/supervisor/types'
+import type { RequestEvent } from '../../src/runtime/supervisor/types'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { type ChatUpdate, connectWs, registerUser, type TestUser, type WsClient } from '../helpers-ws'
 import { loginUserbot } from '../plugins/commands-security/support'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { RequestEvent } from '../../src/supervisor/types'
-import { SEED_CHATS } from '../../src/telegram/emulator'
+import { SEED_CHATS } from '../../src/emulator'
+import type { RequestEvent } from '../../src/runtime/supervisor/types'
 import { createMessagingFixture, type MessagingFixture, type WsClient } from '../helpers-ws'
 import { hostileFor, LOCAL_BY_NUMBER, type Place } from './hostile-places'
 import { CHAT_ADMIN, MEMBERS, SESSIONS } from './hostile-places-groups'

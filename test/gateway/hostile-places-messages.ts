@@ -1,4 +1,4 @@
-import { SEED_CHATS } from '../../src/telegram/emulator'
+import { SEED_CHATS } from '../../src/emulator'
 import type { Place } from './hostile-places'
 
 /** The messages group's places for client objects (issue 7, item 1). */

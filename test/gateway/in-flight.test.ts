@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { MAX_IN_FLIGHT, MAX_IN_FLIGHT_CHARS } from '../../src/gateway/dispatch'
+import { MAX_IN_FLIGHT, MAX_IN_FLIGHT_CHARS } from '../../src/server/gateway/dispatch'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 import { heldCommands, pluginsWith, testCommands } from './fixtures'
 

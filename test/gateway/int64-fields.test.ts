@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import { SEED_CHATS } from '../../src/telegram/emulator'
-import type { TdRequest } from '../../src/telegram/types'
+import { SEED_CHATS } from '../../src/emulator'
+import type { TdRequest } from '../../src/runtime/telegram/types'
 import { bareInteger, createMessagingFixture, type MessagingFixture, type WsClient } from '../helpers-ws'
 
 /**

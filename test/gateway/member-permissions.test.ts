@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { RequestEvent } from '../../src/supervisor/types'
-import { SEED_CHATS } from '../../src/telegram/emulator'
+import { SEED_CHATS } from '../../src/emulator'
+import type { RequestEvent } from '../../src/runtime/supervisor/types'
 import { connectWs, registerUser, type WsClient } from '../helpers-ws'
 import { type Company, joinCompany, startCompany } from './company'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { CatalogCommand } from '../../src/catalog/catalog'
+import type { CatalogCommand } from '../../src/server/catalog/catalog'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 
 /**

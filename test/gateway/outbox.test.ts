@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import type { ServerWebSocket } from 'bun'
-import { createOutbox } from '../../src/gateway/outbox'
+import { createOutbox } from '../../src/server/gateway/outbox'
 
 /**
  * The outbox alone, against a socket that answers `send` as Bun does: the byte count, -1 when it had

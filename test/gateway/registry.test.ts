@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { messagesCommands } from '../../plugins/commands-messages'
-import { defineCommand, defineCommandGroup } from '../../src/commands/define'
-import { createCommandRegistry } from '../../src/commands/registry'
+import { defineCommand, defineCommandGroup } from '../../src/server/commands/define'
+import { createCommandRegistry } from '../../src/server/commands/registry'
 import { getTestInstance } from '../helpers'
 import { pluginsWith } from './fixtures'
 

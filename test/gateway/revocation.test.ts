@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userProfile } from '../../db/schema'
-import { readClaims } from '../../src/auth/tokens'
+import { readClaims } from '../../src/server/auth/tokens'
 import { getTestInstance, type TestInstance } from '../helpers'
 import {
 	connectWs,

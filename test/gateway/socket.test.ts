@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'bun:test'
-import type { Credential, Principal } from '../../src/auth/types'
-import { Running } from '../../src/gateway/running'
-import { GatewaySocket, type SocketPorts } from '../../src/gateway/socket'
-import { createDeadlineQueue } from '../../src/supervisor/deadlines'
 import {
 	CLOSE_GOING_AWAY,
 	CLOSE_POLICY,
 	REASON_EXPIRED,
 	REASON_REVOKED,
 	REASON_SHUTTING_DOWN,
-} from '../../src/wire/close'
+} from '../../src/common/wire/close'
+import { createDeadlineQueue } from '../../src/runtime/supervisor/deadlines'
+import type { Credential, Principal } from '../../src/server/auth/types'
+import { Running } from '../../src/server/gateway/running'
+import { GatewaySocket, type SocketPorts } from '../../src/server/gateway/socket'
 
 /**
  * The socket's state machine, without a server: what it writes and how it closes, by state. The

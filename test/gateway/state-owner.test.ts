@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { accounts } from '../../plugins/accounts'
 import { userbots } from '../../plugins/userbots'
-import { definePlugin } from '../../src/plugin/define'
+import { definePlugin } from '../../src/server/plugin/define'
 import { getTestInstance } from '../helpers'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 
 /**
- * Whether an account is ready is the state owner's answer (src/userbots/lifecycle/states.ts), not
+ * Whether an account is ready is the state owner's answer (src/server/userbots/lifecycle/states.ts), not
  * the runtime's cache: the REST view, the pushes and the commands say the same.
  */
 const READY = 'authorizationStateReady'

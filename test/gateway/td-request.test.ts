@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { checkTdRequest, INVALID_REQUEST, UNDECLARED_METHOD } from '../../src/commands/td-request'
-import { uploadsDir } from '../../src/commands/uploads'
+import { checkTdRequest, INVALID_REQUEST, UNDECLARED_METHOD } from '../../src/server/commands/td-request'
+import { uploadsDir } from '../../src/server/commands/uploads'
 
 /** The one check of a TDLib request, made by the gateway and again by a shard. */
 describe('checkTdRequest', () => {

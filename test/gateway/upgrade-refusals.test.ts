@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { createHmac } from 'node:crypto'
 import { connect } from 'node:net'
-import { readClaims } from '../../src/auth/tokens'
+import { readClaims } from '../../src/server/auth/tokens'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { registerUser, type TestUser } from '../helpers-ws'
 

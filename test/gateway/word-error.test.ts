@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
-import { CommandError } from '../../src/commands/define'
-import { wordError } from '../../src/gateway/errors'
-import { RuntimeError, TdError } from '../../src/telegram/types'
+import { RuntimeError, TdError } from '../../src/runtime/telegram/types'
+import { CommandError } from '../../src/server/commands/define'
+import { wordError } from '../../src/server/gateway/errors'
 
 describe('wordError', () => {
 	it('words every failure as the wire says it, in one place', () => {

@@ -4,7 +4,7 @@ import {
 	formatAddress,
 	isAddressOrCidr,
 	parseAddress,
-} from '../../src/http/client-address'
+} from '../../src/server/http/client-address'
 
 const headers = (h: Record<string, string>) => new Headers(h)
 

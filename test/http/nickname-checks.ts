@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect } from 'bun:test'
-import { builtInPlugins } from '../../src/app'
-import type { PluginDefinition } from '../../src/plugin/define'
+import { builtInPlugins } from '../../src/server/app'
+import type { PluginDefinition } from '../../src/server/plugin/define'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { t } from 'elysia'
 import * as v from 'valibot'
-import { bodyJson } from '../../src/http/body-schema'
+import { bodyJson } from '../../src/server/http/body-schema'
 import {
 	AccountFields,
 	describeRoutes,
@@ -13,8 +13,8 @@ import {
 	ROUTE_ERRORS,
 	restRoute,
 	serveRoutes,
-} from '../../src/plugin/api'
-import { definePlugin } from '../../src/plugin/define'
+} from '../../src/server/plugin/api'
+import { definePlugin } from '../../src/server/plugin/define'
 import { expectNoObject, expectRefusals, serveWith } from './nickname-checks'
 
 /**

@@ -10,8 +10,8 @@ import {
 	ROUTE_ERRORS,
 	restRoute,
 	serveRoutes,
-} from '../../src/plugin/api'
-import { definePlugin } from '../../src/plugin/define'
+} from '../../src/server/plugin/api'
+import { definePlugin } from '../../src/server/plugin/define'
 import { expectNoObject, expectRefusals, serveWith } from './nickname-checks'
 
 /**

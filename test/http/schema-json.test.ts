@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
-import { documentedAs } from '../../src/http/body-schema'
-import { schemaJson } from '../../src/http/schema-json'
-import { Detail, FieldErrors, Id } from '../../src/openapi/schemas'
+import { documentedAs } from '../../src/server/http/body-schema'
+import { schemaJson } from '../../src/server/http/schema-json'
+import { Detail, FieldErrors, Id } from '../../src/server/openapi/schemas'
 
-/** The documents' JSON of valibot schemas (src/http/schema-json.ts): the forms the documents keep. */
+/** The documents' JSON of valibot schemas (src/server/http/schema-json.ts): the forms the documents keep. */
 describe('schemaJson', () => {
 	it('shows a part documented as its own JSON wherever it sits', () => {
 		const own = documentedAs(

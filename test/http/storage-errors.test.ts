@@ -8,9 +8,9 @@ import { DrizzleQueryError } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/libsql'
 import { sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { Elysia } from 'elysia'
-import { errorHandler } from '../../src/http/errors'
-import { storageFailure } from '../../src/http/storage-errors'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { errorHandler } from '../../src/server/http/errors'
+import { storageFailure } from '../../src/server/http/storage-errors'
 
 /**
  * Real failures of real storage: ENOSPC from writing to /dev/full, SQLITE_FULL from an SQLite

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { WWW_AUTHENTICATE } from '../../src/http/errors'
+import { WWW_AUTHENTICATE } from '../../src/server/http/errors'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 /**

@@ -2,15 +2,15 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { Elysia, t } from 'elysia'
 import { accountsApi } from '../../plugins/accounts/api'
 import { userbotsApi } from '../../plugins/userbots/api'
-import { builtInPlugins } from '../../src/app'
+import { builtInPlugins } from '../../src/server/app'
 import {
 	BEARER_OR_SESSION,
 	documentedOnly,
 	PUBLIC_WRITE,
 	policyHook,
 	ROUTE_ERRORS,
-} from '../../src/plugin/api'
-import { definePlugin } from '../../src/plugin/define'
+} from '../../src/server/plugin/api'
+import { definePlugin } from '../../src/server/plugin/define'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 type Operation = {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { apiKey } from '../../db/schema'
-import { LAST_USE_EVERY_MS } from '../../src/auth/api-keys'
+import { LAST_USE_EVERY_MS } from '../../src/server/auth/api-keys'
 import { type Company, startCompany } from '../gateway/company'
 import { connectWs, createLoggedInUserbot, type WsClient } from '../helpers-ws'
 
@@ -82,7 +82,7 @@ describe('creating and listing keys', () => {
 	})
 })
 
-describe("the creation's body, validated by the route's schema (src/keys/body.ts)", () => {
+describe("the creation's body, validated by the route's schema (src/server/keys/body.ts)", () => {
 	it("answers each field's first problem in DRF's words, never quoting a value", async () => {
 		const res = await c.call('POST', '/api/keys/', c.owner.access, {
 			name: null,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'bun:test'
 import { Counter, Histogram, Registry } from 'prom-client'
-import { routeTally } from '../../src/metrics/route-tally'
+import { routeTally } from '../../src/server/metrics/route-tally'
 
 /**
- * The HTTP requests' tally (src/metrics/route-tally.ts) renders what prom-client's own Counter and
+ * The HTTP requests' tally (src/server/metrics/route-tally.ts) renders what prom-client's own Counter and
  * Histogram render for the same requests, line for line: the operators' dashboards see no change.
  */
 const BOUNDS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]

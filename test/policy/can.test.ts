@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { can, type Found, mayRun, reachesEvery } from '../../src/policy/can'
+import { can, type Found, mayRun, reachesEvery } from '../../src/server/policy/can'
 import {
 	BOT_API_POLICY,
 	BOT_TOKEN,
@@ -12,13 +12,13 @@ import {
 	OF_COMPANY,
 	type PolicyEntry,
 	PUBLIC_READ,
-} from '../../src/policy/entry'
-import type { Permission } from '../../src/policy/permissions'
-import { type Principal, standingOf } from '../../src/policy/principal'
-import type { KeyScopes } from '../../src/policy/scopes'
+} from '../../src/server/policy/entry'
+import type { Permission } from '../../src/server/policy/permissions'
+import { type Principal, standingOf } from '../../src/server/policy/principal'
+import type { KeyScopes } from '../../src/server/policy/scopes'
 
 /**
- * The one decision (src/policy/can.ts), case by case: every principal kind docs/policy.md names, on
+ * The one decision (src/server/policy/can.ts), case by case: every principal kind docs/policy.md names, on
  * a resource of its own and on one it must not reach, and the order in which refusals are made.
  */
 const owner: Principal = {

@@ -21,8 +21,8 @@ interface Plan {
 
 async function plan(out: string) {
 	const { WIDEST_ENV } = await import('../../src/entry/generate-docs')
-	const { PRINCIPAL_KINDS } = await import('../../src/policy/kinds')
-	const { operationsOf } = await import('../../src/policy/table')
+	const { PRINCIPAL_KINDS } = await import('../../src/server/policy/kinds')
+	const { operationsOf } = await import('../../src/server/policy/table')
 	const { committedTable, expectedOf, MATRIX_ENV, planOf } = await import('./table-file')
 	const { cellsOfPlan } = await import('./probe')
 	const env = { ...WIDEST_ENV, ...MATRIX_ENV }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'bun:test'
 import { Elysia, t } from 'elysia'
 import * as v from 'valibot'
-import { builtInPlugins } from '../../src/app'
-import { defineCommand } from '../../src/commands/define'
+import { builtInPlugins } from '../../src/server/app'
+import { defineCommand } from '../../src/server/commands/define'
 import {
 	byParam,
 	type CommandPolicy,
@@ -13,7 +13,7 @@ import {
 	type RestContext,
 	restRoute,
 	serveRoutes,
-} from '../../src/plugin/api'
+} from '../../src/server/plugin/api'
 import { getTestInstance } from '../helpers'
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { POLICY_FILE, ROOT } from '../../src/entry/generate-docs'
-import { rolesOf } from '../../src/policy/kinds'
-import type { Operation } from '../../src/policy/table'
+import { rolesOf } from '../../src/server/policy/kinds'
+import type { Operation } from '../../src/server/policy/table'
 import type { Cell, PlannedOp } from './probe'
 
 /**

@@ -8,7 +8,7 @@ import { createLoggedInUserbot, registerUser, sessionCookie, type TestUser } fro
  * The world the matrix test (./matrix.test.ts) tries every route and command in, made once, through
  * the REST API like any client (the database only where no route exists: an account or a company
  * switched off, a key's expiry in the past). Each kind of caller of the policy table
- * (src/policy/kinds.ts) gets its credential; each kind of resource its `mine`, `beyond` and
+ * (src/server/policy/kinds.ts) gets its credential; each kind of resource its `mine`, `beyond` and
  * `foreign` one. It imports nothing of the policy, so that the same world can be built on an older
  * checkout to count what changed (./changed-cells.ts).
  */
@@ -173,7 +173,7 @@ export async function buildWorld(t: TestInstance): Promise<World> {
 	}
 }
 
-/** Each kind of caller's credential, by the table's ids (src/policy/kinds.ts). */
+/** Each kind of caller's credential, by the table's ids (src/server/policy/kinds.ts). */
 async function credentialsOf(
 	t: TestInstance,
 	p: Awaited<ReturnType<typeof people>>,

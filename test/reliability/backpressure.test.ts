@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { SEED_CHATS } from '../../src/telegram/emulator'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { SEED_CHATS } from '../../src/emulator'
 import { createLoggedInUserbot, createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 import { runtimeCounts } from './runtime-counts'
 import { startStalledClients } from './stalled-clients'

@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { SEED_CHATS, SEED_USERS } from '../../src/telegram/emulator'
+import { SEED_CHATS, SEED_USERS } from '../../src/emulator'
 
 /**
  * fast-check's arbitraries for WebSocket frames a hostile or broken client could send: commands of

@@ -1,4 +1,4 @@
-import { SEED_CHATS } from '../../src/telegram/emulator'
+import { SEED_CHATS } from '../../src/emulator'
 
 /**
  * Many authenticated WebSockets held open at once, each sending commands of all five groups and

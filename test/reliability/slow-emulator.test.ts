@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { emulatorRequest, SEED_CHATS } from '../../src/telegram/emulator'
+import { emulatorRequest, SEED_CHATS } from '../../src/emulator'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 import { runtimeCounts } from './runtime-counts'
 

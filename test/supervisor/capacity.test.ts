@@ -2,8 +2,9 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../../src/config'
-import { createRuntime, type LocalRuntime } from '../../src/supervisor'
+import { createLogger } from '../../src/common/util/logger'
+import { createEmulatorBackend } from '../../src/emulator'
+import { createRuntime, type LocalRuntime } from '../../src/runtime/supervisor'
 import {
 	autoSupervisors,
 	BYTES_PER_CLIENT,
@@ -11,15 +12,14 @@ import {
 	FD_RESERVE,
 	FDS_PER_CLIENT,
 	memoryCapacity,
-} from '../../src/supervisor/capacity'
-import { createChildHost } from '../../src/supervisor/child-host'
-import { SupervisorClient } from '../../src/supervisor/client'
-import { type ChildMessage, fromWireError } from '../../src/supervisor/protocol'
-import { ownerOf } from '../../src/supervisor/rendezvous'
-import type { ShardedRuntime } from '../../src/supervisor/sharded'
-import { createEmulatorBackend } from '../../src/telegram/emulator'
-import { RuntimeError } from '../../src/telegram/types'
-import { createLogger } from '../../src/util/logger'
+} from '../../src/runtime/supervisor/capacity'
+import { createChildHost } from '../../src/runtime/supervisor/child-host'
+import { SupervisorClient } from '../../src/runtime/supervisor/client'
+import { type ChildMessage, fromWireError } from '../../src/runtime/supervisor/protocol'
+import { ownerOf } from '../../src/runtime/supervisor/rendezvous'
+import type { ShardedRuntime } from '../../src/runtime/supervisor/sharded'
+import { RuntimeError } from '../../src/runtime/telegram/types'
+import { loadConfig } from '../../src/server/config'
 import { rejection } from './helpers'
 
 /**

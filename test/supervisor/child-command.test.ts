@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { childCommand } from '../../src/supervisor/child-process'
+import { childCommand } from '../../src/runtime/supervisor/child-process'
 
 const dirs: string[] = []
 afterEach(() => {

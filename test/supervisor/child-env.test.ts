@@ -2,7 +2,7 @@ import { describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CHILD_BUN_FLAGS } from '../../src/supervisor/child-process'
+import { CHILD_BUN_FLAGS } from '../../src/runtime/supervisor/child-process'
 
 const printSecret = async (flags: readonly string[], cwd: string) => {
 	const proc = Bun.spawn(

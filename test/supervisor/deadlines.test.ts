@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
-import { createDeadlineQueue, type Deadline } from '../../src/supervisor/deadlines'
-import { PendingRequests } from '../../src/supervisor/pending'
-import { RuntimeError } from '../../src/telegram/types'
+import { createDeadlineQueue, type Deadline } from '../../src/runtime/supervisor/deadlines'
+import { PendingRequests } from '../../src/runtime/supervisor/pending'
+import { RuntimeError } from '../../src/runtime/telegram/types'
 
 function entry(at: number, expired: number[], id = at): Deadline & { done: boolean } {
 	return {

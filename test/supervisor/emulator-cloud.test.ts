@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { ShardedRuntime } from '../../src/supervisor/sharded'
+import type { ShardedRuntime } from '../../src/runtime/supervisor/sharded'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { connectWs, registerUser, type TestUser, type WsClient } from '../helpers-ws'
 

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
-import { folderHolder } from '../../src/telegram/binlog-lock'
-import { RuntimeError } from '../../src/telegram/types'
+import { folderHolder } from '../../src/runtime/telegram/binlog-lock'
+import { RuntimeError } from '../../src/runtime/telegram/types'
 import { lockHolder } from '../telegram/lock-holder'
 import { rejection, startRuntime, type TestRuntime } from './helpers'
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { SupervisorClient, type SupervisorOptions } from '../../src/supervisor/client'
-import type { RuntimeEvent } from '../../src/supervisor/types'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { SupervisorClient, type SupervisorOptions } from '../../src/runtime/supervisor/client'
+import type { RuntimeEvent } from '../../src/runtime/supervisor/types'
 
 export interface TestRuntime {
 	rt: SupervisorClient

@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ManualClock } from '../../src/flood/clock'
-import { createChildHost } from '../../src/supervisor/child-host'
-import { CLIENT_HUNG } from '../../src/supervisor/hung-client'
-import type { ChildMessage } from '../../src/supervisor/protocol'
-import type { Backend, BackendClient, TdUpdate } from '../../src/telegram/types'
+import { ManualClock } from '../../src/runtime/flood/clock'
+import { createChildHost } from '../../src/runtime/supervisor/child-host'
+import { CLIENT_HUNG } from '../../src/runtime/supervisor/hung-client'
+import type { ChildMessage } from '../../src/runtime/supervisor/protocol'
+import type { Backend, BackendClient, TdUpdate } from '../../src/runtime/telegram/types'
 
 /**
  * The child host's liveness probes on a manual clock, over clients the test controls: which one

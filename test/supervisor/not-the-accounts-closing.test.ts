@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createChildHost } from '../../src/supervisor/child-host'
-import type { ChildMessage } from '../../src/supervisor/protocol'
-import { heldByAnotherProcess } from '../../src/telegram/binlog-lock'
-import { createEmulatorBackend } from '../../src/telegram/emulator'
-import type { Backend, BackendClient } from '../../src/telegram/types'
-import { TdError, type TdUpdate } from '../../src/telegram/types'
+import { createEmulatorBackend } from '../../src/emulator'
+import { createChildHost } from '../../src/runtime/supervisor/child-host'
+import type { ChildMessage } from '../../src/runtime/supervisor/protocol'
+import { heldByAnotherProcess } from '../../src/runtime/telegram/binlog-lock'
+import type { Backend, BackendClient } from '../../src/runtime/telegram/types'
+import { TdError, type TdUpdate } from '../../src/runtime/telegram/types'
 
 /**
  * Closings a supervisor child does not tell as the account's state:

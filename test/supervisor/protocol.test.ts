@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { parseChildMessage, parseParentMessage } from '../../src/supervisor/protocol'
+import { parseChildMessage, parseParentMessage } from '../../src/runtime/supervisor/protocol'
 
 describe('supervisor protocol', () => {
 	it('accepts each well-formed parent message', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { ownerOf } from '../../src/supervisor/rendezvous'
+import { ownerOf } from '../../src/runtime/supervisor/rendezvous'
 
 const ids = Array.from({ length: 3000 }, (_, i) => i + 1)
 const owners = (members: string[]) => new Map(ids.map((id) => [id, ownerOf(id, members)]))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { redacted, shapeOf } from '../../src/supervisor/request-log'
+import { redacted, shapeOf } from '../../src/runtime/supervisor/request-log'
 
 describe('the conformance record', () => {
 	it('keeps a request parseable while writing no password or code', () => {

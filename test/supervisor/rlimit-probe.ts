@@ -5,7 +5,7 @@
  * is what shows the raise is this module's.)
  */
 import { readFileSync } from 'node:fs'
-import { setDescriptorLimit } from '../../src/supervisor/rlimit'
+import { setDescriptorLimit } from '../../src/runtime/supervisor/rlimit'
 
 const kernel = () => Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1])
 const down = await setDescriptorLimit(64)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { ownerOf } from '../../src/supervisor/rendezvous'
-import { ShardedRuntime } from '../../src/supervisor/sharded'
+import { ownerOf } from '../../src/runtime/supervisor/rendezvous'
+import { ShardedRuntime } from '../../src/runtime/supervisor/sharded'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 describe('SUPERVISORS=N', () => {

@@ -8,13 +8,13 @@ import {
 	heldByAnotherProcess,
 	heldInThisProcess,
 	lockFolder,
-} from '../../src/telegram/binlog-lock'
-import { TdError, type TdUpdate } from '../../src/telegram/types'
+} from '../../src/runtime/telegram/binlog-lock'
+import { TdError, type TdUpdate } from '../../src/runtime/telegram/types'
 import { lockHolder } from './lock-holder'
 import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 /**
- * The folder lock the emulator takes is real TDLib's (src/telegram/binlog-lock.ts): a POSIX write
+ * The folder lock the emulator takes is real TDLib's (src/runtime/telegram/binlog-lock.ts): a POSIX write
  * lock on `td.binlog`, seen by the other processes, refused in TDLib's words; real TDLib (offline,
  * in the tests' TDLib child) and the emulator's lock refuse each other.
  */
@@ -80,7 +80,7 @@ describe("a TDLib folder's lock", () => {
 		const other = Bun.spawnSync([
 			process.execPath,
 			'-e',
-			`const { lockFolder } = await import(${JSON.stringify(join(import.meta.dir, '../../src/telegram/binlog-lock.ts'))}); console.log(await lockFolder(${JSON.stringify(dir)}, 1).then(() => 'locked', (e) => e.message))`,
+			`const { lockFolder } = await import(${JSON.stringify(join(import.meta.dir, '..', '..', 'src', 'runtime', 'telegram', 'binlog-lock.ts'))}); console.log(await lockFolder(${JSON.stringify(dir)}, 1).then(() => 'locked', (e) => e.message))`,
 		])
 		expect(other.stdout.toString().trim()).toBe(heldByAnotherProcess(join(dir, BINLOG)))
 		second.release()

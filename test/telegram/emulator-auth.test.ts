@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { emulatorRequest } from '../../src/telegram/emulator'
-import { TdError } from '../../src/telegram/types'
+import { emulatorRequest } from '../../src/emulator'
+import { TdError } from '../../src/runtime/telegram/types'
 import { startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 const KEY = { encryptionKey: 'a2V5' }

@@ -3,17 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { createEmulatorBackend, emulatorRequest, SEED_CHATS } from '../../src/telegram/emulator'
-import {
-	BadGraphError,
-	decodeGraph,
-	encodeGraph,
-	NotPlainDataError,
-} from '../../src/telegram/emulator/cloud/codec'
-import { decodeWorld, encodeWorld } from '../../src/telegram/emulator/cloud/world-state'
-import { createSeededWorld } from '../../src/telegram/emulator/seed'
-import { World } from '../../src/telegram/emulator/world'
-import type { BackendClient, TdRequest } from '../../src/telegram/types'
+import { createEmulatorBackend, emulatorRequest, SEED_CHATS } from '../../src/emulator'
+import { BadGraphError, decodeGraph, encodeGraph, NotPlainDataError } from '../../src/emulator/cloud/codec'
+import { decodeWorld, encodeWorld } from '../../src/emulator/cloud/world-state'
+import { createSeededWorld } from '../../src/emulator/seed'
+import { World } from '../../src/emulator/world'
+import type { BackendClient, TdRequest } from '../../src/runtime/telegram/types'
 
 const roundTrip = (v: unknown) => decodeGraph(JSON.parse(JSON.stringify(encodeGraph(v))))
 

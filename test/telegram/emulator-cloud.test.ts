@@ -3,13 +3,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { emulatorRequest } from '../../src/telegram/emulator'
-import { type CloudBackend, cloudSocketPath, createCloudBackend } from '../../src/telegram/emulator/cloud'
-import { tryLock } from '../../src/telegram/emulator/cloud/lock'
-import { CLOUD_LOST } from '../../src/telegram/emulator/cloud/remote'
-import { decodeWorld } from '../../src/telegram/emulator/cloud/world-state'
-import { type BackendClient, TdError, type TdRequest, type TdUpdate } from '../../src/telegram/types'
-import { connectSocket } from '../../src/transport/socket'
+import { connectSocket } from '../../src/common/transport/socket'
+import { emulatorRequest } from '../../src/emulator'
+import { type CloudBackend, cloudSocketPath, createCloudBackend } from '../../src/emulator/cloud'
+import { tryLock } from '../../src/emulator/cloud/lock'
+import { CLOUD_LOST } from '../../src/emulator/cloud/remote'
+import { decodeWorld } from '../../src/emulator/cloud/world-state'
+import { type BackendClient, TdError, type TdRequest, type TdUpdate } from '../../src/runtime/telegram/types'
 
 /**
  * The shared emulated cloud, with its backends in this process: each stands for a supervisor child

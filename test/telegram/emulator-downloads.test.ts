@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { emulatorRequest } from '../../src/telegram/emulator'
-import { DOWNLOAD_PART_BYTES } from '../../src/telegram/emulator/files/downloads'
-import { TdError } from '../../src/telegram/types'
+import { emulatorRequest } from '../../src/emulator'
+import { DOWNLOAD_PART_BYTES } from '../../src/emulator/files/downloads'
+import { TdError } from '../../src/runtime/telegram/types'
 import { login, rejection, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 /** The emulator's downloads in parts, through a real supervisor child: progress, joining, cancelling. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import { SEED_CHATS } from '../../src/telegram/emulator'
-import { TdError } from '../../src/telegram/types'
+import { SEED_CHATS } from '../../src/emulator'
+import { TdError } from '../../src/runtime/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 const BOB = 1 // 1002, no 2FA password

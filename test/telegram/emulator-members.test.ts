@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import { SEED_CHATS } from '../../src/telegram/emulator'
-import { createSeededWorld } from '../../src/telegram/emulator/seed'
-import { TdError } from '../../src/telegram/types'
+import { SEED_CHATS } from '../../src/emulator'
+import { createSeededWorld } from '../../src/emulator/seed'
+import { TdError } from '../../src/runtime/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 // Userbots of this runtime and the seed accounts they log in to.

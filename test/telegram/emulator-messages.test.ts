@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { SEED_CHATS } from '../../src/telegram/emulator'
-import { TdError } from '../../src/telegram/types'
+import { SEED_CHATS } from '../../src/emulator'
+import { TdError } from '../../src/runtime/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 const ALICE = 1

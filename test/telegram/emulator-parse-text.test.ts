@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BackendClient } from '../../src/telegram/backend'
-import { createEmulatorBackend } from '../../src/telegram/emulator'
-import { TdError, type TdRequest } from '../../src/telegram/types'
+import { createEmulatorBackend } from '../../src/emulator'
+import type { BackendClient } from '../../src/runtime/telegram/backend'
+import { TdError, type TdRequest } from '../../src/runtime/telegram/types'
 import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 /**

@@ -2,12 +2,12 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BackendClient } from '../../src/telegram/backend'
-import { createEmulatorBackend, type EmulatorRequest, emulatorRequest } from '../../src/telegram/emulator'
-import { PASSWORD_MIN_AGE, RECOVERY_CODE_LIFETIME } from '../../src/telegram/emulator/auth/password-store'
-import { createSeededWorld } from '../../src/telegram/emulator/seed'
-import type { World } from '../../src/telegram/emulator/world'
-import { TdError, type TdMethod, type TdRequest, type TdResult } from '../../src/telegram/types'
+import { createEmulatorBackend, type EmulatorRequest, emulatorRequest } from '../../src/emulator'
+import { PASSWORD_MIN_AGE, RECOVERY_CODE_LIFETIME } from '../../src/emulator/auth/password-store'
+import { createSeededWorld } from '../../src/emulator/seed'
+import type { World } from '../../src/emulator/world'
+import type { BackendClient } from '../../src/runtime/telegram/backend'
+import { TdError, type TdMethod, type TdRequest, type TdResult } from '../../src/runtime/telegram/types'
 
 /**
  * The emulated 2FA domain, in process so that the world's clock can be moved: the password state

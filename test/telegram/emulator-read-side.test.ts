@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { SEED_CHATS } from '../../src/telegram/emulator'
-import { LOUNGE_EXTRA_MESSAGES, SEED_PHOTO_PNG } from '../../src/telegram/emulator/seed/read-side'
-import { TdError } from '../../src/telegram/types'
+import { SEED_CHATS } from '../../src/emulator'
+import { LOUNGE_EXTRA_MESSAGES, SEED_PHOTO_PNG } from '../../src/emulator/seed/read-side'
+import { TdError } from '../../src/runtime/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 /** The emulator's read side, through a real supervisor child: histories, searches, people, files. */

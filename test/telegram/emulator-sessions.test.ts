@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import { emulatorRequest } from '../../src/telegram/emulator'
-import { TdError } from '../../src/telegram/types'
+import { emulatorRequest } from '../../src/emulator'
+import { TdError } from '../../src/runtime/telegram/types'
 import { login, startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 const tdError = async (p: Promise<unknown>) => {

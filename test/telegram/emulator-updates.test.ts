@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { createEmulatorBackend } from '../../src/telegram/emulator'
-import type { TdUpdate } from '../../src/telegram/types'
+import { createEmulatorBackend } from '../../src/emulator'
+import type { TdUpdate } from '../../src/runtime/telegram/types'
 
 describe('emulator updates', () => {
 	it('follows a sent message with updateMessageSendSucceeded naming the temporary id', async () => {

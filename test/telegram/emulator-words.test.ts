@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BackendClient } from '../../src/telegram/backend'
-import { createEmulatorBackend, SEED_CHATS } from '../../src/telegram/emulator'
-import { tdjsonPath } from '../../src/telegram/tdjson'
-import { TdError, type TdRequest, type TdUpdate } from '../../src/telegram/types'
+import { createEmulatorBackend, SEED_CHATS } from '../../src/emulator'
+import type { BackendClient } from '../../src/runtime/telegram/backend'
+import { tdjsonPath } from '../../src/runtime/telegram/tdjson'
+import { TdError, type TdRequest, type TdUpdate } from '../../src/runtime/telegram/types'
 import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 /**
@@ -14,7 +14,7 @@ import { startTdlibChild, type TdlibChild } from './tdlib-child'
  * names in capitals are the Telegram server's, and strings naming the emulator are its own.
  */
 
-const EMULATOR_SOURCES = join(import.meta.dir, '../../src/telegram/emulator')
+const EMULATOR_SOURCES = join(import.meta.dir, '..', '..', 'src', 'emulator')
 
 /** Telegram's server errors (`PASSWORD_HASH_INVALID`) and the emulator's own words are not TDLib's. */
 const isServerName = (text: string) => /^[A-Z][A-Z0-9_]*$/.test(text)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { withLazyDatabase } from '../../src/telegram/lazy-database'
-import type { BackendClient, TdRequest, TdUpdate } from '../../src/telegram/types'
+import { withLazyDatabase } from '../../src/runtime/telegram/lazy-database'
+import type { BackendClient, TdRequest, TdUpdate } from '../../src/runtime/telegram/types'
 
 /** A TDLib client instance whose answers the test hands out, in the order it chooses. */
 class FakeInstance implements BackendClient {

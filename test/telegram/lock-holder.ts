@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 
-const LOCK_MODULE = join(import.meta.dir, '../../src/telegram/binlog-lock.ts')
+const LOCK_MODULE = join(import.meta.dir, '..', '..', 'src', 'runtime', 'telegram', 'binlog-lock.ts')
 
 /**
  * Another process that locks a TDLib folder as the emulator (and TDLib) does, and holds it until it

@@ -1,6 +1,6 @@
-import { hostsOf, NEVER_PROBE } from '../../src/telegram/schema/generate'
-import type { FieldKind } from '../../src/telegram/schema/index'
-import { fieldKind, TD_SCHEMA } from '../../src/telegram/schema/index'
+import type { FieldKind } from '../../src/runtime/telegram/schema'
+import { fieldKind, TD_SCHEMA } from '../../src/runtime/telegram/schema'
+import { hostsOf, NEVER_PROBE } from '../../src/runtime/telegram/schema/generate'
 
 /**
  * Requests to feed both real TDLib and the emulator's parser: for every field of every function

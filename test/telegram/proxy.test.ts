@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'bun:test'
-import { createEmulatorBackend } from '../../src/telegram/emulator'
-import { prepareNetwork, proxySecretFault, type SetupInvoke, type TdProxy } from '../../src/telegram/proxy'
-import { TdError, type TdRequest } from '../../src/telegram/types'
+import { createEmulatorBackend } from '../../src/emulator'
+import {
+	prepareNetwork,
+	proxySecretFault,
+	type SetupInvoke,
+	type TdProxy,
+} from '../../src/runtime/telegram/proxy'
+import { TdError, type TdRequest } from '../../src/runtime/telegram/types'
 
 /**
  * Issue 28: the order of a client's network set-up, and the emulator's proxy methods answering as

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { probeNumbers, readDeclarations, SCHEMA_FILE, serialize } from '../../src/telegram/schema/generate'
-import { constructorsOf, TD_SCHEMA } from '../../src/telegram/schema/index'
+import { constructorsOf, TD_SCHEMA } from '../../src/runtime/telegram/schema'
+import {
+	probeNumbers,
+	readDeclarations,
+	SCHEMA_FILE,
+	serialize,
+} from '../../src/runtime/telegram/schema/generate'
 import { startTdlibChild } from './tdlib-child'
 
 const TYPES = join(import.meta.dir, '../../node_modules/@prebuilt-tdlib/types/tdlib-types.d.ts')

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Bundled } from '../../src/build/bundled'
-import { extractTdjson, tdjsonPath } from '../../src/telegram/tdjson'
+import { extractTdjson, tdjsonPath } from '../../src/runtime/telegram/tdjson'
 
 const dirs: string[] = []
 afterEach(() => {

@@ -7,9 +7,13 @@
  */
 import * as tdl from 'tdl'
 import * as v from 'valibot'
-import type { BackendClient } from '../../src/telegram/backend'
-import { createParseOnlyClient, createTdlibBackend, type ParseOnlyClient } from '../../src/telegram/tdlib'
-import { TdError, type TdRequest } from '../../src/telegram/types'
+import type { BackendClient } from '../../src/runtime/telegram/backend'
+import {
+	createParseOnlyClient,
+	createTdlibBackend,
+	type ParseOnlyClient,
+} from '../../src/runtime/telegram/tdlib'
+import { TdError, type TdRequest } from '../../src/runtime/telegram/types'
 import { type ChildMessage, ParentMessage, type WireError } from './tdlib-child-protocol'
 
 const send = (m: ChildMessage) => process.send?.(m)

@@ -1,8 +1,8 @@
 import type { Subprocess } from 'bun'
 import * as v from 'valibot'
-import type { BackendClient, ClientOptions } from '../../src/telegram/backend'
-import type { ParseVerdict } from '../../src/telegram/tdlib'
-import { TdError, type TdRequest, type TdUpdate } from '../../src/telegram/types'
+import type { BackendClient, ClientOptions } from '../../src/runtime/telegram/backend'
+import type { ParseVerdict } from '../../src/runtime/telegram/tdlib'
+import { TdError, type TdRequest, type TdUpdate } from '../../src/runtime/telegram/types'
 import { ChildMessage, type ParentMessage, type WireError } from './tdlib-child-protocol'
 
 /**

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
-import { tdlibGroupCount } from '../../src/telegram/tdlib-groups'
+import { tdlibGroupCount } from '../../src/runtime/telegram/tdlib-groups'
 import { startRuntime, type TestRuntime } from '../supervisor/helpers'
 
 /**
  * Real TDLib, offline, in a supervisor child: a client's close never tears one of TDLib's client
- * groups down (src/telegram/tdlib-groups.ts), the teardown in which TDLib now and then aborts the
+ * groups down (src/runtime/telegram/tdlib-groups.ts), the teardown in which TDLib now and then aborts the
  * process. A group's four threads end inside the `td_receive` that hands over the closed state of
  * its last client, before that state reaches the child's code, so the threads the child has once a
  * stop is answered tell whether a group went.

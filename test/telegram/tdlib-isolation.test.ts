@@ -15,7 +15,9 @@ const TEST = join(ROOT, 'test')
 
 /** Modules that load TDLib when imported: tdl itself, and the service's real backend. */
 const LOADS_TDLIB = new Set(['tdl', 'tdl/'])
-const BACKEND_FILES = ['src/telegram/tdlib.ts', 'src/telegram/tdlib-client.ts'].map((f) => join(ROOT, f))
+const BACKEND_FILES = ['src/runtime/telegram/tdlib.ts', 'src/runtime/telegram/tdlib-client.ts'].map((f) =>
+	join(ROOT, f),
+)
 /** Not to be imported by a test file itself (it holds the library's path, which a test could load). */
 const NOT_FROM_TESTS = new Set(['prebuilt-tdlib'])
 
@@ -93,7 +95,7 @@ describe('the test runner never loads TDLib', () => {
 			const helper = join(dir, 'helper.ts')
 			writeFileSync(
 				helper,
-				`export const load = () => import('${relative(dir, join(ROOT, 'src/telegram/tdlib'))}')\n`,
+				`export const load = () => import('${relative(dir, join(ROOT, 'src/runtime/telegram/tdlib'))}')\n`,
 			)
 			const indirect = join(dir, 'indirect.test.ts')
 			writeFileSync(indirect, "import { load } from './helper'\nload()\n")
@@ -101,7 +103,7 @@ describe('the test runner never loads TDLib', () => {
 			writeFileSync(path, `import { getTdjson } from ${quoted('prebuilt-tdlib')}\nconsole.log(getTdjson())\n`)
 			expect(pathsToTdlib(direct)).toHaveLength(1)
 			expect(pathsToTdlib(indirect)).toEqual([
-				`${relative(ROOT, indirect)} -> ${relative(ROOT, helper)} -> src/telegram/tdlib.ts`,
+				`${relative(ROOT, indirect)} -> ${relative(ROOT, helper)} -> src/runtime/telegram/tdlib.ts`,
 			])
 			expect(pathsToTdlib(path)).toHaveLength(1)
 		} finally {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { BackendClient, TdUpdate } from '../../src/telegram/types'
-import { generateDatabaseKey } from '../../src/util/key-crypto'
+import { generateDatabaseKey } from '../../src/common/util/key-crypto'
+import type { BackendClient, TdUpdate } from '../../src/runtime/telegram/types'
 import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 // Real TDLib, offline (networkTypeNone first), in a child process: docs/capacity.md#start-time.

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { TdUpdate } from '../../src/telegram/types'
-import { generateDatabaseKey } from '../../src/util/key-crypto'
+import { generateDatabaseKey } from '../../src/common/util/key-crypto'
+import type { TdUpdate } from '../../src/runtime/telegram/types'
 import { startTdlibChild, type TdlibChild } from './tdlib-child'
 
 // Real TDLib, offline, in a child process (tdlib-child.ts): what TDLib itself received, in order,

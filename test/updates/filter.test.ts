@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { facetsOf, passes } from '../../src/updates/event-facets'
+import { facetsOf, passes } from '../../src/server/updates/event-facets'
 import {
 	type EventFilter,
 	FILTER_LIMITS,
@@ -9,7 +9,7 @@ import {
 	MEDIA_KINDS,
 	mediaKindOf,
 	parseFilter,
-} from '../../src/updates/filter'
+} from '../../src/server/updates/filter'
 
 /** Issue 46, the filter object alone: what it takes, what it refuses, what it passes. */
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { SEED_CHATS } from '../../src/telegram/emulator'
-import { FilterErrors } from '../../src/updates/filter'
+import { SEED_CHATS } from '../../src/emulator'
+import { FilterErrors } from '../../src/server/updates/filter'
 import {
 	createLoggedInUserbot,
 	createMessagingFixture,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { createUpdateHub, type UpdateSink } from '../../src/updates/hub'
+import { createUpdateHub, type UpdateSink } from '../../src/server/updates/hub'
 
 /** The hub alone: numbering, keeping, resuming, and the kinds it asks the supervisor for. */
 /** A connection that reads while `open.reads`, and takes `room` updates before its budget is spent. */

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'bun:test'
-import { createUpdateListeners, type ListenersEnd, type UpdateListener } from '../../src/updates/listeners'
+import {
+	createUpdateListeners,
+	type ListenersEnd,
+	type UpdateListener,
+} from '../../src/server/updates/listeners'
 
-/** The commands' update listeners (src/updates/listeners.ts): by userbot and kind, ended once. */
+/** The commands' update listeners (src/server/updates/listeners.ts): by userbot and kind, ended once. */
 function recorder(kinds: string[]) {
 	const got: string[] = []
 	const ended: ListenersEnd[] = []

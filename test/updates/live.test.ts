@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { SEED_CHATS } from '../../src/telegram/emulator'
+import { SEED_CHATS } from '../../src/emulator'
 import {
 	type ChatUpdate,
 	createLoggedInUserbot,

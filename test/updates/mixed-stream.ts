@@ -1,4 +1,4 @@
-import { SEED_CHATS } from '../../src/telegram/emulator'
+import { SEED_CHATS } from '../../src/emulator'
 import type { WsClient } from '../helpers-ws'
 
 /**

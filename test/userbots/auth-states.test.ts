@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { assertStepAllowed, publicDetail, STATES } from '../../src/userbots/auth-states'
-import { UserbotError } from '../../src/userbots/errors'
+import { assertStepAllowed, publicDetail, STATES } from '../../src/server/userbots/auth-states'
+import { UserbotError } from '../../src/server/userbots/errors'
 
 const refusal = (fn: () => void): UserbotError => {
 	try {

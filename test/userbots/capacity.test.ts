@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'bun:test'
-import { FD_RESERVE, FDS_PER_CLIENT } from '../../src/supervisor/capacity'
+import { FD_RESERVE, FDS_PER_CLIENT } from '../../src/runtime/supervisor/capacity'
 import { countsIn } from '../helpers'
 import {
 	createUserbot,

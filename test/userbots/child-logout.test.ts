@@ -2,9 +2,9 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createChildHost } from '../../src/supervisor/child-host'
-import type { ChildMessage } from '../../src/supervisor/protocol'
-import { createEmulatorBackend } from '../../src/telegram/emulator'
+import { createEmulatorBackend } from '../../src/emulator'
+import { createChildHost } from '../../src/runtime/supervisor/child-host'
+import type { ChildMessage } from '../../src/runtime/supervisor/protocol'
 
 /** The supervisor child's `stop` with `logOut`, in process, on the emulator. */
 const dataDir = mkdtempSync(join(tmpdir(), 'ubg-child-'))

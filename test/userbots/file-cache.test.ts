@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type DatabaseHandle, openDatabase } from '../../db/client'
 import { company, userbot } from '../../db/schema'
-import { createFileCache } from '../../src/userbots/file-cache'
-import { createLogger } from '../../src/util/logger'
+import { createLogger } from '../../src/common/util/logger'
+import { createFileCache } from '../../src/server/userbots/file-cache'
 
 /** The download cache's accounting on a real libSQL file: order, quota, and admissions at once. */
 let dir: string

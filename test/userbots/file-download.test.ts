@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type * as Td from 'tdlib-types'
-import { TdError } from '../../src/telegram/types'
-import type { UserbotError } from '../../src/userbots/errors'
-import { type FileInvoke, fetchFile } from '../../src/userbots/file-download'
+import { TdError } from '../../src/runtime/telegram/types'
+import type { UserbotError } from '../../src/server/userbots/errors'
+import { type FileInvoke, fetchFile } from '../../src/server/userbots/file-download'
 
 /** `fetchFile` against a scripted TDLib: which calls it makes, and what it answers for each file state. */
 const dataDir = mkdtempSync(join(tmpdir(), 'ubg-file-download-'))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from '../../src/util/key-crypto'
+import { generateDatabaseKey, openDatabaseKey, sealDatabaseKey } from '../../src/common/util/key-crypto'
 
 const dataKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')
 

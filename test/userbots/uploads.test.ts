@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { UserbotError } from '../../src/userbots/errors'
-import { createUploadStore, type UploadSource, uploadsDir } from '../../src/userbots/uploads'
+import type { UserbotError } from '../../src/server/userbots/errors'
+import { createUploadStore, type UploadSource, uploadsDir } from '../../src/server/userbots/uploads'
 
 const dirs: string[] = []
 afterEach(() => {

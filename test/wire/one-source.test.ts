@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import * as wire from '../../src/wire'
-import { successEvent } from '../../src/wire/envelope'
+import * as wire from '../../src/common/wire'
+import { successEvent } from '../../src/common/wire/envelope'
 
 /**
- * The WebSocket protocol is written once, in src/wire/: gateway, update hub, state pushes, plugins,
+ * The WebSocket protocol is written once, in src/common/wire/: gateway, update hub, state pushes, plugins,
  * the console and the typed client import it. A copy of a close code, a close reason, an envelope
  * type or an error string the gateway writes, written anywhere else, fails here, as does an import
- * into src/wire/ that a browser lacks.
+ * into src/common/wire/ that a browser lacks.
  */
 const REPO = join(import.meta.dir, '..', '..')
 const ROOTS = ['src', 'plugins', 'packages/client/src', 'examples']
@@ -30,7 +30,7 @@ function sources(): Array<{ path: string; code: string }> {
 const withoutComments = (code: string) =>
 	code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
 
-const inWire = (path: string) => path.startsWith('src/wire/')
+const inWire = (path: string) => path.startsWith('src/common/wire/')
 
 describe('the wire module is the one source of the protocol', () => {
 	const files = sources()
@@ -38,15 +38,15 @@ describe('the wire module is the one source of the protocol', () => {
 	it('finds the sources it scans (gateway, hub, client)', () => {
 		const paths = files.map((f) => f.path)
 		for (const p of [
-			'src/gateway/index.ts',
-			'src/updates/hub.ts',
-			'src/client/ws-client.ts',
-			'src/wire/close.ts',
+			'src/server/gateway/index.ts',
+			'src/server/updates/hub.ts',
+			'packages/client/src/ws/ws-client.ts',
+			'src/common/wire/close.ts',
 		])
 			expect(paths).toContain(p)
 	})
 
-	it('names every close reason and envelope type in src/wire/ only', () => {
+	it('names every close reason and envelope type in src/common/wire/ only', () => {
 		const literals = [
 			wire.REASON_REVOKED,
 			wire.REASON_EXPIRED,
@@ -69,7 +69,7 @@ describe('the wire module is the one source of the protocol', () => {
 		expect(found).toEqual([])
 	})
 
-	it("writes the gateway's error strings in src/wire/ only", () => {
+	it("writes the gateway's error strings in src/common/wire/ only", () => {
 		// `timeout` is also a runtime error's code and a command's outcome, names rather than copies.
 		const strings = [...Object.values(wire.GatewayErrors), ...Object.values(wire.UpgradeRefusals)].filter(
 			(s) => s !== wire.GatewayErrors.TIMEOUT,
@@ -89,7 +89,7 @@ describe('the wire module is the one source of the protocol', () => {
 		expect(found).toEqual([])
 	})
 
-	it('writes the close codes as numbers in src/wire/ only', () => {
+	it('writes the close codes as numbers in src/common/wire/ only', () => {
 		const codes = [
 			wire.CLOSE_GOING_AWAY,
 			wire.CLOSE_POLICY,

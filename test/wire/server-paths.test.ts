@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'bun:test'
-import { mayHoldServerPaths, serverPathFreeJson, withoutServerPaths } from '../../src/wire/server-paths'
+import {
+	mayHoldServerPaths,
+	serverPathFreeJson,
+	withoutServerPaths,
+} from '../../src/common/wire/server-paths'
 
 /**
  * Issue 43: the one function every TDLib object passes on its way out (replies, live updates,

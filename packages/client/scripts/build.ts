@@ -5,7 +5,7 @@ import ts from 'typescript'
 
 /**
  * `npm run build:client`: packages/client/dist, compiled ESM with its declarations, from the sources
- * the repository runs (src/client/, the src/wire/ it imports, and packages/client/src/). The sources
+ * the repository runs (packages/client/src/ws/, the src/common/wire/ it imports, and packages/client/src/). The sources
  * are copied to a staging folder as one flat tree, with the `.js` endings Node's ESM resolution
  * needs, and compiled there by TypeScript; TDLib's types (from @prebuilt-tdlib/types) go in as a module of the package, so a
  * consumer adds nothing to type-check. Then `npm pack packages/client` makes the tarball.
@@ -19,11 +19,11 @@ const dist = join(pkg, 'dist')
 /** Staged name → source file. */
 function sources(): Map<string, string> {
 	const files = new Map<string, string>()
-	for (const f of readdirSync(join(root, 'src', 'client')).filter((f) => f.endsWith('.ts')))
-		files.set(join('client', f), join(root, 'src', 'client', f))
-	// The protocol's own module, which the client imports rather than copies (src/wire/).
+	for (const f of readdirSync(join(pkg, 'src', 'ws')).filter((f) => f.endsWith('.ts')))
+		files.set(join('ws', f), join(pkg, 'src', 'ws', f))
+	// The protocol's own module, which the client imports rather than copies (src/common/wire/).
 	for (const f of ['close.ts', 'envelope.ts', 'limits.ts', 'server-paths.ts'])
-		files.set(join('wire', f), join(root, 'src', 'wire', f))
+		files.set(join('wire', f), join(root, 'src', 'common', 'wire', f))
 	// The stdio MCP server (`mcp`, the package's bin) beside the library: cli.ts and mcp.ts.
 	for (const f of ['index.ts', 'rest.ts', 'rest-types.ts', 'cli.ts', 'mcp.ts'])
 		files.set(f, join(pkg, 'src', f))
@@ -32,11 +32,14 @@ function sources(): Map<string, string> {
 	return files
 }
 
-/** Relative imports get `.js`; the repository's paths to src/client/ become the staged ones. */
+/** Relative imports get `.js`; the repository's paths to src/common/wire/ become the staged ones. */
 function rewrite(text: string, staged: string): string {
 	return text
 		.replace(/(from\s+'|import\(')(\.{1,2}\/[^']*)'/g, (_, lead: string, spec: string) => {
-			let target = spec.replace(/^(\.\.\/)+src\/client\//, `${relative(dirname(staged), 'client') || '.'}/`)
+			let target = spec.replace(
+				/^(\.\.\/)+src\/common\/wire\//,
+				`${relative(dirname(staged), 'wire') || '.'}/`,
+			)
 			if (!target.startsWith('.')) target = `./${target}`
 			return `${lead}${target}.js'`
 		})

@@ -5,18 +5,22 @@
  * OpenAPI document. Both are generated from the documents the server serves (scripts/generate.ts).
  */
 
-import type { CommandMap } from '../../../src/client/types'
+import type { BuiltInCommands } from './generated/commands'
+import type { CommandMap } from './ws/types'
 import {
 	type Client,
 	type ClientOptions,
 	createClient as createWsClient,
 	type WebSocketConstructor,
-} from '../../../src/client/ws-client'
-import type { BuiltInCommands } from './generated/commands'
+} from './ws/ws-client'
 
-export type { BackoffOptions } from '../../../src/client/backoff'
-export { backoffDelay } from '../../../src/client/backoff'
-export { ClientError, CommandFailed } from '../../../src/client/errors'
+export type { BuiltInCommands } from './generated/commands'
+export type { RestApi, Schemas } from './generated/rest-api'
+export { createRestClient, type RestClientOptions } from './rest'
+export type { RestGet, RestOptions, RestResult, RestSend, RestSendOptional } from './rest-types'
+export type { BackoffOptions } from './ws/backoff'
+export { backoffDelay } from './ws/backoff'
+export { ClientError, CommandFailed } from './ws/errors'
 export type {
 	ChatUpdate,
 	CommandMap,
@@ -25,7 +29,7 @@ export type {
 	ServerMessage,
 	UpdateEvent,
 	UpdateFilter,
-} from '../../../src/client/types'
+} from './ws/types'
 export {
 	type Client,
 	type ClientOptions,
@@ -33,11 +37,7 @@ export {
 	type SendOptions,
 	type UpdateStream,
 	type WebSocketConstructor,
-} from '../../../src/client/ws-client'
-export type { BuiltInCommands } from './generated/commands'
-export type { RestApi, Schemas } from './generated/rest-api'
-export { createRestClient, type RestClientOptions } from './rest'
-export type { RestGet, RestOptions, RestResult, RestSend, RestSendOptional } from './rest-types'
+} from './ws/ws-client'
 
 /**
  * Node 20 has no global WebSocket: there the `ws` package (an optional dependency of this one, which

@@ -21,7 +21,7 @@ import * as v from 'valibot'
 import { parseId } from './members'
 
 /**
- * The owner-only permissions (src/policy/permissions.ts) and an owner's grants of them to members of
+ * The owner-only permissions (src/server/policy/permissions.ts) and an owner's grants of them to members of
  * the company: list a member's grants, grant one, revoke one. Only the company's owner may (the
  * policy: 403 for anyone else); a member of another company answers 404. A change reaches the member at once: the
  * profile change is announced (here and over the bus), and an open socket acts with the new grants

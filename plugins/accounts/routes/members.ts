@@ -27,7 +27,7 @@ import * as v from 'valibot'
  *
  * A status that does not allow work takes effect at once: the member's open sockets are told (the
  * profile change is announced, here and over the bus) and close with 1008, and every later request,
- * login, refresh and command is refused (src/auth). Removal ends the member's sessions and tokens
+ * login, refresh and command is refused (src/server/auth). Removal ends the member's sessions and tokens
  * too; their userbots stay with the company.
  */
 

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 
 /**
  * The names of the JetStream outbox and the shapes of what it stores. Everything read back from the
- * stream or the bucket is sealed (src/bus/seal.ts, the subject or key bound to it) and then checked
+ * stream or the bucket is sealed (src/runtime/bus/seal.ts, the subject or key bound to it) and then checked
  * whole against these schemas before use: a message that fails either is refused, never sent.
  */
 export const WEBHOOKS_STREAM = 'UBG_WEBHOOKS'

@@ -1,8 +1,8 @@
 import { chmodSync } from 'node:fs'
-import type { App, CreateAppOptions } from '../../app'
-import type { ShardApp } from '../../app/shard'
-import { type Config, ConfigError, loadConfig } from '../../config'
-import { createLogger } from '../../util/logger'
+import { createLogger } from '../../common/util/logger'
+import type { App, CreateAppOptions } from '../../server/app'
+import type { ShardApp } from '../../server/app/shard'
+import { type Config, ConfigError, loadConfig } from '../../server/config'
 
 /**
  * Starting the server, shared by `npm start` and `npm run demo`: the configuration, the app, the
@@ -42,10 +42,10 @@ export async function startServer(
 		// Loaded once the configuration is known good, so a bad value fails fast with its one line.
 		if (config.role === 'shard') {
 			// Supervisors on the bus only: no database, no REST, no WebSocket; `/health` on PORT.
-			const { createShardApp } = await import('../../app/shard')
+			const { createShardApp } = await import('../../server/app/shard')
 			instance = await createShardApp(config, opts)
 		} else {
-			const { createApp } = await import('../../app')
+			const { createApp } = await import('../../server/app')
 			instance = await createApp(config, opts)
 		}
 		// Sessions and tokens in the database are for this user alone.

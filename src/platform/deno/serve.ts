@@ -1,5 +1,5 @@
 import type { AnyElysia } from 'elysia'
-import { type Config, ConfigError } from '../../config'
+import { type Config, ConfigError } from '../../server/config'
 
 /**
  * What the Deno entry (platform/deno/main.ts) needs beyond the app, kept apart so Bun's tests can check it.

@@ -8,16 +8,16 @@ import { accountsRoutes } from '../../../plugins/accounts'
 import { ACCOUNTS_SETTINGS } from '../../../plugins/accounts/settings'
 import { apiAccountsRoutes } from '../../../plugins/api-accounts'
 import { API_ACCOUNTS_SETTINGS } from '../../../plugins/api-accounts/settings'
-import { createAuthenticator } from '../../auth'
-import { type Config, ConfigError, loadConfig } from '../../config'
-import type { RestContext } from '../../context'
-import { errorHandler } from '../../http/errors'
-import { createLogger, type Logger } from '../../util/logger'
+import { createLogger, type Logger } from '../../common/util/logger'
+import { createAuthenticator } from '../../server/auth'
+import { type Config, ConfigError, loadConfig } from '../../server/config'
+import type { RestContext } from '../../server/context'
+import { errorHandler } from '../../server/http/errors'
 
 /**
  * The REST families as one web-standard `fetch` handler, for edge hosts (Deno Deploy and the like):
  * libSQL over HTTP or WebSocket (`@libsql/client/web`, no native module), secrets from the
- * environment, no file read or written, argon2id in WebAssembly (src/auth/argon2-portable.ts). The
+ * environment, no file read or written, argon2id in WebAssembly (src/server/auth/argon2-portable.ts). The
  * schema is the Bun server's: this entry never migrates, it checks that the database is current.
  * docs/operations.md#rest-at-the-edge.
  */

@@ -1,4 +1,4 @@
-import { ConfigError } from '../../config'
+import { ConfigError } from '../../server/config'
 import { createEdgeApp } from './app'
 
 /**

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { createCloudBackend } from '../../../src/telegram/emulator/cloud'
+import { createCloudBackend } from '../../../src/emulator/cloud'
 
 /**
  * The other process of `emulator-cloud.ts`: hosts the emulated cloud of the folder it is given (one

@@ -1,4 +1,4 @@
-import { SEED_CHATS } from '../../../src/telegram/emulator'
+import { SEED_CHATS } from '../../../src/emulator'
 import { groupCommand, runManyConnections } from '../../reliability/many-connections'
 import { startStalledClients } from '../../reliability/stalled-clients'
 import type { Row } from './row'

@@ -1,4 +1,4 @@
-import { SEED_CHATS } from '../../../src/telegram/emulator'
+import { SEED_CHATS } from '../../../src/emulator'
 import { groupCommand } from '../../reliability/many-connections'
 import type { Row } from './row'
 import { openFds, percentile, rssMb, startBenchServer, token } from './server'

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, setSystemTime } from 'bun:test'
-import { readClaims } from '../../../src/auth/tokens'
+import { readClaims } from '../../../src/server/auth/tokens'
 import { type AccountsApp, login, PASSWORD, registerAccount, startAccounts, storedSession } from './support'
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { createHmac } from 'node:crypto'
-import { readClaims } from '../../../src/auth/tokens'
+import { readClaims } from '../../../src/server/auth/tokens'
 import { type AccountsApp, registerAccount, startAccounts, tokenPair } from './support'
 
 /**

@@ -10,7 +10,7 @@ import {
 } from './support'
 
 /**
- * Every text field that is stored, and every lookup of stored text, goes through src/util/text.ts:
+ * Every text field that is stored, and every lookup of stored text, goes through src/common/util/text.ts:
  * control characters and lone surrogates are refused on the field (never echoed), the rest is
  * compared and stored in NFC.
  */

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm'
 import { session } from '../../../db/schema'
 import { accounts } from '../../../plugins/accounts'
-import type { AuthCore } from '../../../src/auth'
-import { sha256 } from '../../../src/auth/crypto'
-import { openSealedSession } from '../../../src/auth/session-seal'
-import { createLogger } from '../../../src/util/logger'
+import { createLogger } from '../../../src/common/util/logger'
+import type { AuthCore } from '../../../src/server/auth'
+import { sha256 } from '../../../src/server/auth/crypto'
+import { openSealedSession } from '../../../src/server/auth/session-seal'
 import { getTestInstance, type TestInstance } from '../../helpers'
 
 /** Shared steps of the accounts tests (and the accounts benchmark): an app with only this plugin. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { readClaims } from '../../../src/auth/tokens'
+import { readClaims } from '../../../src/server/auth/tokens'
 import {
 	type AccountsApp,
 	login,

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { API_ACCOUNTS_SETTINGS } from '../../../plugins/api-accounts/settings'
-import { builtInPlugins } from '../../../src/app'
-import { loadConfig } from '../../../src/config'
+import { builtInPlugins } from '../../../src/server/app'
+import { loadConfig } from '../../../src/server/config'
 
 const withDir = <T>(run: (dir: string) => T): T => {
 	const dir = mkdtempSync(join(tmpdir(), 'ubg-config-'))

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm'
 import { company, refreshToken, session, statusOnWork, userProfile } from '../../../db/schema'
-import type { AuthCore } from '../../../src/auth'
+import type { AuthCore } from '../../../src/server/auth'
 import { getTestInstance, type TestInstance } from '../../helpers'
 import { storedSession } from '../accounts/support'
 

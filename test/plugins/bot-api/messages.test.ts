@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Bot } from 'grammy'
-import { SEED_CHATS } from '../../../src/telegram/emulator'
+import { SEED_CHATS } from '../../../src/emulator'
 import type { MessagingFixture, WsClient } from '../../helpers-ws'
 import { ALICE, BOB, catSent, createBotFixture, post, resultOf } from './support'
 

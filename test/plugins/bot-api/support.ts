@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { uploadsDir } from '../../../src/commands/uploads'
+import { uploadsDir } from '../../../src/server/commands/uploads'
 import type { TestInstanceOptions } from '../../helpers'
 import {
 	createLoggedInUserbot,

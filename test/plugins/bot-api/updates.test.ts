@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { emulatorRequest } from '../../../src/telegram/emulator'
-import { SEED_CHATS } from '../../../src/telegram/emulator/seed'
+import { emulatorRequest } from '../../../src/emulator'
+import { SEED_CHATS } from '../../../src/emulator/seed'
 import type { MessagingFixture, WsClient } from '../../helpers-ws'
 import { ALICE, BOB, createBotFixture, madeToken, post } from './support'
 

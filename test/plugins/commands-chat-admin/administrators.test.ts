@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
 import { userbot } from '../../../db/schema'
-import { SEED_CHATS } from '../../../src/telegram/emulator'
-import type { TdMethod, TdRequest, TdResult } from '../../../src/telegram/types'
+import { SEED_CHATS } from '../../../src/emulator'
+import type { TdMethod, TdRequest, TdResult } from '../../../src/runtime/telegram/types'
 import {
 	createLoggedInUserbot,
 	createMessagingFixture,

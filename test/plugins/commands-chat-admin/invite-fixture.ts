@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import type { TdRequest } from '../../../src/telegram/types'
+import type { TdRequest } from '../../../src/runtime/telegram/types'
 import {
 	type ChatUpdate,
 	createLoggedInUserbot,

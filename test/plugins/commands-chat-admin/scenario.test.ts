@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import { TdError } from '../../../src/telegram/types'
+import { TdError } from '../../../src/runtime/telegram/types'
 import { createInviteFixture, type InviteFixture, USER } from './invite-fixture'
 
 /**

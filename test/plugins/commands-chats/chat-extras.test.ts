@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { SEED_CHATS } from '../../../src/telegram/emulator'
+import { SEED_CHATS } from '../../../src/emulator'
 import { chatsHarness } from './harness'
 
 /** get_chat's full_info and username, send_chat_action, join_chat by invite link: Bob's userbot. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { SEED_CHATS } from '../../../src/telegram/emulator'
+import { SEED_CHATS } from '../../../src/emulator'
 import { chatsHarness } from './harness'
 
 /** Reading (view_messages, read_chat) and the contacts commands, over the real server: Bob's userbot. */

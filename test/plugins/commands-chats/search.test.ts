@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
-import { SEED_CHATS } from '../../../src/telegram/emulator'
-import { LOUNGE_EXTRA_MESSAGES } from '../../../src/telegram/emulator/seed/read-side'
+import { SEED_CHATS } from '../../../src/emulator'
+import { LOUNGE_EXTRA_MESSAGES } from '../../../src/emulator/seed/read-side'
 import { chatsHarness } from './harness'
 
 /** The chats group's searches, joining and leaving, over the real server: Bob's userbot. */

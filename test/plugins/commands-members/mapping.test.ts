@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { membersCommands } from '../../../plugins/commands-members'
-import { CommandError } from '../../../src/commands/define'
-import { PARSE_FAILED } from '../../../src/telegram/schema/types'
-import { TdError } from '../../../src/telegram/types'
+import { PARSE_FAILED } from '../../../src/runtime/telegram/schema/types'
+import { TdError } from '../../../src/runtime/telegram/types'
+import { CommandError } from '../../../src/server/commands/define'
 import { type Answer, stubContext } from '../../helpers-stub'
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import type { TdMethod, TdRequest, TdResult } from '../../../src/telegram/types'
+import type { TdMethod, TdRequest, TdResult } from '../../../src/runtime/telegram/types'
 import {
 	type ChatUpdate,
 	createLoggedInUserbot,
@@ -8,7 +8,7 @@ import {
 	type WsClient,
 } from '../../helpers-ws'
 
-/** Seed accounts (src/telegram/emulator/seed/index.ts). Eve's privacy settings let nobody add her to groups. */
+/** Seed accounts (src/emulator/seed/index.ts). Eve's privacy settings let nobody add her to groups. */
 export const U = { alice: 1001, bob: 1002, carol: 1003, dave: 1004, eve: 1005 } as const
 
 export const user = (user_id: number): Td.messageSenderUser => ({ _: 'messageSenderUser', user_id })

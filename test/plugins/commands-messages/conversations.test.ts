@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { sendAndWait } from '../../../plugins/commands-messages/send-and-wait'
-import { SEED_CHATS } from '../../../src/telegram/emulator'
+import { SEED_CHATS } from '../../../src/emulator'
 import {
 	type ChatUpdate,
 	createLoggedInUserbot,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { messagesCommands } from '../../../plugins/commands-messages'
-import { CommandError } from '../../../src/commands/define'
-import { RuntimeError, TdError } from '../../../src/telegram/types'
+import { RuntimeError, TdError } from '../../../src/runtime/telegram/types'
+import { CommandError } from '../../../src/server/commands/define'
 import { type Answer, stubContext } from '../../helpers-stub'
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import type { RequestEvent } from '../../../src/supervisor/types'
+import type { RequestEvent } from '../../../src/runtime/supervisor/types'
 import {
 	createLoggedInUserbot,
 	createMessagingFixture,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { uploadsDir } from '../../../src/commands/uploads'
-import { SEED_CHATS } from '../../../src/telegram/emulator'
+import { SEED_CHATS } from '../../../src/emulator'
+import { uploadsDir } from '../../../src/server/commands/uploads'
 import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
 
 let f: MessagingFixture

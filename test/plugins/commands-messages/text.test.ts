@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { uploadsDir } from '../../../src/commands/uploads'
+import { uploadsDir } from '../../../src/server/commands/uploads'
 import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
 
 /**

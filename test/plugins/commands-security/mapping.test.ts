@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { securityCommands } from '../../../plugins/commands-security'
-import { CommandError } from '../../../src/commands/define'
-import { TdError } from '../../../src/telegram/types'
+import { TdError } from '../../../src/runtime/telegram/types'
+import { CommandError } from '../../../src/server/commands/define'
 import { type Answer, stubContext } from '../../helpers-stub'
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'bun:test'
 import { userbot } from '../../../db/schema'
-import { type EmulatorRequest, emulatorRequest } from '../../../src/telegram/emulator'
+import { type EmulatorRequest, emulatorRequest } from '../../../src/emulator'
 import type { TestInstance } from '../../helpers'
 import type { WsClient } from '../../helpers-ws'
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'bun:test'
 import * as v from 'valibot'
 import { sessionsCommands } from '../../../plugins/commands-sessions'
-import { CommandError } from '../../../src/commands/define'
-import { constructorsOf } from '../../../src/telegram/schema/index'
-import { RuntimeError, TdError } from '../../../src/telegram/types'
+import { constructorsOf } from '../../../src/runtime/telegram/schema'
+import { RuntimeError, TdError } from '../../../src/runtime/telegram/types'
+import { CommandError } from '../../../src/server/commands/define'
 import { type Answer, stubContext } from '../../helpers-stub'
 
 /**

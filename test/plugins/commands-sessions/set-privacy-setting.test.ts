@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import { SEED_CHATS } from '../../../src/telegram/emulator'
+import { SEED_CHATS } from '../../../src/emulator'
 import { createMessagingFixture, type MessagingFixture, type WsClient } from '../../helpers-ws'
 import { emulate, runner } from './support'
 

@@ -1,7 +1,7 @@
 import { expect } from 'bun:test'
 import type * as Td from 'tdlib-types'
 import { userbot } from '../../../db/schema'
-import { type EmulatorRequest, emulatorRequest } from '../../../src/telegram/emulator'
+import { type EmulatorRequest, emulatorRequest } from '../../../src/emulator'
 import type { TestInstance } from '../../helpers'
 import type { MessagingFixture, WsClient } from '../../helpers-ws'
 

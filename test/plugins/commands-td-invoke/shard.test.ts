@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tdInvokePlugin } from '../../../plugins/commands-td-invoke'
-import { choosePlugins } from '../../../src/app'
-import { checkShardRequest, methodsByLabel } from '../../../src/bus/allowed'
-import { loadConfig } from '../../../src/config'
-import type { InvokeMessage } from '../../../src/supervisor/protocol'
-import { createLogger } from '../../../src/util/logger'
+import { createLogger } from '../../../src/common/util/logger'
+import { checkShardRequest, methodsByLabel } from '../../../src/runtime/bus/allowed'
+import type { InvokeMessage } from '../../../src/runtime/supervisor/protocol'
+import { choosePlugins } from '../../../src/server/app'
+import { loadConfig } from '../../../src/server/config'
 
 /**
  * What a shard lets through under td_invoke's label: the plugins it chooses, as a gateway does, carry

@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { eq } from 'drizzle-orm'
 import { company } from '../../../db/schema'
-import { WWW_AUTHENTICATE } from '../../../src/http/errors'
+import { WWW_AUTHENTICATE } from '../../../src/server/http/errors'
 import { createMessagingFixture, type MessagingFixture, registerUser, sessionCookie } from '../../helpers-ws'
 import { connectAgent, makeKey, structured } from './agent'
 

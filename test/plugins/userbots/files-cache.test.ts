@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync } from 'node:fs'
 import type * as Td from 'tdlib-types'
-import { SEED_DOCUMENT_TEXT, SEED_PHOTO_PNG } from '../../../src/telegram/emulator/seed/read-side'
+import { SEED_DOCUMENT_TEXT, SEED_PHOTO_PNG } from '../../../src/emulator/seed/read-side'
 import {
 	createUserbot,
 	type FreshServer,

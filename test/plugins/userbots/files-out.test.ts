@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { SEED_DOCUMENT_TEXT, SEED_PHOTO_PNG } from '../../../src/telegram/emulator/seed/read-side'
+import { SEED_DOCUMENT_TEXT, SEED_PHOTO_PNG } from '../../../src/emulator/seed/read-side'
 import {
 	createUserbot,
 	type FreshServer,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import { emulatorRequest } from '../../../src/telegram/emulator'
-import { DOWNLOAD_PART_BYTES } from '../../../src/telegram/emulator/files/downloads'
+import { emulatorRequest } from '../../../src/emulator'
+import { DOWNLOAD_PART_BYTES } from '../../../src/emulator/files/downloads'
 import {
 	createUserbot,
 	type FreshServer,

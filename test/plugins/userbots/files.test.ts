@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { SEED_CHATS } from '../../../src/telegram/emulator/seed'
+import { SEED_CHATS } from '../../../src/emulator/seed'
 import {
 	createUserbot,
 	type FreshServer,

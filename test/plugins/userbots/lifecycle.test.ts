@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../../db/schema'
-import { openDatabaseKey } from '../../../src/util/key-crypto'
+import { openDatabaseKey } from '../../../src/common/util/key-crypto'
 import {
 	memberFor,
 	openSocket,

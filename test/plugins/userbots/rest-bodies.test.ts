@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { userbotRouteList } from '../../../plugins/userbots/routes'
-import { bodyJson } from '../../../src/http/body-schema'
+import { bodyJson } from '../../../src/server/http/body-schema'
 import { createUserbot, type FreshServer, type Member, serveFresh, signUp } from './support'
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../../db/schema'
-import { openDatabaseKey } from '../../../src/util/key-crypto'
+import { openDatabaseKey } from '../../../src/common/util/key-crypto'
 import { openSocket, removeDir, SECOND_FACTOR, serve, signUp, tempDir } from './support'
 
 describe('userbot secrets', () => {

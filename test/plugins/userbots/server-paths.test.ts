@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type * as Td from 'tdlib-types'
-import type { ObservedEvent } from '../../../src/updates/hub'
+import type { ObservedEvent } from '../../../src/server/updates/hub'
 import {
 	createUserbot,
 	type FreshServer,

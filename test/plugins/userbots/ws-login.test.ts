@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
-import { emulatorRequest } from '../../../src/telegram/emulator'
+import { emulatorRequest } from '../../../src/emulator'
 import {
 	createUserbot,
 	type FreshServer,

@@ -12,8 +12,8 @@ import { WEBHOOK_SETTINGS } from '../../../plugins/webhooks/settings'
 import { WebhookStore } from '../../../plugins/webhooks/store'
 import { webhookDelivery, webhookEndpoint } from '../../../plugins/webhooks/tables'
 import { OutboxWriter } from '../../../plugins/webhooks/writer'
-import { loadConfig } from '../../../src/config'
-import { createLogger } from '../../../src/util/logger'
+import { createLogger } from '../../../src/common/util/logger'
+import { loadConfig } from '../../../src/server/config'
 
 /**
  * Deliveries stored already leased to the gateway that stores them, and sent from memory (no claim):

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { outboxKind } from '../../../plugins/webhooks/outbox'
 import { WEBHOOK_SETTINGS } from '../../../plugins/webhooks/settings'
-import { loadConfig } from '../../../src/config'
+import { loadConfig } from '../../../src/server/config'
 
 describe('where the webhooks outbox lives (WEBHOOK_OUTBOX)', () => {
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-outbox-config-'))

@@ -20,7 +20,7 @@ const URL_INTERNAL = URL_ERRORS.internal
 
 import { claimStatement, type Settled, WebhookStore } from '../../../plugins/webhooks/store'
 import { webhookDelivery, webhookEndpoint } from '../../../plugins/webhooks/tables'
-import { createLogger } from '../../../src/util/logger'
+import { createLogger } from '../../../src/common/util/logger'
 
 /**
  * What makes the outbox fast without giving up its guarantees: outcomes written together, claims

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'bun:test'
-import type { AppContext, CompanyEvent } from '../../../src/context'
-import { UserbotStates } from '../../../src/userbots/lifecycle/states'
-import { successReply } from '../../../src/wire/envelope'
+import { successReply } from '../../../src/common/wire/envelope'
+import type { AppContext, CompanyEvent } from '../../../src/server/context'
+import { UserbotStates } from '../../../src/server/userbots/lifecycle/states'
 import { createUserbot, serveFresh, signUp } from '../../plugins/userbots/support'
 
 /**
- * The rules of the one owner of a userbot's state (src/userbots/lifecycle/states.ts), on a real
+ * The rules of the one owner of a userbot's state (src/server/userbots/lifecycle/states.ts), on a real
  * database (states are stored on the userbot's row before they are pushed).
  */
 const server = await serveFresh()

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../../db/schema'
-import type { AppContext } from '../../../src/context'
-import { UserbotStates } from '../../../src/userbots/lifecycle/states'
+import type { AppContext } from '../../../src/server/context'
+import { UserbotStates } from '../../../src/server/userbots/lifecycle/states'
 import { createUserbot, serveFresh, signUp } from '../../plugins/userbots/support'
 
 const server = await serveFresh()

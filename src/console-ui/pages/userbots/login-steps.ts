@@ -48,7 +48,7 @@ const CODE_WHERE: Record<string, (phone: string) => string> = {
 	authenticationCodeTypeFirebaseIos: (p) => `Telegram sent the code by SMS to ${p}.`,
 }
 
-/** The emulator's accounts (src/telegram/emulator/seed/index.ts): the code is the number's sixth digit five times. */
+/** The emulator's accounts (src/emulator/seed/index.ts): the code is the number's sixth digit five times. */
 const TEST_NUMBERS: [phone: string, who: string][] = [
 	['9996611111', 'Alice'],
 	['9996621234', 'Bob'],

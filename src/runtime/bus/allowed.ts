@@ -1,0 +1,67 @@
+import type { Logger } from '../../common/util/logger'
+import type { CommandDefinition } from '../../server/commands/define'
+import { checkTdRequest } from '../../server/commands/td-request'
+import { LIFECYCLE_METHODS } from '../../server/userbots/auth-states'
+import { READ_PART_BYTES } from '../../server/userbots/file-download'
+import type { InvokeMessage } from '../supervisor/protocol'
+import { tdFunction } from '../telegram/schema'
+import { RuntimeError } from '../telegram/types'
+
+/**
+ * What a shard lets through: for each label a request may carry (a command's wire name, a
+ * lifecycle step), the TDLib methods its sender declares, read from the same plugins the gateways
+ * load (`PLUGINS`). A request without a label, or with one no plugin declares, sends nothing.
+ * A command group that a plugin registers only from `build` (not in `commands`) is unknown here.
+ */
+/** What a shard reads of the loaded plugins: their commands (names, TDLib methods, flood classes). */
+export type CommandPlugins = ReadonlyArray<{ readonly commands?: readonly CommandDefinition[] }>
+
+export function methodsByLabel(plugins: CommandPlugins): Map<string, ReadonlySet<string>> {
+	const byLabel = new Map<string, ReadonlySet<string>>()
+	for (const [label, method] of Object.entries(LIFECYCLE_METHODS)) byLabel.set(label, new Set([method]))
+	for (const plugin of plugins)
+		for (const command of plugin.commands ?? []) byLabel.set(command.name, new Set(command.methods))
+	return byLabel
+}
+
+/**
+ * A shard's check of a request from the bus: the gateway's own (`checkTdRequest`), with the methods
+ * the request's label declares (and the emulator's test controls on the emulator). A refusal is
+ * logged with the method when it is TDLib's (never the request), and thrown to be answered.
+ */
+export function checkShardRequest(
+	m: InvokeMessage,
+	opts: {
+		methodsOf(label: string | undefined): ReadonlySet<string> | undefined
+		dataDir: string
+		emulator: boolean
+	},
+	log: Logger,
+): void {
+	const methods = opts.methodsOf(m.label)
+	try {
+		checkTdRequest(m.request, {
+			userbotId: m.userbotId,
+			methods: (method) => methods?.has(method) === true || (opts.emulator && /^emulator[A-Z]/.test(method)),
+			dataDir: opts.dataDir,
+			emulator: opts.emulator,
+		})
+		checkPartSize(m.request)
+	} catch (err) {
+		const method =
+			typeof m.request._ === 'string' && tdFunction(m.request._) ? m.request._ : 'not a TDLib method'
+		log.warn('request refused', { userbotId: m.userbotId, method, reason: String((err as Error).message) })
+		throw err
+	}
+}
+
+/**
+ * `readFilePart` (the files route, a file on this shard's host) reads at most READ_PART_BYTES a call:
+ * a `count` of 0 (TDLib: to the end) or more would put a whole file in one bus message.
+ */
+function checkPartSize(request: Record<string, unknown>): void {
+	if (request._ !== 'readFilePart') return
+	const count = request.count
+	if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > READ_PART_BYTES)
+		throw new RuntimeError('bad_request', `readFilePart reads 1 to ${READ_PART_BYTES} bytes a call`)
+}

@@ -1,0 +1,50 @@
+import type { TelegramRuntime } from '../../runtime/supervisor/types'
+import {
+	RuntimeError,
+	TdError,
+	type TdMethod,
+	type TdRequest,
+	type TdResult,
+} from '../../runtime/telegram/types'
+import { UserbotError, userbotErrors } from './errors'
+
+/** Turns what the runtime throws into the lifecycle's own errors; anything else stays unexpected. */
+export function mapRuntimeError(err: unknown): unknown {
+	if (err instanceof UserbotError) return err
+	if (err instanceof TdError) return userbotErrors.telegram(err.message)
+	if (err instanceof RuntimeError) {
+		if (err.code === 'timeout') return userbotErrors.timeout()
+		if (err.code === 'bad_request') return userbotErrors.telegram(err.message)
+		if (err.code === 'capacity') return userbotErrors.capacity(err.message)
+		if (err.code === 'held_elsewhere') return userbotErrors.heldElsewhere()
+		return userbotErrors.unavailable()
+	}
+	return err
+}
+
+export async function callTelegram<M extends TdMethod>(
+	runtime: TelegramRuntime,
+	userbotId: number,
+	request: TdRequest<M>,
+	timeoutMs: number,
+	label?: string,
+): Promise<TdResult<M>> {
+	try {
+		return await runtime.invoke(userbotId, request, { timeoutMs, label })
+	} catch (err) {
+		throw mapRuntimeError(err)
+	}
+}
+
+/** Resolves with `promise`, or with `fallback` once `ms` passed (the promise is left to finish). */
+export async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+	let timer: ReturnType<typeof setTimeout> | undefined
+	const timeout = new Promise<T>((resolve) => {
+		timer = setTimeout(() => resolve(fallback), ms)
+	})
+	try {
+		return await Promise.race([promise, timeout])
+	} finally {
+		clearTimeout(timer)
+	}
+}
