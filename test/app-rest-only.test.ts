@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { accounts } from '../plugins/accounts'
 import { messagesPlugin } from '../plugins/commands-messages'
-import { StartupError } from '../src/server/app'
+import { StartupError } from '../src/app'
 import { getTestInstance } from './helpers'
 
 /** `restOnly` is how Deno runs the app: no supervisor child, no `/ws`. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { builtInPlugins } from '../src/server/app'
+import { builtInPlugins } from '../src/app'
 import { loadConfig } from '../src/server/config'
 import { variablesOf } from '../src/server/config/read'
 import { CORE_INPUTS, CORE_SETTINGS } from '../src/server/config/settings'

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type App, type CreateAppOptions, createApp } from '../src/app'
 import { createLogger } from '../src/common/util/logger'
-import { type App, type CreateAppOptions, createApp } from '../src/server/app'
 import { type Config, loadConfig } from '../src/server/config'
 
 export interface TestInstance extends App {

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { Elysia } from 'elysia'
 import * as v from 'valibot'
 import { chatsPlugin } from '../examples/chats'
-import { builtInPlugins } from '../src/server/app'
+import { builtInPlugins } from '../src/app'
 import { defineCommand } from '../src/server/commands/define'
 import { ConfigError, loadConfig } from '../src/server/config'
 import { definePlugin } from '../src/server/plugin/define'
@@ -39,7 +39,7 @@ const startFails = async (
 }
 
 describe('the built-in plugins', () => {
-	// One list (src/server/app/index.ts): what a start without PLUGINS loads is what PLUGINS knows by id.
+	// One list (src/app/index.ts): what a start without PLUGINS loads is what PLUGINS knows by id.
 	it('are the ones a start without PLUGINS loads, in the same order', async () => {
 		instance = await getTestInstance({}, { listen: false })
 		const ids = builtInPlugins.map((p) => p.id)

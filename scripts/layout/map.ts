@@ -133,7 +133,6 @@ const EMULATOR: Move[] = folder('src/telegram/emulator', 'src/telegram/emulator'
  * `src/telegram/` before the rest of it does.
  */
 const SERVER_PARTS = [
-	'app',
 	'audit',
 	'auth',
 	'backup',
@@ -141,7 +140,6 @@ const SERVER_PARTS = [
 	'commands',
 	'config',
 	'console',
-	'fleet',
 	'gateway',
 	'http',
 	'keys',
@@ -151,7 +149,6 @@ const SERVER_PARTS = [
 	'operations',
 	'plugin',
 	'policy',
-	'testing',
 	'updates',
 	'userbots',
 ]
@@ -162,6 +159,12 @@ export const WHERE_IT_RUNS: readonly (readonly [string, string])[] = [
 	...['supervisor', 'bus', 'flood'].map((d) => [`src/${d}/`, `src/runtime/${d}/`] as const),
 	...SERVER_PARTS.map((d) => [`src/${d}/`, `src/server/${d}/`] as const),
 	['src/context.ts', 'src/server/context.ts'],
+	// The composition root: `createApp` puts the server's parts, the runtime and the plugins together,
+	// so it stands above them all, beside what starts it (the test server, the fleet of gateways).
+	['src/server/app/', 'src/app/'],
+	['src/server/testing/', 'src/app/testing/'],
+	['src/server/fleet/', 'src/fleet/'],
+	['src/testing/', 'src/app/testing/'],
 	['src/util/', 'src/common/util/'],
 	['src/wire/', 'src/common/wire/'],
 	// The line transports (Transport, socket, IPC): the runtime's supervisor and the emulator's cloud both ride them.

@@ -48,8 +48,8 @@ export async function generateDocs(env: Record<string, string> = {}): Promise<Ge
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-docs-'))
 	try {
 		const config = loadConfig({ ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', TDLIB_BACKEND: 'tdlib' })
-		const { builtInPlugins, createApp } = await import('../server/app')
-		const { coreRouteData } = await import('../server/app/core-routes')
+		const { builtInPlugins, createApp } = await import('../app')
+		const { coreRouteData } = await import('../app/core-routes')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
 			const openapi = openApiDocument(app.app, coreRouteData, builtInPlugins)
@@ -68,7 +68,7 @@ async function policyDocument(): Promise<string> {
 	const dataDir = mkdtempSync(join(tmpdir(), 'ubg-policy-'))
 	try {
 		const config = loadConfig({ ...WIDEST_ENV, DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
-		const { createApp } = await import('../server/app')
+		const { createApp } = await import('../app')
 		const app = await createApp(config, { logger: createLogger('silent') })
 		try {
 			const ops = operationsOf({ routes: app.app.routes, commands: app.commands.values() })

@@ -13,7 +13,7 @@ async function serve() {
 	// GATEWAYS=N: this process is the parent of N gateways on one port (docs/shards.md#gateways-on-one-host).
 	const { GATEWAYS, GATEWAY_INDEX } = process.env
 	if (GATEWAYS !== undefined && GATEWAYS.trim() !== '1' && GATEWAYS !== '' && GATEWAY_INDEX === undefined) {
-		const { serveGateways } = await import('../server/fleet/run')
+		const { serveGateways } = await import('../fleet/run')
 		if ((await serveGateways(process.env)) === 'running') return
 	}
 	const started = await startServer(process.env)
@@ -45,7 +45,7 @@ async function serve() {
 	process.on('SIGTERM', () => void stop('SIGTERM'))
 	process.on('SIGINT', () => void stop('SIGINT'))
 	if (config.gateways.index !== undefined)
-		(await import('../server/fleet/child')).reportToParent(() => void stop('parent gone'))
+		(await import('../fleet/child')).reportToParent(() => void stop('parent gone'))
 }
 
 /** Applies the migrations to the configured database and leaves. */

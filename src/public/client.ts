@@ -17,7 +17,7 @@ import type { messagesCommands } from '../../plugins/commands-messages'
 import type { securityCommands } from '../../plugins/commands-security'
 import type { sessionsCommands } from '../../plugins/commands-sessions'
 import type { userbotCommands } from '../../plugins/userbots/commands'
-import type { RestApi } from '../server/app/rest-api'
+import type { RestApi } from '../app/rest-api'
 import type { CommandMapOf } from '../server/commands/define'
 import type { PluginDefinition } from '../server/plugin/define'
 

@@ -3,7 +3,7 @@
  * `createApp(loadConfig(), { plugins: [...builtInPlugins, myPlugin] })`, then `app.app.listen(...)`.
  */
 
+export { type App, builtInPlugins, type CreateAppOptions, createApp, StartupError } from '../app'
 export { type StartOptions, type StartOutcome, startServer } from '../platform/bun/serve'
-export { type App, builtInPlugins, type CreateAppOptions, createApp, StartupError } from '../server/app'
 export { type Config, ConfigError, loadConfig } from '../server/config'
 export { definePlugin, type PluginDefinition } from '../server/plugin/define'

@@ -4,4 +4,4 @@ export {
 	type TestServer,
 	type TestServerOptions,
 	type TestUser,
-} from '../server/testing/server'
+} from '../app/testing/server'

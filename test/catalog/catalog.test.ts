@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path'
 import Ajv from 'ajv'
 import * as v from 'valibot'
 import { chatsPlugin } from '../../examples/chats'
-import { builtInPlugins } from '../../src/server/app'
+import { builtInPlugins } from '../../src/app'
 import type { Catalog, CatalogCommand } from '../../src/server/catalog/catalog'
 import { getTestInstance, type TestInstance } from '../helpers'
 

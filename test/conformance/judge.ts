@@ -1,11 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createApp } from '../../src/app'
 import { createLogger } from '../../src/common/util/logger'
 import type { RecordedRequest } from '../../src/runtime/supervisor/request-log'
 import { TD_SCHEMA } from '../../src/runtime/telegram/schema'
 import { createParseOnlyClient } from '../../src/runtime/telegram/tdlib'
-import { createApp } from '../../src/server/app'
 import { loadConfig } from '../../src/server/config'
 import { TESTED_METHODS } from '../plugins/commands-td-invoke/methods'
 

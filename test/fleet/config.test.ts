@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLogger } from '../../src/common/util/logger'
+import { gatewayEnv, startGateways } from '../../src/fleet/gateways'
 import { loadConfig } from '../../src/server/config'
-import { gatewayEnv, startGateways } from '../../src/server/fleet/gateways'
 
 /** GATEWAYS and GATEWAY_INDEX: what they need, one line when it is missing, what each gateway gets. */
 const dir = mkdtempSync(join(tmpdir(), 'ubg-gateways-config-'))

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from 'bun:test'
-import { builtInPlugins } from '../../src/server/app'
+import { builtInPlugins } from '../../src/app'
 import type { PluginDefinition } from '../../src/server/plugin/define'
 import { getTestInstance, type TestInstance } from '../helpers'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'bun:test'
-import { startTestServer, type TestServer } from '../../src/server/testing/server'
+import { startTestServer, type TestServer } from '../../src/app/testing/server'
 
 /**
  * Over the real server: the registration limit (one per client address here) keys on the client

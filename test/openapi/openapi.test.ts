@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import Ajv from 'ajv'
-import { restApi } from '../../src/server/app/rest-api'
+import { restApi } from '../../src/app/rest-api'
 import { getTestInstance, type TestInstance } from '../helpers'
 import { mainAccount, PASSWORD, startPair } from '../plugins/api-accounts/support'
 

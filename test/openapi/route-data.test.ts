@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'bun:test'
 import { Elysia, t } from 'elysia'
 import { accountsApi } from '../../plugins/accounts/api'
 import { userbotsApi } from '../../plugins/userbots/api'
-import { builtInPlugins } from '../../src/server/app'
+import { builtInPlugins } from '../../src/app'
 import {
 	BEARER_OR_SESSION,
 	documentedOnly,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'bun:test'
 import { Elysia, t } from 'elysia'
 import * as v from 'valibot'
-import { builtInPlugins } from '../../src/server/app'
+import { builtInPlugins } from '../../src/app'
 import { defineCommand } from '../../src/server/commands/define'
 import {
 	byParam,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { userbots } from '../../plugins/userbots'
-import { builtInPlugins } from '../../src/server/app'
+import { builtInPlugins } from '../../src/app'
 import { PROXY_ADDRESS_ERRORS } from '../../src/server/userbots/proxy-address'
 import { type Company, startCompany } from '../gateway/company'
 

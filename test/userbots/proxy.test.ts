@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
 import { userbots } from '../../plugins/userbots'
-import { builtInPlugins } from '../../src/server/app'
+import { builtInPlugins } from '../../src/app'
 import { type Company, startCompany } from '../gateway/company'
 import { registerUser } from '../helpers-ws'
 

@@ -1,7 +1,7 @@
 import { chmodSync } from 'node:fs'
+import type { App, CreateAppOptions } from '../../app'
+import type { ShardApp } from '../../app/shard'
 import { createLogger } from '../../common/util/logger'
-import type { App, CreateAppOptions } from '../../server/app'
-import type { ShardApp } from '../../server/app/shard'
 import { type Config, ConfigError, loadConfig } from '../../server/config'
 
 /**
@@ -42,10 +42,10 @@ export async function startServer(
 		// Loaded once the configuration is known good, so a bad value fails fast with its one line.
 		if (config.role === 'shard') {
 			// Supervisors on the bus only: no database, no REST, no WebSocket; `/health` on PORT.
-			const { createShardApp } = await import('../../server/app/shard')
+			const { createShardApp } = await import('../../app/shard')
 			instance = await createShardApp(config, opts)
 		} else {
-			const { createApp } = await import('../../server/app')
+			const { createApp } = await import('../../app')
 			instance = await createApp(config, opts)
 		}
 		// Sessions and tokens in the database are for this user alone.

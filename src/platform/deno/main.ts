@@ -1,6 +1,6 @@
 import { chmodSync } from 'node:fs'
+import { builtInPlugins, createApp } from '../../app'
 import { createLogger } from '../../common/util/logger'
-import { builtInPlugins, createApp } from '../../server/app'
 import { type Config, loadConfig } from '../../server/config'
 import { failureLine, oneLine } from '../bun/serve'
 import { loadDotenv } from '../dotenv'

@@ -217,7 +217,7 @@ export function loadConfig(
 	}
 	if (core.role !== 'all' && e.busUrl === undefined)
 		throw new ConfigError(`ROLE: ${core.role} needs BUS_URL (a NATS server joining gateways and shards)`)
-	// Unset: every plugin offered to createApp (src/server/app/index.ts `builtInPlugins` by default).
+	// Unset: every plugin offered to createApp (src/app/index.ts `builtInPlugins` by default).
 	const plugins = e.plugins ?? []
 	for (const p of plugins) checkPluginEntry(p)
 	const dupe = plugins.find((p, i) => plugins.indexOf(p) !== i)

@@ -42,7 +42,7 @@ function requestBody(body: unknown): { requestBody?: unknown } {
 }
 
 /**
- * `core`: the core's own route data (src/server/app/core-routes.ts), handed in by the app that composes it,
+ * `core`: the core's own route data (src/app/core-routes.ts), handed in by the app that composes it,
  * as each plugin hands its `api`.
  */
 export function openApiDocument(app: AnyElysia, core: AnyElysia, plugins: readonly Described[]): JsonSchema {

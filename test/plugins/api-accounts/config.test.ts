@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { API_ACCOUNTS_SETTINGS } from '../../../plugins/api-accounts/settings'
-import { builtInPlugins } from '../../../src/server/app'
+import { builtInPlugins } from '../../../src/app'
 import { loadConfig } from '../../../src/server/config'
 
 const withDir = <T>(run: (dir: string) => T): T => {

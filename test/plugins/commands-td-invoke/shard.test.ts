@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { tdInvokePlugin } from '../../../plugins/commands-td-invoke'
+import { choosePlugins } from '../../../src/app'
 import { createLogger } from '../../../src/common/util/logger'
 import { checkShardRequest, methodsByLabel } from '../../../src/runtime/bus/allowed'
 import type { InvokeMessage } from '../../../src/runtime/supervisor/protocol'
-import { choosePlugins } from '../../../src/server/app'
 import { loadConfig } from '../../../src/server/config'
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import { chatsPlugin } from '../../../examples/chats'
-import { builtInPlugins } from '../../../src/server/app'
+import { builtInPlugins } from '../../../src/app'
 import {
 	createLoggedInUserbot,
 	createMessagingFixture,

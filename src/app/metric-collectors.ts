@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'
-import { userbot } from '../../../db/schema'
-import type { Bus } from '../../runtime/bus/connection'
-import type { AppContext } from '../context'
-import type { Metrics } from '../metrics/metrics'
+import { userbot } from '../../db/schema'
+import type { Bus } from '../runtime/bus/connection'
+import type { AppContext } from '../server/context'
+import type { Metrics } from '../server/metrics/metrics'
 
 /** What the app knows about its supervisor children: one pid, several (SUPERVISORS), or none. */
 function childPids(runtime: AppContext['runtime']): number[] {

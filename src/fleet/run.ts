@@ -1,6 +1,6 @@
-import { createLogger } from '../../common/util/logger'
-import { failureLine, probePort } from '../../platform/bun/serve'
-import { type Config, loadConfig } from '../config'
+import { createLogger } from '../common/util/logger'
+import { failureLine, probePort } from '../platform/bun/serve'
+import { type Config, loadConfig } from '../server/config'
 import { startGateways } from './gateways'
 
 /**

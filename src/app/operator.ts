@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
-import type { ApiKeys } from '../auth/api-keys'
-import type { RegisteredCommand } from '../commands/registry'
-import type { AppContext } from '../context'
-import { keyRoutes } from '../keys/routes'
+import type { ApiKeys } from '../server/auth/api-keys'
+import type { RegisteredCommand } from '../server/commands/registry'
+import type { AppContext } from '../server/context'
+import { keyRoutes } from '../server/keys/routes'
 import { auditRoutes } from './audit-routes'
 
 /** The operator's REST routes (docs/operator.md): API keys (the auth core's `keys`) and the audit log. */

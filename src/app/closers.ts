@@ -1,4 +1,4 @@
-import type { Logger } from '../../common/util/logger'
+import type { Logger } from '../common/util/logger'
 
 /** Something an app holds and lets go of when it closes. */
 export type Closer = () => Promise<void> | void

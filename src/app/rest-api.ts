@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
-import { accountsApi } from '../../../plugins/accounts/api'
-import { apiAccountsApi } from '../../../plugins/api-accounts/api'
-import { userbotsApi } from '../../../plugins/userbots/api'
-import { webhooksApi } from '../../../plugins/webhooks/api'
+import { accountsApi } from '../../plugins/accounts/api'
+import { apiAccountsApi } from '../../plugins/api-accounts/api'
+import { userbotsApi } from '../../plugins/userbots/api'
+import { webhooksApi } from '../../plugins/webhooks/api'
 import { coreRouteData } from './core-routes'
 
 /**

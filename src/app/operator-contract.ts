@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import * as v from 'valibot'
-import { keysApi } from '../keys/routes'
-import { documentedOnly } from '../openapi/route-data'
-import * as S from '../openapi/schemas'
+import { keysApi } from '../server/keys/routes'
+import { documentedOnly } from '../server/openapi/route-data'
+import * as S from '../server/openapi/schemas'
 
 /** The operator's routes (docs/operator.md) as data (route-data.ts): API keys (from their definitions) and the audit log. */
 const ownerOnly: Array<Record<string, string[]>> = [{ bearer: [] }, { session: [] }]

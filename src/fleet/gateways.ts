@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import type { Subprocess } from 'bun'
-import { bundled } from '../../build/bundled'
-import type { Logger } from '../../common/util/logger'
-import type { Config } from '../config'
+import { bundled } from '../build/bundled'
+import type { Logger } from '../common/util/logger'
+import type { Config } from '../server/config'
 
 /**
  * `ROLE=gateway GATEWAYS=N` (docs/shards.md#gateways-on-one-host): this process runs no app of its
@@ -11,7 +11,7 @@ import type { Config } from '../config'
  * process tops out at one core on the command path; N of them use N.
  */
 
-/** What a gateway process sends its parent once it listens (src/server/fleet/child.ts). */
+/** What a gateway process sends its parent once it listens (src/fleet/child.ts). */
 export const READY_MESSAGE = 'gateway-ready'
 /** The first restart waits this long, each one after a start that did not get to listen twice as long. */
 const RESTART_BASE_MS = 250
@@ -25,7 +25,7 @@ const STOP_GRACE_MS = 2_000
  */
 export function gatewayCommand(): string[] {
 	if (bundled()) return [process.execPath]
-	return [process.execPath, '--no-env-file', fileURLToPath(new URL('../../entry/main.ts', import.meta.url))]
+	return [process.execPath, '--no-env-file', fileURLToPath(new URL('../entry/main.ts', import.meta.url))]
 }
 
 interface Slot {

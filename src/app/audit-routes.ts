@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import { readAudit } from '../audit/log'
-import { json } from '../auth/respond'
-import type { AppContext } from '../context'
-import { answerOtherMethods } from '../http/methods'
-import { queryInteger } from '../http/query'
-import { OF_COMPANY, type PolicyEntry, policyHook } from '../policy/entry'
-import { companyOf } from '../policy/principal'
+import { readAudit } from '../server/audit/log'
+import { json } from '../server/auth/respond'
+import type { AppContext } from '../server/context'
+import { answerOtherMethods } from '../server/http/methods'
+import { queryInteger } from '../server/http/query'
+import { OF_COMPANY, type PolicyEntry, policyHook } from '../server/policy/entry'
+import { companyOf } from '../server/policy/principal'
 
 /** The audit log is the owner's in person: the kind `audit` admits neither a member nor a key. */
 export const AUDIT_POLICY: PolicyEntry = { action: 'read', resource: 'audit', find: [OF_COMPANY] }

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import { documentedOnly } from '../openapi/route-data'
-import * as S from '../openapi/schemas'
+import { documentedOnly } from '../server/openapi/route-data'
+import * as S from '../server/openapi/schemas'
 import { operatorContract } from './operator-contract'
 
 /** The core's own REST routes as data (src/server/openapi/route-data.ts): health, then the operator's. */

@@ -1,7 +1,7 @@
 import { type AnyElysia, Elysia } from 'elysia'
-import { createLogger, type Logger } from '../../common/util/logger'
-import { startShard } from '../../runtime/bus/process'
-import type { Config } from '../config'
+import { createLogger, type Logger } from '../common/util/logger'
+import { startShard } from '../runtime/bus/process'
+import type { Config } from '../server/config'
 import { closerStack } from './closers'
 
 /**

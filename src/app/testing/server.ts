@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type App, builtInPlugins, createApp } from '../app'
-import { loadConfig } from '../config'
-import type { PluginDefinition } from '../plugin/define'
+import { loadConfig } from '../../server/config'
+import type { PluginDefinition } from '../../server/plugin/define'
+import { type App, builtInPlugins, createApp } from '..'
 
 /**
  * `userbot-gateway/testing`: a whole server for a plugin's tests, on the Telegram emulator (no
