@@ -93,6 +93,45 @@ describe('tools from the catalog', () => {
 		})
 	})
 
+	it("runs send_and_wait as a tool: the sent message, and the other account's reply to it", async () => {
+		// Alice waits for Bob's question first (her listener is there before the agent sends), then answers it.
+		const before = f.t.ctx.updates.listening(alice)
+		const seen = aliceWs.command(
+			{ action: 'wait_for_message', userbot_id: alice, chat_id: BOB, sender_id: BOB, timeout_s: 30 },
+			40_000,
+		)
+		while (f.t.ctx.updates.listening(alice) === before) await Bun.sleep(1)
+		const asked = agent.callTool({
+			name: 'send_and_wait',
+			arguments: { userbot_id: f.userbotId, chat_id: ALICE, text: 'Tea at five?', timeout_s: 30 },
+		})
+		const question = (await seen).payload.result as { id: number; content: { text?: { text: string } } }
+		expect(question.content.text?.text).toBe('Tea at five?')
+		const answered = await aliceWs.command({
+			action: 'send_message',
+			userbot_id: alice,
+			chat_id: BOB,
+			text: 'Gladly',
+			reply_to_message_id: question.id,
+		})
+		expect(answered.payload.error).toBeUndefined()
+		const { sent, reply } = structured(await asked) as {
+			sent: { content: { text?: { text: string } }; is_outgoing: boolean }
+			reply: { content: { text?: { text: string } }; chat_id: number; is_outgoing: boolean }
+		}
+		expect([sent.content.text?.text, sent.is_outgoing]).toEqual(['Tea at five?', true])
+		expect([reply.content.text?.text, reply.chat_id, reply.is_outgoing]).toEqual(['Gladly', ALICE, false])
+	})
+
+	it('answers wait_for_message past its timeout as a tool error: timed out', async () => {
+		const waited = await agent.callTool({
+			name: 'wait_for_message',
+			arguments: { userbot_id: f.userbotId, chat_id: ALICE, sender_id: 4242, timeout_s: 1 },
+		})
+		expect(waited.isError).toBe(true)
+		expect((waited.content as { text: string }[])[0]?.text).toBe('timed out')
+	})
+
 	it("answers a command's error as a tool error with our string, and an unknown tool as unknown action", async () => {
 		const refused = await agent.callTool({ name: 'send_message', arguments: { userbot_id: f.userbotId } })
 		expect(refused.isError).toBe(true)
