@@ -1,6 +1,5 @@
 import type { chatJoinRequest$Input } from 'tdlib-types'
 import {
-	CommandError,
 	defineCommand,
 	documented,
 	fields,
@@ -11,7 +10,7 @@ import {
 	tdSlot,
 } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
-import { DEFAULT_LIMIT, optionalInt32 } from './invite-fields'
+import { DEFAULT_LIMIT, joinRequestLink, optionalInt32 } from './invite-fields'
 
 const OFFSET = tdSlot('chatJoinRequest')
 
@@ -42,14 +41,10 @@ export const getChatJoinRequests = defineCommand({
 		limit: documented(optionalInt32('limit'), { default: 50 }),
 	}),
 	run(input, ctx) {
-		const link = input.invite_link ?? ''
-		const all = input.all === true
-		if (all && link !== '') throw new CommandError(E.INVITE_LINK_WITH_ALL)
-		if (!all && link === '') throw new CommandError(E.INVITE_LINK_REQUIRED)
 		return ctx.invoke({
 			_: 'getChatJoinRequests',
 			chat_id: input.chat_id,
-			invite_link: link,
+			invite_link: joinRequestLink(input),
 			query: input.query ?? '',
 			offset_request: input.offset_request,
 			limit: input.limit ?? DEFAULT_LIMIT,

@@ -1,5 +1,13 @@
-import { documented, INTEGER_SCHEMA, optionalBool, requiredValue, toInt } from 'userbot-gateway/plugin'
+import {
+	CommandError,
+	documented,
+	INTEGER_SCHEMA,
+	optionalBool,
+	requiredValue,
+	toInt,
+} from 'userbot-gateway/plugin'
 import * as v from 'valibot'
+import { ChatAdminErrors as E } from './errors'
 
 /**
  * Field shapes shared by the invite-link commands. Dates, limits and counts are TDLib int32s: a
@@ -73,3 +81,16 @@ export const termsOrDefaults = (t: LinkTerms) => ({
 	member_limit: t.member_limit ?? LINK_TERM_DEFAULTS.member_limit,
 	creates_join_request: t.creates_join_request ?? LINK_TERM_DEFAULTS.creates_join_request,
 })
+
+/**
+ * The link whose join requests a command reads or processes: TDLib reads an empty link as every link
+ * of the chat, so that takes an explicit `all: true` without a link, and a link with `all` is refused
+ * as ambiguous (get_ and process_chat_join_requests).
+ */
+export function joinRequestLink(input: { invite_link?: string; all?: boolean }): string {
+	const link = input.invite_link ?? ''
+	const all = input.all === true
+	if (all && link !== '') throw new CommandError(E.INVITE_LINK_WITH_ALL)
+	if (!all && link === '') throw new CommandError(E.INVITE_LINK_REQUIRED)
+	return link
+}

@@ -1,5 +1,4 @@
 import {
-	CommandError,
 	defineCommand,
 	documented,
 	fields,
@@ -8,6 +7,7 @@ import {
 	requiredInt,
 } from 'userbot-gateway/plugin'
 import { ChatAdminErrors as E } from './errors'
+import { joinRequestLink } from './invite-fields'
 
 /**
  * `process_chat_join_requests` → `processChatJoinRequests`; result `{_: 'ok'}`. TDLib reads an empty
@@ -31,14 +31,10 @@ export const processChatJoinRequests = defineCommand({
 		approve: documented(optionalBool('approve'), { default: true }),
 	}),
 	run(input, ctx) {
-		const link = input.invite_link ?? ''
-		const all = input.all === true
-		if (all && link !== '') throw new CommandError(E.INVITE_LINK_WITH_ALL)
-		if (!all && link === '') throw new CommandError(E.INVITE_LINK_REQUIRED)
 		return ctx.invoke({
 			_: 'processChatJoinRequests',
 			chat_id: input.chat_id,
-			invite_link: link,
+			invite_link: joinRequestLink(input),
 			approve: input.approve ?? true,
 		})
 	},

@@ -10,6 +10,7 @@ import {
 import * as v from 'valibot'
 import { chatSummaries } from './chat-summary'
 import { DEFAULT_CHATS_LIMIT, ChatsErrors as E, MAX_CHATS_LIMIT } from './errors'
+import { pageLimit, pageOffset } from './limits'
 
 /** loadChats calls at most: TDLib loads a list in chunks and answers 404 once it has it all. */
 const MAX_LOAD_CALLS = 10
@@ -64,20 +65,8 @@ export const getChats = defineCommand({
 			optionalInt('folder_id'),
 			v.check((n) => n === undefined || n > 0, E.CHAT_LIST),
 		),
-		offset: documented(
-			v.pipe(
-				optionalInt('offset'),
-				v.check((n) => n === undefined || n >= 0, E.OFFSET_NEGATIVE),
-			),
-			{ minimum: 0, default: 0 },
-		),
-		limit: documented(
-			v.pipe(
-				optionalInt('limit'),
-				v.check((n) => n === undefined || (n >= 1 && n <= MAX_CHATS_LIMIT), E.CHATS_LIMIT_RANGE),
-			),
-			{ minimum: 1, maximum: MAX_CHATS_LIMIT, default: DEFAULT_CHATS_LIMIT },
-		),
+		offset: pageOffset,
+		limit: pageLimit(MAX_CHATS_LIMIT, E.CHATS_LIMIT_RANGE, DEFAULT_CHATS_LIMIT),
 	}),
 	run: async (input, ctx) => {
 		const list = chatList(input.chat_list, input.folder_id)

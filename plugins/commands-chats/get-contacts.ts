@@ -1,8 +1,7 @@
-import { defineCommand, documented, fields, optionalInt } from 'userbot-gateway/plugin'
-import * as v from 'valibot'
+import { defineCommand, fields } from 'userbot-gateway/plugin'
 import { usersOf } from './chat-summary'
-import { DEFAULT_CHATS_LIMIT, ChatsErrors as E } from './errors'
-import { historyLimit } from './limits'
+import { DEFAULT_CHATS_LIMIT } from './errors'
+import { historyLimit, pageOffset } from './limits'
 
 /**
  * `get_contacts {offset?, limit?}`: the account's contacts (`getContacts`, all their ids in TDLib's
@@ -19,13 +18,7 @@ export const getContacts = defineCommand({
 	examples: [{}, { offset: 20, limit: 20 }],
 	methods: ['getContacts', 'getUser'],
 	input: fields({
-		offset: documented(
-			v.pipe(
-				optionalInt('offset'),
-				v.check((n) => n === undefined || n >= 0, E.OFFSET_NEGATIVE),
-			),
-			{ minimum: 0, default: 0 },
-		),
+		offset: pageOffset,
 		limit: historyLimit(DEFAULT_CHATS_LIMIT),
 	}),
 	run: async (input, ctx) => {

@@ -1,6 +1,6 @@
-import { defineCommand, documented, fields, optionalInt, requiredInt } from 'userbot-gateway/plugin'
-import * as v from 'valibot'
+import { defineCommand, fields, requiredInt } from 'userbot-gateway/plugin'
 import { ChatsErrors as E, MAX_PROFILE_PHOTOS } from './errors'
+import { pageLimit, pageOffset } from './limits'
 
 /**
  * `get_user_profile_photos {user_id, offset?, limit?}` → `getUserProfilePhotos`: a user's profile
@@ -18,20 +18,8 @@ export const getUserProfilePhotos = defineCommand({
 	methods: ['getUserProfilePhotos'],
 	input: fields({
 		user_id: requiredInt('user_id', E.USER_ID_REQUIRED),
-		offset: documented(
-			v.pipe(
-				optionalInt('offset'),
-				v.check((n) => n === undefined || n >= 0, E.OFFSET_NEGATIVE),
-			),
-			{ minimum: 0, default: 0 },
-		),
-		limit: documented(
-			v.pipe(
-				optionalInt('limit'),
-				v.check((n) => n === undefined || (n >= 1 && n <= MAX_PROFILE_PHOTOS), E.PHOTOS_LIMIT_RANGE),
-			),
-			{ minimum: 1, maximum: MAX_PROFILE_PHOTOS, default: MAX_PROFILE_PHOTOS },
-		),
+		offset: pageOffset,
+		limit: pageLimit(MAX_PROFILE_PHOTOS, E.PHOTOS_LIMIT_RANGE, MAX_PROFILE_PHOTOS),
 	}),
 	run: (input, ctx) =>
 		ctx.invoke({
