@@ -29,7 +29,7 @@ import { instrumentHttp } from '../server/metrics/http'
 import { createMetrics, type Metrics } from '../server/metrics/metrics'
 import { openApiRoutes } from '../server/openapi/document'
 import type { PluginDefinition } from '../server/plugin/define'
-import { RouteOwners } from '../server/plugin/route-owners'
+import { checkSchemas, RouteOwners } from '../server/plugin/route-owners'
 import { PUBLIC_READ, policyHook } from '../server/policy/entry'
 import { createUpdateHub, type UpdateHub } from '../server/updates/hub'
 import type { KeyWebhooks } from '../server/updates/key-webhooks'
@@ -189,6 +189,7 @@ function addHealthRoute(app: AnyElysia, handle: DatabaseHandle, runtime: Process
 /** Each plugin's commands registered and its routes built and mounted, in load order. */
 async function buildPlugins(app: AnyElysia, ctx: AppContext, chosen: Chosen, routeOwners: RouteOwners) {
 	for (const plugin of chosen.list) {
+		if (plugin.api) checkSchemas(plugin.id, plugin.api)
 		if (plugin.commands) ctx.registerCommands({ id: plugin.id, commands: plugin.commands })
 		const routes = (await plugin.build?.(ctx, chosen.settings.get(plugin.id) ?? {})) ?? null
 		if (!routes) continue

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { TEXT_FAULT_MESSAGES } from '../../src/common/util/text'
 import { MESSAGES } from '../../src/server/auth/errors'
-import { INVALID_VALUE } from '../../src/server/http/field-schema'
+import { INVALID_VALUE } from '../../src/server/http/field-rule'
 import { createUserbot, type FreshServer, type Member, serveFresh, signUp } from '../plugins/userbots/support'
 
 /** What valibot writes when a schema did not word an issue: it quotes the input. */

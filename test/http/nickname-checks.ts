@@ -4,9 +4,8 @@ import type { PluginDefinition } from '../../src/server/plugin/define'
 import { getTestInstance, type TestInstance } from '../helpers'
 
 /**
- * What a plugin's nickname route answers, whichever schema language its body is written in
- * (rest-route.test.ts: TypeBox, rest-route-valibot.test.ts: valibot): DRF's field errors, never
- * the value sent, and DRF's answers for a body that is no JSON object.
+ * What a plugin's nickname route answers (rest-route.test.ts): DRF's field errors, never the value
+ * sent, and DRF's answers for a body that is no JSON object.
  */
 export type Post = (
 	path: string,

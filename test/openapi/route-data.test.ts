@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'bun:test'
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
+import * as v from 'valibot'
 import { accountsApi } from '../../plugins/accounts/api'
 import { userbotsApi } from '../../plugins/userbots/api'
 import { builtInPlugins } from '../../src/app'
@@ -34,8 +35,8 @@ const greeter = (withData: boolean) =>
 		...(withData
 			? {
 					api: new Elysia({ name: 'greeter-api' }).post('/api/greet/', documentedOnly, {
-						body: t.Object({ name: t.String({ maxLength: 40 }) }),
-						response: { 200: t.Object({ greeting: t.String() }), ...ROUTE_ERRORS.authed },
+						body: v.object({ name: v.pipe(v.string(), v.maxLength(40)) }),
+						response: { 200: v.object({ greeting: v.string() }), ...ROUTE_ERRORS.authed },
 						detail: { summary: 'Greets the caller', tags: ['greeter'], security: BEARER_OR_SESSION },
 					}),
 				}

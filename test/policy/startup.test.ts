@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'bun:test'
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import * as v from 'valibot'
 import { builtInPlugins } from '../../src/app'
 import { defineCommand } from '../../src/server/commands/define'
@@ -55,7 +55,7 @@ describe('a route or command without its policy entry', () => {
 			method: 'get',
 			path: '/api/broken/:id/',
 			policy: { action: 'read', resource: 'userbot' } as PolicyEntry,
-			response: { 200: t.String() },
+			response: { 200: v.string() },
 			detail: { operationId: 'broken', summary: 'Broken', tags: ['x'] },
 			handle: () => 'x',
 		})

@@ -8,7 +8,7 @@ import {
 	textFault,
 } from '../../common/util/text'
 import { badRequest } from '../http/errors'
-import { INVALID_VALUE } from '../http/field-schema'
+import { INVALID_VALUE } from '../http/field-rule'
 import { MESSAGES } from './errors'
 
 /**

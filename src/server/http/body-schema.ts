@@ -2,7 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema'
 import * as v from 'valibot'
 import { normalizeEmail, normalizeText } from '../../common/util/text'
 import { FIELD_MESSAGES } from './field-messages'
-import { type FieldRule, INVALID_VALUE, ruleFault } from './field-schema'
+import { type FieldRule, INVALID_VALUE, ruleFault } from './field-rule'
 import { DOC, schemaJson } from './schema-json'
 
 /**
@@ -16,12 +16,12 @@ import { DOC, schemaJson } from './schema-json'
 /** An object schema of a body: its fields, each with its rules and DRF's words for them. */
 export type BodySchema = v.GenericSchema<Record<string, unknown>, Record<string, unknown>>
 
-/** Whether a route's schema is valibot's (a TypeBox one is a plugin's written before issue 44). */
+/** Whether a schema is valibot's, the one schema language of routes (src/server/http/route-schemas.ts). */
 export const isValibot = (schema: unknown): schema is v.GenericSchema =>
 	typeof schema === 'object' &&
 	schema !== null &&
 	(schema as { kind?: unknown }).kind === 'schema' &&
-	'~standard' in schema
+	(schema as { '~standard'?: { vendor?: unknown } })['~standard']?.vendor === 'valibot'
 
 /**
  * A field documented as `json` (JSON Schema, or a valibot schema whose JSON it is): its rules are
@@ -130,9 +130,11 @@ export function bodyJsonSchema(schema: v.GenericSchema): Json {
 	return { type: 'object', ...(required.length > 0 ? { required } : {}), properties }
 }
 
-/** A route's body as the document shows it: a valibot body's JSON Schema, a TypeBox one's own JSON. */
-export const bodyJson = (schema: unknown): Json =>
-	isValibot(schema) ? bodyJsonSchema(schema) : (JSON.parse(JSON.stringify(schema)) as Json)
+/**
+ * A route's body as the document shows it, from a route's hooks (`unknown` there): valibot's, as the
+ * start-up check made sure (src/server/http/route-schemas.ts).
+ */
+export const bodyJson = (schema: unknown): Json => bodyJsonSchema(schema as v.GenericSchema)
 
 /**
  * A field checked by `fault`, then told as `json` by the document, its value handed on as `stored`
@@ -148,7 +150,7 @@ const stored = <T>(
 		v.transform((x: T) => (x === null ? undefined : store(x)) as T),
 	)
 
-/** One account field as DRF checks it (src/server/http/field-schema.ts `ruleFault`), in its stored form. */
+/** One account field as DRF checks it (src/server/http/field-rule.ts `ruleFault`), in its stored form. */
 const account = (rule: FieldRule, options: Record<string, unknown> = {}) =>
 	stored<string>(
 		(x) => ruleFault(rule, x),

@@ -1,6 +1,6 @@
 import { Elysia, ValidationError } from 'elysia'
 import type { Logger } from '../../common/util/logger'
-import { fieldErrors } from './field-schema'
+import { isValibot, validateBody } from './body-schema'
 import { storageAnswer } from './storage-errors'
 
 /**
@@ -21,13 +21,18 @@ export class HttpError extends Error {
 	}
 }
 
-/** A body's field errors from its route's schema (none for a parameter or a body that is no object). */
+/**
+ * A body's field errors from the valibot schema of a plain Elysia route's `body` hook (a definition's
+ * body is checked by its route, src/server/http/rest-route.ts); none for a parameter or a body that
+ * is no object.
+ */
 function bodyFieldErrors(error: ValidationError): Record<string, string[]> | null {
-	const schema = (error.validator as { schema?: unknown } | undefined)?.schema
+	const validator = error.validator as { schema?: unknown } | undefined
+	const schema = isValibot(validator) ? validator : validator?.schema
 	const body = error.value
-	if (error.type !== 'body' || !schema || typeof body !== 'object' || body === null) return null
-	const fields = fieldErrors(schema as never, body as Record<string, unknown>)
-	return Object.keys(fields).length > 0 ? fields : null
+	if (error.type !== 'body' || !isValibot(schema) || typeof body !== 'object' || body === null) return null
+	const outcome = validateBody(schema, body)
+	return outcome.ok ? null : outcome.errors
 }
 
 export const badRequest = (fields: Record<string, string[]>) => new HttpError(400, fields)

@@ -1,6 +1,6 @@
 /**
  * Django REST framework's messages for a field, word for word (docs/rest.md#conventions): the body
- * checks (src/server/http/field-schema.ts), the query checks (src/server/http/query.ts) and the auth core's wire
+ * checks (src/server/http/body-schema.ts, field-rule.ts), the query checks (src/server/http/query.ts) and the auth core's wire
  * strings (src/server/auth/errors.ts) share them.
  */
 export const FIELD_MESSAGES = {

@@ -1,4 +1,3 @@
-import { CloneType, type Static, type TSchema } from '@sinclair/typebox'
 import type { Server } from 'bun'
 import { Elysia } from 'elysia'
 import type * as v from 'valibot'
@@ -6,10 +5,10 @@ import { StartupError } from '../../common/util/startup-error'
 import { entryFault, type PolicyEntry } from '../policy/entry'
 import type { Principal } from '../policy/principal'
 import { readJsonObject } from './body'
-import { isValibot, validateBody } from './body-schema'
+import { validateBody } from './body-schema'
 import { badRequest } from './errors'
-import { normalizeFields } from './field-schema'
 import type { AnyBody, DescribedRoutes } from './route-eden'
+import { schemasFault } from './route-schemas'
 
 /**
  * A REST route as one definition (docs/plugins.md#routes-as-data): path, method, body schema,
@@ -19,8 +18,8 @@ import type { AnyBody, DescribedRoutes } from './route-eden'
  * guard asks `can` before the body is read, and again for the userbots the checked body names. The
  * body is read by `jsonObject` (DRF's answers for a body that is no JSON object) and validated once
  * by the route's valibot schema before the handler, a failure worded as DRF's field errors from the
- * schema's own messages (src/server/http/body-schema.ts). A TypeBox body (plugins written before issue 44)
- * is validated by Elysia, the app's one error handler wording it (src/server/http/field-schema.ts).
+ * schema's own messages (src/server/http/body-schema.ts). Bodies, parameters and answers are valibot
+ * only (issue 44): a schema of another language (TypeBox's) stops the start with a line naming the route.
  */
 
 /** The handler of a route that is data only: the real route is the plugin's `build`. */
@@ -39,8 +38,8 @@ export interface RouteDetail {
 	description?: string
 }
 
-/** What the handler gets: a valibot body's output (its stored form), a TypeBox body as checked. */
-type BodyOf<B> = B extends TSchema ? Static<B> : B extends v.GenericSchema ? v.InferOutput<B> : undefined
+/** What the handler gets: the valibot body's output (its stored form). */
+type BodyOf<B> = B extends v.GenericSchema ? v.InferOutput<B> : undefined
 
 /** The request as the guard and `before` see it: the body is not read yet. */
 export interface RouteRequest {
@@ -104,7 +103,7 @@ export interface RestRoute<
 	 */
 	before?(ctx: Ctx, request: RouteRequest & { principal: PrincipalOf<E> }): Promise<Pre>
 	/**
-	 * `false` when the handler words its own answer from the schema's errors (`fieldErrors`), as
+	 * `false` when the handler words its own answer from the schema's errors (`fieldOutcomes`), as
 	 * check-password/ does: the body is read but not refused by the hook.
 	 */
 	validate?: false
@@ -152,16 +151,11 @@ type Served = RouteRequest & { body: unknown }
 /** What the guard and `before` gave a request, kept from the parse step to the handler. */
 type Admitted = { principal: Principal | undefined; pre: unknown }
 
-/** One route as it is served: its definition, its context and guard, its copy of the body schema. */
+/** One route as it is served: its definition, its context and guard, the body schema it checks. */
 interface Serving<Ctx> {
 	ctx: Ctx
 	route: AnyRoute<Ctx>
 	guard: RouteGuard
-	/**
-	 * A copy of the body schema: Elysia's validator writes into the schema it is given
-	 * (`additionalProperties`), and the definition is also what the document shows, in every app.
-	 */
-	checked: TSchema | undefined
 	/** A valibot body schema: checked once, before the handler, its output the handler's body. */
 	parsed: v.GenericSchema | undefined
 	/** What the guard and `before` answered for a request, between the parse step and the handler. */
@@ -170,7 +164,8 @@ interface Serving<Ctx> {
 
 /**
  * The served routes of a plugin's definitions, on its context, each behind `guard`. A route whose
- * entry is broken, or names a kind the guard cannot find, stops the start with a line naming it.
+ * entry is broken, or names a kind the guard cannot find, or whose schemas are not valibot's, stops
+ * the start with a line naming it.
  */
 export function serveRoutes<Ctx>(ctx: Ctx, routes: readonly AnyRoute<Ctx>[], guard: RouteGuard): Elysia {
 	const app = new Elysia()
@@ -178,13 +173,14 @@ export function serveRoutes<Ctx>(ctx: Ctx, routes: readonly AnyRoute<Ctx>[], gua
 		const fault = entryFault(route.policy) ?? guard.covers(route.policy)
 		if (fault)
 			throw new StartupError(`route ${route.method.toUpperCase()} ${route.path} ${fault} (docs/policy.md)`)
+		const language = schemasFault(route)
+		if (language) throw new StartupError(`route ${route.method.toUpperCase()} ${route.path} ${language}`)
 		const validated = route.body !== undefined && route.readsRequest !== true && route.validate !== false
 		const serving: Serving<Ctx> = {
 			ctx,
 			route,
 			guard,
-			checked: validated && route.body && !isValibot(route.body) ? CloneType(route.body) : undefined,
-			parsed: validated && isValibot(route.body) ? route.body : undefined,
+			parsed: validated ? route.body : undefined,
 			admitted: new WeakMap(),
 		}
 		app.route(
@@ -218,10 +214,10 @@ function admit<Ctx>({ ctx, route, guard, admitted }: Serving<Ctx>, request: Rout
 
 /** The handler: the admitted caller, the userbots the body names, then the route's own handler. */
 function servedHandler<Ctx>(serving: Serving<Ctx>) {
-	const { ctx, route, guard, checked, parsed } = serving
+	const { ctx, route, guard, parsed } = serving
 	const namesInBody = route.policy.find?.some((f) => f.from === 'body') === true
 	const run = ({ body, params, request, server }: Served, a: Admitted) => {
-		const input = { body: checked ? normalizeFields(checked, body) : body, params, request, server }
+		const input = { body, params, request, server }
 		if (parsed) {
 			const outcome = validateBody(parsed, body)
 			if (!outcome.ok) throw badRequest(outcome.errors)
@@ -240,13 +236,12 @@ function servedHandler<Ctx>(serving: Serving<Ctx>) {
 	}
 }
 
-/** The body's hooks: the guard before the body is parsed, the schema, and DRF's empty body. */
+/** The body's hooks: the guard before the body is parsed, and DRF's empty body (the schema checks in the handler). */
 function hooksOf<Ctx>(serving: Serving<Ctx>) {
-	const { route, checked } = serving
+	const { route } = serving
 	// A route that reads the request itself is served as one without a body: nothing parses it.
 	if (route.body === undefined || route.readsRequest === true) return { parse: 'none' as const }
 	return {
-		...(checked ? { body: checked } : {}),
 		// Each hook names what it reads (see servedHandler).
 		parse: [
 			async ({ params, request, server }: Served) => {

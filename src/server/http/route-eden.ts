@@ -1,4 +1,3 @@
-import type { Static, TSchema } from '@sinclair/typebox'
 import type { CreateEden, Elysia, ResolvePath } from 'elysia'
 import type * as v from 'valibot'
 
@@ -8,19 +7,13 @@ import type * as v from 'valibot'
  * `.post(path, handler, {body, response})` would type it.
  */
 
-/** A route's body or parameters schema: valibot's (issue 44), or TypeBox's for plugins written before. */
-export type AnyBody = TSchema | v.GenericSchema
+/** A route's body, parameters or answer schema: valibot's, the one schema language (issue 44). */
+export type AnyBody = v.GenericSchema
 
 /** What a client sends (Eden's body type). */
-type SentOf<B> = B extends TSchema ? Static<B> : B extends v.GenericSchema ? v.InferInput<B> : unknown
+type SentOf<B> = B extends v.GenericSchema ? v.InferInput<B> : unknown
 
-type ResponsesOf<R> = {
-	[S in keyof R]: R[S] extends TSchema
-		? Static<R[S]>
-		: R[S] extends v.GenericSchema
-			? v.InferOutput<R[S]>
-			: never
-}
+type ResponsesOf<R> = { [S in keyof R]: R[S] extends v.GenericSchema ? v.InferOutput<R[S]> : never }
 type EdenOf<R> = R extends {
 	method: infer M extends string
 	path: infer P extends string

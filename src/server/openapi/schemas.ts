@@ -37,7 +37,7 @@ export const FieldErrors = v.pipe(
 	),
 )
 
-/** The account fields are checked as DRF checks them (src/server/http/field-schema.ts); in JSON, strings with a length. */
+/** The account fields are checked as DRF checks them (src/server/http/field-rule.ts); in JSON, strings with a length. */
 export const Email = Fields.email({ description: 'normalised: trimmed, lower case, NFC' })
 export const Password = Fields.password()
 

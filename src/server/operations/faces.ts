@@ -10,7 +10,6 @@ import {
 	defineCommand,
 	type InputSchema,
 } from '../commands/define'
-import { isValibot } from '../http/body-schema'
 import type { PeerSource } from '../http/client-address'
 import { HttpError } from '../http/errors'
 import { BEARER_OR_SESSION, IdParams } from '../http/path-params'
@@ -63,8 +62,7 @@ const asHttp = (err: unknown): unknown =>
 const asWire = (err: unknown): unknown => (err instanceof Refusal ? new CommandError(err.wire) : err)
 
 /** A result's schema as the catalog and AsyncAPI show it: JSON Schema. */
-const resultJson = (schema: AnyBody): Record<string, unknown> =>
-	isValibot(schema) ? schemaJson(schema) : (schema as Record<string, unknown>)
+const resultJson = (schema: AnyBody): Record<string, unknown> => schemaJson(schema)
 
 /** An operation's result on the REST face: 200 and its schema, then the refusals the operation says. */
 type Answers<Rest> =

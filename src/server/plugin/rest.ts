@@ -133,17 +133,16 @@ export {
 	requiredField,
 } from '../http/body-schema'
 export {
-	checkedBy,
+	/** An account field's rule (`AccountFields.custom`): its length, its kind, optional, blank allowed. */
 	type FieldRule,
-	Fields,
 	/** DRF's generic field error: what a client reads when a rule did not word a problem itself. */
 	INVALID_VALUE,
-} from '../http/field-schema'
+} from '../http/field-rule'
 /**
  * Issue 24: a route as one definition, served (`serveRoutes`) and described (`describeRoutes`) from
- * it; its body validated by its schema (valibot; TypeBox for plugins written before), the failures
- * worded as DRF's field errors
- * (`Fields`: the account fields as DRF checks them; `checkedBy`: a rule's own message).
+ * it; its body validated by its valibot schema, the failures worded as DRF's field errors
+ * (`AccountFields`: the account fields as DRF checks them; `faulted`: a rule's own message). A
+ * schema of another language (TypeBox's `t.Object`) stops the start (docs/plugins.md#routes-as-data).
  */
 export {
 	describeRoutes,

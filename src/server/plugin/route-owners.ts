@@ -1,5 +1,6 @@
 import type { AnyElysia } from 'elysia'
 import { StartupError } from '../../common/util/startup-error'
+import { schemasFault } from '../http/route-schemas'
 import { entryFault, type PolicyEntry } from '../policy/entry'
 
 /** The policy entry a served route carries (`restRoute`'s `policy`, or a plain route's `policyHook`). */
@@ -10,7 +11,9 @@ export const policyOf = (route: AnyElysia['routes'][number]): PolicyEntry | unde
  * Who serves each route. Elysia takes a second route of one method and path without a word (and then
  * answers neither), so the app checks as each plugin's routes arrive: two plugins claiming one
  * `METHOD path` stop the start with one line naming both. And every route states what it needs
- * (docs/policy.md): one without a policy entry, or with a broken one, stops the start too.
+ * (docs/policy.md): one without a policy entry, or with a broken one, stops the start too; and so
+ * does a schema of a served route or of a plugin's route data (`api`) that is not valibot's (issue 44:
+ * one schema language, src/server/http/route-schemas.ts).
  */
 export class RouteOwners {
 	private readonly owners = new Map<string, { owner: string; route: string }>()
@@ -38,6 +41,15 @@ export class RouteOwners {
 					`route ${route.method} ${route.path} of ${label(owner)} ${fault} (docs/policy.md)`,
 				)
 		}
+		checkSchemas(owner, routes)
+	}
+}
+
+/** A plugin's routes, served or described (its `api`): each schema valibot's, or the start stops. */
+export function checkSchemas(owner: string, routes: AnyElysia): void {
+	for (const route of routes.routes) {
+		const fault = schemasFault(route.hooks)
+		if (fault) throw new StartupError(`route ${route.method} ${route.path} of ${label(owner)} ${fault}`)
 	}
 }
 
