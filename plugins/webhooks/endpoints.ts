@@ -1,9 +1,20 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
-import { type AppContext, badRequest, type EventFilterInput, notFound, userbot } from 'userbot-gateway/plugin'
+import {
+	type AppContext,
+	badRequest,
+	type EventFilterInput,
+	HttpError,
+	notFound,
+	userbot,
+} from 'userbot-gateway/plugin'
 import type { EndpointFields } from './bodies'
 import { generateSecret, sealSecret } from './secrets'
 import { checkUrlForm, type Lookup, resolveTarget, type UrlPolicy, UrlRefused } from './ssrf'
 import { webhookEndpoint } from './tables'
+
+/** The refusal of a rotation of a Bot API token's endpoint: its bot sets the secret token itself. */
+export const KEY_ENDPOINT_ROTATE =
+	"This endpoint is a Bot API token's webhook: its secret is the token's secret_token. Call setWebhook again with a new secret_token."
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const PREVIOUS_SECRET_MS = 24 * 3600 * 1000
@@ -155,9 +166,14 @@ export class Endpoints {
 		this.deps.changed(companyId)
 	}
 
-	/** A new secret, shown once; the one it replaces keeps signing beside it for 24 h. */
+	/**
+	 * A new secret, shown once; the one it replaces keeps signing beside it for 24 h. A Bot API token's
+	 * endpoint (`key_id`) is refused: its secret is the `secret_token` its bot checks, set by
+	 * `setWebhook` (docs/bot-api.md#webhooks), and a secret of ours would break the bot.
+	 */
 	async rotate(companyId: number, id: number) {
 		const row = await this.row(companyId, id)
+		if (row.keyId !== null) throw new HttpError(409, { detail: KEY_ENDPOINT_ROTATE, code: 'bot_api_webhook' })
 		const secret = generateSecret()
 		const now = this.deps.now()
 		const sealed = await sealSecret(this.deps.ctx.config.secrets.dataKey, id, secret)

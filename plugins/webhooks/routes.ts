@@ -185,7 +185,7 @@ export const webhookRouteList = [
 		path: '/api/webhooks/:id/rotate-secret/',
 		policy: changes,
 		params: ID,
-		response: { 200: WithSecret, ...authed, 404: S.Detail },
+		response: { 200: WithSecret, ...authed, 404: S.Detail, 409: S.Detail },
 		detail: {
 			operationId: 'rotateWebhookSecret',
 			summary: 'A new secret; the old one signs beside it for 24 h (owner)',

@@ -48,6 +48,12 @@ export interface ApiKeys {
 	looksLikeKey(value: string): boolean
 	/** The live key `secret` is, or null (unknown, revoked, expired). Records its use, at most once a minute. */
 	resolve(secret: string): Promise<KeyRecord | null>
+	/**
+	 * As `resolve`, from memory alone: the record when memory vouches for it (known by its hash, its
+	 * family alive in the auth cache, not expired), else undefined (ask `resolve`). A revocation drops
+	 * the family first, so this never outlives one. Records its use as `resolve` does.
+	 */
+	resolveNow(secret: string): KeyRecord | undefined
 	/** Whether the key is still live (not revoked); expiry is the credential's own. */
 	isAlive(keyId: number): Promise<boolean>
 	/** The new key, shown this once; null when the company holds MAX_KEYS_PER_COMPANY live keys. */
@@ -156,6 +162,15 @@ export function createApiKeys(db: Database, cache: AuthCache, reportError: (err:
 
 	return {
 		looksLikeKey: (value) => value.startsWith(KEY_PREFIX),
+		resolveNow(secret) {
+			if (!KEY_SHAPE.test(secret)) return undefined
+			const entry = byHash.get(sha256(secret))
+			if (!entry || cache.families.get(keyFamily(entry.id))?.alive !== true) return undefined
+			const now = Date.now()
+			if (entry.expiresAt !== null && entry.expiresAt <= now) return undefined
+			touch(entry.id, now)
+			return entry
+		},
 		async resolve(secret) {
 			if (!KEY_SHAPE.test(secret)) return null
 			const hash = sha256(secret)

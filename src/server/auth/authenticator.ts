@@ -123,7 +123,9 @@ export function createCallerResolver(
 		botCaller: async (request, token) => {
 			const parts = BOT_TOKEN.exec(token)
 			if (!parts?.[1] || !parts[2]) return tokenInvalid
-			return remember(request, standing(await bearer.fromApiKey(parts[2], parts[1])))
+			// Memory vouches for a known key and its owner (revocations drop both first): no promise.
+			const now = bearer.fromApiKeyNow(parts[2], parts[1])
+			return remember(request, standing(now ?? (await bearer.fromApiKey(parts[2], parts[1]))))
 		},
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> =>

@@ -2,7 +2,7 @@ import { type ApiKeys, type KeyRecord, keyFamily } from './api-keys'
 import { type CallerOutcome, tokenInvalid } from './caller-outcome'
 import type { Families } from './families'
 import type { PrincipalMaker } from './principals'
-import type { Profiles } from './profiles'
+import type { Profile, Profiles } from './profiles'
 import type { TokenSigner } from './tokens'
 import type { Credential } from './types'
 
@@ -18,6 +18,26 @@ export function createBearerCallers(deps: {
 	principals: PrincipalMaker
 }) {
 	const { signer, profiles, families, keys, principals } = deps
+	/** A live key's caller: its owner still the active owner of its company (and, as a Bot API token, its account's). */
+	const keyOutcome = (record: KeyRecord, profile: Profile | null, botUserId?: string): CallerOutcome => {
+		if (botUserId !== undefined && (record.botUserId === null || String(record.botUserId) !== botUserId))
+			return tokenInvalid
+		if (!profile?.active || !profile.isOwner || profile.companyId !== record.companyId) return tokenInvalid
+		const grant = { id: record.id, scopes: record.scopes }
+		// Presented as a Bot API token: what the Bot API face's entry asks for (src/server/policy/can.ts).
+		const principal = principals.ofKey(
+			profile,
+			botUserId === undefined ? grant : { ...grant, botToken: true },
+		)
+		const credential: Credential = {
+			principal,
+			family: keyFamily(record.id),
+			sessionHash: null,
+			sessionId: null,
+			expiresAt: record.expiresAt ?? NEVER,
+		}
+		return { ok: true, caller: { principal, profile, sessionId: null, credential } }
+	}
 	return {
 		/**
 		 * The API key a request presents, from a header only (`X-Api-Key`, or `Authorization: Bearer`
@@ -38,24 +58,17 @@ export function createBearerCallers(deps: {
 		async fromApiKey(secret: string, botUserId?: string): Promise<CallerOutcome> {
 			const record: KeyRecord | null = await keys.resolve(secret)
 			if (!record) return tokenInvalid
-			if (botUserId !== undefined && (record.botUserId === null || String(record.botUserId) !== botUserId))
-				return tokenInvalid
-			const profile = await profiles.get(record.userId)
-			if (!profile?.active || !profile.isOwner || profile.companyId !== record.companyId) return tokenInvalid
-			const grant = { id: record.id, scopes: record.scopes }
-			// Presented as a Bot API token: what the Bot API face's entry asks for (src/server/policy/can.ts).
-			const principal = principals.ofKey(
-				profile,
-				botUserId === undefined ? grant : { ...grant, botToken: true },
-			)
-			const credential: Credential = {
-				principal,
-				family: keyFamily(record.id),
-				sessionHash: null,
-				sessionId: null,
-				expiresAt: record.expiresAt ?? NEVER,
-			}
-			return { ok: true, caller: { principal, profile, sessionId: null, credential } }
+			return keyOutcome(record, await profiles.get(record.userId), botUserId)
+		},
+
+		/**
+		 * As `fromApiKey`, when memory alone vouches for the key and its owner's profile (the Bot API
+		 * face asks per request): the same outcome, no promise; undefined when it cannot tell.
+		 */
+		fromApiKeyNow(secret: string, botUserId?: string): CallerOutcome | undefined {
+			const record = keys.resolveNow(secret)
+			const profile = record && profiles.peek(record.userId)
+			return profile ? keyOutcome(record, profile, botUserId) : undefined
 		},
 
 		/** A bearer access token: signature, type, expiry, its family alive, its user active. */

@@ -104,6 +104,50 @@ describe('setWebhook', () => {
 		}
 	}, 20_000)
 
+	it("refuses to rotate the token endpoint's secret through /api/webhooks/ (409): its bot's secret token stays", async () => {
+		const got: Array<string | null> = []
+		const server = Bun.serve({
+			hostname: '127.0.0.1',
+			port: 0,
+			fetch(req) {
+				got.push(req.headers.get('x-telegram-bot-api-secret-token'))
+				return new Response('ok')
+			},
+		})
+		const owner = { authorization: `Bearer ${f.alice.access}` }
+		try {
+			const url = `http://127.0.0.1:${server.port}/rotated`
+			expect((await call('setWebhook', { url, secret_token: 'Kept_1' })).body).toEqual({
+				ok: true,
+				result: true,
+			})
+			const listed = (await (await fetch(`${f.t.url}/api/webhooks/`, { headers: owner })).json()) as Array<{
+				id: number
+				url: string
+			}>
+			const id = listed.find((e) => e.url === url)?.id
+			expect(typeof id).toBe('number')
+			const rotate = await fetch(`${f.t.url}/api/webhooks/${id}/rotate-secret/`, {
+				method: 'POST',
+				headers: owner,
+			})
+			expect(rotate.status).toBe(409)
+			expect(await rotate.json()).toEqual({
+				detail:
+					"This endpoint is a Bot API token's webhook: its secret is the token's secret_token. Call setWebhook again with a new secret_token.",
+				code: 'bot_api_webhook',
+			})
+			// Nothing changed: the next delivery carries the bot's own secret token.
+			await aliceWrites('after the rotation')
+			expect(await until(() => got.length > 0)).toBe(true)
+			expect(got[0]).toBe('Kept_1')
+			expect((await call('getWebhookInfo')).body.result).toMatchObject({ url })
+		} finally {
+			expect((await call('deleteWebhook')).body).toEqual({ ok: true, result: true })
+			server.stop(true)
+		}
+	}, 20_000)
+
 	it('refuses a URL the address policy refuses and a secret token of other characters, echoing neither', async () => {
 		const bad = await call('setWebhook', { url: 'ftp://hook.example/x' })
 		expect(bad.status).toBe(400)

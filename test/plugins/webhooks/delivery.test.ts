@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { Webhook } from 'standardwebhooks'
+import { KEY_ENDPOINT_ROTATE } from '../../../plugins/webhooks/endpoints'
 import { webhookEndpoint } from '../../../plugins/webhooks/tables'
 import { createLoggedInUserbot, createMessagingFixture, type MessagingFixture } from '../../helpers-ws'
 import {
@@ -196,6 +197,24 @@ describe('webhook deliveries', () => {
 		expect(got.headers['webhook-signature']?.split(' ').map((s) => s.slice(0, 3))).toEqual(['v1,', 'v1,'])
 		new Webhook(rotated.secret).verify(got.body, got.headers)
 		new Webhook(hook.secret).verify(got.body, got.headers)
+		await remove(hook.id)
+	})
+
+	it("refuses to rotate a key's endpoint (a Bot API token's webhook): 409, its secret unchanged", async () => {
+		const hook = await create({})
+		const made = await owner()('POST', '/api/keys/', { name: 'hook owner' })
+		expect(made.status).toBe(201)
+		const key = (await made.json()) as { id: number }
+		const db = f.t.ctx.db
+		const sealed = async () =>
+			(await db.select().from(webhookEndpoint).where(eq(webhookEndpoint.id, hook.id)))[0]?.secret
+		const before = await sealed()
+		await db.update(webhookEndpoint).set({ keyId: key.id }).where(eq(webhookEndpoint.id, hook.id))
+		const res = await owner()('POST', `/api/webhooks/${hook.id}/rotate-secret/`)
+		expect(res.status).toBe(409)
+		expect(await res.json()).toEqual({ detail: KEY_ENDPOINT_ROTATE, code: 'bot_api_webhook' })
+		expect(await sealed()).toBe(before)
+		await db.update(webhookEndpoint).set({ keyId: null }).where(eq(webhookEndpoint.id, hook.id))
 		await remove(hook.id)
 	})
 

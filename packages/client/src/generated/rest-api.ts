@@ -2270,6 +2270,13 @@ export type RestApi = {
 									code?: string
 								}
 						  }
+						| {
+								status: 409
+								value: {
+									detail: string
+									code?: string
+								}
+						  }
 					>
 				}
 				test: {
