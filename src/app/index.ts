@@ -20,6 +20,7 @@ import { recordRequests } from '../runtime/supervisor/request-log'
 import type { AuthCore } from '../server/auth'
 import type { Catalog } from '../server/catalog/catalog'
 import type { RegisteredCommand } from '../server/commands/registry'
+import { checkTdRequest } from '../server/commands/td-request'
 import { type Config, ConfigError } from '../server/config'
 import { isPathSpecifier, resolvePluginSpecifier } from '../server/config/plugin-specifier'
 import type { AppContext } from '../server/context'
@@ -108,7 +109,7 @@ export async function createApp(config: Config, opts: CreateAppOptions = {}): Pr
 			throw new StartupError('ROLE=shard serves no app: start it with createShardApp')
 		const processRuntime: ProcessRuntime = opts.restOnly
 			? { runtime: null }
-			: await createProcessRuntime(config, log, closers, chosen)
+			: await createProcessRuntime(config, log, closers, chosen, checkTdRequest)
 		const runtime = processRuntime.runtime
 		if (runtime && config.tdlibRequestLog) closers.push(recordRequests(runtime, config.tdlibRequestLog))
 		const { app, ctx, auth, commands, catalog, socketStats, goAway } = await compose(

@@ -1,6 +1,7 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import { createLogger, type Logger } from '../common/util/logger'
 import { startShard } from '../runtime/bus/process'
+import { checkTdRequest } from '../server/commands/td-request'
 import type { Config } from '../server/config'
 import { closerStack } from './closers'
 
@@ -21,7 +22,7 @@ export async function createShardApp(config: Config, opts: { logger?: Logger } =
 		// The plugins the gateways of this configuration load: what their commands may send.
 		const { choosePlugins } = await import('./index')
 		const { chosen } = await choosePlugins(config, undefined, false)
-		const shard = await startShard(config, log, closers, chosen)
+		const shard = await startShard(config, log, closers, chosen, checkTdRequest)
 		const app = new Elysia({ serve: { reusePort: config.reusePort } }).get('/health', ({ set }) => {
 			const fenced = performance.now() - shard.membership.lastBeatOk > 2 * (config.bus?.heartbeatMs ?? 1000)
 			if (fenced) set.status = 503

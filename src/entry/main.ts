@@ -70,7 +70,7 @@ async function main() {
 	const command = parseCommand(process.argv.slice(2))
 	if (command.kind === 'supervisor-child') {
 		// The child reads only what its parent handed it: no `.env`, no umask games.
-		await import('../runtime/supervisor/child')
+		await import('./supervisor-child')
 		return
 	}
 	if (command.kind === 'help') return void process.stdout.write(USAGE)

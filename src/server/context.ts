@@ -1,8 +1,6 @@
-import type { JetStreamClient, JetStreamManager } from '@nats-io/jetstream'
-import type { KV } from '@nats-io/kv'
-import type { NatsConnection } from '@nats-io/transport-node'
 import type { Database } from '../../db/client'
 import type { Logger } from '../common/util/logger'
+import type { Bus } from '../runtime/bus/types'
 import type { TelegramRuntime } from '../runtime/supervisor/types'
 import type { AuthServices } from './auth/services'
 import type { Principal } from './auth/types'
@@ -13,36 +11,6 @@ import type { Metrics } from './metrics/metrics'
 import type { PolicyEntry } from './policy/entry'
 import type { UpdateHub } from './updates/hub'
 import type { KeyWebhooks } from './updates/key-webhooks'
-
-/**
- * One process's end of the bus's message sealing, as the bus's parts use it (`BusCodec` in
- * src/runtime/bus/codec.ts): JSON in, sealed bytes out, and back; undefined for a refused message.
- */
-export interface BusSealing {
-	readonly fingerprint: string
-	seal(subject: string, value: unknown): Uint8Array
-	/** `storedAt`: when the stream or a bucket stored the message (ms), for one read again by design. */
-	open<T = unknown>(subject: string, data: Uint8Array, storedAt?: number): T | undefined
-}
-
-/**
- * A gateway's or shard's connection to the bus, with the stream and buckets they share
- * (`connectBus` in src/runtime/bus/connection.ts). Declared here, below the bus, because the context carries it.
- */
-export interface Bus {
-	nc: NatsConnection
-	js: JetStreamClient
-	jsm: JetStreamManager
-	members: KV
-	leases: KV
-	/** Seals what this process sends and opens what it receives (src/runtime/bus/seal.ts). */
-	codec: BusSealing
-	/** Called each time the connection is back after a disconnect (the server restarted, the network). */
-	onReconnect(listener: () => void): () => void
-	/** Whether the connection is up now (not between a disconnect and its reconnect, not closed). */
-	connected(): boolean
-	close(): Promise<void>
-}
 
 /** A message pushed to every open WebSocket connection of a company (authorization states...). */
 export interface CompanyEvent {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { holdClientsLock, tryExclusiveClientsLock } from '../../src/server/backup/clients-lock'
+import { holdClientsLock, tryExclusiveClientsLock } from '../../src/runtime/telegram/clients-lock'
 
 describe('the clients lock of DATA_DIR/tdlib', () => {
 	const dir = join(mkdtempSync(join(tmpdir(), 'ubg-clients-lock-')), 'tdlib')

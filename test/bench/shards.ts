@@ -22,9 +22,10 @@ import { connectBus } from '../../src/runtime/bus/connection'
 import { RemoteRuntime } from '../../src/runtime/bus/remote-runtime'
 import { BusKey } from '../../src/runtime/bus/seal'
 import { checkSharedSecrets, checkSharedStorage } from '../../src/runtime/bus/storage'
+import type { BusConfig } from '../../src/runtime/bus/types'
 import { createRuntime } from '../../src/runtime/supervisor'
 import type { TelegramRuntime } from '../../src/runtime/supervisor/types'
-import { type BusConfig, loadConfig } from '../../src/server/config'
+import { loadConfig } from '../../src/server/config'
 import { type ShardProcess, startNats, startShard, until } from '../bus/cluster'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)

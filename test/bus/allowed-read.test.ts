@@ -2,12 +2,15 @@ import { describe, expect, it } from 'bun:test'
 import { createLogger } from '../../src/common/util/logger'
 import { checkShardRequest, methodsByLabel } from '../../src/runtime/bus/allowed'
 import type { InvokeMessage } from '../../src/runtime/supervisor/protocol'
+import { checkTdRequest } from '../../src/server/commands/td-request'
 import { READ_PART_BYTES } from '../../src/server/userbots/file-download'
 
 /** What a shard lets through for the files route's reads of a file on its host (`userbots:read`). */
 const byLabel = methodsByLabel([])
 const opts = {
 	methodsOf: (label: string | undefined) => (label ? byLabel.get(label) : undefined),
+	// The gateway's check, as the composition root hands it to a shard (src/app/index.ts).
+	checkRequest: checkTdRequest,
 	dataDir: '/nonexistent',
 	emulator: false,
 }

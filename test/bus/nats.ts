@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Subprocess } from 'bun'
-import type { BusConfig } from '../../src/server/config'
+import type { BusConfig } from '../../src/runtime/bus/types'
 
 /**
  * A real `nats-server` for the tests (JetStream on, 127.0.0.1, a port the server picks), started with the

@@ -1,8 +1,7 @@
 import type { Logger } from '../../common/util/logger'
-import type { CommandDefinition } from '../../server/commands/define'
-import { checkTdRequest } from '../../server/commands/td-request'
 import { LIFECYCLE_METHODS } from '../../server/userbots/auth-states'
 import { READ_PART_BYTES } from '../../server/userbots/file-download'
+import type { FloodClass } from '../flood/limits'
 import type { InvokeMessage } from '../supervisor/protocol'
 import { tdFunction } from '../telegram/schema'
 import { RuntimeError } from '../telegram/types'
@@ -13,8 +12,32 @@ import { RuntimeError } from '../telegram/types'
  * load (`PLUGINS`). A request without a label, or with one no plugin declares, sends nothing.
  * A command group that a plugin registers only from `build` (not in `commands`) is unknown here.
  */
-/** What a shard reads of the loaded plugins: their commands (names, TDLib methods, flood classes). */
-export type CommandPlugins = ReadonlyArray<{ readonly commands?: readonly CommandDefinition[] }>
+/**
+ * What a shard reads of the loaded plugins: their commands (names, TDLib methods, flood classes),
+ * as src/server/commands/define.ts `CommandDefinition` declares them.
+ */
+export type CommandPlugins = ReadonlyArray<{
+	readonly commands?: ReadonlyArray<{
+		readonly name: string
+		readonly methods: readonly string[]
+		readonly flood?: FloodClass | 'by_method'
+	}>
+}>
+
+/**
+ * The one check of a TDLib request on its way to TDLib (src/server/commands/td-request.ts
+ * `checkTdRequest`, the gateway's own), handed to the shard by the composition root. Throws a
+ * `RuntimeError('bad_request')` that never echoes the request.
+ */
+export type TdRequestCheck = (
+	request: unknown,
+	check: {
+		userbotId: number
+		methods: (method: string) => boolean
+		dataDir: string
+		emulator?: boolean
+	},
+) => void
 
 export function methodsByLabel(plugins: CommandPlugins): Map<string, ReadonlySet<string>> {
 	const byLabel = new Map<string, ReadonlySet<string>>()
@@ -33,6 +56,7 @@ export function checkShardRequest(
 	m: InvokeMessage,
 	opts: {
 		methodsOf(label: string | undefined): ReadonlySet<string> | undefined
+		checkRequest: TdRequestCheck
 		dataDir: string
 		emulator: boolean
 	},
@@ -40,7 +64,7 @@ export function checkShardRequest(
 ): void {
 	const methods = opts.methodsOf(m.label)
 	try {
-		checkTdRequest(m.request, {
+		opts.checkRequest(m.request, {
 			userbotId: m.userbotId,
 			methods: (method) => methods?.has(method) === true || (opts.emulator && /^emulator[A-Z]/.test(method)),
 			dataDir: opts.dataDir,

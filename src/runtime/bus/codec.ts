@@ -1,6 +1,6 @@
 import type { Logger } from '../../common/util/logger'
-import type { BusSealing } from '../../server/context'
 import { type BusKey, ReplayGuard, type Sealer } from './seal'
+import type { BusSealing } from './types'
 
 /**
  * One process's end of the bus's message sealing (`seal.ts`): JSON in, sealed bytes out, and back,

@@ -15,14 +15,13 @@ import {
 	nkeyAuthenticator,
 } from '@nats-io/transport-node'
 import type { Logger } from '../../common/util/logger'
-import type { BusConfig } from '../../server/config'
-import type { Bus } from '../../server/context'
 import { BusCodec } from './codec'
 import type { BusKey } from './seal'
 import { AUTH_STATES, EVENTS_STREAM, inboxPrefix, LEASES_BUCKET, MEMBERS_BUCKET, UPDATES } from './subjects'
+import type { Bus, BusConfig } from './types'
 
-/** The connection's contract is declared with the app's context, which carries it (`ctx.bus`). */
-export type { Bus } from '../../server/context'
+/** The connection's contract (types.ts): the app's context carries it (`ctx.bus`). */
+export type { Bus } from './types'
 
 export interface BusOptions {
 	config: BusConfig

@@ -1,7 +1,4 @@
 import type { Logger } from '../../common/util/logger'
-import type { AuthCache } from '../../server/auth/cache'
-import type { Revocation } from '../../server/auth/types'
-import type { UserbotDirectory } from '../../server/context'
 import type { Bus } from './connection'
 import { INVALIDATIONS } from './subjects'
 
@@ -12,29 +9,50 @@ import { INVALIDATIONS } from './subjects'
  * their revocation listeners close the sockets opened with what was revoked. A gateway that lost
  * the bus for a moment may have missed some: when it is back, it forgets everything it cached.
  */
-type Invalidation =
-	| { origin: string; revocation: Revocation }
+type Invalidation<R> =
+	| { origin: string; revocation: R }
 	| { origin: string; userbot: number; deleted: boolean }
 
-export interface InvalidationBridge {
+/**
+ * What the bridge uses of the gateway's auth cache (src/server/auth/cache.ts `AuthCache`, handed in
+ * by the composition root): its revocations, told and applied. `R` is the server's `Revocation`,
+ * read here field by field as it comes from another gateway.
+ */
+export interface RevocationCache<R extends object> {
+	onRevoked(listener: (revocation: R) => void): () => void
+	dropSession(hash: string): void
+	dropFamily(family: string): void
+	dropUser(userId: number, revoked: boolean): void
+	clear(): void
+}
+
+/** What the bridge uses of the gateway's userbot directory (src/server/context.ts `UserbotDirectory`). */
+export interface InvalidatedDirectory<T> {
+	lookup(userbotId: number): Promise<T | null>
+	invalidate(userbotId: number): void
+	markDeleted(userbotId: number): void
+	invalidateAll?(): void
+}
+
+export interface InvalidationBridge<T> {
 	/** The directory to use: the given one, whose changes are told to the other gateways. */
-	directory: UserbotDirectory
+	directory: InvalidatedDirectory<T>
 	close(): void
 }
 
-export function bridgeInvalidations(opts: {
+export function bridgeInvalidations<R extends object, T>(opts: {
 	bus: Pick<Bus, 'nc' | 'codec' | 'onReconnect'>
 	origin: string
-	cache: AuthCache
-	directory: UserbotDirectory
+	cache: RevocationCache<R>
+	directory: InvalidatedDirectory<T>
 	/** A userbot deleted on another gateway: its updates and subscriptions end here too. */
 	onUserbotDeleted(userbotId: number): void
 	log: Logger
-}): InvalidationBridge {
+}): InvalidationBridge<T> {
 	const { origin, cache, directory, log } = opts
 	const { nc, codec } = opts.bus
 	let applying = false
-	const publish = (message: Invalidation) => {
+	const publish = (message: Invalidation<R>) => {
 		try {
 			nc.publish(INVALIDATIONS, codec.seal(INVALIDATIONS, message))
 		} catch (err) {
@@ -44,7 +62,7 @@ export function bridgeInvalidations(opts: {
 	const offRevoked = cache.onRevoked((revocation) => {
 		if (!applying) publish({ origin, revocation })
 	})
-	const apply = (m: Invalidation) => {
+	const apply = (m: Invalidation<R>) => {
 		if ('revocation' in m) {
 			const r = m.revocation
 			applying = true
@@ -67,7 +85,7 @@ export function bridgeInvalidations(opts: {
 		callback: (err, msg) => {
 			if (err) return
 			// Sealed by a gateway of this deployment, or dropped (and logged) here.
-			const m = codec.open<Invalidation>(msg.subject, msg.data)
+			const m = codec.open<Invalidation<R>>(msg.subject, msg.data)
 			if (m === undefined) return
 			try {
 				if (m && typeof m === 'object' && m.origin !== origin) apply(m)

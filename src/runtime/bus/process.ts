@@ -1,17 +1,18 @@
 import { hostname } from 'node:os'
 import type { Logger } from '../../common/util/logger'
-import type { BusConfig, Config } from '../../server/config'
+import type { RuntimeConfig } from '../config'
 import { wallClock } from '../flood/clock'
 import { classOfMethod, type FloodClass } from '../flood/limits'
 import { createRuntime, type LocalRuntime } from '../supervisor'
 import { governRuntime } from '../supervisor/governed-runtime'
 import type { TelegramRuntime } from '../supervisor/types'
-import { type CommandPlugins, methodsByLabel } from './allowed'
-import { type Bus, type BusOptions, connectBus } from './connection'
+import { type CommandPlugins, methodsByLabel, type TdRequestCheck } from './allowed'
+import { type BusOptions, connectBus } from './connection'
 import { RemoteRuntime } from './remote-runtime'
 import { BusKey } from './seal'
 import { ShardServer } from './shard-server'
 import { checkBusKey, checkSharedSecrets, checkSharedStorage } from './storage'
+import type { Bus, BusConfig } from './types'
 
 /**
  * What a process runs by `ROLE`, with the bus or without it. Without `BUS_URL` (ROLE=all): the
@@ -28,7 +29,12 @@ export interface ProcessRuntime {
 	shard?: ShardServer
 }
 
-const busOptions = (config: Config, log: Logger, role: 'gateway' | 'shard', id: string): BusOptions => ({
+const busOptions = (
+	config: RuntimeConfig,
+	log: Logger,
+	role: 'gateway' | 'shard',
+	id: string,
+): BusOptions => ({
 	config: config.bus as BusConfig,
 	role,
 	id,
@@ -46,7 +52,7 @@ const busOptions = (config: Config, log: Logger, role: 'gateway' | 'shard', id: 
  * request carries (the command's name).
  */
 async function createGovernedRuntime(
-	config: Config,
+	config: RuntimeConfig,
 	log: Logger,
 	plugins: CommandPlugins,
 ): Promise<LocalRuntime | null> {
@@ -74,11 +80,13 @@ const GATEWAY_WAIT_MS = 30_000
 
 /** A shard of this process's supervisors on the bus. */
 export async function startShard(
-	config: Config,
+	config: RuntimeConfig,
 	log: Logger,
 	closers: Array<() => Promise<void> | void>,
 	/** The plugins the gateways load: their commands' declared methods are all a request may use. */
 	plugins: CommandPlugins,
+	/** The gateway's check of a request (src/server/commands/td-request.ts), made again by the shard. */
+	checkRequest: TdRequestCheck,
 ): Promise<ShardServer> {
 	const local: LocalRuntime | null = await createGovernedRuntime(config, log, plugins)
 	if (!local)
@@ -111,6 +119,7 @@ export async function startShard(
 		commandTimeoutMs: config.commandTimeoutMs,
 		log,
 		methodsOf: (label) => (label === undefined ? undefined : allowed.get(label)),
+		checkRequest,
 		dataDir: config.dataDir,
 		emulator: config.telegram.backend === 'emulator',
 	})
@@ -129,10 +138,11 @@ export async function startShard(
 }
 
 export async function createProcessRuntime(
-	config: Config,
+	config: RuntimeConfig,
 	log: Logger,
 	closers: Array<() => Promise<void> | void>,
 	plugins: CommandPlugins,
+	checkRequest: TdRequestCheck,
 ): Promise<ProcessRuntime> {
 	if (!config.bus) {
 		const runtime = await createGovernedRuntime(config, log, plugins)
@@ -140,7 +150,7 @@ export async function createProcessRuntime(
 		return { runtime }
 	}
 	if (config.role === 'shard')
-		return { runtime: null, shard: await startShard(config, log, closers, plugins) }
+		return { runtime: null, shard: await startShard(config, log, closers, plugins, checkRequest) }
 	const gatewayId = crypto.randomUUID()
 	// The gateway first: it sets the bus up (the stream, the buckets, the storage id), which a shard may not.
 	const bus = await connectBus(busOptions(config, log, 'gateway', gatewayId.slice(0, 8)))
@@ -148,7 +158,8 @@ export async function createProcessRuntime(
 	// Uploads are written here for the shard's TDLib to read: the same folder on every machine.
 	await checkSharedStorage(bus.leases, config.dataDir)
 	await checkSharedSecrets(bus.leases, config.secrets, bus.codec.fingerprint)
-	const shard = config.role === 'gateway' ? undefined : await startShard(config, log, closers, plugins)
+	const shard =
+		config.role === 'gateway' ? undefined : await startShard(config, log, closers, plugins, checkRequest)
 	const runtime = new RemoteRuntime({
 		bus,
 		gatewayId,

@@ -1,5 +1,4 @@
 import type { Msg } from '@nats-io/transport-node'
-import type { BusSealing } from '../../server/context'
 import {
 	type InvokeMessage,
 	MOVED,
@@ -12,6 +11,7 @@ import {
 } from '../supervisor/protocol'
 import { RuntimeError } from '../telegram/types'
 import { LeaseTimeoutError } from './leases'
+import type { BusSealing } from './types'
 
 /** The userbot is another shard's (or this shard's view is stale): the gateway asks again. */
 export class MovedError extends Error {

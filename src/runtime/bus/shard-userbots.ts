@@ -4,7 +4,7 @@ import type { Room } from '../supervisor/capacity'
 import type { InvokeMessage, StartMessage, StopMessage } from '../supervisor/protocol'
 import type { RuntimeEvent, TelegramRuntime } from '../supervisor/types'
 import { RuntimeError, type TdRequest } from '../telegram/types'
-import { checkShardRequest } from './allowed'
+import { checkShardRequest, type TdRequestCheck } from './allowed'
 import type { Bus } from './connection'
 import type { LeaseView } from './lease-view'
 import type { Membership } from './membership'
@@ -25,6 +25,8 @@ export interface ShardUserbotsOptions {
 	commandTimeoutMs: number
 	/** The TDLib methods a sender may send, by its label (a command's name, `userbots:<step>`). */
 	methodsOf(label: string | undefined): ReadonlySet<string> | undefined
+	/** The gateway's check of a TDLib request, made again here (allowed.ts). */
+	checkRequest: TdRequestCheck
 	/** The data folder (uploads are the only local files a request may name). */
 	dataDir: string
 	/** The backend is the emulator: its own test-control methods are taken too. */

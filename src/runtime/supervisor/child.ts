@@ -4,16 +4,16 @@ import * as v from 'valibot'
 import type { Transport } from '../../common/transport'
 import { createIpcChildTransport } from '../../common/transport/ipc'
 import { connectSocket } from '../../common/transport/socket'
-import { holdClientsLock } from '../../server/backup/clients-lock'
-import { createBackend } from '../telegram/backend'
+import { createBackend, type OpenEmulator } from '../telegram/backend'
+import { holdClientsLock } from '../telegram/clients-lock'
 import { descriptorCapacity } from './capacity'
 import { createChildHost } from './child-host'
 import { type ChildMessage, type ChildSettings, parseParentMessage } from './protocol'
 import { setDescriptorLimit } from './rlimit'
 
 /**
- * Supervisor child entry (`main.ts supervisor-child`), spawned by `client.ts`. Hosts the TDLib (or
- * emulator) clients; TDLib is only ever touched here. Its environment says only how to reach its
+ * Supervisor child (`main.ts supervisor-child`, started by src/entry/supervisor-child.ts), spawned by
+ * `client.ts`. Hosts the TDLib (or emulator) clients; TDLib is only ever touched here. Its environment says only how to reach its
  * parent; it says hello, and runs the settings the parent answers with (the parent's configuration,
  * checked there once: protocol.ts `ChildSettings`).
  */
@@ -80,7 +80,7 @@ async function raiseDescriptors(settings: ChildSettings, send: Send) {
 	return undefined
 }
 
-function openBackend(settings: ChildSettings, send: Send) {
+function openBackend(settings: ChildSettings, send: Send, openEmulator: OpenEmulator) {
 	return createBackend({
 		backend: settings.backend,
 		apiId: settings.telegram?.apiId,
@@ -92,6 +92,7 @@ function openBackend(settings: ChildSettings, send: Send) {
 		// The emulator's one cloud for every child and shard on this DATA_DIR/tdlib.
 		dataDir: settings.dataDir,
 		log: (level, msg, fields) => send({ type: 'log', level, msg, fields }),
+		openEmulator,
 	})
 }
 
@@ -156,13 +157,13 @@ function wireExits(
 	for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, closeAll)
 }
 
-async function main() {
+async function main(openEmulator: OpenEmulator) {
 	const { transport, settings } = await connect(readEnv())
 	const send: Send = (m) => transport.send(m)
 	const capacity = await raiseDescriptors(settings, send)
 	// Held for the process's life: `backup` sees that clients run here (docs/operator.md#backups).
 	const clientsLock = holdClientsLock(join(settings.dataDir, 'tdlib'))
-	const backend = await openBackend(settings, send)
+	const backend = await openBackend(settings, send, openEmulator)
 	const host = createChildHost({
 		backend,
 		dataDir: settings.dataDir,
@@ -176,9 +177,15 @@ async function main() {
 	send({ type: 'ready', pid: process.pid, capacity })
 }
 
-main().catch((err) => {
-	process.stderr.write(
-		`supervisor child failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
-	)
-	process.exit(1)
-})
+/**
+ * Runs this process as a supervisor child. The emulator, which is built on the runtime, is handed in
+ * by the entry (src/entry/supervisor-child.ts): the runtime never imports it.
+ */
+export function runSupervisorChild(parts: { openEmulator: OpenEmulator }): void {
+	main(parts.openEmulator).catch((err) => {
+		process.stderr.write(
+			`supervisor child failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+		)
+		process.exit(1)
+	})
+}

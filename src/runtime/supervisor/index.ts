@@ -1,5 +1,5 @@
 import type { Logger } from '../../common/util/logger'
-import type { Config } from '../../server/config'
+import type { RuntimeConfig } from '../config'
 import { autoSupervisors, memoryBudget, memoryCapacity } from './capacity'
 import { SupervisorClient, type SupervisorOptions } from './client'
 import { setDescriptorLimit } from './rlimit'
@@ -22,7 +22,7 @@ export type LocalRuntime = TelegramRuntime & {
  * credentials ("not configured").
  */
 export async function createRuntime(
-	config: Config,
+	config: RuntimeConfig,
 	log: Logger,
 	overrides: Partial<SupervisorOptions> = {},
 ): Promise<LocalRuntime | null> {

@@ -1,10 +1,28 @@
-import { join } from 'node:path'
-import { prepareNetwork } from './proxy'
-import type { Backend, TdRequest } from './types'
+import type { Backend } from './types'
 
 export type { Backend, BackendClient, ClientOptions } from './types'
 
-export interface BackendOptions {
+/** What the emulator's backend is opened with (src/emulator/backend.ts). */
+export interface EmulatorBackendOptions {
+	/**
+	 * The data folder whose `tdlib/emulator` keeps the one emulated cloud of the deployment. Without
+	 * it the emulator's world lives in this process's memory only.
+	 */
+	dataDir?: string
+	/** The emulator: its flood limits (`EMULATOR_FLOOD_LIMITS`, src/emulator/flood.ts). */
+	emulatorFloodLimits?: string
+	/** Where the emulated cloud reports (the supervisor child's log messages). */
+	log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void
+}
+
+/**
+ * Opens the emulator's backend. The emulator implements the runtime's `Backend` and is built on the
+ * runtime, so the runtime never imports it: the child's entry (src/entry/supervisor-child.ts) hands
+ * this in.
+ */
+export type OpenEmulator = (opts: EmulatorBackendOptions) => Promise<Backend>
+
+export interface BackendOptions extends EmulatorBackendOptions {
 	backend: 'tdlib' | 'emulator'
 	apiId?: number
 	apiHash?: string
@@ -12,46 +30,17 @@ export interface BackendOptions {
 	offline: boolean
 	/** Where a compiled binary copies its embedded libtdjson (dlopen needs a real file). */
 	cacheDir?: string
-	/**
-	 * The emulator: the data folder whose `tdlib/emulator` keeps the one emulated cloud of the
-	 * deployment. Without it the emulator's world lives in this process's memory only.
-	 */
-	dataDir?: string
-	/** Where the emulated cloud reports (the supervisor child's log messages). */
-	/** The emulator: its flood limits (`EMULATOR_FLOOD_LIMITS`, src/emulator/flood.ts). */
-	emulatorFloodLimits?: string
-	log?: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void
+	/** The emulator's backend, as the process's entry gives it; absent, `TDLIB_BACKEND=emulator` cannot start. */
+	openEmulator?: OpenEmulator
 }
 
 export async function createBackend(opts: BackendOptions): Promise<Backend> {
 	if (opts.backend === 'emulator') {
-		let backend: Backend
-		if (opts.dataDir === undefined) {
-			const { createEmulatorBackend } = await import('../../emulator')
-			backend = createEmulatorBackend()
-		} else {
-			const { createCloudBackend } = await import('../../emulator/cloud')
-			backend = await createCloudBackend({ dir: join(opts.dataDir, 'tdlib', 'emulator'), log: opts.log })
-		}
-		// Always on: without limits it still plays the bans and spam restrictions of the emulator's controls.
-		const { parseEmulatorFloodLimits, withFloodLimits } = await import('../../emulator/flood')
-		const { withFaults } = await import('../../emulator/faults')
-		const flood = parseEmulatorFloodLimits(opts.emulatorFloodLimits ?? '')
-		const { withFolderLock } = await import('./locked-client')
-		const createClient = backend.createClient.bind(backend)
-		const emulated = (...args: Parameters<Backend['createClient']>) => {
-			const client = withFaults(withFloodLimits(createClient(...args), flood))
-			// The emulated cloud needs no network held: the proxy is only listed, as TDLib would.
-			const proxy = args[1].proxy
-			if (!proxy) return client
-			const network = prepareNetwork((r) => client.invoke(r as TdRequest), proxy, false)
-			network.catch(() => undefined)
-			return Object.assign(client, { network })
-		}
-		return Object.assign(backend, {
-			// Its folder locked as real TDLib locks it: one process at a time (binlog-lock.ts).
-			createClient: (...args: Parameters<Backend['createClient']>) =>
-				withFolderLock(() => emulated(...args), args[1].databaseDirectory),
+		if (!opts.openEmulator) throw new Error('this process was started without the emulator')
+		return opts.openEmulator({
+			dataDir: opts.dataDir,
+			emulatorFloodLimits: opts.emulatorFloodLimits,
+			log: opts.log,
 		})
 	}
 	const { createTdlibBackend } = await import('./tdlib')

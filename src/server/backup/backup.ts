@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { join, resolve } from 'node:path'
 import { createClient } from '@libsql/client'
 import { openDatabaseKey } from '../../common/util/key-crypto'
-import { type HeldLock, tryExclusiveClientsLock } from './clients-lock'
+import { type HeldLock, tryExclusiveClientsLock } from '../../runtime/telegram/clients-lock'
 import { copyTree, type Keep } from './copy-tree'
 import { locate } from './locations'
 import { FORMAT, MANIFEST, type Manifest } from './manifest'

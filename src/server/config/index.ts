@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
+import type { BusAuth, BusConfig } from '../../runtime/bus/types'
 import { DEFAULT_FLOOD_LIMITS, type FloodLimits, parseFloodLimits } from '../../runtime/flood/limits'
 import { ConfigError } from './error'
 import { isPackageSpecifier, isPathSpecifier } from './plugin-specifier'
@@ -49,24 +50,6 @@ export interface Config extends Declared {
 	 */
 	env: Readonly<Record<string, string | undefined>>
 }
-
-export interface BusConfig {
-	/** The servers, without the credentials BUS_URL may carry (those are in `auth`). */
-	servers: string[]
-	/** This process's shard name, when it runs one (ROLE=shard or all). */
-	shardId?: string
-	heartbeatMs: number
-	/** How this process proves who it is to the NATS server; absent: anonymous. */
-	auth?: BusAuth
-	/** Present: TLS is required (a `tls://` server or a BUS_TLS_* file); the files, when given. */
-	tls?: { caFile?: string; certFile?: string; keyFile?: string }
-}
-
-export type BusAuth =
-	| { kind: 'password'; user: string; pass: string }
-	| { kind: 'token'; token: string }
-	| { kind: 'nkey'; seedFile: string }
-	| { kind: 'creds'; file: string }
 
 /**
  * The governor paces ahead of the limits of the Telegram it talks to. Unset, with real TDLib: the

@@ -7,6 +7,7 @@ import { choosePlugins } from '../../../src/app'
 import { createLogger } from '../../../src/common/util/logger'
 import { checkShardRequest, methodsByLabel } from '../../../src/runtime/bus/allowed'
 import type { InvokeMessage } from '../../../src/runtime/supervisor/protocol'
+import { checkTdRequest } from '../../../src/server/commands/td-request'
 import { loadConfig } from '../../../src/server/config'
 
 /**
@@ -25,6 +26,8 @@ async function shardCheck(env: Record<string, string>) {
 		const byLabel = methodsByLabel(chosen)
 		const opts = {
 			methodsOf: (l?: string) => (l ? byLabel.get(l) : undefined),
+			// The gateway's check, as the composition root hands it to a shard (src/app/index.ts).
+			checkRequest: checkTdRequest,
 			dataDir: dir,
 			emulator: false,
 		}
