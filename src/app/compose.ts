@@ -1,6 +1,5 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import type { DatabaseHandle } from '../../db/client'
-import { probeDatabase } from '../../db/health'
 import type { Logger } from '../common/util/logger'
 import { StartupError } from '../common/util/startup-error'
 import { GatewayErrors } from '../common/wire/errors'
@@ -30,12 +29,12 @@ import { createMetrics, type Metrics } from '../server/metrics/metrics'
 import { openApiRoutes } from '../server/openapi/document'
 import type { PluginDefinition } from '../server/plugin/define'
 import { checkSchemas, RouteOwners } from '../server/plugin/route-owners'
-import { PUBLIC_READ, policyHook } from '../server/policy/entry'
 import { createUpdateHub, type UpdateHub } from '../server/updates/hub'
 import type { KeyWebhooks } from '../server/updates/key-webhooks'
 import { createUserbotDirectory } from '../server/userbots/directory'
 import type { UserbotDirectory } from '../server/userbots/types'
 import { coreRouteData } from './core-routes'
+import { healthRoutes } from './health'
 import { addCollectors } from './metric-collectors'
 import { operatorRoutes } from './operator'
 
@@ -165,27 +164,6 @@ function httpApp(config: Config, auth: AuthCore, metrics: Metrics, log: Logger) 
 	return app
 }
 
-function addHealthRoute(app: AnyElysia, handle: DatabaseHandle, runtime: ProcessRuntime['runtime']) {
-	app.get(
-		'/health',
-		async ({ set }) => {
-			const database = await probeDatabase(handle.client)
-			const health = runtime?.health()
-			const supervisor = health ? (health.up ? 'ok' : 'restarting') : 'not configured'
-			// With the bus: lease mismatches and a lagging feed say `degraded`; no bus at all is a 503 too.
-			const bus = health?.bus
-			if (database !== 'ok' || (bus && !bus.connected)) set.status = 503
-			const status = database === 'ok' && !bus?.degraded ? 'ok' : 'degraded'
-			// Public and unauthenticated: whether a new userbot fits, nothing countable; the counts are
-			// metrics behind METRICS_TOKEN (docs/capacity.md#watching-it).
-			const room = runtime?.room?.()
-			const capacity = room && { room: room.used < room.clients }
-			return { status, database, supervisor, ...(bus ? { bus } : {}), ...(capacity ? { capacity } : {}) }
-		},
-		policyHook(PUBLIC_READ),
-	)
-}
-
 /** Each plugin's commands registered and its routes built and mounted, in load order. */
 async function buildPlugins(app: AnyElysia, ctx: AppContext, chosen: Chosen, routeOwners: RouteOwners) {
 	for (const plugin of chosen.list) {
@@ -244,7 +222,8 @@ export async function compose(
 		closers,
 	)
 	const app = httpApp(config, auth, metrics, log)
-	addHealthRoute(app, handle, runtime)
+	// Public: the guard identifies nobody for it.
+	app.use(healthRoutes({ handle, runtime }, auth.guard()))
 	const routeOwners = new RouteOwners()
 	routeOwners.claim('core', app)
 	const mount = (routes: AnyElysia) => {

@@ -85,6 +85,7 @@ export interface RestRoute<
 	R extends Record<number, AnyBody> = Record<number, AnyBody>,
 	Pre = unknown,
 	E extends PolicyEntry = PolicyEntry,
+	Q extends AnyBody | undefined = AnyBody | undefined,
 > {
 	method: M
 	path: P
@@ -94,6 +95,8 @@ export interface RestRoute<
 	body?: B
 	/** The path's parameters as the document shows them (handlers parse them: an unknown id is a 404, not a 400). */
 	params?: Params
+	/** The query's parameters as the document shows them (the handler reads them: `queryInteger`'s words). */
+	query?: Q
 	response: R
 	detail: RouteDetail
 	/**
@@ -128,9 +131,10 @@ export const restRoute = <
 	R extends Record<number, AnyBody> = Record<number, AnyBody>,
 	Pre = undefined,
 	const E extends PolicyEntry = PolicyEntry,
+	Q extends AnyBody | undefined = undefined,
 >(
-	route: RestRoute<Ctx, M, P, B, Params, R, Pre, E>,
-): RestRoute<Ctx, M, P, B, Params, R, Pre, E> => route
+	route: RestRoute<Ctx, M, P, B, Params, R, Pre, E, Q>,
+): RestRoute<Ctx, M, P, B, Params, R, Pre, E, Q> => route
 
 /** Any route of a plugin's list, whatever its body, answers and `before` result. */
 type AnyRoute<Ctx = never> = RestRoute<
@@ -141,7 +145,8 @@ type AnyRoute<Ctx = never> = RestRoute<
 	AnyBody | undefined,
 	Record<number, AnyBody>,
 	unknown,
-	PolicyEntry
+	PolicyEntry,
+	AnyBody | undefined
 >
 
 /** Elysia's custom body parser: the body as a JSON object, answered as DRF does when it is not one. */
@@ -269,6 +274,7 @@ export function describeRoutes<const Routes extends readonly AnyRoute[]>(
 		app.route(route.method.toUpperCase(), route.path, documentedOnly, {
 			...(route.body ? { body: route.body } : {}),
 			...(route.params ? { params: route.params } : {}),
+			...(route.query ? { query: route.query } : {}),
 			response: route.response,
 			detail: route.detail,
 		} as never)

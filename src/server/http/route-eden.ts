@@ -25,7 +25,7 @@ type EdenOf<R> = R extends {
 				[K in M]: {
 					body: R extends { body?: infer B extends AnyBody } ? SentOf<B> : unknown
 					params: R extends { params?: infer Params extends AnyBody } ? SentOf<Params> : ResolvePath<P>
-					query: unknown
+					query: R extends { query?: infer Q extends AnyBody } ? SentOf<Q> : unknown
 					headers: unknown
 					response: ResponsesOf<Res>
 				}
