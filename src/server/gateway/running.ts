@@ -52,6 +52,8 @@ export class Running implements Deadline {
 	/** Also given the reply (a command sent with `"webhook": true`: its `command.result` event). */
 	onReply: ((reply: string) => void) | undefined
 	private controller: AbortController | undefined
+	/** Takes the command's listener off its socket's signal: a socket outlives thousands of commands. */
+	private detach: (() => void) | undefined
 	private readonly started = performance.now()
 	constructor(
 		readonly at: number,
@@ -72,7 +74,11 @@ export class Running implements Deadline {
 			this.controller = controller
 			const closed = this.conn.signal
 			if (closed.aborted) controller.abort(closed.reason)
-			else closed.addEventListener('abort', () => controller.abort(closed.reason), { once: true })
+			else if (!this.done) {
+				const onClose = () => controller.abort(closed.reason)
+				closed.addEventListener('abort', onClose, { once: true })
+				this.detach = () => closed.removeEventListener('abort', onClose)
+			}
 		}
 		return this.controller.signal
 	}
@@ -119,6 +125,8 @@ export class Running implements Deadline {
 	}
 
 	private close(reply: string | null, outcome: CommandOutcome): void {
+		this.detach?.()
+		this.detach = undefined
 		this.conn.observe(this.action, outcome, (performance.now() - this.started) / 1000)
 		this.conn.answered(this, this.chars, reply)
 		if (reply !== null) this.onReply?.(reply)
