@@ -52,7 +52,7 @@ describe('a command that asks for its signal', () => {
 			const running = new Running(Date.now() + 60_000, 'wait_sent', 1, i, s.conn, deadlines)
 			deadlines.add(running)
 			expect(running.signal.aborted).toBe(false)
-			endings[i % endings.length](running)
+			endings[i % endings.length]?.(running)
 		}
 		// Without the detach each command's listener stayed for the socket's life: 1,000 here.
 		expect(s.listeners()).toBe(0)
@@ -69,5 +69,17 @@ describe('a command that asks for its signal', () => {
 		s.closing.abort(new Error('socket closed'))
 		expect(signal.aborted).toBe(true)
 		running.drop()
+	})
+
+	it('is aborted when its socket drops it, before the socket signals its close', () => {
+		const s = socket()
+		const deadlines = createDeadlineQueue()
+		const running = new Running(Date.now() + 60_000, 'wait_for_message', 1, 1, s.conn, deadlines)
+		deadlines.add(running)
+		const signal = running.signal
+		// The socket's close settles what runs first (socket.ts `closed`), then aborts its own signal.
+		running.drop()
+		expect(signal.aborted).toBe(true)
+		expect(s.listeners()).toBe(0)
 	})
 })

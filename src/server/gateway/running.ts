@@ -108,12 +108,13 @@ export class Running implements Deadline {
 		this.controller?.abort(new RuntimeError('unavailable', error))
 	}
 
-	/** Settles without a reply: the socket is gone, nobody is left to answer. */
+	/** Settles without a reply: the socket is gone, nobody is left to answer; `run` is told to stop. */
 	drop(): void {
 		if (this.done) return
 		this.done = true
 		this.deadlines.settle(this)
 		this.close(null, 'dropped')
+		this.controller?.abort(new Error('connection closed'))
 	}
 
 	/** The deadline passed first (the deadline queue calls it once). */
