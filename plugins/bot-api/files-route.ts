@@ -4,7 +4,7 @@ import {
 	type AppContext,
 	BOT_API_POLICY,
 	policyHook,
-	UserbotError,
+	Refusal,
 } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { BotError, commandError, failed, NOT_FOUND } from './answer'
@@ -36,7 +36,7 @@ function notFoundUnlessLimit(error: string, result: unknown): BotError {
 }
 
 function readError(err: unknown): BotError {
-	if (!(err instanceof UserbotError)) throw err
+	if (!(err instanceof Refusal)) throw err
 	if (err.status === 404) return NOT_FOUND
 	if (err.status === 413) return new BotError(400, 'Bad Request: file is too big')
 	return new BotError(500, 'Internal Server Error')

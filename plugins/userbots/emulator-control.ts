@@ -1,7 +1,7 @@
 import type { Elysia } from 'elysia'
 import {
 	BEARER_OR_SESSION,
-	emulatorRequest,
+	type EmulatorRequest,
 	HttpError,
 	OF_COMPANY,
 	type Principal,
@@ -9,10 +9,11 @@ import {
 	restRoute,
 	RestSchemas as S,
 	serveRoutes,
-	type UserbotService,
+	type TdRequest,
 } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { bodies } from './bodies'
+import type { UserbotService } from './lifecycle/service'
 import { lifecycleRoutes, type Userbots } from './route-context'
 
 /**
@@ -25,6 +26,9 @@ import { lifecycleRoutes, type Userbots } from './route-context'
  * phone number names a userbot of the caller's company, logged in as that account; a member needs
  * `userbots.manage`, as for deleting one.
  */
+/** An emulator-only request, typed as a TDLib one for `runtime.invoke`. */
+const emulatorRequest = (r: EmulatorRequest) => r as unknown as TdRequest<'testCallEmpty'>
+
 const ACTIONS = {
 	revoke: [emulatorRequest({ _: 'emulatorRevoke' })],
 	// The next request meets the ban, as it would on Telegram: TDLib then logs the client out.

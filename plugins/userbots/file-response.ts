@@ -1,4 +1,5 @@
-import { type FileOutcome, HttpError, type PartReader, READ_PART_BYTES } from 'userbot-gateway/plugin'
+import { HttpError, READ_PART_BYTES } from 'userbot-gateway/plugin'
+import type { FileOutcome, PartReader } from './lifecycle/file-download'
 
 type Ready = Extract<FileOutcome, { ready: true }>
 

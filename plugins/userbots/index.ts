@@ -6,18 +6,14 @@
  * TDLib database, so a restart needs no new log-in; each database key is sealed at rest.
  */
 
-import {
-	definePlugin,
-	type Lookup,
-	ProxyControl,
-	removeUpload,
-	type SettingsOptions,
-	UserbotService,
-	within,
-} from 'userbot-gateway/plugin'
+import { definePlugin, type Lookup, type SettingsOptions, within } from 'userbot-gateway/plugin'
 import { userbotsApi } from './api'
 import { userbotCommands } from './commands'
 import { emulatorControlRoutes } from './emulator-control'
+import { LIFECYCLE_METHODS } from './lifecycle/auth-states'
+import { ProxyControl } from './lifecycle/proxy-control'
+import { UserbotService } from './lifecycle/service'
+import { removeUpload } from './lifecycle/uploads'
 import { userbotRoutes } from './routes'
 import { USERBOT_SETTINGS } from './settings'
 
@@ -34,6 +30,8 @@ export interface UserbotsPluginOptions extends SettingsOptions<typeof USERBOT_SE
 export const userbots = ({ lookup, ...options }: UserbotsPluginOptions = {}) =>
 	definePlugin({
 		id: 'userbots',
+		// The TDLib method of each log-in step and of the files route: all a shard lets them send.
+		labels: LIFECYCLE_METHODS,
 		api: userbotsApi,
 		settings: USERBOT_SETTINGS,
 		options,

@@ -6,15 +6,14 @@ import {
 	HttpError,
 	type Locators,
 	notFound,
-	type ProxyControl,
-	type ProxySettings,
-	parseProxyBody,
 	type RestRoute,
-	tooLarge,
-	UserbotError,
-	type UserbotService,
 	userbot,
 } from 'userbot-gateway/plugin'
+import { UserbotError } from './lifecycle/errors'
+import type { ProxyControl } from './lifecycle/proxy-control'
+import { type ProxySettings, parseProxyBody } from './lifecycle/proxy-settings'
+import type { UserbotService } from './lifecycle/service'
+import { tooLarge } from './lifecycle/uploads'
 
 /**
  * What the userbot routes (./routes.ts) run on: their context, where a userbot is found for their

@@ -4,9 +4,7 @@ import {
 	BEARER_OR_SESSION,
 	byParam,
 	documentedAs,
-	fileErrors,
 	OF_COMPANY,
-	parseProxyBody,
 	ROUTE_ERRORS,
 	restFace,
 	restRoute,
@@ -16,6 +14,8 @@ import {
 import * as v from 'valibot'
 import { RestBodies } from './bodies'
 import { fileIdOf, fileResponse, pendingResponse } from './file-response'
+import { fileErrors } from './lifecycle/file-download'
+import { parseProxyBody } from './lifecycle/proxy-settings'
 import {
 	LIFECYCLE,
 	logOut,

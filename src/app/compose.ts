@@ -1,5 +1,6 @@
 import { type AnyElysia, Elysia } from 'elysia'
 import type { DatabaseHandle } from '../../db/client'
+import { userbotSealing } from '../common/util/key-crypto'
 import type { Logger } from '../common/util/logger'
 import { StartupError } from '../common/util/startup-error'
 import { GatewayErrors } from '../common/wire/errors'
@@ -18,10 +19,12 @@ import type {
 	AppContext,
 	CompanyEvent,
 	ServedCommand,
+	UserbotDirectory,
 	UserbotFiles,
 	UserbotStateReader,
 } from '../server/context'
 import { createGateway, MAX_FRAME_BYTES } from '../server/gateway'
+import { createUserbotDirectory } from '../server/gateway/directory'
 import { errorHandler } from '../server/http/errors'
 import { metricsRoute } from '../server/metrics/endpoint'
 import { instrumentHttp } from '../server/metrics/http'
@@ -31,8 +34,6 @@ import type { PluginDefinition } from '../server/plugin/define'
 import { checkSchemas, RouteOwners } from '../server/plugin/route-owners'
 import { createUpdateHub, type UpdateHub } from '../server/updates/hub'
 import type { KeyWebhooks } from '../server/updates/key-webhooks'
-import { createUserbotDirectory } from '../server/userbots/directory'
-import type { UserbotDirectory } from '../server/userbots/types'
 import { coreRouteData } from './core-routes'
 import { healthRoutes } from './health'
 import { addCollectors } from './metric-collectors'
@@ -112,6 +113,7 @@ function appContext(
 	}
 	const ctx: AppContext = {
 		...base,
+		sealing: userbotSealing(base.config.secrets.dataKey),
 		registerCommands: (group) => groups.push(group),
 		registerStates: (states) => {
 			if (owner.states)

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client'
+import type { UserbotSealing } from '../common/util/key-crypto'
 import type { Logger } from '../common/util/logger'
 import type { Bus } from '../runtime/bus/types'
 import type { TelegramRuntime } from '../runtime/supervisor/types'
@@ -36,11 +37,16 @@ export interface AppContext {
 	updates: UpdateHub
 	/** Company-scoped, cached userbot lookup (the gateway's hot path). */
 	userbots: UserbotDirectory
+	/**
+	 * Each userbot's secrets at rest (its TDLib database key, its proxy's password), sealed and
+	 * opened with the server's data key, which no plugin holds (src/common/util/key-crypto.ts).
+	 */
+	sealing: UserbotSealing
 	/** Command groups register here while plugins are built; the gateway serves them. */
 	registerCommands(group: CommandGroup): void
 	/**
 	 * The one owner of the userbots' states makes itself known here, once, while plugins are built
-	 * (the userbots plugin's, src/server/userbots/lifecycle/states.ts): the gateway asks it whether an
+	 * (the userbots plugin's, plugins/userbots/lifecycle/states.ts): the gateway asks it whether an
 	 * account is ready. With none, the runtime's own view answers.
 	 */
 	registerStates(owner: UserbotStateReader): void

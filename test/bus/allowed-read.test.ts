@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'bun:test'
+import { userbots } from '../../plugins/userbots'
 import { createLogger } from '../../src/common/util/logger'
 import { checkShardRequest, methodsByLabel } from '../../src/runtime/bus/allowed'
 import type { InvokeMessage } from '../../src/runtime/supervisor/protocol'
+import { READ_PART_BYTES } from '../../src/runtime/telegram/file-parts'
 import { checkTdRequest } from '../../src/server/commands/td-request'
-import { READ_PART_BYTES } from '../../src/server/userbots/file-download'
 
-/** What a shard lets through for the files route's reads of a file on its host (`userbots:read`). */
-const byLabel = methodsByLabel([])
+/**
+ * What a shard lets through for the files route's reads of a file on its host (`userbots:read`): the
+ * label the userbots plugin declares (`labels`), as a shard reads it from the plugins it loads.
+ */
+const byLabel = methodsByLabel([userbots()])
 const opts = {
 	methodsOf: (label: string | undefined) => (label ? byLabel.get(label) : undefined),
 	// The gateway's check, as the composition root hands it to a shard (src/app/index.ts).

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { userbot } from '../../db/schema'
+import { StatusTracker } from '../../plugins/userbots/lifecycle/status-tracker'
 import { ManualClock } from '../../src/runtime/flood/clock'
 import { HealthBoard, type StatusChange, type UserbotStatus } from '../../src/runtime/flood/health'
 import type { CompanyEvent } from '../../src/server/context'
 import type { ObservedEvent } from '../../src/server/updates/hub'
-import { StatusTracker } from '../../src/server/userbots/status-tracker'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 
 /**

@@ -6,7 +6,7 @@ import { getTestInstance } from '../helpers'
 import { createMessagingFixture, type MessagingFixture } from '../helpers-ws'
 
 /**
- * Whether an account is ready is the state owner's answer (src/server/userbots/lifecycle/states.ts), not
+ * Whether an account is ready is the state owner's answer (plugins/userbots/lifecycle/states.ts), not
  * the runtime's cache: the REST view, the pushes and the commands say the same.
  */
 const READY = 'authorizationStateReady'

@@ -1,4 +1,4 @@
-import { UserbotError } from 'userbot-gateway/plugin'
+import { Refusal } from 'userbot-gateway/plugin'
 import { BotError, badRequest } from '../answer'
 import { entitiesOf, parseModeOf } from '../entities'
 import { messageOf } from '../objects'
@@ -30,9 +30,9 @@ interface Stored {
 	names: string[]
 }
 
-/** The command's refusals of an upload (the store's `UserbotError`s) in the Bot API's words. */
+/** The command's refusals of an upload (the store's `Refusal`s) in the Bot API's words. */
 function uploadError(err: unknown): BotError {
-	if (!(err instanceof UserbotError)) throw err
+	if (!(err instanceof Refusal)) throw err
 	if (err.status === 413) return new BotError(413, 'Request Entity Too Large')
 	if (err.status === 404) return new BotError(401, 'Unauthorized')
 	return new BotError(500, 'Internal Server Error')

@@ -59,9 +59,25 @@ export async function openDatabaseKey(
 	return new TextDecoder().decode(plain)
 }
 
-/** The proxy's password or secret (JSON), sealed as the database key is, bound to `userbot-proxy:<id>`. */
-export const sealProxySecret = (dataKey: string, userbotId: number, hidden: string) =>
-	sealDatabaseKey(dataKey, userbotId, hidden, 'userbot-proxy')
+/** What a userbot's sealed secret is: its TDLib database key, or its proxy's password or secret. */
+export type SealedPurpose = 'database' | 'proxy'
 
-export const openProxySecret = (dataKey: string, userbotId: number, sealed: string) =>
-	openDatabaseKey(dataKey, userbotId, sealed, 'userbot-proxy')
+const PURPOSE: Record<SealedPurpose, string> = { database: 'userbot', proxy: 'userbot-proxy' }
+
+/**
+ * A userbot's secrets at rest, sealed with the server's data key (`ctx.sealing`): the key stays
+ * with the core, a plugin seals and opens through this.
+ */
+export interface UserbotSealing {
+	/** A fresh TDLib database key, base64. */
+	newDatabaseKey(): string
+	seal(userbotId: number, purpose: SealedPurpose, plain: string): Promise<string>
+	/** Throws when `sealed` was not made with this data key for this userbot and purpose. */
+	open(userbotId: number, purpose: SealedPurpose, sealed: string): Promise<string>
+}
+
+export const userbotSealing = (dataKey: string): UserbotSealing => ({
+	newDatabaseKey: generateDatabaseKey,
+	seal: (userbotId, purpose, plain) => sealDatabaseKey(dataKey, userbotId, plain, PURPOSE[purpose]),
+	open: (userbotId, purpose, sealed) => openDatabaseKey(dataKey, userbotId, sealed, PURPOSE[purpose]),
+})

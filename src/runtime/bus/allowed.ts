@@ -1,8 +1,7 @@
 import type { Logger } from '../../common/util/logger'
-import { LIFECYCLE_METHODS } from '../../server/userbots/auth-states'
-import { READ_PART_BYTES } from '../../server/userbots/file-download'
 import type { FloodClass } from '../flood/limits'
 import type { InvokeMessage } from '../supervisor/protocol'
+import { READ_PART_BYTES } from '../telegram/file-parts'
 import { tdFunction } from '../telegram/schema'
 import { RuntimeError } from '../telegram/types'
 
@@ -14,9 +13,11 @@ import { RuntimeError } from '../telegram/types'
  */
 /**
  * What a shard reads of the loaded plugins: their commands (names, TDLib methods, flood classes),
- * as src/server/commands/define.ts `CommandDefinition` declares them.
+ * as src/server/commands/define.ts `CommandDefinition` declares them, and the labels of their
+ * requests outside commands, each with its one method (the userbot lifecycle's, `PluginDefinition.labels`).
  */
 export type CommandPlugins = ReadonlyArray<{
+	readonly labels?: Readonly<Record<string, string>>
 	readonly commands?: ReadonlyArray<{
 		readonly name: string
 		readonly methods: readonly string[]
@@ -41,9 +42,10 @@ export type TdRequestCheck = (
 
 export function methodsByLabel(plugins: CommandPlugins): Map<string, ReadonlySet<string>> {
 	const byLabel = new Map<string, ReadonlySet<string>>()
-	for (const [label, method] of Object.entries(LIFECYCLE_METHODS)) byLabel.set(label, new Set([method]))
-	for (const plugin of plugins)
+	for (const plugin of plugins) {
+		for (const [label, method] of Object.entries(plugin.labels ?? {})) byLabel.set(label, new Set([method]))
 		for (const command of plugin.commands ?? []) byLabel.set(command.name, new Set(command.methods))
+	}
 	return byLabel
 }
 

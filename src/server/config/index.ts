@@ -230,3 +230,8 @@ export function loadConfig(
 		env: { ...env },
 	}
 }
+
+/** Why userbots cannot run on a server started without Telegram's credentials (said at start, and by a 503). */
+export const TELEGRAM_NOT_CONFIGURED =
+	'Telegram is not configured: set TELEGRAM_API_ID and TELEGRAM_API_HASH (get them at https://my.telegram.org), ' +
+	'or TDLIB_BACKEND=emulator to try the service without Telegram'

@@ -10,6 +10,9 @@
 
 // Issue 26 (the webhooks' writer thread in the binary): what `new Worker` takes for a plugin's thread.
 export { workerModule } from '../../build/worker-module'
+// Issue 44 (the userbot lifecycle is one plugin, plugins/userbots): what it reads of the runtime, its
+// TDLib authorization states, a proxy's secret checked as TDLib takes it, one change at a time per key.
+export { createKeyedQueue, type KeyedQueue } from '../../common/util/keyed-queue'
 // Issue 24 (one wire module): a plugin's pushes are built as the gateway builds its replies.
 export { type ChatUpdate, errorEvent, successEvent } from '../../common/wire/envelope'
 export { GatewayErrors } from '../../common/wire/errors'
@@ -19,7 +22,11 @@ export { MAX_WAIT_SECONDS } from '../../common/wire/limits'
 // messages are sealed and named.
 export type { Bus } from '../../runtime/bus/connection'
 export { kvSubject } from '../../runtime/bus/subjects'
+export type { UserbotStatus } from '../../runtime/flood/health'
 export type { FloodClass } from '../../runtime/flood/limits'
+export type { RuntimeEvent, TelegramRuntime } from '../../runtime/supervisor/types'
+export { STATES } from '../../runtime/telegram/authorization-states'
+export { proxySecretFault, type TdProxy } from '../../runtime/telegram/proxy'
 export { isTdFunction, tdFunctionNames } from '../../runtime/telegram/schema'
 export { PARSE_FAILED } from '../../runtime/telegram/schema/types'
 export {
@@ -100,7 +107,7 @@ export {
 	textField,
 	typeOf,
 } from '../commands/td-objects'
-export type { Config } from '../config'
+export { type Config, TELEGRAM_NOT_CONFIGURED } from '../config'
 // Issue 24: a plugin's own settings, declared once (variable, schema, default), read when it loads.
 export { ConfigError } from '../config/error'
 export type {

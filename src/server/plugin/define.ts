@@ -27,6 +27,12 @@ export interface PluginDefinition<
 	 */
 	commandsFor?(settings: SettingsOf<S>): C
 	/**
+	 * The labels of the TDLib requests this plugin sends outside its commands (the userbot lifecycle's
+	 * log-in steps and files route), each with the one TDLib method it carries: a shard on the bus
+	 * lets a request under such a label through with that method only (src/runtime/bus/allowed.ts).
+	 */
+	labels?: Readonly<Record<string, string>>
+	/**
 	 * The plugin's own settings (`definePluginSettings`), read from the environment when the app is
 	 * made, `options` (given in code, to the plugin's factory) over them; handed to `unavailable` and
 	 * `build`. Not read at all when the plugin is not loaded.
@@ -78,6 +84,7 @@ export function isPluginDefinition(x: unknown): x is PluginDefinition {
 		(p.commands === undefined || Array.isArray(p.commands)) &&
 		(p.commandsFor === undefined || typeof p.commandsFor === 'function') &&
 		(p.migrations === undefined || typeof p.migrations === 'string') &&
+		(p.labels === undefined || (typeof p.labels === 'object' && p.labels !== null)) &&
 		(p.settings === undefined ||
 			(typeof p.settings === 'object' && p.settings !== null && 'read' in p.settings)) &&
 		(p.build !== undefined || p.commands !== undefined)

@@ -97,7 +97,7 @@ export {
 	type Lookup,
 } from '../net/address-policy'
 /** What `ctx.updates.observe` hands an observer (a userbot's numbered update), and the TDLib update names. */
-export type { ObservedEvent } from '../updates/hub'
+export type { ObservedEvent, UpdateHub } from '../updates/hub'
 /** Webhook endpoints owned by one API key (the Bot API face's setWebhook), served by the webhooks plugin. */
 export {
 	KEY_WEBHOOK_EVENT,
@@ -176,7 +176,8 @@ export {
 } from '../policy/entry'
 export { companyOf } from '../policy/principal'
 
-// The userbot lifecycle (docs/plugins.md#the-userbot-lifecycle).
+// Tables, refusals, audit and operations (the userbot lifecycle, docs/plugins.md#the-userbot-lifecycle, is
+// the userbots plugin's own: it reaches the core through these and its context).
 
 /**
  * The core's tables, for drizzle queries on `ctx.db` (docs/plugins.md#tables): the account tables
@@ -193,9 +194,14 @@ export {
 } from '../../../db/schema'
 /** `ctx.log`: JSON lines, secret-looking fields masked. */
 export type { Logger } from '../../common/util/logger'
+/** A refusal said once for every face (REST status and body, the command's wire string). */
 export { Refusal } from '../../common/util/refusal'
-/** A request only the emulated Telegram understands (its test controls: revoke, ban, limit). */
-export { emulatorRequest } from '../../emulator'
+/** Resolves with a promise, or with a fallback once a deadline passed (the promise is left to finish). */
+export { within } from '../../common/util/within'
+/** A request only the emulated Telegram understands (its test controls: revoke, ban, limit), to type as a TDLib one. */
+export type { EmulatorRequest } from '../../emulator'
+/** `readFilePart`'s bound: the largest part the files route reads, and a shard lets through, in one call. */
+export { READ_PART_BYTES } from '../../runtime/telegram/file-parts'
 /** Writes one audit line for what a principal (or a user acting on themself) did, inside `tx` when given. */
 export { type AuditActor, type AuditEntry, writeAudit } from '../audit/log'
 export type { Executor } from '../auth/db-types'
@@ -208,24 +214,3 @@ export {
 	type OperationCall,
 	type RestPart,
 } from '../operations/operation'
-export { UserbotError } from '../userbots/errors'
-/** A file's download as the lifecycle answers it, and the refusals of the files route. */
-export { type FileOutcome, fileErrors, type PartReader, READ_PART_BYTES } from '../userbots/file-download'
-/** A userbot's proxy: set, removed and checked one change at a time, with the body parser of its routes. */
-export { ProxyControl } from '../userbots/proxy-control'
-export {
-	type ProxyCheck,
-	type ProxySettings,
-	type ProxyView,
-	parseProxyBody,
-} from '../userbots/proxy-settings'
-/** Resolves with a promise, or with a fallback once a deadline passed (the promise is left to finish). */
-export { within } from '../userbots/runtime-calls'
-/**
- * The lifecycle, one implementation behind the REST routes and the WebSocket commands: a plugin builds
- * it once with its context and limits (`new UserbotService(ctx, limits)`) and feeds it the runtime's events. Its refusals
- * are `UserbotError`s (HTTP status, body, and the command's wire string).
- */
-export { type UserbotLimits, UserbotService, type UserbotView } from '../userbots/service'
-/** The 413 of an upload over UPLOAD_MAX_BYTES; an upload removed by its stored name. */
-export { removeUpload, tooLarge } from '../userbots/uploads'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'bun:test'
 import { fileResponse } from '../../../plugins/userbots/file-response'
-import { READ_PART_BYTES } from '../../../src/server/userbots/file-download'
+import { READ_PART_BYTES } from '../../../src/runtime/telegram/file-parts'
 
 /**
  * A file read through TDLib (`readFilePart`, a shard on another host) as an HTTP answer: streamed in

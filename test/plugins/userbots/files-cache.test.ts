@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { existsSync } from 'node:fs'
 import type * as Td from 'tdlib-types'
+import { fileCache } from '../../../plugins/userbots/tables'
 import { SEED_DOCUMENT_TEXT, SEED_PHOTO_PNG } from '../../../src/emulator/seed/read-side'
 import {
 	createUserbot,
@@ -114,7 +115,7 @@ describe('the download cache (FILE_CACHE_BYTES)', () => {
 		expect(await local(photoId)).toBe(false)
 		expect(await local(documentId)).toBe(true)
 		expect(await local(thirdId)).toBe(true)
-		expect((await server.ctx.db.query.fileCache.findMany()).map((r) => r.fileId).sort()).toEqual(
+		expect((await server.ctx.db.select().from(fileCache)).map((r) => r.fileId).sort()).toEqual(
 			[documentId, thirdId].sort(),
 		)
 

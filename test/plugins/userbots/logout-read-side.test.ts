@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { fileCache } from '../../../db/schema'
+import { fileCache } from '../../../plugins/userbots/tables'
 import { SEED_CHATS } from '../../../src/emulator'
 import { connectWs } from '../../helpers-ws'
 import { createUserbot, type FreshServer, logInOverRest, type Member, serveFresh, signUp } from './support'

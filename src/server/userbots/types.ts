@@ -1,2 +1,0 @@
-/** The directory's contract lives with the app context, which every part sees. */
-export type { UserbotDirectory, UserbotRecord } from '../context'
