@@ -21,25 +21,7 @@ import type { RestApi } from '../app/rest-api'
 import type { CommandMapOf } from '../server/commands/define'
 import type { PluginDefinition } from '../server/plugin/define'
 
-export type { BackoffOptions } from '../../packages/client/src/ws/backoff'
-export { backoffDelay } from '../../packages/client/src/ws/backoff'
-export { ClientError, CommandFailed } from '../../packages/client/src/ws/errors'
-export type {
-	ChatUpdate,
-	CommandMap,
-	RequestId,
-	ResyncEvent,
-	ServerMessage,
-	UpdateEvent,
-	UpdateFilter,
-} from '../../packages/client/src/ws/types'
-export {
-	type Client,
-	type ClientOptions,
-	channelUrl,
-	type SendOptions,
-	type UpdateStream,
-} from '../../packages/client/src/ws/ws-client'
+export * from '../../packages/client/src/ws/index'
 
 type Commands<G> = G extends { commands: readonly (infer C)[] } ? C : never
 

@@ -18,26 +18,7 @@ export type { BuiltInCommands } from './generated/commands'
 export type { RestApi, Schemas } from './generated/rest-api'
 export { createRestClient, type RestClientOptions } from './rest'
 export type { RestGet, RestOptions, RestResult, RestSend, RestSendOptional } from './rest-types'
-export type { BackoffOptions } from './ws/backoff'
-export { backoffDelay } from './ws/backoff'
-export { ClientError, CommandFailed } from './ws/errors'
-export type {
-	ChatUpdate,
-	CommandMap,
-	RequestId,
-	ResyncEvent,
-	ServerMessage,
-	UpdateEvent,
-	UpdateFilter,
-} from './ws/types'
-export {
-	type Client,
-	type ClientOptions,
-	channelUrl,
-	type SendOptions,
-	type UpdateStream,
-	type WebSocketConstructor,
-} from './ws/ws-client'
+export * from './ws/index'
 
 /**
  * Node 20 has no global WebSocket: there the `ws` package (an optional dependency of this one, which

@@ -142,7 +142,12 @@ function lastUseWriter(db: Database, reportError: (err: unknown) => void) {
 	}
 }
 
-export function createApiKeys(db: Database, cache: AuthCache, reportError: (err: unknown) => void): ApiKeys {
+/** A presented key to its record: from memory when known and alive, else from its row (and remembered). */
+function keyResolver(
+	db: Database,
+	cache: AuthCache,
+	reportError: (err: unknown) => void,
+): Pick<ApiKeys, 'resolveNow' | 'resolve' | 'isAlive'> {
 	// What never changes of a key, by hash: a request with a known key reads no row.
 	const byHash = new Map<string, KeyRecord & { hash: string }>()
 	const touch = lastUseWriter(db, reportError)
@@ -161,7 +166,6 @@ export function createApiKeys(db: Database, cache: AuthCache, reportError: (err:
 	}
 
 	return {
-		looksLikeKey: (value) => value.startsWith(KEY_PREFIX),
 		resolveNow(secret) {
 			if (!KEY_SHAPE.test(secret)) return undefined
 			const entry = byHash.get(sha256(secret))
@@ -189,6 +193,13 @@ export function createApiKeys(db: Database, cache: AuthCache, reportError: (err:
 			return entry
 		},
 		isAlive,
+	}
+}
+
+export function createApiKeys(db: Database, cache: AuthCache, reportError: (err: unknown) => void): ApiKeys {
+	return {
+		looksLikeKey: (value) => value.startsWith(KEY_PREFIX),
+		...keyResolver(db, cache, reportError),
 		async create(key) {
 			const secret = `${KEY_PREFIX}${randomToken(32)}`
 			const stamp = cache.stamp()
