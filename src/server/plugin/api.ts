@@ -59,7 +59,6 @@ export {
 } from '../commands/define'
 export {
 	documented,
-	FIELD_DOC,
 	type FieldDoc,
 	fields,
 	INT64_SCHEMA,
@@ -70,7 +69,6 @@ export {
 	type JsonSchema,
 	type ListCap,
 	listCap,
-	MAX_LIST_ITEMS,
 	optionalArray,
 	optionalBool,
 	optionalInt,
@@ -84,7 +82,7 @@ export {
 } from '../commands/fields'
 export { isIntegral, isMissing, toInt, toInt64 } from '../commands/frame-values'
 // Issue 46 (td_invoke): a whole TDLib request checked against the schema, and the schema's functions.
-export { checkTdFunction, type FunctionCheck, UNKNOWN_METHOD } from '../commands/td-function'
+export { checkTdFunction, type FunctionCheck } from '../commands/td-function'
 export {
 	type CheckOptions,
 	checkTdList,
@@ -93,9 +91,7 @@ export {
 	formattedText,
 	isRemoteFileRef,
 	isUnicodeText,
-	LOCAL_FILE_REFUSED,
 	type SlotOptions,
-	slotTypes,
 	type TdFieldOptions,
 	TdObjectError,
 	type TdSlot,
@@ -120,14 +116,12 @@ export type {
 	UserbotFiles,
 } from '../context'
 export { wordError } from '../gateway/errors'
-export { isAddressOrCidr } from '../http/client-address'
 export type { Permission } from '../policy/permissions'
 // Issue 46 (event filters): the one filter object of subscriptions and webhook endpoints, and its matcher.
 export { type EventFacets, facetsOf, NO_FACETS, passes } from '../updates/event-facets'
 export {
 	type EventFilter,
 	type EventFilterInput,
-	FilterErrors,
 	filterJsonSchema,
 	parseFilter,
 } from '../updates/filter'

@@ -73,15 +73,6 @@ export type { Database } from '../../../db/client'
 // Networks and live updates.
 
 export { isTdUpdate } from '../../runtime/telegram/schema'
-/** The client's peer as Bun reports it; addresses and CIDR ranges as 16 bytes, for allow and deny lists. */
-export {
-	type Cidr,
-	formatAddress,
-	inCidr,
-	type PeerSource,
-	parseAddress,
-	parseCidr,
-} from '../http/client-address'
 /**
  * Where the server may connect when a company names the place (a webhook's URL, a userbot's proxy):
  * public addresses only, unless the operator's allow-list names them; names resolved at each use.
