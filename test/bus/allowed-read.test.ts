@@ -42,3 +42,15 @@ describe('a shard and readFilePart', () => {
 		}
 	})
 })
+
+describe('the labels a plugin declares', () => {
+	it("are its own: one outside its id's prefix stops the shard, naming it", () => {
+		const wide = [{ id: 'notes', labels: { 'userbots:phone': 'sendMessage' } }]
+		expect(() => methodsByLabel(wide)).toThrow(
+			"plugin 'notes': its label 'userbots:phone' does not start with 'notes:'",
+		)
+		expect(methodsByLabel([{ id: 'notes', labels: { 'notes:ping': 'getMe' } }]).get('notes:ping')).toEqual(
+			new Set(['getMe']),
+		)
+	})
+})

@@ -1,4 +1,5 @@
 import type { Logger } from '../../common/util/logger'
+import { StartupError } from '../../common/util/startup-error'
 import type { FloodClass } from '../flood/limits'
 import type { InvokeMessage } from '../supervisor/protocol'
 import { READ_PART_BYTES } from '../telegram/file-parts'
@@ -17,6 +18,7 @@ import { RuntimeError } from '../telegram/types'
  * requests outside commands, each with its one method (the userbot lifecycle's, `PluginDefinition.labels`).
  */
 export type CommandPlugins = ReadonlyArray<{
+	readonly id: string
 	readonly labels?: Readonly<Record<string, string>>
 	readonly commands?: ReadonlyArray<{
 		readonly name: string
@@ -43,7 +45,13 @@ export type TdRequestCheck = (
 export function methodsByLabel(plugins: CommandPlugins): Map<string, ReadonlySet<string>> {
 	const byLabel = new Map<string, ReadonlySet<string>>()
 	for (const plugin of plugins) {
-		for (const [label, method] of Object.entries(plugin.labels ?? {})) byLabel.set(label, new Set([method]))
+		for (const [label, method] of Object.entries(plugin.labels ?? {})) {
+			// A plugin labels its own requests only (`<its id>:...`): never a command's name, nor
+			// another plugin's label, whose methods it would widen.
+			if (!label.startsWith(`${plugin.id}:`))
+				throw new StartupError(`plugin '${plugin.id}': its label '${label}' does not start with '${plugin.id}:'`)
+			byLabel.set(label, new Set([method]))
+		}
 		for (const command of plugin.commands ?? []) byLabel.set(command.name, new Set(command.methods))
 	}
 	return byLabel

@@ -30,6 +30,7 @@ export interface PluginDefinition<
 	 * The labels of the TDLib requests this plugin sends outside its commands (the userbot lifecycle's
 	 * log-in steps and files route), each with the one TDLib method it carries: a shard on the bus
 	 * lets a request under such a label through with that method only (src/runtime/bus/allowed.ts).
+	 * Each label starts with the plugin's id and a colon (`userbots:phone`); another stops the shard.
 	 */
 	labels?: Readonly<Record<string, string>>
 	/**
