@@ -1,20 +1,8 @@
-import type { linkPreviewOptions$Input } from 'tdlib-types'
-import {
-	defineCommand,
-	fields,
-	optionalBool,
-	requiredInt,
-	TEXT_ENTITY,
-	tdListField,
-	tdObjectField,
-	tdSlot,
-	textField,
-} from 'userbot-gateway/plugin'
+import { defineCommand, fields, optionalBool, requiredInt, textField } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
 import { parsedText, parseModeField } from './parse-mode'
-
-const LINK_PREVIEW = tdSlot('linkPreviewOptions')
+import { entitiesInput, linkPreviewInput, textInput } from './text-fields'
 
 /**
  * `edit_message` → `editMessageText`, or with `caption` → `editMessageCaption` (a media message's
@@ -37,11 +25,11 @@ export const editMessage = defineCommand({
 		fields({
 			chat_id: requiredInt('chat_id', E.CHAT_ID_REQUIRED),
 			message_id: requiredInt('message_id', E.MESSAGE_ID_REQUIRED),
-			text: textField('text'),
+			text: textInput,
 			caption: textField('caption'),
-			entities: tdListField('entities', TEXT_ENTITY),
+			entities: entitiesInput,
 			parse_mode: parseModeField,
-			link_preview_options: tdObjectField<linkPreviewOptions$Input>('link_preview_options', LINK_PREVIEW),
+			link_preview_options: linkPreviewInput,
 			show_caption_above_media: optionalBool('show_caption_above_media'),
 		}),
 		v.check((o) => o.text === undefined || o.caption === undefined, E.TEXT_OR_CAPTION),

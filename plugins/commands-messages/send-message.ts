@@ -1,6 +1,5 @@
 import type {
 	InputMessageReplyTo$Input,
-	linkPreviewOptions$Input,
 	MessageTopic$Input,
 	messageSendOptions$Input,
 	ReplyMarkup$Input,
@@ -15,17 +14,15 @@ import {
 	type JsonObject,
 	optionalInt,
 	optionalString,
-	TEXT_ENTITY,
-	tdListField,
 	tdObjectField,
 	tdSlot,
-	textField,
 } from 'userbot-gateway/plugin'
 import * as v from 'valibot'
 import { MessagesErrors as E } from './errors'
 import { buildMediaContent, checkAlbumType, isMediaShape, MEDIA_TYPES } from './media'
 import { parsedText, parseModeField } from './parse-mode'
 import { RECIPIENT_ERRORS, RECIPIENT_FIELDS, RECIPIENT_METHODS, recipientChat } from './recipient'
+import { entitiesInput, linkPreviewInput, textInput } from './text-fields'
 import { SENT_UPDATES, waitSent, waitSentField } from './wait-sent'
 
 const MAX_ALBUM = 10
@@ -51,14 +48,13 @@ const TOPIC = tdSlot('MessageTopic', {
 const REPLY_TO = tdSlot('InputMessageReplyTo')
 const SEND_OPTIONS = tdSlot('messageSendOptions')
 const REPLY_MARKUP = tdSlot('ReplyMarkup')
-const LINK_PREVIEW = tdSlot('linkPreviewOptions')
 
 export const SendMessageInput = fields({
 	...RECIPIENT_FIELDS,
-	text: textField('text'),
-	entities: tdListField('entities', TEXT_ENTITY),
+	text: textInput,
+	entities: entitiesInput,
 	parse_mode: parseModeField,
-	link_preview_options: tdObjectField<linkPreviewOptions$Input>('link_preview_options', LINK_PREVIEW),
+	link_preview_options: linkPreviewInput,
 	message_thread_id: optionalInt('message_thread_id'),
 	topic_id: tdObjectField<MessageTopic$Input>('topic_id', TOPIC, { message: E.TOPIC_ID_TYPE }),
 	reply_to: tdObjectField<InputMessageReplyTo$Input>('reply_to', REPLY_TO),
