@@ -16,6 +16,9 @@ import { bodies } from './bodies'
 import type { UserbotService } from './lifecycle/service'
 import { lifecycleRoutes, type Userbots } from './route-context'
 
+/** An emulator-only request, typed as a TDLib one for `runtime.invoke`. */
+const emulatorRequest = (r: EmulatorRequest) => r as unknown as TdRequest<'testCallEmpty'>
+
 /**
  * What Telegram does to an account from outside, made to happen on the emulator
  * (EMULATOR_CONTROL=true and TDLIB_BACKEND=emulator only; otherwise these routes do not exist and
@@ -26,9 +29,6 @@ import { lifecycleRoutes, type Userbots } from './route-context'
  * phone number names a userbot of the caller's company, logged in as that account; a member needs
  * `userbots.manage`, as for deleting one.
  */
-/** An emulator-only request, typed as a TDLib one for `runtime.invoke`. */
-const emulatorRequest = (r: EmulatorRequest) => r as unknown as TdRequest<'testCallEmpty'>
-
 const ACTIONS = {
 	revoke: [emulatorRequest({ _: 'emulatorRevoke' })],
 	// The next request meets the ban, as it would on Telegram: TDLib then logs the client out.

@@ -39,7 +39,7 @@ export interface AppContext {
 	userbots: UserbotDirectory
 	/**
 	 * Each userbot's secrets at rest (its TDLib database key, its proxy's password), sealed and
-	 * opened with the server's data key, which no plugin holds (src/common/util/key-crypto.ts).
+	 * opened with the server's data key by the core's one implementation (src/common/util/key-crypto.ts).
 	 */
 	sealing: UserbotSealing
 	/** Command groups register here while plugins are built; the gateway serves them. */

@@ -65,8 +65,9 @@ export type SealedPurpose = 'database' | 'proxy'
 const PURPOSE: Record<SealedPurpose, string> = { database: 'userbot', proxy: 'userbot-proxy' }
 
 /**
- * A userbot's secrets at rest, sealed with the server's data key (`ctx.sealing`): the key stays
- * with the core, a plugin seals and opens through this.
+ * A userbot's secrets at rest, sealed with the server's data key (`ctx.sealing`): the userbots
+ * plugin seals and opens them through this, bound to the userbot and the purpose, as the backup
+ * checks them (src/server/backup).
  */
 export interface UserbotSealing {
 	/** A fresh TDLib database key, base64. */
