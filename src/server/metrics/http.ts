@@ -21,21 +21,22 @@ export function actorFields(principal: Principal | undefined): Record<string, un
  */
 export function instrumentHttp(app: AnyElysia, core: AuthCore, metrics: Metrics, log: Logger): void {
 	const accessLog = log.writes('info')
-	const started = new WeakMap<Request, { at: number; client: string }>()
-	// onRequest is global by nature: every route and every plugin's routes. The peer is read here:
-	// once the answer is sent, the server no longer tells it. Only the access line names it, and
-	// asking Bun for it is a fair part of a cheap request: not read when no line is written.
-	app.onRequest(({ request, server }) => {
-		started.set(request, {
-			at: performance.now(),
-			client: accessLog ? core.clientAddress(server, request) : '',
-		})
+	// onRequest is global by nature: every route and every plugin's routes. The start is kept on the
+	// request's context (the one object Elysia hands every hook of the request), not in a map of
+	// requests. The peer is read here: once the answer is sent, the server no longer tells it. Only
+	// the access line names it, and asking Bun for it is a fair part of a cheap request: not read when
+	// no line is written. The server is the app's own (what the context's `server` gives): named in
+	// the hook, Elysia would define `server` on every request's context for it.
+	app.onRequest((c) => {
+		const timed = c as unknown as Timed
+		timed[STARTED] = performance.now()
+		if (accessLog) timed[CLIENT] = core.clientAddress(app.server, c.request)
 	})
 	app.onAfterResponse({ as: 'global' }, (c) => {
 		const { request, set } = c
-		const begun = started.get(request)
-		const seconds = begun === undefined ? 0 : (performance.now() - begun.at) / 1000
-		const context = c as unknown as { route?: string; responseValue?: unknown }
+		const context = c as unknown as Timed & { route?: string; responseValue?: unknown }
+		const begun = context[STARTED]
+		const seconds = begun === undefined ? 0 : (performance.now() - begun) / 1000
 		const route = context.route || 'unmatched'
 		const value = context.responseValue
 		const status =
@@ -47,8 +48,16 @@ export function instrumentHttp(app: AnyElysia, core: AuthCore, metrics: Metrics,
 			route,
 			status,
 			ms: Math.round(seconds * 1000 * 10) / 10,
-			client: begun?.client ?? 'unknown',
+			client: context[CLIENT] ?? 'unknown',
 			...actorFields(core.callerOf(request)),
 		})
 	})
+}
+
+/** Where a request's context keeps its start and its client's address (no handler reads them). */
+const STARTED = Symbol('ubg.started')
+const CLIENT = Symbol('ubg.client')
+interface Timed {
+	[STARTED]?: number
+	[CLIENT]?: string
 }
