@@ -49,7 +49,9 @@ export function methodsByLabel(plugins: CommandPlugins): Map<string, ReadonlySet
 			// A plugin labels its own requests only (`<its id>:...`): never a command's name, nor
 			// another plugin's label, whose methods it would widen.
 			if (!label.startsWith(`${plugin.id}:`))
-				throw new StartupError(`plugin '${plugin.id}': its label '${label}' does not start with '${plugin.id}:'`)
+				throw new StartupError(
+					`plugin '${plugin.id}': its label '${label}' does not start with '${plugin.id}:'`,
+				)
 			byLabel.set(label, new Set([method]))
 		}
 		for (const command of plugin.commands ?? []) byLabel.set(command.name, new Set(command.methods))
