@@ -11,7 +11,7 @@ import { createUserbot, type Member, PASSWORD, signUp } from '../plugins/userbot
  * delete gives the space back, and /health says what it sees. Mounting needs root (CAP_SYS_ADMIN);
  * where it cannot mount, this file says so and runs nothing. The same behaviours are checked without
  * a mount, part by part, in test/http/storage-errors.test.ts, test/db/health.test.ts,
- * test/userbots/uploads.test.ts and test/plugins/userbots/quotas.test.ts.
+ * test/plugins/userbots/lifecycle/uploads.test.ts and test/plugins/userbots/quotas.test.ts.
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ubg-full-disk-'))
 const mounted =
