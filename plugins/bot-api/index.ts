@@ -35,7 +35,8 @@ function botApiRoutes(ctx: AppContext): Elysia {
 		try {
 			const token = params.token ?? ''
 			// The policy's entry decides (BOT_API_POLICY, token.ts): the token's key, and only its one userbot.
-			const { principal, userbotId } = await admit(request, params)
+			const caller = admit(request, params)
+			const { principal, userbotId } = caller instanceof Promise ? await caller : caller
 			const name = params.method ?? ''
 			const method = METHODS[name]
 			if (!method) throw BOT_ONLY.has(name) ? botOnly() : METHOD_NOT_FOUND

@@ -18,21 +18,34 @@ export interface TokenCaller {
  */
 export function tokenAdmission(ctx: AppContext) {
 	const guard = ctx.auth.guard({
-		userbot: async (id) => {
-			const record = await ctx.userbots.lookup(id)
-			return record ? { companyId: record.companyId, userbots: [record.id] } : null
+		// The token's one userbot, from the directory's memory when it knows it (no promise).
+		userbot: (id) => {
+			const known = ctx.userbots.lookupNow?.(id)
+			if (known !== undefined) return located(known)
+			return ctx.userbots.lookup(id).then(located)
 		},
 	})
-	return async (request: Request, params: Record<string, string>): Promise<TokenCaller> => {
-		if (!TOKEN_SHAPE.test(params.token ?? '')) throw NOT_FOUND
-		let principal: Principal | undefined
-		try {
-			principal = await guard.admit(BOT_API_POLICY, { request, server: null, params })
-		} catch (err) {
-			if (!(err instanceof HttpError)) throw err
-		}
+	const admitted = (principal: Principal | undefined): TokenCaller => {
 		const userbotId = principal?.key?.scopes.userbotIds?.[0]
 		if (!principal || userbotId === undefined) throw UNAUTHORIZED
 		return { principal, userbotId }
 	}
+	// Any refusal of the policy is the Bot API's 401, nothing said of why; anything else is thrown on.
+	const refused = (err: unknown): never => {
+		throw err instanceof HttpError ? UNAUTHORIZED : err
+	}
+	/** Without a promise when memory vouches for the token's key, its owner and its userbot. */
+	return (request: Request, params: Record<string, string>): TokenCaller | Promise<TokenCaller> => {
+		if (!TOKEN_SHAPE.test(params.token ?? '')) throw NOT_FOUND
+		let decided: Principal | undefined | Promise<Principal | undefined>
+		try {
+			decided = guard.admit(BOT_API_POLICY, { request, server: null, params })
+		} catch (err) {
+			return refused(err)
+		}
+		return decided instanceof Promise ? decided.then(admitted, refused) : admitted(decided)
+	}
 }
+
+const located = (record: { id: number; companyId: number } | null) =>
+	record ? { companyId: record.companyId, userbots: [record.id] } : null

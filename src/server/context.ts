@@ -156,6 +156,11 @@ export interface UserbotRecord {
 export interface UserbotDirectory {
 	/** The live (not deleted) userbot, or null. */
 	lookup(userbotId: number): Promise<UserbotRecord | null>
+	/**
+	 * As `lookup`, from memory alone: the userbot when its answer is cached, null when it is deleted,
+	 * undefined when only `lookup` can tell (the Bot API face admits a token without a promise).
+	 */
+	lookupNow?(userbotId: number): UserbotRecord | null | undefined
 	invalidate(userbotId: number): void
 	/**
 	 * The userbot is being deleted: from now on it is not found, before its row says so (a delete

@@ -29,6 +29,7 @@ export interface RevocationCache<R extends object> {
 /** What the bridge uses of the gateway's userbot directory (src/server/context.ts `UserbotDirectory`). */
 export interface InvalidatedDirectory<T> {
 	lookup(userbotId: number): Promise<T | null>
+	lookupNow?(userbotId: number): T | null | undefined
 	invalidate(userbotId: number): void
 	markDeleted(userbotId: number): void
 	invalidateAll?(): void
@@ -102,6 +103,7 @@ export function bridgeInvalidations<R extends object, T>(opts: {
 	return {
 		directory: {
 			lookup: (id) => directory.lookup(id),
+			lookupNow: (id) => directory.lookupNow?.(id),
 			invalidate(id) {
 				directory.invalidate(id)
 				publish({ origin, userbot: id, deleted: false })

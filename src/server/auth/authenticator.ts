@@ -54,7 +54,7 @@ export interface CallerResolver extends Omit<Authenticator, 'guesses'> {
 	 * carries it, a key made with `bot_api`, whose first part must be its account's user id.
 	 * Remembered for the access line; its standing checked.
 	 */
-	botCaller(request: Request, token: string): Promise<CallerOutcome>
+	botCaller(request: Request, token: string): CallerOutcome | Promise<CallerOutcome>
 }
 
 /** A Bot API token: the account's Telegram user id, then the key. */
@@ -120,12 +120,13 @@ export function createCallerResolver(
 		identify: (request) => anyCaller(request),
 		caller: (request) => then(anyCaller(request), (o) => remember(request, o)),
 		callerOf: (request) => callers.get(request),
-		botCaller: async (request, token) => {
+		botCaller: (request, token) => {
 			const parts = BOT_TOKEN.exec(token)
 			if (!parts?.[1] || !parts[2]) return tokenInvalid
 			// Memory vouches for a known key and its owner (revocations drop both first): no promise.
 			const now = bearer.fromApiKeyNow(parts[2], parts[1])
-			return remember(request, standing(now ?? (await bearer.fromApiKey(parts[2], parts[1]))))
+			if (now) return remember(request, standing(now))
+			return bearer.fromApiKey(parts[2], parts[1]).then((o) => remember(request, standing(o)))
 		},
 		authenticate: async (request) => toOutcome(await resolve(request)),
 		authenticateUpgrade: async (request): Promise<UpgradeOutcome> =>

@@ -22,8 +22,11 @@ export interface Located {
 	userbots?: readonly number[] | 'all'
 }
 
-/** Finds a resource of one kind by the id a path parameter gives; null when there is none. */
-export type Locate = (id: number) => Promise<Located | null>
+/**
+ * Finds a resource of one kind by the id a path parameter gives; null when there is none. It may
+ * answer without a promise when memory knows (the Bot API face's userbot, from the directory).
+ */
+export type Locate = (id: number) => Located | null | Promise<Located | null>
 
 /** How each kind a plugin's routes name is found; `userbot` also finds the userbots a body names. */
 export type Locators = Partial<Record<ResourceKind, Locate>>
@@ -32,7 +35,7 @@ export type Locators = Partial<Record<ResourceKind, Locate>>
 export interface CallerSource {
 	caller(request: Request): CallerOutcome | Promise<CallerOutcome>
 	/** The caller a Bot API token names (an entry that finds by `token`, docs/bot-api.md). */
-	botCaller?(request: Request, token: string): Promise<CallerOutcome>
+	botCaller?(request: Request, token: string): CallerOutcome | Promise<CallerOutcome>
 }
 
 const ID = /^\d{1,15}$/
@@ -105,11 +108,10 @@ async function inBody(
 }
 
 export function createRouteGuard(auth: CallerSource, locators: Locators = {}): RouteGuard {
-	const locateBy = async (kind: ResourceKind, finder: Finder, raw: string | undefined): Promise<Found> => {
+	const locateBy = (kind: ResourceKind, finder: Finder, raw: string | undefined): Found | Promise<Found> => {
 		const locate = locators[kind]
 		if (raw === undefined || !ID.test(raw) || !locate) return { finder, companyId: null }
-		const found = await locate(Number(raw))
-		return found ? { finder, ...found } : { finder, companyId: null }
+		return then(locate(Number(raw)), (found) => (found ? { finder, ...found } : { finder, companyId: null }))
 	}
 
 	const decide = async (outcome: CallerOutcome, entry: PolicyEntry, params: Record<string, string>) => {
@@ -128,20 +130,30 @@ export function createRouteGuard(auth: CallerSource, locators: Locators = {}): R
 	 * An entry that finds by a Bot API token: the token in the path is the credential (no header is
 	 * read), and the resource is the one userbot its key is kept to.
 	 */
-	const byToken = async (request: Request, entry: PolicyEntry, finder: Finder, raw: string | undefined) => {
-		const outcome: CallerOutcome =
+	const byToken = (
+		request: Request,
+		entry: PolicyEntry,
+		finder: Finder,
+		raw: string | undefined,
+	): Principal | undefined | Promise<Principal | undefined> => {
+		const asked: CallerOutcome | Promise<CallerOutcome> =
 			raw !== undefined && auth.botCaller
-				? await auth.botCaller(request, raw)
+				? auth.botCaller(request, raw)
 				: { ok: false, status: 401, body: notAuthenticated }
-		if (!outcome.ok && outcome.status !== 401) throw new HttpError(outcome.status, outcome.body)
-		const principal = outcome.ok ? outcome.caller.principal : null
-		const ids = principal?.key?.scopes.userbotIds
-		const found = principal
-			? [await locateBy('userbot', finder, ids?.length === 1 ? String(ids[0]) : undefined)]
-			: []
-		const decision = can(principal, entry, found)
-		if (!decision.ok) throw refusalError(decision, outcome)
-		return principal ?? undefined
+		return then(asked, (outcome) => {
+			if (!outcome.ok && outcome.status !== 401) throw new HttpError(outcome.status, outcome.body)
+			const principal = outcome.ok ? outcome.caller.principal : null
+			const decide = (found: Found[]) => {
+				const decision = can(principal, entry, found)
+				if (!decision.ok) throw refusalError(decision, outcome)
+				return principal ?? undefined
+			}
+			if (!principal) return decide([])
+			const ids = principal.key?.scopes.userbotIds
+			return then(locateBy('userbot', finder, ids?.length === 1 ? String(ids[0]) : undefined), (found) =>
+				decide([found]),
+			)
+		})
 	}
 
 	return {
@@ -169,4 +181,9 @@ export function createRouteGuard(auth: CallerSource, locators: Locators = {}): R
 			if (!decision.ok) throw refusalError(decision)
 		},
 	}
+}
+
+/** `next` of a value, at once when it is one, after it when it is a promise (the hot paths stay synchronous). */
+function then<T, U>(value: T | Promise<T>, next: (v: T) => U | Promise<U>): U | Promise<U> {
+	return value instanceof Promise ? value.then(next) : next(value)
 }

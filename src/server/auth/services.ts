@@ -34,8 +34,9 @@ export interface AuthServices extends Authenticator {
 	/**
 	 * The Bot API face's caller, from the token its path carries (`<bot_user_id>:<key>`, a key made
 	 * with `bot_api`): the one credential read from a URL (docs/bot-api.md). Ask the policy after it.
+	 * Without a promise when memory vouches for the key and its owner.
 	 */
-	botCaller(request: Request, token: string): Promise<CallerOutcome>
+	botCaller(request: Request, token: string): CallerOutcome | Promise<CallerOutcome>
 	/**
 	 * The guard of a plugin's routes, which enforces their policy entries:
 	 * `serveRoutes(ctx, routes, ctx.auth.guard({ webhook: findEndpoint }))`, a locator for each kind

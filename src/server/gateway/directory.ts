@@ -57,6 +57,7 @@ export function createUserbotDirectory(db: Database): UserbotDirectory {
 			}
 			return pending
 		},
+		lookupNow: (id) => (deleted.has(id) ? null : cache.get(id)),
 		invalidate,
 		invalidateAll() {
 			generation++
