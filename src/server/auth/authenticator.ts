@@ -1,3 +1,4 @@
+import { then } from '../../common/util/then'
 import type { Config } from '../config'
 import type { Standing } from '../policy/principal'
 import type { ApiKeys } from './api-keys'
@@ -139,11 +140,6 @@ export function createCallerResolver(
 		onRevoked: (listener) => cache.onRevoked(listener),
 	}
 }
-
-const then = (
-	outcome: CallerOutcome | Promise<CallerOutcome>,
-	next: (o: CallerOutcome) => CallerOutcome,
-): CallerOutcome | Promise<CallerOutcome> => (outcome instanceof Promise ? outcome.then(next) : next(outcome))
 
 const toOutcome = (outcome: CallerOutcome): AuthOutcome =>
 	outcome.ok ? { ok: true, principal: outcome.caller.principal } : outcome

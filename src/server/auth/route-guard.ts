@@ -1,3 +1,4 @@
+import { then } from '../../common/util/then'
 import { HttpError, notFound } from '../http/errors'
 import type { RouteGuard } from '../http/rest-route'
 import { can, type Decision, type Found } from '../policy/can'
@@ -181,9 +182,4 @@ export function createRouteGuard(auth: CallerSource, locators: Locators = {}): R
 			if (!decision.ok) throw refusalError(decision)
 		},
 	}
-}
-
-/** `next` of a value, at once when it is one, after it when it is a promise (the hot paths stay synchronous). */
-function then<T, U>(value: T | Promise<T>, next: (v: T) => U | Promise<U>): U | Promise<U> {
-	return value instanceof Promise ? value.then(next) : next(value)
 }
