@@ -59,12 +59,27 @@ interface ChildResult {
 	loadCpuMicros?: number
 }
 
+/** The answers of a load: counted as the Bot API words them (`ok`, or `description` tallied). */
+function answerTally() {
+	const t = { ok: 0, failed: 0, errors: {} as Record<string, number> }
+	return {
+		t,
+		fail(why?: string) {
+			t.failed++
+			if (why !== undefined) t.errors[why] = (t.errors[why] ?? 0) + 1
+		},
+		answer(value: unknown) {
+			const a = value as { ok?: boolean; description?: string }
+			if (a.ok === true) t.ok++
+			else this.fail(String(a.description))
+		},
+	}
+}
+
 /** `count` requests, `concurrency` outstanding, over HTTP. */
 async function httpLoad(spec: ChildSpec): Promise<ChildResult> {
 	let next = 0
-	let ok = 0
-	let failed = 0
-	const errors: Record<string, number> = {}
+	const tally = answerTally()
 	const body = JSON.stringify(spec.body)
 	const started = performance.now()
 	const loop = async () => {
@@ -76,20 +91,14 @@ async function httpLoad(spec: ChildSpec): Promise<ChildResult> {
 					headers: { 'content-type': 'application/json', ...spec.headers },
 					body,
 				})
-				const answer = (await res.json()) as { ok?: boolean; description?: string }
-				if (answer.ok === true) ok++
-				else {
-					failed++
-					const why = String(answer.description)
-					errors[why] = (errors[why] ?? 0) + 1
-				}
+				tally.answer(await res.json())
 			} catch {
-				failed++
+				tally.fail()
 			}
 		}
 	}
 	await Promise.all(Array.from({ length: spec.concurrency }, loop))
-	return { ok, failed, seconds: (performance.now() - started) / 1000, errors }
+	return { ...tally.t, seconds: (performance.now() - started) / 1000 }
 }
 
 /**
@@ -111,9 +120,7 @@ async function rawHttpLoad(spec: ChildSpec): Promise<ChildResult> {
 	const request = Buffer.concat([Buffer.from(head, 'latin1'), body])
 	const HEAD_END = Buffer.from('\r\n\r\n')
 	let next = 0
-	let ok = 0
-	let failed = 0
-	const errors: Record<string, number> = {}
+	const tally = answerTally()
 	const started = performance.now()
 	const connection = () =>
 		new Promise<void>((resolve, reject) => {
@@ -143,8 +150,7 @@ async function rawHttpLoad(spec: ChildSpec): Promise<ChildResult> {
 							const headers = pending.toString('latin1', 0, end)
 							const length = /\r\ncontent-length: *(\d+)/i.exec(headers)
 							if (!length) {
-								failed++
-								errors['no content-length'] = (errors['no content-length'] ?? 0) + 1
+								tally.fail('no content-length')
 								return finish(socket)
 							}
 							const total = end + 4 + Number(length[1])
@@ -152,15 +158,9 @@ async function rawHttpLoad(spec: ChildSpec): Promise<ChildResult> {
 							const text = pending.toString('utf8', end + 4, total)
 							pending = pending.subarray(total)
 							try {
-								const answer = JSON.parse(text) as { ok?: boolean; description?: string }
-								if (answer.ok === true) ok++
-								else {
-									failed++
-									const why = String(answer.description)
-									errors[why] = (errors[why] ?? 0) + 1
-								}
+								tally.answer(JSON.parse(text))
 							} catch {
-								failed++
+								tally.fail()
 							}
 							ask(socket)
 						}
@@ -175,7 +175,7 @@ async function rawHttpLoad(spec: ChildSpec): Promise<ChildResult> {
 			}).catch(reject)
 		})
 	await Promise.all(Array.from({ length: spec.concurrency }, connection))
-	return { ok, failed, seconds: (performance.now() - started) / 1000, errors }
+	return { ...tally.t, seconds: (performance.now() - started) / 1000 }
 }
 
 /** `count` frames, `concurrency` in flight, on one socket. */
