@@ -1,3 +1,5 @@
+import { UNAUTHORIZED } from './answer'
+import type { PollEnd } from './poll-ends'
 import type { UpdateType } from './update-of'
 import type { Asker, createTokenStates, TokenState } from './update-tokens'
 
@@ -36,7 +38,17 @@ export function createTokenView(parts: BufferParts, asker: Asker) {
 			if (includeOwn !== undefined) s.includeOwn = includeOwn
 			await states.save(asker, s)
 		},
-		async get(offset: number | undefined, limit: number, timeoutMs: number, signal: AbortSignal) {
+		/**
+		 * The updates from `offset` on, at most `limit`, waiting up to `timeoutMs` for the first; a poll
+		 * `ended` from outside (poll-ends.ts) hands out nothing: 401 when its key was revoked.
+		 */
+		async get(
+			offset: number | undefined,
+			limit: number,
+			timeoutMs: number,
+			ended: PollEnd,
+			signal: AbortSignal,
+		) {
 			const s = await state()
 			if (offset !== undefined) {
 				// As Telegram: an offset confirms what is before it; a lower one confirms nothing again;
@@ -50,7 +62,9 @@ export function createTokenView(parts: BufferParts, asker: Asker) {
 			const since = parts.version(asker.userbotId)
 			const now = await parts.take(asker, s, limit)
 			if (now.length > 0 || timeoutMs <= 0) return now
-			await parts.wait(asker.userbotId, since, timeoutMs, signal)
+			await parts.wait(asker.userbotId, since, timeoutMs, AbortSignal.any([signal, ended.signal]))
+			if (ended.why === 'revoked') throw UNAUTHORIZED
+			if (ended.why === 'changed') return []
 			return parts.take(asker, s, limit)
 		},
 		/** Every update handed out so far counts as confirmed (a webhook takes them from here). */

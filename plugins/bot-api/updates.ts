@@ -1,6 +1,7 @@
 import { type AppContext, KEY_WEBHOOK_EVENT, type ObservedEvent } from 'userbot-gateway/plugin'
 import { createJournal, type Journal, type Kept } from './journal'
 import { botMessageId } from './objects'
+import { createPollEnds } from './poll-ends'
 import { type Entry, entriesOf, type Intake } from './update-intake'
 import { TD_KINDS } from './update-of'
 import { createRegistry } from './update-registry'
@@ -180,7 +181,15 @@ export function createUpdateBuffer(ctx: AppContext) {
 		wait: waiters.wait,
 	}
 
+	const pollEnds = createPollEnds(ctx)
+	ctx.metrics.gauge('ubg_bot_api_long_polls', 'getUpdates long polls waiting.', [], (set) =>
+		set(pollEnds.waiting),
+	)
+
 	return {
+		/** The long polls waiting, ended at once by a revocation of their key (poll-ends.ts). */
+		pollEnds,
+
 		/** A token's key, its userbot and its account's user id (the token's first part): index.ts, at each request. */
 		introduce: registry.introduce,
 

@@ -66,7 +66,13 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 		const offset = intOf(params, 'offset')
 		await view.configure(allowedOf(params), boolOf(params, 'include_own_sends'))
 		if (await call.ctx.keyWebhooks()?.get(keyId)) throw CONFLICT
-		return view.get(offset, limit, timeout * 1000, call.signal)
+		// A revocation of the key (or its owner) ends the wait at once (poll-ends.ts).
+		const ended = call.updates.pollEnds.watch(call.principal)
+		try {
+			return await view.get(offset, limit, timeout * 1000, ended, call.signal)
+		} finally {
+			ended.release()
+		}
 	},
 
 	setWebhook: async (call) => {

@@ -40,6 +40,7 @@ export {
 } from '../../runtime/telegram/types'
 export type { AuditAction, AuditDetail } from '../audit/log'
 // Issue 24 (the accounts plugin owns its settings): mail, built from a plugin's own SMTP settings.
+export { keyFamily } from '../auth/api-keys'
 export { createMailer, type MailSettings } from '../auth/mailer'
 export type { Principal } from '../auth/types'
 // Issue 46 (the MCP face): a command as the catalog tells it, for the faces made from the catalog.

@@ -26,6 +26,25 @@ const tokenFor = async (access: string, userbotId: number) => (await made(access
 const call = (method: string, init: RequestInit & { query?: string } = {}, tok = token) =>
 	request(f, tok, method, init)
 
+/** Confirms every update the token has now, so that its next long poll waits. */
+async function drained(tok: string) {
+	for (;;) {
+		const updates = (await call('getUpdates', {}, tok)).body.result as Array<{ update_id: number }>
+		const last = updates.at(-1)
+		if (!last) return
+		await call('getUpdates', json({ offset: last.update_id + 1, limit: 1 }), tok)
+	}
+}
+
+/** Waits until `n` getUpdates long polls wait on the server (its `ubg_bot_api_long_polls` gauge). */
+async function pollsWaiting(n: number) {
+	for (;;) {
+		const { text } = await f.t.ctx.metrics.render()
+		if (text.includes(`\nubg_bot_api_long_polls ${n}\n`)) return
+		await Bun.sleep(5)
+	}
+}
+
 describe('the face', () => {
 	it('getMe answers the account as a Bot API User, is_bot false', async () => {
 		const { status, body } = await call('getMe')
@@ -164,6 +183,32 @@ describe('the token as a key', () => {
 			error_code: 401,
 			description: 'Unauthorized',
 		})
+	})
+
+	it('ends a long poll already waiting once its key is revoked: 401 Unauthorized at once', async () => {
+		const key = await made(f.alice.access, f.userbotId)
+		await drained(key.bot_token)
+		const poll = call('getUpdates', { query: 'timeout=50' }, key.bot_token)
+		await pollsWaiting(1)
+		const res = await fetch(`${f.t.url}/api/keys/${key.id}/`, {
+			method: 'DELETE',
+			headers: { authorization: `Bearer ${f.alice.access}` },
+		})
+		expect(res.status).toBe(204)
+		// Answered well inside the poll's 50 s (and the test's 5 s), nothing handed out.
+		expect((await poll).body).toEqual({ ok: false, error_code: 401, description: 'Unauthorized' })
+		await pollsWaiting(0)
+	})
+
+	it("ends a waiting long poll with no updates when its owner's profile changes; the next poll is admitted again", async () => {
+		const key = await made(f.alice.access, f.userbotId)
+		await drained(key.bot_token)
+		const poll = call('getUpdates', { query: 'timeout=50' }, key.bot_token)
+		await pollsWaiting(1)
+		// What a change of the owner's profile announces (a grant changed, a member moved).
+		f.t.ctx.auth.invalidateUser(f.alice.userId)
+		expect((await poll).body).toEqual({ ok: true, result: [] })
+		expect((await call('getUpdates', {}, key.bot_token)).status).toBe(200)
 	})
 
 	it('the access line names the route pattern and the key, never the token', async () => {
