@@ -38,7 +38,11 @@ interface UserbotBuffer extends Intake {
 	handed: number
 }
 
-/** The `update_id` of live number `seq`: `seq` itself, unless that was given already (a restart). */
+/**
+ * The `update_id` of live number `seq`: `seq` itself, unless that was given already (a restart, or
+ * the update before it made more than one: a member's change is a `message` and a `chat_member`).
+ * Called once per Bot API update, so each has its own: a library's `offset` confirms only what it got.
+ */
 function numberOf(b: UserbotBuffer, seq: number) {
 	if (seq + b.shift <= b.last) b.shift = b.last + 1 - seq
 	b.last = seq + b.shift
@@ -160,10 +164,9 @@ export function createUpdateBuffer(ctx: AppContext) {
 		const b = bufferOf(event.userbotId)
 		const made = entriesOf(b, event)
 		if (made.length === 0) return
-		const updateId = numberOf(b, event.seq)
 		const at = Date.now()
 		made.forEach((m, part) => {
-			b.pending.push({ ...m, updateId, part, at })
+			b.pending.push({ ...m, updateId: numberOf(b, event.seq), part, at })
 		})
 		release(deps, event.userbotId, b)
 	}

@@ -187,8 +187,10 @@ describe('getUpdates', () => {
 
 	it("delivers chat_member (when allowed) for another member's change and my_chat_member for the account's own", async () => {
 		const token = await newToken()
+		const oneByOne = await newToken()
 		const kinds = ['message', 'chat_member', 'my_chat_member']
 		await call(token, 'getUpdates', { allowed_updates: kinds })
+		await call(oneByOne, 'getUpdates', { allowed_updates: kinds })
 		const remove = {
 			action: 'remove_chat_member',
 			userbot_id: alice,
@@ -212,6 +214,15 @@ describe('getUpdates', () => {
 			old_chat_member: { status: 'left', user: { id: DAVE } },
 			new_chat_member: { status: 'member', user: { id: DAVE } },
 		})
+		// Each service message and its member's change are two Updates, each with its own update_id:
+		// read one at a time, the offset after a message does not confirm its change unread.
+		const single = await updatesUntil(oneByOne, (all) => all.filter((u) => u.chat_member).length === 2, {
+			limit: 1,
+		})
+		const kindsRead = single.map((u) => Object.keys(u).find((k) => k !== 'update_id'))
+		expect(kindsRead).toEqual(['message', 'chat_member', 'message', 'chat_member'])
+		const ids = single.map((u) => u.update_id)
+		expect(new Set(ids).size).toBe(4)
 		const removeBob = {
 			action: 'remove_chat_member',
 			userbot_id: alice,
