@@ -6,6 +6,7 @@ import { botFileRoutes } from './files-route'
 import { BOT_ONLY, botOnly, METHODS } from './methods'
 import { readParams } from './params'
 import { tokenAdmission } from './token'
+import { messageKey } from './update-of'
 import { createUpdateBuffer } from './updates'
 
 /**
@@ -43,6 +44,8 @@ function botApiRoutes(ctx: AppContext): Elysia {
 			// The token's first part, checked by the authenticator: the account's user id (updates.ts).
 			if (principal.key)
 				updates.introduce(principal.key.id, userbotId, Number(token.slice(0, token.indexOf(':'))))
+			// What a sending method sends is this face's own: left out of the token's updates (updates.ts).
+			const named: string[] = []
 			const run = async () =>
 				method({
 					ctx,
@@ -51,9 +54,11 @@ function botApiRoutes(ctx: AppContext): Elysia {
 					params: await readParams(request),
 					signal: request.signal,
 					updates,
+					own: (messages) => {
+						for (const m of messages) if (m) named.push(messageKey(m.chat_id, m.id))
+					},
 				})
-			// What a sending method sends is this face's own: left out of the token's updates (updates.ts).
-			return ok(SENDING.test(name) ? await updates.sending(userbotId, run) : await run())
+			return ok(SENDING.test(name) ? await updates.sending(userbotId, run, named) : await run())
 		} catch (err) {
 			if (err instanceof BotError) return failed(err)
 			ctx.log.error('bot api method failed', { error: err instanceof Error ? err : String(err) })

@@ -92,9 +92,12 @@ function release({ ctx, journal, registry, waiters }: Deps, userbotId: number, b
 	void journal.flush().then(() => waiters.wake(userbotId))
 }
 
-/** The messages a sending method's answer names (`Message`s: `chat.id` and `message_id`) are the face's own. */
-function markOwn(b: UserbotBuffer, result: unknown) {
-	const mine = new Set<string>()
+/**
+ * The messages a sending method's answer names (`Message`s: `chat.id` and `message_id`) are the
+ * face's own, and so are those it named itself (`named`: a copy answers only a `MessageId`).
+ */
+function markOwn(b: UserbotBuffer, result: unknown, named: readonly string[]) {
+	const mine = new Set<string>(named)
 	for (const m of Array.isArray(result) ? result : [result]) {
 		const x = m as { message_id?: unknown; chat?: { id?: unknown } } | undefined
 		if (typeof x?.message_id === 'number' && x.chat) mine.add(`${x.chat.id}:${x.message_id}`)
@@ -202,9 +205,10 @@ export function createUpdateBuffer(ctx: AppContext) {
 
 		/**
 		 * Runs a sending method of the face: the messages this server sends meanwhile wait, and those
-		 * its answer names (`Message`s: `chat.id` and `message_id`) are the face's own.
+		 * its answer names (`Message`s: `chat.id` and `message_id`) or it names in `named` (`messageKey`s
+		 * of what it sent, filled while it runs) are the face's own.
 		 */
-		async sending<T>(userbotId: number, run: () => Promise<T>): Promise<T> {
+		async sending<T>(userbotId: number, run: () => Promise<T>, named: readonly string[] = []): Promise<T> {
 			const b = bufferOf(userbotId)
 			b.sending++
 			let result: T | undefined
@@ -213,7 +217,7 @@ export function createUpdateBuffer(ctx: AppContext) {
 				return result
 			} finally {
 				b.sending--
-				markOwn(b, result)
+				markOwn(b, result, named)
 				release(deps, userbotId, b)
 			}
 		},

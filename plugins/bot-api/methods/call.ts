@@ -12,6 +12,11 @@ export interface Call {
 	params: Record<string, unknown>
 	signal: AbortSignal
 	updates: ReturnType<typeof createUpdateBuffer>
+	/**
+	 * Names TDLib messages the method sent as the face's own (left out of the token's updates): for an
+	 * answer that does not name them itself (a copy's `MessageId`s).
+	 */
+	own(messages: ReadonlyArray<Td | null>): void
 }
 
 export type Method = (call: Call) => Promise<unknown>

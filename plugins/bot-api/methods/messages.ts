@@ -28,7 +28,10 @@ import {
 async function forwarded(call: Call, input: Record<string, unknown>): Promise<Array<Td | null>> {
 	const result = (await command(call, 'forward_message', { ...input, wait_sent: true })) as unknown
 	const first = (Array.isArray(result) ? result[0] : undefined) as { messages?: Array<Td | null> } | undefined
-	return first?.messages ?? []
+	const messages = first?.messages ?? []
+	// A copy's answer is a `MessageId` without its chat: the messages sent are named here.
+	call.own(messages)
+	return messages
 }
 
 /** The Bot API's `MessageId` of each message that went (those TDLib could not are left out). */

@@ -119,6 +119,12 @@ describe('getUpdates', () => {
 		const token = await newToken()
 		const viaFace = await call(token, 'sendMessage', { chat_id: ALICE, text: 'sent by the face' })
 		expect(viaFace.status).toBe(200)
+		// A copy and a forward answer only MessageIds: what they sent is the face's own all the same.
+		const sentId = (viaFace.body.result as { message_id: number }).message_id
+		const from = { chat_id: ALICE, from_chat_id: ALICE }
+		expect((await call(token, 'copyMessage', { ...from, message_id: sentId })).status).toBe(200)
+		expect((await call(token, 'copyMessages', { ...from, message_ids: [sentId] })).status).toBe(200)
+		expect((await call(token, 'forwardMessages', { ...from, message_ids: [sentId] })).status).toBe(200)
 		await f.t.ctx.runtime?.invoke(
 			f.userbotId,
 			emulatorRequest({ _: 'emulatorSendFromOtherDevice', chat_id: ALICE, text: 'from my phone' }),
