@@ -120,9 +120,13 @@ async function lastIds(db: Db): Promise<Map<number, number>> {
  * key id: the userbots whose updates are kept. The keys' own table is the auth core's, read by no
  * plugin (docs/plugins.md#tables).
  */
-async function botTokens(db: Db): Promise<Map<number, number>> {
-	const rows = await db.select({ id: botApiToken.keyId, userbotId: botApiToken.userbotId }).from(botApiToken)
-	return new Map(rows.map((r) => [r.id, r.userbotId]))
+/** Each token's key, its userbot and (once a request named it) its account's user id. */
+async function botTokens(
+	db: Db,
+): Promise<Array<{ keyId: number; userbotId: number; selfId: number | null }>> {
+	return db
+		.select({ keyId: botApiToken.keyId, userbotId: botApiToken.userbotId, selfId: botApiToken.selfId })
+		.from(botApiToken)
 }
 
 /**
@@ -191,8 +195,12 @@ export function createJournal(ctx: AppContext) {
 		},
 
 		/** A token seen at a request: its row, if it had none (its userbot's updates are kept from now on). */
-		async knowToken(keyId: number, userbotId: number, settings: string): Promise<void> {
-			await db.insert(botApiToken).values({ keyId, userbotId, confirmed: 0, settings }).onConflictDoNothing()
+		/** A token at its first request here (or one whose row has no user id yet): its row, with the user id. */
+		async knowToken(keyId: number, userbotId: number, selfId: number, settings: string): Promise<void> {
+			await db
+				.insert(botApiToken)
+				.values({ keyId, userbotId, confirmed: 0, settings, selfId })
+				.onConflictDoUpdate({ target: botApiToken.keyId, set: { selfId } })
 		},
 
 		async saveToken(keyId: number, userbotId: number, row: TokenRow): Promise<void> {

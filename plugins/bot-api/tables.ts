@@ -35,7 +35,8 @@ export const botApiUpdate = sqliteTable(
 
 /**
  * A token's getUpdates state: where its offset stands (`confirmed`: the first `update_id` not
- * confirmed) and its settings (`allowed_updates`, `include_own_sends`, JSON), gone with its key.
+ * confirmed), its settings (`allowed_updates`, `include_own_sends`, JSON) and its account's user id,
+ * gone with its key.
  */
 export const botApiToken = sqliteTable('bot_api_token', {
 	keyId: integer('key_id')
@@ -44,4 +45,9 @@ export const botApiToken = sqliteTable('bot_api_token', {
 	userbotId: integer('userbot_id').notNull(),
 	confirmed: integer('confirmed').notNull().default(0),
 	settings: text('settings').notNull(),
+	/**
+	 * The account's Telegram user id the token names (its first part): whose member changes are
+	 * `my_chat_member`. Null for a row from before it was kept, until the token's next request.
+	 */
+	selfId: integer('self_id'),
 })

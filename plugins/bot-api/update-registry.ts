@@ -25,7 +25,13 @@ export function createRegistry(ctx: AppContext, journal: Journal) {
 	const introduced = new Map<number, number>()
 
 	async function refresh() {
-		const [list, found] = await Promise.all([ctx.keyWebhooks()?.list() ?? [], journal.tokens()])
+		const [list, rows] = await Promise.all([ctx.keyWebhooks()?.list() ?? [], journal.tokens()])
+		const found = new Map<number, number>()
+		for (const r of rows) {
+			found.set(r.keyId, r.userbotId)
+			// Kept with the token's row: a key webhook is served after a restart before any request.
+			if (r.selfId !== null && !selves.has(r.keyId)) selves.set(r.keyId, r.selfId)
+		}
 		for (const [keyId, userbotId] of introduced)
 			if (found.get(keyId) === userbotId) introduced.delete(keyId)
 			else found.set(keyId, userbotId)
@@ -61,12 +67,16 @@ export function createRegistry(ctx: AppContext, journal: Journal) {
 		selfOf: (keyId: number) => selves.get(keyId) ?? 0,
 		/** A token at a request: its key, its userbot and its account's user id (the token's first part). */
 		introduce(keyId: number, userbotId: number, selfId: number) {
+			const selfKnown = selves.get(keyId) === selfId
 			selves.set(keyId, selfId)
-			if (tokens.get(keyId) === userbotId) return
-			introduced.set(keyId, userbotId)
-			tokens.set(keyId, userbotId)
-			kept.add(userbotId)
-			journal.knowToken(keyId, userbotId, settingsJson(defaultSettings())).catch((err: unknown) =>
+			const known = tokens.get(keyId) === userbotId
+			if (known && selfKnown) return
+			if (!known) {
+				introduced.set(keyId, userbotId)
+				tokens.set(keyId, userbotId)
+				kept.add(userbotId)
+			}
+			journal.knowToken(keyId, userbotId, selfId, settingsJson(defaultSettings())).catch((err: unknown) =>
 				ctx.log.warn('bot api: storing a token failed', {
 					error: err instanceof Error ? err.message : String(err),
 				}),

@@ -22,6 +22,8 @@ import { BOB, madeToken, post } from './support'
  * the live-update sequence starts again at 1. Bob (1002) is the token's userbot; Alice (1001), of
  * another company, writes to him.
  */
+/** A key webhook may reach the test's receiver on 127.0.0.1. */
+const ENV = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_POLL: '20' }
 let dataDir: string
 let t: TestInstance
 let token: string
@@ -33,7 +35,7 @@ const sockets: WsClient[] = []
 
 beforeAll(async () => {
 	dataDir = mkdtempSync(join(tmpdir(), 'ubg-bot-api-restart-'))
-	t = await getTestInstance({}, { dataDir })
+	t = await getTestInstance(ENV, { dataDir })
 	owner = await registerUser(t, 'bob-owner@example.com')
 	other = await registerUser(t, 'alice-owner@example.com')
 	bob = await createLoggedInUserbot(t, owner.companyId)
@@ -52,7 +54,7 @@ const call = async (method: string, body: Record<string, unknown> = {}) =>
 const restart = async () => {
 	for (const s of sockets.splice(0)) s.close()
 	await t.halt()
-	t = await getTestInstance({}, { dataDir })
+	t = await getTestInstance(ENV, { dataDir })
 }
 /** Alice writes to Bob; the live-update numbers Bob's userbot gave her messages. */
 async function aliceWrites(texts: string[]): Promise<number[]> {
@@ -122,5 +124,33 @@ describe('getUpdates across a restart', () => {
 		expect((await rows()).map((r) => r.updateId)).toEqual(result.map((u) => u.update_id))
 		await journal.prune(Date.now() + KEEP_MS + 1000, [bob])
 		expect(await rows()).toEqual([])
+	}, 30_000)
+})
+
+describe('a key webhook across a restart', () => {
+	it('is delivered to after a restart, before its token makes any request', async () => {
+		const got: string[] = []
+		const server = Bun.serve({
+			hostname: '127.0.0.1',
+			port: 0,
+			async fetch(req) {
+				const update = (await req.json()) as Update
+				got.push(update.message?.text ?? '')
+				return new Response('ok')
+			},
+		})
+		try {
+			const hooked = (await madeToken({ t }, owner.access, bob)).bot_token
+			const url = `http://127.0.0.1:${server.port}/hook`
+			expect((await post({ t }, hooked, 'setWebhook', { url })).body).toEqual({ ok: true, result: true })
+			await restart()
+			// Nothing of this token reaches the new app: its webhook alone says it is there.
+			await aliceWrites(['to the hook, after the restart'])
+			const end = Date.now() + 10_000
+			while (!got.includes('to the hook, after the restart') && Date.now() < end) await Bun.sleep(10)
+			expect(got).toContain('to the hook, after the restart')
+		} finally {
+			server.stop(true)
+		}
 	}, 30_000)
 })

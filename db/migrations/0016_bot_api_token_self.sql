@@ -1,0 +1,1 @@
+ALTER TABLE `bot_api_token` ADD `self_id` integer;
