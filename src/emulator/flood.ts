@@ -8,12 +8,14 @@ import { TdError } from '../runtime/telegram/types'
  * The emulated cloud's flood limits (`EMULATOR_FLOOD_LIMITS`), per emulated client (one account
  * runs in one client at a time), with what the TDLib client makes of Telegram's `FLOOD_WAIT_N`:
  *
- * - a request over its limit is given the next free moment (Telegram counts it, so the requests after
- *   it wait longer: a burst's waits grow one interval per request);
- * - a wait up to `delay` seconds is waited out inside the client: the answer simply comes later;
+ * - a request over its limit is given the next free moment;
+ * - a wait up to `delay` seconds is waited out inside the client: the answer simply comes later, and
+ *   the moment is taken (the requests after it wait longer: a burst's waits grow one interval each);
  * - a longer one is TDLib's `429 Too Many Requests: retry after N`, except for a message: then
  *   `sendMessage` answers with a pending message at once and `updateMessageSendFailed` (its
- *   `sending_state.retry_after` N) follows; nothing is delivered.
+ *   `sending_state.retry_after` N) follows; nothing is delivered, and no moment is taken: the same
+ *   request N seconds later goes, as Telegram's FLOOD_WAIT_N promises and the libraries' auto-retry
+ *   (grammY's among them) counts on.
  *
  * Emulator-only requests: `emulatorFloodStats` (how many FLOOD_WAITs this client got: delayed and
  * refused), `emulatorLimit` (the account is under spam restrictions: sending answers `400
@@ -126,15 +128,16 @@ async function invoke(f: Flood, request: TdRequest): Promise<unknown> {
 	const refs = keysFor(cls, typeof chatId === 'number' ? chatId : undefined)
 	const now = f.clock.now()
 	const at = f.meter.peek(refs, now)
-	f.meter.take(refs, at)
 	const wait = at - now
+	const seconds = Math.ceil(wait / 1000)
+	if (wait > 0 && seconds > f.opts.delaySeconds) {
+		// Refused: it takes no moment, so the same request N seconds later goes (what auto-retry counts on).
+		f.stats.refused++
+		if (SENDS.has(method)) return pendingThenFailed(f, request, seconds)
+		throw new TdError(429, `Too Many Requests: retry after ${seconds}`)
+	}
+	f.meter.take(refs, at)
 	if (wait > 0) {
-		const seconds = Math.ceil(wait / 1000)
-		if (seconds > f.opts.delaySeconds) {
-			f.stats.refused++
-			if (SENDS.has(method)) return pendingThenFailed(f, request, seconds)
-			throw new TdError(429, `Too Many Requests: retry after ${seconds}`)
-		}
 		f.stats.delayed++
 		await sleepOn(f.clock, wait)
 	}

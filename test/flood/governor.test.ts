@@ -84,6 +84,30 @@ describe('flood governor against the emulated limits', () => {
 		h.close()
 	})
 
+	it('with the governor off, a send refused with retry after N goes when sent again N seconds later', async () => {
+		const h = await harness({
+			governor: null,
+			emulator: { limits: LIMIT, delaySeconds: 2 },
+			users: [[ALICE, '9996611111']],
+		})
+		// Ten at once, the 11th and 12th waited out (1 and 2 s), the other eight refused: retry after 3.
+		const outcomes = burst(h, 20)
+		await h.runUntil(() => outcomes.length === 20)
+		expect(await stats(h, ALICE)).toEqual({ delayed: 2, refused: 8 })
+		const failed = () =>
+			h.events.filter((e) => e.type === 'update' && e.update._ === 'updateMessageSendFailed').length
+		await h.settle()
+		expect(failed()).toBe(8)
+		// A refusal takes no moment: 3 s after the burst the first refused message goes, not waited.
+		h.clock.advance(3000 - h.clock.now())
+		const again = await h.rt.invoke(ALICE, sendText(BOB_CHAT, 'm12'), { label: 'send_message' })
+		expect((again as { sending_state?: { _: string } }).sending_state?._).toBe('messageSendingStatePending')
+		await h.settle()
+		expect(await stats(h, ALICE)).toEqual({ delayed: 2, refused: 8 })
+		expect(failed()).toBe(8)
+		h.close()
+	})
+
 	it('a wait past the bound is answered with retry_after at once and nothing is sent', async () => {
 		const h = await harness({
 			governor: LIMIT,
