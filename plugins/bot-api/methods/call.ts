@@ -49,23 +49,46 @@ const USERNAME_UNKNOWN = 'no chat has this username'
 const USERNAME = /^@[A-Za-z0-9_]{4,32}$/
 
 /**
- * The input with a `@username` chat id resolved: send_message takes the `username` itself; every
- * other command gets the chat id that get_chat's `username` found (TDLib's searchPublicChat).
+ * The input with each `@username` resolved: send_message and get_chat take a `chat_id`'s `username`
+ * themselves; everywhere else (`chat_id`, `from_chat_id`, each of a forward's `to_chat_ids`) the chat
+ * id that get_chat's `username` found (TDLib's searchPublicChat) stands in for it.
  */
 async function reached(call: Call, action: string, input: Record<string, unknown>) {
+	let out = input
 	const ref = input.chat_id
-	if (!(ref instanceof ChatUsername)) return input
-	const { chat_id: _, ...rest } = input
-	if (action === 'send_message' || action === 'get_chat') return { ...rest, username: ref.username }
-	const chat = await command(call, 'get_chat', { username: ref.username })
-	return { ...rest, chat_id: chat.id }
+	if (ref instanceof ChatUsername) {
+		const { chat_id: _, ...rest } = input
+		out =
+			action === 'send_message' || action === 'get_chat'
+				? { ...rest, username: ref.username }
+				: { ...rest, chat_id: await resolved(call, ref) }
+	}
+	if (out.from_chat_id instanceof ChatUsername)
+		out = { ...out, from_chat_id: await resolved(call, out.from_chat_id) }
+	const to = out.to_chat_ids
+	if (Array.isArray(to) && to.some((x) => x instanceof ChatUsername)) {
+		const ids = []
+		for (const x of to) ids.push(x instanceof ChatUsername ? await resolved(call, x) : x)
+		out = { ...out, to_chat_ids: ids }
+	}
+	return out
+}
+
+const resolved = async (call: Call, ref: ChatUsername) =>
+	(await command(call, 'get_chat', { username: ref.username })).id
+
+/** A chat parameter (`chat_id`, `from_chat_id`): an integer, or `@username` (resolved by `command`). */
+export function chatRef(
+	params: Record<string, unknown>,
+	name: string,
+	missing: string,
+): number | ChatUsername {
+	const value = params[name]
+	if (typeof value === 'string' && USERNAME.test(value)) return new ChatUsername(value)
+	return requiredInt(params, name, missing)
 }
 
 /** `chat_id`: an integer, or `@username` (resolved by `command`). */
-export function chatId(params: Record<string, unknown>): number | ChatUsername {
-	const value = params.chat_id
-	if (typeof value === 'string' && USERNAME.test(value)) return new ChatUsername(value)
-	return requiredInt(params, 'chat_id', 'chat_id is empty')
-}
+export const chatId = (params: Record<string, unknown>) => chatRef(params, 'chat_id', 'chat_id is empty')
 export const messageId = (params: Record<string, unknown>) =>
 	tdMessageId(requiredInt(params, 'message_id', 'message identifier is not specified'))

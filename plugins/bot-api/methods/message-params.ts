@@ -2,7 +2,7 @@ import { badRequest } from '../answer'
 import { entitiesOf, parseModeOf } from '../entities'
 import { tdMessageId } from '../objects'
 import { boolOf, intOf, jsonOf, objectOf, stringOf } from '../params'
-import type { ChatUsername, Td } from './call'
+import { type ChatUsername, chatRef, type Td } from './call'
 
 /**
  * What the message methods (messages.ts, media.ts) read of the Bot API's parameters, turned into the
@@ -146,11 +146,8 @@ export function newCaption(params: Params) {
 export const optional = (name: string, value: unknown) =>
 	value === undefined || value === '' ? {} : { [name]: value }
 
-export const requiredFrom = (params: Params) => {
-	const from = intOf(params, 'from_chat_id')
-	if (from === undefined) throw badRequest('from_chat_id is empty')
-	return from
-}
+/** `from_chat_id`: an integer, or `@username` (resolved by `command`). */
+export const requiredFrom = (params: Params) => chatRef(params, 'from_chat_id', 'from_chat_id is empty')
 
 /**
  * `reaction`: a list of Bot API ReactionType (`{type: "emoji", emoji}` or `{type: "custom_emoji",

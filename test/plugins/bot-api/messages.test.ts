@@ -56,6 +56,26 @@ describe('forwards and copies', () => {
 		)
 	})
 
+	it('takes @username for chat_id and from_chat_id: forwarded to and copied from a public group by its name', async () => {
+		const m = await sent('to the lounge by its name')
+		const fwd = await result('forwardMessage', {
+			chat_id: '@emulator_lounge',
+			from_chat_id: ALICE,
+			message_id: m.message_id,
+		})
+		expect(fwd).toMatchObject({ chat: { id: GROUP }, text: 'to the lounge by its name' })
+		const copies = await result<Array<{ message_id: number }>>('copyMessages', {
+			chat_id: ALICE,
+			from_chat_id: '@emulator_lounge',
+			message_ids: [fwd.message_id],
+		})
+		expect(copies).toHaveLength(1)
+		const copy = await tdMessage(ALICE, (copies[0] as { message_id: number }).message_id)
+		expect(copy.result).toMatchObject({ content: { text: { text: 'to the lounge by its name' } } })
+		const nobody = { chat_id: '@nobody_at_all', from_chat_id: ALICE, message_id: m.message_id }
+		expect((await call('forwardMessage', nobody)).description).toBe('Bad Request: chat not found')
+	})
+
 	it('forwardMessages and copyMessages answer the MessageIds; a copy has no forward origin', async () => {
 		const a = await sent('one')
 		const b = await sent('two')
