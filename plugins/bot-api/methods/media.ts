@@ -48,8 +48,9 @@ async function stored(call: Call, file: File, kept: Stored): Promise<Params> {
 
 /**
  * A file parameter as `media`'s source: a part (or `attach://<name>` naming one) is stored first;
- * a string is a file_id or a URL, which the command tells apart. Never a path: the command refuses
- * one, and nothing here makes one.
+ * a string is a file_id or a URL, handed on as TDLib's `inputFileRemote` (the command's other
+ * forms, a stored upload's name or a TDLib file number, are refused here). Never a path: the command
+ * refuses one, and nothing here makes one.
  */
 async function sourceOf(call: Call, value: unknown, field: string, kept: Stored): Promise<Params> {
 	if (isUpload(value)) return stored(call, value, kept)
@@ -62,7 +63,11 @@ async function sourceOf(call: Call, value: unknown, field: string, kept: Stored)
 		if (!isUpload(part)) throw badRequest(`there is no ${field} in the request`)
 		return stored(call, part, kept)
 	}
-	return { file: value }
+	// Only what the Bot API takes: the command's own forms (`upload:<name>`, a TDLib file number) are not.
+	if (value.startsWith('upload:') || /^\d+$/.test(value))
+		throw badRequest('wrong file identifier/HTTP URL specified')
+	// As TDLib's remote file (a file_id or a URL), so that the command reads it as nothing else.
+	return { file: { _: 'inputFileRemote', id: value } }
 }
 
 /**

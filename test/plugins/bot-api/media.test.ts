@@ -223,6 +223,13 @@ describe('multipart uploads', () => {
 		expect(
 			(await call('sendPhoto', form({ chat_id: String(ALICE), photo: 'attach://nothing' }))).body.description,
 		).toBe('Bad Request: there is no photo in the request')
+		// The command's own forms are not the Bot API's: a stored upload's name, a TDLib file number.
+		for (const photo of ['upload:cat.jpg', '5', String(sent.photo?.[0]?.file_size)])
+			expect((await call('sendPhoto', json({ chat_id: ALICE, photo }))).body).toEqual({
+				ok: false,
+				error_code: 400,
+				description: 'Bad Request: wrong file identifier/HTTP URL specified',
+			})
 	})
 
 	it('refuses a body past its limits with the Bot API’s errors, storing nothing', async () => {
