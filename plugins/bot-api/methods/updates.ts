@@ -64,8 +64,11 @@ export const UPDATE_METHODS: Readonly<Record<string, Method>> = {
 		const limit = Math.min(Math.max(intOf(params, 'limit') ?? UPDATES_LIMIT, 1), UPDATES_LIMIT)
 		const timeout = Math.min(Math.max(intOf(params, 'timeout') ?? 0, 0), MAX_POLL_S)
 		const offset = intOf(params, 'offset')
-		await view.configure(allowedOf(params), boolOf(params, 'include_own_sends'))
+		const allowed = allowedOf(params)
+		const includeOwn = boolOf(params, 'include_own_sends')
+		// While a webhook is set nothing of the call is kept, as Telegram does: 409 before any change.
 		if (await call.ctx.keyWebhooks()?.get(keyId)) throw CONFLICT
+		await view.configure(allowed, includeOwn)
 		// A revocation of the key (or its owner) ends the wait at once (poll-ends.ts).
 		const ended = call.updates.pollEnds.watch(call.principal)
 		try {

@@ -76,7 +76,12 @@ describe('the face', () => {
 			status: 404,
 			body: { ok: false, error_code: 404, description: 'Not Found: method not found' },
 		})
-		for (const m of ['answerCallbackQuery', 'setMyCommands'])
+		for (const m of [
+			'answerCallbackQuery',
+			'setMyCommands',
+			'editMessageReplyMarkup',
+			'getBusinessConnection',
+		])
 			expect(await call(m, json({}))).toEqual({
 				status: 400,
 				body: {

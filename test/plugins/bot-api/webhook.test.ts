@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Bot, webhookCallback } from 'grammy'
+import { botApiToken } from '../../../plugins/bot-api/tables'
 import type { MessagingFixture, WsClient } from '../../helpers-ws'
 import { BOB, createBotFixture, post } from './support'
 
@@ -55,6 +56,16 @@ describe('setWebhook', () => {
 				status: 200,
 				body: { ok: true, result: true },
 			})
+			// Refused with nothing kept: the token's getUpdates settings stay as they were.
+			const settings = async () =>
+				(await f.t.ctx.db.select({ s: botApiToken.settings }).from(botApiToken)).map((r) => r.s)
+			const before = await settings()
+			const refusedPoll = await call('getUpdates', {
+				allowed_updates: ['chat_member'],
+				include_own_sends: true,
+			})
+			expect(refusedPoll.status).toBe(409)
+			expect(await settings()).toEqual(before)
 			expect(await call('getUpdates')).toEqual({
 				status: 409,
 				body: {
