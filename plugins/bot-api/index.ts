@@ -7,7 +7,7 @@ import { BOT_ONLY, botOnly, METHODS } from './methods'
 import { readParams } from './params'
 import { tokenAdmission } from './token'
 import { messageKey } from './update-of'
-import { createUpdateBuffer } from './updates'
+import { createUpdateBuffer, EDITED_LABEL } from './updates'
 
 /**
  * The Telegram Bot API as a face of the gateway (docs/bot-api.md): `/bot<token>/<method>`, GET or
@@ -90,4 +90,9 @@ function botApiRoutes(ctx: AppContext): Elysia {
 		.use(botFileRoutes(ctx)) as unknown as Elysia
 }
 
-export const botApiPlugin = definePlugin({ id: 'bot-api', build: botApiRoutes })
+export const botApiPlugin = definePlugin({
+	id: 'bot-api',
+	// An edit of a message not seen here is made whole from TDLib's getMessage (updates.ts).
+	labels: { [EDITED_LABEL]: 'getMessage' },
+	build: botApiRoutes,
+})

@@ -19,6 +19,11 @@ export interface Entry {
 	face?: boolean
 	/** The message's `chat:message_id`, for a message this server sent or edited. */
 	key?: string
+	/**
+	 * An edit of a message not seen here (before a restart, or past SEEN): its body waits for the
+	 * whole message (TDLib's `getMessage`, updates.ts), held back as an undecided one is.
+	 */
+	fill?: { chatId: number; messageId: number }
 }
 
 /** What the entries of one TDLib update are made from: the userbot's messages seen lately. */
@@ -81,6 +86,8 @@ export function entriesOf(b: Intake, event: ObservedEvent): Made[] {
 		edit_date: data.edit_date,
 	}
 	b.seen.set(key, message)
+	// Only a whole message (one seen, or its sender known) says who wrote it and whether it is a post.
+	const whole = message.sender_id !== undefined
 	return [
 		{
 			type: message.is_channel_post === true ? 'edited_channel_post' : 'edited_message',
@@ -88,6 +95,21 @@ export function entriesOf(b: Intake, event: ObservedEvent): Made[] {
 			// An edit this face makes is its own, as a message it sends is.
 			face: b.sending > 0 ? undefined : false,
 			key,
+			...(whole ? {} : { fill: { chatId: Number(data.chat_id), messageId: Number(data.message_id) } }),
 		},
 	]
+}
+
+/** An edit's entry made whole from the message TDLib answered (`getMessage`), its edit date kept. */
+export function filled(b: Intake, e: Made, message: Td | undefined): void {
+	if (message?._ === 'message') {
+		const whole: Td = {
+			...message,
+			edit_date: (e.body as { edit_date?: unknown }).edit_date ?? message.edit_date,
+		}
+		remember(b, whole)
+		e.type = whole.is_channel_post === true ? 'edited_channel_post' : 'edited_message'
+		e.body = postOf(whole)
+	}
+	delete e.fill
 }

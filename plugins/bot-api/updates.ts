@@ -2,7 +2,7 @@ import { type AppContext, KEY_WEBHOOK_EVENT, type ObservedEvent } from 'userbot-
 import { createJournal, type Journal, type Kept } from './journal'
 import { botMessageId } from './objects'
 import { createPollEnds } from './poll-ends'
-import { type Entry, entriesOf, type Intake } from './update-intake'
+import { type Entry, entriesOf, filled, type Intake } from './update-intake'
 import { TD_KINDS } from './update-of'
 import { createRegistry } from './update-registry'
 import { createTokenStates, latestFrom, take, typeOf, wanted } from './update-tokens'
@@ -26,6 +26,11 @@ import { type BufferParts, createTokenView, createWaiters } from './update-view'
 
 /** A message undecided longer than this (a sending method that never ends) is taken as not the face's. */
 const UNDECIDED_MS = 30_000
+
+/** The label of the one TDLib request the face sends outside its commands (index.ts `labels`). */
+export const EDITED_LABEL = 'bot-api:edited'
+/** How long an edit waits for its whole message; past it, it goes as it is. */
+const FILL_TIMEOUT_MS = 5000
 
 interface UserbotBuffer extends Intake {
 	/** Numbered, not handed out yet (the first may be undecided). */
@@ -76,7 +81,7 @@ function release({ ctx, journal, registry, waiters }: Deps, userbotId: number, b
 	const keys = registry.hooksOf(userbotId)
 	let handed = 0
 	for (const e of b.pending) {
-		if (e.face === undefined) break
+		if (e.face === undefined || e.fill) break
 		handed++
 		for (const [keyId, s] of keys ?? [])
 			if (wanted(e, s, s.selfId))
@@ -169,9 +174,32 @@ export function createUpdateBuffer(ctx: AppContext) {
 		if (made.length === 0) return
 		const at = Date.now()
 		made.forEach((m, part) => {
-			b.pending.push({ ...m, updateId: numberOf(b, event.seq), part, at })
+			const e: Entry = { ...m, updateId: numberOf(b, event.seq), part, at }
+			b.pending.push(e)
+			if (e.fill) fill(event.userbotId, b, e)
 		})
 		release(deps, event.userbotId, b)
+	}
+
+	/** An edit of a message not seen here: the whole message from TDLib, then the updates after it go on. */
+	const fill = (userbotId: number, b: UserbotBuffer, e: Entry) => {
+		const at = e.fill as NonNullable<Entry['fill']>
+		const asked = ctx.runtime
+			? ctx.runtime.invoke(
+					userbotId,
+					{ _: 'getMessage', chat_id: at.chatId, message_id: at.messageId },
+					{ label: EDITED_LABEL, timeoutMs: FILL_TIMEOUT_MS },
+				)
+			: Promise.resolve(undefined)
+		asked
+			.then(
+				(message) => filled(b, e, message as Record<string, unknown> | undefined),
+				(err: unknown) => {
+					ctx.log.warn('bot api: an edited message could not be read', { userbotId, error: errorText(err) })
+					filled(b, e, undefined)
+				},
+			)
+			.finally(() => release(deps, userbotId, b))
 	}
 
 	const ready = observeOnceRead(deps, buffers, handle)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { eq } from 'drizzle-orm'
 import { createJournal, KEEP_MS } from '../../../plugins/bot-api/journal'
 import { botApiUpdate } from '../../../plugins/bot-api/tables'
+import { SEED_CHATS } from '../../../src/emulator/seed'
 import { getTestInstance, type TestInstance } from '../../helpers'
 import {
 	connectWs,
@@ -124,6 +125,61 @@ describe('getUpdates across a restart', () => {
 		expect((await rows()).map((r) => r.updateId)).toEqual(result.map((u) => u.update_id))
 		await journal.prune(Date.now() + KEEP_MS + 1000, [bob])
 		expect(await rows()).toEqual([])
+	}, 30_000)
+})
+
+describe('an edit after a restart', () => {
+	it('makes a message not seen since the restart whole: its sender, and a post as edited_channel_post', async () => {
+		const connect = async () => {
+			const aliceWs = await connectWs(t.url, { bearer: await access(other) })
+			const bobWs = await connectWs(t.url, { bearer: await access(owner) })
+			sockets.push(aliceWs, bobWs)
+			return { aliceWs, bobWs }
+		}
+		const before = await connect()
+		const said = await before.aliceWs.command({
+			action: 'send_message',
+			userbot_id: alice,
+			chat_id: BOB,
+			text: 'said before',
+			wait_sent: true,
+		})
+		const posted = await before.bobWs.command({
+			action: 'send_message',
+			userbot_id: bob,
+			chat_id: SEED_CHATS.channel,
+			text: 'posted before',
+			wait_sent: true,
+		})
+		const idOf = (r: { payload: { result?: unknown } }) => (r.payload.result as { id: number }).id
+		await restart()
+		// This app never saw either message: TDLib tells it the edits alone (chat, id, new content).
+		const after = await connect()
+		const edit = (ws: WsClient, userbotId: number, chatId: number, id: number, text: string) =>
+			ws.command({ action: 'edit_message', userbot_id: userbotId, chat_id: chatId, message_id: id, text })
+		expect((await edit(after.aliceWs, alice, BOB, idOf(said), 'said after')).payload.type).toBe(
+			'edit_message',
+		)
+		expect(
+			(await edit(after.bobWs, bob, SEED_CHATS.channel, idOf(posted), 'posted after')).payload.type,
+		).toBe('edit_message')
+		type Edited = Update & Record<string, { text?: string } & Record<string, unknown>>
+		const seen: Edited[] = []
+		const end = Date.now() + 10_000
+		while (!seen.some((u) => u.edited_channel_post) && Date.now() < end) {
+			const { result } = await call('getUpdates', { timeout: 1 })
+			seen.push(...(result as Edited[]))
+			const last = result.at(-1)
+			if (last) await call('getUpdates', { offset: last.update_id + 1 })
+		}
+		expect(seen.find((u) => u.edited_message?.text === 'said after')?.edited_message).toMatchObject({
+			from: { id: 1001 },
+			chat: { id: 1001, type: 'private' },
+		})
+		expect(seen.find((u) => u.edited_channel_post)?.edited_channel_post).toMatchObject({
+			text: 'posted after',
+			chat: { id: SEED_CHATS.channel, type: 'channel' },
+		})
 	}, 30_000)
 })
 
