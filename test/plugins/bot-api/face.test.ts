@@ -175,6 +175,28 @@ describe('the token as a key', () => {
 		})
 	})
 
+	it("keeps the key's groups: a token of the chats group reads a chat, and its sendMessage is refused", async () => {
+		const { bot_token } = await made(f.alice.access, f.userbotId, { groups: ['commands-chats'] })
+		expect((await call('getChat', json({ chat_id: ALICE }), bot_token)).status).toBe(200)
+		expect(await call('sendMessage', json({ chat_id: ALICE, text: 'no' }), bot_token)).toEqual({
+			status: 403,
+			body: { ok: false, error_code: 403, description: 'Forbidden: permission denied' },
+		})
+	})
+
+	it('is 401 Unauthorized once its expiry passed, though memory vouched for it a moment before', async () => {
+		const expires = Date.now() + 2000
+		const key = await made(f.alice.access, f.userbotId, { expires_at: new Date(expires).toISOString() })
+		expect((await call('getMe', {}, key.bot_token)).status).toBe(200)
+		// The expiry is a moment on the clock: wait until it has passed.
+		await Bun.sleep(Math.max(0, expires - Date.now()) + 50)
+		expect((await call('getMe', {}, key.bot_token)).body).toEqual({
+			ok: false,
+			error_code: 401,
+			description: 'Unauthorized',
+		})
+	})
+
 	it('is 401 Unauthorized at its next request once revoked', async () => {
 		const key = await made(f.alice.access, f.userbotId)
 		expect((await call('getMe', {}, key.bot_token)).status).toBe(200)
