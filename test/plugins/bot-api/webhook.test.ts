@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'bun:test'
 import { Bot, webhookCallback } from 'grammy'
 import { botApiToken } from '../../../plugins/bot-api/tables'
 import type { MessagingFixture, WsClient } from '../../helpers-ws'
-import { BOB, createBotFixture, post } from './support'
+import { BOB, createBotFixture, madeToken, post } from './support'
 
 /**
  * setWebhook through the durable webhooks (docs/bot-api.md#webhooks): the endpoint is the key's,
@@ -155,6 +155,63 @@ describe('setWebhook', () => {
 			expect((await call('getWebhookInfo')).body.result).toMatchObject({ url })
 		} finally {
 			expect((await call('deleteWebhook')).body).toEqual({ ok: true, result: true })
+			server.stop(true)
+		}
+	}, 20_000)
+
+	it("keeps to the token's allowed_updates, retries a failed delivery, and replays the same Update", async () => {
+		const got: Array<{ secret: string | null; body: string }> = []
+		const server = Bun.serve({
+			hostname: '127.0.0.1',
+			port: 0,
+			async fetch(req) {
+				got.push({ secret: req.headers.get('x-telegram-bot-api-secret-token'), body: await req.text() })
+				// The first attempt fails: the outbox tries again after its backoff.
+				return new Response(got.length === 1 ? 'down' : 'ok', { status: got.length === 1 ? 500 : 200 })
+			},
+		})
+		const owner = { authorization: `Bearer ${f.alice.access}`, 'content-type': 'application/json' }
+		const own = (await madeToken(f, f.alice.access, f.userbotId)).bot_token
+		const mine = (method: string, body: Record<string, unknown> = {}) => post(f, own, method, body)
+		try {
+			const url = `http://127.0.0.1:${server.port}/edits`
+			const set = { url, secret_token: 'Edits_1', allowed_updates: ['edited_message'] }
+			expect((await mine('setWebhook', set)).body).toEqual({ ok: true, result: true })
+			const sent = await aliceWrites('first words')
+			const id = (sent.payload.result as { id: number }).id
+			const edit = {
+				action: 'edit_message',
+				userbot_id: alice,
+				chat_id: BOB,
+				message_id: id,
+				text: 'new words',
+			}
+			expect((await aliceWs.command(edit)).payload.type).toBe('edit_message')
+			// The message itself is not among the token's allowed_updates: the edit alone comes, twice.
+			expect(await until(() => got.length >= 2)).toBe(true)
+			const [failed, retried] = got as [(typeof got)[0], (typeof got)[0]]
+			expect(retried).toEqual(failed)
+			const update = JSON.parse(retried.body) as Record<string, Record<string, unknown>>
+			expect(Object.keys(update).sort()).toEqual(['edited_message', 'update_id'])
+			expect(update.edited_message).toMatchObject({ text: 'new words', chat: { id: 1001 } })
+			expect(retried.secret).toBe('Edits_1')
+			// Replay: the stored Update again, its secret header as before.
+			const listed = (await (await fetch(`${f.t.url}/api/webhooks/`, { headers: owner })).json()) as Array<{
+				id: number
+				url: string
+			}>
+			const endpoint = listed.find((e) => e.url === url)?.id
+			const replay = await fetch(`${f.t.url}/api/webhooks/${endpoint}/replay/`, {
+				method: 'POST',
+				headers: owner,
+				body: JSON.stringify({ after_seq: 0, userbot_id: f.userbotId }),
+			})
+			expect(replay.status).toBe(202)
+			expect(await replay.json()).toEqual({ replayed: 1, truncated: false })
+			expect(await until(() => got.length >= 3)).toBe(true)
+			expect(got[2]).toEqual(retried)
+		} finally {
+			expect((await mine('deleteWebhook')).body).toEqual({ ok: true, result: true })
 			server.stop(true)
 		}
 	}, 20_000)
