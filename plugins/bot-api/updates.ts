@@ -158,6 +158,28 @@ async function observeOnceRead(
 	for (const event of queued) handle(event)
 }
 
+/** An edit of a message not seen here: the whole message from TDLib, then the updates after it go on. */
+function fill(deps: Deps, userbotId: number, b: UserbotBuffer, e: Entry) {
+	const { ctx } = deps
+	const at = e.fill as NonNullable<Entry['fill']>
+	const asked = ctx.runtime
+		? ctx.runtime.invoke(
+				userbotId,
+				{ _: 'getMessage', chat_id: at.chatId, message_id: at.messageId },
+				{ label: EDITED_LABEL, timeoutMs: FILL_TIMEOUT_MS },
+			)
+		: Promise.resolve(undefined)
+	asked
+		.then(
+			(message) => filled(b, e, message as Record<string, unknown> | undefined),
+			(err: unknown) => {
+				ctx.log.warn('bot api: an edited message could not be read', { userbotId, error: errorText(err) })
+				filled(b, e, undefined)
+			},
+		)
+		.finally(() => release(deps, userbotId, b))
+}
+
 export function createUpdateBuffer(ctx: AppContext) {
 	const journal = createJournal(ctx)
 	const registry = createRegistry(ctx, journal)
@@ -176,30 +198,9 @@ export function createUpdateBuffer(ctx: AppContext) {
 		made.forEach((m, part) => {
 			const e: Entry = { ...m, updateId: numberOf(b, event.seq), part, at }
 			b.pending.push(e)
-			if (e.fill) fill(event.userbotId, b, e)
+			if (e.fill) fill(deps, event.userbotId, b, e)
 		})
 		release(deps, event.userbotId, b)
-	}
-
-	/** An edit of a message not seen here: the whole message from TDLib, then the updates after it go on. */
-	const fill = (userbotId: number, b: UserbotBuffer, e: Entry) => {
-		const at = e.fill as NonNullable<Entry['fill']>
-		const asked = ctx.runtime
-			? ctx.runtime.invoke(
-					userbotId,
-					{ _: 'getMessage', chat_id: at.chatId, message_id: at.messageId },
-					{ label: EDITED_LABEL, timeoutMs: FILL_TIMEOUT_MS },
-				)
-			: Promise.resolve(undefined)
-		asked
-			.then(
-				(message) => filled(b, e, message as Record<string, unknown> | undefined),
-				(err: unknown) => {
-					ctx.log.warn('bot api: an edited message could not be read', { userbotId, error: errorText(err) })
-					filled(b, e, undefined)
-				},
-			)
-			.finally(() => release(deps, userbotId, b))
 	}
 
 	const ready = observeOnceRead(deps, buffers, handle)
