@@ -223,6 +223,10 @@ describe('multipart uploads', () => {
 		expect(
 			(await call('sendPhoto', form({ chat_id: String(ALICE), photo: 'attach://nothing' }))).body.description,
 		).toBe('Bad Request: there is no photo in the request')
+		// A URL is TDLib's to fetch (the emulator reads it without fetching anything).
+		const byUrl = await call('sendPhoto', json({ chat_id: ALICE, photo: 'https://example.com/cat.jpg' }))
+		expect(byUrl.status).toBe(200)
+		expect((byUrl.body.result as Sent).photo?.length).toBeGreaterThan(0)
 		// The command's own forms are not the Bot API's: a stored upload's name, a TDLib file number.
 		for (const photo of ['upload:cat.jpg', '5', String(sent.photo?.[0]?.file_size)])
 			expect((await call('sendPhoto', json({ chat_id: ALICE, photo }))).body).toEqual({
