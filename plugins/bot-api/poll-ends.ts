@@ -18,11 +18,13 @@ interface Watch {
 
 /**
  * The getUpdates long polls waiting now, by what a revocation names (docs/bot-api.md#the-token): the
- * key's family (`key:<id>`, revoked through `/api/keys/`) and its owner's user id (removed from the
- * company, deactivated). A revocation ends each at once, answered 401 Unauthorized with nothing
- * handed out; a change of the owner's profile that may still hold ends it with no updates, so the
- * library's next poll is admitted again by the policy. Revocations from other gateways come through
- * the same listener (the bus applies them to this gateway's cache, src/runtime/bus/invalidation.ts).
+ * key's family (`key:<id>`, revoked through `/api/keys/`) and its owner's user id. The key's
+ * revocation ends each at once, answered 401 Unauthorized with nothing handed out. Anything that
+ * names the owner (a password reset, a removal from the company, a deactivation, a grant changed)
+ * ends it at once with no updates: whether the key still holds is the policy's to say at the
+ * library's next poll (401 then if it does not), so a bot whose key holds keeps polling (a 401
+ * stops grammY's `bot.start()`). Revocations from other gateways come through the same
+ * listener (the bus applies them to this gateway's cache, src/runtime/bus/invalidation.ts).
  */
 export function createPollEnds(ctx: AppContext) {
 	const byName = new Map<string, Set<Watch>>()
@@ -35,7 +37,8 @@ export function createPollEnds(ctx: AppContext) {
 	ctx.onClose(
 		ctx.auth.onRevoked((r) => {
 			if ('family' in r) end(`f:${r.family}`, 'revoked')
-			else if ('userId' in r) end(`u:${r.userId}`, 'revoked' in r ? 'revoked' : 'changed')
+			// The owner's change (a reset, a removal, a grant): the next poll's admission decides.
+			else if ('userId' in r) end(`u:${r.userId}`, 'changed')
 		}),
 	)
 	let waiting = 0

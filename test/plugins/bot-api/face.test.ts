@@ -320,3 +320,21 @@ describe('grammY, unchanged, pointed at the server', () => {
 		expect(texts).toContain('echo: hi grammY')
 	})
 })
+
+// Last: it revokes the first company's owner, whose credentials the tests above use.
+describe('a revocation naming the owner', () => {
+	it('ends a waiting long poll at once with no updates; the next poll is the policy’s answer, 401', async () => {
+		const key = await made(f.alice.access, f.userbotId)
+		await drained(key.bot_token)
+		const poll = call('getUpdates', { query: 'timeout=50' }, key.bot_token)
+		await pollsWaiting(1)
+		// What a password reset or a removal from the company announces.
+		f.t.ctx.auth.invalidateUser(f.alice.userId, true)
+		expect((await poll).body).toEqual({ ok: true, result: [] })
+		expect((await call('getUpdates', {}, key.bot_token)).body).toEqual({
+			ok: false,
+			error_code: 401,
+			description: 'Unauthorized',
+		})
+	})
+})
