@@ -116,11 +116,11 @@ async function lastIds(db: Db): Promise<Map<number, number>> {
 }
 
 /**
- * Each Bot API token that made a request here (it has a `bot_api_token` row, gone with its key), by
- * key id: the userbots whose updates are kept. The keys' own table is the auth core's, read by no
- * plugin (docs/plugins.md#tables).
+ * Each Bot API token that made a request here (it has a `bot_api_token` row, gone with its key): its
+ * key id, its userbot (whose updates are kept) and the account's user id its token named (null in a
+ * row from before it was kept). The keys' own table is the auth core's, read by no plugin
+ * (docs/plugins.md#tables).
  */
-/** Each token's key, its userbot and (once a request named it) its account's user id. */
 async function botTokens(
 	db: Db,
 ): Promise<Array<{ keyId: number; userbotId: number; selfId: number | null }>> {
@@ -194,8 +194,10 @@ export function createJournal(ctx: AppContext) {
 			return row
 		},
 
-		/** A token seen at a request: its row, if it had none (its userbot's updates are kept from now on). */
-		/** A token at its first request here (or one whose row has no user id yet): its row, with the user id. */
+		/**
+		 * A token seen at a request: its row, if it had none (its userbot's updates are kept from now
+		 * on), and the account's user id its token names in it either way.
+		 */
 		async knowToken(keyId: number, userbotId: number, selfId: number, settings: string): Promise<void> {
 			await db
 				.insert(botApiToken)
