@@ -108,8 +108,8 @@ export function createWaiters() {
 				const clock = setTimeout(done, ms)
 				signal.addEventListener('abort', done, { once: true })
 				set.add(done)
-				// Written between the read and now: no need to wait.
-				if (version(userbotId) !== since) done()
+				// Written between the read and now, or ended before the wait began: no need to wait.
+				if (version(userbotId) !== since || signal.aborted) done()
 			}),
 	}
 }
