@@ -7,7 +7,8 @@ const ALICE = 1
 /** Alice's private chat with Bob. */
 const BOB_CHAT = 1002
 const LIMIT = { send_chat: { count: 10, seconds: 10 } }
-const stats = async (h: Awaited<ReturnType<typeof harness>>, id: number) => {
+type Harness = Awaited<ReturnType<typeof harness>>
+const stats = async (h: Harness, id: number) => {
 	const s = (await h.client(id).invoke({ _: 'emulatorFloodStats' } as never)) as {
 		delayed: number
 		refused: number
@@ -15,10 +16,17 @@ const stats = async (h: Awaited<ReturnType<typeof harness>>, id: number) => {
 	return { delayed: s.delayed, refused: s.refused }
 }
 
+/** Alice alone, the emulator holding her to `LIMIT`; the governor on (`LIMIT`) or off (`null`). */
+const aliceHeldTo = (governor: typeof LIMIT | null) =>
+	harness({ governor, emulator: { limits: LIMIT, delaySeconds: 2 }, users: [[ALICE, '9996611111']] })
+/** The sends TDLib gave up on (`updateMessageSendFailed`), as the client saw them. */
+const sendFailures = (h: Harness) =>
+	h.events.filter((e) => e.type === 'update' && e.update._ === 'updateMessageSendFailed')
+
 type Outcome = { i: number; ok: boolean; value: unknown; at: number }
 
 /** Sends `n` messages at once (as `send_message` would) and records each outcome in the order it came. */
-function burst(h: Awaited<ReturnType<typeof harness>>, n: number, chatId = BOB_CHAT) {
+function burst(h: Harness, n: number, chatId = BOB_CHAT) {
 	const outcomes: Outcome[] = []
 	for (let i = 0; i < n; i++) {
 		h.rt.invoke(ALICE, sendText(chatId, `m${i}`), { label: 'send_message', timeoutMs: 120_000 }).then(
@@ -31,11 +39,7 @@ function burst(h: Awaited<ReturnType<typeof harness>>, n: number, chatId = BOB_C
 
 describe('flood governor against the emulated limits', () => {
 	it('a burst of 30 to one chat, limit 10 per 10 s: all sent in order, no FLOOD_WAIT, in the limit’s own time', async () => {
-		const h = await harness({
-			governor: LIMIT,
-			emulator: { limits: LIMIT, delaySeconds: 2 },
-			users: [[ALICE, '9996611111']],
-		})
+		const h = await aliceHeldTo(LIMIT)
 		const outcomes = burst(h, 30)
 		await h.runUntil(() => outcomes.length === 30)
 		expect(outcomes.map((o) => o.i)).toEqual([...Array(30).keys()])
@@ -49,25 +53,19 @@ describe('flood governor against the emulated limits', () => {
 		expect(outcomes[29]?.at).toBe(20_000)
 		// Telegram's side never had to say wait, and nothing failed later.
 		expect(await stats(h, ALICE)).toEqual({ delayed: 0, refused: 0 })
-		expect(h.events.filter((e) => e.type === 'update' && e.update._ === 'updateMessageSendFailed')).toEqual(
-			[],
-		)
+		expect(sendFailures(h)).toEqual([])
 		h.close()
 	})
 
 	it('the same burst with the governor off meets FLOOD_WAIT: short ones waited out, longer ones failed', async () => {
-		const h = await harness({
-			governor: null,
-			emulator: { limits: LIMIT, delaySeconds: 2 },
-			users: [[ALICE, '9996611111']],
-		})
+		const h = await aliceHeldTo(null)
 		const outcomes = burst(h, 30)
 		await h.runUntil(() => outcomes.length === 30)
 		const s = await stats(h, ALICE)
 		// The 11th and 12th wait 1 and 2 s inside the client; from the 13th the wait passes 2 s.
 		expect(s).toEqual({ delayed: 2, refused: 18 })
 		await h.settle()
-		const failed = h.events.filter((e) => e.type === 'update' && e.update._ === 'updateMessageSendFailed')
+		const failed = sendFailures(h)
 		expect(failed.length).toBe(18)
 		const first = failed[0] as unknown as {
 			update: {
@@ -85,17 +83,12 @@ describe('flood governor against the emulated limits', () => {
 	})
 
 	it('with the governor off, a send refused with retry after N goes when sent again N seconds later', async () => {
-		const h = await harness({
-			governor: null,
-			emulator: { limits: LIMIT, delaySeconds: 2 },
-			users: [[ALICE, '9996611111']],
-		})
+		const h = await aliceHeldTo(null)
 		// Ten at once, the 11th and 12th waited out (1 and 2 s), the other eight refused: retry after 3.
 		const outcomes = burst(h, 20)
 		await h.runUntil(() => outcomes.length === 20)
 		expect(await stats(h, ALICE)).toEqual({ delayed: 2, refused: 8 })
-		const failed = () =>
-			h.events.filter((e) => e.type === 'update' && e.update._ === 'updateMessageSendFailed').length
+		const failed = () => sendFailures(h).length
 		await h.settle()
 		expect(failed()).toBe(8)
 		// A refusal takes no moment: 3 s after the burst the first refused message goes, not waited.
